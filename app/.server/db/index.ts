@@ -1,0 +1,158 @@
+/**
+ * The one way into the database. No module gets a bare handle: every access is one short
+ * transaction through asUser (RLS as `authenticated` with the user's claims), asAnon (RLS as
+ * `anon`, for the public pages) or asSystem (the owner role: migrations, seeding, the auth
+ * adapter's own tables). On PGlite, which has a single connection, the dialect queues
+ * transactions, so a request never runs inside another request's role.
+ */
+import { PGlite } from '@electric-sql/pglite'
+import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist'
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
+import { Kysely, PostgresDialect, sql, type Transaction } from 'kysely'
+import { PGliteDialect } from 'kysely-pglite-dialect'
+import pg from 'pg'
+import type { DB } from './types.ts'
+
+export type Tx = Transaction<DB>
+
+type Connection = {
+	db: Kysely<DB>
+	kind: 'pglite' | 'pg'
+	/** Runs a multi-statement SQL script inside the given transaction. */
+	runScript: (trx: Tx, text: string) => Promise<void>
+	dump?: () => Promise<Blob>
+	close: () => Promise<void>
+}
+
+export type DatabaseOptions =
+	| { kind: 'pglite'; dataDir?: string; loadDataDir?: Blob | File }
+	| { kind: 'pg'; url: string; max?: number }
+
+const INT8 = 20
+const DATE = 1082
+const NUMERIC = 1700
+
+let connection: Connection | undefined
+let opening: Promise<Connection> | undefined
+
+export function pgliteExtensions() {
+	return { btree_gist, pg_trgm }
+}
+
+async function openPglite(options: Extract<DatabaseOptions, { kind: 'pglite' }>): Promise<Connection> {
+	// Options go in one object: PGlite.create(undefined, options) ignores the options.
+	const client = await PGlite.create({
+		dataDir: options.dataDir,
+		extensions: pgliteExtensions(),
+		loadDataDir: options.loadDataDir,
+		parsers: {
+			[INT8]: (v: string) => Number(v),
+			[DATE]: (v: string) => v,
+			[NUMERIC]: (v: string) => v,
+		},
+	})
+	const db = new Kysely<DB>({ dialect: new PGliteDialect(client) })
+	return {
+		db,
+		kind: 'pglite',
+		// The transaction holds PGlite's only connection, so exec runs inside it.
+		runScript: async (_trx, text) => void (await client.exec(text)),
+		dump: () => client.dumpDataDir('gzip'),
+		close: () => db.destroy(),
+	}
+}
+
+async function openPg(options: Extract<DatabaseOptions, { kind: 'pg' }>): Promise<Connection> {
+	const pool = new pg.Pool({
+		connectionString: options.url,
+		max: options.max ?? 10,
+		types: {
+			getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+				if (oid === INT8) return (v: string) => Number(v)
+				if (oid === DATE || oid === NUMERIC) return (v: string) => v
+				return pg.types.getTypeParser(oid, format)
+			}) as typeof pg.types.getTypeParser,
+		},
+	})
+	const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) })
+	return {
+		db,
+		kind: 'pg',
+		// Without parameters, pg uses the simple protocol, which takes several statements.
+		runScript: async (trx, text) => void (await sql.raw(text).execute(trx)),
+		close: () => db.destroy(),
+	}
+}
+
+/** Opens the database once per process. Later calls return the same connection. */
+export function openDatabase(options: DatabaseOptions): Promise<Connection> {
+	if (connection) return Promise.resolve(connection)
+	opening ??= (options.kind === 'pglite' ? openPglite(options) : openPg(options)).then((c) => {
+		connection = c
+		return c
+	})
+	return opening
+}
+
+async function current(): Promise<Connection> {
+	if (connection) return connection
+	if (opening) return opening
+	const { defaultDatabaseOptions } = await import('./config.ts')
+	return openDatabase(defaultDatabaseOptions())
+}
+
+export async function closeDatabase() {
+	const c = connection ?? (await opening?.catch(() => undefined))
+	connection = undefined
+	opening = undefined
+	await c?.close()
+}
+
+/** A copy of the embedded database's files (tests load it instead of migrating again). */
+export async function dumpDatabaseImage(): Promise<Blob> {
+	const c = await current()
+	if (!c.dump) throw new Error('Only the embedded database can be dumped')
+	return c.dump()
+}
+
+export async function databaseKind() {
+	return (await current()).kind
+}
+
+type Claims = { sub?: string; role: 'authenticated' | 'anon' }
+
+async function withRole<T>(claims: Claims, fn: (trx: Tx) => Promise<T>): Promise<T> {
+	const { db } = await current()
+	return db.transaction().execute(async (trx) => {
+		await sql`select set_config('role', ${claims.role}, true),
+			set_config('request.jwt.claims', ${JSON.stringify(claims)}, true)`.execute(trx)
+		return fn(trx)
+	})
+}
+
+/** One transaction as the signed-in user: RLS applies with auth.uid() = userId. */
+export function asUser<T>(userId: string, fn: (trx: Tx) => Promise<T>): Promise<T> {
+	if (!userId) throw new Error('asUser needs a user id')
+	return withRole({ sub: userId, role: 'authenticated' }, fn)
+}
+
+/** One transaction as an anonymous visitor (the public booking pages). */
+export function asAnon<T>(fn: (trx: Tx) => Promise<T>): Promise<T> {
+	return withRole({ role: 'anon' }, fn)
+}
+
+/** One transaction as the owner role, bypassing RLS: migrations, seeding, auth internals. */
+export async function asSystem<T>(fn: (trx: Tx, runScript: (text: string) => Promise<void>) => Promise<T>): Promise<T> {
+	const c = await current()
+	return c.db.transaction().execute((trx) => fn(trx, (text) => c.runScript(trx, text)))
+}
+
+/** The stable code of an error raised by one of our SQL functions, or the SQLSTATE. */
+export function dbErrorCode(error: unknown): string | undefined {
+	if (typeof error !== 'object' || error === null) return undefined
+	const e = error as { code?: string; message?: string }
+	if (e.code === 'P0001' && e.message) return e.message
+	return e.code
+}
+
+export { sql }

@@ -1,0 +1,67 @@
+import { randomBytes } from 'node:crypto'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { z } from 'zod'
+
+const schema = z.object({
+	NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+	PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+	HOST: z.string().default('0.0.0.0'),
+	PUBLIC_URL: z.url().optional(),
+	TRUST_PROXY: z
+		.enum(['true', 'false', '1', '0'])
+		.default('false')
+		.transform((v) => v === 'true' || v === '1'),
+	DATA_DIR: z.string().default('./.data'),
+	DATABASE_URL: z.string().optional(),
+	SESSION_SECRET: z.string().min(32).optional(),
+	SEED_DEMO: z.enum(['true', 'false', '1', '0']).optional(),
+	SMTP_URL: z.string().optional(),
+	MAIL_FROM: z.string().default('P2P Transaction Tracker <no-reply@localhost>'),
+	GOOGLE_CLIENT_ID: z.string().optional(),
+	GOOGLE_CLIENT_SECRET: z.string().optional(),
+	LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(10),
+	LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().min(1).default(100),
+	LOGIN_WINDOW_MINUTES: z.coerce.number().int().min(1).default(15),
+	LOG_LEVEL: z.enum(['silent', 'info']).default('info'),
+})
+
+export type Env = z.infer<typeof schema> & { SESSION_SECRET: string; dataDir: string }
+
+let cached: Env | undefined
+
+/** The environment, parsed once. A missing or malformed setting fails fast with a clear line. */
+export function env(): Env {
+	if (cached) return cached
+	const parsed = schema.safeParse(process.env)
+	if (!parsed.success) {
+		const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`)
+		throw new Error(`Invalid environment:\n${lines.join('\n')}`)
+	}
+	const dataDir = path.resolve(parsed.data.DATA_DIR)
+	let secret = parsed.data.SESSION_SECRET
+	if (!secret) {
+		if (parsed.data.DATABASE_URL) {
+			throw new Error('SESSION_SECRET (32+ characters) is required when DATABASE_URL is set.')
+		}
+		secret = readOrCreateSecret(dataDir)
+	}
+	cached = { ...parsed.data, SESSION_SECRET: secret, dataDir }
+	return cached
+}
+
+function readOrCreateSecret(dataDir: string) {
+	const file = path.join(dataDir, 'session-secret')
+	try {
+		return readFileSync(file, 'utf8').trim()
+	} catch {
+		mkdirSync(dataDir, { recursive: true })
+		const secret = randomBytes(32).toString('hex')
+		writeFileSync(file, secret, { mode: 0o600 })
+		return secret
+	}
+}
+
+export function usesEmbeddedDatabase() {
+	return !env().DATABASE_URL
+}

@@ -1,0 +1,136 @@
+import { describe, expect, test } from 'vitest'
+import { asAnon, asSystem, asUser, dbErrorCode, sql } from '#app/.server/db/index.ts'
+import { addMember, createUser } from './fixtures.ts'
+
+describe('sign-up', () => {
+	test('creates the profile, an organization with 15,000 gears, its booking settings and the owner membership', async () => {
+		const ana = await createUser('Ana Souza')
+		const org = await asUser(ana.userId, (trx) =>
+			trx.selectFrom('organizations').selectAll().where('id', '=', ana.orgId).executeTakeFirstOrThrow(),
+		)
+		expect(org).toMatchObject({ name: 'Ana Souza', gears_owned: 15000, gears_remaining: 15000 })
+		expect(org.slug).toMatch(/^ana-souza(-[0-9a-f]{5})?$/)
+		expect(org.brand_colors).toEqual({ primary: '#2563eb', secondary: '#64748b' })
+		const settings = await asUser(ana.userId, (trx) =>
+			trx.selectFrom('booking_settings').selectAll().where('organization_id', '=', ana.orgId).executeTakeFirstOrThrow(),
+		)
+		expect(settings).toMatchObject({
+			min_advance_hours: 1, max_advance_days: 30, buffer_minutes: 0, auto_confirm: true,
+			allow_guest_booking: true, require_phone: false, cancellation_hours: 24, timezone: 'UTC',
+		})
+		expect(settings.business_hours).toMatchObject({
+			monday: { start: '09:00', end: '17:00', enabled: true },
+			saturday: { enabled: false },
+			sunday: { enabled: false },
+		})
+		const member = await asUser(ana.userId, (trx) =>
+			trx.selectFrom('organization_members').select('role').where('user_id', '=', ana.userId).executeTakeFirstOrThrow(),
+		)
+		expect(member.role).toBe('owner')
+		const profile = await asUser(ana.userId, (trx) =>
+			trx.selectFrom('profiles').select(['full_name', 'email']).where('user_id', '=', ana.userId).executeTakeFirstOrThrow(),
+		)
+		expect(profile).toEqual({ full_name: 'Ana Souza', email: ana.email })
+	})
+
+	test('two users with the same name get different slugs', async () => {
+		const a = await createUser('Same Name')
+		const b = await createUser('Same Name')
+		const slugs = await asSystem((trx) =>
+			trx.selectFrom('organizations').select('slug').where('id', 'in', [a.orgId, b.orgId]).execute(),
+		)
+		expect(new Set(slugs.map((s) => s.slug)).size).toBe(2)
+	})
+})
+
+describe('tenant isolation', () => {
+	test("a member of one organization cannot read another's organization, members or settings", async () => {
+		const a = await createUser('Org A Owner')
+		const b = await createUser('Org B Owner')
+		const seen = await asUser(b.userId, async (trx) => ({
+			orgs: await trx.selectFrom('organizations').select('id').where('id', '=', a.orgId).execute(),
+			members: await trx.selectFrom('organization_members').select('user_id').where('organization_id', '=', a.orgId).execute(),
+			settings: await trx.selectFrom('booking_settings').select('organization_id').where('organization_id', '=', a.orgId).execute(),
+			profile: await trx.selectFrom('profiles').select('user_id').where('user_id', '=', a.userId).execute(),
+		}))
+		expect(seen).toEqual({ orgs: [], members: [], settings: [], profile: [] })
+	})
+
+	test("a member of one organization cannot change another's organization or settings", async () => {
+		const a = await createUser('Org A Owner')
+		const b = await createUser('Org B Owner')
+		const changed = await asUser(b.userId, async (trx) => ({
+			org: (await trx.updateTable('organizations').set({ name: 'hacked' }).where('id', '=', a.orgId).executeTakeFirst()).numUpdatedRows,
+			settings: (await trx.updateTable('booking_settings').set({ buffer_minutes: 99 }).where('organization_id', '=', a.orgId).executeTakeFirst()).numUpdatedRows,
+		}))
+		expect(changed).toEqual({ org: 0n, settings: 0n })
+		const org = await asSystem((trx) => trx.selectFrom('organizations').select('name').where('id', '=', a.orgId).executeTakeFirstOrThrow())
+		expect(org.name).toBe('Org A Owner')
+	})
+
+	test('a member cannot make themselves owner, join another organization, or change gear balances', async () => {
+		const a = await createUser('Owner A')
+		const m = await createUser('Member M')
+		await addMember(a.orgId, m.userId, 'member')
+		const attempts = [
+			(trx: Parameters<Parameters<typeof asUser>[1]>[0]) =>
+				trx.updateTable('organization_members').set({ role: 'owner' }).where('user_id', '=', m.userId).execute(),
+			(trx: Parameters<Parameters<typeof asUser>[1]>[0]) =>
+				trx.insertInto('organization_members').values({ organization_id: a.orgId, user_id: m.userId, role: 'owner' }).execute(),
+			(trx: Parameters<Parameters<typeof asUser>[1]>[0]) =>
+				trx.updateTable('organizations').set({ gears_remaining: 999999 }).where('id', '=', a.orgId).execute(),
+			(trx: Parameters<Parameters<typeof asUser>[1]>[0]) =>
+				trx.updateTable('organizations').set({ gears_owned: 999999 }).where('id', '=', m.orgId).execute(),
+			(trx: Parameters<Parameters<typeof asUser>[1]>[0]) =>
+				trx.updateTable('organizations').set({ slug: 'taken-over' }).where('id', '=', m.orgId).execute(),
+			(trx: Parameters<Parameters<typeof asUser>[1]>[0]) =>
+				trx.deleteFrom('organizations').where('id', '=', m.orgId).execute(),
+		]
+		for (const attempt of attempts) {
+			const error = await asUser(m.userId, attempt).then(() => null, (e: unknown) => e)
+			expect(dbErrorCode(error)).toBe('42501') // insufficient privilege
+		}
+		const state = await asSystem(async (trx) => ({
+			role: (await trx.selectFrom('organization_members').select('role').where('organization_id', '=', a.orgId).where('user_id', '=', m.userId).executeTakeFirstOrThrow()).role,
+			orgs: await trx.selectFrom('organizations').select(['gears_owned', 'gears_remaining']).where('id', 'in', [a.orgId, m.orgId]).execute(),
+		}))
+		expect(state.role).toBe('member')
+		expect(state.orgs).toEqual([
+			{ gears_owned: 15000, gears_remaining: 15000 },
+			{ gears_owned: 15000, gears_remaining: 15000 },
+		])
+	})
+
+	test('anon reads nothing directly', async () => {
+		await createUser('Someone')
+		for (const table of ['organizations', 'organization_members', 'profiles', 'booking_settings'] as const) {
+			const error = await asAnon((trx) => trx.selectFrom(table).selectAll().execute()).then(() => null, (e: unknown) => e)
+			expect(dbErrorCode(error)).toBe('42501')
+		}
+	})
+})
+
+describe('one way into the database', () => {
+	test('concurrent transactions of different users never see each other’s role or rows', async () => {
+		const users = await Promise.all(Array.from({ length: 6 }, (_, i) => createUser(`Concurrent ${i}`)))
+		const results = await Promise.all(
+			Array.from({ length: 60 }, (_, i) => {
+				const u = users[i % users.length]!
+				return asUser(u.userId, async (trx) => {
+					const first = await sql<{ uid: string }>`select auth.uid()::text as uid`.execute(trx)
+					await sql`select pg_sleep(0.002)`.execute(trx)
+					const orgs = await trx.selectFrom('organizations').select('id').execute()
+					const again = await sql<{ uid: string; role: string }>`select auth.uid()::text as uid, current_user as role`.execute(trx)
+					return { expected: u, uid: first.rows[0]!.uid, again: again.rows[0]!, orgs: orgs.map((o) => o.id) }
+				})
+			}),
+		)
+		for (const r of results) {
+			expect(r.uid).toBe(r.expected.userId)
+			expect(r.again).toEqual({ uid: r.expected.userId, role: 'authenticated' })
+			expect(r.orgs).toEqual([r.expected.orgId])
+		}
+		const after = await asAnon(async (trx) => (await sql<{ uid: string | null }>`select auth.uid()::text as uid`.execute(trx)).rows[0]!.uid)
+		expect(after).toBeNull()
+	})
+})
