@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { asAnon, asSystem, asUser, dbErrorCode, sql } from '#app/.server/db/index.ts'
+import { asAnon, asSystem, asUser, dbErrorCode, sql, type Tx } from '#app/.server/db/index.ts'
 import { addMember, createUser } from './fixtures.ts'
 
 describe('sign-up', () => {
@@ -72,18 +72,18 @@ describe('tenant isolation', () => {
 		const a = await createUser('Owner A')
 		const m = await createUser('Member M')
 		await addMember(a.orgId, m.userId, 'member')
-		const attempts = [
-			(trx: Parameters<Parameters<typeof asUser>[1]>[0]) =>
+		const attempts: Array<(trx: Tx) => Promise<unknown>> = [
+			(trx) =>
 				trx.updateTable('organization_members').set({ role: 'owner' }).where('user_id', '=', m.userId).execute(),
-			(trx: Parameters<Parameters<typeof asUser>[1]>[0]) =>
+			(trx) =>
 				trx.insertInto('organization_members').values({ organization_id: a.orgId, user_id: m.userId, role: 'owner' }).execute(),
-			(trx: Parameters<Parameters<typeof asUser>[1]>[0]) =>
+			(trx) =>
 				trx.updateTable('organizations').set({ gears_remaining: 999999 }).where('id', '=', a.orgId).execute(),
-			(trx: Parameters<Parameters<typeof asUser>[1]>[0]) =>
+			(trx) =>
 				trx.updateTable('organizations').set({ gears_owned: 999999 }).where('id', '=', m.orgId).execute(),
-			(trx: Parameters<Parameters<typeof asUser>[1]>[0]) =>
+			(trx) =>
 				trx.updateTable('organizations').set({ slug: 'taken-over' }).where('id', '=', m.orgId).execute(),
-			(trx: Parameters<Parameters<typeof asUser>[1]>[0]) =>
+			(trx) =>
 				trx.deleteFrom('organizations').where('id', '=', m.orgId).execute(),
 		]
 		for (const attempt of attempts) {

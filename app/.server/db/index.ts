@@ -11,6 +11,7 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import { Kysely, PostgresDialect, sql, type Transaction } from 'kysely'
 import { PGliteDialect } from 'kysely-pglite-dialect'
 import pg from 'pg'
+import { defaultDatabaseOptions } from './config.ts'
 import type { DB } from './types.ts'
 
 export type Tx = Transaction<DB>
@@ -97,7 +98,6 @@ export function openDatabase(options: DatabaseOptions): Promise<Connection> {
 async function current(): Promise<Connection> {
 	if (connection) return connection
 	if (opening) return opening
-	const { defaultDatabaseOptions } = await import('./config.ts')
 	return openDatabase(defaultDatabaseOptions())
 }
 

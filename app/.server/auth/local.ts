@@ -1,0 +1,223 @@
+/**
+ * The local auth adapter: users in auth.users (Supabase's columns), argon2id passwords,
+ * database sessions of which only the token's hash is stored, throttled sign-in, and
+ * password recovery by an emailed one-hour, single-use link.
+ */
+import { asSystem, dbErrorCode, sql } from '../db/index.ts'
+import { env } from '../env.ts'
+import { hashPassword, verifyPassword } from './password.ts'
+import { hashToken, newToken } from './tokens.ts'
+
+export type AuthUser = { userId: string; email: string }
+
+export const SESSION_IDLE_DAYS = 7
+export const SESSION_ABSOLUTE_DAYS = 30
+const RECOVERY_MINUTES = 60
+
+export function normalizeEmail(email: string) {
+	return email.trim().toLowerCase()
+}
+
+export type SignUpResult = { ok: true; user: AuthUser } | { ok: false; code: 'email_taken' }
+
+/** Creates the user; the auth.users trigger creates profile, organization and membership in the same transaction. */
+export async function signUp(input: { email: string; password: string; fullName: string }): Promise<SignUpResult> {
+	const email = normalizeEmail(input.email)
+	const passwordHash = await hashPassword(input.password)
+	try {
+		const id = await asSystem(async (trx) => {
+			const row = await trx
+				.insertInto('auth.users')
+				.values({
+					email,
+					encrypted_password: passwordHash,
+					raw_user_meta_data: JSON.stringify({ full_name: input.fullName.trim() }),
+					raw_app_meta_data: JSON.stringify({ provider: 'email', providers: ['email'] }),
+					email_confirmed_at: new Date(),
+				})
+				.returning('id')
+				.executeTakeFirstOrThrow()
+			return row.id
+		})
+		return { ok: true, user: { userId: id, email } }
+	} catch (error) {
+		if (dbErrorCode(error) === '23505') return { ok: false, code: 'email_taken' }
+		throw error
+	}
+}
+
+export type SignInResult = { ok: true; user: AuthUser } | { ok: false; code: 'invalid_credentials' | 'too_many_attempts' }
+
+/**
+ * Checks the password under throttling: after LOGIN_MAX_FAILURES failures for one
+ * (email, address) in the window, or LOGIN_MAX_FAILURES_PER_IP for one address, every
+ * attempt is refused until the window passes. Unknown email and wrong password look alike.
+ */
+export async function signIn(input: { email: string; password: string; ip: string }): Promise<SignInResult> {
+	const email = normalizeEmail(input.email)
+	const { LOGIN_MAX_FAILURES, LOGIN_MAX_FAILURES_PER_IP, LOGIN_WINDOW_MINUTES } = env()
+	const since = new Date(Date.now() - LOGIN_WINDOW_MINUTES * 60_000)
+	const { user, failures } = await asSystem(async (trx) => {
+		const counts = await sql<{ for_email: number; for_ip: number }>`
+			select count(*) filter (where email = ${email}) as for_email, count(*) as for_ip
+			from auth.login_attempts where ip = ${input.ip} and attempted_at > ${since}`.execute(trx)
+		const user = await trx
+			.selectFrom('auth.users')
+			.select(['id', 'email', 'encrypted_password'])
+			.where(sql`lower(email)`, '=', email)
+			.where('deleted_at', 'is', null)
+			.executeTakeFirst()
+		return { user, failures: counts.rows[0]! }
+	})
+	if (failures.for_email >= LOGIN_MAX_FAILURES || failures.for_ip >= LOGIN_MAX_FAILURES_PER_IP) {
+		return { ok: false, code: 'too_many_attempts' }
+	}
+	const valid = await verifyPassword(user?.encrypted_password, input.password)
+	if (!valid || !user) {
+		await asSystem(async (trx) => {
+			await trx.insertInto('auth.login_attempts').values({ email, ip: input.ip }).execute()
+			await trx.deleteFrom('auth.login_attempts').where('attempted_at', '<', since).execute()
+		})
+		return { ok: false, code: 'invalid_credentials' }
+	}
+	await asSystem(async (trx) => {
+		await trx.deleteFrom('auth.login_attempts').where('email', '=', email).where('ip', '=', input.ip).execute()
+		await trx.updateTable('auth.users').set({ last_sign_in_at: new Date() }).where('id', '=', user.id).execute()
+	})
+	return { ok: true, user: { userId: user.id, email: user.email ?? email } }
+}
+
+/** A new session (a new token at every sign-in); returns the token for the cookie. */
+export async function createSession(userId: string, meta: { userAgent?: string | null; ip?: string }) {
+	const token = newToken()
+	await asSystem((trx) =>
+		trx
+			.insertInto('auth.sessions')
+			.values({
+				user_id: userId,
+				token_hash: hashToken(token),
+				not_after: new Date(Date.now() + SESSION_ABSOLUTE_DAYS * 86_400_000),
+				user_agent: meta.userAgent?.slice(0, 300) ?? null,
+				ip: meta.ip ?? null,
+			})
+			.execute(),
+	)
+	return token
+}
+
+/** The session's user, or null when unknown, idle for 7 days or past its 30 days. */
+export async function getSessionUser(token: string): Promise<AuthUser | null> {
+	const tokenHash = hashToken(token)
+	return asSystem(async (trx) => {
+		const row = await trx
+			.selectFrom('auth.sessions as s')
+			.innerJoin('auth.users as u', 'u.id', 's.user_id')
+			.select(['s.id', 's.updated_at', 's.not_after', 'u.id as user_id', 'u.email'])
+			.where('s.token_hash', '=', tokenHash)
+			.where('u.deleted_at', 'is', null)
+			.executeTakeFirst()
+		if (!row) return null
+		const now = Date.now()
+		const idleLimit = new Date(row.updated_at).getTime() + SESSION_IDLE_DAYS * 86_400_000
+		if (now > new Date(row.not_after).getTime() || now > idleLimit) {
+			await trx.deleteFrom('auth.sessions').where('id', '=', row.id).execute()
+			return null
+		}
+		// Sliding idle expiry, written at most once an hour.
+		if (now - new Date(row.updated_at).getTime() > 3_600_000) {
+			await trx.updateTable('auth.sessions').set({ updated_at: new Date() }).where('id', '=', row.id).execute()
+		}
+		return { userId: row.user_id, email: row.email ?? '' }
+	})
+}
+
+export async function revokeSession(token: string) {
+	await asSystem((trx) => trx.deleteFrom('auth.sessions').where('token_hash', '=', hashToken(token)).execute())
+}
+
+/** Sets a new password and revokes every session of the user (the caller starts a new one). */
+export async function setPassword(userId: string, password: string) {
+	const passwordHash = await hashPassword(password)
+	await asSystem(async (trx) => {
+		await trx
+			.updateTable('auth.users')
+			.set({ encrypted_password: passwordHash, recovery_token: null, updated_at: new Date() })
+			.where('id', '=', userId)
+			.execute()
+		await trx.deleteFrom('auth.sessions').where('user_id', '=', userId).execute()
+	})
+}
+
+export async function verifyUserPassword(userId: string, password: string) {
+	const row = await asSystem((trx) =>
+		trx.selectFrom('auth.users').select('encrypted_password').where('id', '=', userId).executeTakeFirst(),
+	)
+	return verifyPassword(row?.encrypted_password, password)
+}
+
+/** A recovery token for the email's account (null when there is none; the caller says the same either way). */
+export async function createRecoveryToken(rawEmail: string) {
+	const email = normalizeEmail(rawEmail)
+	const token = newToken()
+	const updated = await asSystem((trx) =>
+		trx
+			.updateTable('auth.users')
+			.set({ recovery_token: hashToken(token), recovery_sent_at: new Date() })
+			.where(sql`lower(email)`, '=', email)
+			.where('deleted_at', 'is', null)
+			.returning('id')
+			.executeTakeFirst(),
+	)
+	return updated ? { token, email } : null
+}
+
+/** The user a recovery token belongs to, if it is unused and under an hour old. */
+export async function findRecoveryUser(token: string) {
+	const row = await asSystem((trx) =>
+		trx
+			.selectFrom('auth.users')
+			.select(['id', 'email', 'recovery_sent_at'])
+			.where('recovery_token', '=', hashToken(token))
+			.executeTakeFirst(),
+	)
+	if (!row?.recovery_sent_at) return null
+	if (Date.now() - new Date(row.recovery_sent_at).getTime() > RECOVERY_MINUTES * 60_000) return null
+	return { userId: row.id, email: row.email ?? '' }
+}
+
+/** Google sign-in: finds the user by identity, else links by verified email, else creates one. */
+export async function signInWithGoogle(profile: { sub: string; email: string; emailVerified: boolean; name?: string }) {
+	const email = normalizeEmail(profile.email)
+	return asSystem(async (trx) => {
+		const identity = await trx
+			.selectFrom('auth.identities')
+			.select('user_id')
+			.where('provider', '=', 'google')
+			.where('provider_id', '=', profile.sub)
+			.executeTakeFirst()
+		if (identity) return { ok: true as const, user: { userId: identity.user_id, email } }
+		if (!profile.emailVerified) return { ok: false as const, code: 'email_not_verified' as const }
+		let user = await trx.selectFrom('auth.users').select('id').where(sql`lower(email)`, '=', email).executeTakeFirst()
+		user ??= await trx
+			.insertInto('auth.users')
+			.values({
+				email,
+				email_confirmed_at: new Date(),
+				raw_user_meta_data: JSON.stringify({ full_name: profile.name ?? '' }),
+				raw_app_meta_data: JSON.stringify({ provider: 'google', providers: ['google'] }),
+			})
+			.returning('id')
+			.executeTakeFirstOrThrow()
+		await trx
+			.insertInto('auth.identities')
+			.values({
+				provider: 'google',
+				provider_id: profile.sub,
+				user_id: user.id,
+				identity_data: JSON.stringify({ sub: profile.sub, email, email_verified: true }),
+				last_sign_in_at: new Date(),
+			})
+			.execute()
+		return { ok: true as const, user: { userId: user.id, email } }
+	})
+}

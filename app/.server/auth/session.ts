@@ -1,0 +1,71 @@
+import { createCookie, redirect, type RouterContextProvider } from 'react-router'
+import { memberContext, socketAddressContext, userContext } from '../context.ts'
+import { languageCookie } from '../i18n.ts'
+import { clientAddress, secureCookies } from '../security.ts'
+import { createSession, getSessionUser, revokeSession, SESSION_ABSOLUTE_DAYS, type AuthUser } from './local.ts'
+
+const sessionCookie = createCookie('p2p_session', { path: '/', sameSite: 'lax', httpOnly: true })
+
+async function readToken(request: Request): Promise<string | null> {
+	const value: unknown = await sessionCookie.parse(request.headers.get('cookie'))
+	return typeof value === 'string' && value.length > 20 ? value : null
+}
+
+export async function getOptionalUser(request: Request): Promise<AuthUser | null> {
+	const token = await readToken(request)
+	return token ? getSessionUser(token) : null
+}
+
+/** The signed-in user, or a redirect to /auth that comes back here afterwards. */
+export async function requireUser(request: Request): Promise<AuthUser> {
+	const user = await getOptionalUser(request)
+	if (user) return user
+	const url = new URL(request.url)
+	const redirectTo = url.pathname + url.search
+	throw redirect(`/auth?${new URLSearchParams({ redirectTo })}`)
+}
+
+export function getClientAddress(request: Request, context: Readonly<RouterContextProvider>) {
+	return clientAddress(request, context.get(socketAddressContext))
+}
+
+/** Starts a session and returns the Set-Cookie headers (plus the profile's language, if any). */
+export async function startSession(
+	request: Request,
+	context: Readonly<RouterContextProvider>,
+	userId: string,
+	preferredLanguage?: string | null,
+) {
+	const token = await createSession(userId, {
+		userAgent: request.headers.get('user-agent'),
+		ip: getClientAddress(request, context),
+	})
+	const headers = new Headers()
+	headers.append(
+		'set-cookie',
+		await sessionCookie.serialize(token, { maxAge: SESSION_ABSOLUTE_DAYS * 86_400, secure: secureCookies() }),
+	)
+	if (preferredLanguage) {
+		headers.append('set-cookie', await languageCookie.serialize(preferredLanguage, { secure: secureCookies() }))
+	}
+	return headers
+}
+
+export async function endSession(request: Request) {
+	const token = await readToken(request)
+	if (token) await revokeSession(token)
+	return new Headers({ 'set-cookie': await sessionCookie.serialize('', { maxAge: 0, secure: secureCookies() }) })
+}
+
+/** For loaders and actions under /app: the user and organization the middleware resolved. */
+export function requireMember(context: Readonly<RouterContextProvider>) {
+	const member = context.get(memberContext)
+	if (!member) throw new Response('Not a member', { status: 403 })
+	return member
+}
+
+export function requireAuthenticated(context: Readonly<RouterContextProvider>) {
+	const user = context.get(userContext)
+	if (!user) throw new Response('Not signed in', { status: 401 })
+	return user
+}

@@ -1,0 +1,26 @@
+import { env } from './env.ts'
+
+/** Security headers of every HTML response: a CSP whose scripts need this response's nonce. */
+export function securityHeaders(nonce: string): Record<string, string> {
+	const production = env().NODE_ENV === 'production'
+	const headers: Record<string, string> = {
+		'X-Content-Type-Options': 'nosniff',
+		'Referrer-Policy': 'strict-origin-when-cross-origin',
+		'X-Frame-Options': 'DENY',
+		'Permissions-Policy': 'camera=(), microphone=(), geolocation=()',
+		'Content-Security-Policy': [
+			"default-src 'self'",
+			production ? `script-src 'self' 'nonce-${nonce}'` : `script-src 'self' 'unsafe-inline' 'unsafe-eval'`,
+			"style-src 'self' 'unsafe-inline'",
+			"img-src 'self' data: blob: https:",
+			"font-src 'self' data:",
+			production ? "connect-src 'self'" : "connect-src 'self' ws: wss:",
+			"object-src 'none'",
+			"base-uri 'self'",
+			"form-action 'self'",
+			"frame-ancestors 'none'",
+		].join('; '),
+	}
+	if (production) headers['Strict-Transport-Security'] = 'max-age=31536000; includeSubDomains'
+	return headers
+}

@@ -1,0 +1,25 @@
+import { mkdir, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import nodemailer from 'nodemailer'
+import { env } from '../env.ts'
+
+export type Mail = { to: string; subject: string; text: string; html?: string }
+
+/**
+ * The mail port: SMTP through nodemailer when SMTP_URL is set, otherwise each message is
+ * written as an .eml file under DATA_DIR/outbox (what the tests and a local install read).
+ */
+export async function sendMail(mail: Mail) {
+	const { SMTP_URL, MAIL_FROM, dataDir } = env()
+	const message = { from: MAIL_FROM, ...mail }
+	if (SMTP_URL) {
+		await nodemailer.createTransport(SMTP_URL).sendMail(message)
+		return
+	}
+	const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' })
+	const info = await transport.sendMail(message)
+	const outbox = path.join(dataDir, 'outbox')
+	await mkdir(outbox, { recursive: true })
+	const safeTo = mail.to.replace(/[^a-zA-Z0-9@._-]/g, '_')
+	await writeFile(path.join(outbox, `${Date.now()}-${safeTo}.eml`), info.message as Buffer)
+}

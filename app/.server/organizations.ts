@@ -1,0 +1,93 @@
+import { createCookie } from 'react-router'
+import { asUser, dbErrorCode, sql } from './db/index.ts'
+import { secureCookies } from './security.ts'
+import type { AuthUser } from './auth/local.ts'
+
+export type Role = 'owner' | 'administrator' | 'manager' | 'member'
+
+export type Membership = {
+	id: string
+	name: string
+	slug: string
+	description: string | null
+	role: Role
+	gearsOwned: number
+	gearsRemaining: number
+}
+
+export type CurrentMember = {
+	user: AuthUser & { fullName: string | null; avatarUrl: string | null; preferredLanguage: string | null }
+	organization: Membership
+	memberships: Membership[]
+}
+
+const orgCookie = createCookie('p2p_org', { path: '/', sameSite: 'lax', httpOnly: true, maxAge: 60 * 60 * 24 * 365 })
+
+export async function listMemberships(userId: string) {
+	return asUser(userId, async (trx) => {
+		const rows = await trx
+			.selectFrom('organization_members as m')
+			.innerJoin('organizations as o', 'o.id', 'm.organization_id')
+			.select(['o.id', 'o.name', 'o.slug', 'o.description', 'm.role', 'o.gears_owned', 'o.gears_remaining'])
+			.where('m.user_id', '=', userId)
+			.orderBy('m.joined_at')
+			.orderBy('o.id')
+			.execute()
+		const profile = await trx
+			.selectFrom('profiles')
+			.select(['full_name', 'avatar_url', 'preferred_language'])
+			.where('user_id', '=', userId)
+			.executeTakeFirst()
+		const memberships: Membership[] = rows.map((r) => ({
+			id: r.id,
+			name: r.name,
+			slug: r.slug,
+			description: r.description,
+			role: r.role,
+			gearsOwned: r.gears_owned,
+			gearsRemaining: r.gears_remaining,
+		}))
+		return { memberships, profile }
+	})
+}
+
+/**
+ * The current organization: the cookie's choice when the user is still a member of it,
+ * else the first by joined_at; null when the user belongs to none (onboarding).
+ */
+export async function resolveMember(request: Request, user: AuthUser): Promise<CurrentMember | null> {
+	const { memberships, profile } = await listMemberships(user.userId)
+	const chosen: unknown = await orgCookie.parse(request.headers.get('cookie'))
+	const organization = memberships.find((m) => m.id === chosen) ?? memberships[0]
+	if (!organization) return null
+	return {
+		user: {
+			...user,
+			fullName: profile?.full_name ?? null,
+			avatarUrl: profile?.avatar_url ?? null,
+			preferredLanguage: profile?.preferred_language ?? null,
+		},
+		organization,
+		memberships,
+	}
+}
+
+export async function currentOrganizationCookie(orgId: string) {
+	return orgCookie.serialize(orgId, { secure: secureCookies() })
+}
+
+export type CreateOrganizationResult = { ok: true; id: string } | { ok: false; code: string }
+
+export async function createOrganization(userId: string, name: string): Promise<CreateOrganizationResult> {
+	try {
+		const id = await asUser(userId, async (trx) => {
+			const { rows } = await sql<{ id: string }>`select public.create_organization(${name}) as id`.execute(trx)
+			return rows[0]!.id
+		})
+		return { ok: true, id }
+	} catch (error) {
+		const code = dbErrorCode(error)
+		if (code === 'invalid_name') return { ok: false, code }
+		throw error
+	}
+}

@@ -1,0 +1,32 @@
+import { closeDatabase, openDatabase, asSystem, sql } from './db/index.ts'
+import { defaultDatabaseOptions } from './db/config.ts'
+import { migrate } from './db/migrate.ts'
+import { seedDemo } from './db/seed-demo.ts'
+import { env, usesEmbeddedDatabase } from './env.ts'
+import { log } from './log.ts'
+
+let starting: Promise<{ demo: { email: string; password: string } | null }> | undefined
+
+/** Opens the database, applies migrations and, on the embedded database, seeds the demo. Once per process. */
+export function ensureStarted() {
+	starting ??= (async () => {
+		env()
+		await openDatabase(defaultDatabaseOptions())
+		const { applied } = await migrate()
+		if (applied.length) log({ event: 'migrated', applied })
+		const seed = env().SEED_DEMO
+		const wantDemo = seed ? seed === 'true' || seed === '1' : usesEmbeddedDatabase()
+		const demo = wantDemo ? await seedDemo() : null
+		return { demo }
+	})()
+	return starting
+}
+
+export async function checkDatabase() {
+	await ensureStarted()
+	await asSystem((trx) => sql`select 1`.execute(trx))
+}
+
+export async function shutdown() {
+	await closeDatabase()
+}

@@ -1,0 +1,44 @@
+import { CheckIcon, LanguagesIcon } from 'lucide-react'
+import { useTranslation } from 'react-i18next'
+import { Form, useLocation } from 'react-router'
+import { languageNames, supportedLanguages } from '#app/lib/i18n.ts'
+import { cn } from '#app/lib/utils.ts'
+
+/**
+ * The language menu: a disclosure of three submit buttons posting to /preferences, so it
+ * works without JavaScript; the page comes back in the chosen language.
+ */
+export function LanguageSwitcher({ className }: { className?: string }) {
+	const { t, i18n } = useTranslation()
+	const location = useLocation()
+	const current = i18n.language
+	return (
+		<details className={cn('group relative', className)}>
+			<summary
+				className="flex h-9 cursor-pointer list-none items-center gap-2 rounded-md border bg-background px-3 text-sm shadow-xs hover:bg-accent [&::-webkit-details-marker]:hidden"
+				aria-label={t('language.label')}
+			>
+				<LanguagesIcon className="size-4" aria-hidden="true" />
+				<span>{languageNames[current as keyof typeof languageNames] ?? current}</span>
+			</summary>
+			<Form method="post" action="/preferences" className="absolute right-0 z-50 mt-1 grid min-w-48 gap-1 rounded-md border bg-popover p-1 text-popover-foreground shadow-md">
+				<input type="hidden" name="intent" value="language" />
+				<input type="hidden" name="redirectTo" value={location.pathname + location.search} />
+				{supportedLanguages.map((lng) => (
+					<button
+						key={lng}
+						type="submit"
+						name="language"
+						value={lng}
+						lang={lng}
+						aria-current={lng === current ? 'true' : undefined}
+						className="flex items-center justify-between gap-2 rounded-sm px-2 py-1.5 text-left text-sm hover:bg-accent"
+					>
+						{t(`language.names.${lng}`)}
+						{lng === current ? <CheckIcon className="size-4" aria-hidden="true" /> : null}
+					</button>
+				))}
+			</Form>
+		</details>
+	)
+}

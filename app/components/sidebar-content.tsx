@@ -1,0 +1,186 @@
+import {
+	ArrowLeftRightIcon,
+	BarChart3Icon,
+	BlocksIcon,
+	CalendarDaysIcon,
+	CheckIcon,
+	ChevronsUpDownIcon,
+	CreditCardIcon,
+	GemIcon,
+	LayoutDashboardIcon,
+	PuzzleIcon,
+	SettingsIcon,
+	StoreIcon,
+	TagsIcon,
+	UsersIcon,
+	type LucideIcon,
+} from 'lucide-react'
+import { useTranslation } from 'react-i18next'
+import { Form, Link, NavLink, useLocation } from 'react-router'
+import type { ActiveModule } from '#app/.server/modules.ts'
+import type { Membership } from '#app/.server/organizations.ts'
+import { cn } from '#app/lib/utils.ts'
+
+export type SidebarProps = {
+	user: { email: string; fullName: string | null; avatarUrl: string | null }
+	organization: Membership
+	memberships: Array<Pick<Membership, 'id' | 'name' | 'role'>>
+	activeModules: ActiveModule[]
+}
+
+/** The nine items of SPEC 2.4, in its order. */
+const items: Array<{ to: string; key: string; icon: LucideIcon }> = [
+	{ to: '/app/dashboard', key: 'dashboard', icon: LayoutDashboardIcon },
+	{ to: '/app/module-marketplace', key: 'moduleMarketplace', icon: StoreIcon },
+	{ to: '/app/booking', key: 'booking', icon: CalendarDaysIcon },
+	{ to: '/app/transactions', key: 'transactions', icon: ArrowLeftRightIcon },
+	{ to: '/app/clients', key: 'clients', icon: UsersIcon },
+	{ to: '/app/categories', key: 'categories', icon: TagsIcon },
+	{ to: '/app/reports', key: 'reports', icon: BarChart3Icon },
+	{ to: '/app/plans', key: 'plans', icon: GemIcon },
+	{ to: '/app/settings', key: 'settings', icon: SettingsIcon },
+]
+
+const moduleIcons: Record<string, LucideIcon> = {
+	CalendarDays: CalendarDaysIcon,
+	Calendar: CalendarDaysIcon,
+	CreditCard: CreditCardIcon,
+	Users: UsersIcon,
+}
+
+export function SidebarContent({ user, organization, memberships, activeModules, collapsed }: SidebarProps & { collapsed: boolean }) {
+	const { t } = useTranslation()
+	const linkClass = ({ isActive }: { isActive: boolean }) =>
+		cn(
+			'flex h-9 items-center gap-3 rounded-md px-2.5 text-sm outline-none hover:bg-sidebar-accent hover:text-sidebar-accent-foreground focus-visible:ring-2 focus-visible:ring-sidebar-ring',
+			isActive && 'bg-sidebar-accent font-medium text-sidebar-accent-foreground',
+			collapsed && 'justify-center px-0',
+		)
+	return (
+		<div className="flex h-full min-h-0 flex-col">
+			<div className={cn('border-b p-2', collapsed && 'px-1')}>
+				<OrganizationSwitcher organization={organization} memberships={memberships} collapsed={collapsed} />
+			</div>
+			<nav aria-label={t('sidebar.navigation')} className="flex-1 overflow-y-auto p-2">
+				<ul className="grid gap-1">
+					{items.map(({ to, key, icon: Icon }) => (
+						<li key={to}>
+							<NavLink to={to} className={linkClass} title={collapsed ? t(`nav.${key}`) : undefined}>
+								<Icon className="size-4 shrink-0" aria-hidden="true" />
+								<span className={cn(collapsed && 'sr-only')}>{t(`nav.${key}`)}</span>
+							</NavLink>
+						</li>
+					))}
+				</ul>
+				<section aria-labelledby="active-modules-heading" className="mt-6">
+					<h2
+						id="active-modules-heading"
+						className={cn('px-2.5 pb-1 text-xs font-medium text-muted-foreground uppercase', collapsed && 'sr-only')}
+					>
+						{t('sidebar.activeModules')}
+					</h2>
+					{activeModules.length === 0 ? (
+						<p className={cn('px-2.5 text-xs text-muted-foreground', collapsed && 'sr-only')}>{t('sidebar.noActiveModules')}</p>
+					) : (
+						<ul className="grid gap-1">
+							{activeModules.map((m) => {
+								const Icon = (m.icon && moduleIcons[m.icon]) || PuzzleIcon
+								return (
+									<li key={m.moduleId}>
+										<NavLink to={`/app/settings/modules/${m.moduleId}`} className={linkClass} title={collapsed ? m.name : undefined}>
+											<Icon className="size-4 shrink-0" aria-hidden="true" />
+											<span className={cn('truncate', collapsed && 'sr-only')}>{m.name}</span>
+										</NavLink>
+									</li>
+								)
+							})}
+						</ul>
+					)}
+				</section>
+			</nav>
+			<div className="border-t p-2">
+				<Link
+					to="/app/settings"
+					className={cn('flex items-center gap-3 rounded-md p-2 hover:bg-sidebar-accent', collapsed && 'justify-center p-1')}
+					aria-label={collapsed ? t('sidebar.userCard', { name: user.fullName ?? user.email }) : undefined}
+				>
+					<span className="flex size-8 shrink-0 items-center justify-center rounded-full bg-primary text-xs font-semibold text-primary-foreground" aria-hidden="true">
+						{initials(user.fullName ?? user.email)}
+					</span>
+					<span className={cn('grid min-w-0 text-left text-sm leading-tight', collapsed && 'sr-only')}>
+						<span className="truncate font-medium">{user.fullName ?? user.email}</span>
+						<span className="truncate text-xs text-muted-foreground">{user.email}</span>
+					</span>
+				</Link>
+			</div>
+		</div>
+	)
+}
+
+function initials(name: string) {
+	const parts = name.trim().split(/\s+/).filter(Boolean)
+	return ((parts[0]?.[0] ?? '') + (parts[1]?.[0] ?? '')).toUpperCase() || '?'
+}
+
+function OrganizationSwitcher({
+	organization,
+	memberships,
+	collapsed,
+}: Pick<SidebarProps, 'organization' | 'memberships'> & { collapsed: boolean }) {
+	const { t } = useTranslation()
+	const location = useLocation()
+	const badge = (
+		<span className="flex size-8 shrink-0 items-center justify-center rounded-md bg-primary text-primary-foreground" aria-hidden="true">
+			<BlocksIcon className="size-4" />
+		</span>
+	)
+	const label = (
+		<span className={cn('grid min-w-0 flex-1 text-left leading-tight', collapsed && 'sr-only')}>
+			<span className="truncate text-sm font-semibold">{organization.name}</span>
+			<span className="truncate text-xs text-muted-foreground">
+				{t(`roles.${organization.role}`)} · {t('gears.remaining', { count: organization.gearsRemaining })}
+			</span>
+		</span>
+	)
+	if (memberships.length < 2) {
+		return (
+			<div className={cn('flex items-center gap-2 p-1', collapsed && 'justify-center p-0')}>
+				{badge}
+				{label}
+			</div>
+		)
+	}
+	return (
+		<details className="group relative">
+			<summary
+				className={cn(
+					'flex cursor-pointer list-none items-center gap-2 rounded-md p-1 hover:bg-sidebar-accent [&::-webkit-details-marker]:hidden',
+					collapsed && 'justify-center p-0',
+				)}
+				aria-label={t('sidebar.switchOrganization')}
+			>
+				{badge}
+				{label}
+				{collapsed ? null : <ChevronsUpDownIcon className="size-4 text-muted-foreground" aria-hidden="true" />}
+			</summary>
+			<Form method="post" action="/preferences" className="absolute left-0 z-50 mt-1 grid w-60 gap-1 rounded-md border bg-popover p-1 text-popover-foreground shadow-md">
+				<input type="hidden" name="intent" value="organization" />
+				<input type="hidden" name="redirectTo" value={location.pathname} />
+				<p className="px-2 py-1 text-xs text-muted-foreground">{t('sidebar.organizations')}</p>
+				{memberships.map((m) => (
+					<button
+						key={m.id}
+						type="submit"
+						name="organizationId"
+						value={m.id}
+						aria-current={m.id === organization.id ? 'true' : undefined}
+						className="flex items-center justify-between gap-2 rounded-sm px-2 py-1.5 text-left text-sm hover:bg-accent"
+					>
+						<span className="truncate">{m.name}</span>
+						{m.id === organization.id ? <CheckIcon className="size-4" aria-hidden="true" /> : null}
+					</button>
+				))}
+			</Form>
+		</details>
+	)
+}

@@ -1,0 +1,79 @@
+import { randomBytes } from 'node:crypto'
+import { PassThrough } from 'node:stream'
+import { createReadableStreamFromReadable } from '@react-router/node'
+import { isbot } from 'isbot'
+import type { RenderToPipeableStreamOptions } from 'react-dom/server'
+import { renderToPipeableStream } from 'react-dom/server'
+import { I18nextProvider } from 'react-i18next'
+import { RouterContextProvider, ServerRouter, type EntryContext } from 'react-router'
+import { socketAddressContext } from './.server/context.ts'
+import { getInstance } from './.server/i18n.ts'
+import { securityHeaders } from './.server/headers.ts'
+import { NonceProvider } from './components/nonce.tsx'
+
+export { ensureStarted, shutdown } from './.server/startup.ts'
+export { log } from './.server/log.ts'
+
+export const streamTimeout = 5_000
+
+/** Called by server.js for every request: the router context with the socket's address. */
+export function getLoadContext(req: { socket?: { remoteAddress?: string } }) {
+	const context = new RouterContextProvider()
+	context.set(socketAddressContext, req.socket?.remoteAddress)
+	return context
+}
+
+export default function handleRequest(
+	request: Request,
+	responseStatusCode: number,
+	responseHeaders: Headers,
+	routerContext: EntryContext,
+	loadContext: RouterContextProvider,
+) {
+	const nonce = randomBytes(16).toString('base64')
+	for (const [name, value] of Object.entries(securityHeaders(nonce))) responseHeaders.set(name, value)
+
+	if (request.method.toUpperCase() === 'HEAD') {
+		return new Response(null, { status: responseStatusCode, headers: responseHeaders })
+	}
+
+	return new Promise((resolve, reject) => {
+		let shellRendered = false
+		const userAgent = request.headers.get('user-agent')
+		const readyOption: keyof RenderToPipeableStreamOptions =
+			(userAgent && isbot(userAgent)) || routerContext.isSpaMode ? 'onAllReady' : 'onShellReady'
+		let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(() => abort(), streamTimeout + 1000)
+
+		const { pipe, abort } = renderToPipeableStream(
+			<NonceProvider value={nonce}>
+				<I18nextProvider i18n={getInstance(loadContext)}>
+					<ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+				</I18nextProvider>
+			</NonceProvider>,
+			{
+				nonce,
+				[readyOption]() {
+					shellRendered = true
+					const body = new PassThrough({
+						final(callback) {
+							clearTimeout(timeoutId)
+							timeoutId = undefined
+							callback()
+						},
+					})
+					const stream = createReadableStreamFromReadable(body)
+					responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
+					pipe(body)
+					resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }))
+				},
+				onShellError(error: unknown) {
+					reject(error)
+				},
+				onError(error: unknown) {
+					responseStatusCode = 500
+					if (shellRendered) console.error(error)
+				},
+			},
+		)
+	})
+}

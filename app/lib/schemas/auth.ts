@@ -1,0 +1,54 @@
+import { z } from 'zod'
+
+/**
+ * The auth forms' schemas, shared by the browser (conform) and the actions. Messages are
+ * translation keys under auth:errors. Checks follow SPEC 5 in order and stop at the first.
+ */
+export const MIN_PASSWORD_LENGTH = 6
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+
+const text = z.string().trim().max(254).optional()
+const secret = z.string().max(200).optional()
+
+export const loginSchema = z
+	.object({ email: text, password: secret, redirectTo: z.string().optional() })
+	.superRefine((v, ctx) => {
+		if (!v.email || !v.password) ctx.addIssue({ code: 'custom', message: 'missingLogin', path: [] })
+	})
+	.transform((v) => ({ email: v.email ?? '', password: v.password ?? '', redirectTo: v.redirectTo }))
+
+export const signUpSchema = z
+	.object({ fullName: z.string().trim().max(120).optional(), email: text, password: secret, confirmPassword: secret })
+	.superRefine((v, ctx) => {
+		if (!v.fullName || !v.email || !v.password || !v.confirmPassword) {
+			ctx.addIssue({ code: 'custom', message: 'missingInformation', path: [] })
+		} else if (!EMAIL.test(v.email)) {
+			ctx.addIssue({ code: 'custom', message: 'invalidEmail', path: [] })
+		} else if (v.password !== v.confirmPassword) {
+			ctx.addIssue({ code: 'custom', message: 'passwordMismatch', path: [] })
+		} else if (v.password.length < MIN_PASSWORD_LENGTH) {
+			ctx.addIssue({ code: 'custom', message: 'weakPassword', path: [] })
+		}
+	})
+	.transform((v) => ({
+		fullName: v.fullName ?? '',
+		email: v.email ?? '',
+		password: v.password ?? '',
+	}))
+
+export const forgotPasswordSchema = z.object({
+	email: z.string({ error: 'missingEmail' }).trim().max(254).regex(EMAIL, 'invalidEmail'),
+})
+
+export const resetPasswordSchema = z
+	.object({ token: z.string().max(200).optional(), password: secret, confirmPassword: secret })
+	.superRefine((v, ctx) => {
+		if (!v.password || !v.confirmPassword) {
+			ctx.addIssue({ code: 'custom', message: 'missingInformation', path: [] })
+		} else if (v.password !== v.confirmPassword) {
+			ctx.addIssue({ code: 'custom', message: 'passwordMismatch', path: [] })
+		} else if (v.password.length < MIN_PASSWORD_LENGTH) {
+			ctx.addIssue({ code: 'custom', message: 'weakPassword', path: [] })
+		}
+	})
+	.transform((v) => ({ token: v.token ?? '', password: v.password ?? '' }))

@@ -1,0 +1,103 @@
+import { useEffect } from 'react'
+import { useTranslation } from 'react-i18next'
+import { data, isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from 'react-router'
+import { toast as showToast, Toaster } from 'sonner'
+import { getLocale, i18nextMiddleware } from '#app/.server/i18n.ts'
+import { ensureStarted } from '#app/.server/startup.ts'
+import { getToast, type Toast } from '#app/.server/toast.ts'
+import { useNonce } from '#app/components/nonce.tsx'
+import { FlashNotice } from '#app/components/flash-notice.tsx'
+import type { Route } from './+types/root'
+import stylesheet from './styles/app.css?url'
+
+export const middleware: Route.MiddlewareFunction[] = [
+	async (_args, next) => {
+		await ensureStarted()
+		return next()
+	},
+	i18nextMiddleware,
+]
+
+export const links: Route.LinksFunction = () => [
+	{ rel: 'stylesheet', href: stylesheet },
+	{ rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
+]
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+	const locale = getLocale(context)
+	const { toast, headers } = await getToast(request)
+	return data({ locale, toast }, { headers: headers ?? undefined })
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+	const nonce = useNonce()
+	const rootData = useRouteLoaderData<typeof loader>('root')
+	const { i18n } = useTranslation()
+	const lang = rootData?.locale ?? i18n.language ?? 'en'
+	return (
+		<html lang={lang} dir={i18n.dir(lang)}>
+			<head>
+				<meta charSet="utf-8" />
+				<meta name="viewport" content="width=device-width, initial-scale=1" />
+				<Meta />
+				<Links />
+			</head>
+			<body className="min-h-svh bg-background font-sans text-foreground antialiased">
+				{children}
+				<ScrollRestoration nonce={nonce} />
+				<Scripts nonce={nonce} />
+			</body>
+		</html>
+	)
+}
+
+export default function App({ loaderData }: Route.ComponentProps) {
+	const { i18n } = useTranslation()
+	useEffect(() => {
+		if (i18n.language !== loaderData.locale) void i18n.changeLanguage(loaderData.locale)
+		document.documentElement.lang = loaderData.locale
+		try {
+			localStorage.setItem('lng', loaderData.locale)
+		} catch {
+			// storage unavailable: the cookie keeps the choice
+		}
+	}, [i18n, loaderData.locale])
+	return (
+		<>
+			<Outlet />
+			<FlashToast toast={loaderData.toast} />
+			<Toaster position="top-right" visibleToasts={1} richColors closeButton />
+		</>
+	)
+}
+
+/** The flash message: a toast with JavaScript, a notice rendered by the server without it. */
+function FlashToast({ toast }: { toast: Toast | null }) {
+	const { t } = useTranslation()
+	useEffect(() => {
+		if (!toast) return
+		const show = toast.type === 'error' ? showToast.error : toast.type === 'success' ? showToast.success : showToast
+		show(t(toast.title, toast.values), {
+			id: 'flash',
+			description: toast.description ? t(toast.description, toast.values) : undefined,
+		})
+	}, [toast, t])
+	return toast ? <FlashNotice toast={toast} /> : null
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+	const { t } = useTranslation()
+	const status = isRouteErrorResponse(error) ? error.status : 500
+	if (!isRouteErrorResponse(error)) console.error(error)
+	return (
+		<main className="mx-auto flex min-h-svh max-w-lg flex-col items-center justify-center gap-4 p-6 text-center">
+			<p className="text-5xl font-bold">{status}</p>
+			<h1 className="text-xl font-semibold">
+				{status === 403 ? t('errors.forbidden') : status === 400 ? t('errors.badRequest') : t('errors.unexpected')}
+			</h1>
+			<a className="text-primary underline" href="/">
+				{t('errors.backHome')}
+			</a>
+		</main>
+	)
+}

@@ -1,0 +1,35 @@
+import { index, route, type RouteConfig } from '@react-router/dev/routes'
+
+// The route table of SPEC 2.1.
+const legacy = ['dashboard', 'transactions', 'clients', 'categories', 'reports', 'module-marketplace', 'booking', 'settings']
+
+export default [
+	index('routes/landing.tsx'),
+	route('auth', 'routes/auth/auth.tsx'),
+	route('auth/forgot-password', 'routes/auth/forgot-password.tsx'),
+	route('auth/reset-password', 'routes/auth/reset-password.tsx'),
+	route('auth/google', 'routes/auth/google.ts'),
+	route('auth/callback', 'routes/auth/callback.ts'),
+	route('auth/sign-out', 'routes/auth/sign-out.ts'),
+	route('onboarding', 'routes/onboarding.tsx'),
+	route('preferences', 'routes/preferences.ts'),
+	route('healthz', 'routes/healthz.ts'),
+
+	route('app', 'routes/app/layout.tsx', [
+		index('routes/app/index.ts'),
+		route('dashboard', 'routes/app/dashboard.tsx'),
+		route('transactions', 'routes/app/transactions.tsx'),
+		route('clients', 'routes/app/clients.tsx'),
+		route('categories', 'routes/app/categories.tsx'),
+		route('reports', 'routes/app/reports.tsx'),
+		route('module-marketplace', 'routes/app/module-marketplace.tsx'),
+		route('modules/:moduleId', 'routes/app/module-detail.tsx'),
+		route('settings/modules/:moduleId', 'routes/app/module-detail.tsx', { id: 'settings-module-detail' }),
+		route('plans', 'routes/app/plans.tsx'),
+		route('booking', 'routes/app/booking.tsx'),
+		route('settings', 'routes/app/settings.tsx'),
+	]),
+
+	...legacy.map((path) => route(path, 'routes/legacy-redirect.ts', { id: `legacy-${path}` })),
+	route('*', 'routes/not-found.tsx'),
+] satisfies RouteConfig

@@ -1,0 +1,10 @@
+import { useTranslation } from 'react-i18next'
+import { ComingSoon } from '#app/components/coming-soon.tsx'
+import type { Route } from './+types/module-detail'
+
+export const meta: Route.MetaFunction = () => [{ title: 'P2P Transaction Tracker' }]
+
+export default function Screen() {
+	const { t } = useTranslation()
+	return <ComingSoon title={t('nav.moduleDetail')} />
+}

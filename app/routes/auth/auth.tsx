@@ -1,0 +1,202 @@
+import { getFormProps, getInputProps, useForm } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { useTranslation } from 'react-i18next'
+import { data, Form, Link, redirect, useNavigation, useSearchParams } from 'react-router'
+import { signIn, signUp } from '#app/.server/auth/local.ts'
+import { getClientAddress, getOptionalUser, startSession } from '#app/.server/auth/session.ts'
+import { asUser } from '#app/.server/db/index.ts'
+import { safeRedirect } from '#app/.server/security.ts'
+import { redirectWithToast } from '#app/.server/toast.ts'
+import { AuthCard } from '#app/components/auth-card.tsx'
+import { FormAlert } from '#app/components/form-alert.tsx'
+import { GoogleButton } from '#app/components/google-button.tsx'
+import { PasswordInput } from '#app/components/password-input.tsx'
+import { Button } from '#app/components/ui/button.tsx'
+import { Input } from '#app/components/ui/input.tsx'
+import { Label } from '#app/components/ui/label.tsx'
+import { Spinner } from '#app/components/ui/spinner.tsx'
+import { loginSchema, signUpSchema } from '#app/lib/schemas/auth.ts'
+import type { Route } from './+types/auth'
+
+export const handle = { i18n: ['auth'] }
+
+export const meta: Route.MetaFunction = () => [{ title: 'P2P Transaction Tracker' }]
+
+export async function loader({ request }: Route.LoaderArgs) {
+	const url = new URL(request.url)
+	if (await getOptionalUser(request)) throw redirect(safeRedirect(url.searchParams.get('redirectTo')))
+	return { googleError: url.searchParams.get('error') }
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+	const formData = await request.formData()
+	const intent = formData.get('intent')
+	if (intent === 'signup') return handleSignUp(request, context, formData)
+	if (intent === 'login') return handleLogin(request, context, formData)
+	return data({ result: null, formError: 'unknownIntent' }, { status: 400 })
+}
+
+async function handleLogin(request: Request, context: Route.ActionArgs['context'], formData: FormData) {
+	const submission = parseWithZod(formData, { schema: loginSchema })
+	if (submission.status !== 'success') {
+		return data({ result: submission.reply({ hideFields: ['password'] }), formError: undefined }, { status: 400 })
+	}
+	const { email, password, redirectTo } = submission.value
+	const outcome = await signIn({ email, password, ip: getClientAddress(request, context) })
+	if (!outcome.ok) {
+		const status = outcome.code === 'too_many_attempts' ? 429 : 400
+		const formError = outcome.code === 'too_many_attempts' ? 'tooManyAttempts' : 'loginFailed'
+		return data({ result: submission.reply({ hideFields: ['password'] }), formError }, { status })
+	}
+	const profile = await asUser(outcome.user.userId, (trx) =>
+		trx.selectFrom('profiles').select('preferred_language').where('user_id', '=', outcome.user.userId).executeTakeFirst(),
+	)
+	const headers = await startSession(request, context, outcome.user.userId, profile?.preferred_language)
+	return redirectWithToast(
+		safeRedirect(redirectTo),
+		{ type: 'success', title: 'auth:toast.welcomeBack.title', description: 'auth:toast.welcomeBack.description' },
+		{ headers },
+	)
+}
+
+async function handleSignUp(request: Request, context: Route.ActionArgs['context'], formData: FormData) {
+	const submission = parseWithZod(formData, { schema: signUpSchema })
+	if (submission.status !== 'success') {
+		return data(
+			{ result: submission.reply({ hideFields: ['password', 'confirmPassword'] }), formError: undefined },
+			{ status: 400 },
+		)
+	}
+	const outcome = await signUp(submission.value)
+	if (!outcome.ok) {
+		return data(
+			{ result: submission.reply({ hideFields: ['password', 'confirmPassword'] }), formError: 'signupFailed' },
+			{ status: 400 },
+		)
+	}
+	const headers = await startSession(request, context, outcome.user.userId)
+	return redirectWithToast(
+		'/app/dashboard',
+		{ type: 'success', title: 'auth:toast.accountCreated.title', description: 'auth:toast.accountCreated.description' },
+		{ headers },
+	)
+}
+
+export default function AuthScreen({ loaderData, actionData }: Route.ComponentProps) {
+	const { t } = useTranslation('auth')
+	const [searchParams] = useSearchParams()
+	const mode = searchParams.get('mode') === 'signup' ? 'signup' : 'login'
+	const redirectTo = searchParams.get('redirectTo') ?? ''
+	const toggle = new URLSearchParams(searchParams)
+	toggle.set('mode', mode === 'signup' ? 'login' : 'signup')
+	return (
+		<AuthCard
+			title={mode === 'signup' ? t('signup.title') : t('login.title')}
+			subtitle={mode === 'signup' ? t('signup.subtitle') : t('login.subtitle')}
+		>
+			{loaderData.googleError ? <FormAlert ns="auth" code={googleErrorCode(loaderData.googleError)} /> : null}
+			{mode === 'signup' ? (
+				<SignUpForm key="signup" lastResult={actionData?.result} formError={actionData?.formError} />
+			) : (
+				<LoginForm key="login" lastResult={actionData?.result} formError={actionData?.formError} redirectTo={redirectTo} />
+			)}
+			<div className="flex items-center gap-3 text-xs text-muted-foreground uppercase">
+				<span className="h-px flex-1 bg-border" />
+				{t('or')}
+				<span className="h-px flex-1 bg-border" />
+			</div>
+			<GoogleButton redirectTo={redirectTo} />
+			<p className="text-center text-sm text-muted-foreground">
+				{mode === 'signup' ? t('signup.haveAccount') : t('login.noAccount')}{' '}
+				<Link to={`?${toggle}`} className="font-medium text-primary underline-offset-4 hover:underline">
+					{mode === 'signup' ? t('signup.toLogin') : t('login.toSignup')}
+				</Link>
+			</p>
+		</AuthCard>
+	)
+}
+
+function googleErrorCode(code: string) {
+	return ['googleNotConfigured', 'googleFailed', 'googleEmailNotVerified'].includes(code) ? code : 'googleFailed'
+}
+
+type FormResult = Route.ComponentProps['actionData'] extends infer A ? (A extends { result: infer R } ? R : never) : never
+
+function useSubmitting(intent: string) {
+	const navigation = useNavigation()
+	return navigation.state === 'submitting' && navigation.formData?.get('intent') === intent
+}
+
+function LoginForm({ lastResult, formError, redirectTo }: { lastResult: FormResult | undefined; formError?: string; redirectTo: string }) {
+	const { t } = useTranslation('auth')
+	const submitting = useSubmitting('login')
+	const [form, fields] = useForm({
+		id: 'login',
+		lastResult,
+		onValidate: ({ formData }) => parseWithZod(formData, { schema: loginSchema }),
+		shouldValidate: 'onSubmit',
+	})
+	const error = formError ?? form.errors?.[0]
+	return (
+		<Form method="post" {...getFormProps(form)} noValidate className="grid gap-4" aria-describedby={error ? 'login-error' : undefined}>
+			<input type="hidden" name="intent" value="login" />
+			<input type="hidden" name="redirectTo" value={redirectTo} />
+			<FormAlert ns="auth" code={error} id="login-error" />
+			<div className="grid gap-2">
+				<Label htmlFor={fields.email.id}>{t('fields.email')}</Label>
+				<Input {...getInputProps(fields.email, { type: 'email' })} autoComplete="email" placeholder={t('fields.emailPlaceholder')} />
+			</div>
+			<div className="grid gap-2">
+				<div className="flex items-center justify-between">
+					<Label htmlFor={fields.password.id}>{t('fields.password')}</Label>
+					<Link to="/auth/forgot-password" className="text-sm text-primary underline-offset-4 hover:underline">
+						{t('login.forgot')}
+					</Link>
+				</div>
+				<PasswordInput {...getInputProps(fields.password, { type: 'password' })} autoComplete="current-password" />
+			</div>
+			<Button type="submit" disabled={submitting} className="w-full">
+				{submitting ? <Spinner aria-label={t('login.submitting')} /> : null}
+				{submitting ? t('login.submitting') : t('login.submit')}
+			</Button>
+		</Form>
+	)
+}
+
+function SignUpForm({ lastResult, formError }: { lastResult: FormResult | undefined; formError?: string }) {
+	const { t } = useTranslation('auth')
+	const submitting = useSubmitting('signup')
+	const [form, fields] = useForm({
+		id: 'signup',
+		lastResult,
+		onValidate: ({ formData }) => parseWithZod(formData, { schema: signUpSchema }),
+		shouldValidate: 'onSubmit',
+	})
+	const error = formError ?? form.errors?.[0]
+	return (
+		<Form method="post" {...getFormProps(form)} noValidate className="grid gap-4" aria-describedby={error ? 'signup-error' : undefined}>
+			<input type="hidden" name="intent" value="signup" />
+			<FormAlert ns="auth" code={error} id="signup-error" />
+			<div className="grid gap-2">
+				<Label htmlFor={fields.fullName.id}>{t('fields.fullName')}</Label>
+				<Input {...getInputProps(fields.fullName, { type: 'text' })} autoComplete="name" placeholder={t('fields.fullNamePlaceholder')} />
+			</div>
+			<div className="grid gap-2">
+				<Label htmlFor={fields.email.id}>{t('fields.email')}</Label>
+				<Input {...getInputProps(fields.email, { type: 'email' })} autoComplete="email" placeholder={t('fields.emailPlaceholder')} />
+			</div>
+			<div className="grid gap-2">
+				<Label htmlFor={fields.password.id}>{t('fields.password')}</Label>
+				<PasswordInput {...getInputProps(fields.password, { type: 'password' })} autoComplete="new-password" />
+			</div>
+			<div className="grid gap-2">
+				<Label htmlFor={fields.confirmPassword.id}>{t('fields.confirmPassword')}</Label>
+				<PasswordInput {...getInputProps(fields.confirmPassword, { type: 'password' })} autoComplete="new-password" />
+			</div>
+			<Button type="submit" disabled={submitting} className="w-full">
+				{submitting ? <Spinner aria-label={t('signup.submitting')} /> : null}
+				{submitting ? t('signup.submitting') : t('signup.submit')}
+			</Button>
+		</Form>
+	)
+}

@@ -1,0 +1,72 @@
+import { getFormProps, getInputProps, useForm } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { useTranslation } from 'react-i18next'
+import { data, Form, Link, useNavigation } from 'react-router'
+import { createRecoveryToken } from '#app/.server/auth/local.ts'
+import { getInstance } from '#app/.server/i18n.ts'
+import { sendMail } from '#app/.server/mail/index.ts'
+import { publicOrigin } from '#app/.server/security.ts'
+import { AuthCard } from '#app/components/auth-card.tsx'
+import { Alert, AlertDescription, AlertTitle } from '#app/components/ui/alert.tsx'
+import { Button } from '#app/components/ui/button.tsx'
+import { Input } from '#app/components/ui/input.tsx'
+import { Label } from '#app/components/ui/label.tsx'
+import { forgotPasswordSchema } from '#app/lib/schemas/auth.ts'
+import type { Route } from './+types/forgot-password'
+
+export const meta: Route.MetaFunction = () => [{ title: 'P2P Transaction Tracker' }]
+
+export async function action({ request, context }: Route.ActionArgs) {
+	const submission = parseWithZod(await request.formData(), { schema: forgotPasswordSchema })
+	if (submission.status !== 'success') return data({ result: submission.reply(), sent: false }, { status: 400 })
+	const recovery = await createRecoveryToken(submission.value.email)
+	if (recovery) {
+		const t = getInstance(context).getFixedT(null, 'auth')
+		const link = `${publicOrigin(request)}/auth/reset-password?${new URLSearchParams({ token: recovery.token })}`
+		await sendMail({
+			to: recovery.email,
+			subject: t('recovery.mailSubject'),
+			text: t('recovery.mailBody', { link }),
+		})
+	}
+	// The same answer whether or not the account exists.
+	return { result: submission.reply({ resetForm: true }), sent: true }
+}
+
+export default function ForgotPassword({ actionData }: Route.ComponentProps) {
+	const { t } = useTranslation('auth')
+	const navigation = useNavigation()
+	const [form, fields] = useForm({
+		id: 'forgot-password',
+		lastResult: actionData?.result,
+		onValidate: ({ formData }) => parseWithZod(formData, { schema: forgotPasswordSchema }),
+		shouldValidate: 'onSubmit',
+	})
+	return (
+		<AuthCard title={t('recovery.title')} subtitle={t('recovery.subtitle')}>
+			{actionData?.sent ? (
+				<Alert>
+					<AlertTitle>{t('recovery.sentTitle')}</AlertTitle>
+					<AlertDescription>{t('recovery.sentDescription')}</AlertDescription>
+				</Alert>
+			) : null}
+			<Form method="post" {...getFormProps(form)} noValidate className="grid gap-4">
+				<div className="grid gap-2">
+					<Label htmlFor={fields.email.id}>{t('fields.email')}</Label>
+					<Input {...getInputProps(fields.email, { type: 'email' })} autoComplete="email" />
+					{fields.email.errors ? (
+						<p id={fields.email.errorId} className="text-sm text-destructive">
+							{t(`errors.${fields.email.errors[0]}.description`)}
+						</p>
+					) : null}
+				</div>
+				<Button type="submit" disabled={navigation.state === 'submitting'}>
+					{t('recovery.submit')}
+				</Button>
+			</Form>
+			<Link to="/auth" className="text-center text-sm text-primary underline-offset-4 hover:underline">
+				{t('recovery.backToLogin')}
+			</Link>
+		</AuthCard>
+	)
+}

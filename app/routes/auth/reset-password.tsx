@@ -1,0 +1,74 @@
+import { getFormProps, getInputProps, useForm } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { useTranslation } from 'react-i18next'
+import { data, Form, Link, useNavigation } from 'react-router'
+import { findRecoveryUser, setPassword } from '#app/.server/auth/local.ts'
+import { startSession } from '#app/.server/auth/session.ts'
+import { redirectWithToast } from '#app/.server/toast.ts'
+import { AuthCard } from '#app/components/auth-card.tsx'
+import { FormAlert } from '#app/components/form-alert.tsx'
+import { PasswordInput } from '#app/components/password-input.tsx'
+import { Button } from '#app/components/ui/button.tsx'
+import { Label } from '#app/components/ui/label.tsx'
+import { resetPasswordSchema } from '#app/lib/schemas/auth.ts'
+import type { Route } from './+types/reset-password'
+
+export const meta: Route.MetaFunction = () => [{ title: 'P2P Transaction Tracker' }]
+
+export async function loader({ request }: Route.LoaderArgs) {
+	const token = new URL(request.url).searchParams.get('token') ?? ''
+	const user = token ? await findRecoveryUser(token) : null
+	return { token, valid: Boolean(user) }
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+	const submission = parseWithZod(await request.formData(), { schema: resetPasswordSchema })
+	if (submission.status !== 'success') {
+		return data({ result: submission.reply({ hideFields: ['password', 'confirmPassword'] }), formError: undefined }, { status: 400 })
+	}
+	const user = await findRecoveryUser(submission.value.token)
+	if (!user) return data({ result: submission.reply(), formError: 'invalidResetLink' }, { status: 400 })
+	await setPassword(user.userId, submission.value.password)
+	const headers = await startSession(request, context, user.userId)
+	return redirectWithToast('/app/dashboard', { type: 'success', title: 'auth:toast.passwordUpdated.title' }, { headers })
+}
+
+export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
+	const { t } = useTranslation('auth')
+	const navigation = useNavigation()
+	const [form, fields] = useForm({
+		id: 'reset-password',
+		lastResult: actionData?.result,
+		onValidate: ({ formData }) => parseWithZod(formData, { schema: resetPasswordSchema }),
+		shouldValidate: 'onSubmit',
+	})
+	if (!loaderData.valid) {
+		return (
+			<AuthCard title={t('reset.title')} subtitle={t('reset.subtitle')}>
+				<FormAlert ns="auth" code="invalidResetLink" />
+				<Link to="/auth/forgot-password" className="text-center text-sm text-primary underline-offset-4 hover:underline">
+					{t('reset.requestAgain')}
+				</Link>
+			</AuthCard>
+		)
+	}
+	return (
+		<AuthCard title={t('reset.title')} subtitle={t('reset.subtitle')}>
+			<Form method="post" {...getFormProps(form)} noValidate className="grid gap-4">
+				<input type="hidden" name="token" value={loaderData.token} />
+				<FormAlert ns="auth" code={actionData?.formError ?? form.errors?.[0]} />
+				<div className="grid gap-2">
+					<Label htmlFor={fields.password.id}>{t('reset.newPassword')}</Label>
+					<PasswordInput {...getInputProps(fields.password, { type: 'password' })} autoComplete="new-password" />
+				</div>
+				<div className="grid gap-2">
+					<Label htmlFor={fields.confirmPassword.id}>{t('fields.confirmPassword')}</Label>
+					<PasswordInput {...getInputProps(fields.confirmPassword, { type: 'password' })} autoComplete="new-password" />
+				</div>
+				<Button type="submit" disabled={navigation.state === 'submitting'}>
+					{t('reset.submit')}
+				</Button>
+			</Form>
+		</AuthCard>
+	)
+}

@@ -1,0 +1,74 @@
+import { getFormProps, getInputProps, useForm } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { useTranslation } from 'react-i18next'
+import { data, Form, redirect, useNavigation } from 'react-router'
+import { z } from 'zod'
+import { requireUser } from '#app/.server/auth/session.ts'
+import { createOrganization, currentOrganizationCookie, listMemberships } from '#app/.server/organizations.ts'
+import { redirectWithToast } from '#app/.server/toast.ts'
+import { AuthCard } from '#app/components/auth-card.tsx'
+import { Button } from '#app/components/ui/button.tsx'
+import { Input } from '#app/components/ui/input.tsx'
+import { Label } from '#app/components/ui/label.tsx'
+import type { Route } from './+types/onboarding'
+
+const schema = z.object({
+	name: z.string({ error: 'nameRequired' }).trim().min(1, 'nameRequired').max(120, 'nameTooLong'),
+})
+
+export const meta: Route.MetaFunction = () => [{ title: 'P2P Transaction Tracker' }]
+
+/** A signed-in user without any organization creates one here (never a broken dashboard). */
+export async function loader({ request }: Route.LoaderArgs) {
+	const user = await requireUser(request)
+	const { memberships } = await listMemberships(user.userId)
+	if (memberships.length > 0) throw redirect('/app/dashboard')
+	return null
+}
+
+export async function action({ request }: Route.ActionArgs) {
+	const user = await requireUser(request)
+	const submission = parseWithZod(await request.formData(), { schema })
+	if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+	const created = await createOrganization(user.userId, submission.value.name)
+	if (!created.ok) return data({ result: submission.reply({ fieldErrors: { name: ['nameRequired'] } }) }, { status: 400 })
+	return redirectWithToast(
+		'/app/dashboard',
+		{ type: 'success', title: 'onboarding.created', values: { name: submission.value.name } },
+		{ headers: { 'set-cookie': await currentOrganizationCookie(created.id) } },
+	)
+}
+
+export default function Onboarding({ actionData }: Route.ComponentProps) {
+	const { t } = useTranslation()
+	const navigation = useNavigation()
+	const [form, fields] = useForm({
+		id: 'onboarding',
+		lastResult: actionData?.result,
+		onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+		shouldValidate: 'onSubmit',
+	})
+	return (
+		<AuthCard title={t('onboarding.title')} subtitle={t('onboarding.subtitle')}>
+			<Form method="post" {...getFormProps(form)} noValidate className="grid gap-4">
+				<div className="grid gap-2">
+					<Label htmlFor={fields.name.id}>{t('onboarding.name')}</Label>
+					<Input {...getInputProps(fields.name, { type: 'text' })} autoComplete="organization" />
+					{fields.name.errors ? (
+						<p id={fields.name.errorId} className="text-sm text-destructive">
+							{t(`onboarding.errors.${fields.name.errors[0]}`)}
+						</p>
+					) : null}
+				</div>
+				<Button type="submit" disabled={navigation.state === 'submitting'}>
+					{t('onboarding.submit')}
+				</Button>
+			</Form>
+			<Form method="post" action="/auth/sign-out" className="text-center">
+				<Button type="submit" variant="link" size="sm">
+					{t('actions.signOut')}
+				</Button>
+			</Form>
+		</AuthCard>
+	)
+}
