@@ -5,9 +5,19 @@
 
 import type { ColumnType } from "kysely";
 
+export type AppointmentStatus = "cancelled" | "completed" | "confirmed" | "no_show" | "pending";
+
+export type ClientStatus = "active" | "inactive" | "pending";
+
+export type GearReason = "adjustment" | "grant" | "initial_grant" | "module_activation" | "upgrade_purchase";
+
 export type Generated<T> = T extends ColumnType<infer S, infer I, infer U>
   ? ColumnType<S, I | undefined, U>
   : ColumnType<T, T | undefined, T>;
+
+export type IntegrationConnectionStatus = "connected" | "disconnected" | "error";
+
+export type IntegrationCredentialStatus = "connected" | "disconnected";
 
 export type Json = JsonValue;
 
@@ -21,9 +31,21 @@ export type JsonPrimitive = boolean | number | string | null;
 
 export type JsonValue = JsonArray | JsonObject | JsonPrimitive;
 
+export type Numeric = ColumnType<string, number | string, number | string>;
+
+export type OrganizationModuleStatus = "activated";
+
 export type OrgRole = "administrator" | "manager" | "member" | "owner";
 
+export type PaymentMethod = "CashApp" | "Other" | "PayPal" | "Venmo" | "Wire Transfer" | "Zelle";
+
+export type SyncStatus = "error" | "idle" | "pending";
+
 export type Timestamp = ColumnType<Date, Date | string, Date | string>;
+
+export type TransactionCategory = "matched" | "pending" | "review" | "unmatched";
+
+export type UpgradeTier = "basic" | "enterprise" | "pro";
 
 export interface AuthIdentities {
   created_at: Generated<Timestamp | null>;
@@ -73,6 +95,55 @@ export interface AuthUsers {
   updated_at: Generated<Timestamp | null>;
 }
 
+export interface BookingAppointments {
+  appointment_date: Generated<string>;
+  buffer_ends_at: Generated<Timestamp>;
+  buffer_minutes: Generated<number>;
+  created_at: Generated<Timestamp>;
+  end_time: Generated<string>;
+  ends_at: Timestamp;
+  guest_email: string;
+  guest_name: string;
+  guest_phone: string | null;
+  id: Generated<string>;
+  manage_token_hash: string | null;
+  notes: string | null;
+  organization_id: string;
+  provider_id: string | null;
+  service_id: string | null;
+  start_time: Generated<string>;
+  starts_at: Timestamp;
+  status: Generated<AppointmentStatus>;
+  total_price: Generated<Numeric>;
+  updated_at: Generated<Timestamp>;
+}
+
+export interface BookingProviders {
+  avatar_url: string | null;
+  bio: string | null;
+  business_hours: Json | null;
+  created_at: Generated<Timestamp>;
+  display_name: string;
+  id: Generated<string>;
+  is_active: Generated<boolean>;
+  organization_id: string;
+  updated_at: Generated<Timestamp>;
+  user_id: string | null;
+}
+
+export interface BookingServices {
+  color: Generated<string>;
+  created_at: Generated<Timestamp>;
+  description: string | null;
+  duration_minutes: Generated<number>;
+  id: Generated<string>;
+  is_active: Generated<boolean>;
+  name: string;
+  organization_id: string;
+  price: Generated<Numeric>;
+  updated_at: Generated<Timestamp>;
+}
+
 export interface BookingSettings {
   allow_guest_booking: Generated<boolean>;
   auto_confirm: Generated<boolean>;
@@ -88,11 +159,124 @@ export interface BookingSettings {
   updated_at: Generated<Timestamp>;
 }
 
+export interface Clients {
+  company: string | null;
+  created_at: Generated<Timestamp>;
+  email: string | null;
+  id: Generated<string>;
+  name: Generated<string>;
+  organization_id: string;
+  phone: string | null;
+  status: Generated<ClientStatus>;
+  updated_at: Generated<Timestamp>;
+  user_id: Generated<string | null>;
+}
+
+export interface GearLedger {
+  actor_id: string | null;
+  balance_after: number;
+  created_at: Generated<Timestamp>;
+  delta: number;
+  id: Generated<number>;
+  module_id: string | null;
+  organization_id: string;
+  reason: GearReason;
+  upgrade_id: string | null;
+}
+
+export interface IntegrationConnections {
+  connected_by: string | null;
+  created_at: Generated<Timestamp>;
+  id: Generated<string>;
+  organization_id: string;
+  provider: string;
+  scope: string;
+  status: Generated<IntegrationConnectionStatus>;
+  updated_at: Generated<Timestamp>;
+  user_module_upgrade_id: string;
+}
+
+export interface IntegrationCredentials {
+  created_at: Generated<Timestamp>;
+  error_message: string | null;
+  id: Generated<string>;
+  last_sync: Timestamp | null;
+  organization_id: string;
+  provider: string;
+  scope: string;
+  status: Generated<IntegrationCredentialStatus>;
+  updated_at: Generated<Timestamp>;
+  upgrade_id: string;
+}
+
+export interface Modules {
+  base_gear_cost: Generated<number>;
+  created_at: Generated<Timestamp>;
+  description: Generated<string>;
+  feature_type: string;
+  icon: Generated<string>;
+  id: Generated<string>;
+  industry_tags: Generated<string[]>;
+  name: string;
+  short_description: Generated<string>;
+  updated_at: Generated<Timestamp>;
+  version: Generated<string>;
+}
+
+export interface ModuleSyncStatus {
+  created_at: Generated<Timestamp>;
+  created_by: string | null;
+  error_message: string | null;
+  id: Generated<string>;
+  last_synced_at: Timestamp | null;
+  module_id: string;
+  organization_id: string;
+  sync_status: Generated<SyncStatus>;
+  updated_at: Generated<Timestamp>;
+}
+
+export interface ModuleUpgrades {
+  created_at: Generated<Timestamp>;
+  dependencies: Generated<string[]>;
+  description: Generated<string>;
+  features: Generated<string[]>;
+  gear_cost: Generated<number>;
+  id: Generated<string>;
+  module_id: string;
+  name: string;
+  tier: UpgradeTier;
+  updated_at: Generated<Timestamp>;
+}
+
+export interface OrganizationClientTransactionCounts {
+  client_id: string;
+  organization_id: string;
+  transaction_count: number;
+}
+
 export interface OrganizationMembers {
   joined_at: Generated<Timestamp>;
   organization_id: string;
   role: Generated<OrgRole>;
   user_id: string;
+}
+
+export interface OrganizationModules {
+  activated_at: Generated<Timestamp>;
+  activated_by: string | null;
+  id: Generated<string>;
+  module_id: string;
+  organization_id: string;
+  status: Generated<OrganizationModuleStatus>;
+}
+
+export interface OrganizationModuleUpgrades {
+  id: Generated<string>;
+  organization_id: string;
+  organization_module_id: string;
+  purchased_at: Generated<Timestamp>;
+  purchased_by: string | null;
+  upgrade_id: string;
 }
 
 export interface Organizations {
@@ -108,6 +292,15 @@ export interface Organizations {
   updated_at: Generated<Timestamp>;
 }
 
+export interface OrganizationTransactionTotals {
+  amount_sum: Generated<Numeric>;
+  matched_count: Generated<number>;
+  organization_id: string;
+  transaction_count: Generated<number>;
+  unique_client_count: Generated<number>;
+  updated_at: Generated<Timestamp>;
+}
+
 export interface Profiles {
   avatar_url: string | null;
   created_at: Generated<Timestamp>;
@@ -120,13 +313,53 @@ export interface Profiles {
   username: string | null;
 }
 
+export interface TransactionMonthlyRollups {
+  amount_sum: Generated<Numeric>;
+  category: TransactionCategory;
+  month: string;
+  organization_id: string;
+  payment_method: PaymentMethod;
+  transaction_count: Generated<number>;
+}
+
+export interface Transactions {
+  amount: Generated<Numeric>;
+  category: Generated<TransactionCategory>;
+  client_id: string | null;
+  created_at: Generated<Timestamp>;
+  date_received: Generated<string>;
+  description: string | null;
+  external_id: string | null;
+  id: Generated<string>;
+  organization_id: string;
+  payment_method: Generated<PaymentMethod>;
+  updated_at: Generated<Timestamp>;
+  user_id: Generated<string | null>;
+}
+
 export interface DB {
   "auth.identities": AuthIdentities;
   "auth.login_attempts": AuthLoginAttempts;
   "auth.sessions": AuthSessions;
   "auth.users": AuthUsers;
+  booking_appointments: BookingAppointments;
+  booking_providers: BookingProviders;
+  booking_services: BookingServices;
   booking_settings: BookingSettings;
+  clients: Clients;
+  gear_ledger: GearLedger;
+  integration_connections: IntegrationConnections;
+  integration_credentials: IntegrationCredentials;
+  module_sync_status: ModuleSyncStatus;
+  module_upgrades: ModuleUpgrades;
+  modules: Modules;
+  organization_client_transaction_counts: OrganizationClientTransactionCounts;
   organization_members: OrganizationMembers;
+  organization_module_upgrades: OrganizationModuleUpgrades;
+  organization_modules: OrganizationModules;
+  organization_transaction_totals: OrganizationTransactionTotals;
   organizations: Organizations;
   profiles: Profiles;
+  transaction_monthly_rollups: TransactionMonthlyRollups;
+  transactions: Transactions;
 }
