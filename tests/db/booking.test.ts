@@ -1,0 +1,276 @@
+import { createHash } from 'node:crypto'
+import { describe, expect, test } from 'vitest'
+import { asAnon, asSystem, asUser, sql, type Tx } from '#app/.server/db/index.ts'
+import { addMember, at, createBookingSetup, createUser, refusal, upcomingWeekday } from './fixtures.ts'
+
+type Booked = {
+	id: string
+	manage_token: string
+	status: string
+	appointment_date: string
+	start_time: string
+	end_time: string
+	starts_at: Date
+	ends_at: Date
+	total_price: string
+	timezone: string
+}
+
+type BookingInput = {
+	org: string
+	service: string
+	provider: string
+	startsAt: string
+	name?: string
+	email?: string
+	phone?: string | null
+	notes?: string | null
+}
+
+function book(trx: Tx, b: BookingInput) {
+	return sql<Booked>`select * from public.create_booking(
+		${b.org}, ${b.service}, ${b.provider}, ${b.startsAt}::timestamptz,
+		${b.name ?? 'Maria Lopez'}, ${b.email ?? 'maria@example.com'}, ${b.phone ?? null}, ${b.notes ?? null})`
+		.execute(trx).then((r) => r.rows[0]!)
+}
+
+const bookAsAnon = (b: BookingInput) => asAnon((trx) => book(trx, b))
+
+async function setSettings(orgId: string, values: Record<string, unknown>) {
+	await asSystem((trx) => trx.updateTable('booking_settings').set(values).where('organization_id', '=', orgId).execute())
+}
+
+async function bookingWorld(options: { durationMinutes?: number; price?: number } = {}) {
+	const owner = await createUser('Booking Owner')
+	const { serviceId, providerId } = await createBookingSetup(owner.orgId, options)
+	const day = upcomingWeekday(2)
+	return { owner, org: owner.orgId, service: serviceId, provider: providerId, day }
+}
+
+describe('the public booking reads', () => {
+	test('return only what the public page shows: organization by slug, active services and providers without user ids, settings', async () => {
+		const w = await bookingWorld()
+		const member = await createUser('Provider Member')
+		await addMember(w.org, member.userId, 'member')
+		await asSystem(async (trx) => {
+			await trx.updateTable('organizations').set({ logo_url: 'https://cdn.example.com/logo.png', description: 'private notes' }).where('id', '=', w.org).execute()
+			await trx.insertInto('booking_services').values([
+				{ organization_id: w.org, name: 'Archived service', is_active: false },
+				{ organization_id: w.org, name: 'Another service', price: 80, duration_minutes: 60, color: '#16a34a' },
+			]).execute()
+			await trx.insertInto('booking_providers').values([
+				{ organization_id: w.org, display_name: 'Away provider', is_active: false },
+				{ organization_id: w.org, display_name: 'Member provider', user_id: member.userId },
+			]).execute()
+		})
+		const slug = (await asSystem((trx) => trx.selectFrom('organizations').select('slug').where('id', '=', w.org).executeTakeFirstOrThrow())).slug
+		const seen = await asAnon(async (trx) => ({
+			org: (await sql`select * from public.get_public_organization(${slug})`.execute(trx)).rows,
+			missing: (await sql`select * from public.get_public_organization('no-such-org')`.execute(trx)).rows,
+			services: (await sql<{ name: string }>`select * from public.get_public_services(${w.org})`.execute(trx)).rows,
+			providers: (await sql<{ display_name: string }>`select * from public.get_public_providers(${w.org})`.execute(trx)).rows,
+			settings: (await sql`select * from public.get_public_booking_settings(${w.org})`.execute(trx)).rows,
+		}))
+		expect(seen.org).toEqual([{
+			id: w.org, slug, name: 'Booking Owner', logo_url: 'https://cdn.example.com/logo.png',
+			brand_colors: { primary: '#2563eb', secondary: '#64748b' },
+		}])
+		expect(seen.missing).toEqual([])
+		expect(seen.services.map((s) => s.name)).toEqual(['Another service', 'Consultation'])
+		expect(Object.keys(seen.services[0]!).sort()).toEqual(['color', 'description', 'duration_minutes', 'id', 'name', 'price'])
+		expect(seen.providers.map((p) => p.display_name)).toEqual(['Dr. Rivera', 'Member provider'])
+		expect(Object.keys(seen.providers[0]!).sort()).toEqual(['avatar_url', 'bio', 'business_hours', 'display_name', 'id'])
+		expect(JSON.stringify(seen)).not.toContain(member.userId)
+		expect(seen.settings).toEqual([expect.objectContaining({ min_advance_hours: 1, max_advance_days: 30, timezone: 'UTC', require_phone: false })])
+	})
+
+	test('busy ranges list live appointments with their buffer, inside the dates asked, at most 62 days', async () => {
+		const w = await bookingWorld()
+		await setSettings(w.org, { buffer_minutes: 10 })
+		const kept = await bookAsAnon({ ...w, startsAt: at(w.day, '10:00') })
+		const cancelled = await bookAsAnon({ ...w, startsAt: at(w.day, '14:00') })
+		await asAnon((trx) => sql`select * from public.cancel_booking(${cancelled.manage_token})`.execute(trx))
+		const ranges = await asAnon((trx) => sql<{ provider_id: string; busy_from: Date; busy_until: Date }>`
+			select * from public.get_public_busy_ranges(${w.org}, ${w.day}::date, ${w.day}::date)`.execute(trx).then((r) => r.rows))
+		expect(ranges).toEqual([{ provider_id: w.provider, busy_from: new Date(at(w.day, '10:00')), busy_until: new Date(at(w.day, '10:40')) }])
+		expect(kept.status).toBe('confirmed')
+		const dayBefore = new Date(new Date(w.day).getTime() - 86_400_000).toISOString().slice(0, 10)
+		const none = await asAnon((trx) => sql`select * from public.get_public_busy_ranges(${w.org}, ${dayBefore}::date, ${dayBefore}::date)`.execute(trx))
+		expect(none.rows).toEqual([])
+		expect(await refusal(asAnon((trx) => sql`select * from public.get_public_busy_ranges(${w.org}, '2030-01-01', '2030-06-01')`.execute(trx)))).toBe('invalid_range')
+	})
+})
+
+describe('create_booking', () => {
+	test('stores a confirmed booking with the price and end from the service, and returns a token stored only as its hash', async () => {
+		const w = await bookingWorld({ durationMinutes: 45, price: 60 })
+		const booked = await bookAsAnon({ ...w, startsAt: at(w.day, '10:00'), phone: ' 555-0101 ', notes: 'First visit' })
+		expect(booked).toMatchObject({
+			status: 'confirmed', appointment_date: w.day, start_time: '10:00:00', end_time: '10:45:00',
+			total_price: '60.00', timezone: 'UTC', ends_at: new Date(at(w.day, '10:45')),
+		})
+		expect(booked.manage_token).toMatch(/^[0-9a-f]{64}$/)
+		const row = await asSystem((trx) => trx.selectFrom('booking_appointments').selectAll().where('id', '=', booked.id).executeTakeFirstOrThrow())
+		expect(row).toMatchObject({
+			organization_id: w.org, service_id: w.service, provider_id: w.provider, guest_name: 'Maria Lopez',
+			guest_email: 'maria@example.com', guest_phone: '555-0101', notes: 'First visit', buffer_minutes: 0,
+		})
+		expect(row.manage_token_hash).toBe(createHash('sha256').update(booked.manage_token).digest('hex'))
+		expect(JSON.stringify(row)).not.toContain(booked.manage_token)
+	})
+
+	test('derives the local date and times in the organization timezone and takes the buffer in force', async () => {
+		const w = await bookingWorld()
+		await setSettings(w.org, { timezone: 'America/New_York', buffer_minutes: 15 })
+		// 15:00 UTC is 10:00 or 11:00 in New York depending on daylight saving time.
+		const booked = await bookAsAnon({ ...w, startsAt: at(w.day, '15:00') })
+		const local = await asSystem((trx) => sql<{ date: string; time: string }>`
+			select (${at(w.day, '15:00')}::timestamptz at time zone 'America/New_York')::date::text as date,
+			       (${at(w.day, '15:00')}::timestamptz at time zone 'America/New_York')::time::text as time`.execute(trx).then((r) => r.rows[0]!))
+		expect({ date: booked.appointment_date, time: booked.start_time, timezone: booked.timezone }).toEqual({ ...local, timezone: 'America/New_York' })
+		const row = await asSystem((trx) => trx.selectFrom('booking_appointments').select(['buffer_minutes', 'buffer_ends_at']).where('id', '=', booked.id).executeTakeFirstOrThrow())
+		expect(row).toEqual({ buffer_minutes: 15, buffer_ends_at: new Date(at(w.day, '15:45')) })
+	})
+
+	test('is pending when the organization does not confirm automatically', async () => {
+		const w = await bookingWorld()
+		await setSettings(w.org, { auto_confirm: false })
+		expect((await bookAsAnon({ ...w, startsAt: at(w.day, '11:00') })).status).toBe('pending')
+	})
+
+	test('re-validates everything the visitor sent', async () => {
+		const w = await bookingWorld()
+		const other = await bookingWorld()
+		const inactive = await createBookingSetup(w.org)
+		await asSystem(async (trx) => {
+			await trx.updateTable('booking_services').set({ is_active: false }).where('id', '=', inactive.serviceId).execute()
+			await trx.updateTable('booking_providers').set({ is_active: false }).where('id', '=', inactive.providerId).execute()
+		})
+		const saturday = (() => {
+			const d = new Date(`${w.day}T00:00:00Z`)
+			while (d.getUTCDay() !== 6) d.setUTCDate(d.getUTCDate() + 1)
+			return d.toISOString().slice(0, 10)
+		})()
+		const ok = { ...w, startsAt: at(w.day, '10:00') }
+		const cases: [string, BookingInput][] = [
+			['organization_not_found', { ...ok, org: '00000000-0000-4000-8000-000000000000' }],
+			['service_unavailable', { ...ok, service: inactive.serviceId }],
+			['service_unavailable', { ...ok, service: other.service }],
+			['provider_unavailable', { ...ok, provider: inactive.providerId }],
+			['provider_unavailable', { ...ok, provider: other.provider }],
+			['invalid_guest_name', { ...ok, name: '   ' }],
+			['invalid_guest_email', { ...ok, email: 'maria-at-example' }],
+			['invalid_guest_email', { ...ok, email: 'maria@example' }],
+			['outside_business_hours', { ...ok, startsAt: at(w.day, '08:30') }],
+			['outside_business_hours', { ...ok, startsAt: at(w.day, '16:45') }],
+			['outside_business_hours', { ...ok, startsAt: at(saturday, '10:00') }],
+			['too_soon', { ...ok, startsAt: new Date(Date.now() + 30 * 60_000).toISOString() }],
+			['too_soon', { ...ok, startsAt: at('2020-01-06', '10:00') }],
+			['too_far_ahead', { ...ok, startsAt: at(upcomingWeekday(40), '10:00') }],
+		]
+		for (const [code, input] of cases) {
+			expect({ code: await refusal(bookAsAnon(input)), input }).toEqual({ code, input })
+		}
+		await setSettings(w.org, { require_phone: true })
+		expect(await refusal(bookAsAnon({ ...ok, phone: '  ' }))).toBe('phone_required')
+		const rows = await asSystem((trx) => trx.selectFrom('booking_appointments').select('id').where('organization_id', '=', w.org).execute())
+		expect(rows).toEqual([])
+		expect((await bookAsAnon({ ...ok, startsAt: at(w.day, '16:30'), phone: '555-0102' })).end_time).toBe('17:00:00')
+	})
+
+	test("uses the provider's own hours when set", async () => {
+		const w = await bookingWorld()
+		const hours = Object.fromEntries(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday']
+			.map((day) => [day, { start: '12:00', end: '20:00', enabled: true }]))
+		await asSystem((trx) => trx.updateTable('booking_providers').set({ business_hours: JSON.stringify(hours) }).where('id', '=', w.provider).execute())
+		expect(await refusal(bookAsAnon({ ...w, startsAt: at(w.day, '10:00') }))).toBe('outside_business_hours')
+		expect((await bookAsAnon({ ...w, startsAt: at(w.day, '19:00') })).start_time).toBe('19:00:00')
+	})
+
+	test('an identical or overlapping slot of the same provider is taken; another provider or a cancelled slot is free', async () => {
+		const w = await bookingWorld()
+		const second = await createBookingSetup(w.org)
+		const first = await bookAsAnon({ ...w, startsAt: at(w.day, '10:00') })
+		expect(await refusal(bookAsAnon({ ...w, startsAt: at(w.day, '10:00') }))).toBe('slot_taken')
+		expect(await refusal(bookAsAnon({ ...w, startsAt: at(w.day, '10:15') }))).toBe('slot_taken')
+		expect(await refusal(bookAsAnon({ ...w, startsAt: at(w.day, '09:45') }))).toBe('slot_taken')
+		expect((await bookAsAnon({ ...w, provider: second.providerId, startsAt: at(w.day, '10:00') })).status).toBe('confirmed')
+		await asAnon((trx) => sql`select * from public.cancel_booking(${first.manage_token})`.execute(trx))
+		expect((await bookAsAnon({ ...w, startsAt: at(w.day, '10:15') })).status).toBe('confirmed')
+	})
+
+	test('the buffer in force is kept on both sides of an appointment', async () => {
+		const w = await bookingWorld()
+		await setSettings(w.org, { buffer_minutes: 15 })
+		await bookAsAnon({ ...w, startsAt: at(w.day, '10:00') }) // 10:00-10:30, blocks until 10:45
+		expect(await refusal(bookAsAnon({ ...w, startsAt: at(w.day, '10:30') }))).toBe('slot_taken')
+		expect(await refusal(bookAsAnon({ ...w, startsAt: at(w.day, '10:40') }))).toBe('slot_taken')
+		expect(await refusal(bookAsAnon({ ...w, startsAt: at(w.day, '09:20') }))).toBe('slot_taken') // would block until 10:05
+		expect((await bookAsAnon({ ...w, startsAt: at(w.day, '10:45') })).start_time).toBe('10:45:00')
+		expect((await bookAsAnon({ ...w, startsAt: at(w.day, '09:15') })).start_time).toBe('09:15:00')
+	})
+
+	test('with buffer 0, back-to-back appointments both succeed', async () => {
+		const w = await bookingWorld()
+		await bookAsAnon({ ...w, startsAt: at(w.day, '10:00') })
+		expect((await bookAsAnon({ ...w, startsAt: at(w.day, '10:30') })).status).toBe('confirmed')
+		expect((await bookAsAnon({ ...w, startsAt: at(w.day, '09:30') })).status).toBe('confirmed')
+	})
+
+	test('staff may add appointments directly, but the derived fields come from the trigger and overlaps are still refused', async () => {
+		const w = await bookingWorld()
+		await setSettings(w.org, { buffer_minutes: 5 })
+		const row = await asUser(w.owner.userId, (trx) => trx.insertInto('booking_appointments').values({
+			organization_id: w.org, service_id: w.service, provider_id: w.provider,
+			starts_at: at(w.day, '13:00'), ends_at: at(w.day, '13:30'), status: 'confirmed',
+			guest_name: 'Phone booking', guest_email: 'phone@example.com', total_price: 45,
+		}).returning(['appointment_date', 'start_time', 'end_time', 'buffer_minutes']).executeTakeFirstOrThrow())
+		expect(row).toEqual({ appointment_date: w.day, start_time: '13:00:00', end_time: '13:30:00', buffer_minutes: 5 })
+		expect(await refusal(asUser(w.owner.userId, (trx) => trx.insertInto('booking_appointments').values({
+			organization_id: w.org, starts_at: at(w.day, '14:00'), ends_at: at(w.day, '14:30'),
+			guest_name: 'Forged', guest_email: 'f@example.com', appointment_date: '2000-01-01',
+		}).execute()))).toBe('42501')
+		expect(await refusal(bookAsAnon({ ...w, startsAt: at(w.day, '13:30') }))).toBe('slot_taken')
+	})
+
+	test('a visitor cannot write an appointment directly', async () => {
+		const w = await bookingWorld()
+		expect(await refusal(asAnon((trx) => trx.insertInto('booking_appointments').values({
+			organization_id: w.org, service_id: w.service, provider_id: w.provider,
+			starts_at: at(w.day, '10:00'), ends_at: at(w.day, '10:30'), guest_name: 'Anon', guest_email: 'a@example.com',
+		}).execute()))).toBe('42501')
+	})
+})
+
+describe('a booking by its token', () => {
+	test('shows the booking to whoever holds the token, and nothing for a wrong token', async () => {
+		const w = await bookingWorld()
+		const booked = await bookAsAnon({ ...w, startsAt: at(w.day, '11:00') })
+		const found = await asAnon((trx) => sql`select * from public.get_public_booking(${booked.manage_token})`.execute(trx))
+		expect(found.rows).toEqual([expect.objectContaining({
+			id: booked.id, status: 'confirmed', service_name: 'Consultation', provider_name: 'Dr. Rivera',
+			guest_name: 'Maria Lopez', organization_name: 'Booking Owner', duration_minutes: 30,
+			cancellable_until: new Date(new Date(at(w.day, '11:00')).getTime() - 24 * 3_600_000),
+		})])
+		for (const token of ['0'.repeat(64), booked.manage_token.slice(0, 63), '', "' or 1=1 --"]) {
+			const none = await asAnon((trx) => sql`select * from public.get_public_booking(${token})`.execute(trx))
+			expect(none.rows).toEqual([])
+		}
+	})
+
+	test('cancels once, outside the cancellation window only', async () => {
+		const w = await bookingWorld()
+		const booked = await bookAsAnon({ ...w, startsAt: at(w.day, '11:00') })
+		const cancel = (token: string) => asAnon((trx) => sql<{ id: string; status: string }>`select * from public.cancel_booking(${token})`.execute(trx))
+		expect((await cancel(booked.manage_token)).rows).toEqual([{ id: booked.id, status: 'cancelled' }])
+		expect(await refusal(cancel(booked.manage_token))).toBe('already_cancelled')
+		expect(await refusal(cancel('f'.repeat(64)))).toBe('booking_not_found')
+		expect(await refusal(cancel('not a token'))).toBe('booking_not_found')
+
+		const late = await bookAsAnon({ ...w, startsAt: at(w.day, '12:00') })
+		await setSettings(w.org, { cancellation_hours: 24 * 30 })
+		expect(await refusal(cancel(late.manage_token))).toBe('too_late_to_cancel')
+		const status = await asSystem((trx) => trx.selectFrom('booking_appointments').select('status').where('id', '=', late.id).executeTakeFirstOrThrow())
+		expect(status.status).toBe('confirmed')
+	})
+})

@@ -1,0 +1,398 @@
+/**
+ * The cross-tenant matrix: for every table of the public schema and each of select, insert,
+ * update and delete, what a member of another organization (B), a non-owner member of A, the
+ * owner of A and an anonymous visitor can do to A's rows. Every cell is asserted: each is run
+ * against a fresh row where the operation could change it, and judged by what the database
+ * holds afterwards (read on the owner connection), not only by the error.
+ */
+import { Kysely, sql } from 'kysely'
+import { beforeAll, describe, expect, test } from 'vitest'
+import { asAnon, asSystem, asUser, dbErrorCode, type Tx } from '#app/.server/db/index.ts'
+import { addMember, createUser, type TestUser } from './fixtures.ts'
+
+const ACTORS = ['member of B', 'non-owner member of A', 'owner of A', 'anon'] as const
+type Actor = (typeof ACTORS)[number]
+const OPERATIONS = ['select', 'insert', 'update', 'delete'] as const
+type Operation = (typeof OPERATIONS)[number]
+type Outcome = 'allowed' | 'refused'
+type Row = Record<string, unknown>
+
+type World = {
+	a: TestUser
+	b: TestUser
+	memberOfA: TestUser
+	newcomer: TestUser
+	moduleId: string
+	otherModuleId: string
+	upgradeId: string
+	otherUpgradeId: string
+	orgModuleId: string
+	orgUpgradeId: string
+}
+
+let counter = 0
+const next = () => ++counter
+
+type TableCase = {
+	table: string
+	allowed: Record<Operation, Actor[]>
+	/** Finds (or creates, on the owner connection) a row of organization A; returns its key. */
+	row: (w: World) => Promise<Row>
+	/** The values an actor tries to insert into organization A. */
+	insert: (w: World) => Row | Promise<Row>
+	/** A change that differs from the row's current values. */
+	update: (w: World) => Row
+}
+
+const anyDb = (trx: Tx) => trx as unknown as Kysely<any>
+
+async function systemInsert(table: string, values: Row, key: string[] = ['id']): Promise<Row> {
+	return asSystem(async (trx) => {
+		const row = await anyDb(trx).insertInto(table).values(values).returning(key).executeTakeFirstOrThrow()
+		return row as Row
+	})
+}
+
+const MEMBERS: Actor[] = ['non-owner member of A', 'owner of A']
+const NOBODY: Actor[] = []
+const SIGNED_IN: Actor[] = ['member of B', 'non-owner member of A', 'owner of A']
+
+const CASES: TableCase[] = [
+	{
+		table: 'profiles',
+		allowed: { select: MEMBERS, insert: NOBODY, update: ['owner of A'], delete: NOBODY },
+		row: async (w) => ({ user_id: w.a.userId }),
+		insert: (w) => ({ user_id: w.newcomer.userId, full_name: 'Impostor' }),
+		update: () => ({ full_name: `Renamed ${next()}` }),
+	},
+	{
+		table: 'organizations',
+		allowed: { select: MEMBERS, insert: NOBODY, update: ['owner of A'], delete: NOBODY },
+		row: async (w) => ({ id: w.a.orgId }),
+		insert: () => ({ slug: `new-org-${next()}`, name: 'New org' }),
+		update: () => ({ name: `Renamed ${next()}` }),
+	},
+	{
+		table: 'organization_members',
+		allowed: { select: MEMBERS, insert: NOBODY, update: NOBODY, delete: NOBODY },
+		row: async (w) => ({ organization_id: w.a.orgId, user_id: w.memberOfA.userId }),
+		insert: (w) => ({ organization_id: w.a.orgId, user_id: w.newcomer.userId, role: 'owner' }),
+		update: () => ({ role: 'owner' }),
+	},
+	{
+		table: 'booking_settings',
+		allowed: { select: MEMBERS, insert: NOBODY, update: MEMBERS, delete: NOBODY },
+		row: async (w) => ({ organization_id: w.a.orgId }),
+		insert: (w) => ({ organization_id: w.a.orgId }),
+		update: () => ({ buffer_minutes: next() }),
+	},
+	{
+		table: 'transactions',
+		allowed: { select: MEMBERS, insert: MEMBERS, update: MEMBERS, delete: MEMBERS },
+		row: (w) => systemInsert('transactions', { organization_id: w.a.orgId, amount: 12.5, description: 'matrix row' }),
+		insert: (w) => ({ organization_id: w.a.orgId, amount: 20, description: 'inserted by an actor' }),
+		update: () => ({ description: `edited ${next()}` }),
+	},
+	{
+		table: 'clients',
+		allowed: { select: MEMBERS, insert: MEMBERS, update: MEMBERS, delete: MEMBERS },
+		row: (w) => systemInsert('clients', { organization_id: w.a.orgId, name: 'Matrix Client' }),
+		insert: (w) => ({ organization_id: w.a.orgId, name: 'Inserted Client' }),
+		update: () => ({ name: `Edited ${next()}` }),
+	},
+	{
+		table: 'transaction_monthly_rollups',
+		allowed: { select: MEMBERS, insert: NOBODY, update: NOBODY, delete: NOBODY },
+		row: async (w) => ({ organization_id: w.a.orgId }),
+		insert: (w) => ({
+			organization_id: w.a.orgId, month: '2020-01-01', category: 'matched', payment_method: 'Zelle',
+			transaction_count: 1000, amount_sum: 1000,
+		}),
+		update: () => ({ transaction_count: 999_999 }),
+	},
+	{
+		table: 'organization_transaction_totals',
+		allowed: { select: MEMBERS, insert: NOBODY, update: NOBODY, delete: NOBODY },
+		row: async (w) => ({ organization_id: w.a.orgId }),
+		insert: (w) => ({ organization_id: w.a.orgId }),
+		update: () => ({ amount_sum: 999_999 }),
+	},
+	{
+		table: 'organization_client_transaction_counts',
+		allowed: { select: MEMBERS, insert: NOBODY, update: NOBODY, delete: NOBODY },
+		row: async (w) => ({ organization_id: w.a.orgId }),
+		insert: (w) => ({ organization_id: w.a.orgId, client_id: w.newcomer.orgId, transaction_count: 5 }),
+		update: () => ({ transaction_count: 999 }),
+	},
+	{
+		table: 'modules',
+		allowed: { select: SIGNED_IN, insert: NOBODY, update: NOBODY, delete: NOBODY },
+		row: async (w) => ({ id: w.moduleId }),
+		insert: () => ({ name: `Rogue module ${next()}`, feature_type: 'finance' }),
+		update: () => ({ base_gear_cost: 0, name: `Free now ${next()}` }),
+	},
+	{
+		table: 'module_upgrades',
+		allowed: { select: SIGNED_IN, insert: NOBODY, update: NOBODY, delete: NOBODY },
+		row: async (w) => ({ id: w.upgradeId }),
+		insert: (w) => ({ module_id: w.moduleId, name: `Rogue upgrade ${next()}`, tier: 'basic' }),
+		update: () => ({ gear_cost: 0, name: `Free now ${next()}` }),
+	},
+	{
+		table: 'organization_modules',
+		allowed: { select: MEMBERS, insert: NOBODY, update: NOBODY, delete: NOBODY },
+		row: async (w) => ({ id: w.orgModuleId }),
+		insert: (w) => ({ organization_id: w.a.orgId, module_id: w.otherModuleId, status: 'activated' }),
+		update: (w) => ({ activated_by: w.newcomer.userId }),
+	},
+	{
+		table: 'organization_module_upgrades',
+		allowed: { select: MEMBERS, insert: NOBODY, update: NOBODY, delete: NOBODY },
+		row: async (w) => ({ id: w.orgUpgradeId }),
+		insert: (w) => ({ organization_id: w.a.orgId, organization_module_id: w.orgModuleId, upgrade_id: w.otherUpgradeId }),
+		update: (w) => ({ purchased_by: w.newcomer.userId }),
+	},
+	{
+		table: 'module_sync_status',
+		allowed: { select: MEMBERS, insert: NOBODY, update: NOBODY, delete: NOBODY },
+		row: async (w) => {
+			await asSystem((trx) =>
+				trx.insertInto('module_sync_status').values({ organization_id: w.a.orgId, module_id: w.moduleId })
+					.onConflict((oc) => oc.doNothing()).execute(),
+			)
+			return { organization_id: w.a.orgId, module_id: w.moduleId }
+		},
+		insert: (w) => ({ organization_id: w.a.orgId, module_id: w.otherModuleId }),
+		update: () => ({ sync_status: 'pending' }),
+	},
+	{
+		table: 'integration_connections',
+		allowed: { select: MEMBERS, insert: NOBODY, update: MEMBERS, delete: NOBODY },
+		row: (w) => systemInsert('integration_connections', {
+			organization_id: w.a.orgId, user_module_upgrade_id: w.orgUpgradeId, provider: 'gmail', scope: `mail.read ${next()}`,
+		}),
+		insert: (w) => ({ organization_id: w.a.orgId, user_module_upgrade_id: w.orgUpgradeId, provider: 'gmail', scope: `x ${next()}` }),
+		update: () => ({ status: 'disconnected' }),
+	},
+	{
+		table: 'integration_credentials',
+		allowed: { select: MEMBERS, insert: NOBODY, update: MEMBERS, delete: NOBODY },
+		row: (w) => systemInsert('integration_credentials', {
+			organization_id: w.a.orgId, upgrade_id: w.upgradeId, provider: 'gmail', scope: `mail.read ${next()}`,
+		}),
+		insert: (w) => ({ organization_id: w.a.orgId, upgrade_id: w.upgradeId, provider: 'gmail', scope: `x ${next()}` }),
+		update: () => ({ status: 'disconnected' }),
+	},
+	{
+		table: 'gear_ledger',
+		allowed: { select: MEMBERS, insert: NOBODY, update: NOBODY, delete: NOBODY },
+		row: async (w) => ({ organization_id: w.a.orgId }),
+		insert: (w) => ({ organization_id: w.a.orgId, delta: 100000, balance_after: 115000, reason: 'grant' }),
+		update: () => ({ delta: 1_000_000 }),
+	},
+	{
+		table: 'booking_services',
+		allowed: { select: MEMBERS, insert: MEMBERS, update: MEMBERS, delete: MEMBERS },
+		row: (w) => systemInsert('booking_services', { organization_id: w.a.orgId, name: 'Haircut', price: 30 }),
+		insert: (w) => ({ organization_id: w.a.orgId, name: 'Inserted service', price: 10 }),
+		update: () => ({ name: `Edited ${next()}` }),
+	},
+	{
+		table: 'booking_providers',
+		allowed: { select: MEMBERS, insert: MEMBERS, update: MEMBERS, delete: MEMBERS },
+		row: (w) => systemInsert('booking_providers', { organization_id: w.a.orgId, display_name: 'Provider' }),
+		insert: (w) => ({ organization_id: w.a.orgId, display_name: 'Inserted provider' }),
+		update: () => ({ display_name: `Edited ${next()}` }),
+	},
+	{
+		table: 'booking_appointments',
+		allowed: { select: MEMBERS, insert: MEMBERS, update: MEMBERS, delete: NOBODY },
+		row: (w) => systemInsert('booking_appointments', {
+			organization_id: w.a.orgId, starts_at: '2030-01-07T10:00:00Z', ends_at: '2030-01-07T10:30:00Z',
+			guest_name: 'Guest', guest_email: 'guest@example.com', status: 'confirmed',
+		}),
+		insert: (w) => ({
+			organization_id: w.a.orgId, starts_at: '2030-01-08T10:00:00Z', ends_at: '2030-01-08T10:30:00Z',
+			guest_name: 'Walk-in', guest_email: 'walkin@example.com',
+		}),
+		update: () => ({ notes: `Edited ${next()}` }),
+	},
+]
+
+function where(trx: Tx, table: string, key: Row) {
+	let q = anyDb(trx).selectFrom(table).selectAll()
+	for (const [column, value] of Object.entries(key)) q = q.where(column, '=', value)
+	return q
+}
+
+async function snapshot(table: string, key: Row): Promise<Row[]> {
+	return asSystem((trx) => where(trx, table, key).execute())
+}
+
+function runAs<T>(w: World, actor: Actor, fn: (trx: Tx) => Promise<T>): Promise<T> {
+	switch (actor) {
+		case 'anon':
+			return asAnon(fn)
+		case 'member of B':
+			return asUser(w.b.userId, fn)
+		case 'non-owner member of A':
+			return asUser(w.memberOfA.userId, fn)
+		case 'owner of A':
+			return asUser(w.a.userId, fn)
+	}
+}
+
+/** Runs one cell and reports what the database shows happened. */
+async function cell(w: World, c: TableCase, operation: Operation, actor: Actor): Promise<Outcome | string> {
+	const attempt = async <T>(fn: (trx: Tx) => Promise<T>) =>
+		runAs(w, actor, fn).then(
+			(value) => ({ value, code: null as string | null }),
+			(error: unknown) => ({ value: undefined, code: dbErrorCode(error) ?? String(error) }),
+		)
+	const refusedBy = (code: string | null) => code === null || code === '42501' // no rows, or no privilege / policy
+
+	if (operation === 'select') {
+		const key = await c.row(w)
+		const { value, code } = await attempt((trx) => where(trx, c.table, key).execute())
+		if (code === null && value!.length > 0) return 'allowed'
+		return refusedBy(code) ? 'refused' : `error ${code}`
+	}
+	if (operation === 'insert') {
+		const values = await c.insert(w)
+		const { value, code } = await attempt((trx) => anyDb(trx).insertInto(c.table).values(values).executeTakeFirst())
+		if (code === null && value?.numInsertedOrUpdatedRows === 1n) return 'allowed'
+		return refusedBy(code) ? 'refused' : `error ${code}`
+	}
+	const key = await c.row(w)
+	const before = await snapshot(c.table, key)
+	if (before.length === 0) return 'no row to test against'
+	if (operation === 'update') {
+		const change = c.update(w)
+		const { code } = await attempt(async (trx) => {
+			let q = anyDb(trx).updateTable(c.table).set(change)
+			for (const [column, value] of Object.entries(key)) q = q.where(column, '=', value)
+			return q.executeTakeFirst()
+		})
+		const after = await snapshot(c.table, key)
+		const changed = after.some((row) => Object.entries(change).every(([k, v]) => String(row[k]) === String(v)))
+		if (code === null && changed) return 'allowed'
+		if (refusedBy(code) && JSON.stringify(after) === JSON.stringify(before)) return 'refused'
+		return `inconsistent: ${code}`
+	}
+	const { code } = await attempt(async (trx) => {
+		let q = anyDb(trx).deleteFrom(c.table)
+		for (const [column, value] of Object.entries(key)) q = q.where(column, '=', value)
+		return q.executeTakeFirst()
+	})
+	const after = await snapshot(c.table, key)
+	if (code === null && after.length === 0) return 'allowed'
+	if (refusedBy(code) && after.length === before.length) return 'refused'
+	return `inconsistent: ${code}`
+}
+
+let world: World
+
+beforeAll(async () => {
+	const [a, b, memberOfA, newcomer] = await Promise.all([
+		createUser('Owner A'), createUser('Owner B'), createUser('Member of A'), createUser('Newcomer'),
+	])
+	await addMember(a.orgId, memberOfA.userId, 'member')
+	world = await asSystem(async (trx) => {
+		const modules = await trx.selectFrom('modules').select('id').orderBy('name').limit(2).execute()
+		const upgrades = await trx.selectFrom('module_upgrades').select(['id', 'module_id'])
+			.where('module_id', '=', modules[0]!.id).orderBy('name').limit(2).execute()
+		const orgModule = await trx.insertInto('organization_modules')
+			.values({ organization_id: a.orgId, module_id: modules[0]!.id }).returning('id').executeTakeFirstOrThrow()
+		const orgUpgrade = await trx.insertInto('organization_module_upgrades')
+			.values({ organization_id: a.orgId, organization_module_id: orgModule.id, upgrade_id: upgrades[0]!.id })
+			.returning('id').executeTakeFirstOrThrow()
+		// A's transactions, with a client, so that every rollup table has a row of A.
+		const client = await trx.insertInto('clients').values({ organization_id: a.orgId, name: 'Rollup Client' })
+			.returning('id').executeTakeFirstOrThrow()
+		await trx.insertInto('transactions').values({ organization_id: a.orgId, client_id: client.id, amount: 40 }).execute()
+		return {
+			a, b, memberOfA, newcomer,
+			moduleId: modules[0]!.id, otherModuleId: modules[1]!.id,
+			upgradeId: upgrades[0]!.id, otherUpgradeId: upgrades[1]!.id,
+			orgModuleId: orgModule.id, orgUpgradeId: orgUpgrade.id,
+		}
+	})
+})
+
+describe('the cross-tenant matrix', () => {
+	test('covers every table of the public schema', async () => {
+		const tables = await asSystem(async (trx) =>
+			(await sql<{ name: string }>`
+				select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
+				where n.nspname = 'public' and c.relkind in ('r', 'p') order by 1`.execute(trx)).rows.map((r) => r.name),
+		)
+		expect(CASES.map((c) => c.table).sort()).toEqual(tables)
+	})
+
+	for (const c of CASES) {
+		for (const operation of OPERATIONS) {
+			const expected = Object.fromEntries(
+				ACTORS.map((actor) => [actor, c.allowed[operation].includes(actor) ? 'allowed' : 'refused']),
+			)
+			const allowedText = c.allowed[operation].length ? c.allowed[operation].join(', ') : 'nobody'
+			test(`${c.table} · ${operation}: ${allowedText} may, everyone else is refused`, async () => {
+				const actual: Record<string, string> = {}
+				for (const actor of ACTORS) actual[actor] = await cell(world, c, operation, actor)
+				expect(actual).toEqual(expected)
+			})
+		}
+	}
+})
+
+
+describe('the catalog', () => {
+	test('every table in the public schema has row level security on', async () => {
+		const off = await asSystem(async (trx) =>
+			(await sql<{ name: string }>`
+				select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
+				where n.nspname = 'public' and c.relkind in ('r', 'p') and not c.relrowsecurity`.execute(trx)).rows,
+		)
+		expect(off).toEqual([])
+	})
+
+	test('anon holds no privilege on any table, sequence or schema-private function', async () => {
+		const grants = await asSystem(async (trx) =>
+			(await sql<{ name: string }>`
+				select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
+				where n.nspname in ('public', 'private') and c.relkind in ('r', 'p', 'v', 'm', 'S')
+				  and (has_table_privilege('anon', c.oid, 'select, insert, update, delete, truncate, references, trigger')
+				    or (c.relkind = 'S' and has_sequence_privilege('anon', c.oid, 'usage, select, update')))
+				union all
+				select p.proname from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+				where n.nspname = 'private' and (has_function_privilege('anon', p.oid, 'execute')
+				  or has_function_privilege('authenticated', p.oid, 'execute'))
+				union all
+				select 'schema private' where has_schema_privilege('anon', 'private', 'usage')
+				  or has_schema_privilege('authenticated', 'private', 'usage')`.execute(trx)).rows,
+		)
+		expect(grants).toEqual([])
+	})
+
+	test('anon may execute exactly the public booking functions', async () => {
+		const names = await asSystem(async (trx) =>
+			(await sql<{ name: string }>`
+				select p.proname as name from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+				where n.nspname = 'public' and has_function_privilege('anon', p.oid, 'execute')
+				order by 1`.execute(trx)).rows.map((r) => r.name),
+		)
+		expect(names).toEqual([
+			'cancel_booking', 'create_booking', 'get_public_booking', 'get_public_booking_settings',
+			'get_public_busy_ranges', 'get_public_organization', 'get_public_providers', 'get_public_services',
+		])
+	})
+
+	test('every security definer function pins its search_path', async () => {
+		const unpinned = await asSystem(async (trx) =>
+			(await sql<{ name: string }>`
+				select n.nspname || '.' || p.proname as name from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+				where n.nspname in ('public', 'private') and p.prosecdef
+				  and not exists (select 1 from unnest(p.proconfig) c where c like 'search_path=%')`.execute(trx)).rows,
+		)
+		expect(unpinned).toEqual([])
+	})
+})
