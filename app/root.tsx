@@ -52,10 +52,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
 }
 
 export default function App({ loaderData }: Route.ComponentProps) {
-	const { i18n } = useTranslation()
+	const { i18n, t } = useTranslation()
 	useEffect(() => {
 		if (i18n.language !== loaderData.locale) void i18n.changeLanguage(loaderData.locale)
 		document.documentElement.lang = loaderData.locale
+		document.documentElement.dataset.hydrated = 'true'
 		try {
 			localStorage.setItem('lng', loaderData.locale)
 		} catch {
@@ -64,9 +65,9 @@ export default function App({ loaderData }: Route.ComponentProps) {
 	}, [i18n, loaderData.locale])
 	return (
 		<>
-			<Outlet />
 			<FlashToast toast={loaderData.toast} />
-			<Toaster position="top-right" visibleToasts={1} richColors closeButton />
+			<Outlet />
+			<Toaster position="top-right" visibleToasts={1} richColors closeButton containerAriaLabel={t('notifications')} />
 		</>
 	)
 }

@@ -1,22 +1,28 @@
 import { useTranslation } from 'react-i18next'
 import type { Toast } from '#app/.server/toast.ts'
+import { useHydrated } from '#app/lib/use-hydrated.ts'
 import { cn } from '#app/lib/utils.ts'
 
-/** Without JavaScript the flash toast shows as this notice (inside <noscript>). */
+/**
+ * The flash message as a notice rendered by the server: what a visitor without JavaScript
+ * (or before it loads) sees. Once the page hydrates, the toast takes its place.
+ */
 export function FlashNotice({ toast }: { toast: Toast }) {
 	const { t } = useTranslation()
+	const hydrated = useHydrated()
+	if (hydrated) return null
 	return (
-		<noscript>
-			<div
-				role={toast.type === 'error' ? 'alert' : 'status'}
-				className={cn(
-					'fixed top-4 right-4 z-50 max-w-sm rounded-md border p-4 shadow-md',
-					toast.type === 'error' ? 'border-destructive bg-red-50 text-destructive' : 'bg-card text-card-foreground',
-				)}
-			>
-				<p className="font-semibold">{t(toast.title, toast.values)}</p>
-				{toast.description ? <p className="text-sm">{t(toast.description, toast.values)}</p> : null}
-			</div>
-		</noscript>
+		<div
+			role={toast.type === 'error' ? 'alert' : 'status'}
+			className={cn(
+				'border-b px-4 py-3 text-sm',
+				toast.type === 'error' ? 'border-destructive/40 bg-red-50 text-destructive' : 'bg-muted text-foreground',
+			)}
+		>
+			<p className="mx-auto max-w-6xl">
+				<strong className="font-semibold">{t(toast.title, toast.values)}</strong>
+				{toast.description ? ` ${t(toast.description, toast.values)}` : null}
+			</p>
+		</div>
 	)
 }

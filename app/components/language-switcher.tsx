@@ -13,7 +13,7 @@ export function LanguageSwitcher({ className }: { className?: string }) {
 	const location = useLocation()
 	const current = i18n.language
 	return (
-		<details className={cn('group relative', className)}>
+		<details key={current} className={cn('group relative', className)}>
 			<summary
 				className="flex h-9 cursor-pointer list-none items-center gap-2 rounded-md border bg-background px-3 text-sm shadow-xs hover:bg-accent [&::-webkit-details-marker]:hidden"
 				aria-label={t('language.label')}

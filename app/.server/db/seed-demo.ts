@@ -24,18 +24,15 @@ export async function seedDemo(): Promise<{ email: string; password: string }> {
 	const result = await signUp({ email: DEMO_EMAIL, password, fullName: 'Demo Owner' })
 	if (!result.ok) throw new Error(`Could not create the demo user: ${result.code}`)
 	const load = demoDataModule['./demo-data.ts']
-	if (load) {
-		const { seedDemoData } = await load()
-		await asSystem(async (trx) => {
-			const org = await trx
-				.selectFrom('organization_members')
-				.select('organization_id')
-				.where('user_id', '=', result.user.userId)
-				.executeTakeFirstOrThrow()
-			await trx.updateTable('organizations').set({ name: 'Demo Studio' }).where('id', '=', org.organization_id).execute()
-			await seedDemoData(trx, org.organization_id, result.user.userId)
-		})
-	}
+	await asSystem(async (trx) => {
+		const org = await trx
+			.selectFrom('organization_members')
+			.select('organization_id')
+			.where('user_id', '=', result.user.userId)
+			.executeTakeFirstOrThrow()
+		await trx.updateTable('organizations').set({ name: 'Demo Studio' }).where('id', '=', org.organization_id).execute()
+		if (load) await (await load()).seedDemoData(trx, org.organization_id, result.user.userId)
+	})
 	const credentials = { email: DEMO_EMAIL, password }
 	await writeFile(file, JSON.stringify(credentials), { mode: 0o600 })
 	return credentials

@@ -1,0 +1,71 @@
+import { execFileSync } from 'node:child_process'
+import { defineConfig, devices } from '@playwright/test'
+
+const PORT = Number(process.env.E2E_PORT ?? 4173)
+const EMBEDDED_PORT = PORT + 1
+export const E2E_DATA_DIR = 'tests/.tmp/e2e-data'
+const EMBEDDED_DATA_DIR = 'tests/.tmp/e2e-embedded'
+
+// The main e2e server runs on a fresh database of the test PostgreSQL server, so tests can
+// arrange states no screen makes yet; workers inherit the URL through the environment.
+process.env.E2E_DATABASE_URL ??= execFileSync('bash', ['scripts/e2e-database.sh'], { encoding: 'utf8' }).trim()
+
+const chromium = {
+	...devices['Desktop Chrome'],
+	launchOptions: {
+		executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+		args: [
+			'--no-sandbox',
+			'--disable-gpu',
+			'--disable-dev-shm-usage',
+			'--disable-background-networking',
+			'--disable-component-update',
+			'--disable-sync',
+			'--no-first-run',
+		],
+	},
+}
+
+// e2e runs against the built server (npm run build first) on a fresh embedded database.
+export default defineConfig({
+	testDir: 'tests/e2e',
+	outputDir: 'tests/.tmp/test-results',
+	fullyParallel: true,
+	workers: 2,
+	retries: process.env.CI ? 1 : 0,
+	reporter: process.env.CI ? [['list']] : [['list']],
+	timeout: 30_000,
+	expect: { timeout: 7_000 },
+	use: { baseURL: `http://localhost:${PORT}`, trace: 'retain-on-failure', locale: 'en-US' },
+	projects: [
+		{ name: 'js', grepInvert: /@embedded/, use: { ...chromium } },
+		// Without JavaScript: only the tests tagged @nojs.
+		{ name: 'no-js', grep: /@nojs/, grepInvert: /@embedded/, use: { ...chromium, javaScriptEnabled: false } },
+		// The default install: the embedded database with its demo data.
+		{ name: 'embedded', grep: /@embedded/, use: { ...chromium, baseURL: `http://localhost:${EMBEDDED_PORT}` } },
+	],
+	webServer: [
+		{
+			command: `rm -rf ${E2E_DATA_DIR} && node server.js`,
+			url: `http://localhost:${PORT}/healthz`,
+			reuseExistingServer: false,
+			timeout: 60_000,
+			env: {
+				PORT: String(PORT),
+				HOST: '127.0.0.1',
+				DATA_DIR: E2E_DATA_DIR,
+				DATABASE_URL: process.env.E2E_DATABASE_URL,
+				SESSION_SECRET: 'e2e-session-secret-of-at-least-32-characters',
+				LOGIN_MAX_FAILURES: '5',
+				LOG_LEVEL: 'silent',
+			},
+		},
+		{
+			command: `rm -rf ${EMBEDDED_DATA_DIR} && node server.js`,
+			url: `http://localhost:${EMBEDDED_PORT}/healthz`,
+			reuseExistingServer: false,
+			timeout: 60_000,
+			env: { PORT: String(EMBEDDED_PORT), HOST: '127.0.0.1', DATA_DIR: EMBEDDED_DATA_DIR, LOG_LEVEL: 'silent' },
+		},
+	],
+})

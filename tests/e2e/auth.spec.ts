@@ -1,0 +1,213 @@
+import { decodeQuotedPrintable, expect, latestMailTo, newAccount, signInThroughUi, signUpByRequest, signUpThroughUi, test } from './fixtures.ts'
+
+test.describe('sign-up', () => {
+	test('a new user signs up and lands on the dashboard of their own organization @nojs', async ({ page }) => {
+		const account = newAccount('Ana Souza')
+		await signUpThroughUi(page, account)
+		await expect(page.getByTestId('current-organization')).toHaveText('Ana Souza')
+		await expect(page.getByText('Account created!')).toBeVisible()
+		await expect(page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link')).toHaveText([
+			'Dashboard', 'Module Marketplace', 'Booking', 'Transactions', 'Clients', 'Categories', 'Reports', 'Plans', 'Settings',
+		])
+	})
+
+	for (const [language, label, title, subtitle, fields, submit, heading] of [
+		['es', 'Spanish', 'Comienza ahora', 'Crea tu cuenta para empezar a registrar transacciones P2P', ['Nombre completo', 'Correo electrónico', 'Contraseña', 'Confirmar contraseña'], 'Crear cuenta', 'Panel'],
+		['pt-BR', 'Brazilian Portuguese', 'Comece agora', 'Crie sua conta para começar a registrar transações P2P', ['Nome completo', 'E-mail', 'Senha', 'Confirmar senha'], 'Criar conta', 'Painel'],
+	] as const) {
+		test(`sign-up works in ${language} @nojs`, async ({ page }) => {
+			const account = newAccount('Lang User')
+			await page.goto('/auth?mode=signup')
+			await page.getByLabel('Language').click()
+			await page.getByRole('button', { name: label }).click()
+			await expect(page.locator('html')).toHaveAttribute('lang', language)
+			await expect(page.getByRole('heading', { name: title })).toBeVisible()
+			await expect(page.getByText(subtitle)).toBeVisible()
+			await page.getByLabel(fields[0]).fill(account.fullName)
+			await page.getByLabel(fields[1]).fill(account.email)
+			await page.getByLabel(fields[2], { exact: true }).fill(account.password)
+			await page.getByLabel(fields[3]).fill(account.password)
+			await page.getByRole('button', { name: submit }).click()
+			await expect(page).toHaveURL(/\/app\/dashboard$/)
+			await expect(page.getByRole('heading', { name: heading, level: 1 })).toBeVisible()
+		})
+	}
+
+	test('sign-up validation: missing fields, mismatch and weak password, in SPEC order @nojs', async ({ page }) => {
+		await page.goto('/auth?mode=signup')
+		const submit = page.getByRole('button', { name: 'Create Account' })
+		await submit.click()
+		await expect(page.getByRole('alert')).toContainText('Missing Information')
+		await expect(page.getByRole('alert')).toContainText('Please fill in all fields.')
+
+		await page.getByLabel('Full Name').fill('Val Idation')
+		await page.getByLabel('Email').fill(newAccount().email)
+		await page.getByLabel('Password', { exact: true }).fill('abcdef')
+		await page.getByLabel('Confirm Password').fill('abcdeg')
+		await submit.click()
+		await expect(page.getByRole('alert')).toContainText('Password Mismatch')
+		await expect(page.getByRole('alert')).toContainText('Passwords do not match.')
+
+		await page.getByLabel('Password', { exact: true }).fill('abc')
+		await page.getByLabel('Confirm Password').fill('abc')
+		await submit.click()
+		await expect(page.getByRole('alert')).toContainText('Weak Password')
+		await expect(page.getByRole('alert')).toContainText('Password must be at least 6 characters long.')
+		await expect(page).toHaveURL(/\/auth/)
+	})
+
+	test('an email that already has an account is refused with Signup failed @nojs', async ({ page, request }) => {
+		const account = newAccount()
+		await signUpByRequest(request, account)
+		await page.goto('/auth?mode=signup')
+		await page.getByLabel('Full Name').fill('Someone Else')
+		await page.getByLabel('Email').fill(account.email)
+		await page.getByLabel('Password', { exact: true }).fill('another-pass')
+		await page.getByLabel('Confirm Password').fill('another-pass')
+		await page.getByRole('button', { name: 'Create Account' }).click()
+		await expect(page.getByRole('alert')).toContainText('Signup failed')
+	})
+})
+
+test.describe('sign-in', () => {
+	test('missing email or password shows Missing Information @nojs', async ({ page }) => {
+		await page.goto('/auth')
+		await page.getByRole('button', { name: 'Sign In' }).click()
+		await expect(page.getByRole('alert')).toContainText('Missing Information')
+		await page.getByLabel('Email').fill('someone@example.test')
+		await page.getByRole('button', { name: 'Sign In' }).click()
+		await expect(page.getByRole('alert')).toContainText('Please enter your email and password.')
+	})
+
+	test('a wrong password and an unknown email get the same Login failed message @nojs', async ({ page, request }) => {
+		const account = newAccount()
+		await signUpByRequest(request, account)
+		await signInThroughUi(page, { email: account.email, password: 'wrong-password' })
+		await expect(page.getByRole('alert')).toContainText('Login failed')
+		const wrongPassword = await page.getByRole('alert').textContent()
+		await signInThroughUi(page, { email: newAccount().email, password: 'whatever-1' })
+		await expect(page.getByRole('alert')).toHaveText(wrongPassword ?? '')
+	})
+
+	test('sign-in with the right password says Welcome back! and sign-out goes to / @nojs', async ({ page, request }) => {
+		const account = newAccount()
+		await signUpByRequest(request, account)
+		await signInThroughUi(page, account)
+		await expect(page).toHaveURL(/\/app\/dashboard$/)
+		await expect(page.getByText('Welcome back!')).toBeVisible()
+		await page.getByRole('button', { name: 'Sign out' }).click()
+		await expect(page).toHaveURL(/\/$/)
+		await page.goto('/app/dashboard')
+		await expect(page).toHaveURL(/\/auth\?redirectTo=%2Fapp%2Fdashboard$/)
+	})
+
+	test('a signed-in visitor of /auth is sent to the dashboard', async ({ page }) => {
+		await signUpThroughUi(page, newAccount())
+		await page.goto('/auth')
+		await expect(page).toHaveURL(/\/app\/dashboard$/)
+	})
+
+	test('after too many failures the sign-in is throttled, even with the right password @nojs', async ({ page, request }) => {
+		const account = newAccount()
+		await signUpByRequest(request, account)
+		for (let i = 0; i < 5; i++) {
+			await signInThroughUi(page, { email: account.email, password: `wrong-${i}` })
+			await expect(page.getByRole('alert')).toContainText('Login failed')
+		}
+		await signInThroughUi(page, account)
+		await expect(page.getByRole('alert')).toContainText('Too many attempts')
+		await expect(page).toHaveURL(/\/auth/)
+	})
+})
+
+test.describe('redirects', () => {
+	test('/app/* without a session goes to /auth and comes back after sign-in @nojs', async ({ page, request }) => {
+		const account = newAccount()
+		await signUpByRequest(request, account)
+		await page.goto('/app/clients?page=2')
+		await expect(page).toHaveURL(/\/auth\?redirectTo=%2Fapp%2Fclients%3Fpage%3D2$/)
+		await page.getByLabel('Email').fill(account.email)
+		await page.getByLabel('Password', { exact: true }).fill(account.password)
+		await page.getByRole('button', { name: 'Sign In' }).click()
+		await expect(page).toHaveURL(/\/app\/clients\?page=2$/)
+	})
+
+	for (const target of ['//evil.example', '/\\evil.example', 'https://evil.example/x']) {
+		test(`an off-site redirect target (${target}) is ignored`, async ({ page, request }) => {
+			const account = newAccount()
+			await signUpByRequest(request, account)
+			await page.goto(`/auth?${new URLSearchParams({ redirectTo: target })}`)
+			await page.getByLabel('Email').fill(account.email)
+			await page.getByLabel('Password', { exact: true }).fill(account.password)
+			await page.getByRole('button', { name: 'Sign In' }).click()
+			await expect(page).toHaveURL(/^http:\/\/localhost:\d+\/app\/dashboard$/)
+		})
+	}
+
+	test('legacy paths redirect to /app and keep the query string', async ({ request }) => {
+		for (const path of ['dashboard', 'transactions', 'clients', 'categories', 'reports', 'module-marketplace', 'booking', 'settings']) {
+			const response = await request.get(`/${path}?q=1&x=y`, { maxRedirects: 0 })
+			expect(response.status()).toBe(301)
+			expect(new URL(response.headers().location!, 'http://x').pathname + new URL(response.headers().location!, 'http://x').search).toBe(`/app/${path}?q=1&x=y`)
+		}
+	})
+
+	test('/app redirects to /app/dashboard', async ({ page }) => {
+		await signUpThroughUi(page, newAccount())
+		await page.goto('/app')
+		await expect(page).toHaveURL(/\/app\/dashboard$/)
+	})
+
+	test('an unknown path answers 404 with the not-found page @nojs', async ({ page }) => {
+		const response = await page.goto('/no/such/page')
+		expect(response?.status()).toBe(404)
+		await expect(page.getByText('404')).toBeVisible()
+		await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible()
+		await page.getByRole('link', { name: 'Return to Home' }).click()
+		await expect(page).toHaveURL(/\/$/)
+	})
+})
+
+test.describe('password recovery', () => {
+	test('a reset link from the outbox sets a new password once @nojs', async ({ page, request }) => {
+		const account = newAccount()
+		await signUpByRequest(request, account)
+		await page.goto('/auth')
+		await page.getByRole('link', { name: 'Forgot password?' }).click()
+		await page.getByLabel('Email').fill(account.email)
+		await page.getByRole('button', { name: 'Send reset link' }).click()
+		await expect(page.getByText('Check your email')).toBeVisible()
+
+		const mail = latestMailTo(account.email)
+		const link = /http:\/\/\S+\/auth\/reset-password\?token=[\w-]+/.exec(decodeQuotedPrintable(mail))?.[0]
+		expect(link).toBeTruthy()
+		await page.goto(link!)
+		await page.getByLabel('New Password').fill('brand-new-pass')
+		await page.getByLabel('Confirm Password').fill('brand-new-pass')
+		await page.getByRole('button', { name: 'Update password' }).click()
+		await expect(page).toHaveURL(/\/app\/dashboard$/)
+		await expect(page.getByText('Password updated')).toBeVisible()
+
+		await page.goto(link!)
+		await expect(page.getByRole('alert')).toContainText('Invalid link')
+
+		await page.context().clearCookies()
+		await signInThroughUi(page, { email: account.email, password: account.password })
+		await expect(page.getByRole('alert')).toContainText('Login failed')
+		await signInThroughUi(page, { email: account.email, password: 'brand-new-pass' })
+		await expect(page).toHaveURL(/\/app\/dashboard$/)
+	})
+
+	test('an unknown email gets the same answer and no mail @nojs', async ({ page }) => {
+		await page.goto('/auth/forgot-password')
+		await page.getByLabel('Email').fill(newAccount().email)
+		await page.getByRole('button', { name: 'Send reset link' }).click()
+		await expect(page.getByText('Check your email')).toBeVisible()
+	})
+})
+
+test('Google sign-in without credentials says it is not configured @nojs', async ({ page }) => {
+	await page.goto('/auth')
+	await page.getByRole('link', { name: 'Continue with Google' }).click()
+	await expect(page.getByRole('alert')).toContainText('Google sign-in is not configured')
+})

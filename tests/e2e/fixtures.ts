@@ -1,0 +1,112 @@
+import { randomUUID } from 'node:crypto'
+import { readdirSync, readFileSync } from 'node:fs'
+import path from 'node:path'
+import { test as playwrightTest, expect, type APIRequestContext, type Page } from '@playwright/test'
+
+export { expect }
+
+export type Account = { email: string; password: string; fullName: string }
+
+export function newAccount(name = 'E2E User'): Account {
+	return { email: `e2e-${randomUUID()}@example.test`, password: 'correct-horse-1', fullName: name }
+}
+
+/** Signs up through the real form post (no UI), leaving the session cookie in `request`. */
+export async function signUpByRequest(request: APIRequestContext, account: Account) {
+	const response = await request.post('/auth?mode=signup', {
+		form: { intent: 'signup', ...{ fullName: account.fullName, email: account.email, password: account.password, confirmPassword: account.password } },
+		maxRedirects: 0,
+	})
+	expect(response.status(), 'sign-up redirects').toBe(302)
+}
+
+/** Signs up through the UI and lands on the dashboard. */
+export async function signUpThroughUi(page: Page, account: Account) {
+	await page.goto('/auth?mode=signup')
+	await page.getByLabel('Full Name').fill(account.fullName)
+	await page.getByLabel('Email').fill(account.email)
+	await page.getByLabel('Password', { exact: true }).fill(account.password)
+	await page.getByLabel('Confirm Password').fill(account.password)
+	await page.getByRole('button', { name: 'Create Account' }).click()
+	await expect(page).toHaveURL(/\/app\/dashboard$/)
+}
+
+export async function signInThroughUi(page: Page, account: Pick<Account, 'email' | 'password'>) {
+	await page.goto('/auth')
+	await page.getByLabel('Email').fill(account.email)
+	await page.getByLabel('Password', { exact: true }).fill(account.password)
+	await page.getByRole('button', { name: 'Sign In' }).click()
+}
+
+/** The newest .eml in the e2e server's outbox addressed to `to`. */
+export function latestMailTo(to: string) {
+	const outbox = path.resolve('tests/.tmp/e2e-data/outbox')
+	const safeTo = to.replace(/[^a-zA-Z0-9@._-]/g, '_')
+	const files = readdirSync(outbox).filter((f) => f.endsWith(`-${safeTo}.eml`)).sort()
+	const last = files.at(-1)
+	if (!last) throw new Error(`no mail to ${to}`)
+	return readFileSync(path.join(outbox, last), 'utf8')
+}
+
+export function decodeQuotedPrintable(text: string) {
+	return text.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+}
+
+/**
+ * With JavaScript on, `page.goto` resolves once React has hydrated (the root marks <html>),
+ * so a test never types into a page whose scripts are still loading.
+ */
+const base = playwrightTest.extend({
+	page: async ({ page, javaScriptEnabled }, use) => {
+		if (javaScriptEnabled) {
+			const goto = page.goto.bind(page)
+			page.goto = async (url, options) => {
+				const response = await goto(url, options)
+				await page.locator('html[data-hydrated]').waitFor({ state: 'attached' })
+				return response
+			}
+			const reload = page.reload.bind(page)
+			page.reload = async (options) => {
+				const response = await reload(options)
+				await page.locator('html[data-hydrated]').waitFor({ state: 'attached' })
+				return response
+			}
+		}
+		await use(page)
+	},
+})
+
+type WorkerFixtures = { workerAccount: Account; workerStorageState: string }
+
+/**
+ * `page` of tests that use `signedInTest` starts signed in as one user per worker: signed up
+ * once, its storage state reused.
+ */
+export const signedInTest = base.extend<{ account: Account }, WorkerFixtures>({
+	workerAccount: [
+		async ({}, use, workerInfo) => {
+			await use(newAccount(`Worker ${workerInfo.workerIndex}`))
+		},
+		{ scope: 'worker' },
+	],
+	workerStorageState: [
+		async ({ playwright, workerAccount }, use, workerInfo) => {
+			const baseURL = workerInfo.project.use.baseURL
+			const request = await playwright.request.newContext({ baseURL })
+			await signUpByRequest(request, workerAccount)
+			const file = path.resolve(`tests/.tmp/storage-${workerInfo.project.name}-${workerInfo.workerIndex}.json`)
+			await request.storageState({ path: file })
+			await request.dispose()
+			await use(file)
+		},
+		{ scope: 'worker' },
+	],
+	storageState: async ({ workerStorageState }, use) => {
+		await use(workerStorageState)
+	},
+	account: async ({ workerAccount }, use) => {
+		await use(workerAccount)
+	},
+})
+
+export const test = base

@@ -1,0 +1,183 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { withDatabase } from './db.ts'
+import { expect, newAccount, signedInTest, signUpByRequest, signUpThroughUi, test } from './fixtures.ts'
+
+signedInTest('the sidebar collapses with its button and stays collapsed after a reload @nojs', async ({ page }) => {
+	await page.goto('/app/dashboard')
+	const sidebar = page.locator('#app-sidebar')
+	await expect(sidebar).toHaveAttribute('data-state', 'expanded')
+	await page.getByRole('button', { name: 'Toggle sidebar' }).click()
+	await expect(sidebar).toHaveAttribute('data-state', 'collapsed')
+	await expect.poll(async () => (await page.context().cookies()).find((c) => c.name === 'sidebar:state')?.value).toBe('false')
+	await page.reload()
+	await expect(sidebar).toHaveAttribute('data-state', 'collapsed')
+	await page.getByRole('button', { name: 'Toggle sidebar' }).click()
+	await expect(sidebar).toHaveAttribute('data-state', 'expanded')
+	await page.reload()
+	await expect(sidebar).toHaveAttribute('data-state', 'expanded')
+})
+
+signedInTest('Ctrl+B toggles the sidebar', async ({ page }) => {
+	await page.goto('/app/dashboard')
+	const sidebar = page.locator('#app-sidebar')
+	await expect(sidebar).toHaveAttribute('data-state', 'expanded')
+	await page.keyboard.press('Control+b')
+	await expect(sidebar).toHaveAttribute('data-state', 'collapsed')
+	await page.keyboard.press('Control+b')
+	await expect(sidebar).toHaveAttribute('data-state', 'expanded')
+})
+
+signedInTest('the current screen is marked in the sidebar, and the user card links to settings', async ({ page, account }) => {
+	await page.goto('/app/reports')
+	const nav = page.getByRole('navigation', { name: 'Main navigation' })
+	await expect(nav.getByRole('link', { name: 'Reports' })).toHaveAttribute('aria-current', 'page')
+	await expect(page.locator('#app-sidebar').getByText('No active modules yet')).toBeVisible()
+	await page.locator('#app-sidebar').getByRole('link', { name: new RegExp(account.fullName) }).click()
+	await expect(page).toHaveURL(/\/app\/settings$/)
+})
+
+signedInTest('the language choice survives a reload and follows the user @nojs', async ({ page }) => {
+	await page.goto('/app/dashboard')
+	await page.getByLabel('Language').click()
+	await page.getByRole('button', { name: 'Spanish' }).click()
+	await expect(page.locator('html')).toHaveAttribute('lang', 'es')
+	await expect(page.getByRole('heading', { name: 'Panel', level: 1 })).toBeVisible()
+	await page.reload()
+	await expect(page.locator('html')).toHaveAttribute('lang', 'es')
+	await expect(page.getByRole('link', { name: 'Transacciones' })).toBeVisible()
+	await page.getByLabel('Idioma').click()
+	await page.getByRole('button', { name: 'Portugués (Brasil)' }).click()
+	await expect(page.locator('html')).toHaveAttribute('lang', 'pt-BR')
+	await expect(page.getByRole('heading', { name: 'Painel', level: 1 })).toBeVisible()
+	await page.getByLabel('Idioma').click()
+	await page.getByRole('button', { name: 'Inglês' }).click()
+	await expect(page.locator('html')).toHaveAttribute('lang', 'en')
+})
+
+const topLevelKeys = readdirSync('public/locales/en').flatMap((file) =>
+	Object.keys(JSON.parse(readFileSync(`public/locales/en/${file}`, 'utf8')) as Record<string, unknown>),
+)
+const missingKey = new RegExp(`\\b(${topLevelKeys.join('|')})\\.[a-zA-Z]+|\\b(common|auth|notFound|table):`)
+
+test('each screen of the shell renders in es and pt-BR without a missing key', async ({ page, request }) => {
+	const account = newAccount('Polyglot')
+	await signUpByRequest(request, account)
+	await page.context().addCookies((await request.storageState()).cookies)
+	for (const lng of ['es', 'pt-BR']) {
+		await page.context().addCookies([{ name: 'lng', value: Buffer.from(JSON.stringify(lng)).toString('base64'), url: test.info().project.use.baseURL! }])
+		for (const path of ['/', '/auth', '/app/dashboard', '/app/transactions', '/app/plans', '/no-such-page']) {
+			await page.goto(path)
+			await expect(page.locator('html')).toHaveAttribute('lang', lng)
+			const text = await page.locator('body').innerText()
+			// A missing key renders as its dotted path, e.g. "nav.dashboard" or "auth:errors.x.title".
+			expect(text, `${lng} ${path}`).not.toMatch(missingKey)
+		}
+	}
+})
+
+test('a cross-site POST is refused and changes nothing @nojs', async ({ request }) => {
+	const account = newAccount()
+	const response = await request.post('/auth?mode=signup', {
+		headers: { Origin: 'https://evil.example' },
+		form: { intent: 'signup', fullName: 'Evil', email: account.email, password: 'abcdef', confirmPassword: 'abcdef' },
+		maxRedirects: 0,
+	})
+	expect(response.status()).toBeGreaterThanOrEqual(400)
+	expect(response.status()).toBeLessThan(500)
+	const signIn = await request.post('/auth', { form: { intent: 'login', email: account.email, password: 'abcdef' }, maxRedirects: 0 })
+	expect(signIn.status()).toBe(400) // the account was never created
+
+	const preferences = await request.post('/preferences', {
+		headers: { 'Sec-Fetch-Site': 'cross-site' },
+		form: { intent: 'language', language: 'es' },
+		maxRedirects: 0,
+	})
+	expect(preferences.status()).toBe(403)
+})
+
+test('HTML responses carry the security headers with a nonce on every script', async ({ page }) => {
+	const response = await page.goto('/auth')
+	const headers = response!.headers()
+	const csp = headers['content-security-policy']!
+	expect(csp).toContain("frame-ancestors 'none'")
+	const nonce = /'nonce-([^']+)'/.exec(csp)?.[1]
+	expect(nonce).toBeTruthy()
+	expect(headers['x-content-type-options']).toBe('nosniff')
+	expect(headers['referrer-policy']).toBe('strict-origin-when-cross-origin')
+	const html = await response!.text()
+	const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0])
+	expect(scripts.length).toBeGreaterThan(0)
+	for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`)
+})
+
+test('/healthz answers 200 after checking the database', async ({ request }) => {
+	const response = await request.get('/healthz')
+	expect(response.status()).toBe(200)
+	expect(await response.json()).toEqual({ status: 'ok' })
+})
+
+test('a user with no organization reaches onboarding and creates one @nojs', async ({ page, request }) => {
+	const account = newAccount('Orphan User')
+	await signUpByRequest(request, account)
+	await withDatabase((db) =>
+		db.query(
+			`delete from public.organizations where id in (
+				select organization_id from public.organization_members m join auth.users u on u.id = m.user_id where u.email = $1)`,
+			[account.email],
+		),
+	)
+	await page.context().addCookies((await request.storageState()).cookies)
+	await page.goto('/app/dashboard')
+	await expect(page).toHaveURL(/\/onboarding$/)
+	await page.getByRole('button', { name: 'Create organization' }).click()
+	await expect(page.getByText('Please enter a name for your organization.')).toBeVisible()
+	await page.getByLabel('Organization name').fill('Fresh Start LLC')
+	await page.getByRole('button', { name: 'Create organization' }).click()
+	await expect(page).toHaveURL(/\/app\/dashboard$/)
+	await expect(page.getByTestId('current-organization')).toHaveText('Fresh Start LLC')
+})
+
+test('a member of several organizations switches between them, and the choice sticks @nojs', async ({ page, request }) => {
+	const account = newAccount('Two Orgs')
+	const other = newAccount('Other Owner')
+	await signUpByRequest(request, account)
+	const otherRequest = await (await import('@playwright/test')).request.newContext({ baseURL: test.info().project.use.baseURL })
+	await signUpByRequest(otherRequest, other)
+	await otherRequest.dispose()
+	await withDatabase((db) =>
+		db.query(
+			`insert into public.organization_members (organization_id, user_id, role, joined_at)
+			 select m.organization_id, me.id, 'member', now()
+			 from public.organization_members m join auth.users o on o.id = m.user_id, auth.users me
+			 where o.email = $1 and me.email = $2`,
+			[other.email, account.email],
+		),
+	)
+	await page.context().addCookies((await request.storageState()).cookies)
+	await page.goto('/app/dashboard')
+	await expect(page.getByTestId('current-organization')).toHaveText('Two Orgs')
+	await page.locator('#app-sidebar').getByLabel('Switch organization').click()
+	await page.locator('#app-sidebar').getByRole('button', { name: 'Other Owner' }).click()
+	await expect(page.getByTestId('current-organization')).toHaveText('Other Owner')
+	await page.reload()
+	await expect(page.getByTestId('current-organization')).toHaveText('Other Owner')
+})
+
+test('the embedded install starts with a demo owner whose credentials it printed @embedded', async ({ page }) => {
+	const { readFileSync } = await import('node:fs')
+	const demo = JSON.parse(readFileSync('tests/.tmp/e2e-embedded/demo-credentials.json', 'utf8')) as { email: string; password: string }
+	await page.goto('/auth')
+	await page.getByLabel('Email').fill(demo.email)
+	await page.getByLabel('Password', { exact: true }).fill(demo.password)
+	await page.getByRole('button', { name: 'Sign In' }).click()
+	await expect(page).toHaveURL(/\/app\/dashboard$/)
+	await expect(page.getByTestId('current-organization')).toHaveText('Demo Studio')
+	await page.getByRole('button', { name: 'Sign out' }).click()
+	await expect(page).toHaveURL(/\/$/)
+	await signUpThroughUiOnEmbedded(page)
+})
+
+async function signUpThroughUiOnEmbedded(page: import('@playwright/test').Page) {
+	await signUpThroughUi(page, newAccount('Embedded User'))
+	await expect(page.getByTestId('current-organization')).toHaveText('Embedded User')
+}
