@@ -23,7 +23,9 @@ export function AppShell({ sidebarExpanded, children, ...sidebar }: AppShellProp
 	const hydrated = useHydrated()
 	const location = useLocation()
 	const [expanded, setExpanded] = useState(sidebarExpanded)
-	const [mobileOpen, setMobileOpen] = useState(false)
+	// The mobile sheet is open for the page it was opened on: navigating closes it.
+	const [sheetOpenedAt, setSheetOpenedAt] = useState<string | null>(null)
+	const mobileOpen = sheetOpenedAt === location.pathname
 
 	const toggle = useCallback(() => {
 		setExpanded((value) => {
@@ -44,8 +46,6 @@ export function AppShell({ sidebarExpanded, children, ...sidebar }: AppShellProp
 		return () => window.removeEventListener('keydown', onKeyDown)
 	}, [toggle])
 
-	useEffect(() => setMobileOpen(false), [location.pathname])
-
 	const here = location.pathname + location.search
 	return (
 		<div className="flex min-h-svh">
@@ -63,7 +63,7 @@ export function AppShell({ sidebarExpanded, children, ...sidebar }: AppShellProp
 			<div className="flex min-w-0 flex-1 flex-col">
 				<header className="sticky top-0 z-30 flex h-14 items-center gap-2 border-b bg-background/95 px-3 backdrop-blur md:px-4">
 					{hydrated ? (
-						<Sheet open={mobileOpen} onOpenChange={setMobileOpen}>
+						<Sheet open={mobileOpen} onOpenChange={(open) => setSheetOpenedAt(open ? location.pathname : null)}>
 							<SheetTrigger asChild>
 								<Button variant="ghost" size="icon" className="md:hidden" aria-label={t('sidebar.openMenu')}>
 									<MenuIcon />

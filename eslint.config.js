@@ -1,0 +1,38 @@
+import js from '@eslint/js'
+import jsxA11y from 'eslint-plugin-jsx-a11y'
+import react from 'eslint-plugin-react'
+import reactHooks from 'eslint-plugin-react-hooks'
+import globals from 'globals'
+import tseslint from 'typescript-eslint'
+
+export default tseslint.config(
+	{ ignores: ['build/', '.react-router/', 'node_modules/', 'tests/.tmp/', 'app/.server/db/types.ts'] },
+	js.configs.recommended,
+	...tseslint.configs.recommended,
+	{
+		files: ['**/*.{ts,tsx,js}'],
+		languageOptions: { globals: { ...globals.node, ...globals.browser } },
+		rules: {
+			'@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+			'no-control-regex': 'off',
+		},
+	},
+	{
+		files: ['app/**/*.tsx'],
+		plugins: { react, 'react-hooks': reactHooks, 'jsx-a11y': jsxA11y },
+		settings: { react: { version: 'detect' } },
+		rules: {
+			...react.configs.recommended.rules,
+			...react.configs['jsx-runtime'].rules,
+			...reactHooks.configs.recommended.rules,
+			...jsxA11y.flatConfigs.recommended.rules,
+			'react/prop-types': 'off',
+			// Every visible string comes from the translation files: no text literal in JSX.
+			'react/jsx-no-literals': ['error', { noStrings: false, allowedStrings: ['·', '—', '/', '$', '%', '+', '×', '…', ':', '(', ')'], ignoreProps: true }],
+		},
+	},
+	{
+		files: ['tests/**/*.ts'],
+		rules: { 'no-empty-pattern': 'off' },
+	},
+)

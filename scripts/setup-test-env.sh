@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs what the tests need on a fresh machine: npm packages, Debian's Chromium and a
+# PostgreSQL server (the tests start their own throwaway cluster). Idempotent.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [[ ! -d node_modules ]] || [[ package-lock.json -nt node_modules/.package-lock.json ]]; then
+  npm install --no-audit --no-fund
+fi
+
+sudo_if_needed() { if [[ "$(id -u)" == 0 ]]; then "$@"; else sudo "$@"; fi; }
+missing=()
+[[ -x /usr/bin/chromium ]] || missing+=(chromium)
+ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || missing+=(postgresql)
+if (( ${#missing[@]} )); then
+  echo "Installing ${missing[*]} from Debian's packages"
+  sudo_if_needed apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive sudo_if_needed apt-get install -y -qq "${missing[@]}" >/dev/null
+fi

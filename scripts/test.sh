@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Everything CI runs: install what is missing, then type check, lint, unit and database tests
+# (PGlite and a PostgreSQL server), build, and the browser tests (JS on, JS off, embedded).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n== %s\n' "$1"; SECONDS=0; }
+done_step() { printf '== %s took %ss\n' "$1" "$SECONDS"; }
+
+step setup;     bash scripts/setup-test-env.sh;            done_step setup
+step typecheck; npm run -s typecheck;                       done_step typecheck
+step lint;      npm run -s lint;                            done_step lint
+step vitest;    node_modules/.bin/vitest run;               done_step vitest
+step build;     npm run -s build >/dev/null;                done_step build
+step e2e;       node_modules/.bin/playwright test;          done_step e2e

@@ -1,0 +1,50 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import path from 'node:path'
+import { describe, expect, test } from 'vitest'
+import { namespaces, supportedLanguages } from '#app/lib/i18n.ts'
+
+const root = path.resolve('public/locales')
+
+function flatten(value: unknown, prefix = ''): Array<[string, unknown]> {
+	if (value && typeof value === 'object') {
+		return Object.entries(value).flatMap(([key, child]) => flatten(child, prefix ? `${prefix}.${key}` : key))
+	}
+	return [[prefix, value]]
+}
+
+function load(lng: string, ns: string) {
+	return new Map(flatten(JSON.parse(readFileSync(path.join(root, lng, `${ns}.json`), 'utf8'))))
+}
+
+describe('translations', () => {
+	test('every language has the same namespace files, and every required namespace exists', () => {
+		const files = supportedLanguages.map((lng) => readdirSync(path.join(root, lng)).sort())
+		for (const list of files) expect(list).toEqual(files[0])
+		for (const ns of namespaces) expect(files[0]).toContain(`${ns}.json`)
+	})
+
+	const nsFiles = readdirSync(path.join(root, 'en')).map((f) => f.replace(/\.json$/, ''))
+	for (const ns of nsFiles) {
+		test(`${ns}: the three languages carry exactly the same keys, none empty`, () => {
+			const en = load('en', ns)
+			for (const lng of supportedLanguages) {
+				const other = load(lng, ns)
+				expect([...other.keys()].sort(), `${lng}/${ns}`).toEqual([...en.keys()].sort())
+				for (const [key, value] of other) {
+					expect(typeof value, `${lng}/${ns}:${key}`).toBe('string')
+					expect((value as string).trim(), `${lng}/${ns}:${key} is empty`).not.toBe('')
+				}
+			}
+		})
+
+		test(`${ns}: interpolations match across languages`, () => {
+			const en = load('en', ns)
+			for (const lng of supportedLanguages) {
+				for (const [key, value] of load(lng, ns)) {
+					const vars = (s: unknown) => [...String(s).matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort()
+					expect(vars(value), `${lng}/${ns}:${key}`).toEqual(vars(en.get(key)))
+				}
+			}
+		})
+	}
+})
