@@ -3,8 +3,9 @@ import { defineConfig, devices } from '@playwright/test'
 
 const PORT = Number(process.env.E2E_PORT ?? 4173)
 const EMBEDDED_PORT = PORT + 1
-export const E2E_DATA_DIR = 'tests/.tmp/e2e-data'
-const EMBEDDED_DATA_DIR = 'tests/.tmp/e2e-embedded'
+// Per port, so that two runs on one machine (E2E_PORT=…) keep apart.
+const E2E_DATA_DIR = (process.env.E2E_DATA_DIR ??= `tests/.tmp/e2e-data-${PORT}`)
+const EMBEDDED_DATA_DIR = (process.env.E2E_EMBEDDED_DATA_DIR ??= `tests/.tmp/e2e-embedded-${PORT}`)
 
 // The main e2e server runs on a fresh database of the test PostgreSQL server, so tests can
 // arrange states no screen makes yet; workers inherit the URL through the environment.

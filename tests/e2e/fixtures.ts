@@ -40,7 +40,7 @@ export async function signInThroughUi(page: Page, account: Pick<Account, 'email'
 
 /** The newest .eml in the e2e server's outbox addressed to `to`. */
 export function latestMailTo(to: string) {
-	const outbox = path.resolve('tests/.tmp/e2e-data/outbox')
+	const outbox = path.resolve(process.env.E2E_DATA_DIR!, 'outbox')
 	const safeTo = to.replace(/[^a-zA-Z0-9@._-]/g, '_')
 	const files = readdirSync(outbox).filter((f) => f.endsWith(`-${safeTo}.eml`)).sort()
 	const last = files.at(-1)

@@ -165,13 +165,15 @@ test('a member of several organizations switches between them, and the choice st
 
 test('the embedded install starts with a demo owner whose credentials it printed @embedded', async ({ page }) => {
 	const { readFileSync } = await import('node:fs')
-	const demo = JSON.parse(readFileSync('tests/.tmp/e2e-embedded/demo-credentials.json', 'utf8')) as { email: string; password: string }
+	const demo = JSON.parse(readFileSync(`${process.env.E2E_EMBEDDED_DATA_DIR}/demo-credentials.json`, 'utf8')) as { email: string; password: string }
 	await page.goto('/auth')
 	await page.getByLabel('Email').fill(demo.email)
 	await page.getByLabel('Password', { exact: true }).fill(demo.password)
 	await page.getByRole('button', { name: 'Sign In' }).click()
 	await expect(page).toHaveURL(/\/app\/dashboard$/)
 	await expect(page.getByTestId('current-organization')).toHaveText('Demo Studio')
+	// The demo organization has an activated module: the sidebar links to it.
+	await expect(page.locator('#app-sidebar section a[href^="/app/settings/modules/"]')).not.toHaveCount(0)
 	await page.getByRole('button', { name: 'Sign out' }).click()
 	await expect(page).toHaveURL(/\/$/)
 	await signUpThroughUiOnEmbedded(page)
