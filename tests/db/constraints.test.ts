@@ -1,0 +1,247 @@
+/**
+ * Every check and enum constraint rejects a bad value. Each table has a valid row (inserted once
+ * as a control, so a refusal is the bad value's doing) and a list of bad values tried one at a
+ * time, on the owner connection so that no privilege gets in the way, each rolled back.
+ */
+import { randomUUID } from 'node:crypto'
+import { Kysely } from 'kysely'
+import { beforeAll, describe, expect, test } from 'vitest'
+import { asSystem, asUser, sql, type Tx } from '#app/.server/db/index.ts'
+import { CATALOGUE, createUser, refusal, type TestUser } from './fixtures.ts'
+
+type Row = Record<string, unknown>
+type Ctx = { owner: TestUser; omuId: string; omuModuleId: string }
+type Spec =
+	| { table: string; insert: (ctx: Ctx) => Row; control?: boolean; bad: [Row, string][] }
+	| { table: string; update: (ctx: Ctx) => Row; bad: [Row, string][] }
+
+const CHECK = '23514'
+const ENUM = '22P02'
+const long = (n: number) => 'x'.repeat(n)
+const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday']
+const week = (day: Row = { start: '09:00', end: '17:00', enabled: true }) => Object.fromEntries(DAYS.map((d) => [d, day]))
+const badHours: [Row, string][] = [
+	[{ business_hours: JSON.stringify({ ...week(), sunday: undefined }) }, CHECK],
+	[{ business_hours: JSON.stringify({ ...week(), holiday: { start: '09:00', end: '17:00', enabled: true } }) }, CHECK],
+	[{ business_hours: JSON.stringify(week({ start: '09:00', end: '17:00', enabled: 'yes' })) }, CHECK],
+	[{ business_hours: JSON.stringify(week({ start: '9:00', end: '17:00', enabled: true })) }, CHECK],
+	[{ business_hours: JSON.stringify(week({ start: '18:00', end: '17:00', enabled: true })) }, CHECK],
+	[{ business_hours: JSON.stringify(week({ start: '09:00', end: '25:00', enabled: true })) }, CHECK],
+	[{ business_hours: JSON.stringify(week({ start: '09:00', enabled: true })) }, CHECK],
+	[{ business_hours: JSON.stringify(week({ start: 900, end: '17:00', enabled: true })) }, CHECK],
+	[{ business_hours: JSON.stringify({ ...week(), monday: 'closed' }) }, CHECK],
+	[{ business_hours: '[]' }, CHECK],
+]
+
+const SPECS: Spec[] = [
+	{
+		table: 'organizations',
+		insert: () => ({ slug: `org-${randomUUID().slice(0, 8)}`, name: 'Valid Org' }),
+		bad: [
+			[{ slug: 'Bad Slug' }, CHECK], [{ slug: '-leading' }, CHECK], [{ slug: long(64) }, CHECK],
+			[{ name: '  ' }, CHECK], [{ name: long(121) }, CHECK], [{ description: long(2001) }, CHECK],
+			[{ brand_colors: JSON.stringify({ primary: 'blue', secondary: '#64748b' }) }, CHECK],
+			[{ brand_colors: JSON.stringify({ primary: '#2563eb' }) }, CHECK],
+			[{ gears_remaining: -1 }, CHECK], [{ gears_owned: -1 }, CHECK],
+		],
+	},
+	{
+		table: 'profiles',
+		update: (c) => ({ user_id: c.owner.userId }),
+		bad: [
+			[{ username: 'a' }, CHECK], [{ username: 'bad name!' }, CHECK], [{ preferred_language: 'fr' }, CHECK],
+			[{ full_name: long(121) }, CHECK], [{ phone: long(41) }, CHECK],
+		],
+	},
+	{
+		table: 'organization_members',
+		update: (c) => ({ organization_id: c.owner.orgId, user_id: c.owner.userId }),
+		bad: [[{ role: 'superuser' }, ENUM]],
+	},
+	{
+		table: 'booking_settings',
+		update: (c) => ({ organization_id: c.owner.orgId }),
+		bad: [
+			[{ min_advance_hours: -1 }, CHECK], [{ max_advance_days: 0 }, CHECK], [{ buffer_minutes: -1 }, CHECK],
+			[{ cancellation_hours: -1 }, CHECK], [{ timezone: 'Mars/Olympus_Mons' }, CHECK], [{ timezone: 'utc' }, CHECK],
+			...badHours,
+		],
+	},
+	{
+		table: 'transactions',
+		insert: (c) => ({ organization_id: c.owner.orgId, amount: 10 }),
+		bad: [
+			[{ amount: -0.01 }, CHECK], [{ amount: 10_000_000_000 }, '22003'], [{ category: 'bogus' }, ENUM],
+			[{ category: 'Matched' }, ENUM], [{ payment_method: 'Bitcoin' }, ENUM], [{ payment_method: 'zelle' }, ENUM],
+			[{ external_id: long(201) }, CHECK], [{ description: long(2001) }, CHECK],
+			[{ client_id: randomUUID() }, '23503'], [{ amount: null }, '23502'],
+		],
+	},
+	{
+		table: 'clients',
+		insert: (c) => ({ organization_id: c.owner.orgId, name: 'Valid Client', email: 'valid@example.com' }),
+		bad: [
+			[{ status: 'archived' }, ENUM], [{ email: 'not-an-email' }, CHECK], [{ email: 'a@b' }, CHECK],
+			[{ name: long(201) }, CHECK], [{ phone: long(41) }, CHECK], [{ company: long(201) }, CHECK],
+		],
+	},
+	{
+		table: 'modules',
+		insert: () => ({ name: `Valid module ${randomUUID()}`, feature_type: 'finance' }),
+		bad: [
+			[{ feature_type: 'games' }, CHECK], [{ icon: 'credit-card' }, CHECK], [{ version: '1.0' }, CHECK],
+			[{ base_gear_cost: -1 }, CHECK], [{ name: ' ' }, CHECK], [{ industry_tags: ['a', null] }, CHECK],
+		],
+	},
+	{
+		table: 'module_upgrades',
+		insert: () => ({ module_id: CATALOGUE.modules.expenses, name: `Valid upgrade ${randomUUID()}`, tier: 'basic' }),
+		bad: [
+			[{ tier: 'gold' }, ENUM], [{ gear_cost: -1 }, CHECK], [{ features: ['ok', null] }, CHECK],
+			[{ id: '11111111-1111-4111-8111-111111111111', dependencies: ['11111111-1111-4111-8111-111111111111'] }, CHECK],
+			[{ dependencies: [randomUUID()] }, 'unknown_dependency'],
+		],
+	},
+	{
+		table: 'organization_modules',
+		insert: (c) => ({ organization_id: c.owner.orgId, module_id: CATALOGUE.modules.crm }),
+		bad: [[{ status: 'deactivated', module_id: CATALOGUE.modules.booking }, ENUM]],
+	},
+	{
+		// No check or enum of its own: its keys are what can go wrong.
+		table: 'organization_module_upgrades',
+		insert: (c) => ({ organization_id: c.owner.orgId, organization_module_id: c.omuModuleId, upgrade_id: CATALOGUE.upgrades.emailPro }),
+		bad: [
+			[{ upgrade_id: CATALOGUE.upgrades.p2pEmail }, '23505'],
+			[{ organization_module_id: randomUUID() }, '23503'],
+			[{ upgrade_id: randomUUID() }, '23503'],
+		],
+	},
+	{
+		table: 'module_sync_status',
+		insert: (c) => ({ organization_id: c.owner.orgId, module_id: CATALOGUE.modules.p2p }),
+		bad: [[{ sync_status: 'running', module_id: CATALOGUE.modules.crm }, ENUM], [{ error_message: long(2001), module_id: CATALOGUE.modules.crm }, CHECK]],
+	},
+	{
+		table: 'integration_connections',
+		insert: (c) => ({ organization_id: c.owner.orgId, user_module_upgrade_id: c.omuId, provider: 'gmail', scope: `scope ${randomUUID()}` }),
+		bad: [[{ status: 'broken' }, ENUM], [{ provider: 'Gmail!' }, CHECK], [{ scope: '' }, CHECK]],
+	},
+	{
+		table: 'integration_credentials',
+		insert: (c) => ({ organization_id: c.owner.orgId, upgrade_id: CATALOGUE.upgrades.p2pEmail, provider: 'gmail', scope: `scope ${randomUUID()}` }),
+		bad: [[{ status: 'error' }, ENUM], [{ provider: '' }, CHECK], [{ error_message: long(2001) }, CHECK]],
+	},
+	{
+		table: 'gear_ledger',
+		// A valid row alone would fail at commit (the balance would not match): no control.
+		insert: (c) => ({ organization_id: c.owner.orgId, delta: -1, balance_after: 0, reason: 'adjustment' }),
+		control: false,
+		bad: [
+			[{ delta: 0 }, CHECK], [{ balance_after: -1 }, CHECK], [{ reason: 'gift' }, ENUM],
+			[{ reason: 'grant', delta: -5 }, CHECK], [{ reason: 'module_activation', delta: 5, module_id: CATALOGUE.modules.crm }, CHECK],
+			[{ reason: 'module_activation' }, CHECK], [{ reason: 'upgrade_purchase' }, CHECK],
+		],
+	},
+	{
+		table: 'transaction_monthly_rollups',
+		insert: (c) => ({ organization_id: c.owner.orgId, month: '2001-01-01', category: 'matched', payment_method: 'Zelle' }),
+		control: false,
+		bad: [[{ month: '2001-01-15' }, CHECK], [{ transaction_count: -1 }, CHECK], [{ category: 'lost' }, ENUM]],
+	},
+	{
+		table: 'organization_transaction_totals',
+		update: (c) => ({ organization_id: c.owner.orgId }),
+		bad: [[{ transaction_count: -1 }, CHECK], [{ matched_count: 1_000_000 }, CHECK], [{ unique_client_count: -1 }, CHECK]],
+	},
+	{
+		table: 'organization_client_transaction_counts',
+		insert: (c) => ({ organization_id: c.owner.orgId, client_id: randomUUID(), transaction_count: 1 }),
+		control: false,
+		bad: [[{ transaction_count: -1 }, CHECK]],
+	},
+	{
+		table: 'booking_services',
+		insert: (c) => ({ organization_id: c.owner.orgId, name: 'Valid service' }),
+		bad: [
+			[{ price: -1 }, CHECK], [{ duration_minutes: 0 }, CHECK], [{ duration_minutes: 721 }, CHECK],
+			[{ color: 'blue' }, CHECK], [{ color: '#12345' }, CHECK], [{ name: '' }, CHECK], [{ description: long(2001) }, CHECK],
+		],
+	},
+	{
+		table: 'booking_providers',
+		insert: (c) => ({ organization_id: c.owner.orgId, display_name: 'Valid provider', avatar_url: 'https://example.com/a.png', business_hours: JSON.stringify(week()) }),
+		bad: [
+			[{ display_name: ' ' }, CHECK], [{ avatar_url: 'not a url' }, CHECK], [{ avatar_url: 'javascript:alert(1)' }, CHECK],
+			[{ bio: long(2001) }, CHECK], [{ user_id: randomUUID() }, '23503'], ...badHours,
+		],
+	},
+	{
+		table: 'booking_appointments',
+		insert: (c) => ({
+			organization_id: c.owner.orgId, starts_at: '2031-03-03T10:00:00Z', ends_at: '2031-03-03T10:30:00Z',
+			guest_name: 'Valid Guest', guest_email: 'guest@example.com', status: 'cancelled',
+		}),
+		bad: [
+			[{ status: 'done' }, ENUM], [{ ends_at: '2031-03-03T09:00:00Z' }, CHECK], [{ ends_at: '2031-03-03T10:00:00Z' }, CHECK],
+			[{ ends_at: '2031-03-04T11:00:00Z' }, CHECK], [{ guest_email: 'guest' }, CHECK], [{ guest_name: '  ' }, CHECK],
+			[{ total_price: -1 }, CHECK], [{ manage_token_hash: 'abc' }, CHECK], [{ guest_phone: long(41) }, CHECK],
+			[{ provider_id: randomUUID() }, '23503'],
+		],
+	},
+]
+
+const anyDb = (trx: Tx) => trx as unknown as Kysely<any>
+
+const ROLLBACK = new Error('rolled back on purpose')
+
+/** Tries a write, runs the deferred checks at once, and rolls back: the data stays clean. */
+async function attempt(spec: Spec, ctx: Ctx, values: Row) {
+	await asSystem(async (trx) => {
+		if ('insert' in spec) {
+			await anyDb(trx).insertInto(spec.table).values({ ...spec.insert(ctx), ...values }).execute()
+		} else {
+			let q = anyDb(trx).updateTable(spec.table).set(values)
+			for (const [column, value] of Object.entries(spec.update(ctx))) q = q.where(column, '=', value)
+			const result = await q.executeTakeFirst()
+			if (result.numUpdatedRows !== 1n) throw new Error(`no ${spec.table} row to update`)
+		}
+		await sql`set constraints all immediate`.execute(trx)
+		throw ROLLBACK
+	}).catch((error: unknown) => {
+		if (error !== ROLLBACK) throw error
+	})
+}
+
+let ctx: Ctx
+
+beforeAll(async () => {
+	const owner = await createUser('Constraint Owner')
+	await asUser(owner.userId, async (trx) => {
+		await sql`select public.purchase_upgrade(${owner.orgId}, ${CATALOGUE.upgrades.p2pEmail})`.execute(trx)
+		await trx.insertInto('transactions').values({ organization_id: owner.orgId, amount: 1 }).execute()
+	})
+	const omu = await asSystem((trx) => trx.selectFrom('organization_module_upgrades').select(['id', 'organization_module_id']).where('organization_id', '=', owner.orgId).executeTakeFirstOrThrow())
+	ctx = { owner, omuId: omu.id, omuModuleId: omu.organization_module_id }
+})
+
+describe('every check and enum constraint rejects a bad value', () => {
+	test('covers every table of the public schema', async () => {
+		const tables = await asSystem(async (trx) =>
+			(await sql<{ name: string }>`
+				select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
+				where n.nspname = 'public' and c.relkind = 'r' order by 1`.execute(trx)).rows.map((r) => r.name))
+		expect(SPECS.map((s) => s.table).sort()).toEqual(tables)
+	})
+
+	for (const spec of SPECS) {
+		test(`${spec.table}: ${spec.bad.length} bad values refused, the valid row accepted`, async () => {
+			if ('insert' in spec && spec.control !== false) expect(await refusal(attempt(spec, ctx, {}))).toBeNull()
+			const results = []
+			for (const [values, code] of spec.bad) {
+				results.push({ values, expected: code, got: await refusal(attempt(spec, ctx, values)) })
+			}
+			expect(results.filter((r) => r.got !== r.expected)).toEqual([])
+		})
+	}
+})
