@@ -1,0 +1,90 @@
+import { describe, expect, test } from 'vitest'
+import { seedDemoData } from '#app/.server/db/demo-data.ts'
+import { asAnon, asSystem, asUser, sql } from '#app/.server/db/index.ts'
+import { addMember, CATALOGUE, createUser, refusal, type TestUser } from './fixtures.ts'
+
+const PHRASE = 'DELETE MY ORGANIZATION'
+
+/** Rows per table that belong to the organization: every public table with organization_id,
+ *  the organization itself, and the integration tokens kept outside the exposed schema. */
+async function rowsOf(orgId: string): Promise<Record<string, number>> {
+	return asSystem(async (trx) => {
+		const tables = (await sql<{ name: string }>`
+			select c.table_name as name from information_schema.columns c
+			join information_schema.tables t on t.table_schema = c.table_schema and t.table_name = c.table_name
+			where c.table_schema = 'public' and c.column_name = 'organization_id' and t.table_type = 'BASE TABLE'
+			order by 1`.execute(trx)).rows.map((r) => r.name)
+		const counts: Record<string, number> = {}
+		for (const table of tables) {
+			const { rows } = await sql<{ n: number }>`select count(*)::int as n from ${sql.table(`public.${table}`)} where organization_id = ${orgId}`.execute(trx)
+			counts[table] = rows[0]!.n
+		}
+		counts.organizations = (await sql<{ n: number }>`select count(*)::int as n from public.organizations where id = ${orgId}`.execute(trx)).rows[0]!.n
+		counts['private.integration_tokens'] = (await sql<{ n: number }>`
+			select count(*)::int as n from private.integration_tokens t
+			join public.integration_credentials c on c.id = t.credential_id where c.organization_id = ${orgId}`.execute(trx)).rows[0]!.n
+		return counts
+	})
+}
+
+/** An organization with a row in every table: demo data, an upgrade, sync status, integrations. */
+async function fullOrganization(name: string): Promise<TestUser & { memberId: string }> {
+	const owner = await createUser(name)
+	const member = await createUser(`${name} Member`)
+	await addMember(owner.orgId, member.userId, 'manager')
+	await asSystem((trx) => seedDemoData(trx, owner.orgId, owner.userId))
+	await asUser(owner.userId, async (trx) => {
+		await sql`select public.purchase_upgrade(${owner.orgId}, ${CATALOGUE.upgrades.p2pEmail})`.execute(trx)
+		await sql`select public.update_sync_status(${owner.orgId}, ${CATALOGUE.modules.p2p}, 'pending', null)`.execute(trx)
+	})
+	await asSystem(async (trx) => {
+		const omu = await trx.selectFrom('organization_module_upgrades').select('id').where('organization_id', '=', owner.orgId).executeTakeFirstOrThrow()
+		await trx.insertInto('integration_connections').values({ organization_id: owner.orgId, user_module_upgrade_id: omu.id, provider: 'gmail', scope: 'gmail.readonly' }).execute()
+		const credential = await trx.insertInto('integration_credentials')
+			.values({ organization_id: owner.orgId, upgrade_id: CATALOGUE.upgrades.p2pEmail, provider: 'gmail', scope: 'gmail.readonly' })
+			.returning('id').executeTakeFirstOrThrow()
+		await sql`insert into private.integration_tokens (credential_id, access_token) values (${credential.id}, 'encrypted-token')`.execute(trx)
+	})
+	return { ...owner, memberId: member.userId }
+}
+
+const deleteOrg = (userId: string, orgId: string, phrase: string) =>
+	asUser(userId, (trx) => sql`select public.delete_organization_and_data(${orgId}, ${phrase})`.execute(trx))
+
+describe('delete_organization_and_data', () => {
+	test("removes every row of the organization and nothing of another; its people keep their accounts", async () => {
+		const a = await fullOrganization('Doomed Org')
+		const b = await fullOrganization('Surviving Org')
+		const before = { a: await rowsOf(a.orgId), b: await rowsOf(b.orgId) }
+		const emptyTables = Object.entries(before.a).filter(([, n]) => n === 0).map(([table]) => table)
+		expect(emptyTables).toEqual([]) // the test really has a row everywhere
+
+		await deleteOrg(a.userId, a.orgId, PHRASE)
+
+		const after = { a: await rowsOf(a.orgId), b: await rowsOf(b.orgId) }
+		expect(after.a).toEqual(Object.fromEntries(Object.keys(before.a).map((table) => [table, 0])))
+		expect(after.b).toEqual(before.b)
+		const people = await asSystem((trx) => trx.selectFrom('profiles').select('user_id').where('user_id', 'in', [a.userId, a.memberId]).execute())
+		expect(people).toHaveLength(2)
+		const memberStillHasOwnOrg = await asUser(a.memberId, (trx) => trx.selectFrom('organization_members').select('organization_id').execute())
+		expect(memberStillHasOwnOrg).toHaveLength(1)
+	})
+
+	test('a wrong phrase, a non-owner, an owner of another organization and a visitor are refused, and nothing is removed', async () => {
+		const owner = await createUser('Kept Org')
+		const admin = await createUser('Kept Admin')
+		const outsider = await createUser('Other Owner')
+		await addMember(owner.orgId, admin.userId, 'administrator')
+		await asUser(owner.userId, (trx) => trx.insertInto('transactions').values({ organization_id: owner.orgId, amount: 5 }).execute())
+		const before = await rowsOf(owner.orgId)
+		for (const phrase of ['delete my organization', 'DELETE MY ORGANIZATION ', 'DELETE', '']) {
+			expect(await refusal(deleteOrg(owner.userId, owner.orgId, phrase))).toBe('wrong_confirmation')
+		}
+		expect(await refusal(asUser(owner.userId, (trx) => sql`select public.delete_organization_and_data(${owner.orgId}, null)`.execute(trx)))).toBe('wrong_confirmation')
+		expect(await refusal(deleteOrg(admin.userId, owner.orgId, PHRASE))).toBe('not_owner')
+		expect(await refusal(deleteOrg(outsider.userId, owner.orgId, PHRASE))).toBe('not_owner')
+		expect(await refusal(asAnon((trx) => sql`select public.delete_organization_and_data(${owner.orgId}, ${PHRASE})`.execute(trx)))).toBe('42501')
+		expect(await rowsOf(owner.orgId)).toEqual(before)
+		expect(before.organizations).toBe(1)
+	})
+})
