@@ -44,6 +44,7 @@ type TableCase = {
 	update: (w: World) => Row
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- table-driven over every table name
 const anyDb = (trx: Tx) => trx as unknown as Kysely<any>
 
 async function systemInsert(table: string, values: Row, key: string[] = ['id']): Promise<Row> {
