@@ -174,6 +174,7 @@ test.describe('password recovery', () => {
 		await signUpByRequest(request, account)
 		await page.goto('/auth')
 		await page.getByRole('link', { name: 'Forgot password?' }).click()
+		await expect(page.getByRole('heading', { name: 'Reset your password' })).toBeVisible()
 		await page.getByLabel('Email').fill(account.email)
 		await page.getByRole('button', { name: 'Send reset link' }).click()
 		await expect(page.getByText('Check your email')).toBeVisible()
