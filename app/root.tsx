@@ -67,7 +67,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
 		<>
 			<FlashToast toast={loaderData.toast} />
 			<Outlet />
-			<Toaster position="top-right" visibleToasts={1} richColors closeButton containerAriaLabel={t('notifications')} />
+			<Toaster position="bottom-right" visibleToasts={1} richColors closeButton containerAriaLabel={t('notifications')} />
 		</>
 	)
 }

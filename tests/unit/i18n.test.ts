@@ -41,7 +41,7 @@ describe('translations', () => {
 			const en = load('en', ns)
 			for (const lng of supportedLanguages) {
 				for (const [key, value] of load(lng, ns)) {
-					const vars = (s: unknown) => [...String(s).matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort()
+					const vars = (s: unknown) => [...String(s).matchAll(/\{\{(\w+)(?:,[^}]*)?\}\}/g)].map((m) => m[1]).sort()
 					expect(vars(value), `${lng}/${ns}:${key}`).toEqual(vars(en.get(key)))
 				}
 			}
