@@ -2,6 +2,7 @@ import { ArrowLeftRightIcon, BarChart3Icon, CalendarDaysIcon, CheckIcon, PuzzleI
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { getOptionalUser } from '#app/.server/auth/session.ts'
+import { getInstance } from '#app/.server/i18n.ts'
 import { LanguageSwitcher } from '#app/components/language-switcher.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Button } from '#app/components/ui/button.tsx'
@@ -9,13 +10,16 @@ import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle }
 import { plans } from '#app/lib/plans.ts'
 import type { Route } from './+types/landing'
 
-export const meta: Route.MetaFunction = () => [
+export const meta: Route.MetaFunction = ({ data }) => [
 	{ title: 'P2P Transaction Tracker' },
-	{ name: 'description', content: 'Track the Zelle, Venmo, Cash App, PayPal and wire payments you receive.' },
+	{ name: 'description', content: data?.description ?? '' },
 ]
 
-export async function loader({ request }: Route.LoaderArgs) {
-	return { signedIn: Boolean(await getOptionalUser(request)) }
+export async function loader({ request, context }: Route.LoaderArgs) {
+	return {
+		signedIn: Boolean(await getOptionalUser(request)),
+		description: getInstance(context).t('landing.subheadline'),
+	}
 }
 
 const features = [

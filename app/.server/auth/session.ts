@@ -1,5 +1,5 @@
 import { createCookie, redirect, type RouterContextProvider } from 'react-router'
-import { memberContext, socketAddressContext, userContext } from '../context.ts'
+import { memberContext, socketAddressContext } from '../context.ts'
 import { languageCookie } from '../i18n.ts'
 import { clientAddress, secureCookies } from '../security.ts'
 import { createSession, getSessionUser, revokeSession, SESSION_ABSOLUTE_DAYS, type AuthUser } from './local.ts'
@@ -62,10 +62,4 @@ export function requireMember(context: Readonly<RouterContextProvider>) {
 	const member = context.get(memberContext)
 	if (!member) throw new Response('Not a member', { status: 403 })
 	return member
-}
-
-export function requireAuthenticated(context: Readonly<RouterContextProvider>) {
-	const user = context.get(userContext)
-	if (!user) throw new Response('Not signed in', { status: 401 })
-	return user
 }

@@ -1,6 +1,6 @@
 import { Outlet, redirect } from 'react-router'
 import { requireMember, requireUser } from '#app/.server/auth/session.ts'
-import { memberContext, userContext } from '#app/.server/context.ts'
+import { memberContext } from '#app/.server/context.ts'
 import { listActiveModules } from '#app/.server/modules.ts'
 import { resolveMember } from '#app/.server/organizations.ts'
 import { readSidebarExpanded } from '#app/.server/sidebar.ts'
@@ -13,7 +13,6 @@ export const middleware: Route.MiddlewareFunction[] = [
 		const user = await requireUser(request)
 		const member = await resolveMember(request, user)
 		if (!member) throw redirect('/onboarding')
-		context.set(userContext, user)
 		context.set(memberContext, member)
 		return next()
 	},
