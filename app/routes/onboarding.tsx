@@ -1,15 +1,16 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from 'react-i18next'
-import { data, Form, redirect, useNavigation } from 'react-router'
+import { data, Form, redirect } from 'react-router'
 import { z } from 'zod'
 import { requireUser } from '#app/.server/auth/session.ts'
 import { createOrganization, currentOrganizationCookie, listMemberships } from '#app/.server/organizations.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { AuthCard } from '#app/components/auth-card.tsx'
 import { Button } from '#app/components/ui/button.tsx'
+import { Field } from '#app/components/field.tsx'
+import { SubmitButton } from '#app/components/submit-button.tsx'
 import { Input } from '#app/components/ui/input.tsx'
-import { Label } from '#app/components/ui/label.tsx'
 import type { Route } from './+types/onboarding'
 
 const schema = z.object({
@@ -41,7 +42,6 @@ export async function action({ request }: Route.ActionArgs) {
 
 export default function Onboarding({ actionData }: Route.ComponentProps) {
 	const { t } = useTranslation()
-	const navigation = useNavigation()
 	const [form, fields] = useForm({
 		id: 'onboarding',
 		lastResult: actionData?.result,
@@ -51,18 +51,15 @@ export default function Onboarding({ actionData }: Route.ComponentProps) {
 	return (
 		<AuthCard title={t('onboarding.title')} subtitle={t('onboarding.subtitle')}>
 			<Form method="post" {...getFormProps(form)} noValidate className="grid gap-4">
-				<div className="grid gap-2">
-					<Label htmlFor={fields.name.id}>{t('onboarding.name')}</Label>
+				<Field
+					label={t('onboarding.name')}
+					htmlFor={fields.name.id}
+					errorId={fields.name.errorId}
+					error={fields.name.errors ? t(`onboarding.errors.${fields.name.errors[0]}`) : undefined}
+				>
 					<Input {...getInputProps(fields.name, { type: 'text' })} autoComplete="organization" />
-					{fields.name.errors ? (
-						<p id={fields.name.errorId} className="text-sm text-destructive">
-							{t(`onboarding.errors.${fields.name.errors[0]}`)}
-						</p>
-					) : null}
-				</div>
-				<Button type="submit" disabled={navigation.state === 'submitting'}>
-					{t('onboarding.submit')}
-				</Button>
+				</Field>
+				<SubmitButton label={t('onboarding.submit')} pendingLabel={t('onboarding.submitting')} />
 			</Form>
 			<Form method="post" action="/auth/sign-out" className="text-center">
 				<Button type="submit" variant="link" size="sm">

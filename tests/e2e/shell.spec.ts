@@ -44,7 +44,7 @@ signedInTest('the language choice survives a reload and follows the user @nojs',
 	await expect(page.getByRole('heading', { name: 'Panel', level: 1 })).toBeVisible()
 	await page.reload()
 	await expect(page.locator('html')).toHaveAttribute('lang', 'es')
-	await expect(page.getByRole('link', { name: 'Transacciones' })).toBeVisible()
+	await expect(page.locator('#app-sidebar').getByRole('link', { name: 'Transacciones' })).toBeVisible()
 	await page.getByLabel('Idioma').click()
 	await page.getByRole('button', { name: 'Portugués (Brasil)' }).click()
 	await expect(page.locator('html')).toHaveAttribute('lang', 'pt-BR')

@@ -1,20 +1,19 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from 'react-i18next'
-import { data, Form, Link, redirect, useNavigation, useSearchParams } from 'react-router'
+import { data, Form, Link, redirect, useSearchParams } from 'react-router'
 import { signIn, signUp } from '#app/.server/auth/local.ts'
 import { getClientAddress, getOptionalUser, startSession } from '#app/.server/auth/session.ts'
 import { asUser } from '#app/.server/db/index.ts'
 import { safeRedirect } from '#app/.server/security.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { AuthCard } from '#app/components/auth-card.tsx'
+import { Field } from '#app/components/field.tsx'
 import { FormAlert } from '#app/components/form-alert.tsx'
 import { GoogleButton } from '#app/components/google-button.tsx'
 import { PasswordInput } from '#app/components/password-input.tsx'
-import { Button } from '#app/components/ui/button.tsx'
+import { SubmitButton } from '#app/components/submit-button.tsx'
 import { Input } from '#app/components/ui/input.tsx'
-import { Label } from '#app/components/ui/label.tsx'
-import { Spinner } from '#app/components/ui/spinner.tsx'
 import { loginSchema, signUpSchema } from '#app/lib/schemas/auth.ts'
 import type { Route } from './+types/auth'
 
@@ -122,14 +121,8 @@ function googleErrorCode(code: string) {
 
 type FormResult = Route.ComponentProps['actionData'] extends infer A ? (A extends { result: infer R } ? R : never) : never
 
-function useSubmitting(intent: string) {
-	const navigation = useNavigation()
-	return navigation.state === 'submitting' && navigation.formData?.get('intent') === intent
-}
-
 function LoginForm({ lastResult, formError, redirectTo }: { lastResult: FormResult | undefined; formError?: string; redirectTo: string }) {
 	const { t } = useTranslation('auth')
-	const submitting = useSubmitting('login')
 	const [form, fields] = useForm({
 		id: 'login',
 		lastResult,
@@ -142,30 +135,27 @@ function LoginForm({ lastResult, formError, redirectTo }: { lastResult: FormResu
 			<input type="hidden" name="intent" value="login" />
 			<input type="hidden" name="redirectTo" value={redirectTo} />
 			<FormAlert ns="auth" code={error} id="login-error" />
-			<div className="grid gap-2">
-				<Label htmlFor={fields.email.id}>{t('fields.email')}</Label>
+			<Field label={t('fields.email')} htmlFor={fields.email.id}>
 				<Input {...getInputProps(fields.email, { type: 'email' })} autoComplete="email" placeholder={t('fields.emailPlaceholder')} />
-			</div>
-			<div className="grid gap-2">
-				<div className="flex items-center justify-between">
-					<Label htmlFor={fields.password.id}>{t('fields.password')}</Label>
+			</Field>
+			<Field
+				label={t('fields.password')}
+				htmlFor={fields.password.id}
+				aside={
 					<Link to="/auth/forgot-password" className="text-sm text-primary underline-offset-4 hover:underline">
 						{t('login.forgot')}
 					</Link>
-				</div>
+				}
+			>
 				<PasswordInput {...getInputProps(fields.password, { type: 'password' })} autoComplete="current-password" />
-			</div>
-			<Button type="submit" disabled={submitting} className="w-full">
-				{submitting ? <Spinner aria-label={t('login.submitting')} /> : null}
-				{submitting ? t('login.submitting') : t('login.submit')}
-			</Button>
+			</Field>
+			<SubmitButton intent="login" label={t('login.submit')} pendingLabel={t('login.submitting')} className="w-full" />
 		</Form>
 	)
 }
 
 function SignUpForm({ lastResult, formError }: { lastResult: FormResult | undefined; formError?: string }) {
 	const { t } = useTranslation('auth')
-	const submitting = useSubmitting('signup')
 	const [form, fields] = useForm({
 		id: 'signup',
 		lastResult,
@@ -177,26 +167,19 @@ function SignUpForm({ lastResult, formError }: { lastResult: FormResult | undefi
 		<Form method="post" {...getFormProps(form)} noValidate className="grid gap-4" aria-describedby={error ? 'signup-error' : undefined}>
 			<input type="hidden" name="intent" value="signup" />
 			<FormAlert ns="auth" code={error} id="signup-error" />
-			<div className="grid gap-2">
-				<Label htmlFor={fields.fullName.id}>{t('fields.fullName')}</Label>
+			<Field label={t('fields.fullName')} htmlFor={fields.fullName.id}>
 				<Input {...getInputProps(fields.fullName, { type: 'text' })} autoComplete="name" placeholder={t('fields.fullNamePlaceholder')} />
-			</div>
-			<div className="grid gap-2">
-				<Label htmlFor={fields.email.id}>{t('fields.email')}</Label>
+			</Field>
+			<Field label={t('fields.email')} htmlFor={fields.email.id}>
 				<Input {...getInputProps(fields.email, { type: 'email' })} autoComplete="email" placeholder={t('fields.emailPlaceholder')} />
-			</div>
-			<div className="grid gap-2">
-				<Label htmlFor={fields.password.id}>{t('fields.password')}</Label>
+			</Field>
+			<Field label={t('fields.password')} htmlFor={fields.password.id}>
 				<PasswordInput {...getInputProps(fields.password, { type: 'password' })} autoComplete="new-password" />
-			</div>
-			<div className="grid gap-2">
-				<Label htmlFor={fields.confirmPassword.id}>{t('fields.confirmPassword')}</Label>
+			</Field>
+			<Field label={t('fields.confirmPassword')} htmlFor={fields.confirmPassword.id}>
 				<PasswordInput {...getInputProps(fields.confirmPassword, { type: 'password' })} autoComplete="new-password" />
-			</div>
-			<Button type="submit" disabled={submitting} className="w-full">
-				{submitting ? <Spinner aria-label={t('signup.submitting')} /> : null}
-				{submitting ? t('signup.submitting') : t('signup.submit')}
-			</Button>
+			</Field>
+			<SubmitButton intent="signup" label={t('signup.submit')} pendingLabel={t('signup.submitting')} className="w-full" />
 		</Form>
 	)
 }

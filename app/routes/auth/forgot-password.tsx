@@ -1,16 +1,16 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from 'react-i18next'
-import { data, Form, Link, useNavigation } from 'react-router'
+import { data, Form, Link } from 'react-router'
 import { createRecoveryToken } from '#app/.server/auth/local.ts'
 import { getInstance } from '#app/.server/i18n.ts'
 import { sendMail } from '#app/.server/mail/index.ts'
 import { publicOrigin } from '#app/.server/security.ts'
 import { AuthCard } from '#app/components/auth-card.tsx'
 import { Alert, AlertDescription, AlertTitle } from '#app/components/ui/alert.tsx'
-import { Button } from '#app/components/ui/button.tsx'
+import { Field } from '#app/components/field.tsx'
+import { SubmitButton } from '#app/components/submit-button.tsx'
 import { Input } from '#app/components/ui/input.tsx'
-import { Label } from '#app/components/ui/label.tsx'
 import { forgotPasswordSchema } from '#app/lib/schemas/auth.ts'
 import type { Route } from './+types/forgot-password'
 
@@ -35,7 +35,6 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function ForgotPassword({ actionData }: Route.ComponentProps) {
 	const { t } = useTranslation('auth')
-	const navigation = useNavigation()
 	const [form, fields] = useForm({
 		id: 'forgot-password',
 		lastResult: actionData?.result,
@@ -51,18 +50,15 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
 				</Alert>
 			) : null}
 			<Form method="post" {...getFormProps(form)} noValidate className="grid gap-4">
-				<div className="grid gap-2">
-					<Label htmlFor={fields.email.id}>{t('fields.email')}</Label>
+				<Field
+					label={t('fields.email')}
+					htmlFor={fields.email.id}
+					errorId={fields.email.errorId}
+					error={fields.email.errors ? t(`errors.${fields.email.errors[0]}.description`) : undefined}
+				>
 					<Input {...getInputProps(fields.email, { type: 'email' })} autoComplete="email" />
-					{fields.email.errors ? (
-						<p id={fields.email.errorId} className="text-sm text-destructive">
-							{t(`errors.${fields.email.errors[0]}.description`)}
-						</p>
-					) : null}
-				</div>
-				<Button type="submit" disabled={navigation.state === 'submitting'}>
-					{t('recovery.submit')}
-				</Button>
+				</Field>
+				<SubmitButton label={t('recovery.submit')} pendingLabel={t('recovery.submitting')} />
 			</Form>
 			<Link to="/auth" className="text-center text-sm text-primary underline-offset-4 hover:underline">
 				{t('recovery.backToLogin')}

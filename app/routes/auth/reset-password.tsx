@@ -1,15 +1,15 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from 'react-i18next'
-import { data, Form, Link, useNavigation } from 'react-router'
+import { data, Form, Link } from 'react-router'
 import { findRecoveryUser, setPassword } from '#app/.server/auth/local.ts'
 import { startSession } from '#app/.server/auth/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { AuthCard } from '#app/components/auth-card.tsx'
+import { Field } from '#app/components/field.tsx'
 import { FormAlert } from '#app/components/form-alert.tsx'
 import { PasswordInput } from '#app/components/password-input.tsx'
-import { Button } from '#app/components/ui/button.tsx'
-import { Label } from '#app/components/ui/label.tsx'
+import { SubmitButton } from '#app/components/submit-button.tsx'
 import { resetPasswordSchema } from '#app/lib/schemas/auth.ts'
 import type { Route } from './+types/reset-password'
 
@@ -35,7 +35,6 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
 	const { t } = useTranslation('auth')
-	const navigation = useNavigation()
 	const [form, fields] = useForm({
 		id: 'reset-password',
 		lastResult: actionData?.result,
@@ -57,17 +56,13 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
 			<Form method="post" {...getFormProps(form)} noValidate className="grid gap-4">
 				<input type="hidden" name="token" value={loaderData.token} />
 				<FormAlert ns="auth" code={actionData?.formError ?? form.errors?.[0]} />
-				<div className="grid gap-2">
-					<Label htmlFor={fields.password.id}>{t('reset.newPassword')}</Label>
+				<Field label={t('reset.newPassword')} htmlFor={fields.password.id}>
 					<PasswordInput {...getInputProps(fields.password, { type: 'password' })} autoComplete="new-password" />
-				</div>
-				<div className="grid gap-2">
-					<Label htmlFor={fields.confirmPassword.id}>{t('fields.confirmPassword')}</Label>
+				</Field>
+				<Field label={t('fields.confirmPassword')} htmlFor={fields.confirmPassword.id}>
 					<PasswordInput {...getInputProps(fields.confirmPassword, { type: 'password' })} autoComplete="new-password" />
-				</div>
-				<Button type="submit" disabled={navigation.state === 'submitting'}>
-					{t('reset.submit')}
-				</Button>
+				</Field>
+				<SubmitButton label={t('reset.submit')} pendingLabel={t('reset.submitting')} />
 			</Form>
 		</AuthCard>
 	)

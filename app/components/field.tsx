@@ -1,0 +1,37 @@
+import { Label } from '#app/components/ui/label.tsx'
+
+/**
+ * A form field: label, control and the error under it (SPEC: errors sit under the field, in
+ * the user's language). `error` is already translated; `errorId` ties it to the control's
+ * aria-describedby (conform's `field.errorId`).
+ */
+export function Field({
+	label,
+	htmlFor,
+	error,
+	errorId,
+	aside,
+	children,
+}: {
+	label: string
+	htmlFor: string
+	error?: string
+	errorId?: string
+	aside?: React.ReactNode
+	children: React.ReactNode
+}) {
+	return (
+		<div className="grid gap-2">
+			<div className="flex items-center justify-between gap-2">
+				<Label htmlFor={htmlFor}>{label}</Label>
+				{aside}
+			</div>
+			{children}
+			{error ? (
+				<p id={errorId} className="text-sm text-destructive">
+					{error}
+				</p>
+			) : null}
+		</div>
+	)
+}
