@@ -1,10 +1,156 @@
+import { PlusIcon, SearchIcon, TagIcon, XIcon } from 'lucide-react'
+import { useEffect, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
-import { ComingSoon } from '#app/components/coming-soon.tsx'
+import { Form, Link, useNavigation, useSubmit } from 'react-router'
+import { getCategorySummaries, type CategorySummary } from '#app/.server/analytics.ts'
+import { requireMember } from '#app/.server/auth/session.ts'
+import { categoryColors } from '#app/components/category-badge.tsx'
+import { Button } from '#app/components/ui/button.tsx'
+import { Card, CardContent, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
+import { Input } from '#app/components/ui/input.tsx'
+import { Skeleton } from '#app/components/ui/skeleton.tsx'
+import { formatMoney, formatNumber } from '#app/lib/format.ts'
 import type { Route } from './+types/categories'
+
+/** SPEC §9: six placeholder cards while loading. */
+const SKELETON_CARDS = 6
+const MAX_QUERY = 100
 
 export const meta: Route.MetaFunction = () => [{ title: 'P2P Transaction Tracker' }]
 
-export default function Screen() {
-	const { t } = useTranslation()
-	return <ComingSoon title={t('nav.categories')} />
+export async function loader({ request, context }: Route.LoaderArgs) {
+	const { user, organization } = requireMember(context)
+	const q = (new URL(request.url).searchParams.get('q') ?? '').trim().slice(0, MAX_QUERY)
+	return { q, categories: await getCategorySummaries(user.userId, organization.id) }
+}
+
+export default function Categories({ loaderData }: Route.ComponentProps) {
+	const { t } = useTranslation(['categories', 'common', 'reports'])
+	const navigation = useNavigation()
+	const loading = navigation.state === 'loading' && navigation.location.pathname === '/app/categories'
+	// The search matches a category's name in the reader's language or its stored value.
+	const needle = loaderData.q.toLocaleLowerCase()
+	const shown = needle
+		? loaderData.categories.filter(
+				(c) => c.category.includes(needle) || t(`reports:category.${c.category}`).toLocaleLowerCase().includes(needle),
+			)
+		: loaderData.categories
+	return (
+		<div className="grid gap-6">
+			<div className="flex flex-wrap items-end justify-between gap-4">
+				<div className="grid gap-1">
+					<h1 className="text-2xl font-semibold tracking-tight">{t('common:nav.categories')}</h1>
+					<p className="text-sm text-muted-foreground">{t('subtitle')}</p>
+				</div>
+				<Button asChild>
+					<Link to="/app/transactions?edit=1&add=1" aria-label={t('addLabel')}>
+						<PlusIcon aria-hidden="true" />
+						{t('add')}
+					</Link>
+				</Button>
+			</div>
+			<SearchForm key={loaderData.q} q={loaderData.q} />
+			<section aria-label={t('results')} aria-busy={loading}>
+				{loading ? (
+					<div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3" role="status" aria-label={t('loading')}>
+						{Array.from({ length: SKELETON_CARDS }, (_, i) => (
+							<Skeleton key={i} className="h-36 rounded-xl" data-testid="category-skeleton" />
+						))}
+					</div>
+				) : shown.length === 0 ? (
+					<p className="rounded-xl border border-dashed p-10 text-center text-muted-foreground">{t('empty')}</p>
+				) : (
+					<ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
+						{shown.map((c) => (
+							<li key={c.category}>
+								<CategoryCard summary={c} />
+							</li>
+						))}
+					</ul>
+				)}
+			</section>
+		</div>
+	)
+}
+
+function SearchForm({ q }: { q: string }) {
+	const { t } = useTranslation('categories')
+	const submit = useSubmit()
+	const timer = useRef<ReturnType<typeof setTimeout>>(undefined)
+	useEffect(() => () => clearTimeout(timer.current), [])
+	return (
+		<Form method="get" role="search" className="flex max-w-md items-center gap-2">
+			<div className="relative flex-1">
+				<SearchIcon className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden="true" />
+				<Input
+					type="search"
+					name="q"
+					defaultValue={q}
+					maxLength={MAX_QUERY}
+					placeholder={t('search.placeholder')}
+					aria-label={t('search.label')}
+					className="pl-9"
+					onChange={(event) => {
+						// With JavaScript, the results follow the typing (one history entry).
+						const form = event.currentTarget.form
+						clearTimeout(timer.current)
+						timer.current = setTimeout(() => {
+							if (form) void submit(form, { replace: true, preventScrollReset: true })
+						}, 300)
+					}}
+				/>
+			</div>
+			<Button type="submit" variant="secondary">
+				{t('search.submit')}
+			</Button>
+			{q ? (
+				<Button asChild variant="ghost" size="icon">
+					<Link to="/app/categories" aria-label={t('search.clear')}>
+						<XIcon aria-hidden="true" />
+					</Link>
+				</Button>
+			) : null}
+		</Form>
+	)
+}
+
+function CategoryCard({ summary }: { summary: CategorySummary }) {
+	const { t, i18n } = useTranslation(['categories', 'reports'])
+	const name = t(`reports:category.${summary.category}`)
+	return (
+		<Card
+			className="relative h-full gap-4 transition-colors focus-within:ring-[3px] focus-within:ring-ring/50 hover:bg-muted/40"
+			data-testid="category-card"
+			data-category={summary.category}
+		>
+			<CardHeader className="flex flex-row items-center justify-between gap-2">
+				<CardTitle>
+					<h2 className="flex items-center gap-2 text-base">
+						<span className="size-2.5 rounded-full" style={{ background: categoryColors[summary.category] }} aria-hidden="true" />
+						{/* The whole card is the link (its ::after covers the card); its name is the category's. */}
+						<Link to={`/app/transactions?category=${summary.category}`} className="outline-none after:absolute after:inset-0 after:content-['']">
+							{name}
+						</Link>
+					</h2>
+				</CardTitle>
+				<TagIcon className="size-4 text-muted-foreground" aria-hidden="true" />
+			</CardHeader>
+			<CardContent>
+				<dl className="grid grid-cols-2 gap-4">
+					<div className="grid gap-1">
+						<dt className="text-xs text-muted-foreground">{t('transactions')}</dt>
+						<dd className="text-2xl font-semibold tabular-nums" data-testid="category-count">
+							{formatNumber(summary.count, i18n.language)}
+						</dd>
+					</div>
+					<div className="grid gap-1">
+						<dt className="text-xs text-muted-foreground">{t('amount')}</dt>
+						<dd className="text-2xl font-semibold tabular-nums" data-testid="category-amount">
+							{formatMoney(summary.amount)}
+						</dd>
+					</div>
+				</dl>
+			</CardContent>
+		</Card>
+	)
 }

@@ -1,10 +1,193 @@
+import { ArrowRightIcon, CheckCircle2Icon, DollarSignIcon, PlusIcon, ReceiptIcon, UsersIcon } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
-import { ComingSoon } from '#app/components/coming-soon.tsx'
+import { Link } from 'react-router'
+import { getDashboard } from '#app/.server/analytics.ts'
+import { requireMember } from '#app/.server/auth/session.ts'
+import { CategoryBadge } from '#app/components/category-badge.tsx'
+import { SmallMonthlyChartSlot } from '#app/components/chart-slot.tsx'
+import { useMonthLabel } from '#app/components/month-label.ts'
+import { StatCard } from '#app/components/stat-card.tsx'
+import { Button } from '#app/components/ui/button.tsx'
+import { Card, CardAction, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
+import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
+import { formatDate, formatMoney, formatNumber, formatPercent } from '#app/lib/format.ts'
 import type { Route } from './+types/dashboard'
 
 export const meta: Route.MetaFunction = () => [{ title: 'P2P Transaction Tracker' }]
 
-export default function Screen() {
-	const { t } = useTranslation()
-	return <ComingSoon title={t('nav.dashboard')} />
+export async function loader({ context }: Route.LoaderArgs) {
+	const { user, organization } = requireMember(context)
+	return getDashboard(user.userId, organization.id, { latest: 8 })
+}
+
+export default function Dashboard({ loaderData }: Route.ComponentProps) {
+	const { t, i18n } = useTranslation(['dashboard', 'common'])
+	const { totals } = loaderData
+	const empty = totals.transactionCount === 0
+	return (
+		<div className="grid gap-6">
+			<div className="grid gap-1">
+				<h1 className="text-2xl font-semibold tracking-tight">{t('common:nav.dashboard')}</h1>
+				<p className="text-sm text-muted-foreground">{t('subtitle')}</p>
+			</div>
+			<section className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4" aria-label={t('subtitle')}>
+				<StatCard icon={DollarSignIcon} title={t('cards.totalReceived')} value={formatMoney(totals.totalReceived)} hint={t('cards.totalReceivedHint')} />
+				<StatCard
+					icon={ReceiptIcon}
+					title={t('cards.totalTransactions')}
+					value={formatNumber(totals.transactionCount, i18n.language)}
+					hint={t('cards.totalTransactionsHint')}
+				/>
+				<StatCard icon={UsersIcon} title={t('cards.uniqueClients')} value={formatNumber(totals.uniqueClients, i18n.language)} hint={t('cards.uniqueClientsHint')} />
+				<StatCard
+					icon={CheckCircle2Icon}
+					title={t('cards.matched')}
+					value={formatNumber(totals.matchedCount, i18n.language)}
+					hint={t('cards.matchedHint', { percent: formatPercent(totals.matchedShare, i18n.language) })}
+				/>
+			</section>
+			{empty ? <EmptyState /> : null}
+			<div className="grid gap-6 xl:grid-cols-5">
+				<LatestTransactions latest={loaderData.latest} className="xl:col-span-3" />
+				<MonthlyAmounts months={loaderData.months} className="xl:col-span-2" />
+			</div>
+		</div>
+	)
+}
+
+function EmptyState() {
+	const { t } = useTranslation('dashboard')
+	return (
+		<Card>
+			<CardHeader>
+				<CardTitle>
+					<h2>{t('empty.title')}</h2>
+				</CardTitle>
+				<CardDescription>{t('empty.description')}</CardDescription>
+				<CardAction>
+					<Button asChild>
+						<Link to="/app/transactions?edit=1&add=1">
+							<PlusIcon aria-hidden="true" />
+							{t('empty.action')}
+						</Link>
+					</Button>
+				</CardAction>
+			</CardHeader>
+		</Card>
+	)
+}
+
+function LatestTransactions({ latest, className }: { latest: Route.ComponentProps['loaderData']['latest']; className?: string }) {
+	const { t } = useTranslation(['dashboard', 'reports'])
+	return (
+		<Card className={className}>
+			<CardHeader>
+				<CardTitle>
+					<h2>{t('latest.title')}</h2>
+				</CardTitle>
+				<CardDescription>{t('latest.description')}</CardDescription>
+				<CardAction>
+					<Button asChild variant="outline" size="sm">
+						<Link to="/app/transactions">
+							{t('latest.viewAll')}
+							<ArrowRightIcon aria-hidden="true" />
+						</Link>
+					</Button>
+				</CardAction>
+			</CardHeader>
+			<CardContent>
+				<Table>
+					<TableHeader>
+						<TableRow>
+							<TableHead scope="col">{t('reports:columns.date')}</TableHead>
+							<TableHead scope="col">{t('reports:columns.client')}</TableHead>
+							<TableHead scope="col" className="text-right">
+								{t('reports:columns.amount')}
+							</TableHead>
+							<TableHead scope="col">{t('reports:columns.category')}</TableHead>
+							<TableHead scope="col" className="hidden sm:table-cell">
+								{t('reports:columns.method')}
+							</TableHead>
+						</TableRow>
+					</TableHeader>
+					<TableBody>
+						{latest.length === 0 ? (
+							<TableRow>
+								<TableCell colSpan={5} className="h-16 text-center text-muted-foreground">
+									{t('empty.title')}
+								</TableCell>
+							</TableRow>
+						) : (
+							latest.map((row) => (
+								<TableRow key={row.id}>
+									<TableCell className="tabular-nums">{formatDate(row.dateReceived)}</TableCell>
+									<TableCell className="max-w-48 truncate">
+										{row.clientName || <span className="text-muted-foreground">{t('reports:noClient')}</span>}
+									</TableCell>
+									<TableCell className="text-right tabular-nums">{formatMoney(row.amount)}</TableCell>
+									<TableCell>
+										<CategoryBadge category={row.category} />
+									</TableCell>
+									<TableCell className="hidden sm:table-cell">{row.paymentMethod}</TableCell>
+								</TableRow>
+							))
+						)}
+					</TableBody>
+				</Table>
+			</CardContent>
+		</Card>
+	)
+}
+
+function MonthlyAmounts({ months, className }: { months: Route.ComponentProps['loaderData']['months']; className?: string }) {
+	const { t, i18n } = useTranslation(['dashboard', 'reports'])
+	const monthLabel = useMonthLabel()
+	const points = months.map((m) => ({ label: monthLabel(m.month), amount: Number(m.amount), count: m.count }))
+	return (
+		<Card className={className}>
+			<CardHeader>
+				<CardTitle>
+					<h2>{t('chart.title')}</h2>
+				</CardTitle>
+				<CardDescription>{t('chart.description')}</CardDescription>
+				<CardAction>
+					<Button asChild variant="outline" size="sm">
+						<Link to="/app/reports?range=last-12-months">
+							{t('chart.viewReports')}
+							<ArrowRightIcon aria-hidden="true" />
+						</Link>
+					</Button>
+				</CardAction>
+			</CardHeader>
+			<CardContent className="grid gap-4">
+				<SmallMonthlyChartSlot label={t('chart.label')} data={points} height={200} amountLabel={t('reports:columns.amount')} />
+				<details className="text-sm">
+					<summary className="cursor-pointer text-muted-foreground">{t('chart.showTable')}</summary>
+					<Table>
+						<TableCaption className="sr-only">{t('chart.tableCaption')}</TableCaption>
+						<TableHeader>
+							<TableRow>
+								<TableHead scope="col">{t('reports:columns.month')}</TableHead>
+								<TableHead scope="col" className="text-right">
+									{t('reports:columns.count')}
+								</TableHead>
+								<TableHead scope="col" className="text-right">
+									{t('reports:columns.amount')}
+								</TableHead>
+							</TableRow>
+						</TableHeader>
+						<TableBody>
+							{months.map((m) => (
+								<TableRow key={m.month}>
+									<TableCell>{monthLabel(m.month, { long: true })}</TableCell>
+									<TableCell className="text-right tabular-nums">{formatNumber(m.count, i18n.language)}</TableCell>
+									<TableCell className="text-right tabular-nums">{formatMoney(m.amount)}</TableCell>
+								</TableRow>
+							))}
+						</TableBody>
+					</Table>
+				</details>
+			</CardContent>
+		</Card>
+	)
 }

@@ -1,0 +1,49 @@
+import { lazy, Suspense, type ComponentProps } from 'react'
+import { Skeleton } from '#app/components/ui/skeleton.tsx'
+import { useHydrated } from '#app/lib/use-hydrated.ts'
+
+// recharts is loaded after hydration, in its own chunk: the page renders (and works) without it.
+const MonthlyChart = lazy(() => import('./charts.tsx').then((m) => ({ default: m.MonthlyChart })))
+const SmallMonthlyChart = lazy(() => import('./charts.tsx').then((m) => ({ default: m.SmallMonthlyChart })))
+const ShareChart = lazy(() => import('./charts.tsx').then((m) => ({ default: m.ShareChart })))
+
+/**
+ * A chart drawn in the browser only, in a box of fixed height labelled for assistive
+ * technology; the figures themselves are in a table next to it.
+ */
+function ChartBox({ label, height, children }: { label: string; height: number; children: React.ReactNode }) {
+	const hydrated = useHydrated()
+	return (
+		<figure role="img" aria-label={label} className="m-0 w-full min-w-0" style={{ height }}>
+			{hydrated ? (
+				<Suspense fallback={<Skeleton className="size-full" />}>{children}</Suspense>
+			) : (
+				<div aria-hidden="true" className="size-full rounded-md bg-muted/40" />
+			)}
+		</figure>
+	)
+}
+
+export function MonthlyChartSlot({ label, ...props }: ComponentProps<typeof MonthlyChart> & { label: string }) {
+	return (
+		<ChartBox label={label} height={props.height}>
+			<MonthlyChart {...props} />
+		</ChartBox>
+	)
+}
+
+export function SmallMonthlyChartSlot({ label, ...props }: ComponentProps<typeof SmallMonthlyChart> & { label: string }) {
+	return (
+		<ChartBox label={label} height={props.height}>
+			<SmallMonthlyChart {...props} />
+		</ChartBox>
+	)
+}
+
+export function ShareChartSlot({ label, ...props }: ComponentProps<typeof ShareChart> & { label: string }) {
+	return (
+		<ChartBox label={label} height={props.height}>
+			<ShareChart {...props} />
+		</ChartBox>
+	)
+}
