@@ -22,7 +22,8 @@ app.set('trust proxy', TRUST_PROXY)
 
 app.use((req, res, next) => {
 	const start = process.hrtime.bigint()
-	const id = req.get('x-request-id') ?? randomUUID()
+	const given = req.get('x-request-id')
+	const id = given && /^[\w.-]{1,100}$/.test(given) ? given : randomUUID()
 	res.setHeader('X-Request-Id', id)
 	res.on('finish', () => {
 		const ms = Number(process.hrtime.bigint() - start) / 1e6

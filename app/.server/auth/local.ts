@@ -155,7 +155,7 @@ export async function verifyUserPassword(userId: string, password: string) {
 	return verifyPassword(row?.encrypted_password, password)
 }
 
-/** A recovery token for the email's account (null when there is none; the caller says the same either way). */
+/** A recovery token for the email's account (null when there is none or one was sent in the last minute; the caller says the same either way). */
 export async function createRecoveryToken(rawEmail: string) {
 	const email = normalizeEmail(rawEmail)
 	const token = newToken()
@@ -165,6 +165,8 @@ export async function createRecoveryToken(rawEmail: string) {
 			.set({ recovery_token: hashToken(token), recovery_sent_at: new Date() })
 			.where(sql`lower(email)`, '=', email)
 			.where('deleted_at', 'is', null)
+			// At most one mail a minute per account: the form cannot be used to flood an inbox.
+			.where((eb) => eb.or([eb('recovery_sent_at', 'is', null), eb('recovery_sent_at', '<', new Date(Date.now() - 60_000))]))
 			.returning('id')
 			.executeTakeFirst(),
 	)
