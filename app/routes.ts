@@ -22,6 +22,7 @@ export default [
 		route('clients', 'routes/app/clients.tsx'),
 		route('categories', 'routes/app/categories.tsx'),
 		route('reports', 'routes/app/reports.tsx'),
+		route('reports/export.csv', 'routes/app/reports-export.ts'),
 		route('module-marketplace', 'routes/app/module-marketplace.tsx'),
 		route('modules/:moduleId', 'routes/app/module-detail.tsx'),
 		route('settings/modules/:moduleId', 'routes/app/module-detail.tsx', { id: 'settings-module-detail' }),

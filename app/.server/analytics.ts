@@ -351,6 +351,12 @@ export async function getCategorySummaries(userId: string, organizationId: strin
 	})
 }
 
+/** The range the URL asks for, seen from the organization's today (for the CSV export). */
+export async function resolveReportRange(userId: string, organizationId: string, params: URLSearchParams, options: { now?: Date } = {}) {
+	const today = await asUser(userId, (trx) => organizationToday(trx, organizationId, options.now))
+	return resolveRange(params, today)
+}
+
 export type Report = RangeFigures & { range: DateRange; today: string }
 export type ReportResult = ({ ok: true } & Report) | { ok: false; error: RangeError; from: string; to: string; today: string }
 

@@ -1,10 +1,273 @@
+import { CalculatorIcon, DollarSignIcon, DownloadIcon, ReceiptIcon } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
-import { ComingSoon } from '#app/components/coming-soon.tsx'
+import { data, Form, Link } from 'react-router'
+import { getReport, RANGE_PRESETS, rangeSearchParams, type DateRange, type RangeFigures } from '#app/.server/analytics.ts'
+import { requireMember } from '#app/.server/auth/session.ts'
+import { categoryColors } from '#app/components/category-badge.tsx'
+import { MonthlyChartSlot, ShareChartSlot } from '#app/components/chart-slot.tsx'
+import { FormAlert } from '#app/components/form-alert.tsx'
+import { useMonthLabel } from '#app/components/month-label.ts'
+import { StatCard } from '#app/components/stat-card.tsx'
+import { Button } from '#app/components/ui/button.tsx'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
+import { Input } from '#app/components/ui/input.tsx'
+import { Label } from '#app/components/ui/label.tsx'
+import { Table, TableBody, TableCaption, TableCell, TableFooter, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
+import { formatDate, formatMoney, formatNumber, formatPercent } from '#app/lib/format.ts'
+import { cn } from '#app/lib/utils.ts'
 import type { Route } from './+types/reports'
 
 export const meta: Route.MetaFunction = () => [{ title: 'P2P Transaction Tracker' }]
 
-export default function Screen() {
-	const { t } = useTranslation()
-	return <ComingSoon title={t('nav.reports')} />
+export async function loader({ request, context }: Route.LoaderArgs) {
+	const { user, organization } = requireMember(context)
+	const report = await getReport(user.userId, organization.id, new URL(request.url).searchParams)
+	if (!report.ok) {
+		// A malformed custom range: the form again, with what was typed and why it was refused.
+		return data({ ...report, presets: RANGE_PRESETS, exportHref: null }, { status: 400 })
+	}
+	return { ...report, presets: RANGE_PRESETS, exportHref: `/app/reports/export.csv?${rangeSearchParams(report.range)}` }
+}
+
+type LoaderData = Route.ComponentProps['loaderData']
+
+export default function Reports({ loaderData }: Route.ComponentProps) {
+	const { t } = useTranslation(['reports', 'common'])
+	return (
+		<div className="grid gap-6">
+			<div className="flex flex-wrap items-end justify-between gap-4">
+				<div className="grid gap-1">
+					<h1 className="text-2xl font-semibold tracking-tight">{t('common:nav.reports')}</h1>
+					<p className="text-sm text-muted-foreground">{t('subtitle')}</p>
+				</div>
+				{loaderData.exportHref ? (
+					<Button asChild variant="outline">
+						<a href={loaderData.exportHref} download title={t('export.hint')}>
+							<DownloadIcon aria-hidden="true" />
+							{t('export.button')}
+						</a>
+					</Button>
+				) : null}
+			</div>
+			<RangePicker data={loaderData} />
+			{loaderData.ok ? <ReportBody report={loaderData} /> : <FormAlert ns="reports" code={loaderData.error} id="range-error" />}
+		</div>
+	)
+}
+
+function RangePicker({ data }: { data: LoaderData }) {
+	const { t } = useTranslation('reports')
+	const active = data.ok ? data.range.preset : 'custom'
+	const from = data.ok ? (data.range.from ?? '') : data.from
+	const to = data.ok ? (data.range.to ?? '') : data.to
+	return (
+		<Card className="gap-4 py-4">
+			<CardContent className="grid gap-4 px-4">
+				<nav aria-label={t('range.label')} className="flex flex-wrap gap-2">
+					{data.presets.map((preset) => (
+						<Button key={preset} asChild size="sm" variant={active === preset ? 'default' : 'outline'}>
+							<Link to={`?range=${preset}`} aria-current={active === preset ? 'page' : undefined} preventScrollReset>
+								{t(`range.presets.${preset}`)}
+							</Link>
+						</Button>
+					))}
+				</nav>
+				<Form
+					method="get"
+					className="flex flex-wrap items-end gap-3"
+					aria-label={t('range.customTitle')}
+					aria-describedby={data.ok ? undefined : 'range-error'}
+					preventScrollReset
+				>
+					<input type="hidden" name="range" value="custom" />
+					<div className="grid gap-1.5">
+						<Label htmlFor="range-from">{t('range.from')}</Label>
+						<Input
+							id="range-from"
+							name="from"
+							type="date"
+							// Keyed on the value: a new range from a preset link refills the field.
+							key={`from-${from}`}
+							defaultValue={from}
+							required
+							aria-invalid={!data.ok && ['invalidFrom', 'missingDates', 'fromAfterTo'].includes(data.error) ? true : undefined}
+							className="w-44"
+						/>
+					</div>
+					<div className="grid gap-1.5">
+						<Label htmlFor="range-to">{t('range.to')}</Label>
+						<Input
+							id="range-to"
+							name="to"
+							type="date"
+							key={`to-${to}`}
+							defaultValue={to}
+							required
+							aria-invalid={!data.ok && ['invalidTo', 'missingDates', 'fromAfterTo'].includes(data.error) ? true : undefined}
+							className="w-44"
+						/>
+					</div>
+					<Button type="submit" variant={active === 'custom' ? 'default' : 'secondary'}>
+						{t('range.apply')}
+					</Button>
+				</Form>
+				{data.ok ? <RangeCaption range={data.range} /> : null}
+			</CardContent>
+		</Card>
+	)
+}
+
+function RangeCaption({ range }: { range: DateRange }) {
+	const { t } = useTranslation('reports')
+	return (
+		<p className="text-sm text-muted-foreground" data-testid="range-caption">
+			{range.from && range.to ? t('range.showing', { from: formatDate(range.from), to: formatDate(range.to) }) : t('range.showingAll')}
+		</p>
+	)
+}
+
+function ReportBody({ report }: { report: RangeFigures }) {
+	const { t, i18n } = useTranslation('reports')
+	const { totals } = report
+	return (
+		<>
+			<section className="grid gap-4 md:grid-cols-3" aria-label={t('subtitle')}>
+				<StatCard icon={DollarSignIcon} title={t('cards.totalRevenue')} value={formatMoney(totals.amount)} hint={t('cards.totalRevenueHint')} />
+				<StatCard icon={CalculatorIcon} title={t('cards.average')} value={formatMoney(totals.average)} hint={t('cards.averageHint')} />
+				<StatCard icon={ReceiptIcon} title={t('cards.volume')} value={formatNumber(totals.count, i18n.language)} hint={t('cards.volumeHint')} />
+			</section>
+			{totals.count === 0 ? (
+				<Card>
+					<CardHeader>
+						<CardTitle>
+							<h2>{t('empty.title')}</h2>
+						</CardTitle>
+						<CardDescription>{t('empty.description')}</CardDescription>
+					</CardHeader>
+				</Card>
+			) : (
+				<div className="grid gap-6 xl:grid-cols-2">
+					<CategoryBreakdown report={report} />
+					<MonthlyTrends report={report} />
+				</div>
+			)}
+		</>
+	)
+}
+
+function CategoryBreakdown({ report }: { report: RangeFigures }) {
+	const { t, i18n } = useTranslation('reports')
+	const points = report.categories.map((c) => ({
+		label: t(`category.${c.category}`),
+		amount: Number(c.amount),
+		share: c.share,
+		fill: categoryColors[c.category],
+	}))
+	return (
+		<Card>
+			<CardHeader>
+				<CardTitle>
+					<h2>{t('breakdown.title')}</h2>
+				</CardTitle>
+				<CardDescription>{t('breakdown.description')}</CardDescription>
+			</CardHeader>
+			<CardContent className="grid gap-4">
+				<ShareChartSlot label={t('breakdown.chartLabel')} data={points} height={220} />
+				<Table data-testid="category-table">
+					<TableCaption className="sr-only">{t('breakdown.title')}</TableCaption>
+					<TableHeader>
+						<TableRow>
+							<TableHead scope="col">{t('columns.category')}</TableHead>
+							<TableHead scope="col" className="text-right">
+								{t('columns.count')}
+							</TableHead>
+							<TableHead scope="col" className="text-right">
+								{t('columns.amount')}
+							</TableHead>
+							<TableHead scope="col" className="text-right">
+								{t('columns.share')}
+							</TableHead>
+						</TableRow>
+					</TableHeader>
+					<TableBody>
+						{report.categories.map((c) => (
+							<TableRow key={c.category}>
+								<TableHead scope="row" className="font-normal">
+									<span className="flex items-center gap-2">
+										<span className="size-2.5 rounded-full" style={{ background: categoryColors[c.category] }} aria-hidden="true" />
+										{t(`category.${c.category}`)}
+									</span>
+								</TableHead>
+								<TableCell className="text-right tabular-nums">{formatNumber(c.count, i18n.language)}</TableCell>
+								<TableCell className="text-right tabular-nums">{formatMoney(c.amount)}</TableCell>
+								<TableCell className="text-right tabular-nums">{formatPercent(c.share, i18n.language)}</TableCell>
+							</TableRow>
+						))}
+					</TableBody>
+					<TotalsFooter totals={report.totals} columns={4} />
+				</Table>
+			</CardContent>
+		</Card>
+	)
+}
+
+function MonthlyTrends({ report }: { report: RangeFigures }) {
+	const { t, i18n } = useTranslation('reports')
+	const monthLabel = useMonthLabel()
+	const points = report.months.map((m) => ({ label: monthLabel(m.month), amount: Number(m.amount), count: m.count }))
+	return (
+		<Card>
+			<CardHeader>
+				<CardTitle>
+					<h2>{t('trends.title')}</h2>
+				</CardTitle>
+				<CardDescription>{t('trends.description')}</CardDescription>
+			</CardHeader>
+			<CardContent className="grid gap-4">
+				<MonthlyChartSlot label={t('trends.chartLabel')} data={points} height={220} amountLabel={t('columns.amount')} countLabel={t('columns.count')} />
+				<div className={cn(report.months.length > 12 && 'max-h-96 overflow-y-auto')}>
+					<Table data-testid="month-table">
+						<TableCaption className="sr-only">{t('trends.title')}</TableCaption>
+						<TableHeader>
+							<TableRow>
+								<TableHead scope="col">{t('columns.month')}</TableHead>
+								<TableHead scope="col" className="text-right">
+									{t('columns.count')}
+								</TableHead>
+								<TableHead scope="col" className="text-right">
+									{t('columns.amount')}
+								</TableHead>
+							</TableRow>
+						</TableHeader>
+						<TableBody>
+							{report.months.map((m) => (
+								<TableRow key={m.month}>
+									<TableHead scope="row" className="font-normal">
+										{monthLabel(m.month, { long: true })}
+									</TableHead>
+									<TableCell className="text-right tabular-nums">{formatNumber(m.count, i18n.language)}</TableCell>
+									<TableCell className="text-right tabular-nums">{formatMoney(m.amount)}</TableCell>
+								</TableRow>
+							))}
+						</TableBody>
+						<TotalsFooter totals={report.totals} columns={3} />
+					</Table>
+				</div>
+			</CardContent>
+		</Card>
+	)
+}
+
+function TotalsFooter({ totals, columns }: { totals: RangeFigures['totals']; columns: 3 | 4 }) {
+	const { t, i18n } = useTranslation('reports')
+	return (
+		<TableFooter>
+			<TableRow>
+				<TableHead scope="row">{t('columns.total')}</TableHead>
+				<TableCell className="text-right tabular-nums">{formatNumber(totals.count, i18n.language)}</TableCell>
+				<TableCell className="text-right tabular-nums">{formatMoney(totals.amount)}</TableCell>
+				{columns === 4 ? <TableCell className="text-right tabular-nums">{formatPercent(1, i18n.language)}</TableCell> : null}
+			</TableRow>
+		</TableFooter>
+	)
 }
