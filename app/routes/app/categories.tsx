@@ -49,7 +49,7 @@ export default function Categories({ loaderData }: Route.ComponentProps) {
 					</Link>
 				</Button>
 			</div>
-			<SearchForm key={loaderData.q} q={loaderData.q} />
+			<SearchForm q={loaderData.q} />
 			<section aria-label={t('results')} aria-busy={loading}>
 				{loading ? (
 					<div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3" role="status" aria-label={t('loading')}>
@@ -77,12 +77,18 @@ function SearchForm({ q }: { q: string }) {
 	const { t } = useTranslation('categories')
 	const submit = useSubmit()
 	const timer = useRef<ReturnType<typeof setTimeout>>(undefined)
+	const input = useRef<HTMLInputElement>(null)
 	useEffect(() => () => clearTimeout(timer.current), [])
+	// A search made elsewhere (Clear, back and forward) shows in the box, unless the user is typing.
+	useEffect(() => {
+		if (input.current && document.activeElement !== input.current) input.current.value = q
+	}, [q])
 	return (
 		<Form method="get" role="search" className="flex max-w-md items-center gap-2">
 			<div className="relative flex-1">
 				<SearchIcon className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden="true" />
 				<Input
+					ref={input}
 					type="search"
 					name="q"
 					defaultValue={q}
