@@ -1,0 +1,581 @@
+import { TZDate } from '@date-fns/tz'
+import { format } from 'date-fns'
+import { sql, type RawBuilder } from 'kysely'
+import {
+	P2P_MODULE_ID,
+	SYNC_NO_SOURCE,
+	SYNC_UNAVAILABLE,
+	TRANSACTION_CATEGORIES,
+	TRANSACTION_DEFAULT_SORT,
+	TRANSACTION_SORTS,
+	parseAmount,
+	type PaymentMethod,
+	type TransactionCategory,
+	type TransactionRowInput,
+	type TransactionSort,
+} from '#app/lib/schemas/transactions.ts'
+import { fingerprint, versionOf } from './data-table.ts'
+import { asUser, dbErrorCode, type Tx } from './db/index.ts'
+
+/**
+ * The transactions of one organization: the paged, sorted, searched list (fast at 1,000,000
+ * rows: every sort walks an index, pages are fetched by id after the offset, totals come from
+ * the rollup tables or a capped count), the all-or-nothing batch save with optimistic
+ * concurrency, and the sync status of the P2P transaction-tracking module.
+ * Every query names the organization explicitly: RLS lets a user see all of theirs.
+ */
+
+export const DEFAULT_PAGE_SIZE = 25
+export const MAX_PAGE_SIZE = 100
+/** An exact count past this many matching rows is not worth a scan: the total shows as "10,000+". */
+export const COUNT_CAP = 10_000
+/** Matches per kind (text, client name, amount) a search gathers, the most recent first. */
+export const SEARCH_CAP = 5_000
+const MAX_PAGE = 1_000_000
+
+export type SortDirection = 'asc' | 'desc'
+
+export type ListTransactionsOptions = {
+	q?: string | null
+	sort?: TransactionSort | null
+	dir?: SortDirection | null
+	page?: number | null
+	pageSize?: number | null
+	category?: TransactionCategory | null
+	clientId?: string | null
+}
+
+export type TransactionRow = {
+	id: string
+	dateReceived: string
+	clientId: string | null
+	clientName: string | null
+	externalId: string | null
+	amount: string
+	category: TransactionCategory
+	paymentMethod: PaymentMethod
+	description: string | null
+	/** updated_at in microseconds, as loaded: a save refuses to overwrite a newer row. */
+	version: string
+	/** A hash of the values as shown: a save skips a row the user left alone. */
+	fingerprint: string
+}
+
+export type TransactionPage = { rows: TransactionRow[]; total: number; totalCapped: boolean }
+
+type DbRow = {
+	id: string
+	date_received: string
+	client_id: string | null
+	client_name: string | null
+	external_id: string | null
+	amount: string
+	category: TransactionCategory
+	payment_method: PaymentMethod
+	description: string | null
+	version: string
+}
+
+/** The values a user edits, as text, in the order the fingerprint hashes them. */
+function editableValues(row: {
+	clientName: string | null
+	externalId: string | null
+	amount: string
+	dateReceived: string
+	category: string
+	paymentMethod: string
+	description: string | null
+}) {
+	return [row.clientName, row.externalId, row.amount, row.dateReceived, row.category, row.paymentMethod, row.description]
+}
+
+function toRow(r: DbRow): TransactionRow {
+	const row = {
+		id: r.id,
+		dateReceived: r.date_received,
+		clientId: r.client_id,
+		clientName: r.client_name,
+		externalId: r.external_id,
+		amount: r.amount,
+		category: r.category,
+		paymentMethod: r.payment_method,
+		description: r.description,
+		version: r.version,
+	}
+	return { ...row, fingerprint: fingerprint(editableValues(row)) }
+}
+
+const columns = sql`t.id, t.date_received, t.client_id, c.name as client_name, t.external_id, t.amount,
+	t.category, t.payment_method, t.description, ${versionOf('t.updated_at')} as version`
+
+const clientJoin = sql`left join public.clients c on c.organization_id = t.organization_id and c.id = t.client_id`
+
+function clamp(value: number | null | undefined, min: number, max: number, fallback: number) {
+	if (value === null || value === undefined || !Number.isFinite(value)) return fallback
+	return Math.min(Math.max(Math.trunc(value), min), max)
+}
+
+/** The ORDER BY of a sort: each one an index of the data model walks, with a unique tie-break. */
+function orderBy(sort: TransactionSort, dir: SortDirection): RawBuilder<unknown> {
+	const d = sql.raw(dir)
+	const opposite = sql.raw(dir === 'asc' ? 'desc' : 'asc')
+	switch (sort) {
+		case 'date_received':
+			return sql`t.date_received ${d}, t.id ${d}`
+		case 'amount':
+			return sql`t.amount ${d}, t.id ${d}`
+		case 'external_id':
+			return sql`t.external_id ${d}, t.id ${d}`
+		case 'description':
+			return sql`t.description ${d}, t.id ${d}`
+		// (organization_id, category, date_received desc): forwards for asc, backwards for desc.
+		case 'category':
+			return sql`t.category ${d}, t.date_received ${opposite}, t.id ${opposite}`
+		case 'payment_method':
+			return sql`t.payment_method ${d}, t.date_received ${opposite}, t.id ${opposite}`
+		case 'client':
+			// Rows without a client come last in both directions.
+			return sql`c.name ${d} nulls last, t.client_id ${d}, t.date_received desc, t.id desc`
+	}
+}
+
+/** The search text made literal for ilike (% _ and \ lose their meaning). */
+export function likePattern(text: string) {
+	return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+}
+
+/** A search that reads as an amount ("125.5", "$1,250.00") also matches that amount. */
+function searchedAmount(q: string) {
+	if (!/\d/.test(q)) return null
+	const parsed = parseAmount(q)
+	return parsed.ok ? parsed.value : null
+}
+
+export function normalizeSearch(q: string | null | undefined) {
+	const text = (q ?? '').trim().slice(0, 200)
+	return text.length > 0 ? text : null
+}
+
+export async function listTransactions(
+	userId: string,
+	organizationId: string,
+	options: ListTransactionsOptions = {},
+): Promise<TransactionPage> {
+	const pageSize = clamp(options.pageSize, 1, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE)
+	const page = clamp(options.page, 1, MAX_PAGE, 1)
+	const offset = (page - 1) * pageSize
+	const sort = options.sort && TRANSACTION_SORTS.includes(options.sort) ? options.sort : TRANSACTION_DEFAULT_SORT.sort
+	const dir = options.dir === 'asc' || options.dir === 'desc' ? options.dir : sort === TRANSACTION_DEFAULT_SORT.sort ? 'desc' : 'asc'
+	const category = options.category && TRANSACTION_CATEGORIES.includes(options.category) ? options.category : null
+	const clientId = options.clientId ?? null
+	const q = normalizeSearch(options.q)
+	return asUser(userId, (trx) => {
+		const filter = { organizationId, category, clientId }
+		if (q) return searchPage(trx, filter, q, sort, dir, pageSize, offset)
+		return listPage(trx, filter, sort, dir, pageSize, offset)
+	})
+}
+
+type Filter = { organizationId: string; category: TransactionCategory | null; clientId: string | null }
+
+function filterSql({ organizationId, category, clientId }: Filter) {
+	const parts = [sql`t.organization_id = ${organizationId}`]
+	if (category) parts.push(sql`t.category = ${category}`)
+	if (clientId) parts.push(sql`t.client_id = ${clientId}`)
+	return sql.join(parts, sql` and `)
+}
+
+async function listPage(trx: Tx, filter: Filter, sort: TransactionSort, dir: SortDirection, limit: number, offset: number) {
+	const ids =
+		sort === 'client' && !filter.clientId
+			? await clientOrderIds(trx, filter, dir, limit, offset)
+			: await pageIds(trx, filter, sort, dir, limit, offset)
+	const { total, capped } = await countRows(trx, filter)
+	return { rows: await rowsByIds(trx, filter.organizationId, ids), total, totalCapped: capped }
+}
+
+/** The page's ids: an index walk (often index-only) that skips the offset without reading rows. */
+async function pageIds(trx: Tx, filter: Filter, sort: TransactionSort, dir: SortDirection, limit: number, offset: number) {
+	const join = sort === 'client' ? clientJoin : sql``
+	const { rows } = await sql<{ id: string }>`select t.id from public.transactions t ${join} where ${filterSql(filter)}
+		order by ${orderBy(sort, dir)} offset ${offset} limit ${limit}`.execute(trx)
+	return rows.map((r) => r.id)
+}
+
+/**
+ * Client order without a full sort: the clients' name index walked into each client's
+ * transactions, then (past those) the transactions without a client, newest first.
+ */
+async function clientOrderIds(trx: Tx, filter: Filter, dir: SortDirection, limit: number, offset: number) {
+	const d = sql.raw(dir)
+	const where = filterSql(filter)
+	const { rows: withClient } = await sql<{ id: string }>`select t.id
+		from public.clients c join public.transactions t on t.organization_id = c.organization_id and t.client_id = c.id
+		where c.organization_id = ${filter.organizationId} and ${where}
+		order by c.name ${d}, c.id ${d}, t.date_received desc, t.id desc offset ${offset} limit ${limit}`.execute(trx)
+	const ids = withClient.map((r) => r.id)
+	if (ids.length === limit) return ids
+	const before = ids.length > 0 ? offset + ids.length : await countWithClient(trx, filter)
+	const { rows: without } = await sql<{ id: string }>`select t.id from public.transactions t
+		where ${where} and t.client_id is null
+		order by t.date_received desc, t.id desc offset ${Math.max(0, offset - before)} limit ${limit - ids.length}`.execute(trx)
+	return [...ids, ...without.map((r) => r.id)]
+}
+
+async function countWithClient(trx: Tx, filter: Filter) {
+	if (!filter.category) {
+		const { rows } = await sql<{ n: number }>`select coalesce(sum(transaction_count), 0)::int8 as n
+			from public.organization_client_transaction_counts where organization_id = ${filter.organizationId}`.execute(trx)
+		return Number(rows[0]?.n ?? 0)
+	}
+	const { rows } = await sql<{ n: number }>`select count(*)::int8 as n from public.transactions t
+		where ${filterSql(filter)} and t.client_id is not null`.execute(trx)
+	return Number(rows[0]?.n ?? 0)
+}
+
+/** Full rows for the given ids, in the order given. */
+async function rowsByIds(trx: Tx, organizationId: string, ids: string[]) {
+	if (ids.length === 0) return []
+	const { rows } = await sql<DbRow>`select ${columns} from public.transactions t ${clientJoin}
+		where t.organization_id = ${organizationId} and t.id = any(${ids}::uuid[])`.execute(trx)
+	const byId = new Map(rows.map((r) => [r.id, toRow(r)]))
+	return ids.flatMap((id) => byId.get(id) ?? [])
+}
+
+/** Exact totals from the rollup tables the triggers keep; a capped count otherwise. */
+async function countRows(trx: Tx, filter: Filter): Promise<{ total: number; capped: boolean }> {
+	const { organizationId, category, clientId } = filter
+	if (!category && !clientId) {
+		const row = await trx
+			.selectFrom('organization_transaction_totals')
+			.select('transaction_count')
+			.where('organization_id', '=', organizationId)
+			.executeTakeFirst()
+		return { total: Number(row?.transaction_count ?? 0), capped: false }
+	}
+	if (category && !clientId) {
+		const { rows } = await sql<{ n: number }>`
+			select coalesce(sum(transaction_count), 0)::int8 as n from public.transaction_monthly_rollups
+			where organization_id = ${organizationId} and category = ${category}`.execute(trx)
+		return { total: Number(rows[0]?.n ?? 0), capped: false }
+	}
+	if (clientId && !category) {
+		const row = await trx
+			.selectFrom('organization_client_transaction_counts')
+			.select('transaction_count')
+			.where('organization_id', '=', organizationId)
+			.where('client_id', '=', clientId)
+			.executeTakeFirst()
+		return { total: Number(row?.transaction_count ?? 0), capped: false }
+	}
+	const { rows } = await sql<{ n: number }>`
+		select count(*)::int8 as n from (select 1 from public.transactions t where ${filterSql(filter)} limit ${COUNT_CAP + 1}) s`.execute(trx)
+	const n = Number(rows[0]?.n ?? 0)
+	return n > COUNT_CAP ? { total: COUNT_CAP, capped: true } : { total: n, capped: false }
+}
+
+/**
+ * A search gathers matching ids three ways, each capped at SEARCH_CAP and most recent first:
+ * description or external id (search_transaction_ids, which can use the trigram indexes), the
+ * client's name, and the amount when the text reads as one. The page is then sorted among them.
+ */
+async function searchPage(trx: Tx, filter: Filter, q: string, sort: TransactionSort, dir: SortDirection, limit: number, offset: number) {
+	const { organizationId } = filter
+	const amount = searchedAmount(q)
+	const ctes = sql`
+		with s as materialized (
+			select id from public.search_transaction_ids(${organizationId}, ${q}, ${SEARCH_CAP}) as id
+		), cl as materialized (
+			select t.id from public.transactions t
+			where t.organization_id = ${organizationId} and t.client_id = any(array(
+				select c.id from public.clients c
+				where c.organization_id = ${organizationId} and c.name ilike ${likePattern(q)} limit 1000))
+			order by t.date_received desc, t.id desc limit ${SEARCH_CAP}
+		), am as materialized (
+			select t.id from public.transactions t
+			where ${amount !== null} and t.organization_id = ${organizationId} and t.amount = ${amount}::numeric
+			order by t.date_received desc, t.id desc limit ${SEARCH_CAP}
+		), m as (select id from s union select id from cl union select id from am),
+		capped as (select (select count(*) from s) >= ${SEARCH_CAP} or (select count(*) from cl) >= ${SEARCH_CAP}
+			or (select count(*) from am) >= ${SEARCH_CAP} as capped)`
+	const where = sql`${filterSql(filter)} and t.id in (select id from m)`
+	const { rows } = await sql<DbRow & { total: number; capped: boolean }>`${ctes}
+		select ${columns}, count(*) over () as total, (select capped from capped) as capped
+		from public.transactions t ${clientJoin} where ${where}
+		order by ${orderBy(sort, dir)} offset ${offset} limit ${limit}`.execute(trx)
+	if (rows[0]) return { rows: rows.map(toRow), total: Number(rows[0].total), totalCapped: rows[0].capped }
+	if (offset === 0) return { rows: [], total: 0, totalCapped: false }
+	const count = await sql<{ total: number; capped: boolean }>`${ctes}
+		select count(*)::int8 as total, (select capped from capped) as capped
+		from public.transactions t where ${where}`.execute(trx)
+	return { rows: [], total: Number(count.rows[0]?.total ?? 0), totalCapped: count.rows[0]?.capped ?? false }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Saving a batch of rows
+// ---------------------------------------------------------------------------------------------
+
+export type TransactionValues = {
+	clientName: string | null
+	externalId: string | null
+	amount: string
+	dateReceived: string
+	category: TransactionCategory
+	paymentMethod: PaymentMethod
+	description: string | null
+}
+
+export type RowErrors = Record<number, Record<string, string>>
+
+export type SaveResult =
+	| { ok: true; inserted: number; updated: number; deleted: number }
+	| { ok: false; rowErrors: RowErrors; conflicts: Record<number, TransactionValues> }
+
+class Refused extends Error {
+	constructor(readonly result: Extract<SaveResult, { ok: false }>) {
+		super('refused')
+	}
+}
+
+/**
+ * Saves every row or none, in one transaction: new rows are inserted, rows the user edited
+ * are updated and rows marked deleted are removed, provided each was not changed by someone
+ * else since it was loaded (its version). Rows the user left alone are skipped. Clients are
+ * named; a name must match exactly one client of this organization (the row's own client wins
+ * when several share it). Any refused row refuses the whole batch, with each row's errors.
+ */
+export async function saveTransactions(userId: string, organizationId: string, input: TransactionRowInput[]): Promise<SaveResult> {
+	try {
+		return await asUser(userId, async (trx) => {
+			const rowErrors: RowErrors = {}
+			const conflicts: Record<number, TransactionValues> = {}
+			const fail = (index: number, field: string, code: string) => {
+				rowErrors[index] ??= {}
+				rowErrors[index][field] ??= code
+			}
+
+			const ids = input.flatMap((r) => (r.id ? [r.id] : []))
+			const current = new Map<string, TransactionRow>()
+			if (ids.length > 0) {
+				const { rows } = await sql<DbRow>`
+					select ${columns} from public.transactions t ${clientJoin}
+					where t.organization_id = ${organizationId} and t.id = any(${ids}::uuid[])
+					for update of t`.execute(trx)
+				for (const r of rows) current.set(r.id, toRow(r))
+			}
+
+			const seen = new Set<string>()
+			const toDelete: string[] = []
+			const toWrite: { index: number; row: TransactionRowInput }[] = []
+			input.forEach((row, index) => {
+				if (!row.id) {
+					if (!row.deleted) toWrite.push({ index, row })
+					return
+				}
+				const existing = current.get(row.id)
+				if (!existing || seen.has(row.id)) return fail(index, 'row', 'rowNotFound')
+				seen.add(row.id)
+				const edited = row.deleted || row.fingerprint !== fingerprint(editableValues({ ...row, clientName: row.client }))
+				if (!edited) return
+				if (existing.version !== row.version) {
+					conflicts[index] = valuesOf(existing)
+					return fail(index, 'row', 'conflict')
+				}
+				if (row.deleted) toDelete.push(row.id)
+				else toWrite.push({ index, row })
+			})
+
+			const clientIds = await resolveClients(trx, organizationId, toWrite, current, fail)
+			if (Object.keys(rowErrors).length > 0) throw new Refused({ ok: false, rowErrors, conflicts })
+
+			if (toDelete.length > 0) {
+				await sql`delete from public.transactions t
+					where t.organization_id = ${organizationId} and t.id = any(${toDelete}::uuid[])`.execute(trx)
+			}
+			const updates = toWrite.filter((w) => w.row.id)
+			if (updates.length > 0) {
+				const values = sql.join(
+					updates.map(({ index, row }) => sql`(${row.id}::uuid, ${clientIds.get(index) ?? null}::uuid, ${row.externalId || null},
+						${row.amount}::numeric, ${row.dateReceived}::date, ${row.category}::public.transaction_category,
+						${row.paymentMethod}::public.payment_method, ${row.description || null})`),
+				)
+				await sql`update public.transactions t set client_id = v.client_id, external_id = v.external_id,
+					amount = v.amount, date_received = v.date_received, category = v.category,
+					payment_method = v.payment_method, description = v.description
+					from (values ${values}) as v(id, client_id, external_id, amount, date_received, category, payment_method, description)
+					where t.organization_id = ${organizationId} and t.id = v.id`.execute(trx)
+			}
+			const inserts = toWrite.filter((w) => !w.row.id)
+			if (inserts.length > 0) {
+				await trx
+					.insertInto('transactions')
+					.values(
+						inserts.map(({ index, row }) => ({
+							organization_id: organizationId,
+							user_id: userId,
+							client_id: clientIds.get(index) ?? null,
+							external_id: row.externalId || null,
+							amount: row.amount,
+							date_received: row.dateReceived,
+							category: row.category,
+							payment_method: row.paymentMethod,
+							description: row.description || null,
+						})),
+					)
+					.execute()
+			}
+			return { ok: true as const, inserted: inserts.length, updated: updates.length, deleted: toDelete.length }
+		})
+	} catch (error) {
+		if (error instanceof Refused) return error.result
+		throw error
+	}
+}
+
+function valuesOf(row: TransactionRow): TransactionValues {
+	return {
+		clientName: row.clientName,
+		externalId: row.externalId,
+		amount: row.amount,
+		dateReceived: row.dateReceived,
+		category: row.category,
+		paymentMethod: row.paymentMethod,
+		description: row.description,
+	}
+}
+
+/** Each written row's client id, from its client's name (and its own client when names repeat). */
+async function resolveClients(
+	trx: Tx,
+	organizationId: string,
+	rows: { index: number; row: TransactionRowInput }[],
+	current: Map<string, TransactionRow>,
+	fail: (index: number, field: string, code: string) => void,
+) {
+	const resolved = new Map<number, string>()
+	const named = rows.filter((r) => r.row.client)
+	const hints = [...new Set(rows.flatMap((r) => (r.row.clientId ? [r.row.clientId] : [])))]
+	const names = [...new Set(named.map((r) => r.row.client.toLowerCase()))]
+	const byName = new Map<string, string[]>()
+	const known = new Set<string>()
+	if (names.length > 0 || hints.length > 0) {
+		const { rows: clients } = await sql<{ id: string; name: string }>`
+			select c.id, c.name from public.clients c
+			where c.organization_id = ${organizationId}
+			  and (lower(c.name) = any(${names}::text[]) or c.id = any(${hints}::uuid[]))`.execute(trx)
+		for (const c of clients) {
+			known.add(c.id)
+			const key = c.name.toLowerCase()
+			if (names.includes(key)) byName.set(key, [...(byName.get(key) ?? []), c.id])
+		}
+	}
+	for (const { index, row } of rows) {
+		if (row.clientId && !known.has(row.clientId)) {
+			fail(index, 'client', 'clientInvalid')
+			continue
+		}
+		if (!row.client) continue
+		const candidates = byName.get(row.client.toLowerCase()) ?? []
+		const own = row.clientId ?? (row.id ? current.get(row.id)?.clientId : null)
+		if (own && candidates.includes(own)) resolved.set(index, own)
+		else if (candidates.length === 1) resolved.set(index, candidates[0]!)
+		else fail(index, 'client', candidates.length === 0 ? 'clientNotFound' : 'clientAmbiguous')
+	}
+	return resolved
+}
+
+// ---------------------------------------------------------------------------------------------
+// Clients for the edit mode's client cells, "today", and the sync status
+// ---------------------------------------------------------------------------------------------
+
+/** How many client names the edit mode offers as suggestions (any name can still be typed). */
+export const CLIENT_SUGGESTIONS = 1_000
+
+export async function listClientNames(userId: string, organizationId: string) {
+	return asUser(userId, async (trx) => {
+		const rows = await trx
+			.selectFrom('clients')
+			.select('name')
+			.distinct()
+			.where('organization_id', '=', organizationId)
+			.where('name', '<>', '')
+			.orderBy('name')
+			.limit(CLIENT_SUGGESTIONS)
+			.execute()
+		return rows.map((r) => r.name)
+	})
+}
+
+/** The organization's timezone (booking_settings, UTC by default) and today's date there. */
+export async function organizationToday(userId: string, organizationId: string, now = new Date()) {
+	const row = await asUser(userId, (trx) =>
+		trx.selectFrom('booking_settings').select('timezone').where('organization_id', '=', organizationId).executeTakeFirst(),
+	)
+	const timezone = row?.timezone || 'UTC'
+	try {
+		return { timezone, today: format(new TZDate(now, timezone), 'yyyy-MM-dd') }
+	} catch {
+		return { timezone: 'UTC', today: now.toISOString().slice(0, 10) }
+	}
+}
+
+
+export type SyncState = { status: 'idle' | 'pending' | 'error'; errorMessage: string | null; lastSyncedAt: string | null }
+
+export async function getSyncStatus(userId: string, organizationId: string): Promise<SyncState> {
+	const row = await asUser(userId, (trx) =>
+		trx
+			.selectFrom('module_sync_status')
+			.select(['sync_status', 'error_message', 'last_synced_at'])
+			.where('organization_id', '=', organizationId)
+			.where('module_id', '=', P2P_MODULE_ID)
+			.executeTakeFirst(),
+	)
+	return {
+		status: row?.sync_status ?? 'idle',
+		errorMessage: row?.error_message ?? null,
+		lastSyncedAt: row?.last_synced_at ? new Date(row.last_synced_at).toISOString() : null,
+	}
+}
+
+
+export type SyncResult = { ok: true; state: SyncState; outcome: typeof SYNC_NO_SOURCE | typeof SYNC_UNAVAILABLE } | { ok: false; code: string }
+
+/**
+ * A sync through the status machine of SPEC §4: the row is created when missing, set pending
+ * (refused while another sync is pending), then ended. No source can be read yet (imports come
+ * with a later release), so the sync ends in 'error' with a code that says so; it never
+ * claims to have fetched anything, and last_synced_at stays as it was.
+ */
+export async function requestSync(userId: string, organizationId: string): Promise<SyncResult> {
+	try {
+		return await asUser(userId, async (trx) => {
+			await sql`select public.get_or_create_sync_status(${organizationId}, ${P2P_MODULE_ID})`.execute(trx)
+			await sql`select public.update_sync_status(${organizationId}, ${P2P_MODULE_ID}, 'pending', null)`.execute(trx)
+			const connected = await trx
+				.selectFrom('integration_credentials')
+				.select('id')
+				.where('organization_id', '=', organizationId)
+				.where('status', '=', 'connected')
+				.executeTakeFirst()
+			const outcome = connected ? SYNC_UNAVAILABLE : SYNC_NO_SOURCE
+			const { rows } = await sql<{ sync_status: SyncState['status']; error_message: string | null; last_synced_at: Date | null }>`
+				select sync_status, error_message, last_synced_at
+				from public.update_sync_status(${organizationId}, ${P2P_MODULE_ID}, 'error', ${outcome})`.execute(trx)
+			const row = rows[0]
+			return {
+				ok: true as const,
+				outcome,
+				state: {
+					status: row?.sync_status ?? 'error',
+					errorMessage: row?.error_message ?? outcome,
+					lastSyncedAt: row?.last_synced_at ? new Date(row.last_synced_at).toISOString() : null,
+				},
+			}
+		})
+	} catch (error) {
+		const code = dbErrorCode(error)
+		if (code === 'sync_in_progress' || code === 'not_member' || code === 'module_not_found') return { ok: false, code }
+		throw error
+	}
+}

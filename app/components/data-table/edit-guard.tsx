@@ -1,0 +1,91 @@
+import { CircleDotIcon } from 'lucide-react'
+import { useEffect, useRef } from 'react'
+import { useTranslation } from 'react-i18next'
+import { useBlocker, useNavigation, type Blocker } from 'react-router'
+import { Badge } from '#app/components/ui/badge.tsx'
+import { Button } from '#app/components/ui/button.tsx'
+import {
+	Dialog,
+	DialogContent,
+	DialogDescription,
+	DialogFooter,
+	DialogHeader,
+	DialogTitle,
+} from '#app/components/ui/dialog.tsx'
+
+/**
+ * SPEC §4: leaving a table's edit mode with unsaved changes asks first. With JavaScript, a
+ * link (Cancel, another page, another screen) is held by a blocker until the user answers the
+ * dialog, and closing or reloading the tab asks through the browser (beforeunload). Saving
+ * (a submission to the same URL, then its redirect) is never held.
+ */
+export function useUnsavedChangesGuard(dirty: boolean) {
+	const saving = useRef(false)
+	const navigation = useNavigation()
+	useEffect(() => {
+		if (navigation.state === 'idle') saving.current = false
+	}, [navigation.state])
+
+	const blocker = useBlocker(
+		({ currentLocation, nextLocation }) =>
+			dirty &&
+			!saving.current &&
+			(currentLocation.pathname !== nextLocation.pathname || currentLocation.search !== nextLocation.search),
+	)
+
+	useEffect(() => {
+		if (!dirty) return
+		const onBeforeUnload = (event: BeforeUnloadEvent) => {
+			if (saving.current) return
+			event.preventDefault()
+			// Older browsers need a return value to show their prompt.
+			event.returnValue = ''
+		}
+		window.addEventListener('beforeunload', onBeforeUnload)
+		return () => window.removeEventListener('beforeunload', onBeforeUnload)
+	}, [dirty])
+
+	return {
+		blocker,
+		/** Call from the save form's onSubmit: its redirect must not be held. */
+		markSaving: () => {
+			saving.current = true
+		},
+	}
+}
+
+/** The "discard unsaved changes?" question for a held navigation. */
+export function UnsavedChangesDialog({ blocker }: { blocker: Blocker }) {
+	const { t } = useTranslation('table')
+	const open = blocker.state === 'blocked'
+	return (
+		<Dialog open={open} onOpenChange={(next) => (!next && blocker.state === 'blocked' ? blocker.reset() : undefined)}>
+			<DialogContent closeLabel={t('keepEditing')} role="alertdialog">
+				<DialogHeader>
+					<DialogTitle>{t('discard.title')}</DialogTitle>
+					<DialogDescription>{t('discard.description')}</DialogDescription>
+				</DialogHeader>
+				<DialogFooter>
+					<Button variant="outline" onClick={() => blocker.reset?.()}>
+						{t('keepEditing')}
+					</Button>
+					<Button variant="destructive" onClick={() => blocker.proceed?.()}>
+						{t('discard.confirm')}
+					</Button>
+				</DialogFooter>
+			</DialogContent>
+		</Dialog>
+	)
+}
+
+/** The unsaved-changes flag of SPEC §4. */
+export function UnsavedBadge({ dirty }: { dirty: boolean }) {
+	const { t } = useTranslation('table')
+	if (!dirty) return null
+	return (
+		<Badge variant="warning" role="status">
+			<CircleDotIcon aria-hidden="true" />
+			{t('unsavedChanges')}
+		</Badge>
+	)
+}

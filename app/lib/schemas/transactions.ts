@@ -1,0 +1,105 @@
+import { z } from 'zod'
+
+/**
+ * The transactions table: its URL parameters and the edit-mode form, shared by the browser
+ * (conform) and the action. Messages are translation keys under transactions:errors, except
+ * the table-wide ones under table:errors.
+ */
+export const TRANSACTION_CATEGORIES = ['matched', 'pending', 'unmatched', 'review'] as const
+export const PAYMENT_METHODS = ['Zelle', 'Venmo', 'CashApp', 'PayPal', 'Wire Transfer', 'Other'] as const
+export type TransactionCategory = (typeof TRANSACTION_CATEGORIES)[number]
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number]
+
+export const TRANSACTION_SORTS = ['date_received', 'client', 'external_id', 'amount', 'category', 'payment_method', 'description'] as const
+export type TransactionSort = (typeof TRANSACTION_SORTS)[number]
+export const TRANSACTION_DEFAULT_SORT = { sort: 'date_received', dir: 'desc' } as const
+
+/** Rows one save may carry, and the largest amount numeric(12, 2) holds. */
+export const MAX_ROWS_PER_SAVE = 500
+export const MAX_AMOUNT = 9_999_999_999.99
+
+export function isCategory(value: unknown): value is TransactionCategory {
+	return typeof value === 'string' && (TRANSACTION_CATEGORIES as readonly string[]).includes(value)
+}
+
+/**
+ * An amount as typed: digits with an optional '$', thousands commas and at most 2 decimals.
+ * Returns the canonical 'digits.dd' string, or an error key.
+ */
+export function parseAmount(input: string): { ok: true; value: string } | { ok: false; error: string } {
+	const text = input.trim().replace(/^\$\s*/, '')
+	if (text.startsWith('-')) return { ok: false, error: 'amountNegative' }
+	if (!/^(\d{1,3}(,\d{3})+|\d+)(\.\d*)?$|^\.\d+$/.test(text)) return { ok: false, error: 'amountInvalid' }
+	const plain = text.replaceAll(',', '')
+	const [whole = '', fraction = ''] = plain.split('.')
+	if (fraction.length > 2) return { ok: false, error: 'amountDecimals' }
+	const value = `${BigInt(whole || '0')}.${fraction.padEnd(2, '0')}`
+	if (Number(value) > MAX_AMOUNT) return { ok: false, error: 'amountTooLarge' }
+	return { ok: true, value }
+}
+
+/** A calendar date as YYYY-MM-DD between 1900 and 2999. */
+export function isValidDate(value: string) {
+	const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value)
+	if (!match) return false
+	const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])]
+	if (year < 1900 || year > 2999) return false
+	const date = new Date(Date.UTC(year, month - 1, day))
+	return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
+}
+
+const optionalText = (max: number, tooLong: string) => z.string().trim().max(max, tooLong).optional()
+
+export const transactionRowSchema = z
+	.object({
+		id: z.uuid({ error: 'rowInvalid' }).optional(),
+		version: z.string().regex(/^\d{1,20}$/, 'rowInvalid').optional(),
+		fingerprint: z.string().max(64, 'rowInvalid').optional(),
+		clientId: z.uuid({ error: 'clientInvalid' }).optional(),
+		client: optionalText(200, 'clientTooLong'),
+		externalId: optionalText(200, 'externalIdTooLong'),
+		amount: z.string({ error: 'amountRequired' }).max(40, 'amountInvalid'),
+		dateReceived: z.string({ error: 'dateRequired' }).trim().refine(isValidDate, 'dateInvalid'),
+		category: z.enum(TRANSACTION_CATEGORIES, { error: 'categoryInvalid' }),
+		paymentMethod: z.enum(PAYMENT_METHODS, { error: 'methodInvalid' }),
+		description: optionalText(2000, 'descriptionTooLong'),
+		deleted: z.boolean().optional(),
+	})
+	.superRefine((row, ctx) => {
+		if (row.id && !row.version) ctx.addIssue({ code: 'custom', message: 'rowInvalid', path: ['id'] })
+		if (row.deleted) return
+		const amount = parseAmount(row.amount)
+		if (!amount.ok) ctx.addIssue({ code: 'custom', message: amount.error, path: ['amount'] })
+	})
+	.transform((row) => ({
+		id: row.id ?? null,
+		version: row.version ?? null,
+		fingerprint: row.fingerprint ?? null,
+		clientId: row.clientId ?? null,
+		client: row.client ?? '',
+		externalId: row.externalId ?? '',
+		amount: row.deleted ? '0.00' : (parseAmount(row.amount) as { ok: true; value: string }).value,
+		dateReceived: row.dateReceived,
+		category: row.category,
+		paymentMethod: row.paymentMethod,
+		description: row.description ?? '',
+		deleted: row.deleted ?? false,
+	}))
+
+export type TransactionRowInput = z.output<typeof transactionRowSchema>
+
+export const transactionsSaveSchema = z.object({
+	rows: z.array(transactionRowSchema).max(MAX_ROWS_PER_SAVE, 'tooManyRows').default([]),
+})
+
+/** A new row's values (SPEC §5): no client, external id or description, 0, today, unmatched, Zelle. */
+export function newTransactionRow(today: string) {
+	return { client: '', externalId: '', amount: '0', dateReceived: today, category: 'unmatched', paymentMethod: 'Zelle', description: '' }
+}
+
+/** The P2P transaction-tracking module of the catalogue (supabase/seed.sql), whose sync this is. */
+export const P2P_MODULE_ID = 'b0000000-0000-4000-8000-000000000001'
+
+/** Codes a sync ends with, kept as the status row's error message and translated on display. */
+export const SYNC_NO_SOURCE = 'no_source_connected'
+export const SYNC_UNAVAILABLE = 'source_sync_unavailable'
