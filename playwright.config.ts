@@ -30,7 +30,7 @@ const chromium = {
 // e2e runs against the built server (npm run build first) on a fresh embedded database.
 export default defineConfig({
 	testDir: 'tests/e2e',
-	outputDir: 'tests/.tmp/test-results',
+	outputDir: `tests/.tmp/test-results-${PORT}`,
 	fullyParallel: true,
 	workers: 2,
 	retries: process.env.CI ? 1 : 0,
