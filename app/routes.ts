@@ -20,6 +20,7 @@ export default [
 		route('dashboard', 'routes/app/dashboard.tsx'),
 		route('transactions', 'routes/app/transactions.tsx'),
 		route('clients', 'routes/app/clients.tsx'),
+		route('clients/:clientId', 'routes/app/client-detail.tsx'),
 		route('categories', 'routes/app/categories.tsx'),
 		route('reports', 'routes/app/reports.tsx'),
 		route('reports/export.csv', 'routes/app/reports-export.ts'),

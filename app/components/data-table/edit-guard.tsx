@@ -1,7 +1,7 @@
-import { CircleDotIcon } from 'lucide-react'
+import { CircleDotIcon, PlusIcon, SaveIcon } from 'lucide-react'
 import { useEffect, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
-import { useBlocker, useNavigation, type Blocker } from 'react-router'
+import { Link, useBlocker, useNavigation, type Blocker } from 'react-router'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import {
@@ -12,6 +12,7 @@ import {
 	DialogHeader,
 	DialogTitle,
 } from '#app/components/ui/dialog.tsx'
+import { Spinner } from '#app/components/ui/spinner.tsx'
 
 /**
  * SPEC §4: leaving a table's edit mode with unsaved changes asks first. With JavaScript, a
@@ -88,4 +89,43 @@ export function UnsavedBadge({ dirty }: { dirty: boolean }) {
 			{t('unsavedChanges')}
 		</Badge>
 	)
+}
+
+/**
+ * The edit mode's toolbar: add a row (a conform insert button, so it works without
+ * JavaScript), save the batch, cancel (a link back to the table), and the unsaved flag.
+ */
+export function EditToolbar({
+	addButtonProps,
+	saving,
+	cancelHref,
+	dirty,
+}: {
+	addButtonProps: React.ComponentProps<'button'>
+	saving: boolean
+	cancelHref: string
+	dirty: boolean
+}) {
+	const { t } = useTranslation('table')
+	return (
+		<div className="flex flex-wrap items-center gap-2">
+			<Button type="submit" variant="outline" {...addButtonProps}>
+				<PlusIcon aria-hidden="true" />
+				{t('addRow')}
+			</Button>
+			<Button type="submit" name="intent" value="save" disabled={saving}>
+				{saving ? <Spinner aria-label={t('saving')} /> : <SaveIcon aria-hidden="true" />}
+				{saving ? t('saving') : t('save')}
+			</Button>
+			<Button variant="ghost" asChild>
+				<Link to={cancelHref}>{t('cancel')}</Link>
+			</Button>
+			<UnsavedBadge dirty={dirty} />
+		</div>
+	)
+}
+
+/** The first submit button of an edit form: what Enter in a cell presses (save, not remove). */
+export function DefaultSaveButton() {
+	return <button type="submit" name="intent" value="save" className="sr-only" tabIndex={-1} aria-hidden="true" />
 }

@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, getSelectProps, useForm, type FieldMetadat
 import { parseWithZod } from '@conform-to/zod/v4'
 import { TZDate } from '@date-fns/tz'
 import { format } from 'date-fns'
-import { InfoIcon, PencilIcon, PlusIcon, RefreshCwIcon, SaveIcon, Trash2Icon, XIcon } from 'lucide-react'
+import { InfoIcon, PencilIcon, PlusIcon, RefreshCwIcon, Trash2Icon, XIcon } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { data, Form, Link, useLocation, useNavigation } from 'react-router'
@@ -22,16 +22,16 @@ import {
 	type TransactionRow,
 	type TransactionValues,
 } from '#app/.server/transactions.ts'
-import { CellError, NativeSelect, SortableHead, TablePagination, TableSearch } from '#app/components/data-table/data-table.tsx'
-import { UnsavedBadge, UnsavedChangesDialog, useUnsavedChangesGuard } from '#app/components/data-table/edit-guard.tsx'
-import { readTableState, withoutEditMode, withParams, type TableState } from '#app/components/data-table/params.ts'
-import { TransactionCategoryBadge } from '#app/components/data-table/transaction-cells.tsx'
+import { CellError, NativeSelect, TablePagination, TableSearch } from '#app/components/data-table/data-table.tsx'
+import { DefaultSaveButton, EditToolbar, UnsavedChangesDialog, useUnsavedChangesGuard } from '#app/components/data-table/edit-guard.tsx'
+import { readTableState, withoutEditMode, withParams } from '#app/components/data-table/params.ts'
+import { TransactionHeaders, TransactionsReadTable } from '#app/components/data-table/transaction-cells.tsx'
 import { FormAlert } from '#app/components/form-alert.tsx'
 import { Alert, AlertDescription, AlertTitle } from '#app/components/ui/alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Input } from '#app/components/ui/input.tsx'
 import { Spinner } from '#app/components/ui/spinner.tsx'
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
+import { Table, TableBody, TableCell, TableRow } from '#app/components/ui/table.tsx'
 import { formatDate, formatMoney } from '#app/lib/format.ts'
 import {
 	isCategory,
@@ -45,7 +45,6 @@ import {
 	TRANSACTION_DEFAULT_SORT,
 	TRANSACTION_SORTS,
 	transactionsSaveSchema,
-	type TransactionSort,
 } from '#app/lib/schemas/transactions.ts'
 import { cn } from '#app/lib/utils.ts'
 import type { Route } from './+types/transactions'
@@ -217,7 +216,7 @@ export default function TransactionsScreen({ loaderData, actionData }: Route.Com
 			) : (
 				<>
 					{actionData?.formError ? <FormAlert ns="table" code={actionData.formError} /> : null}
-					<ReadTable rows={loaderData.rows} state={state} />
+					<TransactionsReadTable rows={loaderData.rows} state={state} />
 				</>
 			)}
 			<TablePagination
@@ -227,73 +226,6 @@ export default function TransactionsScreen({ loaderData, actionData }: Route.Com
 				totalCapped={loaderData.totalCapped}
 				rowCount={loaderData.rows.length}
 			/>
-		</div>
-	)
-}
-
-function Headers({ state, editing }: { state: TableState<TransactionSort>; editing?: boolean }) {
-	const { t } = useTranslation('transactions')
-	return (
-		<TableHeader>
-			<TableRow>
-				<SortableHead column="date_received" label={t('columns.date')} state={state} />
-				<SortableHead column="client" label={t('columns.client')} state={state} />
-				<SortableHead column="external_id" label={t('columns.externalId')} state={state} />
-				<SortableHead column="amount" label={t('columns.amount')} state={state} className={editing ? undefined : 'text-right'} />
-				<SortableHead column="category" label={t('columns.category')} state={state} />
-				<SortableHead column="payment_method" label={t('columns.method')} state={state} />
-				<SortableHead column="description" label={t('columns.description')} state={state} />
-				{editing ? (
-					<TableHead>
-						<span className="sr-only">{t('columns.actions')}</span>
-					</TableHead>
-				) : null}
-			</TableRow>
-		</TableHeader>
-	)
-}
-
-function ReadTable({ rows, state }: { rows: TransactionRow[]; state: TableState<TransactionSort> }) {
-	const { t } = useTranslation('transactions')
-	return (
-		<div className="rounded-md border">
-			<Table>
-				<caption className="sr-only">{t('title')}</caption>
-				<Headers state={state} />
-				<TableBody>
-					{rows.length === 0 ? (
-						<TableRow>
-							<TableCell colSpan={7} className="h-24 text-center text-muted-foreground">
-								{state.q ? t('empty.search') : t('empty.none')}
-							</TableCell>
-						</TableRow>
-					) : (
-						rows.map((row) => (
-							<TableRow key={row.id}>
-								<TableCell className="tabular-nums">{formatDate(row.dateReceived)}</TableCell>
-								<TableCell>
-									{row.clientId && row.clientName ? (
-										<Link to={`/app/clients/${row.clientId}`} className="text-primary underline-offset-4 hover:underline">
-											{row.clientName}
-										</Link>
-									) : (
-										<span className="text-muted-foreground">{t('noClient')}</span>
-									)}
-								</TableCell>
-								<TableCell className="font-mono text-xs">{row.externalId}</TableCell>
-								<TableCell className="text-right tabular-nums">{formatMoney(row.amount)}</TableCell>
-								<TableCell>
-									<TransactionCategoryBadge category={row.category} />
-								</TableCell>
-								<TableCell>{t(`methods.${row.paymentMethod}`)}</TableCell>
-								<TableCell className="max-w-80 truncate" title={row.description ?? undefined}>
-									{row.description}
-								</TableCell>
-							</TableRow>
-						))
-					)}
-				</TableBody>
-			</Table>
 		</div>
 	)
 }
@@ -353,26 +285,13 @@ function EditTransactions({ loaderData, actionData }: { loaderData: LoaderData; 
 			}}
 			className="grid min-w-0 grid-cols-1 gap-4"
 		>
-			{/* The first submit button is what Enter in a cell presses: save, not a row's remove. */}
-			<button type="submit" name="intent" value="save" className="sr-only" tabIndex={-1} aria-hidden="true" />
-			<div className="flex flex-wrap items-center gap-2">
-				<Button
-					type="submit"
-					variant="outline"
-					{...form.insert.getButtonProps({ name: fields.rows.name, index: 0, defaultValue: blank })}
-				>
-					<PlusIcon aria-hidden="true" />
-					{t('table:addRow')}
-				</Button>
-				<Button type="submit" name="intent" value="save" disabled={saving}>
-					{saving ? <Spinner aria-label={t('table:saving')} /> : <SaveIcon aria-hidden="true" />}
-					{saving ? t('table:saving') : t('table:save')}
-				</Button>
-				<Button variant="ghost" asChild>
-					<Link to={cancelHref}>{t('table:cancel')}</Link>
-				</Button>
-				<UnsavedBadge dirty={dirty} />
-			</div>
+			<DefaultSaveButton />
+			<EditToolbar
+				addButtonProps={form.insert.getButtonProps({ name: fields.rows.name, index: 0, defaultValue: blank })}
+				saving={saving}
+				cancelHref={cancelHref}
+				dirty={dirty}
+			/>
 			{formError || listError ? <FormAlert ns="table" code={listError ?? formError} id="transactions-edit-error" /> : null}
 			<datalist id="transaction-client-names">
 				{loaderData.clientNames.map((name) => (
@@ -382,7 +301,7 @@ function EditTransactions({ loaderData, actionData }: { loaderData: LoaderData; 
 			<div className="rounded-md border">
 				<Table>
 					<caption className="sr-only">{t('editCaption')}</caption>
-					<Headers state={state} editing />
+					<TransactionHeaders state={state} editing />
 					<TableBody>
 						{rows.length === 0 ? (
 							<TableRow>

@@ -1,0 +1,132 @@
+import { TZDate } from '@date-fns/tz'
+import { format } from 'date-fns'
+import { ArrowLeftIcon } from 'lucide-react'
+import { useTranslation } from 'react-i18next'
+import { data, isRouteErrorResponse, Link, useRouteError } from 'react-router'
+import { requireMember } from '#app/.server/auth/session.ts'
+import { getClient } from '#app/.server/clients.ts'
+import { DEFAULT_PAGE_SIZE, listTransactions, organizationToday } from '#app/.server/transactions.ts'
+import { ClientStatusBadge } from '#app/components/data-table/client-cells.tsx'
+import { TablePagination } from '#app/components/data-table/data-table.tsx'
+import { readTableState } from '#app/components/data-table/params.ts'
+import { TransactionsReadTable } from '#app/components/data-table/transaction-cells.tsx'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
+import { formatDate, formatMoney, formatNumber } from '#app/lib/format.ts'
+import { TRANSACTION_DEFAULT_SORT, TRANSACTION_SORTS } from '#app/lib/schemas/transactions.ts'
+import type { Route } from './+types/client-detail'
+
+export const handle = { i18n: ['clients', 'transactions', 'table'] }
+
+export const meta: Route.MetaFunction = () => [{ title: 'P2P Transaction Tracker' }]
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+	const { user, organization } = requireMember(context)
+	// An id that is not a uuid, or a client of another organization, is simply not found here.
+	if (!UUID.test(params.clientId)) throw data(null, { status: 404 })
+	const found = await getClient(user.userId, organization.id, params.clientId)
+	if (!found) throw data(null, { status: 404 })
+	const url = new URL(request.url)
+	// The client's column is the same on every row, so it is not a sort here.
+	const state = readTableState(
+		url.searchParams,
+		TRANSACTION_SORTS.filter((s) => s !== 'client'),
+		TRANSACTION_DEFAULT_SORT,
+	)
+	const [page, clock] = await Promise.all([
+		listTransactions(user.userId, organization.id, { ...state, q: null, clientId: found.client.id, pageSize: DEFAULT_PAGE_SIZE }),
+		organizationToday(user.userId, organization.id),
+	])
+	const { version: _version, fingerprint: _fingerprint, ...client } = found.client
+	return {
+		client: { ...client, createdDate: format(new TZDate(client.createdAt, clock.timezone), 'yyyy-MM-dd') },
+		totals: found.totals,
+		state: { ...state, q: '' },
+		pageSize: DEFAULT_PAGE_SIZE,
+		...page,
+	}
+}
+
+export default function ClientDetailScreen({ loaderData }: Route.ComponentProps) {
+	const { t, i18n } = useTranslation('clients')
+	const { client, totals } = loaderData
+	const details: [string, string][] = [
+		[t('columns.email'), client.email ?? '—'],
+		[t('columns.phone'), client.phone ?? '—'],
+		[t('columns.company'), client.company ?? '—'],
+		[t('columns.created'), formatDate(client.createdDate)],
+	]
+	const stats: [string, string][] = [
+		[t('detail.totalReceived'), formatMoney(totals.amount)],
+		[t('detail.payments'), formatNumber(totals.count, i18n.language)],
+		[t('detail.firstPayment'), totals.first ? formatDate(totals.first) : '—'],
+		[t('detail.lastPayment'), totals.last ? formatDate(totals.last) : '—'],
+	]
+	return (
+		<div className="grid min-w-0 grid-cols-1 gap-6">
+			<Link to="/app/clients" className="inline-flex w-fit items-center gap-1 text-sm text-muted-foreground hover:text-foreground">
+				<ArrowLeftIcon className="size-4" aria-hidden="true" />
+				{t('detail.back')}
+			</Link>
+			<div className="flex flex-wrap items-center gap-3">
+				<h1 className="text-2xl font-semibold tracking-tight">{client.name || t('unnamed')}</h1>
+				<ClientStatusBadge status={client.status} />
+			</div>
+			<dl className="grid gap-x-8 gap-y-2 text-sm sm:grid-cols-2 lg:grid-cols-4">
+				{details.map(([label, value]) => (
+					<div key={label} className="grid gap-0.5">
+						<dt className="text-muted-foreground">{label}</dt>
+						<dd className="font-medium break-words">{value}</dd>
+					</div>
+				))}
+			</dl>
+			<section aria-labelledby="client-totals" className="grid gap-3">
+				<h2 id="client-totals" className="sr-only">
+					{t('detail.totals')}
+				</h2>
+				<div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+					{stats.map(([label, value]) => (
+						<Card key={label}>
+							<CardHeader>
+								<CardDescription>{label}</CardDescription>
+								<CardTitle className="text-2xl tabular-nums">{value}</CardTitle>
+							</CardHeader>
+							<CardContent />
+						</Card>
+					))}
+				</div>
+			</section>
+			<section aria-labelledby="client-transactions" className="grid min-w-0 grid-cols-1 gap-3">
+				<h2 id="client-transactions" className="text-lg font-semibold">
+					{t('detail.transactions')}
+				</h2>
+				<TransactionsReadTable rows={loaderData.rows} state={loaderData.state} hideClient />
+				<TablePagination
+					page={loaderData.state.page}
+					pageSize={loaderData.pageSize}
+					total={loaderData.total}
+					totalCapped={loaderData.totalCapped}
+					rowCount={loaderData.rows.length}
+				/>
+			</section>
+		</div>
+	)
+}
+
+export function ErrorBoundary() {
+	const error = useRouteError()
+	const { t } = useTranslation('clients')
+	const notFound = isRouteErrorResponse(error) && error.status === 404
+	if (!notFound) console.error(error)
+	return (
+		<div className="grid gap-4">
+			{notFound ? <p className="text-5xl font-bold">{'404'}</p> : null}
+			<h1 className="text-xl font-semibold">{notFound ? t('detail.notFound.title') : t('common:errors.unexpected')}</h1>
+			{notFound ? <p className="text-muted-foreground">{t('detail.notFound.description')}</p> : null}
+			<Link to="/app/clients" className="w-fit text-primary underline-offset-4 hover:underline">
+				{t('detail.back')}
+			</Link>
+		</div>
+	)
+}
