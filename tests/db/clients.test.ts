@@ -1,0 +1,159 @@
+import { describe, expect, test } from 'vitest'
+import { getClient, listClients, saveClients, type ClientRow } from '#app/.server/clients.ts'
+import { asSystem, asUser, sql } from '#app/.server/db/index.ts'
+import { clientsSaveSchema, type ClientRowInput } from '#app/lib/schemas/clients.ts'
+import { addMember, createUser } from './fixtures.ts'
+
+async function orgWithClients(label: string) {
+	const owner = await createUser(`${label} Owner`)
+	await asUser(owner.userId, (trx) =>
+		trx
+			.insertInto('clients')
+			.values([
+				{ organization_id: owner.orgId, name: 'Carla Dias', email: 'carla@example.com', company: 'Dias Studio', status: 'active' },
+				{ organization_id: owner.orgId, name: 'Ana Silva', email: null, phone: '555-0100', status: 'pending' },
+				{ organization_id: owner.orgId, name: 'Bruno Costa', email: 'bruno@example.com', company: 'Costa & Co', status: 'inactive' },
+			])
+			.execute(),
+	)
+	return owner
+}
+
+function asInput(row: ClientRow, changes: Partial<ClientRowInput> = {}): ClientRowInput {
+	return {
+		id: row.id,
+		version: row.version,
+		fingerprint: row.fingerprint,
+		name: row.name,
+		email: row.email,
+		phone: row.phone,
+		company: row.company,
+		status: row.status,
+		deleted: false,
+		...changes,
+	}
+}
+
+const list = async (userId: string, orgId: string) => (await listClients(userId, orgId, { pageSize: 100 })).rows
+
+describe('listing clients', () => {
+	test('sorts by name by default, and on every other column both ways', async () => {
+		const org = await orgWithClients('Sort')
+		expect((await list(org.userId, org.orgId)).map((c) => c.name)).toEqual(['Ana Silva', 'Bruno Costa', 'Carla Dias'])
+		const names = async (sort: 'email' | 'status' | 'company' | 'name', dir: 'asc' | 'desc') =>
+			(await listClients(org.userId, org.orgId, { sort, dir })).rows.map((c) => c.name)
+		expect(await names('name', 'desc')).toEqual(['Carla Dias', 'Bruno Costa', 'Ana Silva'])
+		expect(await names('email', 'asc')).toEqual(['Bruno Costa', 'Carla Dias', 'Ana Silva'])
+		expect(await names('status', 'asc')).toEqual(['Carla Dias', 'Bruno Costa', 'Ana Silva'])
+		expect(await names('company', 'desc')).toEqual(['Carla Dias', 'Bruno Costa', 'Ana Silva'])
+	})
+
+	test('searches name, email, phone and company, and shows only this organization', async () => {
+		const org = await orgWithClients('Search')
+		const other = await orgWithClients('Search Other')
+		const search = async (q: string) => (await listClients(org.userId, org.orgId, { q })).rows.map((c) => c.name)
+		expect(await search('ana')).toEqual(['Ana Silva'])
+		expect(await search('BRUNO@')).toEqual(['Bruno Costa'])
+		expect(await search('555-01')).toEqual(['Ana Silva'])
+		expect(await search('& co')).toEqual(['Bruno Costa'])
+		expect(await search('%')).toEqual([])
+		const ids = new Set((await list(org.userId, org.orgId)).map((c) => c.id))
+		for (const c of await list(other.userId, other.orgId)) expect(ids.has(c.id)).toBe(false)
+		expect((await listClients(org.userId, other.orgId)).rows).toEqual([])
+	})
+})
+
+describe('saving a batch of clients', () => {
+	test('adds, edits and deletes together; empty email, phone and company are stored as null', async () => {
+		const org = await orgWithClients('Save')
+		const [ana, bruno, carla] = await list(org.userId, org.orgId)
+		// A payment of the client about to be deleted stays, without a client.
+		await asUser(org.userId, (trx) =>
+			trx.insertInto('transactions').values({ organization_id: org.orgId, client_id: carla!.id, amount: 50 }).execute(),
+		)
+		const parsed = clientsSaveSchema.parse({
+			rows: [
+				{ name: '  Dora Lima ', email: '', phone: '', company: '', status: 'active' },
+				{ ...asInput(ana!), email: 'ana@example.com', phone: '', company: '' },
+				{ ...asInput(bruno!) },
+				{ ...asInput(carla!), deleted: 'on' },
+			].map((r) => ({ ...r, email: r.email ?? '', phone: r.phone ?? '', company: r.company ?? '', deleted: r.deleted === 'on' })),
+		})
+		const result = await saveClients(org.userId, org.orgId, parsed.rows)
+		expect(result).toEqual({ ok: true, inserted: 1, updated: 1, deleted: 1 })
+		const after = await list(org.userId, org.orgId)
+		expect(after.map((c) => c.name)).toEqual(['Ana Silva', 'Bruno Costa', 'Dora Lima'])
+		expect(after[0]).toMatchObject({ email: 'ana@example.com', phone: null, company: null })
+		expect(after[1]!.version).toBe(bruno!.version)
+		expect(after[2]).toMatchObject({ email: null, phone: null, company: null, status: 'active' })
+		const orphan = await asSystem((trx) =>
+			sql<{ client_id: string | null }>`select client_id from public.transactions where organization_id = ${org.orgId}`.execute(trx),
+		)
+		expect(orphan.rows).toEqual([{ client_id: null }])
+	})
+
+	test('the schema requires a name and checks the email, and nothing is saved with a bad row', () => {
+		const errors = (row: Record<string, unknown>) => {
+			const parsed = clientsSaveSchema.safeParse({ rows: [{ status: 'active', ...row }] })
+			return parsed.success ? [] : parsed.error.issues.map((i) => i.message)
+		}
+		expect(errors({ name: 'Ok' })).toEqual([])
+		expect(errors({ name: '' })).toEqual(['nameRequired'])
+		expect(errors({ name: 'X', email: 'not-an-email' })).toEqual(['emailInvalid'])
+		expect(errors({ name: 'X', email: 'a@b' })).toEqual(['emailInvalid'])
+		expect(errors({ name: 'X', status: 'vip' })).toEqual(['statusInvalid'])
+		expect(errors({ name: 'x'.repeat(201) })).toEqual(['nameTooLong'])
+	})
+
+	test("another organization's client is refused, a stale row is not overwritten, and nothing is written", async () => {
+		const org = await orgWithClients('Guard')
+		const other = await orgWithClients('Guard Other')
+		const colleague = await createUser('Guard Colleague')
+		await addMember(org.orgId, colleague.userId, 'member')
+		const theirs = (await list(other.userId, other.orgId))[0]!
+		const [ana, bruno] = await list(org.userId, org.orgId)
+
+		const forged = await saveClients(org.userId, org.orgId, [
+			{ ...asInput(theirs), name: 'Hijacked' },
+			{ ...asInput(ana!), name: 'Ana Renamed' },
+		])
+		expect(forged).toMatchObject({ ok: false, rowErrors: { 0: { row: 'rowNotFound' } } })
+		expect((await list(other.userId, other.orgId))[0]!.name).toBe(theirs.name)
+		expect((await list(org.userId, org.orgId))[0]!.name).toBe('Ana Silva')
+
+		expect(await saveClients(colleague.userId, org.orgId, [{ ...asInput(bruno!), company: 'Colleague Co' }])).toMatchObject({ ok: true })
+		const stale = await saveClients(org.userId, org.orgId, [
+			{ id: null, version: null, fingerprint: null, name: 'New One', email: null, phone: null, company: null, status: 'active', deleted: false },
+			{ ...asInput(bruno!), company: 'Mine' },
+		])
+		expect(stale).toMatchObject({ ok: false, rowErrors: { 1: { row: 'conflict' } }, conflicts: { 1: { company: 'Colleague Co' } } })
+		const now = await list(org.userId, org.orgId)
+		expect(now.map((c) => c.name)).not.toContain('New One')
+		expect(now.find((c) => c.id === bruno!.id)?.company).toBe('Colleague Co')
+	})
+})
+
+describe('one client', () => {
+	test("shows a client's totals, and an unknown or another organization's client is not found", async () => {
+		const org = await orgWithClients('Detail')
+		const other = await orgWithClients('Detail Other')
+		const ana = (await list(org.userId, org.orgId))[0]!
+		await asUser(org.userId, (trx) =>
+			trx
+				.insertInto('transactions')
+				.values([
+					{ organization_id: org.orgId, client_id: ana.id, amount: '100.10', date_received: '2026-01-05' },
+					{ organization_id: org.orgId, client_id: ana.id, amount: '20.00', date_received: '2026-03-07' },
+					{ organization_id: org.orgId, client_id: null, amount: '999.00', date_received: '2026-02-01' },
+				])
+				.execute(),
+		)
+		const found = await getClient(org.userId, org.orgId, ana.id)
+		expect(found?.client.name).toBe('Ana Silva')
+		expect(found?.totals).toEqual({ count: 2, amount: '120.10', first: '2026-01-05', last: '2026-03-07' })
+		const theirs = (await list(other.userId, other.orgId))[0]!
+		expect(await getClient(org.userId, org.orgId, theirs.id)).toBeNull()
+		expect(await getClient(org.userId, other.orgId, theirs.id)).toBeNull()
+		expect(await getClient(org.userId, org.orgId, '00000000-0000-4000-8000-000000000000')).toBeNull()
+	})
+})

@@ -1,0 +1,324 @@
+import { describe, expect, test } from 'vitest'
+import { asSystem, asUser, sql } from '#app/.server/db/index.ts'
+import {
+	getSyncStatus,
+	listTransactions,
+	organizationToday,
+	requestSync,
+	saveTransactions,
+	type TransactionRow,
+} from '#app/.server/transactions.ts'
+import {
+	P2P_MODULE_ID,
+	parseAmount,
+	transactionsSaveSchema,
+	TRANSACTION_SORTS,
+	type TransactionRowInput,
+} from '#app/lib/schemas/transactions.ts'
+import { addMember, createUser } from './fixtures.ts'
+
+type Seed = { name: string | null; external: string | null; amount: string; date: string; category: string; method: string; description: string | null }
+
+const seed: Seed[] = [
+	{ name: 'Ana Silva', external: 'ZL-100', amount: '125.50', date: '2026-03-01', category: 'matched', method: 'Zelle', description: 'Logo design' },
+	{ name: 'Bruno Costa', external: 'VM-200', amount: '80.00', date: '2026-03-05', category: 'pending', method: 'Venmo', description: 'Monthly retainer' },
+	{ name: 'Carla Dias', external: 'PP-300', amount: '300.00', date: '2026-02-10', category: 'review', method: 'PayPal', description: 'Website audit' },
+	{ name: 'Ana Silva', external: null, amount: '15.25', date: '2026-03-05', category: 'unmatched', method: 'CashApp', description: null },
+	{ name: null, external: 'WT-500', amount: '1000.00', date: '2026-01-20', category: 'matched', method: 'Wire Transfer', description: 'Deposit 100%' },
+	{ name: 'Bruno Costa', external: 'OT-600', amount: '45.00', date: '2026-02-28', category: 'unmatched', method: 'Other', description: 'Catering_balance' },
+]
+
+async function orgWithTransactions(label: string) {
+	const owner = await createUser(`${label} Owner`)
+	const names = [...new Set(seed.flatMap((s) => (s.name ? [s.name] : [])))]
+	const clients = await asUser(owner.userId, (trx) =>
+		trx.insertInto('clients').values(names.map((name) => ({ organization_id: owner.orgId, name }))).returning(['id', 'name']).execute(),
+	)
+	const idOf = new Map(clients.map((c) => [c.name, c.id]))
+	await asUser(owner.userId, (trx) =>
+		trx
+			.insertInto('transactions')
+			.values(
+				seed.map((s) => ({
+					organization_id: owner.orgId,
+					client_id: s.name ? idOf.get(s.name)! : null,
+					external_id: s.external,
+					amount: s.amount,
+					date_received: s.date,
+					category: s.category as 'matched',
+					payment_method: s.method as 'Zelle',
+					description: s.description,
+				})),
+			)
+			.execute(),
+	)
+	return { ...owner, clientIds: idOf }
+}
+
+/** The form's row for a loaded transaction, as the edit mode posts it back unchanged. */
+function asInput(row: TransactionRow, changes: Partial<TransactionRowInput> = {}): TransactionRowInput {
+	return {
+		id: row.id,
+		version: row.version,
+		fingerprint: row.fingerprint,
+		clientId: row.clientId,
+		client: row.clientName ?? '',
+		externalId: row.externalId ?? '',
+		amount: row.amount,
+		dateReceived: row.dateReceived,
+		category: row.category,
+		paymentMethod: row.paymentMethod,
+		description: row.description ?? '',
+		deleted: false,
+		...changes,
+	}
+}
+
+function newRow(changes: Partial<TransactionRowInput> = {}): TransactionRowInput {
+	return {
+		id: null,
+		version: null,
+		fingerprint: null,
+		clientId: null,
+		client: '',
+		externalId: '',
+		amount: '0.00',
+		dateReceived: '2026-04-01',
+		category: 'unmatched',
+		paymentMethod: 'Zelle',
+		description: '',
+		deleted: false,
+		...changes,
+	}
+}
+
+async function allRows(userId: string, orgId: string) {
+	return (await listTransactions(userId, orgId, { pageSize: 100 })).rows
+}
+
+describe('listing transactions', () => {
+	test('sorts on every column, ascending and descending, the same way a full sort would', async () => {
+		const org = await orgWithTransactions('Sort')
+		const all = await allRows(org.userId, org.orgId)
+		expect(all).toHaveLength(seed.length)
+		const key: Record<(typeof TRANSACTION_SORTS)[number], (r: TransactionRow) => string | number | null> = {
+			date_received: (r) => r.dateReceived,
+			client: (r) => r.clientName,
+			external_id: (r) => r.externalId,
+			amount: (r) => Number(r.amount),
+			category: (r) => ['matched', 'pending', 'unmatched', 'review'].indexOf(r.category),
+			payment_method: (r) => ['Zelle', 'Venmo', 'CashApp', 'PayPal', 'Wire Transfer', 'Other'].indexOf(r.paymentMethod),
+			description: (r) => r.description,
+		}
+		for (const sort of TRANSACTION_SORTS) {
+			for (const dir of ['asc', 'desc'] as const) {
+				const { rows } = await listTransactions(org.userId, org.orgId, { sort, dir, pageSize: 100 })
+				const values = rows.map(key[sort])
+				const present = values.filter((v) => v !== null)
+				const sorted = [...present].sort((a, b) => (a! < b! ? -1 : a! > b! ? 1 : 0))
+				if (dir === 'desc') sorted.reverse()
+				expect(present, `${sort} ${dir}`).toEqual(sorted)
+				if (sort === 'client') expect(values.at(-1), 'rows without a client come last').toBeNull()
+			}
+		}
+	})
+
+	test('the default order is newest first, paged with the exact total', async () => {
+		const org = await orgWithTransactions('Page')
+		const first = await listTransactions(org.userId, org.orgId, { pageSize: 4 })
+		const second = await listTransactions(org.userId, org.orgId, { pageSize: 4, page: 2 })
+		expect(first.total).toBe(seed.length)
+		expect(first.totalCapped).toBe(false)
+		expect(first.rows.map((r) => r.dateReceived)).toEqual(['2026-03-05', '2026-03-05', '2026-03-01', '2026-02-28'])
+		expect(second.rows.map((r) => r.dateReceived)).toEqual(['2026-02-10', '2026-01-20'])
+		const ids = [...first.rows, ...second.rows].map((r) => r.id)
+		expect(new Set(ids).size).toBe(seed.length)
+		for (const sort of ['client', 'amount', 'category'] as const) {
+			const a = await listTransactions(org.userId, org.orgId, { sort, pageSize: 4 })
+			const b = await listTransactions(org.userId, org.orgId, { sort, pageSize: 4, page: 2 })
+			expect(new Set([...a.rows, ...b.rows].map((r) => r.id)).size, `${sort} pages cover every row once`).toBe(seed.length)
+		}
+	})
+
+	test('searches client names, external ids, descriptions and amounts, text taken literally', async () => {
+		const org = await orgWithTransactions('Search')
+		const search = async (q: string) =>
+			(await listTransactions(org.userId, org.orgId, { q, pageSize: 100 })).rows.map((r) => r.externalId ?? r.amount).sort()
+		expect(await search('ana sil')).toEqual(['15.25', 'ZL-100'])
+		expect(await search('vm-2')).toEqual(['VM-200'])
+		expect(await search('audit')).toEqual(['PP-300'])
+		expect(await search('125.50')).toEqual(['ZL-100'])
+		expect(await search('$1,000')).toEqual(['WT-500'])
+		expect(await search('100%')).toEqual(['WT-500'])
+		expect(await search('g_b')).toEqual(['OT-600'])
+		expect(await search('nothing like this')).toEqual([])
+		const counted = await listTransactions(org.userId, org.orgId, { q: 'bruno', pageSize: 1 })
+		expect(counted).toMatchObject({ total: 2, totalCapped: false })
+		expect(counted.rows).toHaveLength(1)
+	})
+
+	test('filters by category with the exact total, and never shows another organization', async () => {
+		const org = await orgWithTransactions('Filter')
+		const other = await orgWithTransactions('Filter Other')
+		const matched = await listTransactions(org.userId, org.orgId, { category: 'matched' })
+		expect(matched.total).toBe(2)
+		expect(matched.rows.every((r) => r.category === 'matched')).toBe(true)
+		const ids = new Set((await allRows(org.userId, org.orgId)).map((r) => r.id))
+		for (const row of await allRows(other.userId, other.orgId)) expect(ids.has(row.id)).toBe(false)
+		// Another organization's id, even a member's, lists nothing of it for a non-member.
+		const outsider = await listTransactions(org.userId, other.orgId, { pageSize: 100 })
+		expect(outsider.rows).toEqual([])
+		const byClient = await listTransactions(org.userId, org.orgId, { clientId: org.clientIds.get('Ana Silva')! })
+		expect(byClient.total).toBe(2)
+	})
+})
+
+describe('saving a batch of transactions', () => {
+	test('inserts, updates and deletes together, skipping rows left alone', async () => {
+		const org = await orgWithTransactions('Save')
+		const rows = await allRows(org.userId, org.orgId)
+		const [edited, removed, untouched] = rows
+		const result = await saveTransactions(org.userId, org.orgId, [
+			newRow({ client: 'carla dias', amount: '42.10', externalId: 'NEW-1', description: 'Added' }),
+			asInput(edited!, { amount: '999.99', client: 'Bruno Costa', category: 'review' }),
+			asInput(removed!, { deleted: true }),
+			asInput(untouched!),
+		])
+		expect(result).toEqual({ ok: true, inserted: 1, updated: 1, deleted: 1 })
+		const after = await allRows(org.userId, org.orgId)
+		expect(after).toHaveLength(seed.length)
+		expect(after.find((r) => r.id === removed!.id)).toBeUndefined()
+		expect(after.find((r) => r.id === edited!.id)).toMatchObject({ amount: '999.99', clientName: 'Bruno Costa', category: 'review' })
+		expect(after.find((r) => r.id === untouched!.id)?.version).toBe(untouched!.version)
+		const added = after.find((r) => r.externalId === 'NEW-1')
+		expect(added).toMatchObject({ clientId: org.clientIds.get('Carla Dias'), amount: '42.10', description: 'Added', category: 'unmatched' })
+		const owner = await asSystem((trx) =>
+			sql<{ user_id: string }>`select user_id from public.transactions where id = ${added!.id}`.execute(trx),
+		)
+		expect(owner.rows[0]?.user_id).toBe(org.userId)
+	})
+
+	test('one refused row refuses the whole batch, with every row’s errors, and writes nothing', async () => {
+		const org = await orgWithTransactions('Atomic')
+		const before = await allRows(org.userId, org.orgId)
+		const result = await saveTransactions(org.userId, org.orgId, [
+			newRow({ amount: '10.00', externalId: 'SHOULD-NOT-EXIST' }),
+			asInput(before[0]!, { amount: '1.00' }),
+			newRow({ client: 'Nobody By That Name' }),
+			asInput(before[1]!, { deleted: true }),
+		])
+		expect(result.ok).toBe(false)
+		if (result.ok) return
+		expect(result.rowErrors).toEqual({ 2: { client: 'clientNotFound' } })
+		expect(await allRows(org.userId, org.orgId)).toEqual(before)
+	})
+
+	test("a row or a client of another organization is refused and nothing is written", async () => {
+		const org = await orgWithTransactions('Cross')
+		const other = await orgWithTransactions('Cross Other')
+		const theirs = (await allRows(other.userId, other.orgId))[0]!
+		const ours = (await allRows(org.userId, org.orgId))[0]!
+		const forgedRow = await saveTransactions(org.userId, org.orgId, [asInput(theirs, { amount: '0.01' }), newRow({ externalId: 'X' })])
+		expect(forgedRow).toMatchObject({ ok: false, rowErrors: { 0: { row: 'rowNotFound' } } })
+		const forgedClient = await saveTransactions(org.userId, org.orgId, [
+			asInput(ours, { clientId: other.clientIds.get('Ana Silva')!, client: 'Ana Silva', amount: '7.00' }),
+		])
+		expect(forgedClient).toMatchObject({ ok: false, rowErrors: { 0: { client: 'clientInvalid' } } })
+		// Saving into an organization the user is not a member of writes nothing either.
+		const outsider = await saveTransactions(org.userId, other.orgId, [newRow({ externalId: 'INTRUDER' })]).catch((e: Error) => e)
+		expect(outsider).toBeInstanceOf(Error)
+		expect((await allRows(other.userId, other.orgId)).map((r) => r.externalId)).not.toContain('INTRUDER')
+		expect((await allRows(other.userId, other.orgId)).find((r) => r.id === theirs.id)?.amount).toBe(theirs.amount)
+		expect((await allRows(org.userId, org.orgId)).find((r) => r.id === ours.id)?.amount).toBe(ours.amount)
+		expect((await allRows(org.userId, org.orgId)).map((r) => r.externalId)).not.toContain('X')
+	})
+
+	test('a row changed by someone else since it was loaded is not overwritten; its newer values come back', async () => {
+		const org = await orgWithTransactions('Stale')
+		const colleague = await createUser('Stale Colleague')
+		await addMember(org.orgId, colleague.userId, 'member')
+		const loaded = await allRows(org.userId, org.orgId)
+		const target = loaded.find((r) => r.externalId === 'ZL-100')!
+		const other = loaded.find((r) => r.externalId === 'VM-200')!
+		// The colleague saves first.
+		const theirs = await saveTransactions(colleague.userId, org.orgId, [asInput(target, { amount: '555.55', description: 'Colleague edit' })])
+		expect(theirs).toMatchObject({ ok: true, updated: 1 })
+		// Our stale edit of the same row is refused, and our edit of another row is not applied.
+		const index = 1
+		const ours = await saveTransactions(org.userId, org.orgId, [asInput(other, { amount: '1.11' }), asInput(target, { amount: '9.99' })])
+		expect(ours.ok).toBe(false)
+		if (ours.ok) return
+		expect(ours.rowErrors).toEqual({ [index]: { row: 'conflict' } })
+		expect(ours.conflicts[index]).toMatchObject({ amount: '555.55', description: 'Colleague edit', clientName: 'Ana Silva' })
+		const now = await allRows(org.userId, org.orgId)
+		expect(now.find((r) => r.id === target.id)?.amount).toBe('555.55')
+		expect(now.find((r) => r.id === other.id)?.amount).toBe('80.00')
+		// A stale row we did not touch is no conflict; nor is deleting refused rows silently applied.
+		const untouched = await saveTransactions(org.userId, org.orgId, [asInput(target), asInput(other, { amount: '2.22' })])
+		expect(untouched).toMatchObject({ ok: true, updated: 1 })
+		const staleDelete = await saveTransactions(org.userId, org.orgId, [asInput(target, { deleted: true })])
+		expect(staleDelete).toMatchObject({ ok: false, rowErrors: { 0: { row: 'conflict' } } })
+	})
+
+	test('a client name shared by two clients resolves to the row’s own client, and is ambiguous for a new row', async () => {
+		const org = await orgWithTransactions('Twins')
+		const twin = await asUser(org.userId, (trx) =>
+			trx.insertInto('clients').values({ organization_id: org.orgId, name: 'Ana Silva' }).returning('id').executeTakeFirstOrThrow(),
+		)
+		const row = (await allRows(org.userId, org.orgId)).find((r) => r.externalId === 'ZL-100')!
+		expect(await saveTransactions(org.userId, org.orgId, [asInput(row, { amount: '1.00' })])).toMatchObject({ ok: true })
+		expect((await allRows(org.userId, org.orgId)).find((r) => r.id === row.id)?.clientId).toBe(org.clientIds.get('Ana Silva'))
+		expect(await saveTransactions(org.userId, org.orgId, [newRow({ client: 'Ana Silva' })])).toMatchObject({
+			ok: false,
+			rowErrors: { 0: { client: 'clientAmbiguous' } },
+		})
+		expect(await saveTransactions(org.userId, org.orgId, [newRow({ client: 'Ana Silva', clientId: twin.id })])).toMatchObject({ ok: true })
+	})
+
+	test('the form schema refuses malformed amounts, dates and enumerations, and caps the rows', () => {
+		expect(parseAmount('1,234.5')).toEqual({ ok: true, value: '1234.50' })
+		expect(parseAmount('$0')).toEqual({ ok: true, value: '0.00' })
+		expect(parseAmount('-1')).toMatchObject({ ok: false, error: 'amountNegative' })
+		expect(parseAmount('1.234')).toMatchObject({ ok: false, error: 'amountDecimals' })
+		expect(parseAmount('12abc')).toMatchObject({ ok: false, error: 'amountInvalid' })
+		expect(parseAmount('1e5')).toMatchObject({ ok: false, error: 'amountInvalid' })
+		expect(parseAmount('99999999999')).toMatchObject({ ok: false, error: 'amountTooLarge' })
+		const base = { amount: '1', dateReceived: '2026-02-28', category: 'matched', paymentMethod: 'Zelle' }
+		const errors = (row: Record<string, unknown>) => {
+			const parsed = transactionsSaveSchema.safeParse({ rows: [{ ...base, ...row }] })
+			return parsed.success ? [] : parsed.error.issues.map((i) => i.message)
+		}
+		expect(errors({})).toEqual([])
+		expect(errors({ dateReceived: '2026-02-30' })).toEqual(['dateInvalid'])
+		expect(errors({ dateReceived: '02/28/2026' })).toEqual(['dateInvalid'])
+		expect(errors({ category: 'refunded' })).toEqual(['categoryInvalid'])
+		expect(errors({ paymentMethod: 'Bitcoin' })).toEqual(['methodInvalid'])
+		expect(errors({ clientId: 'not-a-uuid' })).toEqual(['clientInvalid'])
+		expect(transactionsSaveSchema.safeParse({ rows: Array.from({ length: 501 }, () => base) }).success).toBe(false)
+	})
+})
+
+describe('sync status and today', () => {
+	test('Sync goes through pending and ends saying no source is connected, never recording a sync', async () => {
+		const org = await orgWithTransactions('Sync')
+		expect(await getSyncStatus(org.userId, org.orgId)).toEqual({ status: 'idle', errorMessage: null, lastSyncedAt: null })
+		const first = await requestSync(org.userId, org.orgId)
+		expect(first).toMatchObject({ ok: true, outcome: 'no_source_connected', state: { status: 'error', lastSyncedAt: null } })
+		// From error a new sync may start again.
+		expect(await requestSync(org.userId, org.orgId)).toMatchObject({ ok: true })
+		expect(await getSyncStatus(org.userId, org.orgId)).toEqual({ status: 'error', errorMessage: 'no_source_connected', lastSyncedAt: null })
+		// While another sync is pending, a new one is refused.
+		await asUser(org.userId, (trx) => sql`select public.update_sync_status(${org.orgId}, ${P2P_MODULE_ID}, 'pending', null)`.execute(trx))
+		expect(await requestSync(org.userId, org.orgId)).toEqual({ ok: false, code: 'sync_in_progress' })
+		// A non-member cannot sync another organization.
+		const stranger = await createUser('Sync Stranger')
+		expect(await requestSync(stranger.userId, org.orgId)).toEqual({ ok: false, code: 'not_member' })
+	})
+
+	test("today is the organization's date in its timezone", async () => {
+		const org = await createUser('Clock')
+		await asSystem((trx) => trx.updateTable('booking_settings').set({ timezone: 'Australia/Sydney' }).where('organization_id', '=', org.orgId).execute())
+		const late = new Date('2026-03-01T20:00:00Z')
+		expect(await organizationToday(org.userId, org.orgId, late)).toEqual({ timezone: 'Australia/Sydney', today: '2026-03-02' })
+	})
+})
