@@ -71,13 +71,15 @@ describe('saving a batch of clients', () => {
 		await asUser(org.userId, (trx) =>
 			trx.insertInto('transactions').values({ organization_id: org.orgId, client_id: carla!.id, amount: 50 }).execute(),
 		)
+		// As the form posts them: every field a string, the delete checkbox 'on'.
+		const form = (row: ClientRow) => ({ ...row, email: row.email ?? '', phone: row.phone ?? '', company: row.company ?? '' })
 		const parsed = clientsSaveSchema.parse({
 			rows: [
 				{ name: '  Dora Lima ', email: '', phone: '', company: '', status: 'active' },
-				{ ...asInput(ana!), email: 'ana@example.com', phone: '', company: '' },
-				{ ...asInput(bruno!) },
-				{ ...asInput(carla!), deleted: 'on' },
-			].map((r) => ({ ...r, email: r.email ?? '', phone: r.phone ?? '', company: r.company ?? '', deleted: r.deleted === 'on' })),
+				{ ...form(ana!), email: 'ana@example.com', phone: '', company: '' },
+				form(bruno!),
+				{ ...form(carla!), deleted: true },
+			],
 		})
 		const result = await saveClients(org.userId, org.orgId, parsed.rows)
 		expect(result).toEqual({ ok: true, inserted: 1, updated: 1, deleted: 1 })
