@@ -61,7 +61,7 @@ export function UnsavedChangesDialog({ blocker }: { blocker: Blocker }) {
 	const open = blocker.state === 'blocked'
 	return (
 		<Dialog open={open} onOpenChange={(next) => (!next && blocker.state === 'blocked' ? blocker.reset() : undefined)}>
-			<DialogContent closeLabel={t('keepEditing')} role="alertdialog">
+			<DialogContent showCloseButton={false} role="alertdialog">
 				<DialogHeader>
 					<DialogTitle>{t('discard.title')}</DialogTitle>
 					<DialogDescription>{t('discard.description')}</DialogDescription>

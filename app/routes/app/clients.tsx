@@ -294,7 +294,7 @@ function EditClients({ loaderData, actionData }: { loaderData: LoaderData; actio
 						) : (
 							rows.map((row, index) => (
 								<EditRow
-									key={row.key}
+									key={row.key ?? row.id}
 									form={form}
 									row={row}
 									index={index}

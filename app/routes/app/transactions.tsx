@@ -312,7 +312,7 @@ function EditTransactions({ loaderData, actionData }: { loaderData: LoaderData; 
 						) : (
 							rows.map((row, index) => (
 								<EditRow
-									key={row.key}
+									key={row.key ?? row.id}
 									form={form}
 									row={row}
 									index={index}

@@ -1,0 +1,340 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import type { APIRequestContext, Page } from '@playwright/test'
+import { withDatabase } from './db.ts'
+import { expect, newAccount, signUpByRequest, test } from './fixtures.ts'
+
+type Seeded = { email: string; orgId: string; userId: string; clients: Record<string, string>; transactions: Record<string, string> }
+type Payment = { client?: string; external: string; amount: string; date: string; category?: string; method?: string; description?: string }
+
+/** A new user with their own organization, signed in on `page` and on `request`. */
+async function signUp(page: Page, request: APIRequestContext, name: string) {
+	const account = newAccount(name)
+	await signUpByRequest(request, account)
+	await page.context().addCookies((await request.storageState()).cookies)
+	return account
+}
+
+/** Clients and transactions inserted straight into the account's organization. */
+async function seed(email: string, clientNames: string[], payments: Payment[]): Promise<Seeded> {
+	return withDatabase(async (db) => {
+		const { rows } = await db.query<{ organization_id: string; user_id: string }>(
+			`select m.organization_id, m.user_id from public.organization_members m join auth.users u on u.id = m.user_id where u.email = $1`,
+			[email],
+		)
+		const { organization_id: orgId, user_id: userId } = rows[0]!
+		const clients: Record<string, string> = {}
+		for (const name of clientNames) {
+			const r = await db.query<{ id: string }>('insert into public.clients (organization_id, user_id, name) values ($1, $2, $3) returning id', [orgId, userId, name])
+			clients[name] = r.rows[0]!.id
+		}
+		const transactions: Record<string, string> = {}
+		for (const p of payments) {
+			const r = await db.query<{ id: string }>(
+				`insert into public.transactions (organization_id, user_id, client_id, external_id, amount, date_received, category, payment_method, description)
+				 values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning id`,
+				[orgId, userId, p.client ? clients[p.client] : null, p.external, p.amount, p.date, p.category ?? 'unmatched', p.method ?? 'Zelle', p.description ?? null],
+			)
+			transactions[p.external] = r.rows[0]!.id
+		}
+		return { email, orgId, userId, clients, transactions }
+	})
+}
+
+async function dbRows(orgId: string) {
+	return withDatabase(async (db) =>
+		(
+			await db.query<{ external_id: string | null; amount: string; client: string | null; category: string; description: string | null }>(
+				`select t.external_id, t.amount::text, c.name as client, t.category::text, t.description
+				 from public.transactions t left join public.clients c on c.id = t.client_id
+				 where t.organization_id = $1 order by t.external_id nulls first`,
+				[orgId],
+			)
+		).rows,
+	)
+}
+
+const payments: Payment[] = [
+	{ client: 'Ana Silva', external: 'ZL-100', amount: '125.50', date: '2026-03-01', category: 'matched', description: 'Logo design' },
+	{ client: 'Bruno Costa', external: 'VM-200', amount: '80.00', date: '2026-03-05', category: 'pending', method: 'Venmo', description: 'Retainer' },
+	{ external: 'PP-300', amount: '300.00', date: '2026-02-10', category: 'review', method: 'PayPal', description: 'Website audit' },
+]
+
+/** The edit-mode row whose External ID field holds `external`. */
+const editRow = (page: Page, external: string) => page.getByRole('row').filter({ has: page.locator(`input[value="${external}"]`) })
+
+test('add, edit and delete rows, then save them in one batch @nojs', async ({ page, request }) => {
+	const account = await signUp(page, request, 'Batch Owner')
+	const data = await seed(account.email, ['Ana Silva', 'Bruno Costa'], payments)
+	await page.goto('/app/transactions')
+	await page.getByRole('link', { name: 'Edit table' }).click()
+	await expect(page).toHaveURL(/edit=1/)
+
+	await page.getByRole('button', { name: 'Add row' }).click()
+	const added = page.getByRole('row').nth(1)
+	await expect(added.getByRole('textbox', { name: 'Amount' })).toHaveValue('0')
+	await expect(added.getByRole('combobox', { name: 'Category' })).toHaveValue('unmatched')
+	await expect(added.getByRole('combobox', { name: 'Payment method' })).toHaveValue('Zelle')
+	await expect(page.getByText('Unsaved changes')).toBeVisible()
+	await added.getByRole('combobox', { name: 'Client' }).fill('Bruno Costa')
+	await added.getByRole('textbox', { name: 'External ID' }).fill('NEW-1')
+	await added.getByRole('textbox', { name: 'Amount' }).fill('42.10')
+	await added.getByLabel('Date received').fill('2026-04-02')
+	await added.getByRole('combobox', { name: 'Category' }).selectOption('matched')
+	await added.getByRole('combobox', { name: 'Payment method' }).selectOption('CashApp')
+
+	const edited = editRow(page, 'ZL-100')
+	await edited.getByRole('textbox', { name: 'Amount' }).fill('1,250.75')
+	await edited.getByRole('textbox', { name: 'Description' }).fill('Logo and cards')
+	await editRow(page, 'PP-300').getByRole('checkbox', { name: 'Delete row' }).check()
+
+	await page.getByRole('button', { name: 'Save' }).click()
+	await expect(page.getByText('Changes saved successfully')).toBeVisible()
+	await expect(page).not.toHaveURL(/edit=1/)
+	await expect(page.getByRole('row').filter({ hasText: 'NEW-1' })).toContainText('$42.10')
+	await expect(page.getByRole('row').filter({ hasText: 'ZL-100' })).toContainText('$1,250.75')
+	await expect(page.getByRole('row').filter({ hasText: 'PP-300' })).toHaveCount(0)
+	expect(await dbRows(data.orgId)).toEqual([
+		{ external_id: 'NEW-1', amount: '42.10', client: 'Bruno Costa', category: 'matched', description: null },
+		{ external_id: 'VM-200', amount: '80.00', client: 'Bruno Costa', category: 'pending', description: 'Retainer' },
+		{ external_id: 'ZL-100', amount: '1250.75', client: 'Ana Silva', category: 'matched', description: 'Logo and cards' },
+	])
+})
+
+test('a new row added and removed again is not saved; deleting alone says the item was deleted @nojs', async ({ page, request }) => {
+	const account = await signUp(page, request, 'Remove Owner')
+	const data = await seed(account.email, ['Ana Silva'], payments.slice(0, 2))
+	await page.goto('/app/transactions?edit=1&add=1')
+	await expect(page.getByRole('button', { name: 'Remove this new row' })).toHaveCount(1)
+	await page.getByRole('button', { name: 'Add row' }).click()
+	await expect(page.getByRole('button', { name: 'Remove this new row' })).toHaveCount(2)
+	await page.getByRole('button', { name: 'Remove this new row' }).first().click()
+	await page.getByRole('button', { name: 'Remove this new row' }).first().click()
+	await expect(page.getByRole('button', { name: 'Remove this new row' })).toHaveCount(0)
+	await editRow(page, 'VM-200').getByRole('checkbox', { name: 'Delete row' }).check()
+	await page.getByRole('button', { name: 'Save' }).click()
+	await expect(page.getByText('Item deleted successfully')).toBeVisible()
+	expect((await dbRows(data.orgId)).map((r) => r.external_id)).toEqual(['ZL-100'])
+})
+
+test('saving shows each row’s errors and saves none of them @nojs', async ({ page, request }) => {
+	const account = await signUp(page, request, 'Invalid Owner')
+	const data = await seed(account.email, ['Ana Silva', 'Bruno Costa'], payments)
+	const before = await dbRows(data.orgId)
+	await page.goto('/app/transactions?edit=1')
+	await editRow(page, 'ZL-100').getByRole('textbox', { name: 'Amount' }).fill('12.345')
+	await editRow(page, 'VM-200').getByRole('textbox', { name: 'Amount' }).fill('-5')
+	await editRow(page, 'PP-300').getByRole('textbox', { name: 'Description' }).fill('Valid edit that must wait')
+	await page.getByRole('button', { name: 'Save' }).click()
+	await expect(page.getByText('Failed to save changes').first()).toBeVisible()
+	await expect(editRow(page, 'ZL-100')).toContainText('Use at most 2 decimal places.')
+	await expect(editRow(page, 'VM-200')).toContainText('The amount cannot be negative.')
+	await expect(editRow(page, 'ZL-100').getByRole('textbox', { name: 'Amount' })).toHaveAttribute('aria-invalid', 'true')
+	expect(await dbRows(data.orgId)).toEqual(before)
+
+	// Errors only the server can find (a client that does not exist) come back the same way.
+	await editRow(page, 'ZL-100').getByRole('textbox', { name: 'Amount' }).fill('12.34')
+	await editRow(page, 'VM-200').getByRole('textbox', { name: 'Amount' }).fill('5')
+	await editRow(page, 'VM-200').getByRole('combobox', { name: 'Client' }).fill('Nobody Here')
+	await page.getByRole('button', { name: 'Save' }).click()
+	await expect(editRow(page, 'VM-200')).toContainText('No client of your organization has this name.')
+	await expect(editRow(page, 'ZL-100')).not.toContainText('decimal')
+	expect(await dbRows(data.orgId)).toEqual(before)
+})
+
+test('cancelling with unsaved changes asks first, and discarding keeps the saved values', async ({ page, request }) => {
+	const account = await signUp(page, request, 'Cancel Owner')
+	await seed(account.email, ['Ana Silva'], payments.slice(0, 1))
+	await page.goto('/app/transactions?edit=1')
+	// No change yet: Cancel leaves at once.
+	await page.getByRole('link', { name: 'Cancel', exact: true }).click()
+	await expect(page).not.toHaveURL(/edit=1/)
+	await page.goto('/app/transactions?edit=1')
+	await editRow(page, 'ZL-100').getByRole('textbox', { name: 'Amount' }).fill('999.99')
+	await expect(page.getByText('Unsaved changes')).toBeVisible()
+	await page.getByRole('link', { name: 'Cancel', exact: true }).click()
+	const dialog = page.getByRole('alertdialog', { name: 'Discard unsaved changes?' })
+	await expect(dialog).toBeVisible()
+	await dialog.getByRole('button', { name: 'Keep editing' }).click()
+	await expect(dialog).toBeHidden()
+	await expect(page).toHaveURL(/edit=1/)
+	await expect(editRow(page, 'ZL-100').getByRole('textbox', { name: 'Amount' })).toHaveValue('999.99')
+	// Leaving through another link asks too.
+	await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Clients' }).click()
+	await expect(dialog).toBeVisible()
+	await dialog.getByRole('button', { name: 'Discard changes' }).click()
+	await expect(page).toHaveURL(/\/app\/clients$/)
+	await page.goto('/app/transactions')
+	await expect(page.getByRole('row').filter({ hasText: 'ZL-100' })).toContainText('$125.50')
+})
+
+test('search, sort and pages live in the URL @nojs', async ({ page, request }) => {
+	const account = await signUp(page, request, 'Paging Owner')
+	const many: Payment[] = Array.from({ length: 30 }, (_, i) => ({
+		client: i % 3 === 0 ? 'Zoe Quinn' : 'Ana Silva',
+		external: `EX-${String(i + 1).padStart(3, '0')}`,
+		amount: `${(i + 1) * 10}.00`,
+		date: `2026-01-${String(i + 1).padStart(2, '0')}`,
+		description: i === 7 ? 'Needle in a haystack' : 'Regular payment',
+	}))
+	await seed(account.email, ['Ana Silva', 'Zoe Quinn'], many)
+	await page.goto('/app/transactions')
+	await expect(page.getByText('Showing 1–25 of 30')).toBeVisible()
+	// Default: newest first.
+	await expect(page.getByRole('row').nth(1)).toContainText('EX-030')
+	await page.getByRole('link', { name: 'Next' }).click()
+	await expect(page).toHaveURL(/page=2/)
+	await expect(page.getByText('Showing 26–30 of 30')).toBeVisible()
+	await expect(page.getByRole('row').nth(1)).toContainText('EX-005')
+
+	// A new column sorts ascending first, then toggles; sorting goes back to page 1.
+	await page.getByRole('link', { name: /^Amount/ }).click()
+	await expect(page).toHaveURL(/sort=amount&dir=asc/)
+	await expect(page).not.toHaveURL(/page=/)
+	await expect(page.getByRole('columnheader', { name: /Amount/ })).toHaveAttribute('aria-sort', 'ascending')
+	await expect(page.getByRole('row').nth(1)).toContainText('$10.00')
+	await page.getByRole('link', { name: /^Amount/ }).click()
+	await expect(page).toHaveURL(/sort=amount&dir=desc/)
+	await expect(page.getByRole('row').nth(1)).toContainText('$300.00')
+
+	// Search by description, client name, external id and amount; sort stays.
+	const search = page.getByRole('searchbox', { name: 'Search' })
+	await search.fill('haystack')
+	await page.getByRole('button', { name: 'Search', exact: true }).click()
+	await expect(page).toHaveURL(/q=haystack/)
+	await expect(page).toHaveURL(/sort=amount/)
+	await expect(page.getByRole('row')).toHaveCount(2)
+	await expect(page.getByRole('row').nth(1)).toContainText('EX-008')
+	await page.goto('/app/transactions?q=zoe')
+	await expect(page.getByText('Showing 1–10 of 10')).toBeVisible()
+	await page.goto('/app/transactions?q=ex-02')
+	await expect(page.getByText('Showing 1–10 of 10')).toBeVisible()
+	await page.goto('/app/transactions?q=%24250')
+	await expect(page.getByRole('row')).toHaveCount(2)
+	await expect(page.getByRole('row').nth(1)).toContainText('EX-025')
+	await page.goto('/app/transactions?q=nothing-like-this')
+	await expect(page.getByText('No transactions match your search.')).toBeVisible()
+	// The category filter the categories screen links to.
+	await page.goto('/app/transactions?category=matched')
+	await expect(page.getByText('Category: Matched')).toBeVisible()
+	await expect(page.getByText('No transactions yet.')).toBeVisible()
+})
+
+test('a row someone else changed since it was loaded is not overwritten @nojs', async ({ page, request }) => {
+	const account = await signUp(page, request, 'Stale Owner')
+	const data = await seed(account.email, ['Ana Silva'], payments.slice(0, 2))
+	await page.goto('/app/transactions?edit=1')
+	await editRow(page, 'ZL-100').getByRole('textbox', { name: 'Amount' }).fill('1.00')
+	await editRow(page, 'VM-200').getByRole('textbox', { name: 'Amount' }).fill('2.00')
+	// Meanwhile a colleague saves the first row.
+	await withDatabase((db) =>
+		db.query(`update public.transactions set amount = 777.77, description = 'Colleague edit' where id = $1`, [data.transactions['ZL-100']]),
+	)
+	await page.getByRole('button', { name: 'Save' }).click()
+	await expect(page.getByText('Someone else changed these rows')).toBeVisible()
+	const notice = page.getByRole('alert').filter({ hasText: 'Someone else changed this transaction' })
+	await expect(notice).toContainText('$777.77')
+	await expect(notice).toContainText('Colleague edit')
+	const rows = await dbRows(data.orgId)
+	expect(rows.find((r) => r.external_id === 'ZL-100')?.amount).toBe('777.77')
+	expect(rows.find((r) => r.external_id === 'VM-200')?.amount).toBe('80.00')
+})
+
+test('Sync says what it will sync and how to connect a source, without pretending @nojs', async ({ page, request, javaScriptEnabled }) => {
+	await signUp(page, request, 'Sync Owner')
+	await page.goto('/app/transactions')
+	await expect(page.getByTestId('sync-status')).toHaveText('Idle')
+	await expect(page.getByText('Never')).toBeVisible()
+	await page.getByRole('button', { name: 'Sync' }).click()
+	if (javaScriptEnabled) await expect(page.getByRole('button', { name: 'Syncing...' })).toBeDisabled()
+	await expect(page.getByTestId('sync-status')).toHaveText('No source connected')
+	await expect(page.getByText('No transactions were fetched.').first()).toBeVisible()
+	await expect(page.getByRole('link', { name: 'Open the P2P Transaction Tracking module' })).toBeVisible()
+	await expect(page.getByText('Never')).toBeVisible()
+	if (javaScriptEnabled) {
+		// The syncing label lasts 5 seconds, then Sync can be pressed again.
+		await expect(page.getByRole('button', { name: 'Sync', exact: true })).toBeEnabled({ timeout: 8_000 })
+	}
+})
+
+test('forged ids, bad values, unknown intents and oversized bodies get a 4xx and write nothing @nojs', async ({ page, request, playwright }) => {
+	const account = await signUp(page, request, 'Forger')
+	const mine = await seed(account.email, ['Ana Silva'], payments.slice(0, 1))
+	const victimAccount = newAccount('Victim')
+	const victimRequest = await playwright.request.newContext({ baseURL: test.info().project.use.baseURL })
+	await signUpByRequest(victimRequest, victimAccount)
+	await victimRequest.dispose()
+	const victim = await seed(victimAccount.email, ['Victim Client'], [{ client: 'Victim Client', external: 'V-1', amount: '10.00', date: '2026-01-01' }])
+	const before = { mine: await dbRows(mine.orgId), victim: await dbRows(victim.orgId) }
+
+	const row = (fields: Record<string, string>) =>
+		Object.fromEntries(
+			Object.entries({ amount: '1', dateReceived: '2026-01-01', category: 'matched', paymentMethod: 'Zelle', ...fields }).map(([k, v]) => [`rows[0].${k}`, v]),
+		)
+	const post = (form: Record<string, string>) => request.post('/app/transactions?edit=1', { form, maxRedirects: 0 })
+
+	const forgedClient = await post({ intent: 'save', ...row({ client: 'Victim Client', clientId: victim.clients['Victim Client']! }) })
+	expect(forgedClient.status()).toBe(400)
+	expect(await forgedClient.text()).toContain('That client is not one of your organization')
+	const forgedRow = await post({ intent: 'save', ...row({ id: victim.transactions['V-1']!, version: '1', fingerprint: 'x', amount: '0.01' }) })
+	expect(forgedRow.status()).toBe(400)
+	expect(await forgedRow.text()).toContain('This transaction no longer exists in your organization.')
+	for (const [fields, message] of [
+		[{ amount: '1e5' }, 'Enter the amount as a number'],
+		[{ amount: 'NaN' }, 'Enter the amount as a number'],
+		[{ dateReceived: '2026-13-45' }, 'Enter a valid date.'],
+		[{ category: 'refunded' }, 'Choose a category from the list.'],
+		[{ paymentMethod: 'Bitcoin' }, 'Choose a payment method from the list.'],
+		[{ id: 'not-a-uuid', version: '1' }, 'This row could not be read.'],
+	] as const) {
+		const response = await post({ intent: 'save', ...row(fields) })
+		expect(response.status(), JSON.stringify(fields)).toBe(400)
+		expect(await response.text()).toContain(message)
+	}
+	const unknown = await post({ intent: 'drop-table' })
+	expect(unknown.status()).toBe(400)
+	expect(await unknown.text()).toContain('The server did not recognise this request.')
+	const tooMany = await post({ intent: 'save', 'rows[500].amount': '1' })
+	expect(tooMany.status()).toBe(413)
+	expect(await tooMany.text()).toContain('One save can hold at most 500 rows.')
+	const huge = await post({ intent: 'save', ...row({ description: 'x'.repeat(3 * 1024 * 1024) }) })
+	expect(huge.status()).toBe(413)
+	expect(await huge.text()).toContain('This save is larger than the server accepts.')
+
+	expect(await dbRows(mine.orgId)).toEqual(before.mine)
+	expect(await dbRows(victim.orgId)).toEqual(before.victim)
+	// And the victim's rows never show here.
+	await page.goto('/app/transactions?q=V-1')
+	await expect(page.getByText('No transactions match your search.')).toBeVisible()
+})
+
+const topLevelKeys = readdirSync('public/locales/en').flatMap((file) =>
+	Object.keys(JSON.parse(readFileSync(`public/locales/en/${file}`, 'utf8')) as Record<string, unknown>),
+)
+const missingKey = new RegExp(`\\b(${topLevelKeys.join('|')})\\.[a-zA-Z]+|\\b(common|auth|notFound|table|transactions|clients):`)
+
+test('the transactions screen renders in es and pt-BR with no missing key @nojs', async ({ page, request }) => {
+	const account = await signUp(page, request, 'Polyglot Payer')
+	await seed(account.email, ['Ana Silva'], payments)
+	for (const [lng, title, save] of [
+		['es', 'Transacciones', 'Guardar'],
+		['pt-BR', 'Transações', 'Salvar'],
+	] as const) {
+		await page.context().addCookies([{ name: 'lng', value: Buffer.from(JSON.stringify(lng)).toString('base64'), url: test.info().project.use.baseURL! }])
+		await page.goto('/app/transactions')
+		await expect(page.getByRole('heading', { name: title, level: 1 })).toBeVisible()
+		await page.getByRole('button', { name: lng === 'es' ? 'Sincronizar' : 'Sincronizar' }).click()
+		await expect(page.getByTestId('sync-status')).not.toHaveText('Idle')
+		for (const path of ['/app/transactions', '/app/transactions?edit=1&add=1', '/app/transactions?q=nothing', '/app/transactions?sort=client&page=2']) {
+			await page.goto(path)
+			await expect(page.locator('html')).toHaveAttribute('lang', lng)
+			const text = await page.locator('main').innerText()
+			expect(text, `${lng} ${path}`).not.toMatch(missingKey)
+			if (path.includes('edit')) await expect(page.getByRole('button', { name: save })).toBeVisible()
+		}
+		await page.goto('/app/transactions?edit=1')
+		await page.getByRole('row').nth(1).getByRole('textbox').nth(1).fill('abc')
+		await page.getByRole('button', { name: save }).click()
+		const text = await page.locator('main').innerText()
+		expect(text, `${lng} errors`).not.toMatch(missingKey)
+	}
+})
