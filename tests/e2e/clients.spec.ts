@@ -1,0 +1,246 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import type { APIRequestContext, Page } from '@playwright/test'
+import { withDatabase } from './db.ts'
+import { expect, newAccount, signUpByRequest, test } from './fixtures.ts'
+
+type Client = { name: string; email?: string; phone?: string; company?: string; status?: string }
+
+/** A new user with their own organization, signed in on `page` and on `request`. */
+async function signUp(page: Page, request: APIRequestContext, name: string) {
+	const account = newAccount(name)
+	await signUpByRequest(request, account)
+	await page.context().addCookies((await request.storageState()).cookies)
+	return account
+}
+
+/** Clients inserted straight into the account's organization; their ids by name. */
+async function seed(email: string, clients: Client[]) {
+	return withDatabase(async (db) => {
+		const { rows } = await db.query<{ organization_id: string; user_id: string }>(
+			`select m.organization_id, m.user_id from public.organization_members m join auth.users u on u.id = m.user_id where u.email = $1`,
+			[email],
+		)
+		const { organization_id: orgId, user_id: userId } = rows[0]!
+		const ids: Record<string, string> = {}
+		for (const c of clients) {
+			const r = await db.query<{ id: string }>(
+				`insert into public.clients (organization_id, user_id, name, email, phone, company, status)
+				 values ($1, $2, $3, $4, $5, $6, $7) returning id`,
+				[orgId, userId, c.name, c.email ?? null, c.phone ?? null, c.company ?? null, c.status ?? 'active'],
+			)
+			ids[c.name] = r.rows[0]!.id
+		}
+		return { orgId, userId, ids }
+	})
+}
+
+async function dbClients(orgId: string) {
+	return withDatabase(async (db) =>
+		(
+			await db.query<{ name: string; email: string | null; phone: string | null; company: string | null; status: string }>(
+				`select name, email, phone, company, status::text from public.clients where organization_id = $1 order by name`,
+				[orgId],
+			)
+		).rows,
+	)
+}
+
+const clients: Client[] = [
+	{ name: 'Ana Silva', email: 'ana@example.com', phone: '555-0100', company: 'Silva Studio' },
+	{ name: 'Bruno Costa', email: 'bruno@example.com', status: 'pending' },
+	{ name: 'Carla Dias', company: 'Dias & Co', status: 'inactive' },
+]
+
+/** The edit-mode row whose Name field holds `name`. */
+const editRow = (page: Page, name: string) => page.getByRole('row').filter({ has: page.locator(`input[value="${name}"]`) })
+
+test('add, edit and delete clients, then save them in one batch @nojs', async ({ page, request }) => {
+	const account = await signUp(page, request, 'Client Keeper')
+	const { orgId } = await seed(account.email, clients)
+	await page.goto('/app/clients')
+	await expect(page.getByRole('row').nth(1)).toContainText('Ana Silva')
+	await page.getByRole('link', { name: 'Edit table' }).click()
+	await page.getByRole('button', { name: 'Add row' }).click()
+	const added = page.getByRole('row').nth(1)
+	await expect(added.getByRole('textbox', { name: 'Name' })).toHaveValue('')
+	await expect(added.getByRole('combobox', { name: 'Status' })).toHaveValue('active')
+	await added.getByRole('textbox', { name: 'Name' }).fill('Dora Lima')
+	await added.getByRole('textbox', { name: 'Phone' }).fill('555-0199')
+	await editRow(page, 'Ana Silva').getByRole('textbox', { name: 'Company' }).fill('')
+	await editRow(page, 'Ana Silva').getByRole('textbox', { name: 'Email' }).fill('ana.silva@example.com')
+	await editRow(page, 'Bruno Costa').getByRole('combobox', { name: 'Status' }).selectOption('active')
+	await editRow(page, 'Carla Dias').getByRole('checkbox', { name: 'Delete row' }).check()
+	await page.getByRole('button', { name: 'Save' }).click()
+	await expect(page.getByText('Changes saved successfully')).toBeVisible()
+	await expect(page).not.toHaveURL(/edit=1/)
+	await expect(page.getByRole('row').filter({ hasText: 'Dora Lima' })).toContainText('555-0199')
+	await expect(page.getByRole('row').filter({ hasText: 'Carla Dias' })).toHaveCount(0)
+	expect(await dbClients(orgId)).toEqual([
+		{ name: 'Ana Silva', email: 'ana.silva@example.com', phone: '555-0100', company: null, status: 'active' },
+		{ name: 'Bruno Costa', email: 'bruno@example.com', phone: null, company: null, status: 'active' },
+		{ name: 'Dora Lima', email: null, phone: '555-0199', company: null, status: 'active' },
+	])
+})
+
+test('a client needs a name and a well-formed email; a bad row saves nothing @nojs', async ({ page, request }) => {
+	const account = await signUp(page, request, 'Strict Keeper')
+	const { orgId } = await seed(account.email, clients)
+	const before = await dbClients(orgId)
+	await page.goto('/app/clients?edit=1&add=1')
+	const added = page.getByRole('row').nth(1)
+	await added.getByRole('textbox', { name: 'Email' }).fill('not-an-email')
+	await editRow(page, 'Bruno Costa').getByRole('textbox', { name: 'Email' }).fill('bruno@')
+	await editRow(page, 'Ana Silva').getByRole('textbox', { name: 'Phone' }).fill('555-0000')
+	await page.getByRole('button', { name: 'Save' }).click()
+	await expect(page.getByText('Failed to save changes').first()).toBeVisible()
+	await expect(page.getByRole('row').nth(1)).toContainText("Enter the client's name.")
+	await expect(page.getByRole('row').nth(1)).toContainText('Enter a valid email address')
+	await expect(editRow(page, 'Bruno Costa')).toContainText('Enter a valid email address')
+	await expect(editRow(page, 'Ana Silva')).not.toContainText('Enter')
+	expect(await dbClients(orgId)).toEqual(before)
+})
+
+test('cancelling client edits with unsaved changes asks first', async ({ page, request }) => {
+	const account = await signUp(page, request, 'Hesitant Keeper')
+	const { orgId } = await seed(account.email, clients)
+	await page.goto('/app/clients?edit=1')
+	await editRow(page, 'Ana Silva').getByRole('textbox', { name: 'Name' }).fill('Ana Changed')
+	await page.getByRole('link', { name: 'Cancel', exact: true }).click()
+	const dialog = page.getByRole('alertdialog', { name: 'Discard unsaved changes?' })
+	await expect(dialog).toBeVisible()
+	await dialog.getByRole('button', { name: 'Discard changes' }).click()
+	await expect(page).toHaveURL(/\/app\/clients$/)
+	await expect(page.getByRole('row').nth(1)).toContainText('Ana Silva')
+	expect((await dbClients(orgId))[0]?.name).toBe('Ana Silva')
+})
+
+test('client search, sort and pages live in the URL @nojs', async ({ page, request }) => {
+	const account = await signUp(page, request, 'Crowd Keeper')
+	await seed(
+		account.email,
+		Array.from({ length: 30 }, (_, i) => ({
+			name: `Client ${String(i + 1).padStart(2, '0')}`,
+			email: `c${i + 1}@example.com`,
+			company: i % 5 === 0 ? 'Acme Corp' : undefined,
+		})),
+	)
+	await page.goto('/app/clients')
+	await expect(page.getByText('Showing 1–25 of 30')).toBeVisible()
+	await expect(page.getByRole('columnheader', { name: /Name/ })).toHaveAttribute('aria-sort', 'ascending')
+	await expect(page.getByRole('row').nth(1)).toContainText('Client 01')
+	await page.getByRole('link', { name: 'Next' }).click()
+	await expect(page).toHaveURL(/page=2/)
+	await expect(page.getByRole('row').nth(1)).toContainText('Client 26')
+	// The current column toggles: name descending.
+	await page.getByRole('link', { name: /^Name/ }).click()
+	await expect(page).toHaveURL(/sort=name&dir=desc/)
+	await expect(page.getByRole('row').nth(1)).toContainText('Client 30')
+	// A new column sorts ascending first.
+	await page.getByRole('link', { name: /^Company/ }).click()
+	await expect(page).toHaveURL(/sort=company&dir=asc/)
+	await expect(page.getByRole('row').nth(1)).toContainText('Acme Corp')
+	await page.getByRole('searchbox', { name: 'Search' }).fill('acme')
+	await page.getByRole('button', { name: 'Search', exact: true }).click()
+	await expect(page).toHaveURL(/q=acme/)
+	await expect(page.getByText('Showing 1–6 of 6')).toBeVisible()
+	await page.goto('/app/clients?q=c17%40')
+	await expect(page.getByRole('row')).toHaveCount(2)
+	await expect(page.getByRole('row').nth(1)).toContainText('Client 17')
+	await page.goto('/app/clients?q=nobody')
+	await expect(page.getByText('No clients match your search.')).toBeVisible()
+})
+
+test('a client someone else changed since it was loaded is not overwritten @nojs', async ({ page, request }) => {
+	const account = await signUp(page, request, 'Racing Keeper')
+	const { orgId, ids } = await seed(account.email, clients)
+	await page.goto('/app/clients?edit=1')
+	await editRow(page, 'Bruno Costa').getByRole('textbox', { name: 'Company' }).fill('Mine')
+	await withDatabase((db) => db.query(`update public.clients set company = 'Colleague Co' where id = $1`, [ids['Bruno Costa']]))
+	await page.getByRole('button', { name: 'Save' }).click()
+	await expect(page.getByText('Someone else changed these rows')).toBeVisible()
+	const notice = page.getByRole('alert').filter({ hasText: 'Someone else changed this client' })
+	await expect(notice).toContainText('Colleague Co')
+	expect((await dbClients(orgId)).find((c) => c.name === 'Bruno Costa')?.company).toBe('Colleague Co')
+})
+
+test("a client's page shows their payments and totals; unknown and other organizations' clients are not found @nojs", async ({
+	page,
+	request,
+	playwright,
+}) => {
+	const account = await signUp(page, request, 'Detail Keeper')
+	const { orgId, ids } = await seed(account.email, clients)
+	await withDatabase((db) =>
+		db.query(
+			`insert into public.transactions (organization_id, client_id, external_id, amount, date_received, category) values
+			 ($1, $2, 'A-1', 100.10, '2026-01-05', 'matched'), ($1, $2, 'A-2', 20.00, '2026-03-07', 'pending'), ($1, $3, 'B-1', 999, '2026-02-01', 'matched')`,
+			[orgId, ids['Ana Silva'], ids['Bruno Costa']],
+		),
+	)
+	await page.goto('/app/clients')
+	await page.getByRole('link', { name: 'Ana Silva' }).click()
+	await expect(page).toHaveURL(new RegExp(`/app/clients/${ids['Ana Silva']}$`))
+	await expect(page.getByRole('heading', { name: 'Ana Silva', level: 1 })).toBeVisible()
+	await expect(page.getByText('$120.10')).toBeVisible()
+	await expect(page.getByText('01/05/2026').first()).toBeVisible()
+	await expect(page.getByText('03/07/2026').first()).toBeVisible()
+	await expect(page.getByRole('row').filter({ hasText: 'A-1' })).toContainText('$100.10')
+	await expect(page.getByRole('row').filter({ hasText: 'B-1' })).toHaveCount(0)
+	await expect(page.getByText('Showing 1–2 of 2')).toBeVisible()
+
+	const other = newAccount('Other Keeper')
+	const otherRequest = await playwright.request.newContext({ baseURL: test.info().project.use.baseURL })
+	await signUpByRequest(otherRequest, other)
+	await otherRequest.dispose()
+	const theirs = await seed(other.email, [{ name: 'Secret Client' }])
+	for (const id of [theirs.ids['Secret Client'], '00000000-0000-4000-8000-000000000000', 'not-a-uuid']) {
+		const response = await page.goto(`/app/clients/${id}`)
+		expect(response?.status()).toBe(404)
+		await expect(page.getByRole('heading', { name: 'Client not found' })).toBeVisible()
+		await expect(page.getByText('Secret Client')).toHaveCount(0)
+	}
+	// Saving over another organization's client is refused and writes nothing.
+	const forged = await request.post('/app/clients?edit=1', {
+		form: {
+			intent: 'save',
+			'rows[0].id': theirs.ids['Secret Client']!,
+			'rows[0].version': '1',
+			'rows[0].name': 'Hijacked',
+			'rows[0].status': 'active',
+		},
+		maxRedirects: 0,
+	})
+	expect(forged.status()).toBe(400)
+	expect(await forged.text()).toContain('This client no longer exists in your organization.')
+	expect(await dbClients(theirs.orgId)).toEqual([{ name: 'Secret Client', email: null, phone: null, company: null, status: 'active' }])
+	const unknown = await request.post('/app/clients', { form: { intent: 'nope' }, maxRedirects: 0 })
+	expect(unknown.status()).toBe(400)
+})
+
+const topLevelKeys = readdirSync('public/locales/en').flatMap((file) =>
+	Object.keys(JSON.parse(readFileSync(`public/locales/en/${file}`, 'utf8')) as Record<string, unknown>),
+)
+const missingKey = new RegExp(`\\b(${topLevelKeys.join('|')})\\.[a-zA-Z]+|\\b(common|auth|notFound|table|transactions|clients):`)
+
+test('the clients screens render in es and pt-BR with no missing key @nojs', async ({ page, request }) => {
+	const account = await signUp(page, request, 'Polyglot Keeper')
+	const { ids } = await seed(account.email, clients)
+	for (const [lng, title] of [
+		['es', 'Clientes'],
+		['pt-BR', 'Clientes'],
+	] as const) {
+		await page.context().addCookies([{ name: 'lng', value: Buffer.from(JSON.stringify(lng)).toString('base64'), url: test.info().project.use.baseURL! }])
+		for (const path of ['/app/clients', '/app/clients?edit=1&add=1', '/app/clients?q=nobody', `/app/clients/${ids['Ana Silva']}`, '/app/clients/not-a-uuid']) {
+			await page.goto(path)
+			await expect(page.locator('html')).toHaveAttribute('lang', lng)
+			if (path === '/app/clients') await expect(page.getByRole('heading', { name: title, level: 1 })).toBeVisible()
+			const text = await page.locator('main').innerText()
+			expect(text, `${lng} ${path}`).not.toMatch(missingKey)
+		}
+		await page.goto('/app/clients?edit=1&add=1')
+		await page.getByRole('row').nth(1).getByRole('textbox').nth(1).fill('bad')
+		await page.getByRole('button', { name: lng === 'es' ? 'Guardar' : 'Salvar' }).click()
+		await expect(page.getByRole('row').nth(1).locator('.text-destructive').first()).toBeVisible()
+		expect(await page.locator('main').innerText()).not.toMatch(missingKey)
+	}
+})
