@@ -176,13 +176,25 @@ export async function listTransactions(
 	})
 }
 
-type Filter = { organizationId: string; category: TransactionCategory | null; clientId: string | null }
+type Filter = {
+	organizationId: string
+	category: TransactionCategory | null
+	clientId: string | null
+	/** A search's condition on `t`, when the search walks the sort order (see searchPage). */
+	match?: RawBuilder<unknown>
+}
 
-function filterSql({ organizationId, category, clientId }: Filter) {
+/** The organization, category and client conditions on `t`. */
+function baseSql({ organizationId, category, clientId }: Filter) {
 	const parts = [sql`t.organization_id = ${organizationId}`]
 	if (category) parts.push(sql`t.category = ${category}`)
 	if (clientId) parts.push(sql`t.client_id = ${clientId}`)
 	return sql.join(parts, sql` and `)
+}
+
+/** The base conditions and the search's, if any. */
+function filterSql(filter: Filter) {
+	return filter.match ? sql`${baseSql(filter)} and ${filter.match}` : baseSql(filter)
 }
 
 async function listPage(trx: Tx, filter: Filter, sort: TransactionSort, dir: SortDirection, limit: number, offset: number) {
@@ -197,9 +209,25 @@ async function listPage(trx: Tx, filter: Filter, sort: TransactionSort, dir: Sor
 /** The page's ids: an index walk (often index-only) that skips the offset without reading rows. */
 async function pageIds(trx: Tx, filter: Filter, sort: TransactionSort, dir: SortDirection, limit: number, offset: number) {
 	const join = sort === 'client' ? clientJoin : sql``
-	const { rows } = await sql<{ id: string }>`select t.id from public.transactions t ${join} where ${filterSql(filter)}
-		order by ${orderBy(sort, dir)} offset ${offset} limit ${limit}`.execute(trx)
+	const walk = sql`select ${walkColumns} from public.transactions t ${join} where ${baseSql(filter)} order by ${orderBy(sort, dir)}`
+	const { rows } = await sql<{ id: string }>`${page(walk, filter.match, offset, limit)}`.execute(trx)
 	return rows.map((r) => r.id)
+}
+
+/** What a walk reads: the id, and the columns a search's condition looks at. */
+const walkColumns = sql`t.id, t.description, t.external_id, t.client_id, t.amount`
+
+/**
+ * One page of a walk in sort order. With a search's condition, the walk is fenced (offset 0)
+ * so that the planner keeps walking the sort's index and filters as it goes: it cannot push
+ * the condition into the walk (where, misjudging how common the matches are, it would rather
+ * read every row and sort them). PostgreSQL keeps a fenced subquery's order through the
+ * filter, and the outer query adds no ordering of its own that could change the plan.
+ */
+function page(walk: RawBuilder<unknown>, match: RawBuilder<unknown> | undefined, offset: number, limit: number) {
+	return match
+		? sql`select t.id from (${walk} offset 0) t where ${match} offset ${offset} limit ${limit}`
+		: sql`select t.id from (${walk} offset ${offset} limit ${limit}) t`
 }
 
 /**
@@ -208,22 +236,31 @@ async function pageIds(trx: Tx, filter: Filter, sort: TransactionSort, dir: Sort
  */
 async function clientOrderIds(trx: Tx, filter: Filter, dir: SortDirection, limit: number, offset: number) {
 	const d = sql.raw(dir)
-	const where = filterSql(filter)
-	const { rows: withClient } = await sql<{ id: string }>`select t.id
-		from public.clients c join public.transactions t on t.organization_id = c.organization_id and t.client_id = c.id
-		where c.organization_id = ${filter.organizationId} and ${where}
-		order by c.name ${d}, c.id ${d}, t.date_received desc, t.id desc offset ${offset} limit ${limit}`.execute(trx)
+	const base = baseSql(filter)
+	const { rows: withClient } = await sql<{ id: string }>`${page(
+		sql`select ${walkColumns}
+			from public.clients c join public.transactions t on t.organization_id = c.organization_id and t.client_id = c.id
+			where c.organization_id = ${filter.organizationId} and ${base}
+			order by c.name ${d}, c.id ${d}, t.date_received desc, t.id desc`,
+		filter.match,
+		offset,
+		limit,
+	)}`.execute(trx)
 	const ids = withClient.map((r) => r.id)
 	if (ids.length === limit) return ids
 	const before = ids.length > 0 ? offset + ids.length : await countWithClient(trx, filter)
-	const { rows: without } = await sql<{ id: string }>`select t.id from public.transactions t
-		where ${where} and t.client_id is null
-		order by t.date_received desc, t.id desc offset ${Math.max(0, offset - before)} limit ${limit - ids.length}`.execute(trx)
+	const { rows: without } = await sql<{ id: string }>`${page(
+		sql`select ${walkColumns} from public.transactions t where ${base} and t.client_id is null
+			order by t.date_received desc, t.id desc`,
+		filter.match,
+		Math.max(0, offset - before),
+		limit - ids.length,
+	)}`.execute(trx)
 	return [...ids, ...without.map((r) => r.id)]
 }
 
 async function countWithClient(trx: Tx, filter: Filter) {
-	if (!filter.category) {
+	if (!filter.category && !filter.match) {
 		const { rows } = await sql<{ n: number }>`select coalesce(sum(transaction_count), 0)::int8 as n
 			from public.organization_client_transaction_counts where organization_id = ${filter.organizationId}`.execute(trx)
 		return Number(rows[0]?.n ?? 0)
@@ -274,22 +311,56 @@ async function countRows(trx: Tx, filter: Filter): Promise<{ total: number; capp
 	return n > COUNT_CAP ? { total: COUNT_CAP, capped: true } : { total: n, capped: false }
 }
 
+/** Rows of the newest ones a search looks at to judge how common its matches are. */
+const SEARCH_PROBE = 2_000
+/** From this many matches in the probe (1%), a search walks the sort order instead. */
+const DENSE_MATCHES = 20
+/** A common search's count stops here ("500+"): counting further would read too many rows. */
+export const DENSE_COUNT_CAP = 500
+
 /**
- * A search gathers matching ids three ways, each capped at SEARCH_CAP and most recent first:
- * description or external id (search_transaction_ids, which can use the trigram indexes), the
- * client's name, and the amount when the text reads as one. The page is then sorted among them.
+ * A search matches the description, the external id, the client's name, and the amount when
+ * the text reads as one. Under RLS, ilike cannot use the trigram indexes, so:
+ * - a common search (found in 1% or more of the newest rows) walks the sort's index and keeps
+ *   the rows that match, which finds a page after a few hundred rows; its count stops at 500;
+ * - a rare search gathers the matching ids first (search_transaction_ids, which checks the
+ *   membership and can use the trigram indexes; the client names; the amount), each way capped
+ *   at SEARCH_CAP, most recent first, and sorts the page among them.
  */
 async function searchPage(trx: Tx, filter: Filter, q: string, sort: TransactionSort, dir: SortDirection, limit: number, offset: number) {
 	const { organizationId } = filter
 	const amount = searchedAmount(q)
+	const pattern = likePattern(q)
+	const { rows: named } = await sql<{ id: string }>`select c.id from public.clients c
+		where c.organization_id = ${organizationId} and c.name ilike ${pattern} limit 1000`.execute(trx)
+	const clientIds = named.map((c) => c.id)
+	const match = sql`(t.description ilike ${pattern} or t.external_id ilike ${pattern}
+		or t.client_id = any(${clientIds}::uuid[])${amount !== null ? sql` or t.amount = ${amount}::numeric` : sql``})`
+
+	const probe = await sql<{ n: number }>`select count(*)::int8 as n from (
+		select t.description, t.external_id, t.client_id, t.amount from public.transactions t where ${filterSql(filter)}
+		order by t.date_received desc, t.id desc limit ${SEARCH_PROBE}) t where ${match}`.execute(trx)
+	if (Number(probe.rows[0]?.n ?? 0) >= DENSE_MATCHES) {
+		const dense = { ...filter, match }
+		const ids =
+			sort === 'client' && !filter.clientId
+				? await clientOrderIds(trx, dense, dir, limit, offset)
+				: await pageIds(trx, dense, sort, dir, limit, offset)
+		const count = await sql<{ n: number }>`select count(*)::int8 as n from
+			(select 1 from public.transactions t where ${filterSql(dense)} limit ${DENSE_COUNT_CAP + 1}) s`.execute(trx)
+		const n = Number(count.rows[0]?.n ?? 0)
+		return { rows: await rowsByIds(trx, organizationId, ids), total: Math.min(n, DENSE_COUNT_CAP), totalCapped: n > DENSE_COUNT_CAP }
+	}
+
+	// search_transaction_ids is PL/pgSQL: after a few calls on one connection its query would get
+	// a generic plan, which cannot see the pattern and scans every row. Custom plans, always.
+	await sql`select set_config('plan_cache_mode', 'force_custom_plan', true)`.execute(trx)
 	const ctes = sql`
 		with s as materialized (
 			select id from public.search_transaction_ids(${organizationId}, ${q}, ${SEARCH_CAP}) as id
 		), cl as materialized (
 			select t.id from public.transactions t
-			where t.organization_id = ${organizationId} and t.client_id = any(array(
-				select c.id from public.clients c
-				where c.organization_id = ${organizationId} and c.name ilike ${likePattern(q)} limit 1000))
+			where t.organization_id = ${organizationId} and t.client_id = any(${clientIds}::uuid[])
 			order by t.date_received desc, t.id desc limit ${SEARCH_CAP}
 		), am as materialized (
 			select t.id from public.transactions t

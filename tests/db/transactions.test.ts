@@ -157,6 +157,55 @@ describe('listing transactions', () => {
 		expect(counted.rows).toHaveLength(1)
 	})
 
+	test('a common search (walked in sort order) finds the same rows, in the same order, as a full sort would', async () => {
+		const owner = await createUser('Common Search Owner')
+		const clients = await asUser(owner.userId, (trx) =>
+			trx
+				.insertInto('clients')
+				.values(['Zed', 'Amy', 'Moe'].map((name) => ({ organization_id: owner.orgId, name })))
+				.returning(['id', 'name'])
+				.execute(),
+		)
+		// 120 payments, half of them for catering: common enough to be walked rather than gathered.
+		await asUser(owner.userId, (trx) =>
+			trx
+				.insertInto('transactions')
+				.values(
+					Array.from({ length: 120 }, (_, i) => ({
+						organization_id: owner.orgId,
+						client_id: i % 4 === 2 ? null : clients[i % 3]!.id,
+						external_id: `E-${i}`,
+						amount: String((i * 37) % 500),
+						date_received: `2026-0${1 + (i % 6)}-${String(1 + (i % 27)).padStart(2, '0')}`,
+						category: (['matched', 'pending', 'unmatched', 'review'] as const)[i % 4],
+						description: i % 2 === 0 ? `Catering order ${i}` : `Design work ${i}`,
+					})),
+				)
+				.execute(),
+		)
+		const everything = (await listTransactions(owner.userId, owner.orgId, { pageSize: 100 })).rows
+		const all = [...everything, ...(await listTransactions(owner.userId, owner.orgId, { pageSize: 100, page: 2 })).rows]
+		expect(all).toHaveLength(120)
+		for (const sort of TRANSACTION_SORTS) {
+			for (const dir of ['asc', 'desc'] as const) {
+				// The same order as the unsearched list, keeping only the matches.
+				const full = [
+					...(await listTransactions(owner.userId, owner.orgId, { sort, dir, pageSize: 100 })).rows,
+					...(await listTransactions(owner.userId, owner.orgId, { sort, dir, pageSize: 100, page: 2 })).rows,
+				]
+				const expected = full.filter((r) => r.description?.startsWith('Catering')).map((r) => r.id)
+				const first = await listTransactions(owner.userId, owner.orgId, { q: 'CATERING', sort, dir, pageSize: 25 })
+				const second = await listTransactions(owner.userId, owner.orgId, { q: 'CATERING', sort, dir, pageSize: 25, page: 2 })
+				const third = await listTransactions(owner.userId, owner.orgId, { q: 'CATERING', sort, dir, pageSize: 25, page: 3 })
+				expect([...first.rows, ...second.rows, ...third.rows].map((r) => r.id), `${sort} ${dir}`).toEqual(expected)
+				expect(first).toMatchObject({ total: 60, totalCapped: false })
+			}
+		}
+		const filtered = await listTransactions(owner.userId, owner.orgId, { q: 'catering', category: 'matched', pageSize: 100 })
+		expect(filtered.rows.map((r) => r.category)).toEqual(Array(30).fill('matched'))
+		expect(filtered.total).toBe(30)
+	})
+
 	test('filters by category with the exact total, and never shows another organization', async () => {
 		const org = await orgWithTransactions('Filter')
 		const other = await orgWithTransactions('Filter Other')
