@@ -1,6 +1,6 @@
 import { ArrowDownIcon, ArrowUpDownIcon, ArrowUpIcon, ChevronLeftIcon, ChevronRightIcon, SearchIcon } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
-import { Form, Link, useLocation } from 'react-router'
+import { Form, isRouteErrorResponse, Link, useLocation, useRouteError } from 'react-router'
 import { Button } from '#app/components/ui/button.tsx'
 import { Input } from '#app/components/ui/input.tsx'
 import { TableHead } from '#app/components/ui/table.tsx'
@@ -180,5 +180,25 @@ export function CellError({ id, message }: { id: string; message: string | undef
 		<p id={id} className="mt-1 text-xs whitespace-normal text-destructive">
 			{message}
 		</p>
+	)
+}
+
+/**
+ * A table screen that failed to load (SPEC §8: 'Failed to load transactions', 'Failed to load
+ * clients'), shown inside the app shell with a way to try again.
+ */
+export function TableLoadError({ title }: { title: string }) {
+	const { t } = useTranslation('table')
+	const location = useLocation()
+	const error = useRouteError()
+	if (!isRouteErrorResponse(error)) console.error(error)
+	return (
+		<div role="alert" className="grid gap-3">
+			<h1 className="text-xl font-semibold">{title}</h1>
+			<p className="text-muted-foreground">{t('loadFailed')}</p>
+			<Link to={location.pathname} className="w-fit text-primary underline-offset-4 hover:underline" reloadDocument>
+				{t('tryAgain')}
+			</Link>
+		</div>
 	)
 }

@@ -14,7 +14,7 @@ import { BodyTooLargeError, isInputError, listLength, readFormData, rowFieldErro
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { DEFAULT_PAGE_SIZE, organizationToday } from '#app/.server/transactions.ts'
 import { ClientStatusBadge } from '#app/components/data-table/client-cells.tsx'
-import { CellError, NativeSelect, SortableHead, TablePagination, TableSearch } from '#app/components/data-table/data-table.tsx'
+import { CellError, NativeSelect, SortableHead, TableLoadError, TablePagination, TableSearch } from '#app/components/data-table/data-table.tsx'
 import { DefaultSaveButton, EditToolbar, UnsavedChangesDialog, useUnsavedChangesGuard } from '#app/components/data-table/edit-guard.tsx'
 import { readTableState, withoutEditMode, withParams, type TableState } from '#app/components/data-table/params.ts'
 import { FormAlert } from '#app/components/form-alert.tsx'
@@ -412,4 +412,9 @@ function EditRow({
 			) : null}
 		</>
 	)
+}
+
+export function ErrorBoundary() {
+	const { t } = useTranslation('table')
+	return <TableLoadError title={t('toast.loadClientsFailed')} />
 }

@@ -22,7 +22,7 @@ import {
 	type TransactionRow,
 	type TransactionValues,
 } from '#app/.server/transactions.ts'
-import { CellError, NativeSelect, TablePagination, TableSearch } from '#app/components/data-table/data-table.tsx'
+import { CellError, NativeSelect, TableLoadError, TablePagination, TableSearch } from '#app/components/data-table/data-table.tsx'
 import { DefaultSaveButton, EditToolbar, UnsavedChangesDialog, useUnsavedChangesGuard } from '#app/components/data-table/edit-guard.tsx'
 import { readTableState, withoutEditMode, withParams } from '#app/components/data-table/params.ts'
 import { TransactionHeaders, TransactionsReadTable } from '#app/components/data-table/transaction-cells.tsx'
@@ -541,4 +541,9 @@ function SyncStatus({ sync }: { sync: LoaderData['sync'] }) {
 			) : null}
 		</div>
 	)
+}
+
+export function ErrorBoundary() {
+	const { t } = useTranslation('table')
+	return <TableLoadError title={t('toast.loadTransactionsFailed')} />
 }
