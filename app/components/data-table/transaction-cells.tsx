@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
-import { Badge } from '#app/components/ui/badge.tsx'
+import { CategoryBadge } from '#app/components/category-badge.tsx'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
 import { formatDate, formatMoney } from '#app/lib/format.ts'
 import type { PaymentMethod, TransactionCategory, TransactionSort } from '#app/lib/schemas/transactions.ts'
@@ -18,19 +18,6 @@ export type TransactionRow = {
 	category: TransactionCategory
 	paymentMethod: PaymentMethod
 	description: string | null
-}
-
-const variants = {
-	matched: 'success',
-	pending: 'warning',
-	unmatched: 'secondary',
-	review: 'default',
-} as const satisfies Record<TransactionCategory, 'success' | 'warning' | 'secondary' | 'default'>
-
-/** A transaction's category (SPEC §3) as a coloured, translated badge. */
-export function TransactionCategoryBadge({ category }: { category: TransactionCategory }) {
-	const { t } = useTranslation('transactions')
-	return <Badge variant={variants[category]}>{t(`categories.${category}`)}</Badge>
 }
 
 export function TransactionHeaders({
@@ -104,7 +91,7 @@ export function TransactionsReadTable({
 								<TableCell className="font-mono text-xs">{row.externalId}</TableCell>
 								<TableCell className="text-right tabular-nums">{formatMoney(row.amount)}</TableCell>
 								<TableCell>
-									<TransactionCategoryBadge category={row.category} />
+									<CategoryBadge category={row.category} />
 								</TableCell>
 								<TableCell>{t(`methods.${row.paymentMethod}`)}</TableCell>
 								<TableCell className="max-w-80 truncate" title={row.description ?? undefined}>
