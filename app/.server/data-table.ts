@@ -1,6 +1,11 @@
 import { createHash } from 'node:crypto'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { data } from 'react-router'
+import type { z } from 'zod'
+import { withoutEditMode } from '#app/components/data-table/params.ts'
+import { MAX_ROWS_PER_SAVE } from '#app/lib/schemas/transactions.ts'
 import { dbErrorCode, sql } from './db/index.ts'
+import { redirectWithToast } from './toast.ts'
 
 /**
  * What the editable tables' actions share: a form body read with a size cap, the row version
@@ -100,4 +105,72 @@ export function rowFieldErrors(rowErrors: Record<number, Record<string, string>>
 /** A table action's refusal before any parsing: a form-level error (table:errors.{code}). */
 export function tableError(formError: string, status = 400) {
 	return data({ result: undefined, formError, conflicts: undefined }, { status })
+}
+
+type BatchResult<V> =
+	| { ok: true; inserted: number; updated: number; deleted: number }
+	| { ok: false; rowErrors: Record<number, Record<string, string>>; conflicts: Record<number, V> }
+
+/**
+ * An editable table's action, end to end: the body read with its cap, other intents handed to
+ * their handlers, conform's list intents (add or remove a row without JavaScript) answered with
+ * the form's new state, the batch saved all or nothing, and the outcome as the screen expects:
+ * row errors and conflicts with a 400/409, or a redirect out of edit mode with a toast.
+ */
+export async function tableAction<S extends z.ZodType<{ rows: unknown[] }>, V>(
+	request: Request,
+	options: {
+		schema: S
+		save: (rows: z.output<S>['rows']) => Promise<BatchResult<V>>
+		intents?: Record<string, (url: URL) => Promise<Response>>
+	},
+) {
+	let formData: FormData
+	try {
+		formData = await readFormData(request)
+	} catch (error) {
+		if (error instanceof BodyTooLargeError) return tableError('tooLarge', 413)
+		throw error
+	}
+	const url = new URL(request.url)
+	const intent = formData.get('intent')
+	const other = typeof intent === 'string' ? options.intents?.[intent] : undefined
+	if (other) return other(url)
+	if (intent !== 'save' && !formData.has('__intent__')) return tableError('unknownIntent')
+	if (listLength(formData, 'rows') > MAX_ROWS_PER_SAVE) return tableError('tooManyRows', 413)
+
+	const submission = parseWithZod(formData, { schema: options.schema })
+	if (submission.status !== 'success') {
+		return data(
+			{ result: submission.reply(), formError: submission.status === 'error' ? 'saveFailed' : undefined, conflicts: undefined },
+			{ status: submission.status === 'error' ? 400 : 200 },
+		)
+	}
+	let result: BatchResult<V>
+	try {
+		result = await options.save((submission.value as z.output<S>).rows)
+	} catch (error) {
+		if (!isInputError(error)) throw error
+		return data({ result: submission.reply(), formError: 'saveFailed', conflicts: undefined }, { status: 400 })
+	}
+	if (!result.ok) {
+		const conflicted = Object.keys(result.conflicts).length > 0
+		return data(
+			{
+				result: submission.reply({ fieldErrors: rowFieldErrors(result.rowErrors) }),
+				formError: conflicted ? 'conflict' : 'saveFailed',
+				conflicts: result.conflicts,
+			},
+			{ status: conflicted ? 409 : 400 },
+		)
+	}
+	const { inserted, updated, deleted } = result
+	const changed = inserted + updated + deleted
+	const title = changed === 0 ? 'table:toast.noChanges' : inserted + updated === 0 ? 'table:toast.deleted' : 'table:toast.saved'
+	return redirectWithToast(withoutEditMode(url), {
+		type: 'success',
+		title,
+		description: changed > 0 ? 'table:toast.savedSummary' : undefined,
+		values: { inserted, updated, deleted },
+	})
 }

@@ -5,13 +5,12 @@ import { format } from 'date-fns'
 import { PencilIcon, PlusIcon, Trash2Icon, XIcon } from 'lucide-react'
 import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
-import { data, Form, Link, useLocation, useNavigation } from 'react-router'
+import { Form, Link, useLocation, useNavigation } from 'react-router'
 import { toast } from 'sonner'
 import type { z } from 'zod'
 import { requireMember } from '#app/.server/auth/session.ts'
 import { listClients, saveClients, type ClientRow, type ClientValues } from '#app/.server/clients.ts'
-import { BodyTooLargeError, isInputError, listLength, readFormData, rowFieldErrors, tableError } from '#app/.server/data-table.ts'
-import { redirectWithToast } from '#app/.server/toast.ts'
+import { tableAction } from '#app/.server/data-table.ts'
 import { DEFAULT_PAGE_SIZE, organizationToday } from '#app/.server/transactions.ts'
 import { ClientStatusBadge } from '#app/components/data-table/client-cells.tsx'
 import { CellError, NativeSelect, SortableHead, TableLoadError, TablePagination, TableSearch } from '#app/components/data-table/data-table.tsx'
@@ -31,7 +30,6 @@ import {
 	newClientRow,
 	type ClientSort,
 } from '#app/lib/schemas/clients.ts'
-import { MAX_ROWS_PER_SAVE } from '#app/lib/schemas/transactions.ts'
 import { cn } from '#app/lib/utils.ts'
 import type { Route } from './+types/clients'
 
@@ -59,50 +57,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
 	const { user, organization } = requireMember(context)
-	let formData: FormData
-	try {
-		formData = await readFormData(request)
-	} catch (error) {
-		if (error instanceof BodyTooLargeError) return tableError('tooLarge', 413)
-		throw error
-	}
-	if (formData.get('intent') !== 'save' && !formData.has('__intent__')) return tableError('unknownIntent')
-	if (listLength(formData, 'rows') > MAX_ROWS_PER_SAVE) return tableError('tooManyRows', 413)
-
-	const submission = parseWithZod(formData, { schema: clientsSaveSchema })
-	// conform's list intents (add or remove a row without JavaScript) come back as form state.
-	if (submission.status !== 'success') {
-		return data(
-			{ result: submission.reply(), formError: submission.status === 'error' ? 'saveFailed' : undefined, conflicts: undefined },
-			{ status: submission.status === 'error' ? 400 : 200 },
-		)
-	}
-	let result: Awaited<ReturnType<typeof saveClients>>
-	try {
-		result = await saveClients(user.userId, organization.id, submission.value.rows)
-	} catch (error) {
-		if (!isInputError(error)) throw error
-		return data({ result: submission.reply(), formError: 'saveFailed', conflicts: undefined }, { status: 400 })
-	}
-	if (!result.ok) {
-		const conflicted = Object.keys(result.conflicts).length > 0
-		return data(
-			{
-				result: submission.reply({ fieldErrors: rowFieldErrors(result.rowErrors) }),
-				formError: conflicted ? 'conflict' : 'saveFailed',
-				conflicts: result.conflicts,
-			},
-			{ status: conflicted ? 409 : 400 },
-		)
-	}
-	const { inserted, updated, deleted } = result
-	const title = inserted + updated + deleted === 0 ? 'table:toast.noChanges' : inserted + updated === 0 ? 'table:toast.deleted' : 'table:toast.saved'
-	return redirectWithToast(withoutEditMode(new URL(request.url)), {
-		type: 'success',
-		title,
-		description: inserted + updated + deleted > 0 ? 'table:toast.savedSummary' : undefined,
-		values: { inserted, updated, deleted },
-	})
+	return tableAction(request, { schema: clientsSaveSchema, save: (rows) => saveClients(user.userId, organization.id, rows) })
 }
 
 type LoaderData = Route.ComponentProps['loaderData']

@@ -5,11 +5,11 @@ import { format } from 'date-fns'
 import { InfoIcon, PencilIcon, PlusIcon, RefreshCwIcon, Trash2Icon, XIcon } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { data, Form, Link, useLocation, useNavigation } from 'react-router'
+import { Form, Link, useLocation, useNavigation } from 'react-router'
 import { toast } from 'sonner'
 import type { z } from 'zod'
 import { requireMember } from '#app/.server/auth/session.ts'
-import { BodyTooLargeError, isInputError, listLength, readFormData, rowFieldErrors, tableError } from '#app/.server/data-table.ts'
+import { tableAction } from '#app/.server/data-table.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import {
 	DEFAULT_PAGE_SIZE,
@@ -35,7 +35,6 @@ import { Table, TableBody, TableCell, TableRow } from '#app/components/ui/table.
 import { formatDate, formatMoney } from '#app/lib/format.ts'
 import {
 	isCategory,
-	MAX_ROWS_PER_SAVE,
 	newTransactionRow,
 	P2P_MODULE_ID,
 	PAYMENT_METHODS,
@@ -87,52 +86,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
 	const { user, organization } = requireMember(context)
-	let formData: FormData
-	try {
-		formData = await readFormData(request)
-	} catch (error) {
-		if (error instanceof BodyTooLargeError) return tableError('tooLarge', 413)
-		throw error
-	}
-	const url = new URL(request.url)
-	const intent = formData.get('intent')
-	if (intent === 'sync') return sync(url, user.userId, organization.id)
-	if (intent !== 'save' && !formData.has('__intent__')) return tableError('unknownIntent')
-	if (listLength(formData, 'rows') > MAX_ROWS_PER_SAVE) return tableError('tooManyRows', 413)
-
-	const submission = parseWithZod(formData, { schema: transactionsSaveSchema })
-	// conform's list intents (add or remove a row without JavaScript) come back as form state.
-	if (submission.status !== 'success') {
-		return data(
-			{ result: submission.reply(), formError: submission.status === 'error' ? 'saveFailed' : undefined, conflicts: undefined },
-			{ status: submission.status === 'error' ? 400 : 200 },
-		)
-	}
-	let result: Awaited<ReturnType<typeof saveTransactions>>
-	try {
-		result = await saveTransactions(user.userId, organization.id, submission.value.rows)
-	} catch (error) {
-		if (!isInputError(error)) throw error
-		return data({ result: submission.reply(), formError: 'saveFailed', conflicts: undefined }, { status: 400 })
-	}
-	if (!result.ok) {
-		const conflicted = Object.keys(result.conflicts).length > 0
-		return data(
-			{
-				result: submission.reply({ fieldErrors: rowFieldErrors(result.rowErrors) }),
-				formError: conflicted ? 'conflict' : 'saveFailed',
-				conflicts: result.conflicts,
-			},
-			{ status: conflicted ? 409 : 400 },
-		)
-	}
-	const { inserted, updated, deleted } = result
-	const title = inserted + updated + deleted === 0 ? 'table:toast.noChanges' : inserted + updated === 0 ? 'table:toast.deleted' : 'table:toast.saved'
-	return redirectWithToast(withoutEditMode(url), {
-		type: 'success',
-		title,
-		description: inserted + updated + deleted > 0 ? 'table:toast.savedSummary' : undefined,
-		values: { inserted, updated, deleted },
+	return tableAction(request, {
+		schema: transactionsSaveSchema,
+		save: (rows) => saveTransactions(user.userId, organization.id, rows),
+		intents: { sync: (url) => sync(url, user.userId, organization.id) },
 	})
 }
 
