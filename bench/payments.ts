@@ -38,6 +38,7 @@ const TARGET_MS: Record<string, number> = {
 	'transactions: page 500 by amount': 30,
 	'transactions: search text': 30,
 	'transactions: search client': 30,
+	'transactions: search amount': 30,
 }
 
 type Org = { userId: string; orgId: string }
@@ -207,6 +208,7 @@ async function run(target: 'pg' | 'pglite'): Promise<{ results: Result[]; notes:
 			results.push(await measure('transactions: page 500 by amount', () => list(a.userId, a.orgId, { page: 500, sort: 'amount', dir: 'asc' })))
 			results.push(await measure('transactions: search text', () => list(a.userId, a.orgId, { q: 'catering' })))
 			results.push(await measure('transactions: search client', () => list(a.userId, a.orgId, { q: 'Client 04321' })))
+			results.push(await measure('transactions: search amount', () => list(a.userId, a.orgId, { q: '$1,234.56' })))
 			const first = await list(a.userId, a.orgId, {})
 			notes.push(`transactions page 1: ${first.rows.length} rows, total ${first.total.toLocaleString('en-US')}${first.totalCapped ? '+ (capped)' : ''}`)
 		} else {

@@ -324,7 +324,8 @@ export const DENSE_COUNT_CAP = 500
  * - a common search (found in 1% or more of the newest rows) walks the sort's index and keeps
  *   the rows that match, which finds a page after a few hundred rows; its count stops at 500;
  * - a rare search gathers the matching ids first (search_transaction_ids, which checks the
- *   membership and can use the trigram indexes; the client names; the amount), each way capped
+ *   membership and can use the trigram indexes; the client names; transaction_ids_by_amount,
+ *   which can use the amount index), each way capped
  *   at SEARCH_CAP, most recent first, and sorts the page among them.
  */
 async function searchPage(trx: Tx, filter: Filter, q: string, sort: TransactionSort, dir: SortDirection, limit: number, offset: number) {
@@ -362,11 +363,11 @@ async function searchPage(trx: Tx, filter: Filter, q: string, sort: TransactionS
 			select t.id from public.transactions t
 			where t.organization_id = ${organizationId} and t.client_id = any(${clientIds}::uuid[])
 			order by t.date_received desc, t.id desc limit ${SEARCH_CAP}
-		), am as materialized (
-			select t.id from public.transactions t
-			where ${amount !== null} and t.organization_id = ${organizationId} and t.amount = ${amount}::numeric
-			order by t.date_received desc, t.id desc limit ${SEARCH_CAP}
-		), m as (select id from s union select id from cl union select id from am),
+		), am as materialized (${
+			amount === null
+				? sql`select null::uuid as id where false`
+				: sql`select id from public.transaction_ids_by_amount(${organizationId}, ${amount}::numeric, ${SEARCH_CAP}) as id`
+		}), m as (select id from s union select id from cl union select id from am),
 		capped as (select (select count(*) from s) >= ${SEARCH_CAP} or (select count(*) from cl) >= ${SEARCH_CAP}
 			or (select count(*) from am) >= ${SEARCH_CAP} as capped)`
 	const where = sql`${filterSql(filter)} and t.id in (select id from m)`
