@@ -61,7 +61,7 @@ export function AppShell({ sidebarExpanded, children, ...sidebar }: AppShellProp
 				<SidebarContent {...sidebar} collapsed={!expanded} />
 			</aside>
 			<div className="flex min-w-0 flex-1 flex-col">
-				<header className="sticky top-0 z-30 flex h-14 items-center gap-2 border-b bg-background/95 px-3 backdrop-blur md:px-4">
+				<header className="sticky top-0 z-30 flex h-14 items-center gap-2 border-b bg-background px-3 md:px-4">
 					{hydrated ? (
 						<Sheet open={mobileOpen} onOpenChange={(open) => setSheetOpenedAt(open ? location.pathname : null)}>
 							<SheetTrigger asChild>

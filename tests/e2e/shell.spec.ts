@@ -183,3 +183,19 @@ async function signUpThroughUiOnEmbedded(page: import('@playwright/test').Page) 
 	await signUpThroughUi(page, newAccount('Embedded User'))
 	await expect(page.getByTestId('current-organization')).toHaveText('Embedded User')
 }
+
+signedInTest.describe('on a phone', () => {
+	signedInTest.use({ viewport: { width: 390, height: 844 } })
+
+	signedInTest('the menu opens as a sheet and navigates @nojs', async ({ page }) => {
+		await page.goto('/app/dashboard')
+		await expect(page.getByRole('link', { name: 'Clients', exact: true })).toHaveCount(0)
+		await page.getByLabel('Open menu').click()
+		const clients = page.getByRole('link', { name: 'Clients', exact: true })
+		await expect(clients).toBeVisible()
+		const box = await clients.boundingBox()
+		expect(box?.width ?? 0).toBeGreaterThan(100)
+		await clients.click()
+		await expect(page).toHaveURL(/\/app\/clients$/)
+	})
+})
