@@ -129,7 +129,7 @@ export function AppShell({ sidebarExpanded, children, ...sidebar }: AppShellProp
 						</Form>
 					</div>
 				</header>
-				<main className="flex-1 p-4 md:p-6">{children}</main>
+				<main className="min-w-0 flex-1 p-4 md:p-6">{children}</main>
 			</div>
 		</div>
 	)

@@ -198,4 +198,21 @@ signedInTest.describe('on a phone', () => {
 		await clients.click()
 		await expect(page).toHaveURL(/\/app\/clients$/)
 	})
+
+	signedInTest('no screen is wider than the phone', async ({ page, account }) => {
+		await withDatabase((db) =>
+			db.query(
+				`insert into public.transactions (organization_id, external_id, amount, description, date_received)
+				 select m.organization_id, 'EXT-LONG-IDENTIFIER-' || g, 1234.56 * g, 'A long description of what this payment was for, ' || g, current_date - g
+				 from public.organization_members m join auth.users u on u.id = m.user_id, generate_series(1, 5) g
+				 where u.email = $1`,
+				[account.email],
+			),
+		)
+		for (const path of ['/app/dashboard', '/app/transactions', '/app/transactions?edit=1&add=1', '/app/clients', '/app/categories', '/app/reports', '/app/plans']) {
+			await page.goto(path)
+			const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
+			expect(overflow, path).toBeLessThanOrEqual(0)
+		}
+	})
 })

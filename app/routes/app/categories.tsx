@@ -36,7 +36,7 @@ export default function Categories({ loaderData }: Route.ComponentProps) {
 			)
 		: loaderData.categories
 	return (
-		<div className="grid gap-6">
+		<div className="grid grid-cols-1 gap-6">
 			<div className="flex flex-wrap items-end justify-between gap-4">
 				<div className="grid gap-1">
 					<h1 className="text-2xl font-semibold tracking-tight">{t('common:nav.categories')}</h1>

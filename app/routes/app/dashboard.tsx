@@ -25,7 +25,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
 	const { totals } = loaderData
 	const empty = totals.transactionCount === 0
 	return (
-		<div className="grid gap-6">
+		<div className="grid grid-cols-1 gap-6">
 			<div className="grid gap-1">
 				<h1 className="text-2xl font-semibold tracking-tight">{t('common:nav.dashboard')}</h1>
 				<p className="text-sm text-muted-foreground">{t('subtitle')}</p>
@@ -47,7 +47,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
 				/>
 			</section>
 			{empty ? <EmptyState /> : null}
-			<div className="grid gap-6 xl:grid-cols-5">
+			<div className="grid grid-cols-1 gap-6 xl:grid-cols-5">
 				<LatestTransactions latest={loaderData.latest} className="xl:col-span-3" />
 				<MonthlyAmounts months={loaderData.months} className="xl:col-span-2" />
 			</div>

@@ -34,7 +34,7 @@ type LoaderData = Route.ComponentProps['loaderData']
 export default function Reports({ loaderData }: Route.ComponentProps) {
 	const { t } = useTranslation(['reports', 'common'])
 	return (
-		<div className="grid gap-6">
+		<div className="grid grid-cols-1 gap-6">
 			<div className="flex flex-wrap items-end justify-between gap-4">
 				<div className="grid gap-1">
 					<h1 className="text-2xl font-semibold tracking-tight">{t('common:nav.reports')}</h1>
@@ -146,7 +146,7 @@ function ReportBody({ report }: { report: RangeFigures }) {
 					</CardHeader>
 				</Card>
 			) : (
-				<div className="grid gap-6 xl:grid-cols-2">
+				<div className="grid grid-cols-1 gap-6 xl:grid-cols-2">
 					<CategoryBreakdown report={report} />
 					<MonthlyTrends report={report} />
 				</div>
