@@ -2,8 +2,8 @@ import { getFormProps, getInputProps, getSelectProps, useForm, type FieldMetadat
 import { parseWithZod } from '@conform-to/zod/v4'
 import { TZDate } from '@date-fns/tz'
 import { format } from 'date-fns'
-import { InfoIcon, PencilIcon, PlusIcon, RefreshCwIcon, Trash2Icon, XIcon } from 'lucide-react'
-import { useEffect, useState } from 'react'
+import { PencilIcon, PlusIcon, Trash2Icon, XIcon } from 'lucide-react'
+import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Form, Link, useLocation, useNavigation } from 'react-router'
 import { toast } from 'sonner'
@@ -30,22 +30,20 @@ import { FormAlert } from '#app/components/form-alert.tsx'
 import { Alert, AlertDescription, AlertTitle } from '#app/components/ui/alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Input } from '#app/components/ui/input.tsx'
-import { Spinner } from '#app/components/ui/spinner.tsx'
 import { Table, TableBody, TableCell, TableRow } from '#app/components/ui/table.tsx'
 import { formatDate, formatMoney } from '#app/lib/format.ts'
 import {
 	isCategory,
 	newTransactionRow,
-	P2P_MODULE_ID,
 	PAYMENT_METHODS,
 	SYNC_NO_SOURCE,
-	SYNC_UNAVAILABLE,
 	TRANSACTION_CATEGORIES,
 	TRANSACTION_DEFAULT_SORT,
 	TRANSACTION_SORTS,
 	transactionsSaveSchema,
 } from '#app/lib/schemas/transactions.ts'
 import { cn } from '#app/lib/utils.ts'
+import { SyncButton, SyncStatus } from '#app/components/transactions-sync.tsx'
 import type { Route } from './+types/transactions'
 
 export const handle = { i18n: ['transactions', 'table'] }
@@ -53,8 +51,6 @@ export const handle = { i18n: ['transactions', 'table'] }
 export const meta: Route.MetaFunction = () => [{ title: 'P2P Transaction Tracker' }]
 
 /** SPEC §9: the syncing label stays for 5 seconds. */
-const SYNC_BUSY_MS = 5_000
-
 export async function loader({ request, context }: Route.LoaderArgs) {
 	const { user, organization } = requireMember(context)
 	const url = new URL(request.url)
@@ -434,68 +430,6 @@ function ConflictValues({ values }: { values: TransactionValues }) {
 				))}
 			</dl>
 			<p>{t('conflict.howTo')}</p>
-		</div>
-	)
-}
-
-function SyncButton() {
-	const { t } = useTranslation('transactions')
-	const navigation = useNavigation()
-	const location = useLocation()
-	const [busyUntil, setBusyUntil] = useState(0)
-	useEffect(() => {
-		if (busyUntil === 0) return
-		const timer = setTimeout(() => setBusyUntil(0), Math.max(0, busyUntil - Date.now()))
-		return () => clearTimeout(timer)
-	}, [busyUntil])
-	const submitting = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'sync'
-	const busy = submitting || busyUntil > 0
-	return (
-		<Form method="post" action={location.pathname + location.search} onSubmit={() => setBusyUntil(Date.now() + SYNC_BUSY_MS)}>
-			<Button type="submit" name="intent" value="sync" variant="outline" disabled={busy} aria-live="polite">
-				{busy ? <Spinner aria-label={t('sync.syncing')} /> : <RefreshCwIcon aria-hidden="true" />}
-				{busy ? t('sync.syncing') : t('sync.button')}
-			</Button>
-		</Form>
-	)
-}
-
-function SyncStatus({ sync }: { sync: LoaderData['sync'] }) {
-	const { t } = useTranslation('transactions')
-	const known = sync.errorMessage === SYNC_NO_SOURCE || sync.errorMessage === SYNC_UNAVAILABLE
-	const outcome = sync.errorMessage === SYNC_UNAVAILABLE ? 'unavailable' : 'noSource'
-	return (
-		<div className="grid gap-3">
-			<dl className="flex flex-wrap gap-x-6 gap-y-1 text-sm">
-				<div className="flex gap-1.5">
-					<dt className="text-muted-foreground">{t('sync.statusLabel')}</dt>
-					<dd className="font-medium" data-testid="sync-status">
-						{sync.status === 'error' && known ? t(`sync.outcome.${outcome}.status`) : t(`sync.status.${sync.status}`)}
-					</dd>
-				</div>
-				<div className="flex gap-1.5">
-					<dt className="text-muted-foreground">{t('sync.lastSyncLabel')}</dt>
-					<dd className="font-medium">
-						{sync.lastSynced
-							? t('sync.lastSyncAt', { date: formatDate(sync.lastSynced.date), time: sync.lastSynced.time, timezone: sync.timezone })
-							: t('sync.never')}
-					</dd>
-				</div>
-			</dl>
-			{sync.status === 'error' ? (
-				<Alert>
-					<InfoIcon />
-					<AlertTitle>{known ? t(`sync.outcome.${outcome}.title`) : t('sync.failed')}</AlertTitle>
-					<AlertDescription>
-						<p>{known ? t(`sync.outcome.${outcome}.description`) : sync.errorMessage}</p>
-						<p>
-							<Link to={`/app/modules/${P2P_MODULE_ID}`} className="text-primary underline-offset-4 hover:underline">
-								{t('sync.connectLink')}
-							</Link>
-						</p>
-					</AlertDescription>
-				</Alert>
-			) : null}
 		</div>
 	)
 }

@@ -1,0 +1,82 @@
+import { InfoIcon, RefreshCwIcon } from 'lucide-react'
+import { useEffect, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Form, Link, useLocation, useNavigation } from 'react-router'
+import { Alert, AlertDescription, AlertTitle } from '#app/components/ui/alert.tsx'
+import { Button } from '#app/components/ui/button.tsx'
+import { Spinner } from '#app/components/ui/spinner.tsx'
+import { formatDate } from '#app/lib/format.ts'
+import { P2P_MODULE_ID, SYNC_NO_SOURCE, SYNC_UNAVAILABLE } from '#app/lib/schemas/transactions.ts'
+
+/** SPEC §7.7: the button shows its syncing label for 5 seconds. */
+const SYNC_BUSY_MS = 5_000
+
+/** The sync status as the transactions loader gives it (times in the organization's timezone). */
+export type SyncView = {
+	status: 'idle' | 'pending' | 'error'
+	errorMessage: string | null
+	lastSynced: { date: string; time: string } | null
+	timezone: string
+}
+
+export function SyncButton() {
+	const { t } = useTranslation('transactions')
+	const navigation = useNavigation()
+	const location = useLocation()
+	const [busyUntil, setBusyUntil] = useState(0)
+	useEffect(() => {
+		if (busyUntil === 0) return
+		const timer = setTimeout(() => setBusyUntil(0), Math.max(0, busyUntil - Date.now()))
+		return () => clearTimeout(timer)
+	}, [busyUntil])
+	const submitting = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'sync'
+	const busy = submitting || busyUntil > 0
+	return (
+		<Form method="post" action={location.pathname + location.search} onSubmit={() => setBusyUntil(Date.now() + SYNC_BUSY_MS)}>
+			<Button type="submit" name="intent" value="sync" variant="outline" disabled={busy} aria-live="polite">
+				{busy ? <Spinner aria-label={t('sync.syncing')} /> : <RefreshCwIcon aria-hidden="true" />}
+				{busy ? t('sync.syncing') : t('sync.button')}
+			</Button>
+		</Form>
+	)
+}
+
+export function SyncStatus({ sync }: { sync: SyncView }) {
+	const { t } = useTranslation('transactions')
+	const known = sync.errorMessage === SYNC_NO_SOURCE || sync.errorMessage === SYNC_UNAVAILABLE
+	const outcome = sync.errorMessage === SYNC_UNAVAILABLE ? 'unavailable' : 'noSource'
+	return (
+		<div className="grid gap-3">
+			<dl className="flex flex-wrap gap-x-6 gap-y-1 text-sm">
+				<div className="flex gap-1.5">
+					<dt className="text-muted-foreground">{t('sync.statusLabel')}</dt>
+					<dd className="font-medium" data-testid="sync-status">
+						{sync.status === 'error' && known ? t(`sync.outcome.${outcome}.status`) : t(`sync.status.${sync.status}`)}
+					</dd>
+				</div>
+				<div className="flex gap-1.5">
+					<dt className="text-muted-foreground">{t('sync.lastSyncLabel')}</dt>
+					<dd className="font-medium">
+						{sync.lastSynced
+							? t('sync.lastSyncAt', { date: formatDate(sync.lastSynced.date), time: sync.lastSynced.time, timezone: sync.timezone })
+							: t('sync.never')}
+					</dd>
+				</div>
+			</dl>
+			{sync.status === 'error' ? (
+				<Alert>
+					<InfoIcon />
+					<AlertTitle>{known ? t(`sync.outcome.${outcome}.title`) : t('sync.failed')}</AlertTitle>
+					<AlertDescription>
+						<p>{known ? t(`sync.outcome.${outcome}.description`) : sync.errorMessage}</p>
+						<p>
+							<Link to={`/app/modules/${P2P_MODULE_ID}`} className="text-primary underline-offset-4 hover:underline">
+								{t('sync.connectLink')}
+							</Link>
+						</p>
+					</AlertDescription>
+				</Alert>
+			) : null}
+		</div>
+	)
+}
