@@ -18,7 +18,6 @@ export type Tx = Transaction<DB>
 
 type Connection = {
 	db: Kysely<DB>
-	kind: 'pglite' | 'pg'
 	/** Runs a multi-statement SQL script inside the given transaction. */
 	runScript: (trx: Tx, text: string) => Promise<void>
 	dump?: () => Promise<Blob>
@@ -55,7 +54,6 @@ async function openPglite(options: Extract<DatabaseOptions, { kind: 'pglite' }>)
 	const db = new Kysely<DB>({ dialect: new PGliteDialect(client) })
 	return {
 		db,
-		kind: 'pglite',
 		// The transaction holds PGlite's only connection, so exec runs inside it.
 		runScript: async (_trx, text) => void (await client.exec(text)),
 		dump: () => client.dumpDataDir('gzip'),
@@ -78,7 +76,6 @@ async function openPg(options: Extract<DatabaseOptions, { kind: 'pg' }>): Promis
 	const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) })
 	return {
 		db,
-		kind: 'pg',
 		// Without parameters, pg uses the simple protocol, which takes several statements.
 		runScript: async (trx, text) => void (await sql.raw(text).execute(trx)),
 		close: () => db.destroy(),
@@ -113,10 +110,6 @@ export async function dumpDatabaseImage(): Promise<Blob> {
 	const c = await current()
 	if (!c.dump) throw new Error('Only the embedded database can be dumped')
 	return c.dump()
-}
-
-export async function databaseKind() {
-	return (await current()).kind
 }
 
 type Claims = { sub?: string; role: 'authenticated' | 'anon' }
