@@ -6,10 +6,11 @@ import { requireMember } from '#app/.server/auth/session.ts'
 import { CategoryBadge } from '#app/components/category-badge.tsx'
 import { SmallMonthlyChartSlot } from '#app/components/chart-slot.tsx'
 import { useMonthLabel } from '#app/components/month-label.ts'
+import { MonthlyFiguresTable } from '#app/components/monthly-figures-table.tsx'
 import { StatCard } from '#app/components/stat-card.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardAction, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
-import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
 import { formatDate, formatMoney, formatNumber, formatPercent } from '#app/lib/format.ts'
 import type { Route } from './+types/dashboard'
 
@@ -140,7 +141,7 @@ function LatestTransactions({ latest, className }: { latest: Route.ComponentProp
 }
 
 function MonthlyAmounts({ months, className }: { months: Route.ComponentProps['loaderData']['months']; className?: string }) {
-	const { t, i18n } = useTranslation(['dashboard', 'reports'])
+	const { t } = useTranslation(['dashboard', 'reports'])
 	const monthLabel = useMonthLabel()
 	const points = months.map((m) => ({ label: monthLabel(m.month), amount: Number(m.amount), count: m.count }))
 	return (
@@ -163,29 +164,7 @@ function MonthlyAmounts({ months, className }: { months: Route.ComponentProps['l
 				<SmallMonthlyChartSlot label={t('chart.label')} data={points} height={200} amountLabel={t('reports:columns.amount')} />
 				<details className="text-sm">
 					<summary className="cursor-pointer text-muted-foreground">{t('chart.showTable')}</summary>
-					<Table>
-						<TableCaption className="sr-only">{t('chart.tableCaption')}</TableCaption>
-						<TableHeader>
-							<TableRow>
-								<TableHead scope="col">{t('reports:columns.month')}</TableHead>
-								<TableHead scope="col" className="text-right">
-									{t('reports:columns.count')}
-								</TableHead>
-								<TableHead scope="col" className="text-right">
-									{t('reports:columns.amount')}
-								</TableHead>
-							</TableRow>
-						</TableHeader>
-						<TableBody>
-							{months.map((m) => (
-								<TableRow key={m.month}>
-									<TableCell>{monthLabel(m.month, { long: true })}</TableCell>
-									<TableCell className="text-right tabular-nums">{formatNumber(m.count, i18n.language)}</TableCell>
-									<TableCell className="text-right tabular-nums">{formatMoney(m.amount)}</TableCell>
-								</TableRow>
-							))}
-						</TableBody>
-					</Table>
+					<MonthlyFiguresTable months={months} caption={t('chart.tableCaption')} />
 				</details>
 			</CardContent>
 		</Card>

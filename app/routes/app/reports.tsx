@@ -14,6 +14,7 @@ import { Input } from '#app/components/ui/input.tsx'
 import { Label } from '#app/components/ui/label.tsx'
 import { Table, TableBody, TableCaption, TableCell, TableFooter, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
 import { formatDate, formatMoney, formatNumber, formatPercent } from '#app/lib/format.ts'
+import { MonthlyFiguresTable } from '#app/components/monthly-figures-table.tsx'
 import { cn } from '#app/lib/utils.ts'
 import type { Route } from './+types/reports'
 
@@ -212,7 +213,7 @@ function CategoryBreakdown({ report }: { report: RangeFigures }) {
 }
 
 function MonthlyTrends({ report }: { report: RangeFigures }) {
-	const { t, i18n } = useTranslation('reports')
+	const { t } = useTranslation('reports')
 	const monthLabel = useMonthLabel()
 	const points = report.months.map((m) => ({ label: monthLabel(m.month), amount: Number(m.amount), count: m.count }))
 	return (
@@ -226,32 +227,9 @@ function MonthlyTrends({ report }: { report: RangeFigures }) {
 			<CardContent className="grid gap-4">
 				<MonthlyChartSlot label={t('trends.chartLabel')} data={points} height={220} amountLabel={t('columns.amount')} countLabel={t('columns.count')} />
 				<div className={cn(report.months.length > 12 && 'max-h-96 overflow-y-auto')}>
-					<Table data-testid="month-table">
-						<TableCaption className="sr-only">{t('trends.title')}</TableCaption>
-						<TableHeader>
-							<TableRow>
-								<TableHead scope="col">{t('columns.month')}</TableHead>
-								<TableHead scope="col" className="text-right">
-									{t('columns.count')}
-								</TableHead>
-								<TableHead scope="col" className="text-right">
-									{t('columns.amount')}
-								</TableHead>
-							</TableRow>
-						</TableHeader>
-						<TableBody>
-							{report.months.map((m) => (
-								<TableRow key={m.month}>
-									<TableHead scope="row" className="font-normal">
-										{monthLabel(m.month, { long: true })}
-									</TableHead>
-									<TableCell className="text-right tabular-nums">{formatNumber(m.count, i18n.language)}</TableCell>
-									<TableCell className="text-right tabular-nums">{formatMoney(m.amount)}</TableCell>
-								</TableRow>
-							))}
-						</TableBody>
+					<MonthlyFiguresTable months={report.months} caption={t('trends.title')} testId="month-table">
 						<TotalsFooter totals={report.totals} columns={3} />
-					</Table>
+					</MonthlyFiguresTable>
 				</div>
 			</CardContent>
 		</Card>

@@ -1,0 +1,51 @@
+import { useTranslation } from 'react-i18next'
+import { useMonthLabel } from '#app/components/month-label.ts'
+import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
+import { formatMoney, formatNumber } from '#app/lib/format.ts'
+
+/**
+ * Month, count and amount: the figures behind a monthly chart, for screen readers and without
+ * JavaScript (dashboard and reports). `children` may add a footer (e.g. the totals).
+ */
+export function MonthlyFiguresTable({
+	months,
+	caption,
+	testId,
+	children,
+}: {
+	months: Array<{ month: string; count: number; amount: string }>
+	caption: string
+	testId?: string
+	children?: React.ReactNode
+}) {
+	const { t, i18n } = useTranslation('reports')
+	const monthLabel = useMonthLabel()
+	return (
+		<Table data-testid={testId}>
+			<TableCaption className="sr-only">{caption}</TableCaption>
+			<TableHeader>
+				<TableRow>
+					<TableHead scope="col">{t('columns.month')}</TableHead>
+					<TableHead scope="col" className="text-right">
+						{t('columns.count')}
+					</TableHead>
+					<TableHead scope="col" className="text-right">
+						{t('columns.amount')}
+					</TableHead>
+				</TableRow>
+			</TableHeader>
+			<TableBody>
+				{months.map((m) => (
+					<TableRow key={m.month}>
+						<TableHead scope="row" className="font-normal">
+							{monthLabel(m.month, { long: true })}
+						</TableHead>
+						<TableCell className="text-right tabular-nums">{formatNumber(m.count, i18n.language)}</TableCell>
+						<TableCell className="text-right tabular-nums">{formatMoney(m.amount)}</TableCell>
+					</TableRow>
+				))}
+			</TableBody>
+			{children}
+		</Table>
+	)
+}
