@@ -11,14 +11,27 @@ const entry = build.entry.module
 const PORT = Number(process.env.PORT ?? 3000)
 const HOST = process.env.HOST ?? '0.0.0.0'
 const PUBLIC_URL = process.env.PUBLIC_URL ? new URL(process.env.PUBLIC_URL) : null
-const TRUST_PROXY = ['1', 'true'].includes(process.env.TRUST_PROXY ?? '')
 process.env.NODE_ENV ??= 'production'
 
-const { demo } = await entry.ensureStarted()
+// One failing request must never end the server: log it and keep serving. (Express answers 500
+// for errors inside a request; these catch what escapes it, such as a timer's callback.)
+process.on('uncaughtException', (error) => entry.logError(error, { event: 'uncaughtException' }))
+process.on('unhandledRejection', (error) => entry.logError(error, { event: 'unhandledRejection' }))
+
+const { demo, trustProxy } = await entry.ensureStarted()
 
 const app = express()
 app.disable('x-powered-by')
-app.set('trust proxy', TRUST_PROXY)
+// The number of proxies in front (TRUST_PROXY): req.protocol believes only what they append.
+app.set('trust proxy', trustProxy)
+
+// Every form and link of the app is GET, HEAD or POST; any other method gets a 405 at once.
+const ALLOWED_METHODS = ['GET', 'HEAD', 'POST']
+app.use((req, res, next) => {
+	res.setHeader('X-Content-Type-Options', 'nosniff')
+	if (ALLOWED_METHODS.includes(req.method)) return next()
+	res.status(405).set('Allow', ALLOWED_METHODS.join(', ')).type('text/plain').send('Method not allowed.')
+})
 
 app.use((req, res, next) => {
 	const start = process.hrtime.bigint()
@@ -43,7 +56,7 @@ if (PUBLIC_URL) {
 
 // A non-GET request from another site changes nothing (resource routes included).
 app.use((req, res, next) => {
-	if (['GET', 'HEAD', 'OPTIONS'].includes(req.method)) return next()
+	if (['GET', 'HEAD'].includes(req.method)) return next()
 	const expected = `${req.protocol}://${req.headers.host}`
 	const origin = req.get('origin')
 	const site = req.get('sec-fetch-site')
@@ -67,8 +80,10 @@ app.all(
 )
 
 const server = app.listen(PORT, HOST, () => {
-	const url = PUBLIC_URL?.origin ?? `http://${HOST === '0.0.0.0' ? 'localhost' : HOST}:${PORT}`
-	console.log(`P2P Transaction Tracker is running at ${url}`)
+	console.log(`P2P Transaction Tracker is running at ${entry.publicOrigin()}`)
+	if (!PUBLIC_URL) {
+		console.warn(`PUBLIC_URL is not set: links in emails point to ${entry.publicOrigin()}. Set PUBLIC_URL to the address users open.`)
+	}
 	if (demo) console.log(`Demo sign-in: ${demo.email} / ${demo.password}`)
 })
 

@@ -7,12 +7,14 @@ import { renderToPipeableStream } from 'react-dom/server'
 import { I18nextProvider } from 'react-i18next'
 import { RouterContextProvider, ServerRouter, type EntryContext } from 'react-router'
 import { socketAddressContext } from './.server/context.ts'
-import { getInstance } from './.server/i18n.ts'
+import { requestI18n } from './.server/i18n.ts'
+import { logError } from './.server/log.ts'
 import { securityHeaders } from './.server/headers.ts'
 import { NonceProvider } from './components/nonce.tsx'
 
 export { ensureStarted, shutdown } from './.server/startup.ts'
-export { log } from './.server/log.ts'
+export { log, logError } from './.server/log.ts'
+export { publicOrigin } from './.server/security.ts'
 
 export const streamTimeout = 5_000
 
@@ -42,11 +44,11 @@ export default function handleRequest(
 		const userAgent = request.headers.get('user-agent')
 		const readyOption: keyof RenderToPipeableStreamOptions =
 			(userAgent && isbot(userAgent)) || routerContext.isSpaMode ? 'onAllReady' : 'onShellReady'
-		let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(() => abort(), streamTimeout + 1000)
+		let timeoutId: ReturnType<typeof setTimeout> | undefined
 
 		const { pipe, abort } = renderToPipeableStream(
 			<NonceProvider value={nonce}>
-				<I18nextProvider i18n={getInstance(loadContext)}>
+				<I18nextProvider i18n={requestI18n(loadContext)}>
 					<ServerRouter context={routerContext} url={request.url} nonce={nonce} />
 				</I18nextProvider>
 			</NonceProvider>,
@@ -75,5 +77,13 @@ export default function handleRequest(
 				},
 			},
 		)
+		// Started once `abort` exists: a render that outlives the stream timeout is cut short.
+		timeoutId = setTimeout(abort, streamTimeout + 1000)
 	})
+}
+
+/** Errors of loaders, actions and rendering: logged once, never thrown out of the request. */
+export function handleError(error: unknown, { request }: { request: Request }) {
+	if (request.signal.aborted) return
+	logError(error, { method: request.method, path: new URL(request.url).pathname })
 }

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { data, isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from 'react-router'
 import { toast as showToast, Toaster } from 'sonner'
 import { getLocale, i18nextMiddleware } from '#app/.server/i18n.ts'
+import { requestGuard } from '#app/.server/request-guard.ts'
 import { ensureStarted } from '#app/.server/startup.ts'
 import { getToast, type Toast } from '#app/.server/toast.ts'
 import { useNonce } from '#app/components/nonce.tsx'
@@ -16,6 +17,7 @@ export const middleware: Route.MiddlewareFunction[] = [
 		return next()
 	},
 	i18nextMiddleware,
+	requestGuard,
 ]
 
 export const links: Route.LinksFunction = () => [
@@ -86,6 +88,23 @@ function FlashToast({ toast }: { toast: Toast | null }) {
 	return toast ? <FlashNotice toast={toast} /> : null
 }
 
+function errorMessageKey(status: number) {
+	switch (status) {
+		case 400:
+			return 'errors.badRequest'
+		case 403:
+			return 'errors.forbidden'
+		case 405:
+			return 'errors.methodNotAllowed'
+		case 413:
+			return 'errors.tooLarge'
+		case 415:
+			return 'errors.notAForm'
+		default:
+			return 'errors.unexpected'
+	}
+}
+
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
 	const { t } = useTranslation()
 	const status = isRouteErrorResponse(error) ? error.status : 500
@@ -94,7 +113,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
 		<main className="mx-auto flex min-h-svh max-w-lg flex-col items-center justify-center gap-4 p-6 text-center">
 			<p className="text-5xl font-bold">{status}</p>
 			<h1 className="text-xl font-semibold">
-				{status === 403 ? t('errors.forbidden') : status === 400 ? t('errors.badRequest') : t('errors.unexpected')}
+				{t(errorMessageKey(status))}
 			</h1>
 			<a className="text-primary underline" href="/">
 				{t('errors.backHome')}

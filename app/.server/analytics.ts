@@ -14,67 +14,10 @@ import { TZDate } from '@date-fns/tz'
 import { format } from 'date-fns'
 import { asUser, sql, type Tx } from './db/index.ts'
 import type { PaymentMethod, TransactionCategory } from './db/types.ts'
+import { addMonths, monthEnd, monthsBetween, monthsFrom, monthStart, MONTHS_IN_DATE_RANGE, parseIsoDate, previousDay } from '#app/lib/dates.ts'
 
 export const CATEGORIES = ['matched', 'pending', 'unmatched', 'review'] as const satisfies readonly TransactionCategory[]
 export type Category = TransactionCategory
-
-// ---------------------------------------------------------------------------------------------
-// Calendar dates as 'YYYY-MM-DD' strings, with integer arithmetic (no local timezone involved)
-// ---------------------------------------------------------------------------------------------
-
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/
-
-/** A real calendar date between years 1000 and 9999 written as YYYY-MM-DD, else null. */
-export function parseIsoDate(value: string | null | undefined): string | null {
-	if (!value || value.length !== 10) return null
-	const match = ISO_DATE.exec(value)
-	if (!match) return null
-	const [y, m, d] = [Number(match[1]), Number(match[2]), Number(match[3])]
-	if (y < 1000 || m < 1 || m > 12 || d < 1 || d > daysInMonth(y, m)) return null
-	return value
-}
-
-function daysInMonth(year: number, month: number) {
-	return new Date(Date.UTC(year, month, 0)).getUTCDate()
-}
-
-function parts(iso: string): [number, number, number] {
-	return [Number(iso.slice(0, 4)), Number(iso.slice(5, 7)), Number(iso.slice(8, 10))]
-}
-
-function isoOf(year: number, month: number, day: number) {
-	return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`
-}
-
-/** The first day of the date's month. */
-export function monthStart(iso: string) {
-	return `${iso.slice(0, 7)}-01`
-}
-
-/** The first day of the month `n` months after the date's month (n may be negative). */
-export function addMonths(iso: string, n: number) {
-	const [y, m] = parts(iso)
-	const index = y * 12 + (m - 1) + n
-	return isoOf(Math.floor(index / 12), (index % 12) + 1, 1)
-}
-
-/** The last day of the date's month. */
-export function monthEnd(iso: string) {
-	const [y, m] = parts(iso)
-	return isoOf(y, m, daysInMonth(y, m))
-}
-
-function previousDay(iso: string) {
-	const [y, m, d] = parts(iso)
-	if (d > 1) return isoOf(y, m, d - 1)
-	return monthEnd(addMonths(iso, -1))
-}
-
-function monthsBetween(fromMonth: string, toMonth: string) {
-	const [fy, fm] = parts(fromMonth)
-	const [ty, tm] = parts(toMonth)
-	return (ty - fy) * 12 + (tm - fm)
-}
 
 /** Today's date in a timezone ('UTC' when the name is unknown). */
 export function todayIn(timeZone: string, now: Date = new Date()) {
@@ -264,11 +207,7 @@ export function fillMonths(months: MonthFigure[], first: string | null, last: st
 		end = end && end < months.at(-1)!.month ? end : months.at(-1)!.month
 	}
 	const byMonth = new Map(months.map((m) => [m.month, m]))
-	const filled: MonthFigure[] = []
-	for (let month = start; month <= end; month = addMonths(month, 1)) {
-		filled.push(byMonth.get(month) ?? { month, count: 0, amount: '0.00' })
-	}
-	return filled
+	return monthsFrom(start, end, MONTHS_IN_DATE_RANGE).map((month) => byMonth.get(month) ?? { month, count: 0, amount: '0.00' })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -422,31 +361,38 @@ export async function* exportTransactions(userId: string, organizationId: string
 }
 
 /**
- * One CSV field (RFC 4180): quoted when it holds a quote, comma, or line break; a text that a
- * spreadsheet would run as a formula (=, +, -, @, tab, carriage return first) is prefixed with
- * an apostrophe.
+ * One CSV field (RFC 4180): quoted when it holds a quote, comma, or line break. A spreadsheet
+ * runs a cell that starts with =, +, -, @, a tab or a carriage return as a formula, and a
+ * spreadsheet set to another list separator (es and pt-BR use ';') may split a field into
+ * cells, so a formula start at the beginning or after any separator gets an apostrophe.
  */
-export function csvField(value: string | number | null | undefined) {
+export function csvField(value: string | number | bigint | null | undefined) {
 	let text = value === null || value === undefined ? '' : String(value)
-	if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`
-	return /[",\r\n]/.test(text) || /^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
+	if (typeof value === 'string') text = text.replace(FORMULA_START, (_, before: string, start: string) => `${before}'${start}`)
+	return /[",;\t\r\n]/.test(text) || /^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
 }
+
+/** A formula start at the beginning of the text or after a separator (spaces between allowed). */
+const FORMULA_START = /((?:^|[,;\t|\r\n])[ ]*)([=+\-@\t\r])/g
 
 export function csvLine(fields: Array<string | number | null | undefined>) {
 	return `${fields.map(csvField).join(',')}\r\n`
 }
 
-/** Sums of exported rows, in cents, so the summary equals the rows above it exactly. */
+/**
+ * Sums of exported rows, in cents, so the summary equals the rows above it exactly. BigInt:
+ * a sum past 2^53 cents (about 90 trillion dollars) is still exact.
+ */
 export class ExportTally {
 	count = 0
-	cents = 0
-	byCategory = new Map<Category, { count: number; cents: number }>()
+	cents = 0n
+	byCategory = new Map<Category, { count: number; cents: bigint }>()
 
 	add(row: Pick<ExportRow, 'amount' | 'category'>) {
 		const cents = toCents(row.amount)
 		this.count += 1
 		this.cents += cents
-		const entry = this.byCategory.get(row.category) ?? { count: 0, cents: 0 }
+		const entry = this.byCategory.get(row.category) ?? { count: 0, cents: 0n }
 		entry.count += 1
 		entry.cents += cents
 		this.byCategory.set(row.category, entry)
@@ -454,12 +400,16 @@ export class ExportTally {
 
 	categories() {
 		return [...this.byCategory.entries()]
-			.map(([category, e]) => ({ category, count: e.count, amount: fromCents(e.cents), share: this.cents > 0 ? e.cents / this.cents : 0 }))
+			.map(([category, e]) => ({ category, count: e.count, amount: fromCents(e.cents), share: this.cents > 0n ? Number((e.cents * 1_000_000n) / this.cents) / 1_000_000 : 0 }))
 			.sort(byCountThenAmount)
 	}
 
+	/** The mean, rounded half up to the cent. */
 	average() {
-		return this.count > 0 ? fromCents(Math.round(this.cents / this.count)) : '0.00'
+		if (this.count === 0) return '0.00'
+		const n = BigInt(this.count)
+		const sign = this.cents < 0n ? -1n : 1n
+		return fromCents(sign * ((sign * this.cents * 2n + n) / (2n * n)))
 	}
 
 	total() {
@@ -467,11 +417,16 @@ export class ExportTally {
 	}
 }
 
+/** '1250.5' → 125050n; '-2.90' → -290n (amounts from numeric(12,2), never more than 2 decimals). */
 function toCents(amount: string) {
-	const [whole = '0', fraction = ''] = amount.split('.')
-	return Number(whole) * 100 + Number((fraction + '00').slice(0, 2))
+	const negative = amount.trim().startsWith('-')
+	const [whole = '0', fraction = ''] = amount.trim().replace(/^[-+]/, '').split('.')
+	const cents = BigInt(whole || '0') * 100n + BigInt((fraction + '00').slice(0, 2))
+	return negative ? -cents : cents
 }
 
-function fromCents(cents: number) {
-	return `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`
+function fromCents(cents: bigint) {
+	const sign = cents < 0n ? '-' : ''
+	const abs = cents < 0n ? -cents : cents
+	return `${sign}${abs / 100n}.${String(abs % 100n).padStart(2, '0')}`
 }

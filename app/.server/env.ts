@@ -8,10 +8,12 @@ const schema = z.object({
 	PORT: z.coerce.number().int().min(1).max(65535).default(3000),
 	HOST: z.string().default('0.0.0.0'),
 	PUBLIC_URL: z.url().optional(),
+	// How many proxies in front of the server append to X-Forwarded-For: 'true' is one.
 	TRUST_PROXY: z
-		.enum(['true', 'false', '1', '0'])
+		.string()
+		.regex(/^(true|false|\d{1,2})$/, 'true, false or a number of proxies')
 		.default('false')
-		.transform((v) => v === 'true' || v === '1'),
+		.transform((v) => (v === 'true' ? 1 : v === 'false' ? 0 : Number(v))),
 	DATA_DIR: z.string().default('./.data'),
 	DATABASE_URL: z.string().optional(),
 	SESSION_SECRET: z.string().min(32).optional(),
@@ -23,6 +25,8 @@ const schema = z.object({
 	LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(10),
 	LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().min(1).default(100),
 	LOGIN_WINDOW_MINUTES: z.coerce.number().int().min(1).default(15),
+	SIGNUP_MAX_PER_IP: z.coerce.number().int().min(1).default(20),
+	SIGNUP_WINDOW_MINUTES: z.coerce.number().int().min(1).default(60),
 	LOG_LEVEL: z.enum(['silent', 'info']).default('info'),
 })
 

@@ -1,4 +1,5 @@
-import type { Resource } from 'i18next'
+import { createInstance, type i18n, type Resource } from 'i18next'
+import type { RouterContextProvider } from 'react-router'
 import { createCookie } from 'react-router'
 import { createI18nextMiddleware } from 'remix-i18next/middleware'
 import { fallbackLanguage, i18nConfig, supportedLanguages } from '#app/lib/i18n.ts'
@@ -34,3 +35,22 @@ export const [i18nextMiddleware, getLocale, getInstance] = createI18nextMiddlewa
 	},
 	i18next: { ...i18nConfig, resources },
 })
+
+let fallbackInstance: i18n | undefined
+
+/**
+ * The request's i18next instance, or, when the i18n middleware never ran (a request React
+ * Router refused before middleware, such as an unsupported method), one in the fallback
+ * language, so the error page still renders.
+ */
+export function requestI18n(context: Readonly<RouterContextProvider>) {
+	try {
+		return getInstance(context)
+	} catch {
+		if (!fallbackInstance) {
+			fallbackInstance = createInstance({ ...i18nConfig, resources, lng: fallbackLanguage, initAsync: false })
+			void fallbackInstance.init()
+		}
+		return fallbackInstance
+	}
+}

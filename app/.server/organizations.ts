@@ -76,7 +76,7 @@ export async function currentOrganizationCookie(orgId: string) {
 	return orgCookie.serialize(orgId, { secure: secureCookies() })
 }
 
-export type CreateOrganizationResult = { ok: true; id: string } | { ok: false; code: string }
+export type CreateOrganizationResult = { ok: true; id: string } | { ok: false; code: 'invalid_name' | 'already_member' }
 
 export async function createOrganization(userId: string, name: string): Promise<CreateOrganizationResult> {
 	try {
@@ -87,7 +87,7 @@ export async function createOrganization(userId: string, name: string): Promise<
 		return { ok: true, id }
 	} catch (error) {
 		const code = dbErrorCode(error)
-		if (code === 'invalid_name') return { ok: false, code }
+		if (code === 'invalid_name' || code === 'already_member') return { ok: false, code }
 		throw error
 	}
 }

@@ -4,8 +4,9 @@ import { migrate } from './db/migrate.ts'
 import { seedDemo } from './db/seed-demo.ts'
 import { env, usesEmbeddedDatabase } from './env.ts'
 import { log } from './log.ts'
+import { drainMail } from './mail/index.ts'
 
-let starting: Promise<{ demo: { email: string; password: string } | null }> | undefined
+let starting: Promise<{ demo: { email: string; password: string } | null; trustProxy: number }> | undefined
 
 /** Opens the database, applies migrations and, on the embedded database, seeds the demo. Once per process. */
 export function ensureStarted() {
@@ -17,7 +18,7 @@ export function ensureStarted() {
 		const seed = env().SEED_DEMO
 		const wantDemo = seed ? seed === 'true' || seed === '1' : usesEmbeddedDatabase()
 		const demo = wantDemo ? await seedDemo() : null
-		return { demo }
+		return { demo, trustProxy: env().TRUST_PROXY }
 	})()
 	return starting
 }
@@ -28,5 +29,6 @@ export async function checkDatabase() {
 }
 
 export async function shutdown() {
+	await drainMail()
 	await closeDatabase()
 }

@@ -30,7 +30,7 @@ export function AppShell({ sidebarExpanded, children, ...sidebar }: AppShellProp
 	const toggle = useCallback(() => {
 		setExpanded((value) => {
 			const next = !value
-			document.cookie = `sidebar:state=${next}; path=/; max-age=${SIDEBAR_COOKIE_MAX_AGE}; samesite=lax`
+			document.cookie = `sidebar:state=${next}; path=/; max-age=${SIDEBAR_COOKIE_MAX_AGE}; samesite=lax${window.location.protocol === 'https:' ? '; secure' : ''}`
 			return next
 		})
 	}, [])

@@ -27,11 +27,15 @@ export async function loader({ request }: Route.LoaderArgs) {
 	return null
 }
 
+/** The same rule as the loader (and the SQL function): only a user without an organization creates one here. */
 export async function action({ request }: Route.ActionArgs) {
 	const user = await requireUser(request)
+	const { memberships } = await listMemberships(user.userId)
+	if (memberships.length > 0) throw redirect('/app/dashboard')
 	const submission = parseWithZod(await request.formData(), { schema })
 	if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
 	const created = await createOrganization(user.userId, submission.value.name)
+	if (!created.ok && created.code === 'already_member') throw redirect('/app/dashboard')
 	if (!created.ok) return data({ result: submission.reply({ fieldErrors: { name: ['nameRequired'] } }) }, { status: 400 })
 	return redirectWithToast(
 		'/app/dashboard',

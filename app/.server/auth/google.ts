@@ -10,16 +10,16 @@ export function googleConfigured() {
 	return Boolean(GOOGLE_CLIENT_ID && GOOGLE_CLIENT_SECRET)
 }
 
-function client(request: Request) {
+function client() {
 	const { GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET } = env()
-	return new Google(GOOGLE_CLIENT_ID!, GOOGLE_CLIENT_SECRET!, `${publicOrigin(request)}/auth/callback`)
+	return new Google(GOOGLE_CLIENT_ID!, GOOGLE_CLIENT_SECRET!, `${publicOrigin()}/auth/callback`)
 }
 
 /** The Google authorization URL and the cookie that remembers state, verifier and redirect. */
 export async function startGoogleSignIn(request: Request, redirectTo: string) {
 	const state = generateState()
 	const codeVerifier = generateCodeVerifier()
-	const url = client(request).createAuthorizationURL(state, codeVerifier, ['openid', 'profile', 'email'])
+	const url = client().createAuthorizationURL(state, codeVerifier, ['openid', 'profile', 'email'])
 	const cookie = await oauthCookie.serialize(
 		JSON.stringify({ state, codeVerifier, redirectTo }),
 		{ secure: secureCookies() },
@@ -38,7 +38,7 @@ export async function finishGoogleSignIn(request: Request): Promise<GoogleProfil
 	if (!code || !state || typeof raw !== 'string') return null
 	const saved = JSON.parse(raw) as { state: string; codeVerifier: string; redirectTo: string }
 	if (saved.state !== state) return null
-	const tokens = await client(request).validateAuthorizationCode(code, saved.codeVerifier)
+	const tokens = await client().validateAuthorizationCode(code, saved.codeVerifier)
 	const claims = decodeIdToken(tokens.idToken()) as { sub: string; email?: string; email_verified?: boolean; name?: string }
 	if (!claims.email) return null
 	return {

@@ -7,6 +7,7 @@ import { asSystem, dbErrorCode, sql } from '../db/index.ts'
 import { env } from '../env.ts'
 import { hashPassword, verifyPassword } from './password.ts'
 import { hashToken, newToken } from './tokens.ts'
+import { allowEvent } from '../rate-limit.ts'
 
 export type AuthUser = { userId: string; email: string }
 
@@ -18,10 +19,19 @@ export function normalizeEmail(email: string) {
 	return email.trim().toLowerCase()
 }
 
-export type SignUpResult = { ok: true; user: AuthUser } | { ok: false; code: 'email_taken' }
+export type SignUpResult = { ok: true; user: AuthUser } | { ok: false; code: 'email_taken' | 'too_many_attempts' }
 
-/** Creates the user; the auth.users trigger creates profile, organization and membership in the same transaction. */
-export async function signUp(input: { email: string; password: string; fullName: string }): Promise<SignUpResult> {
+/**
+ * Creates the user; the auth.users trigger creates profile, organization and membership in the
+ * same transaction. At most SIGNUP_MAX_PER_IP sign-ups per address in SIGNUP_WINDOW_MINUTES, so
+ * the form can be used neither to mass-create accounts nor to test many emails for an account.
+ */
+export async function signUp(input: { email: string; password: string; fullName: string; ip?: string }): Promise<SignUpResult> {
+	const { SIGNUP_MAX_PER_IP, SIGNUP_WINDOW_MINUTES } = env()
+	// `ip` is what a request came from; server-side callers (the demo seed) pass none.
+	if (input.ip !== undefined && !(await allowEvent('signup', input.ip, { limit: SIGNUP_MAX_PER_IP, windowMinutes: SIGNUP_WINDOW_MINUTES }))) {
+		return { ok: false, code: 'too_many_attempts' }
+	}
 	const email = normalizeEmail(input.email)
 	const passwordHash = await hashPassword(input.password)
 	try {
@@ -148,13 +158,6 @@ export async function setPassword(userId: string, password: string) {
 	})
 }
 
-export async function verifyUserPassword(userId: string, password: string) {
-	const row = await asSystem((trx) =>
-		trx.selectFrom('auth.users').select('encrypted_password').where('id', '=', userId).executeTakeFirst(),
-	)
-	return verifyPassword(row?.encrypted_password, password)
-}
-
 /** A recovery token for the email's account (null when there is none or one was sent in the last minute; the caller says the same either way). */
 export async function createRecoveryToken(rawEmail: string) {
 	const email = normalizeEmail(rawEmail)
@@ -173,18 +176,43 @@ export async function createRecoveryToken(rawEmail: string) {
 	return updated ? { token, email } : null
 }
 
-/** The user a recovery token belongs to, if it is unused and under an hour old. */
+/** The user a recovery token belongs to, if it is unused and under an hour old (to show the form; nothing is spent). */
 export async function findRecoveryUser(token: string) {
 	const row = await asSystem((trx) =>
 		trx
 			.selectFrom('auth.users')
-			.select(['id', 'email', 'recovery_sent_at'])
+			.select(['id', 'email'])
 			.where('recovery_token', '=', hashToken(token))
+			.where('recovery_sent_at', '>', recoveryCutoff())
 			.executeTakeFirst(),
 	)
-	if (!row?.recovery_sent_at) return null
-	if (Date.now() - new Date(row.recovery_sent_at).getTime() > RECOVERY_MINUTES * 60_000) return null
-	return { userId: row.id, email: row.email ?? '' }
+	return row ? { userId: row.id, email: row.email ?? '' } : null
+}
+
+/**
+ * Spends a recovery token and sets the new password, in one statement: only the request whose
+ * update still finds the token unused wins, however many arrive together. Every session of the
+ * user is revoked (the caller starts a new one). Null when the token is unknown, used or expired.
+ */
+export async function resetPasswordWithToken(token: string, password: string): Promise<AuthUser | null> {
+	const passwordHash = await hashPassword(password)
+	return asSystem(async (trx) => {
+		const row = await trx
+			.updateTable('auth.users')
+			.set({ encrypted_password: passwordHash, recovery_token: null, updated_at: new Date() })
+			.where('recovery_token', '=', hashToken(token))
+			.where('recovery_sent_at', '>', recoveryCutoff())
+			.where('deleted_at', 'is', null)
+			.returning(['id', 'email'])
+			.executeTakeFirst()
+		if (!row) return null
+		await trx.deleteFrom('auth.sessions').where('user_id', '=', row.id).execute()
+		return { userId: row.id, email: row.email ?? '' }
+	})
+}
+
+function recoveryCutoff() {
+	return new Date(Date.now() - RECOVERY_MINUTES * 60_000)
 }
 
 /** Google sign-in: finds the user by identity, else links by verified email, else creates one. */

@@ -2,6 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import nodemailer from 'nodemailer'
 import { env } from '../env.ts'
+import { logError } from '../log.ts'
 
 export type Mail = { to: string; subject: string; text: string; html?: string }
 
@@ -22,4 +23,20 @@ export async function sendMail(mail: Mail) {
 	await mkdir(outbox, { recursive: true })
 	const safeTo = mail.to.replace(/[^a-zA-Z0-9@._-]/g, '_')
 	await writeFile(path.join(outbox, `${Date.now()}-${safeTo}.eml`), info.message as Buffer)
+}
+
+let queue: Promise<void> = Promise.resolve()
+
+/**
+ * Sends the mail after the current request has answered, one message at a time, so a request
+ * takes the same time whether or not it sends one (the forgot-password form must not tell a
+ * known email from an unknown one by its speed). A failure is logged, never thrown.
+ */
+export function queueMail(mail: Mail) {
+	queue = queue.then(() => sendMail(mail)).catch((error: unknown) => logError(error, { event: 'mail_failed', subject: mail.subject }))
+}
+
+/** Resolves once every queued mail has been sent (or has failed): at shutdown, and in tests. */
+export function drainMail() {
+	return queue
 }

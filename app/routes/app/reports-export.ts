@@ -5,13 +5,14 @@ import { formatDate, formatPercent } from '#app/lib/format.ts'
 import type { Route } from './+types/reports-export'
 
 /**
- * Export Report (SPEC 2.9): the range's transactions as CSV, oldest first, then a summary
+ * Export Report: the range's transactions as CSV, oldest first, then a summary
  * computed from the very rows above it. Streamed in batches, each read in its own short
  * transaction, so a large export neither holds the database nor the memory.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
 	const { user, organization } = requireMember(context)
 	const t = getInstance(context).getFixedT(null, 'reports')
+	const methodLabel = getInstance(context).getFixedT(null, 'transactions')
 	const resolved = await resolveReportRange(user.userId, organization.id, new URL(request.url).searchParams)
 	if (!resolved.ok) {
 		const message = `${t(`errors.${resolved.error}.title`)}: ${t(`errors.${resolved.error}.description`)}`
@@ -40,7 +41,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 							row.externalId,
 							row.amount,
 							t(`category.${row.category}`),
-							row.paymentMethod,
+							methodLabel(`methods.${row.paymentMethod}`),
 							row.description,
 						])
 					}

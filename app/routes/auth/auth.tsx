@@ -29,10 +29,14 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
 	const formData = await request.formData()
-	const intent = formData.get('intent')
-	if (intent === 'signup') return handleSignUp(request, context, formData)
-	if (intent === 'login') return handleLogin(request, context, formData)
-	return data({ result: null, formError: 'unknownIntent' }, { status: 400 })
+	switch (formData.get('intent')) {
+		case 'signup':
+			return handleSignUp(request, context, formData)
+		case 'login':
+			return handleLogin(request, context, formData)
+		default:
+			return data({ result: null, formError: 'unknownIntent' }, { status: 400 })
+	}
 }
 
 async function handleLogin(request: Request, context: Route.ActionArgs['context'], formData: FormData) {
@@ -66,11 +70,12 @@ async function handleSignUp(request: Request, context: Route.ActionArgs['context
 			{ status: 400 },
 		)
 	}
-	const outcome = await signUp(submission.value)
+	const outcome = await signUp({ ...submission.value, ip: getClientAddress(request, context) })
 	if (!outcome.ok) {
+		const throttled = outcome.code === 'too_many_attempts'
 		return data(
-			{ result: submission.reply({ hideFields: ['password', 'confirmPassword'] }), formError: 'signupFailed' },
-			{ status: 400 },
+			{ result: submission.reply({ hideFields: ['password', 'confirmPassword'] }), formError: throttled ? 'tooManySignUps' : 'signupFailed' },
+			{ status: throttled ? 429 : 400 },
 		)
 	}
 	const headers = await startSession(request, context, outcome.user.userId)

@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from 'react-i18next'
 import { data, Form, Link } from 'react-router'
-import { findRecoveryUser, setPassword } from '#app/.server/auth/local.ts'
+import { findRecoveryUser, resetPasswordWithToken } from '#app/.server/auth/local.ts'
 import { startSession } from '#app/.server/auth/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { AuthCard } from '#app/components/auth-card.tsx'
@@ -26,9 +26,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 	if (submission.status !== 'success') {
 		return data({ result: submission.reply({ hideFields: ['password', 'confirmPassword'] }), formError: undefined }, { status: 400 })
 	}
-	const user = await findRecoveryUser(submission.value.token)
+	const user = await resetPasswordWithToken(submission.value.token, submission.value.password)
 	if (!user) return data({ result: submission.reply(), formError: 'invalidResetLink' }, { status: 400 })
-	await setPassword(user.userId, submission.value.password)
 	const headers = await startSession(request, context, user.userId)
 	return redirectWithToast('/app/dashboard', { type: 'success', title: 'auth:toast.passwordUpdated.title' }, { headers })
 }

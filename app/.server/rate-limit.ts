@@ -1,0 +1,24 @@
+import { asSystem, sql } from './db/index.ts'
+
+export type RateLimit = { limit: number; windowMinutes: number }
+
+/**
+ * Counts one event of `kind` for `key` (an address, an email) and says whether it is within
+ * `limit` events in the last `windowMinutes`. A refused event is not counted, so a client that
+ * keeps trying is let in again once the window passes. Events of one key are taken one at a
+ * time (a transaction lock), so concurrent requests cannot slip past the limit together.
+ */
+export async function allowEvent(kind: string, key: string, { limit, windowMinutes }: RateLimit) {
+	const since = new Date(Date.now() - windowMinutes * 60_000)
+	const safeKey = key.slice(0, 200) || 'unknown'
+	return asSystem(async (trx) => {
+		await sql`select pg_advisory_xact_lock(hashtextextended(${`rate:${kind}:${safeKey}`}, 0))`.execute(trx)
+		const { rows } = await sql<{ count: number }>`
+			select count(*)::int as count from private.rate_limit_events
+			where kind = ${kind} and key = ${safeKey} and happened_at > ${since}`.execute(trx)
+		if (rows[0]!.count >= limit) return false
+		await sql`insert into private.rate_limit_events (kind, key) values (${kind}, ${safeKey})`.execute(trx)
+		await sql`delete from private.rate_limit_events where kind = ${kind} and key = ${safeKey} and happened_at < ${since}`.execute(trx)
+		return true
+	})
+}

@@ -1,0 +1,132 @@
+import { data } from 'react-router'
+
+/**
+ * Refuses, before any route reads it, a request that no screen sends and that would otherwise
+ * reach a parser or PostgreSQL in a shape they choke on:
+ *
+ * - a NUL byte anywhere in the URL or in a form field (PostgreSQL text cannot hold one);
+ * - a write whose body is not a form (JSON, text/plain, none) or is malformed multipart;
+ * - a body over the size cap (a urlencoded form, or an upload);
+ * - a form with more fields than any screen has, or a list index (`rows[4294967294]`, also
+ *   inside conform's `__intent__`) past `MAX_LIST_INDEX`, so no parser ever builds a huge array.
+ *
+ * Every refusal is a 4xx that the error boundary explains in the user's language.
+ */
+
+/**
+ * The largest urlencoded form body any route reads. Screens may set a lower cap of their own
+ * with a message in context (a table save allows 2 MB).
+ */
+export const MAX_FORM_BYTES = 4 * 1024 * 1024
+/** The largest multipart body (an upload of the largest file a screen accepts, plus fields). */
+export const MAX_MULTIPART_BYTES = 12 * 1024 * 1024
+/** No list on any screen comes near this index (a table save holds at most 500 rows). */
+export const MAX_LIST_INDEX = 999
+/** No form on any screen has this many fields. */
+export const MAX_FIELDS = 20_000
+
+export type GuardRefusal = { status: 400 | 413 | 415; reason: GuardReason }
+export type GuardReason = 'nulByte' | 'notAForm' | 'malformedBody' | 'tooLarge' | 'tooManyFields' | 'listIndex'
+
+const READS_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
+
+/** The refusal for this request, or null when it may go on. */
+export async function inspectRequest(request: Request): Promise<GuardRefusal | null> {
+	if (hasNulByte(request.url)) return { status: 400, reason: 'nulByte' }
+	if (!READS_BODY.has(request.method.toUpperCase())) return null
+
+	const type = (request.headers.get('content-type') ?? '').toLowerCase()
+	const multipart = type.startsWith('multipart/form-data')
+	if (!multipart && !type.startsWith('application/x-www-form-urlencoded')) return { status: 415, reason: 'notAForm' }
+
+	const cap = multipart ? MAX_MULTIPART_BYTES : MAX_FORM_BYTES
+	const declared = Number(request.headers.get('content-length') ?? NaN)
+	if (Number.isFinite(declared) && declared > cap) return { status: 413, reason: 'tooLarge' }
+
+	const body = await readCapped(request.clone(), cap)
+	if (body === null) return { status: 413, reason: 'tooLarge' }
+
+	let fields: Iterable<[string, FormDataEntryValue]>
+	if (multipart) {
+		try {
+			const headers = new Headers({ 'content-type': request.headers.get('content-type') ?? '' })
+			fields = await new Response(new Uint8Array(body), { headers }).formData()
+		} catch {
+			return { status: 400, reason: 'malformedBody' }
+		}
+	} else {
+		const text = decodeUtf8(body)
+		if (text === null) return { status: 400, reason: 'malformedBody' }
+		fields = new URLSearchParams(text)
+	}
+	return inspectFields(fields)
+}
+
+/** The checks on a parsed form's names and values (exported for the tests). */
+export function inspectFields(fields: Iterable<[string, FormDataEntryValue]>): GuardRefusal | null {
+	let count = 0
+	for (const [name, value] of fields) {
+		if (++count > MAX_FIELDS) return { status: 413, reason: 'tooManyFields' }
+		if (name.includes('\0') || (typeof value === 'string' && value.includes('\0'))) return { status: 400, reason: 'nulByte' }
+		if (exceedsListIndex(name)) return { status: 413, reason: 'listIndex' }
+		if (name === '__intent__' && typeof value === 'string' && exceedsListIndex(value)) return { status: 413, reason: 'listIndex' }
+	}
+	return null
+}
+
+/**
+ * Whether a field name (or conform intent) names a list index past MAX_LIST_INDEX, in any
+ * spelling a parser might read as a number: `[4294967294]`, `[0004294967294]`, `"index":1e9`.
+ */
+export function exceedsListIndex(text: string) {
+	for (const match of text.matchAll(/\[\s*(\d+)\s*\]|"index"\s*:\s*"?([\d.eE+]+)/g)) {
+		const digits = match[1] ?? match[2] ?? ''
+		const index = Number(digits)
+		if (!Number.isFinite(index) || index > MAX_LIST_INDEX) return true
+	}
+	return false
+}
+
+function hasNulByte(url: string) {
+	if (url.includes('\0') || /%00/i.test(url)) return true
+	return false
+}
+
+/** The body, or null when it is larger than `cap` (counted while it streams). */
+async function readCapped(request: Request, cap: number): Promise<Buffer | null> {
+	if (!request.body) return Buffer.alloc(0)
+	const reader = request.body.getReader()
+	const chunks: Uint8Array[] = []
+	let size = 0
+	for (;;) {
+		const { done, value } = await reader.read()
+		if (done) break
+		size += value.byteLength
+		if (size > cap) {
+			// Not awaited: a cloned body's source is cancelled only once both copies are.
+			reader.cancel().catch(() => undefined)
+			return null
+		}
+		chunks.push(value)
+	}
+	return Buffer.concat(chunks)
+}
+
+function decodeUtf8(bytes: Uint8Array) {
+	try {
+		return new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+	} catch {
+		return null
+	}
+}
+
+/** Root middleware: answers the refusal as a 4xx for the error boundary, else goes on. */
+export async function requestGuard({ request }: { request: Request }, next: () => Promise<Response>) {
+	const refusal = await inspectRequest(request)
+	if (refusal) {
+		// Nobody will read the rest of a refused body: stop receiving it.
+		if (request.body && !request.bodyUsed) request.body.cancel().catch(() => undefined)
+		throw data({ reason: refusal.reason }, { status: refusal.status })
+	}
+	return next()
+}
