@@ -58,6 +58,8 @@ export default defineConfig({
 				DATABASE_URL: process.env.E2E_DATABASE_URL,
 				SESSION_SECRET: 'e2e-session-secret-of-at-least-32-characters',
 				LOGIN_MAX_FAILURES: '5',
+				// Every test signs up from 127.0.0.1; the limit itself is tested in tests/db/hardening.test.ts.
+				SIGNUP_MAX_PER_IP: '100000',
 				LOG_LEVEL: 'silent',
 			},
 		},
@@ -66,7 +68,7 @@ export default defineConfig({
 			url: `http://localhost:${EMBEDDED_PORT}/healthz`,
 			reuseExistingServer: false,
 			timeout: 60_000,
-			env: { PORT: String(EMBEDDED_PORT), HOST: '127.0.0.1', DATA_DIR: EMBEDDED_DATA_DIR, LOG_LEVEL: 'silent' },
+			env: { PORT: String(EMBEDDED_PORT), HOST: '127.0.0.1', DATA_DIR: EMBEDDED_DATA_DIR, SIGNUP_MAX_PER_IP: '100000', LOG_LEVEL: 'silent' },
 		},
 	],
 })

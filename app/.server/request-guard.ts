@@ -1,4 +1,5 @@
-import { data } from 'react-router'
+import { data, type RouterContextProvider } from 'react-router'
+import { requestI18n } from './i18n.ts'
 
 /**
  * Refuses, before any route reads it, a request that no screen sends and that would otherwise
@@ -120,13 +121,23 @@ function decodeUtf8(bytes: Uint8Array) {
 	}
 }
 
-/** Root middleware: answers the refusal as a 4xx for the error boundary, else goes on. */
-export async function requestGuard({ request }: { request: Request }, next: () => Promise<Response>) {
+const MESSAGES: Record<GuardRefusal['status'], string> = {
+	400: 'errors.badRequest',
+	413: 'errors.tooLarge',
+	415: 'errors.notAForm',
+}
+
+/**
+ * Root middleware: answers a refusal as a 4xx, else goes on. A screen renders it in its error
+ * boundary; a resource route (sign-out, the CSV export) answers the translated message itself.
+ */
+export async function requestGuard({ request, context }: { request: Request; context: Readonly<RouterContextProvider> }, next: () => Promise<Response>) {
 	const refusal = await inspectRequest(request)
 	if (refusal) {
-		// Nobody will read the rest of a refused body: stop receiving it.
-		if (request.body && !request.bodyUsed) request.body.cancel().catch(() => undefined)
-		throw data({ reason: refusal.reason }, { status: refusal.status })
+		// The rest of a body that is too large is never read: the connection closes after the answer.
+		const headers = refusal.status === 413 ? { connection: 'close' } : undefined
+		const message = requestI18n(context).t(MESSAGES[refusal.status])
+		throw data({ reason: refusal.reason, message }, { status: refusal.status, headers })
 	}
 	return next()
 }

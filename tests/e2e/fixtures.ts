@@ -40,14 +40,28 @@ export async function signInThroughUi(page: Page, account: Pick<Account, 'email'
 	await page.getByRole('button', { name: 'Sign In' }).click()
 }
 
-/** The newest .eml in the e2e server's outbox addressed to `to`. */
-export function latestMailTo(to: string) {
+/** Every .eml in the e2e server's outbox addressed to `to`, oldest first. */
+export function mailsTo(to: string) {
 	const outbox = path.resolve(process.env.E2E_DATA_DIR!, 'outbox')
 	const safeTo = to.replace(/[^a-zA-Z0-9@._-]/g, '_')
-	const files = readdirSync(outbox).filter((f) => f.endsWith(`-${safeTo}.eml`)).sort()
-	const last = files.at(-1)
-	if (!last) throw new Error(`no mail to ${to}`)
-	return readFileSync(path.join(outbox, last), 'utf8')
+	let files: string[] = []
+	try {
+		files = readdirSync(outbox).filter((f) => f.endsWith(`-${safeTo}.eml`)).sort()
+	} catch {
+		// no outbox yet: no mail
+	}
+	return files.map((f) => readFileSync(path.join(outbox, f), 'utf8'))
+}
+
+/** The newest mail to `to`, waiting for it (the server sends mail after answering). */
+export async function latestMailTo(to: string, timeout = 5_000) {
+	const until = Date.now() + timeout
+	for (;;) {
+		const last = mailsTo(to).at(-1)
+		if (last) return last
+		if (Date.now() > until) throw new Error(`no mail to ${to}`)
+		await new Promise((resolve) => setTimeout(resolve, 100))
+	}
 }
 
 export function decodeQuotedPrintable(text: string) {
