@@ -112,3 +112,18 @@ describe('publicOrigin', () => {
 		expect(typeof publicOrigin).toBe('function')
 	})
 })
+
+describe('the sidebar cookie', () => {
+	afterEach(() => {
+		vi.unstubAllEnvs()
+	})
+
+	test('carries Secure under an https PUBLIC_URL, and not under http', async () => {
+		vi.resetModules()
+		vi.stubEnv('PUBLIC_URL', 'https://tracker.example')
+		expect((await import('#app/.server/sidebar.ts')).serializeSidebarCookie(true)).toMatch(/; Secure$/)
+		vi.resetModules()
+		vi.stubEnv('PUBLIC_URL', 'http://localhost:3000')
+		expect((await import('#app/.server/sidebar.ts')).serializeSidebarCookie(true)).not.toContain('Secure')
+	})
+})
