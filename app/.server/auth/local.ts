@@ -3,7 +3,7 @@
  * database sessions of which only the token's hash is stored, throttled sign-in, and
  * password recovery by an emailed one-hour, single-use link.
  */
-import { asSystem, dbErrorCode, sql } from '../db/index.ts'
+import { asSystem, dbErrorCode, sql, type Tx } from '../db/index.ts'
 import { env } from '../env.ts'
 import { hashPassword, verifyPassword } from './password.ts'
 import { hashToken, newToken } from './tokens.ts'
@@ -35,25 +35,28 @@ export async function signUp(input: { email: string; password: string; fullName:
 	const email = normalizeEmail(input.email)
 	const passwordHash = await hashPassword(input.password)
 	try {
-		const id = await asSystem(async (trx) => {
-			const row = await trx
-				.insertInto('auth.users')
-				.values({
-					email,
-					encrypted_password: passwordHash,
-					raw_user_meta_data: JSON.stringify({ full_name: input.fullName.trim() }),
-					raw_app_meta_data: JSON.stringify({ provider: 'email', providers: ['email'] }),
-					email_confirmed_at: new Date(),
-				})
-				.returning('id')
-				.executeTakeFirstOrThrow()
-			return row.id
-		})
+		const id = await asSystem((trx) => insertUser(trx, { email, passwordHash, fullName: input.fullName }))
 		return { ok: true, user: { userId: id, email } }
 	} catch (error) {
 		if (dbErrorCode(error) === '23505') return { ok: false, code: 'email_taken' }
 		throw error
 	}
+}
+
+/** Inserts a password user inside the caller's transaction; the auth.users trigger does the rest. */
+export async function insertUser(trx: Tx, input: { email: string; passwordHash: string; fullName: string }) {
+	const row = await trx
+		.insertInto('auth.users')
+		.values({
+			email: normalizeEmail(input.email),
+			encrypted_password: input.passwordHash,
+			raw_user_meta_data: JSON.stringify({ full_name: input.fullName.trim() }),
+			raw_app_meta_data: JSON.stringify({ provider: 'email', providers: ['email'] }),
+			email_confirmed_at: new Date(),
+		})
+		.returning('id')
+		.executeTakeFirstOrThrow()
+	return row.id
 }
 
 export type SignInResult = { ok: true; user: AuthUser } | { ok: false; code: 'invalid_credentials' | 'too_many_attempts' }

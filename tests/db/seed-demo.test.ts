@@ -1,0 +1,46 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { signIn } from '#app/.server/auth/local.ts'
+import { asSystem, sql } from '#app/.server/db/index.ts'
+import { DEMO_EMAIL, seedDemo } from '#app/.server/db/seed-demo.ts'
+
+const root = mkdtempSync(path.join(tmpdir(), 'p2p-seed-'))
+
+beforeAll(() => {
+	process.env.SESSION_SECRET ??= 'test-session-secret-of-at-least-32-characters'
+	process.env.LOG_LEVEL = 'silent'
+})
+afterAll(() => rmSync(root, { recursive: true, force: true }))
+
+async function demoCounts() {
+	const { rows } = await asSystem((trx) =>
+		sql<{ users: number; orgs: number; transactions: number }>`
+			select (select count(*)::int from auth.users where email = ${DEMO_EMAIL}) as users,
+			       (select count(*)::int from public.organization_members m join auth.users u on u.id = m.user_id where u.email = ${DEMO_EMAIL}) as orgs,
+			       (select count(*)::int from public.transactions t join public.organization_members m on m.organization_id = t.organization_id
+			          join auth.users u on u.id = m.user_id where u.email = ${DEMO_EMAIL}) as transactions`.execute(trx),
+	)
+	return rows[0]!
+}
+
+test('seeding into a DATA_DIR that does not exist yet works, is idempotent, and survives a lost credentials file', async () => {
+	const dataDir = path.join(root, 'not', 'created', 'yet')
+	const first = await seedDemo(dataDir)
+	expect(JSON.parse(readFileSync(path.join(dataDir, 'demo-credentials.json'), 'utf8'))).toEqual(first)
+	const after = await demoCounts()
+	expect(after).toMatchObject({ users: 1, orgs: 1 })
+	expect(after.transactions).toBeGreaterThan(100)
+
+	expect(await seedDemo(dataDir)).toEqual(first)
+	expect(await demoCounts()).toEqual(after)
+
+	// The file is gone (a crash after the commit, a wiped folder): a new password, nothing doubled.
+	rmSync(path.join(dataDir, 'demo-credentials.json'))
+	const again = await seedDemo(dataDir)
+	expect(again.password).not.toBe(first.password)
+	expect(await demoCounts()).toEqual(after)
+	expect((await signIn({ email: DEMO_EMAIL, password: again.password, ip: '10.8.0.1' })).ok).toBe(true)
+	expect((await signIn({ email: DEMO_EMAIL, password: first.password, ip: '10.8.0.2' })).ok).toBe(false)
+})
