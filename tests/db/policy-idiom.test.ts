@@ -57,29 +57,31 @@ describe('policies use one membership idiom', () => {
 	test('the check catches the other idioms', async () => {
 		let caught: string[] = []
 		await asSystem(async (trx) => {
-			await sql`create function public.idiom_probe(org uuid) returns boolean language sql stable as 'select true'`.execute(trx)
-			await sql`create policy "probe: per-row helper" on public.clients for select to authenticated
-				using (public.idiom_probe(organization_id))`.execute(trx)
-			await sql`create policy "probe: bare auth.uid()" on public.transactions for select to authenticated
+			// A table of its own, created in this transaction and rolled back with it: no other test waits on it.
+			await sql`create table public.idiom_probe (organization_id uuid, user_id uuid)`.execute(trx)
+			await sql`create function public.idiom_probe_helper(org uuid) returns boolean language sql stable as 'select true'`.execute(trx)
+			await sql`create policy "probe: per-row helper" on public.idiom_probe for select to authenticated
+				using (public.idiom_probe_helper(organization_id))`.execute(trx)
+			await sql`create policy "probe: bare auth.uid()" on public.idiom_probe for update to authenticated
 				using (organization_id in (select public.my_organization_ids()) and user_id = auth.uid())`.execute(trx)
-			await sql`create policy "probe: own membership read" on public.booking_services for select to authenticated
+			await sql`create policy "probe: own membership read" on public.idiom_probe for delete to authenticated
 				using (exists (select 1 from public.organization_members m
-					where m.organization_id = booking_services.organization_id and m.user_id = (select auth.uid())))`.execute(trx)
-			await sql`create policy "probe: per-row predicate" on public.gear_ledger for select to authenticated
-				using (organization_id = any (array(select public.my_organization_ids())))`.execute(trx)
+					where m.organization_id = idiom_probe.organization_id and m.user_id = (select auth.uid())))`.execute(trx)
+			await sql`create policy "probe: per-row predicate" on public.idiom_probe for insert to authenticated
+				with check (organization_id = any (array(select public.my_organization_ids())))`.execute(trx)
 			caught = offences((await policies(trx)).filter((p) => p.name.startsWith('probe:')))
 			throw ROLLBACK
 		}).catch((error: unknown) => {
 			if (error !== ROLLBACK) throw error
 		})
 		expect(caught).toEqual([
-			'booking_services · probe: own membership read: is not scoped by public.my_organization_ids()',
-			'booking_services · probe: own membership read: reads organization_members itself',
-			'clients · probe: per-row helper: calls public.idiom_probe( outside the idiom',
-			'clients · probe: per-row helper: is not scoped by public.my_organization_ids()',
-			'gear_ledger · probe: per-row predicate: calls ARRAY(, public.my_organization_ids( outside the idiom',
-			'gear_ledger · probe: per-row predicate: is not scoped by public.my_organization_ids()',
-			'transactions · probe: bare auth.uid(): calls auth.uid( outside the idiom',
+			'idiom_probe · probe: bare auth.uid(): calls auth.uid( outside the idiom',
+			'idiom_probe · probe: own membership read: is not scoped by public.my_organization_ids()',
+			'idiom_probe · probe: own membership read: reads organization_members itself',
+			'idiom_probe · probe: per-row helper: calls public.idiom_probe_helper( outside the idiom',
+			'idiom_probe · probe: per-row helper: is not scoped by public.my_organization_ids()',
+			'idiom_probe · probe: per-row predicate: calls ARRAY(, public.my_organization_ids( outside the idiom',
+			'idiom_probe · probe: per-row predicate: is not scoped by public.my_organization_ids()',
 		])
 	})
 })
