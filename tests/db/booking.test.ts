@@ -178,6 +178,41 @@ describe('create_booking', () => {
 		expect((await bookAsAnon({ ...ok, startsAt: at(w.day, '16:30'), phone: '555-0102' })).end_time).toBe('17:00:00')
 	})
 
+	test('is refused with guest_booking_disabled when the organization closed its public page, and stores nothing; the page can tell', async () => {
+		const w = await bookingWorld()
+		await setSettings(w.org, { allow_guest_booking: false })
+		const settings = await asAnon((trx) => sql<{ allow_guest_booking: boolean }>`
+			select allow_guest_booking from public.get_public_booking_settings(${w.org})`.execute(trx))
+		expect(settings.rows).toEqual([{ allow_guest_booking: false }])
+		expect(await refusal(bookAsAnon({ ...w, startsAt: at(w.day, '10:00') }))).toBe('guest_booking_disabled')
+		// Refused before anything else is looked at: an invalid request gets the same answer.
+		expect(await refusal(bookAsAnon({ ...w, service: w.provider, email: 'nope', startsAt: at('2020-01-06', '10:00') }))).toBe('guest_booking_disabled')
+		const rows = await asSystem((trx) => trx.selectFrom('booking_appointments').select('id').where('organization_id', '=', w.org).execute())
+		expect(rows).toEqual([])
+		// Staff still book for the organization themselves.
+		const staff = await asUser(w.owner.userId, (trx) => trx.insertInto('booking_appointments').values({
+			organization_id: w.org, service_id: w.service, provider_id: w.provider,
+			starts_at: at(w.day, '11:00'), ends_at: at(w.day, '11:30'), status: 'confirmed',
+			guest_name: 'Phone booking', guest_email: 'phone@example.com', total_price: 45,
+		}).returning('id').executeTakeFirstOrThrow())
+		expect(staff.id).toBeTruthy()
+	})
+
+	test('is accepted again once guest booking is allowed, and a guest can still cancel while it is off', async () => {
+		const w = await bookingWorld()
+		const before = await bookAsAnon({ ...w, startsAt: at(w.day, '09:00') })
+		await setSettings(w.org, { allow_guest_booking: false })
+		expect(await refusal(bookAsAnon({ ...w, startsAt: at(w.day, '10:00') }))).toBe('guest_booking_disabled')
+		const cancelled = await asAnon((trx) => sql<{ id: string; status: string }>`select * from public.cancel_booking(${before.manage_token})`.execute(trx))
+		expect(cancelled.rows).toEqual([{ id: before.id, status: 'cancelled' }])
+		await setSettings(w.org, { allow_guest_booking: true })
+		const booked = await bookAsAnon({ ...w, startsAt: at(w.day, '10:00') })
+		expect(booked.status).toBe('confirmed')
+		const settings = await asAnon((trx) => sql<{ allow_guest_booking: boolean }>`
+			select allow_guest_booking from public.get_public_booking_settings(${w.org})`.execute(trx))
+		expect(settings.rows).toEqual([{ allow_guest_booking: true }])
+	})
+
 	test("uses the provider's own hours when set", async () => {
 		const w = await bookingWorld()
 		const hours = Object.fromEntries(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday']

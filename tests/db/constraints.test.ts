@@ -31,6 +31,7 @@ const badHours: [Row, string][] = [
 	[{ business_hours: JSON.stringify(week({ start: 900, end: '17:00', enabled: true })) }, CHECK],
 	[{ business_hours: JSON.stringify({ ...week(), monday: 'closed' }) }, CHECK],
 	[{ business_hours: '[]' }, CHECK],
+	[{ business_hours: '"closed"' }, CHECK],
 ]
 
 const SPECS: Spec[] = [
