@@ -1,12 +1,14 @@
 import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
-import { data, isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from 'react-router'
+import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from 'react-router'
 import { toast as showToast, Toaster } from 'sonner'
 import { getLocale, i18nextMiddleware } from '#app/.server/i18n.ts'
 import { ensureStarted } from '#app/.server/startup.ts'
 import { getToast, type Toast } from '#app/.server/toast.ts'
 import { useNonce } from '#app/components/nonce.tsx'
 import { FlashNotice } from '#app/components/flash-notice.tsx'
+import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { titleMeta } from '#app/lib/meta.ts'
 import type { Route } from './+types/root'
 import stylesheet from './styles/app.css?url'
 
@@ -86,19 +88,12 @@ function FlashToast({ toast }: { toast: Toast | null }) {
 	return toast ? <FlashNotice toast={toast} /> : null
 }
 
-export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-	const { t } = useTranslation()
-	const status = isRouteErrorResponse(error) ? error.status : 500
-	if (!isRouteErrorResponse(error)) console.error(error)
+export const meta = titleMeta(null)
+
+export function ErrorBoundary() {
 	return (
-		<main className="mx-auto flex min-h-svh max-w-lg flex-col items-center justify-center gap-4 p-6 text-center">
-			<p className="text-5xl font-bold">{status}</p>
-			<h1 className="text-xl font-semibold">
-				{status === 403 ? t('errors.forbidden') : status === 400 ? t('errors.badRequest') : t('errors.unexpected')}
-			</h1>
-			<a className="text-primary underline" href="/">
-				{t('errors.backHome')}
-			</a>
+		<main className="mx-auto flex min-h-svh max-w-lg flex-col justify-center p-6">
+			<GeneralErrorBoundary />
 		</main>
 	)
 }
