@@ -1,5 +1,5 @@
 /**
- * SPEC 2.4: the sidebar's state in a cookie named sidebar:state for 7 days, "true" when
+ * docs/product.md, App shell and sidebar: the sidebar's state in a cookie named sidebar:state for 7 days, "true" when
  * expanded. A plain cookie (not React Router's encoded one) because the browser writes it
  * too when JavaScript toggles the sidebar.
  */

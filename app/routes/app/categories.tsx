@@ -13,7 +13,7 @@ import { formatMoney, formatNumber } from '#app/lib/format.ts'
 import { titleMeta } from '#app/lib/meta.ts'
 import type { Route } from './+types/categories'
 
-/** SPEC §9: six placeholder cards while loading. */
+/** Six placeholder cards while loading (docs/product.md, Categories). */
 const SKELETON_CARDS = 6
 const MAX_QUERY = 100
 
