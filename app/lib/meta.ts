@@ -1,4 +1,4 @@
-import type { MetaDescriptor } from 'react-router'
+import { isRouteErrorResponse, type MetaDescriptor } from 'react-router'
 import { appName as appNameEn, titles as en } from '../../public/locales/en/common.json'
 import { appName as appNameEs, titles as es } from '../../public/locales/es/common.json'
 import { appName as appNamePt, titles as pt } from '../../public/locales/pt-BR/common.json'
@@ -26,7 +26,7 @@ const dictionaries: Record<Language, { appName: string; titles: Record<PageTitle
 	'pt-BR': { appName: appNamePt, titles: pt },
 }
 
-type MetaInput = { matches: ReadonlyArray<{ id: string; loaderData?: unknown } | undefined> }
+type MetaInput = { matches: ReadonlyArray<{ id: string; loaderData?: unknown } | undefined>; error?: unknown }
 
 /** The language the root loader chose; in the browser, the page's own lang after that. */
 export function metaLanguage(matches: MetaInput['matches']): Language {
@@ -43,8 +43,15 @@ export function pageTitle(language: Language, page: PageTitle | null, detail?: s
 	return [detail, page ? titles[page] : null, appName].filter(Boolean).join(' · ')
 }
 
+/**
+ * The title of a route, or of the error it shows: a 404 is titled "Page not found"; another
+ * error keeps the screen's name (the root's own boundary says "Error").
+ */
 export function pageMeta(args: MetaInput, page: PageTitle | null, detail?: string | null): MetaDescriptor[] {
-	return [{ title: pageTitle(metaLanguage(args.matches), page, detail) }]
+	const language = metaLanguage(args.matches)
+	if (args.error && isRouteErrorResponse(args.error) && args.error.status === 404) return [{ title: pageTitle(language, 'notFound') }]
+	if (args.error && page === null) return [{ title: pageTitle(language, 'error') }]
+	return [{ title: pageTitle(language, page, detail) }]
 }
 
 /** A route's meta export that sets its title and nothing else. */

@@ -1,4 +1,4 @@
-import { RouterContextProvider } from 'react-router'
+import { UNSAFE_ErrorResponseImpl as ErrorResponseImpl, RouterContextProvider } from 'react-router'
 import { describe, expect, test } from 'vitest'
 import { requireMember, requireOwner, requireRole } from '#app/.server/auth/session.ts'
 import { memberContext } from '#app/.server/context.ts'
@@ -76,5 +76,14 @@ describe('page titles', () => {
 		const matches = [{ id: 'root', loaderData: { locale: 'es' } }, { id: 'routes/app/layout', loaderData: {} }]
 		expect(pageMeta({ matches }, 'dashboard')).toEqual([{ title: 'Panel · P2P Transaction Tracker' }])
 		expect(pageMeta({ matches: [{ id: 'root', loaderData: undefined }] }, 'dashboard')).toEqual([{ title: 'Dashboard · P2P Transaction Tracker' }])
+	})
+
+	test('a screen that answers 404 is titled "not found"; the root boundary is titled "error"', () => {
+		const matches = [{ id: 'root', loaderData: { locale: 'pt-BR' } }]
+		const notFound = new ErrorResponseImpl(404, 'Not Found', { message: 'notFound' })
+		expect(pageMeta({ matches, error: notFound }, 'clientDetail', 'Acme')).toEqual([{ title: 'Página não encontrada · P2P Transaction Tracker' }])
+		const forbidden = new ErrorResponseImpl(403, 'Forbidden', { message: 'ownerOnly' })
+		expect(pageMeta({ matches, error: forbidden }, 'settings')).toEqual([{ title: 'Configurações · P2P Transaction Tracker' }])
+		expect(pageMeta({ matches: [], error: new Error('boom') }, null)).toEqual([{ title: 'Error · P2P Transaction Tracker' }])
 	})
 })
