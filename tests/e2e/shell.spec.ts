@@ -248,6 +248,8 @@ test('the signed-out screens are titled in the visitor language @nojs', async ({
 	await chooseLanguage(page, 'es')
 	await page.goto('/auth')
 	await expect(page).toHaveTitle('Iniciar sesión · P2P Transaction Tracker')
+	await page.getByRole('link', { name: 'Regístrate' }).click()
+	await expect(page).toHaveTitle('Crear cuenta · P2P Transaction Tracker')
 	await page.goto('/')
 	await expect(page).toHaveTitle('P2P Transaction Tracker')
 })
