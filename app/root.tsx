@@ -1,6 +1,6 @@
 import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
-import { data, isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from 'react-router'
+import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from 'react-router'
 import { toast as showToast, Toaster } from 'sonner'
 import { getLocale, i18nextMiddleware } from '#app/.server/i18n.ts'
 import { requestGuard } from '#app/.server/request-guard.ts'
@@ -8,6 +8,8 @@ import { ensureStarted } from '#app/.server/startup.ts'
 import { getToast, type Toast } from '#app/.server/toast.ts'
 import { useNonce } from '#app/components/nonce.tsx'
 import { FlashNotice } from '#app/components/flash-notice.tsx'
+import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { titleMeta } from '#app/lib/meta.ts'
 import type { Route } from './+types/root'
 import stylesheet from './styles/app.css?url'
 
@@ -88,36 +90,12 @@ function FlashToast({ toast }: { toast: Toast | null }) {
 	return toast ? <FlashNotice toast={toast} /> : null
 }
 
-function errorMessageKey(status: number) {
-	switch (status) {
-		case 400:
-			return 'errors.badRequest'
-		case 403:
-			return 'errors.forbidden'
-		case 405:
-			return 'errors.methodNotAllowed'
-		case 413:
-			return 'errors.tooLarge'
-		case 415:
-			return 'errors.notAForm'
-		default:
-			return 'errors.unexpected'
-	}
-}
+export const meta = titleMeta(null)
 
-export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-	const { t } = useTranslation()
-	const status = isRouteErrorResponse(error) ? error.status : 500
-	if (!isRouteErrorResponse(error)) console.error(error)
+export function ErrorBoundary() {
 	return (
-		<main className="mx-auto flex min-h-svh max-w-lg flex-col items-center justify-center gap-4 p-6 text-center">
-			<p className="text-5xl font-bold">{status}</p>
-			<h1 className="text-xl font-semibold">
-				{t(errorMessageKey(status))}
-			</h1>
-			<a className="text-primary underline" href="/">
-				{t('errors.backHome')}
-			</a>
+		<main className="mx-auto flex min-h-svh max-w-lg flex-col justify-center p-6">
+			<GeneralErrorBoundary />
 		</main>
 	)
 }

@@ -1,6 +1,6 @@
 import { index, route, type RouteConfig } from '@react-router/dev/routes'
 
-// The route table of SPEC 2.1.
+// The route table of docs/product.md (Screens).
 const legacy = ['dashboard', 'transactions', 'clients', 'categories', 'reports', 'module-marketplace', 'booking', 'settings']
 
 export default [
@@ -30,6 +30,7 @@ export default [
 		route('plans', 'routes/app/plans.tsx'),
 		route('booking', 'routes/app/booking.tsx'),
 		route('settings', 'routes/app/settings.tsx'),
+		route('*', 'routes/app/not-found.tsx'),
 	]),
 
 	...legacy.map((path) => route(path, 'routes/legacy-redirect.ts', { id: `legacy-${path}` })),

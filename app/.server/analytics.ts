@@ -1,5 +1,5 @@
 /**
- * The figures of the dashboard, categories and reports (SPEC 2.5, 2.8, 2.9), computed in SQL.
+ * The figures of the dashboard, categories and reports (docs/product.md: Dashboard, Categories, Reports), computed in SQL.
  *
  * Whole months come from the rollup tables the transactions triggers keep
  * (transaction_monthly_rollups, organization_transaction_totals), so a year of figures reads a
@@ -224,7 +224,7 @@ export type LatestTransaction = {
 	paymentMethod: PaymentMethod
 }
 
-/** SPEC 2.5: the four figures, the latest transactions, and the last 12 months' amounts. */
+/** The dashboard: the four figures, the latest transactions, and the last 12 months' amounts. */
 export async function getDashboard(userId: string, organizationId: string, options: { latest?: number; now?: Date } = {}) {
 	return asUser(userId, async (trx) => {
 		const today = await organizationToday(trx, organizationId, options.now)
@@ -273,7 +273,7 @@ export async function getDashboard(userId: string, organizationId: string, optio
 
 export type CategorySummary = { category: Category; count: number; amount: string }
 
-/** SPEC 2.8: each category present, with its count and summed amount, most used first. */
+/** The categories screen: each category present, with its count and summed amount, most used first. */
 export async function getCategorySummaries(userId: string, organizationId: string): Promise<CategorySummary[]> {
 	return asUser(userId, async (trx) => {
 		const rows = await trx
@@ -299,7 +299,7 @@ export async function resolveReportRange(userId: string, organizationId: string,
 export type Report = RangeFigures & { range: DateRange; today: string }
 export type ReportResult = ({ ok: true } & Report) | { ok: false; error: RangeError; from: string; to: string; today: string }
 
-/** SPEC 2.9: the figures of the range the URL asks for (see resolveRange). */
+/** The reports screen: the figures of the range the URL asks for (see resolveRange). */
 export async function getReport(userId: string, organizationId: string, params: URLSearchParams, options: { now?: Date } = {}): Promise<ReportResult> {
 	return asUser(userId, async (trx) => {
 		const today = await organizationToday(trx, organizationId, options.now)

@@ -1,9 +1,8 @@
 import { createCookie } from 'react-router'
+import type { Role } from '#app/lib/roles.ts'
 import { asUser, dbErrorCode, sql } from './db/index.ts'
 import { secureCookies } from './security.ts'
 import type { AuthUser } from './auth/local.ts'
-
-export type Role = 'owner' | 'administrator' | 'manager' | 'member'
 
 export type Membership = {
 	id: string

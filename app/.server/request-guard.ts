@@ -1,5 +1,6 @@
 import { data, type RouterContextProvider } from 'react-router'
 import { requestI18n } from './i18n.ts'
+import type { ErrorMessage, ErrorPayload } from '#app/lib/errors.ts'
 
 /**
  * Refuses, before any route reads it, a request that no screen sends and that would otherwise
@@ -121,11 +122,11 @@ function decodeUtf8(bytes: Uint8Array) {
 	}
 }
 
-const MESSAGES: Record<GuardRefusal['status'], string> = {
-	400: 'errors.badRequest',
-	413: 'errors.tooLarge',
-	415: 'errors.notAForm',
-}
+const MESSAGES = {
+	400: 'badRequest',
+	413: 'tooLarge',
+	415: 'notAForm',
+} as const satisfies Record<GuardRefusal['status'], ErrorMessage>
 
 /**
  * Root middleware: answers a refusal as a 4xx, else goes on. A screen renders it in its error
@@ -136,8 +137,10 @@ export async function requestGuard({ request, context }: { request: Request; con
 	if (refusal) {
 		// The rest of a body that is too large is never read: the connection closes after the answer.
 		const headers = refusal.status === 413 ? { connection: 'close' } : undefined
-		const message = requestI18n(context).t(MESSAGES[refusal.status])
-		throw data({ reason: refusal.reason, message }, { status: refusal.status, headers })
+		const message = MESSAGES[refusal.status]
+		// `message` for the error boundary (lib/errors.ts); `text` for a resource route's caller.
+		const text = requestI18n(context).t(`errors.${message}`)
+		throw data({ message, reason: refusal.reason, text } satisfies ErrorPayload & Record<string, string>, { status: refusal.status, headers })
 	}
 	return next()
 }

@@ -1,7 +1,7 @@
 import { secureCookies } from './security.ts'
 
 /**
- * The sidebar's state in a cookie named sidebar:state for 7 days, "true" when
+ * docs/product.md, App shell and sidebar: the sidebar's state in a cookie named sidebar:state for 7 days, "true" when
  * expanded. A plain cookie (not React Router's encoded one) because the browser writes it
  * too when JavaScript toggles the sidebar.
  */

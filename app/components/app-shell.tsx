@@ -14,7 +14,7 @@ type AppShellProps = SidebarProps & { sidebarExpanded: boolean; children: React.
 const SIDEBAR_COOKIE_MAX_AGE = 60 * 60 * 24 * 7
 
 /**
- * SPEC 2.4: a collapsible sidebar (16rem, 3rem as icons; an 18rem sheet under 768px) whose
+ * docs/product.md, App shell and sidebar: a collapsible sidebar (16rem, 3rem as icons; an 18rem sheet under 768px) whose
  * state lives in the sidebar:state cookie, toggled by Ctrl/Cmd+B, and a top bar. Without
  * JavaScript the toggle posts to /preferences and the mobile sheet is a disclosure.
  */

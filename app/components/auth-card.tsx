@@ -3,7 +3,7 @@ import { Link } from 'react-router'
 import { LanguageSwitcher } from '#app/components/language-switcher.tsx'
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 
-/** The /auth card of SPEC 2.2: the P2P badge, a title and subtitle, the form, and a footer. */
+/** The /auth card (docs/product.md, Sign-in and sign-up): the P2P badge, a title and subtitle, the form, and a footer. */
 export function AuthCard({ title, subtitle, children }: { title: string; subtitle: string; children: React.ReactNode }) {
 	const { t } = useTranslation('auth')
 	return (

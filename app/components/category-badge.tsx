@@ -18,7 +18,7 @@ export const categoryColors: Record<Category, string> = {
 	review: 'var(--chart-1)',
 }
 
-/** A transaction category (SPEC §3) as a coloured, translated badge. */
+/** A transaction category (docs/product.md, Rules) as a coloured, translated badge. */
 export function CategoryBadge({ category }: { category: Category }) {
 	const { t } = useTranslation('reports')
 	return <Badge variant={variants[category]}>{t(`category.${category}`)}</Badge>

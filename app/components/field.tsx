@@ -1,7 +1,7 @@
 import { Label } from '#app/components/ui/label.tsx'
 
 /**
- * A form field: label, control and the error under it (SPEC: errors sit under the field, in
+ * A form field: label, control and the error under it (docs/product.md, Validation: errors sit under the field, in
  * the user's language). `error` is already translated; `errorId` ties it to the control's
  * aria-describedby (conform's `field.errorId`).
  */

@@ -28,7 +28,7 @@ export type SidebarProps = {
 	activeModules: ActiveModule[]
 }
 
-/** The nine items of SPEC 2.4, in its order. */
+/** The nine items of the sidebar, in the order of docs/product.md (App shell and sidebar). */
 const items: Array<{ to: string; key: string; icon: LucideIcon }> = [
 	{ to: '/app/dashboard', key: 'dashboard', icon: LayoutDashboardIcon },
 	{ to: '/app/module-marketplace', key: 'moduleMarketplace', icon: StoreIcon },

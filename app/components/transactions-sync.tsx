@@ -8,7 +8,7 @@ import { Spinner } from '#app/components/ui/spinner.tsx'
 import { formatDate } from '#app/lib/format.ts'
 import { P2P_MODULE_ID, SYNC_NO_SOURCE, SYNC_UNAVAILABLE } from '#app/lib/schemas/transactions.ts'
 
-/** SPEC §7.7: the button shows its syncing label for 5 seconds. */
+/** The button shows its syncing label for 5 seconds (docs/product.md, Transactions). */
 const SYNC_BUSY_MS = 5_000
 
 /** The sync status as the transactions loader gives it (times in the organization's timezone). */

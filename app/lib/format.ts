@@ -1,5 +1,5 @@
 /**
- * SPEC §9: money in US dollars with 2 decimals, dates as MM/DD/YYYY in the staff app.
+ * docs/product.md, Limits and formats: money in US dollars with 2 decimals, dates as MM/DD/YYYY in the staff app.
  * Amounts arrive from the database as strings (numeric), dates as 'YYYY-MM-DD'.
  */
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 })

@@ -1,4 +1,4 @@
-/** SPEC §9: the plans, shown as monthly gear allowances. */
+/** The plans, shown as monthly gear allowances (docs/product.md, Limits and formats). */
 export type Plan = {
 	id: 'starter' | 'professional' | 'enterprise'
 	gearsPerMonth: number

@@ -7,12 +7,13 @@ import { LanguageSwitcher } from '#app/components/language-switcher.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
+import { pageMeta } from '#app/lib/meta.ts'
 import { plans } from '#app/lib/plans.ts'
 import type { Route } from './+types/landing'
 
-export const meta: Route.MetaFunction = ({ data }) => [
-	{ title: 'P2P Transaction Tracker' },
-	{ name: 'description', content: data?.description ?? '' },
+export const meta: Route.MetaFunction = (args) => [
+	...pageMeta(args, null),
+	{ name: 'description', content: args.loaderData?.description ?? '' },
 ]
 
 export async function loader({ request, context }: Route.LoaderArgs) {

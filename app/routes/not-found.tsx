@@ -1,9 +1,10 @@
 import { useTranslation } from 'react-i18next'
 import { data, Link } from 'react-router'
 import { log } from '#app/.server/log.ts'
+import { titleMeta } from '#app/lib/meta.ts'
 import type { Route } from './+types/not-found'
 
-export const meta: Route.MetaFunction = () => [{ title: '404 · P2P Transaction Tracker' }]
+export const meta = titleMeta('notFound')
 
 export function loader({ request }: Route.LoaderArgs) {
 	const { pathname } = new URL(request.url)

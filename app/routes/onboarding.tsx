@@ -11,13 +11,14 @@ import { Button } from '#app/components/ui/button.tsx'
 import { Field } from '#app/components/field.tsx'
 import { SubmitButton } from '#app/components/submit-button.tsx'
 import { Input } from '#app/components/ui/input.tsx'
+import { titleMeta } from '#app/lib/meta.ts'
 import type { Route } from './+types/onboarding'
 
 const schema = z.object({
 	name: z.string({ error: 'nameRequired' }).trim().min(1, 'nameRequired').max(120, 'nameTooLong'),
 })
 
-export const meta: Route.MetaFunction = () => [{ title: 'P2P Transaction Tracker' }]
+export const meta = titleMeta('onboarding')
 
 /** A signed-in user without any organization creates one here (never a broken dashboard). */
 export async function loader({ request }: Route.LoaderArgs) {

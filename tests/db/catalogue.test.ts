@@ -29,7 +29,7 @@ describe('the module catalogue seed', () => {
 		expect(modules.find((m) => m.feature_type === 'clients')!.icon).toBe('Users')
 	})
 
-	test('has upgrades in every tier with features, including those of the SPEC with their prices and dependency', async () => {
+	test('has upgrades in every tier with features, including those the product names, with their prices and dependency', async () => {
 		const { upgrades } = await catalogue()
 		const byName = new Map(upgrades.map((u) => [u.name, u]))
 		expect(new Set(upgrades.map((u) => u.tier))).toEqual(new Set(['basic', 'pro', 'enterprise']))

@@ -33,7 +33,7 @@ test.describe('sign-up', () => {
 		})
 	}
 
-	test('sign-up validation: missing fields, mismatch and weak password, in SPEC order @nojs', async ({ page }) => {
+	test('sign-up validation: missing fields, mismatch and weak password, in the documented order @nojs', async ({ page }) => {
 		await page.goto('/auth?mode=signup')
 		const submit = page.getByRole('button', { name: 'Create Account' })
 		await submit.click()

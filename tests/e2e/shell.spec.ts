@@ -216,3 +216,58 @@ signedInTest.describe('on a phone', () => {
 		}
 	})
 })
+
+async function chooseLanguage(page: import('@playwright/test').Page, lng: string) {
+	await page.context().addCookies([{ name: 'lng', value: Buffer.from(JSON.stringify(lng)).toString('base64'), url: test.info().project.use.baseURL! }])
+}
+
+signedInTest('screens under /app are titled in the user language, and the title follows a navigation @nojs', async ({ page }) => {
+	await page.goto('/app/reports')
+	await expect(page).toHaveTitle('Reports · P2P Transaction Tracker')
+	await page.goto('/app/plans')
+	await expect(page).toHaveTitle('Plans · P2P Transaction Tracker')
+	await page.locator('#app-sidebar').getByRole('link', { name: 'Dashboard' }).click()
+	await expect(page).toHaveURL(/\/app\/dashboard$/)
+	await expect(page).toHaveTitle('Dashboard · P2P Transaction Tracker')
+
+	await chooseLanguage(page, 'es')
+	await page.goto('/app/reports')
+	await expect(page).toHaveTitle('Informes · P2P Transaction Tracker')
+	await page.locator('#app-sidebar').getByRole('link', { name: 'Categorías' }).click()
+	await expect(page).toHaveURL(/\/app\/categories$/)
+	await expect(page).toHaveTitle('Categorías · P2P Transaction Tracker')
+	await page.goto('/no-such-page')
+	await expect(page).toHaveTitle('Página no encontrada · P2P Transaction Tracker')
+})
+
+test('the signed-out screens are titled in the visitor language @nojs', async ({ page }) => {
+	await page.goto('/auth')
+	await expect(page).toHaveTitle('Sign in · P2P Transaction Tracker')
+	await page.goto('/auth/forgot-password')
+	await expect(page).toHaveTitle('Reset your password · P2P Transaction Tracker')
+	await chooseLanguage(page, 'es')
+	await page.goto('/auth')
+	await expect(page).toHaveTitle('Iniciar sesión · P2P Transaction Tracker')
+	await page.getByRole('link', { name: 'Regístrate' }).click()
+	await expect(page).toHaveTitle('Crear cuenta · P2P Transaction Tracker')
+	await page.goto('/')
+	await expect(page).toHaveTitle('P2P Transaction Tracker')
+})
+
+signedInTest('an unknown screen under /app answers 404 inside the shell, in the user language @nojs', async ({ page }) => {
+	const response = await page.goto('/app/no-such-screen')
+	expect(response?.status()).toBe(404)
+	await expect(page.getByRole('heading', { name: 'Not found', level: 1 })).toBeVisible()
+	await expect(page.getByText('We could not find what you were looking for.')).toBeVisible()
+	await expect(page).toHaveTitle('Page not found · P2P Transaction Tracker')
+	// The shell stays: the sidebar still leads to every screen.
+	const nav = page.getByRole('navigation', { name: 'Main navigation' })
+	await expect(nav.getByRole('link', { name: 'Transactions' })).toBeVisible()
+	await page.getByRole('link', { name: 'Back to the dashboard' }).click()
+	await expect(page).toHaveURL(/\/app\/dashboard$/)
+
+	await chooseLanguage(page, 'es')
+	await page.goto('/app/no-such-screen')
+	await expect(page.getByRole('heading', { name: 'No encontrado', level: 1 })).toBeVisible()
+	await expect(page.getByRole('navigation', { name: 'Navegación principal' }).getByRole('link', { name: 'Transacciones' })).toBeVisible()
+})

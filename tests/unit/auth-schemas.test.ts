@@ -13,7 +13,7 @@ function firstError(schema: typeof signUpSchema | typeof loginSchema, values: Re
 	return submission.status === 'success' ? null : submission.error?.['']?.[0]
 }
 
-describe('sign-up validation (SPEC 5, in its order)', () => {
+describe('sign-up validation (in the order of docs/product.md, Validation)', () => {
 	const valid = { fullName: 'Ana', email: 'ana@example.com', password: 'secret1', confirmPassword: 'secret1' }
 	test('any empty field: Missing Information', () => {
 		for (const key of Object.keys(valid)) expect(firstError(signUpSchema, { ...valid, [key]: '' })).toBe('missingInformation')

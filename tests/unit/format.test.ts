@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { formatDate, formatMoney, formatPercent } from '#app/lib/format.ts'
 
-describe('formats of SPEC §9', () => {
+describe('money and date formats (docs/product.md, Limits and formats)', () => {
 	test('money is US dollars with 2 decimals', () => {
 		expect(formatMoney('1234.5')).toBe('$1,234.50')
 		expect(formatMoney(0)).toBe('$0.00')

@@ -1,4 +1,6 @@
 import { createCookie, redirect, type RouterContextProvider } from 'react-router'
+import { errorResponse } from '#app/lib/errors.ts'
+import { hasRole, type Role } from '#app/lib/roles.ts'
 import { memberContext, socketAddressContext } from '../context.ts'
 import { languageCookie } from '../i18n.ts'
 import { clientAddress, secureCookies } from '../security.ts'
@@ -57,9 +59,30 @@ export async function endSession(request: Request) {
 	return new Headers({ 'set-cookie': await sessionCookie.serialize('', { maxAge: 0, secure: secureCookies() }) })
 }
 
-/** For loaders and actions under /app: the user and organization the middleware resolved. */
+/**
+ * For loaders and actions under /app: the user and organization the middleware resolved.
+ * Anywhere else there is none, and the answer is a 403 the error boundary shows translated.
+ */
 export function requireMember(context: Readonly<RouterContextProvider>) {
 	const member = context.get(memberContext)
-	if (!member) throw new Response('Not a member', { status: 403 })
+	if (!member) return errorResponse(403, 'notMember')
 	return member
+}
+
+/**
+ * The member, when their role in the current organization is one of `roles`; else a
+ * translated 403. `requireRole(context, 'owner')` is the TypeScript side of SQL's
+ * `private.require_owner`: only owners manage members, modules and the organization's
+ * deletion. The SQL functions check again; this answers before any work is done.
+ */
+export function requireRole(context: Readonly<RouterContextProvider>, ...roles: [Role, ...Role[]]) {
+	const member = requireMember(context)
+	if (!hasRole(member.organization.role, roles)) {
+		return errorResponse(403, roles.length === 1 && roles[0] === 'owner' ? 'ownerOnly' : 'forbidden')
+	}
+	return member
+}
+
+export function requireOwner(context: Readonly<RouterContextProvider>) {
+	return requireRole(context, 'owner')
 }

@@ -2,7 +2,7 @@ import { z } from 'zod'
 
 /**
  * The auth forms' schemas, shared by the browser (conform) and the actions. Messages are
- * translation keys under auth:errors. Checks follow SPEC 5 in order and stop at the first.
+ * translation keys under auth:errors. Checks follow the order of docs/product.md (Validation) and stop at the first.
  */
 export const MIN_PASSWORD_LENGTH = 6
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/

@@ -10,13 +10,16 @@ import { Card, CardContent, CardHeader, CardTitle } from '#app/components/ui/car
 import { Input } from '#app/components/ui/input.tsx'
 import { Skeleton } from '#app/components/ui/skeleton.tsx'
 import { formatMoney, formatNumber } from '#app/lib/format.ts'
+import { titleMeta } from '#app/lib/meta.ts'
 import type { Route } from './+types/categories'
 
-/** SPEC §9: six placeholder cards while loading. */
+/** Six placeholder cards while loading (docs/product.md, Categories). */
 const SKELETON_CARDS = 6
 const MAX_QUERY = 100
 
-export const meta: Route.MetaFunction = () => [{ title: 'P2P Transaction Tracker' }]
+export { ErrorBoundary } from '#app/components/error-boundary.tsx'
+
+export const meta = titleMeta('categories')
 
 export async function loader({ request, context }: Route.LoaderArgs) {
 	const { user, organization } = requireMember(context)

@@ -12,9 +12,12 @@ import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardAction, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
 import { formatDate, formatMoney, formatNumber, formatPercent } from '#app/lib/format.ts'
+import { titleMeta } from '#app/lib/meta.ts'
 import type { Route } from './+types/dashboard'
 
-export const meta: Route.MetaFunction = () => [{ title: 'P2P Transaction Tracker' }]
+export { ErrorBoundary } from '#app/components/error-boundary.tsx'
+
+export const meta = titleMeta('dashboard')
 
 export async function loader({ context }: Route.LoaderArgs) {
 	const { user, organization } = requireMember(context)

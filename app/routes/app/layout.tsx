@@ -5,6 +5,7 @@ import { listActiveModules } from '#app/.server/modules.ts'
 import { resolveMember } from '#app/.server/organizations.ts'
 import { readSidebarExpanded } from '#app/.server/sidebar.ts'
 import { AppShell } from '#app/components/app-shell.tsx'
+import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import type { Route } from './+types/layout'
 
 /** Every /app route runs with a signed-in user and a current organization, or leaves. */
@@ -33,6 +34,27 @@ export default function AppLayout({ loaderData }: Route.ComponentProps) {
 	return (
 		<AppShell {...loaderData}>
 			<Outlet />
+		</AppShell>
+	)
+}
+
+/**
+ * A screen that failed without a boundary of its own, or the layout's own loader. With the
+ * layout's data the shell stays (sidebar and top bar) around the message; without it, the
+ * message stands alone.
+ */
+export function ErrorBoundary({ loaderData }: Route.ErrorBoundaryProps) {
+	const data = loaderData as Route.ComponentProps['loaderData'] | undefined
+	if (!data) {
+		return (
+			<main className="mx-auto flex min-h-svh max-w-lg flex-col justify-center p-6">
+				<GeneralErrorBoundary />
+			</main>
+		)
+	}
+	return (
+		<AppShell {...data}>
+			<GeneralErrorBoundary />
 		</AppShell>
 	)
 }

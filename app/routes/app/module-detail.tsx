@@ -1,8 +1,10 @@
 import { useTranslation } from 'react-i18next'
 import { ComingSoon } from '#app/components/coming-soon.tsx'
-import type { Route } from './+types/module-detail'
+import { titleMeta } from '#app/lib/meta.ts'
 
-export const meta: Route.MetaFunction = () => [{ title: 'P2P Transaction Tracker' }]
+export { ErrorBoundary } from '#app/components/error-boundary.tsx'
+
+export const meta = titleMeta('moduleDetail')
 
 export default function Screen() {
 	const { t } = useTranslation()

@@ -16,9 +16,12 @@ import { Table, TableBody, TableCaption, TableCell, TableFooter, TableHead, Tabl
 import { formatDate, formatMoney, formatNumber, formatPercent } from '#app/lib/format.ts'
 import { MonthlyFiguresTable } from '#app/components/monthly-figures-table.tsx'
 import { cn } from '#app/lib/utils.ts'
+import { titleMeta } from '#app/lib/meta.ts'
 import type { Route } from './+types/reports'
 
-export const meta: Route.MetaFunction = () => [{ title: 'P2P Transaction Tracker' }]
+export { ErrorBoundary } from '#app/components/error-boundary.tsx'
+
+export const meta = titleMeta('reports')
 
 export async function loader({ request, context }: Route.LoaderArgs) {
 	const { user, organization } = requireMember(context)

@@ -15,11 +15,11 @@ import { PasswordInput } from '#app/components/password-input.tsx'
 import { SubmitButton } from '#app/components/submit-button.tsx'
 import { Input } from '#app/components/ui/input.tsx'
 import { loginSchema, signUpSchema } from '#app/lib/schemas/auth.ts'
+import { pageMeta } from '#app/lib/meta.ts'
 import type { Route } from './+types/auth'
 
-export const handle = { i18n: ['auth'] }
-
-export const meta: Route.MetaFunction = () => [{ title: 'P2P Transaction Tracker' }]
+export const meta: Route.MetaFunction = (args) =>
+	pageMeta(args, new URLSearchParams(args.location.search).get('mode') === 'signup' ? 'signUp' : 'auth')
 
 export async function loader({ request }: Route.LoaderArgs) {
 	const url = new URL(request.url)

@@ -12,9 +12,10 @@ import { Field } from '#app/components/field.tsx'
 import { SubmitButton } from '#app/components/submit-button.tsx'
 import { Input } from '#app/components/ui/input.tsx'
 import { forgotPasswordSchema } from '#app/lib/schemas/auth.ts'
+import { titleMeta } from '#app/lib/meta.ts'
 import type { Route } from './+types/forgot-password'
 
-export const meta: Route.MetaFunction = () => [{ title: 'P2P Transaction Tracker' }]
+export const meta = titleMeta('forgotPassword')
 
 export async function action({ request, context }: Route.ActionArgs) {
 	const submission = parseWithZod(await request.formData(), { schema: forgotPasswordSchema })

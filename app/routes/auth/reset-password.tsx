@@ -11,9 +11,10 @@ import { FormAlert } from '#app/components/form-alert.tsx'
 import { PasswordInput } from '#app/components/password-input.tsx'
 import { SubmitButton } from '#app/components/submit-button.tsx'
 import { resetPasswordSchema } from '#app/lib/schemas/auth.ts'
+import { titleMeta } from '#app/lib/meta.ts'
 import type { Route } from './+types/reset-password'
 
-export const meta: Route.MetaFunction = () => [{ title: 'P2P Transaction Tracker' }]
+export const meta = titleMeta('resetPassword')
 
 export async function loader({ request }: Route.LoaderArgs) {
 	const token = new URL(request.url).searchParams.get('token') ?? ''
