@@ -28,9 +28,8 @@ app.set('trust proxy', trustProxy)
 // Every form and link of the app is GET, HEAD or POST; any other method gets a 405 at once.
 const ALLOWED_METHODS = ['GET', 'HEAD', 'POST']
 app.use((req, res, next) => {
-	res.setHeader('X-Content-Type-Options', 'nosniff')
 	if (ALLOWED_METHODS.includes(req.method)) return next()
-	res.status(405).set('Allow', ALLOWED_METHODS.join(', ')).type('text/plain').send('Method not allowed.')
+	res.status(405).set({ Allow: ALLOWED_METHODS.join(', '), 'X-Content-Type-Options': 'nosniff' }).type('text/plain').send('Method not allowed.')
 })
 
 app.use((req, res, next) => {
@@ -61,7 +60,7 @@ app.use((req, res, next) => {
 	const origin = req.get('origin')
 	const site = req.get('sec-fetch-site')
 	if ((origin && origin !== expected) || site === 'cross-site') {
-		res.status(403).type('text/plain').send('Cross-site request refused.')
+		res.status(403).set('X-Content-Type-Options', 'nosniff').type('text/plain').send('Cross-site request refused.')
 		return
 	}
 	next()

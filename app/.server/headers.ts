@@ -24,3 +24,17 @@ export function securityHeaders(nonce: string): Record<string, string> {
 	if (production) headers['Strict-Transport-Security'] = 'max-age=31536000; includeSubDomains'
 	return headers
 }
+
+/**
+ * Root middleware: every response React Router makes (pages, `.data` requests, resource routes
+ * such as the CSV export) tells the browser not to guess its content type.
+ */
+export async function noSniff(_args: unknown, next: () => Promise<Response>) {
+	const response = await next()
+	try {
+		response.headers.set('X-Content-Type-Options', 'nosniff')
+	} catch {
+		// A response with immutable headers (a redirect made by Response.redirect) carries no body to sniff.
+	}
+	return response
+}
