@@ -174,14 +174,19 @@ export function computeAvailability(input: AvailabilityInput): AvailabilityDay[]
 	const result: AvailabilityDay[] = []
 	for (let day = first; day < first + count; day++) {
 		const slots: Slot[] = []
+		const date = isoOfDay(day)
 		if (day >= ctx.today && day <= ctx.lastDay) {
-			for (const c of candidatesOf(ctx, day)) {
+			const candidates = candidatesOf(ctx, day)
+			const periods = candidates.length > 0 ? ctx.providers.map((p) => providerPeriods(ctx, p, day)) : []
+			for (const c of candidates) {
 				const free: string[] = []
-				for (const p of ctx.providers) if (providerState(ctx, p, day, c) === 'free') free.push(p.id)
-				slots.push(toSlot(day, c, free))
+				ctx.providers.forEach((p, i) => {
+					if (providerState(ctx, p, periods[i]!, c) === 'free') free.push(p.id)
+				})
+				slots.push(toSlot(date, c, free))
 			}
 		}
-		result.push({ date: isoOfDay(day), weekday: weekdayOf(day), slots })
+		result.push({ date, weekday: weekdayOf(day), slots })
 	}
 	return result
 }
@@ -241,10 +246,11 @@ export function isSlotAvailable(
 		const inside = orgPeriods(ctx, day).some((p) => p.open <= startMin && endMin <= p.close)
 		return { ok: false, reason: inside ? 'off_grid' : 'outside_business_hours' }
 	}
-	const state = providerState(ctx, ctx.providers[0]!, day, candidate)
+	const prepared = ctx.providers[0]!
+	const state = providerState(ctx, prepared, providerPeriods(ctx, prepared, day), candidate)
 	if (state === 'hours') return { ok: false, reason: 'outside_business_hours' }
 	if (state === 'busy') return { ok: false, reason: 'slot_taken' }
-	return { ok: true, slot: toSlot(day, candidate, [provider.id]) }
+	return { ok: true, slot: toSlot(isoOfDay(day), candidate, [provider.id]) }
 }
 
 /**
@@ -421,21 +427,29 @@ function instantsOfWall(tz: string, wall: number, before: number, after: number)
 
 type ProviderState = 'free' | 'hours' | 'busy'
 
-function providerState(ctx: Context, p: PreparedProvider, day: number, c: Candidate): ProviderState {
+/** A provider's own periods on a day (none on a day off), or null: the organization's. */
+function providerPeriods(ctx: Context, p: PreparedProvider, day: number): Period[] | null {
 	const rule = ctx.providerOverrides.get(p.id)?.get(day)
-	if (rule === 'closed') return 'hours'
-	const periods = rule ?? p.weekly?.[weekdayIndex(day)]
-	if (periods && !periods.some((period) => period.open <= c.startMin && c.endMin <= period.close)) return 'hours'
+	if (rule === 'closed') return []
+	return rule ?? p.weekly?.[weekdayIndex(day)] ?? null
+}
+
+function providerState(ctx: Context, p: PreparedProvider, periods: Period[] | null, c: Candidate): ProviderState {
+	if (periods !== null) {
+		let inside = false
+		for (const period of periods) if (period.open <= c.startMin && c.endMin <= period.close) inside = true
+		if (!inside) return 'hours'
+	}
 	return overlapsBusy(p.busy, c.startMs, c.endMs + ctx.bufferMs) ? 'busy' : 'free'
 }
 
-function toSlot(day: number, c: Candidate, providerIds: string[]): Slot {
+function toSlot(date: string, c: Candidate, providerIds: string[]): Slot {
 	const time = clock(c.startMin)
 	const offset = formatOffset(c.offset)
 	return {
 		start: new Date(c.startMs).toISOString(),
 		end: new Date(c.endMs).toISOString(),
-		date: isoOfDay(day),
+		date,
 		time,
 		endTime: clock(c.endMin % 1440),
 		offset,
@@ -455,8 +469,24 @@ function toMs(value: Date | string | number): number {
 	return typeof value === 'string' ? Date.parse(value) : NaN
 }
 
+/**
+ * The UTC offset in minutes at an instant. Intl is slow (several µs a call), and the instants
+ * asked are mostly the same two per date (see candidatesOf), so answers are kept, per timezone,
+ * up to a bound.
+ */
+const offsetCache = new Map<string, Map<number, number>>()
+
 function offsetAt(tz: string, ms: number): number {
-	return tz === 'UTC' ? 0 : tzOffset(tz, new Date(ms))
+	if (tz === 'UTC') return 0
+	let cache = offsetCache.get(tz)
+	if (!cache) offsetCache.set(tz, (cache = new Map()))
+	let offset = cache.get(ms)
+	if (offset === undefined) {
+		offset = tzOffset(tz, new Date(ms))
+		if (cache.size >= 10_000) cache.clear()
+		cache.set(ms, offset)
+	}
+	return offset
 }
 
 function dayOfInstant(tz: string, ms: number): number {
