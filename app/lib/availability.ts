@@ -91,7 +91,7 @@ export type AvailabilityInput = {
 	overrides?: readonly DateOverride[]
 	/** First local date to list (default: today in the organization's timezone). */
 	fromDate?: string
-	/** How many dates to list (default: through the last bookable day); at most MAX_LISTED_DAYS. */
+	/** How many dates to list (default: through the last bookable day, at most MAX_LISTED_DAYS). */
 	days?: number
 }
 
@@ -167,7 +167,7 @@ type Candidate = { startMs: number; endMs: number; startMin: number; endMin: num
 export function computeAvailability(input: AvailabilityInput): AvailabilityDay[] {
 	const ctx = prepare(input, input.providers)
 	const first = input.fromDate === undefined ? ctx.today : dayNumberOf(input.fromDate, 'fromDate')
-	const count = input.days === undefined ? Math.max(0, ctx.lastDay - first + 1) : input.days
+	const count = input.days ?? Math.min(MAX_LISTED_DAYS, Math.max(0, ctx.lastDay - first + 1))
 	if (!Number.isInteger(count) || count < 0 || count > MAX_LISTED_DAYS) {
 		throw new RangeError(`days must be an integer from 0 to ${MAX_LISTED_DAYS}`)
 	}

@@ -6,6 +6,7 @@ import {
 	daysWithSlots,
 	DEFAULT_BUSINESS_HOURS,
 	isSlotAvailable,
+	MAX_LISTED_DAYS,
 	parseWeeklyHours,
 	slotsByTime,
 	slotsForProvider,
@@ -141,7 +142,7 @@ describe('daylight saving in America/New_York, hours 00:00 to 04:00', () => {
 			// 24 wall hours; 23 on the day that skips one, 25 on the day that repeats one.
 			expect([...lengths].sort()).toEqual(tz === 'UTC' || tz === 'Asia/Tokyo' ? [24] : [23, 24, 25])
 		}
-	})
+	}, 60_000)
 })
 
 describe('notice and horizon', () => {
@@ -163,6 +164,12 @@ describe('notice and horizon', () => {
 		expect(days.map((d) => d.date)).toEqual(['2026-11-23', '2026-11-24', '2026-11-25', '2026-11-26'])
 		expect(days[3]!.slots.map((s) => s.time)).toEqual(['09:00', '09:30', '10:00', '10:30', '11:00', '11:30', '12:00'])
 		expect(computeAvailability({ ...input, fromDate: '2026-11-27', days: 3 }).every((d) => d.slots.length === 0)).toBe(true)
+	})
+
+	test('a horizon of years lists at most MAX_LISTED_DAYS dates, and asking for more is refused', () => {
+		const far = { ...base, settings: { ...base.settings, maxAdvanceDays: 5000 } }
+		expect(computeAvailability(far)).toHaveLength(MAX_LISTED_DAYS)
+		expect(() => computeAvailability({ ...far, days: MAX_LISTED_DAYS + 1 })).toThrow(RangeError)
 	})
 })
 
@@ -338,7 +345,7 @@ describe('isSlotAvailable, the server check on a requested start', () => {
 			),
 			{ numRuns: 20 },
 		)
-	})
+	}, 60_000)
 
 	test('a provider listed as free is never inside an appointment widened by the buffer', () => {
 		fc.assert(
