@@ -266,6 +266,12 @@ describe('date overrides', () => {
 		expect(times({ overrides: [...split, { date: MONDAY, providerId: null, closed: true }] })).toEqual([])
 	})
 
+	test('an unknown timezone or a nonsense duration is refused loudly', () => {
+		expect(() => day({ timezone: 'Mars/Olympus_Mons' })).toThrow(RangeError)
+		expect(() => day({ service: { durationMinutes: 0 } })).toThrow(RangeError)
+		expect(() => day({ service: { durationMinutes: 12.5 } })).toThrow(RangeError)
+	})
+
 	test('an override with invalid hours is refused loudly', () => {
 		expect(() => day({ overrides: [{ date: MONDAY, providerId: null, closed: false, start: '14:00', end: '13:00' }] })).toThrow(RangeError)
 		expect(() => day({ overrides: [{ date: '2026-02-30', providerId: null, closed: true }] })).toThrow(RangeError)
