@@ -3,7 +3,7 @@
  * staff calendar alike, and the check the server runs on a requested start before it books.
  *
  * Isomorphic and pure: no database, no React, no clock (the caller passes `now`). The rules and
- * why they are what they are: docs/decisions/008-availability-rules.md. They follow what the
+ * why they are what they are: docs/decisions/010-availability-rules.md. They follow what the
  * database enforces (`create_booking`, the `booking_appointments_no_overlap` constraint; see
  * "Bookings cannot overlap" in docs/data-model.md), never offering a start it would refuse.
  *
