@@ -71,9 +71,50 @@ export function inspectFields(fields: Iterable<[string, FormDataEntryValue]>): G
 		if (++count > MAX_FIELDS) return { status: 413, reason: 'tooManyFields' }
 		if (name.includes('\0') || (typeof value === 'string' && value.includes('\0'))) return { status: 400, reason: 'nulByte' }
 		if (exceedsListIndex(name)) return { status: 413, reason: 'listIndex' }
-		if (name === '__intent__' && typeof value === 'string' && exceedsListIndex(value)) return { status: 413, reason: 'listIndex' }
+		if (name === '__intent__' || name === '__state__') {
+			if (typeof value !== 'string') return { status: 400, reason: 'malformedBody' }
+			if (exceedsListIndex(value)) return { status: 413, reason: 'listIndex' }
+			if (!(name === '__intent__' ? isConformIntent(value) : isJsonObject(value))) return { status: 400, reason: 'malformedBody' }
+		}
 	}
 	return null
+}
+
+const CONFORM_INTENTS = new Set(['validate', 'update', 'reset', 'insert', 'remove', 'reorder'])
+
+/**
+ * Whether a `__intent__` value is one conform's buttons send: `{"type": …, "payload": {…}}` with
+ * a string name and whole-number indices. Anything else makes conform's parser throw (a 500),
+ * so it is refused here.
+ */
+function isConformIntent(text: string) {
+	const intent = parseJson(text)
+	if (!isPlainObject(intent) || typeof intent.type !== 'string' || !CONFORM_INTENTS.has(intent.type)) return false
+	const { payload } = intent
+	if (!isPlainObject(payload)) return false
+	if (payload.name !== undefined && typeof payload.name !== 'string') return false
+	for (const key of ['index', 'from', 'to'] as const) {
+		const n = payload[key]
+		if (n !== undefined && !(Number.isInteger(n) && (n as number) >= 0 && (n as number) <= MAX_LIST_INDEX)) return false
+	}
+	if (['insert', 'remove', 'reorder'].includes(intent.type) && typeof payload.name !== 'string') return false
+	return true
+}
+
+function isJsonObject(text: string) {
+	return isPlainObject(parseJson(text))
+}
+
+function parseJson(text: string): unknown {
+	try {
+		return JSON.parse(text)
+	} catch {
+		return undefined
+	}
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+	return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 /**

@@ -151,6 +151,9 @@ test.describe('bad bodies get a 4xx with a message', () => {
 			['nothing', {}, undefined, 415],
 			['malformed multipart', { 'content-type': 'multipart/form-data; boundary=zz' }, '--yy\r\ngarbage', 400],
 			['invalid UTF-8', FORM, Buffer.from([0x69, 0x3d, 0xc3, 0x28]), 400],
+			['a conform intent that is not JSON', FORM, 'intent=save&__intent__=%7Bbad', 400],
+			['a conform intent of no known kind', FORM, `__intent__=${encodeURIComponent('{"type":"insert"}')}`, 400],
+			['a conform state that is not JSON', FORM, 'intent=save&__state__=%7Bbad', 400],
 		]
 		for (const path of actions) {
 			for (const [label, headers, body, status] of bodies) {

@@ -48,6 +48,36 @@ describe('the request guard', () => {
 		expect(sent).toBeLessThan(MAX_FORM_BYTES * 2)
 	})
 
+	test.each([
+		['{bad', 400],
+		['{"type":"insert"}', 400],
+		['"x"', 400],
+		['null', 400],
+		['{"type":"drop","payload":{}}', 400],
+		['{"type":"remove","payload":{"name":5,"index":1}}', 400],
+		['{"type":"remove","payload":{"name":"rows","index":-1}}', 400],
+		['{"type":"reorder","payload":{"name":"rows","from":0,"to":1.5}}', 400],
+		['{"type":"remove","payload":{"name":"rows","index":1e9}}', 413],
+	])('a conform intent it cannot read is refused: %s', (intent, status) => {
+		expect(inspectFields([['__intent__', intent]])?.status).toBe(status)
+	})
+
+	test('the intents conform sends pass', () => {
+		for (const intent of [
+			{ type: 'insert', payload: { name: 'rows' } },
+			{ type: 'insert', payload: { name: 'rows', index: 3, defaultValue: { amount: '' } } },
+			{ type: 'remove', payload: { name: 'rows', index: 0 } },
+			{ type: 'reorder', payload: { name: 'rows', from: 2, to: 0 } },
+			{ type: 'update', payload: { name: 'rows[0].amount', value: '1' } },
+			{ type: 'reset', payload: {} },
+			{ type: 'validate', payload: { name: 'email' } },
+		]) {
+			expect(inspectFields([['__intent__', JSON.stringify(intent)]])).toBeNull()
+		}
+		expect(inspectFields([['__state__', '{"validated":{}}']])).toBeNull()
+		expect(inspectFields([['__state__', '{bad']])?.status).toBe(400)
+	})
+
 	test('too many fields are refused', () => {
 		const fields = Array.from({ length: MAX_FIELDS + 1 }, (_, i): [string, string] => [`f${i}`, '1'])
 		expect(inspectFields(fields)?.reason).toBe('tooManyFields')
