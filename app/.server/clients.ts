@@ -2,7 +2,7 @@ import { sql, type RawBuilder } from 'kysely'
 import { CLIENT_DEFAULT_SORT, CLIENT_SORTS, type ClientRowInput, type ClientSort, type ClientStatus } from '#app/lib/schemas/clients.ts'
 import { fingerprint, versionOf } from './data-table.ts'
 import { asUser, type Tx } from './db/index.ts'
-import { COUNT_CAP, DEFAULT_PAGE_SIZE, likePattern, MAX_PAGE_SIZE, normalizeSearch, type SortDirection } from './transactions.ts'
+import { COUNT_CAP, likePattern, normalizeSearch, readPaging, type PageOptions, type SortDirection } from './query.ts'
 
 /**
  * The clients of one organization: the paged, sorted, searched list, the all-or-nothing batch
@@ -10,13 +10,7 @@ import { COUNT_CAP, DEFAULT_PAGE_SIZE, likePattern, MAX_PAGE_SIZE, normalizeSear
  * Every query names the organization explicitly: RLS lets a user see all of theirs.
  */
 
-export type ListClientsOptions = {
-	q?: string | null
-	sort?: ClientSort | null
-	dir?: SortDirection | null
-	page?: number | null
-	pageSize?: number | null
-}
+export type ListClientsOptions = PageOptions<ClientSort> & { q?: string | null }
 
 export type ClientRow = {
 	id: string
@@ -79,16 +73,8 @@ function orderBy(sort: ClientSort, dir: SortDirection): RawBuilder<unknown> {
 	}
 }
 
-function clamp(value: number | null | undefined, min: number, max: number, fallback: number) {
-	if (value === null || value === undefined || !Number.isFinite(value)) return fallback
-	return Math.min(Math.max(Math.trunc(value), min), max)
-}
-
 export async function listClients(userId: string, organizationId: string, options: ListClientsOptions = {}) {
-	const pageSize = clamp(options.pageSize, 1, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE)
-	const page = clamp(options.page, 1, 1_000_000, 1)
-	const sort = options.sort && CLIENT_SORTS.includes(options.sort) ? options.sort : CLIENT_DEFAULT_SORT.sort
-	const dir = options.dir === 'asc' || options.dir === 'desc' ? options.dir : sort === CLIENT_DEFAULT_SORT.sort ? CLIENT_DEFAULT_SORT.dir : 'asc'
+	const { sort, dir, pageSize, offset } = readPaging(options, CLIENT_SORTS, CLIENT_DEFAULT_SORT)
 	const q = normalizeSearch(options.q)
 	const where = q
 		? sql`c.organization_id = ${organizationId} and (c.name ilike ${likePattern(q)} or c.email ilike ${likePattern(q)}
@@ -96,7 +82,7 @@ export async function listClients(userId: string, organizationId: string, option
 		: sql`c.organization_id = ${organizationId}`
 	return asUser(userId, async (trx) => {
 		const { rows } = await sql<DbRow>`select ${columns} from public.clients c where ${where}
-			order by ${orderBy(sort, dir)} offset ${(page - 1) * pageSize} limit ${pageSize}`.execute(trx)
+			order by ${orderBy(sort, dir)} offset ${offset} limit ${pageSize}`.execute(trx)
 		const count = await sql<{ n: number }>`select count(*)::int8 as n from
 			(select 1 from public.clients c where ${where} limit ${COUNT_CAP + 1}) s`.execute(trx)
 		const n = Number(count.rows[0]?.n ?? 0)

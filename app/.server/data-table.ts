@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data } from 'react-router'
 import type { z } from 'zod'
-import { withoutEditMode } from '#app/components/data-table/params.ts'
+import { withoutEditMode } from '#app/lib/table-params.ts'
 import { MAX_ROWS_PER_SAVE } from '#app/lib/schemas/transactions.ts'
 import { dbErrorCode, sql } from './db/index.ts'
 import { redirectWithToast } from './toast.ts'
@@ -134,7 +134,8 @@ export async function tableAction<S extends z.ZodType<{ rows: unknown[] }>, V>(
 	}
 	const url = new URL(request.url)
 	const intent = formData.get('intent')
-	const other = typeof intent === 'string' ? options.intents?.[intent] : undefined
+	// Object.hasOwn: an intent such as '__proto__' or 'toString' is unknown, not inherited.
+	const other = typeof intent === 'string' && options.intents && Object.hasOwn(options.intents, intent) ? options.intents[intent] : undefined
 	if (other) return other(url)
 	if (intent !== 'save' && !formData.has('__intent__')) return tableError('unknownIntent')
 	if (listLength(formData, 'rows') > MAX_ROWS_PER_SAVE) return tableError('tooManyRows', 413)

@@ -1,5 +1,3 @@
-import { TZDate } from '@date-fns/tz'
-import { format } from 'date-fns'
 import { sql, type RawBuilder } from 'kysely'
 import {
 	P2P_MODULE_ID,
@@ -16,6 +14,7 @@ import {
 } from '#app/lib/schemas/transactions.ts'
 import { fingerprint, versionOf } from './data-table.ts'
 import { asUser, dbErrorCode, type Tx } from './db/index.ts'
+import { COUNT_CAP, likePattern, normalizeSearch, readPaging, type PageOptions, type SortDirection } from './query.ts'
 
 /**
  * The transactions of one organization: the paged, sorted, searched list (fast at 1,000,000
@@ -25,22 +24,10 @@ import { asUser, dbErrorCode, type Tx } from './db/index.ts'
  * Every query names the organization explicitly: RLS lets a user see all of theirs.
  */
 
-export const DEFAULT_PAGE_SIZE = 25
-export const MAX_PAGE_SIZE = 100
-/** An exact count past this many matching rows is not worth a scan: the total shows as "10,000+". */
-export const COUNT_CAP = 10_000
 /** Matches per kind (text, client name, amount) a search gathers, the most recent first. */
 export const SEARCH_CAP = 5_000
-const MAX_PAGE = 1_000_000
-
-export type SortDirection = 'asc' | 'desc'
-
-export type ListTransactionsOptions = {
+export type ListTransactionsOptions = PageOptions<TransactionSort> & {
 	q?: string | null
-	sort?: TransactionSort | null
-	dir?: SortDirection | null
-	page?: number | null
-	pageSize?: number | null
 	category?: TransactionCategory | null
 	clientId?: string | null
 }
@@ -110,11 +97,6 @@ const columns = sql`t.id, t.date_received, t.client_id, c.name as client_name, t
 
 const clientJoin = sql`left join public.clients c on c.organization_id = t.organization_id and c.id = t.client_id`
 
-function clamp(value: number | null | undefined, min: number, max: number, fallback: number) {
-	if (value === null || value === undefined || !Number.isFinite(value)) return fallback
-	return Math.min(Math.max(Math.trunc(value), min), max)
-}
-
 /** The ORDER BY of a sort: each one an index of the data model walks, with a unique tie-break. */
 function orderBy(sort: TransactionSort, dir: SortDirection): RawBuilder<unknown> {
 	const d = sql.raw(dir)
@@ -139,11 +121,6 @@ function orderBy(sort: TransactionSort, dir: SortDirection): RawBuilder<unknown>
 	}
 }
 
-/** The search text made literal for ilike (% _ and \ lose their meaning). */
-export function likePattern(text: string) {
-	return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
-}
-
 /** A search that reads as an amount ("125.5", "$1,250.00") also matches that amount. */
 function searchedAmount(q: string) {
 	if (!/\d/.test(q)) return null
@@ -151,21 +128,12 @@ function searchedAmount(q: string) {
 	return parsed.ok ? parsed.value : null
 }
 
-export function normalizeSearch(q: string | null | undefined) {
-	const text = (q ?? '').trim().slice(0, 200)
-	return text.length > 0 ? text : null
-}
-
 export async function listTransactions(
 	userId: string,
 	organizationId: string,
 	options: ListTransactionsOptions = {},
 ): Promise<TransactionPage> {
-	const pageSize = clamp(options.pageSize, 1, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE)
-	const page = clamp(options.page, 1, MAX_PAGE, 1)
-	const offset = (page - 1) * pageSize
-	const sort = options.sort && TRANSACTION_SORTS.includes(options.sort) ? options.sort : TRANSACTION_DEFAULT_SORT.sort
-	const dir = options.dir === 'asc' || options.dir === 'desc' ? options.dir : sort === TRANSACTION_DEFAULT_SORT.sort ? 'desc' : 'asc'
+	const { sort, dir, pageSize, offset } = readPaging(options, TRANSACTION_SORTS, TRANSACTION_DEFAULT_SORT)
 	const category = options.category && TRANSACTION_CATEGORIES.includes(options.category) ? options.category : null
 	const clientId = options.clientId ?? null
 	const q = normalizeSearch(options.q)
@@ -576,19 +544,6 @@ export async function listClientNames(userId: string, organizationId: string) {
 			.execute()
 		return rows.map((r) => r.name)
 	})
-}
-
-/** The organization's timezone (booking_settings, UTC by default) and today's date there. */
-export async function organizationToday(userId: string, organizationId: string, now = new Date()) {
-	const row = await asUser(userId, (trx) =>
-		trx.selectFrom('booking_settings').select('timezone').where('organization_id', '=', organizationId).executeTakeFirst(),
-	)
-	const timezone = row?.timezone || 'UTC'
-	try {
-		return { timezone, today: format(new TZDate(now, timezone), 'yyyy-MM-dd') }
-	} catch {
-		return { timezone: 'UTC', today: now.toISOString().slice(0, 10) }
-	}
 }
 
 

@@ -6,7 +6,7 @@ import { Input } from '#app/components/ui/input.tsx'
 import { TableHead } from '#app/components/ui/table.tsx'
 import { formatNumber } from '#app/lib/format.ts'
 import { cn } from '#app/lib/utils.ts'
-import { sortChanges, withParams, type TableState } from './params.ts'
+import { sortChanges, withParams, type TableState } from '#app/lib/table-params.ts'
 
 /**
  * The shared pieces of the app's data tables. Everything is a link or a GET form on the URL's

@@ -5,7 +5,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#
 import { formatDate, formatMoney } from '#app/lib/format.ts'
 import type { PaymentMethod, TransactionCategory, TransactionSort } from '#app/lib/schemas/transactions.ts'
 import { SortableHead } from './data-table.tsx'
-import type { TableState } from './params.ts'
+import type { TableState } from '#app/lib/table-params.ts'
 
 /** A transaction as the tables show it (the list service's row). */
 export type TransactionRow = {

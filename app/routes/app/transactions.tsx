@@ -11,12 +11,11 @@ import type { z } from 'zod'
 import { requireMember } from '#app/.server/auth/session.ts'
 import { tableAction } from '#app/.server/data-table.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
+import { DEFAULT_PAGE_SIZE, organizationToday } from '#app/.server/query.ts'
 import {
-	DEFAULT_PAGE_SIZE,
 	getSyncStatus,
 	listClientNames,
 	listTransactions,
-	organizationToday,
 	requestSync,
 	saveTransactions,
 	type TransactionRow,
@@ -24,7 +23,7 @@ import {
 } from '#app/.server/transactions.ts'
 import { CellError, NativeSelect, TableLoadError, TablePagination, TableSearch } from '#app/components/data-table/data-table.tsx'
 import { DefaultSaveButton, EditToolbar, UnsavedChangesDialog, useUnsavedChangesGuard } from '#app/components/data-table/edit-guard.tsx'
-import { readTableState, withoutEditMode, withParams } from '#app/components/data-table/params.ts'
+import { readTableState, withoutEditMode, withParams } from '#app/lib/table-params.ts'
 import { TransactionHeaders, TransactionsReadTable } from '#app/components/data-table/transaction-cells.tsx'
 import { FormAlert } from '#app/components/form-alert.tsx'
 import { Alert, AlertDescription, AlertTitle } from '#app/components/ui/alert.tsx'
