@@ -9,6 +9,7 @@ import {
 	parseAmount,
 	type PaymentMethod,
 	type TransactionCategory,
+	type TransactionRow,
 	type TransactionRowInput,
 	type TransactionSort,
 } from '#app/lib/schemas/transactions.ts'
@@ -32,21 +33,8 @@ export type ListTransactionsOptions = PageOptions<TransactionSort> & {
 	clientId?: string | null
 }
 
-export type TransactionRow = {
-	id: string
-	dateReceived: string
-	clientId: string | null
-	clientName: string | null
-	externalId: string | null
-	amount: string
-	category: TransactionCategory
-	paymentMethod: PaymentMethod
-	description: string | null
-	/** updated_at in microseconds, as loaded: a save refuses to overwrite a newer row. */
-	version: string
-	/** A hash of the values as shown: a save skips a row the user left alone. */
-	fingerprint: string
-}
+
+export type { TransactionRow }
 
 export type TransactionPage = { rows: TransactionRow[]; total: number; totalCapped: boolean }
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { getClient, listClients, saveClients, type ClientRow } from '#app/.server/clients.ts'
 import { asSystem, asUser, sql } from '#app/.server/db/index.ts'
-import { type ClientRowInput } from '#app/lib/schemas/clients.ts'
+import { clientsSaveSchema, type ClientRowInput } from '#app/lib/schemas/clients.ts'
 import { addMember, createUser } from './fixtures.ts'
 
 async function orgWithClients(label: string) {

@@ -3,22 +3,10 @@ import { Link } from 'react-router'
 import { CategoryBadge } from '#app/components/category-badge.tsx'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
 import { formatDate, formatMoney } from '#app/lib/format.ts'
-import type { PaymentMethod, TransactionCategory, TransactionSort } from '#app/lib/schemas/transactions.ts'
+import type { TransactionRow, TransactionSort } from '#app/lib/schemas/transactions.ts'
 import { SortableHead } from './data-table.tsx'
 import type { TableState } from '#app/lib/table-params.ts'
 
-/** A transaction as the tables show it (the list service's row). */
-export type TransactionRow = {
-	id: string
-	dateReceived: string
-	clientId: string | null
-	clientName: string | null
-	externalId: string | null
-	amount: string
-	category: TransactionCategory
-	paymentMethod: PaymentMethod
-	description: string | null
-}
 
 export function TransactionHeaders({
 	state,

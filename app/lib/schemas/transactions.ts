@@ -14,6 +14,23 @@ export const TRANSACTION_SORTS = ['date_received', 'client', 'external_id', 'amo
 export type TransactionSort = (typeof TRANSACTION_SORTS)[number]
 export const TRANSACTION_DEFAULT_SORT = { sort: 'date_received', dir: 'desc' } as const
 
+/** A transaction as the list service returns it and the tables show it. */
+export type TransactionRow = {
+	id: string
+	dateReceived: string
+	clientId: string | null
+	clientName: string | null
+	externalId: string | null
+	amount: string
+	category: TransactionCategory
+	paymentMethod: PaymentMethod
+	description: string | null
+	/** updated_at in microseconds, as loaded: a save refuses to overwrite a newer row. */
+	version: string
+	/** A hash of the values as shown: a save skips a row the user left alone. */
+	fingerprint: string
+}
+
 /** Rows one save may carry, and the largest amount numeric(12, 2) holds. */
 export const MAX_ROWS_PER_SAVE = 500
 export const MAX_AMOUNT = 9_999_999_999.99
