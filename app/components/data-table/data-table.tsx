@@ -184,7 +184,7 @@ export function CellError({ id, message }: { id: string; message: string | undef
 }
 
 /**
- * A table screen that failed to load (SPEC §8: 'Failed to load transactions', 'Failed to load
+ * A table screen that failed to load ('Failed to load transactions', 'Failed to load
  * clients'), shown inside the app shell with a way to try again.
  */
 export function TableLoadError({ title }: { title: string }) {

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { metaOf, rowList, rowMeta } from '../editable-rows.ts'
 
 /**
  * The transactions table: its URL parameters and the edit-mode form, shared by the browser
@@ -31,8 +32,7 @@ export type TransactionRow = {
 	fingerprint: string
 }
 
-/** Rows one save may carry, and the largest amount numeric(12, 2) holds. */
-export const MAX_ROWS_PER_SAVE = 500
+/** The largest amount numeric(12, 2) holds. */
 export const MAX_AMOUNT = 9_999_999_999.99
 
 export function isCategory(value: unknown): value is TransactionCategory {
@@ -69,18 +69,17 @@ const optionalText = (max: number, tooLong: string) => z.string().trim().max(max
 
 export const transactionRowSchema = z
 	.object({
-		id: z.uuid({ error: 'rowInvalid' }).optional(),
-		version: z.string().regex(/^\d{1,20}$/, 'rowInvalid').optional(),
-		fingerprint: z.string().max(64, 'rowInvalid').optional(),
+		...rowMeta,
 		clientId: z.uuid({ error: 'clientInvalid' }).optional(),
 		client: optionalText(200, 'clientTooLong'),
+		/** Create the typed client when no client has that name (the "new client" box). */
+		newClient: z.boolean().optional(),
 		externalId: optionalText(200, 'externalIdTooLong'),
 		amount: z.string({ error: 'amountRequired' }).max(40, 'amountInvalid'),
 		dateReceived: z.string({ error: 'dateRequired' }).trim().refine(isValidDate, 'dateInvalid'),
 		category: z.enum(TRANSACTION_CATEGORIES, { error: 'categoryInvalid' }),
 		paymentMethod: z.enum(PAYMENT_METHODS, { error: 'methodInvalid' }),
 		description: optionalText(2000, 'descriptionTooLong'),
-		deleted: z.boolean().optional(),
 	})
 	.superRefine((row, ctx) => {
 		if (row.id && !row.version) ctx.addIssue({ code: 'custom', message: 'rowInvalid', path: ['id'] })
@@ -89,9 +88,7 @@ export const transactionRowSchema = z
 		if (!amount.ok) ctx.addIssue({ code: 'custom', message: amount.error, path: ['amount'] })
 	})
 	.transform((row) => ({
-		id: row.id ?? null,
-		version: row.version ?? null,
-		fingerprint: row.fingerprint ?? null,
+		...metaOf(row),
 		clientId: row.clientId ?? null,
 		client: row.client ?? '',
 		externalId: row.externalId ?? '',
@@ -100,16 +97,14 @@ export const transactionRowSchema = z
 		category: row.category,
 		paymentMethod: row.paymentMethod,
 		description: row.description ?? '',
-		deleted: row.deleted ?? false,
+		newClient: row.newClient ?? false,
 	}))
 
-export type TransactionRowInput = z.output<typeof transactionRowSchema>
+export type TransactionRowInput = Omit<z.output<typeof transactionRowSchema>, 'newClient'> & { newClient?: boolean }
 
-export const transactionsSaveSchema = z.object({
-	rows: z.array(transactionRowSchema).max(MAX_ROWS_PER_SAVE, 'tooManyRows').default([]),
-})
+export const transactionsSaveSchema = z.object({ rows: rowList(transactionRowSchema) })
 
-/** A new row's values (SPEC §5): no client, external id or description, 0, today, unmatched, Zelle. */
+/** A new row's values: no client, external id or description, 0, today, unmatched, Zelle. */
 export function newTransactionRow(today: string) {
 	return { client: '', externalId: '', amount: '0', dateReceived: today, category: 'unmatched', paymentMethod: 'Zelle', description: '' }
 }
