@@ -318,6 +318,47 @@ describe('saving a batch of transactions', () => {
 		expect(await saveTransactions(org.userId, org.orgId, [newRow({ client: 'Ana Silva', clientId: twin.id })])).toMatchObject({ ok: true })
 	})
 
+	test('namesakes are told apart by "Name <email>", and a new client is created with the batch when asked', async () => {
+		const org = await orgWithTransactions('Namesakes')
+		const twin = await asUser(org.userId, (trx) =>
+			trx.insertInto('clients').values({ organization_id: org.orgId, name: 'Ana Silva', email: 'twin@example.com' }).returning('id').executeTakeFirstOrThrow(),
+		)
+		expect(await saveTransactions(org.userId, org.orgId, [newRow({ client: 'Ana Silva <TWIN@example.com>', externalId: 'TW-1' })])).toMatchObject({
+			ok: true,
+			inserted: 1,
+		})
+		expect((await allRows(org.userId, org.orgId)).find((r) => r.externalId === 'TW-1')?.clientId).toBe(twin.id)
+		expect(await saveTransactions(org.userId, org.orgId, [newRow({ client: 'Ana Silva <nobody@example.com>' })])).toMatchObject({
+			ok: false,
+			rowErrors: { 0: { client: 'clientNotFound' } },
+		})
+		// Two rows asking for the same new client (in any case) make one client.
+		const result = await saveTransactions(org.userId, org.orgId, [
+			newRow({ client: 'Eva Nova', newClient: true, externalId: 'EV-1' }),
+			newRow({ client: 'eva nova', newClient: true, externalId: 'EV-2' }),
+		])
+		expect(result).toEqual({ ok: true, inserted: 2, updated: 0, deleted: 0 })
+		const rows = (await allRows(org.userId, org.orgId)).filter((r) => r.externalId?.startsWith('EV-'))
+		expect(new Set(rows.map((r) => r.clientId)).size).toBe(1)
+		expect(rows[0]?.clientName).toBe('Eva Nova')
+	})
+
+	test('unless confirmed, a batch that deletes rows answers with its counts and writes nothing', async () => {
+		const org = await orgWithTransactions('Confirm')
+		const before = await allRows(org.userId, org.orgId)
+		const batch = [newRow({ amount: '5.00', externalId: 'ASK-1' }), asInput(before[0]!, { amount: '1.00' }), asInput(before[1]!, { deleted: true })]
+		expect(await saveTransactions(org.userId, org.orgId, batch, false)).toEqual({
+			ok: false,
+			confirm: { inserted: 1, updated: 1, deleted: 1, warnings: [] },
+		})
+		expect(await allRows(org.userId, org.orgId)).toEqual(before)
+		// Without a deletion nothing is asked; refusals come before the question.
+		expect(await saveTransactions(org.userId, org.orgId, [newRow({ client: 'Nobody' }), asInput(before[1]!, { deleted: true })], false)).toMatchObject({
+			ok: false,
+			rowErrors: { 0: { client: 'clientNotFound' } },
+		})
+		expect(await saveTransactions(org.userId, org.orgId, batch, true)).toEqual({ ok: true, inserted: 1, updated: 1, deleted: 1 })
+	})
 })
 
 describe('sync status and today', () => {

@@ -55,3 +55,27 @@ describe('the clients form schema', () => {
 		expect(errors({ name: 'x'.repeat(201) })).toEqual(['nameTooLong'])
 	})
 })
+
+describe('new rows left as they were added', () => {
+	const blank = { client: '', externalId: '', amount: '0', dateReceived: '2026-04-01', category: 'unmatched', paymentMethod: 'Zelle', description: '' }
+	const parse = (rows: Record<string, unknown>[]) => transactionsSaveSchema.parse({ rows }).rows
+
+	test('are parsed as removed, whatever their values would say, so a save skips them', () => {
+		const [untouched, filled] = parse([
+			{ ...blank, blank: JSON.stringify(blank) },
+			{ ...blank, amount: '12', blank: JSON.stringify(blank) },
+		])
+		expect(untouched).toMatchObject({ id: null, deleted: true })
+		expect(filled).toMatchObject({ id: null, deleted: false, amount: '12.00' })
+		// An untouched new client (no name yet) is no error either.
+		expect(clientsSaveSchema.safeParse({ rows: [{ name: '', status: 'active', blank: JSON.stringify({ name: '', status: 'active' }) }] }).success).toBe(true)
+	})
+
+	test('a saved row, a missing or malformed blank is never skipped', () => {
+		const id = '00000000-0000-4000-8000-000000000001'
+		expect(parse([{ ...blank, id, version: '1', blank: JSON.stringify(blank) }])[0]).toMatchObject({ deleted: false })
+		expect(parse([{ ...blank }])[0]).toMatchObject({ deleted: false })
+		expect(parse([{ ...blank, blank: '{not json' }])[0]).toMatchObject({ deleted: false })
+		expect(parse([{ ...blank, blank: '[1]' }])[0]).toMatchObject({ deleted: false })
+	})
+})
