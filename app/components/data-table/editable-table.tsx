@@ -109,7 +109,8 @@ export function EditableTable<L extends LoadedRow, R extends EditRowValues, V>({
 	const rows = fields.rows.getFieldList()
 	const dirty = form.dirty || rows.some((row) => !row.getFieldset().id?.initialValue)
 	const { blocker, markSaving } = useUnsavedChangesGuard(dirty)
-	const saving = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'save'
+	const posted = navigation.state !== 'idle' ? navigation.formData : undefined
+	const saving = posted?.get('intent') === 'save' || posted?.get('confirmed') === '1'
 	const formError = actionData?.formError ?? (form.status === 'error' ? 'saveFailed' : undefined)
 	const listError = fields.rows.errors?.[0]
 	const tableRef = useRef<HTMLDivElement>(null)
@@ -118,18 +119,15 @@ export function EditableTable<L extends LoadedRow, R extends EditRowValues, V>({
 		if (actionData?.formError) toast.error(t('toast.saveFailed'), { id: 'flash' })
 	}, [actionData, t])
 
-	// Focus moves into the table when the edit mode opens and when a row is added (at the top).
+	// Focus moves into the table when the edit mode opens, and to a row added (at the top).
 	const firstKey = rows[0]?.key
-	const opened = useRef(false)
+	const seen = useRef<{ count: number; firstKey: string | undefined } | null>(null)
 	useEffect(() => {
-		const first = tableRef.current?.querySelector<HTMLElement>(`tr[${TABLE_ROW}] :is(input:not([type=hidden]), select)`)
-		if (!opened.current) {
-			opened.current = true
-			first?.focus({ preventScroll: true })
-			return
-		}
-		if (firstKey) first?.focus({ preventScroll: true })
-	}, [firstKey])
+		const previous = seen.current
+		seen.current = { count: rows.length, firstKey }
+		if (previous && (rows.length <= previous.count || firstKey === previous.firstKey)) return
+		tableRef.current?.querySelector<HTMLElement>(`tr[${TABLE_ROW}] :is(input:not([type=hidden]), select)`)?.focus({ preventScroll: true })
+	}, [rows.length, firstKey])
 
 	return (
 		<Form
