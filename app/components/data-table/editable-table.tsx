@@ -386,15 +386,17 @@ export function SelectCell({
 	label,
 	errorText,
 	options,
+	className,
 }: {
 	field: CellField
 	label: string
 	errorText: ErrorText
 	options: readonly (readonly [string, string])[]
+	className?: string
 }) {
 	return (
 		<TableCell className="align-top">
-			<NativeSelect {...getSelectProps(field)} aria-label={label} className="w-full">
+			<NativeSelect {...getSelectProps(field)} aria-label={label} className={cn('w-full', className)}>
 				{options.map(([value, text]) => (
 					<option key={value} value={value}>
 						{text}
