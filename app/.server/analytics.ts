@@ -10,32 +10,11 @@
  *
  * "Today" is the organization's, from booking_settings.timezone.
  */
-import { TZDate } from '@date-fns/tz'
-import { format } from 'date-fns'
 import { asUser, sql, type Tx } from './db/index.ts'
-import type { PaymentMethod, TransactionCategory } from './db/types.ts'
+import type { PaymentMethod } from './db/types.ts'
+import { organizationClock, organizationToday } from './query.ts'
 import { addMonths, monthEnd, monthsBetween, monthsFrom, monthStart, MONTHS_IN_DATE_RANGE, parseIsoDate, previousDay } from '#app/lib/dates.ts'
-
-export const CATEGORIES = ['matched', 'pending', 'unmatched', 'review'] as const satisfies readonly TransactionCategory[]
-export type Category = TransactionCategory
-
-/** Today's date in a timezone ('UTC' when the name is unknown). */
-export function todayIn(timeZone: string, now: Date = new Date()) {
-	try {
-		return format(new TZDate(now, timeZone), 'yyyy-MM-dd')
-	} catch {
-		return now.toISOString().slice(0, 10)
-	}
-}
-
-async function organizationToday(trx: Tx, organizationId: string, now?: Date) {
-	const settings = await trx
-		.selectFrom('booking_settings')
-		.select('timezone')
-		.where('organization_id', '=', organizationId)
-		.executeTakeFirst()
-	return todayIn(settings?.timezone ?? 'UTC', now)
-}
+import { TRANSACTION_CATEGORIES, type TransactionCategory } from '#app/lib/schemas/transactions.ts'
 
 // ---------------------------------------------------------------------------------------------
 // Date ranges of the reports screen
@@ -123,7 +102,7 @@ export function splitRange(from: string | null, to: string | null) {
 // Aggregates
 // ---------------------------------------------------------------------------------------------
 
-export type CategoryFigure = { category: Category; count: number; amount: string; share: number }
+export type CategoryFigure = { category: TransactionCategory; count: number; amount: string; share: number }
 export type MonthFigure = { month: string; count: number; amount: string }
 export type RangeFigures = {
 	totals: { count: number; amount: string; average: string }
@@ -131,7 +110,7 @@ export type RangeFigures = {
 	months: MonthFigure[]
 }
 
-type AggregateRow = { g: number; month: string | null; category: Category | null; count: number; amount: string; average: string }
+type AggregateRow = { g: number; month: string | null; category: TransactionCategory | null; count: number; amount: string; average: string }
 
 /**
  * Count and amount of a range per month, per category and in total, in one statement: whole
@@ -190,8 +169,8 @@ function figuresOf(rows: AggregateRow[]): RangeFigures {
 	return { totals: { count: total.count, amount: total.amount, average: total.average }, categories, months }
 }
 
-function byCountThenAmount(a: { count: number; amount: string; category: string }, b: typeof a) {
-	return b.count - a.count || Number(b.amount) - Number(a.amount) || CATEGORIES.indexOf(a.category as Category) - CATEGORIES.indexOf(b.category as Category)
+function byCountThenAmount(a: { count: number; amount: string; category: TransactionCategory }, b: typeof a) {
+	return b.count - a.count || Number(b.amount) - Number(a.amount) || TRANSACTION_CATEGORIES.indexOf(a.category) - TRANSACTION_CATEGORIES.indexOf(b.category)
 }
 
 /**
@@ -220,14 +199,14 @@ export type LatestTransaction = {
 	clientName: string | null
 	externalId: string | null
 	amount: string
-	category: Category
+	category: TransactionCategory
 	paymentMethod: PaymentMethod
 }
 
 /** The dashboard: the four figures, the latest transactions, and the last 12 months' amounts. */
 export async function getDashboard(userId: string, organizationId: string, options: { latest?: number; now?: Date } = {}) {
 	return asUser(userId, async (trx) => {
-		const today = await organizationToday(trx, organizationId, options.now)
+		const today = (await organizationClock(trx, organizationId, options.now)).today
 		const totals = await trx
 			.selectFrom('organization_transaction_totals')
 			.select(['transaction_count', 'amount_sum', 'matched_count', 'unique_client_count'])
@@ -271,7 +250,7 @@ export async function getDashboard(userId: string, organizationId: string, optio
 	})
 }
 
-export type CategorySummary = { category: Category; count: number; amount: string }
+export type CategorySummary = { category: TransactionCategory; count: number; amount: string }
 
 /** The categories screen: each category present, with its count and summed amount, most used first. */
 export async function getCategorySummaries(userId: string, organizationId: string): Promise<CategorySummary[]> {
@@ -292,7 +271,7 @@ export async function getCategorySummaries(userId: string, organizationId: strin
 
 /** The range the URL asks for, seen from the organization's today (for the CSV export). */
 export async function resolveReportRange(userId: string, organizationId: string, params: URLSearchParams, options: { now?: Date } = {}) {
-	const today = await asUser(userId, (trx) => organizationToday(trx, organizationId, options.now))
+	const today = (await organizationToday(userId, organizationId, options.now)).today
 	return resolveRange(params, today)
 }
 
@@ -302,7 +281,7 @@ export type ReportResult = ({ ok: true } & Report) | { ok: false; error: RangeEr
 /** The reports screen: the figures of the range the URL asks for (see resolveRange). */
 export async function getReport(userId: string, organizationId: string, params: URLSearchParams, options: { now?: Date } = {}): Promise<ReportResult> {
 	return asUser(userId, async (trx) => {
-		const today = await organizationToday(trx, organizationId, options.now)
+		const today = (await organizationClock(trx, organizationId, options.now)).today
 		const resolved = resolveRange(params, today)
 		if (!resolved.ok) return { ...resolved, today }
 		const { range } = resolved
@@ -321,7 +300,7 @@ export type ExportRow = {
 	clientName: string | null
 	externalId: string | null
 	amount: string
-	category: Category
+	category: TransactionCategory
 	paymentMethod: PaymentMethod
 	description: string | null
 }
@@ -386,7 +365,7 @@ export function csvLine(fields: Array<string | number | null | undefined>) {
 export class ExportTally {
 	count = 0
 	cents = 0n
-	byCategory = new Map<Category, { count: number; cents: bigint }>()
+	byCategory = new Map<TransactionCategory, { count: number; cents: bigint }>()
 
 	add(row: Pick<ExportRow, 'amount' | 'category'>) {
 		const cents = toCents(row.amount)

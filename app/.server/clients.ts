@@ -1,22 +1,18 @@
 import { sql, type RawBuilder } from 'kysely'
-import { CLIENT_DEFAULT_SORT, CLIENT_SORTS, type ClientRowInput, type ClientSort, type ClientStatus } from '#app/lib/schemas/clients.ts'
-import { fingerprint, versionOf } from './data-table.ts'
+import { CLIENT_DEFAULT_SORT, CLIENT_SORTS, type ClientChoice, type ClientRowInput, type ClientSort, type ClientStatus } from '#app/lib/schemas/clients.ts'
+import { type BatchResult, type SaveWarning } from '#app/lib/editable-rows.ts'
+import { batchSaver, fingerprint, versionOf, type BatchPlan } from './data-table.ts'
 import { asUser, type Tx } from './db/index.ts'
-import { COUNT_CAP, DEFAULT_PAGE_SIZE, likePattern, MAX_PAGE_SIZE, normalizeSearch, type SortDirection } from './transactions.ts'
+import { COUNT_CAP, likePattern, normalizeSearch, readPaging, type PageOptions, type SortDirection } from './query.ts'
 
 /**
  * The clients of one organization: the paged, sorted, searched list, the all-or-nothing batch
- * save with optimistic concurrency (as for transactions), and one client with their totals.
+ * save with optimistic concurrency (as for transactions), one client with their totals, and
+ * the choices of the transactions' client cell.
  * Every query names the organization explicitly: RLS lets a user see all of theirs.
  */
 
-export type ListClientsOptions = {
-	q?: string | null
-	sort?: ClientSort | null
-	dir?: SortDirection | null
-	page?: number | null
-	pageSize?: number | null
-}
+export type ListClientsOptions = PageOptions<ClientSort> & { q?: string | null }
 
 export type ClientRow = {
 	id: string
@@ -30,65 +26,35 @@ export type ClientRow = {
 	fingerprint: string
 }
 
-type DbRow = {
-	id: string
-	name: string
-	email: string | null
-	phone: string | null
-	company: string | null
-	status: ClientStatus
-	created_at: Date
-	version: string
-}
+/** A row as the queries select it (columns named as the row's fields), before its fingerprint. */
+type DbRow = Omit<ClientRow, 'fingerprint' | 'createdAt'> & { createdAt: Date }
 
 function editableValues(row: { name: string; email: string | null; phone: string | null; company: string | null; status: string }) {
 	return [row.name, row.email, row.phone, row.company, row.status]
 }
 
-function toRow(r: DbRow): ClientRow {
-	const row = {
-		id: r.id,
-		name: r.name,
-		email: r.email,
-		phone: r.phone,
-		company: r.company,
-		status: r.status,
-		createdAt: new Date(r.created_at).toISOString(),
-		version: r.version,
-	}
-	return { ...row, fingerprint: fingerprint(editableValues(row)) }
+function toRow(row: DbRow): ClientRow {
+	return { ...row, createdAt: new Date(row.createdAt).toISOString(), fingerprint: fingerprint(editableValues(row)) }
 }
 
-const columns = sql`c.id, c.name, c.email, c.phone, c.company, c.status, c.created_at, ${versionOf('c.updated_at')} as version`
+const columns = sql`c.id, c.name, c.email, c.phone, c.company, c.status, c.created_at as "createdAt", ${versionOf('c.updated_at')} as version`
 
+/** Each sort's ORDER BY, with a unique tie-break (clients without an email, phone or company last). */
 function orderBy(sort: ClientSort, dir: SortDirection): RawBuilder<unknown> {
 	const d = sql.raw(dir)
-	switch (sort) {
-		case 'name':
-			return sql`c.name ${d}, c.id ${d}`
-		case 'created_at':
-			return sql`c.created_at ${d}, c.id ${d}`
-		case 'status':
-			return sql`c.status ${d}, c.name asc, c.id asc`
-		case 'email':
-			return sql`c.email ${d} nulls last, c.id ${d}`
-		case 'phone':
-			return sql`c.phone ${d} nulls last, c.id ${d}`
-		case 'company':
-			return sql`c.company ${d} nulls last, c.id ${d}`
+	const orders: Record<ClientSort, RawBuilder<unknown>> = {
+		name: sql`c.name ${d}, c.id ${d}`,
+		created_at: sql`c.created_at ${d}, c.id ${d}`,
+		status: sql`c.status ${d}, c.name asc, c.id asc`,
+		email: sql`c.email ${d} nulls last, c.id ${d}`,
+		phone: sql`c.phone ${d} nulls last, c.id ${d}`,
+		company: sql`c.company ${d} nulls last, c.id ${d}`,
 	}
-}
-
-function clamp(value: number | null | undefined, min: number, max: number, fallback: number) {
-	if (value === null || value === undefined || !Number.isFinite(value)) return fallback
-	return Math.min(Math.max(Math.trunc(value), min), max)
+	return orders[sort]
 }
 
 export async function listClients(userId: string, organizationId: string, options: ListClientsOptions = {}) {
-	const pageSize = clamp(options.pageSize, 1, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE)
-	const page = clamp(options.page, 1, 1_000_000, 1)
-	const sort = options.sort && CLIENT_SORTS.includes(options.sort) ? options.sort : CLIENT_DEFAULT_SORT.sort
-	const dir = options.dir === 'asc' || options.dir === 'desc' ? options.dir : sort === CLIENT_DEFAULT_SORT.sort ? CLIENT_DEFAULT_SORT.dir : 'asc'
+	const { sort, dir, pageSize, offset } = readPaging(options, CLIENT_SORTS, CLIENT_DEFAULT_SORT)
 	const q = normalizeSearch(options.q)
 	const where = q
 		? sql`c.organization_id = ${organizationId} and (c.name ilike ${likePattern(q)} or c.email ilike ${likePattern(q)}
@@ -96,7 +62,7 @@ export async function listClients(userId: string, organizationId: string, option
 		: sql`c.organization_id = ${organizationId}`
 	return asUser(userId, async (trx) => {
 		const { rows } = await sql<DbRow>`select ${columns} from public.clients c where ${where}
-			order by ${orderBy(sort, dir)} offset ${(page - 1) * pageSize} limit ${pageSize}`.execute(trx)
+			order by ${orderBy(sort, dir)} offset ${offset} limit ${pageSize}`.execute(trx)
 		const count = await sql<{ n: number }>`select count(*)::int8 as n from
 			(select 1 from public.clients c where ${where} limit ${COUNT_CAP + 1}) s`.execute(trx)
 		const n = Number(count.rows[0]?.n ?? 0)
@@ -106,96 +72,72 @@ export async function listClients(userId: string, organizationId: string, option
 
 export type ClientValues = Omit<ClientRow, 'id' | 'version' | 'fingerprint' | 'createdAt'>
 
-export type SaveClientsResult =
-	| { ok: true; inserted: number; updated: number; deleted: number }
-	| { ok: false; rowErrors: Record<number, Record<string, string>>; conflicts: Record<number, ClientValues> }
-
-class Refused extends Error {
-	constructor(readonly result: Extract<SaveClientsResult, { ok: false }>) {
-		super('refused')
-	}
-}
+export type SaveClientsResult = BatchResult<ClientValues>
 
 /**
- * Saves every row or none, in one transaction (see saveTransactions): inserts new clients,
- * updates edited ones and deletes those marked, refusing rows of another organization and rows
- * changed by someone else since they were loaded. A deleted client's payments stay, without
- * a client.
+ * Saves a batch of clients all or nothing (see saveBatch). A deleted client's payments stay,
+ * without a client. A new name (or a renamed client) that another client already has is
+ * allowed, after a question.
  */
-export async function saveClients(userId: string, organizationId: string, input: ClientRowInput[]): Promise<SaveClientsResult> {
-	try {
-		return await asUser(userId, async (trx) => {
-			const rowErrors: Record<number, Record<string, string>> = {}
-			const conflicts: Record<number, ClientValues> = {}
-			const fail = (index: number, field: string, code: string) => {
-				rowErrors[index] ??= {}
-				rowErrors[index][field] ??= code
-			}
-			const ids = input.flatMap((r) => (r.id ? [r.id] : []))
-			const current = new Map<string, ClientRow>()
-			if (ids.length > 0) {
-				const { rows } = await sql<DbRow>`select ${columns} from public.clients c
-					where c.organization_id = ${organizationId} and c.id = any(${ids}::uuid[]) for update`.execute(trx)
-				for (const r of rows) current.set(r.id, toRow(r))
-			}
-			const seen = new Set<string>()
-			const toDelete: string[] = []
-			const toUpdate: ClientRowInput[] = []
-			const toInsert: ClientRowInput[] = []
-			input.forEach((row, index) => {
-				if (!row.id) {
-					if (!row.deleted) toInsert.push(row)
-					return
-				}
-				const existing = current.get(row.id)
-				if (!existing || seen.has(row.id)) return fail(index, 'row', 'rowNotFound')
-				seen.add(row.id)
-				const edited = row.deleted || row.fingerprint !== fingerprint(editableValues(row))
-				if (!edited) return
-				if (existing.version !== row.version) {
-					const { id: _id, version: _v, fingerprint: _f, createdAt: _c, ...values } = existing
-					conflicts[index] = values
-					return fail(index, 'row', 'conflict')
-				}
-				if (row.deleted) toDelete.push(row.id)
-				else toUpdate.push(row)
-			})
-			if (Object.keys(rowErrors).length > 0) throw new Refused({ ok: false, rowErrors, conflicts })
-
-			if (toDelete.length > 0) {
-				await sql`delete from public.clients c
-					where c.organization_id = ${organizationId} and c.id = any(${toDelete}::uuid[])`.execute(trx)
-			}
-			if (toUpdate.length > 0) {
-				const values = sql.join(
-					toUpdate.map((row) => sql`(${row.id}::uuid, ${row.name}, ${row.email}, ${row.phone}, ${row.company}, ${row.status}::public.client_status)`),
+export const saveClients = batchSaver<ClientRowInput, ClientRow, ClientValues, undefined>((userId, organizationId) => ({
+	table: 'clients',
+	lock: async (trx, ids) =>
+		(
+			await sql<DbRow>`select ${columns} from public.clients c
+				where c.organization_id = ${organizationId} and c.id = any(${ids}::uuid[]) for update`.execute(trx)
+		).rows.map(toRow),
+	fingerprint: (row) => fingerprint(editableValues(row)),
+	conflictValues: ({ id: _id, version: _v, fingerprint: _f, createdAt: _c, ...values }) => values,
+	prepare: async () => undefined,
+	warn: (trx, plan, current) => duplicateNames(trx, organizationId, plan, current),
+	write: async (trx, plan) => {
+		if (plan.updates.length > 0) {
+			const values = sql.join(
+				plan.updates.map(
+					({ row }) => sql`(${row.id}::uuid, ${row.name}, ${row.email}, ${row.phone}, ${row.company}, ${row.status}::public.client_status)`,
+				),
+			)
+			await sql`update public.clients c set name = v.name, email = v.email, phone = v.phone, company = v.company, status = v.status
+				from (values ${values}) as v(id, name, email, phone, company, status)
+				where c.organization_id = ${organizationId} and c.id = v.id`.execute(trx)
+		}
+		if (plan.inserts.length > 0) {
+			await trx
+				.insertInto('clients')
+				.values(
+					plan.inserts.map(({ row }) => ({
+						organization_id: organizationId,
+						user_id: userId,
+						name: row.name,
+						email: row.email,
+						phone: row.phone,
+						company: row.company,
+						status: row.status,
+					})),
 				)
-				await sql`update public.clients c set name = v.name, email = v.email, phone = v.phone, company = v.company, status = v.status
-					from (values ${values}) as v(id, name, email, phone, company, status)
-					where c.organization_id = ${organizationId} and c.id = v.id`.execute(trx)
-			}
-			if (toInsert.length > 0) {
-				await trx
-					.insertInto('clients')
-					.values(
-						toInsert.map((row) => ({
-							organization_id: organizationId,
-							user_id: userId,
-							name: row.name,
-							email: row.email,
-							phone: row.phone,
-							company: row.company,
-							status: row.status,
-						})),
-					)
-					.execute()
-			}
-			return { ok: true as const, inserted: toInsert.length, updated: toUpdate.length, deleted: toDelete.length }
-		})
-	} catch (error) {
-		if (error instanceof Refused) return error.result
-		throw error
+				.execute()
+		}
+	},
+}))
+
+/** New or changed names that another client (saved, or earlier in the batch) already has. */
+async function duplicateNames(trx: Tx, organizationId: string, plan: BatchPlan<ClientRowInput>, current: Map<string, ClientRow>) {
+	const named = [...plan.inserts, ...plan.updates].filter(
+		({ row }) => !row.id || current.get(row.id)?.name.toLowerCase() !== row.name.toLowerCase(),
+	)
+	if (named.length === 0) return []
+	const names = [...new Set(named.map(({ row }) => row.name.toLowerCase()))]
+	const { rows: taken } = await sql<{ id: string; name: string }>`select c.id, c.name from public.clients c
+		where c.organization_id = ${organizationId} and lower(c.name) = any(${names}::text[])`.execute(trx)
+	const seen = new Set<string>()
+	const warnings: SaveWarning[] = []
+	for (const { index, row } of named.sort((a, b) => a.index - b.index)) {
+		const key = row.name.toLowerCase()
+		const other = taken.some((c) => c.name.toLowerCase() === key && c.id !== row.id)
+		if (other || seen.has(key)) warnings.push({ index, code: 'duplicateName', value: row.name })
+		seen.add(key)
 	}
+	return warnings
 }
 
 export type ClientTotals = { count: number; amount: string; first: string | null; last: string | null }
@@ -217,4 +159,31 @@ export async function getClient(userId: string, organizationId: string, clientId
 			totals: { count: Number(t?.count ?? 0), amount: t?.amount ?? '0.00', first: t?.first ?? null, last: t?.last ?? null } satisfies ClientTotals,
 		}
 	})
+}
+
+/** How many clients the transactions' client cell offers (any name can still be typed). */
+export const CLIENT_CHOICES = 1_000
+
+/**
+ * The clients a transaction's client cell offers: `value` is what picking one types in the
+ * cell, the name, or "Name <email>" for a name several clients share (the save resolves both).
+ */
+export async function listClientChoices(userId: string, organizationId: string): Promise<ClientChoice[]> {
+	const rows = await asUser(userId, (trx) =>
+		trx
+			.selectFrom('clients')
+			.select(['id', 'name', 'email'])
+			.where('organization_id', '=', organizationId)
+			.where('name', '<>', '')
+			.orderBy('name')
+			.orderBy('email')
+			.limit(CLIENT_CHOICES)
+			.execute(),
+	)
+	const count = new Map<string, number>()
+	for (const r of rows) count.set(r.name.toLowerCase(), (count.get(r.name.toLowerCase()) ?? 0) + 1)
+	return rows.map((r) => ({
+		...r,
+		value: (count.get(r.name.toLowerCase()) ?? 0) > 1 && r.email ? `${r.name} <${r.email}>` : r.name,
+	}))
 }

@@ -2,16 +2,31 @@ import { createHash } from 'node:crypto'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data } from 'react-router'
 import type { z } from 'zod'
-import { withoutEditMode } from '#app/components/data-table/params.ts'
-import { MAX_ROWS_PER_SAVE } from '#app/lib/schemas/transactions.ts'
-import { dbErrorCode, sql } from './db/index.ts'
+import { MAX_ROWS_PER_SAVE, type BatchResult, type RowErrors, type SaveCounts, type SaveOutcome, type SaveWarning } from '#app/lib/editable-rows.ts'
+import { readTableState, withoutEditMode, type SortDirection } from '#app/lib/table-params.ts'
+import type { RouterContextProvider } from 'react-router'
+import { requireMember } from './auth/session.ts'
+import { asUser, dbErrorCode, sql, type Tx } from './db/index.ts'
 import { redirectWithToast } from './toast.ts'
 
 /**
- * What the editable tables' actions share: a form body read with a size cap, the row version
- * used for optimistic concurrency, and the fingerprint that tells an edited row from one the
- * user left alone.
+ * The server half of the editable-table kit. A table declares its zod schema and a save
+ * function built on saveBatch (which rows to lock, how to write them); tableAction does the
+ * rest: the body read with a size cap, other intents, conform's list intents, the confirmation
+ * a deletion (or a warning) needs, and the outcome as the screen expects it.
  */
+
+/** A table loader's start: the member asking, the URL, and the table's state read from it. */
+export function readTableRequest<S extends string>(
+	request: Request,
+	context: Readonly<RouterContextProvider>,
+	sorts: readonly S[],
+	defaults: { readonly sort: S; readonly dir: SortDirection },
+) {
+	const member = requireMember(context)
+	const url = new URL(request.url)
+	return { ...member, url, state: readTableState(url.searchParams, sorts, defaults) }
+}
 
 /** The largest form body a table save accepts (500 rows with long descriptions fit). */
 export const MAX_FORM_BYTES = 2 * 1024 * 1024
@@ -94,7 +109,7 @@ export function listLength(formData: FormData, list: string) {
 }
 
 /** Row errors of a domain save as conform field errors: `rows[3].amount` → ['amountInvalid']. */
-export function rowFieldErrors(rowErrors: Record<number, Record<string, string>>, list = 'rows') {
+export function rowFieldErrors(rowErrors: RowErrors, list = 'rows') {
 	const fieldErrors: Record<string, string[]> = {}
 	for (const [index, fields] of Object.entries(rowErrors)) {
 		for (const [field, code] of Object.entries(fields)) fieldErrors[`${list}[${index}].${field}`] = [code]
@@ -104,24 +119,25 @@ export function rowFieldErrors(rowErrors: Record<number, Record<string, string>>
 
 /** A table action's refusal before any parsing: a form-level error (table:errors.{code}). */
 export function tableError(formError: string, status = 400) {
-	return data({ result: undefined, formError, conflicts: undefined }, { status })
+	return data({ result: undefined, formError, conflicts: undefined, confirm: undefined }, { status })
 }
 
-type BatchResult<V> =
-	| { ok: true; inserted: number; updated: number; deleted: number }
-	| { ok: false; rowErrors: Record<number, Record<string, string>>; conflicts: Record<number, V> }
+/** The field a confirmation step posts back: "yes, save with these deletions". */
+export const CONFIRM_FIELD = 'confirmed'
 
 /**
  * An editable table's action, end to end: the body read with its cap, other intents handed to
- * their handlers, conform's list intents (add or remove a row without JavaScript) answered with
- * the form's new state, the batch saved all or nothing, and the outcome as the screen expects:
- * row errors and conflicts with a 400/409, or a redirect out of edit mode with a toast.
+ * their handlers (looked up as own keys only: `__proto__` or `toString` is an unknown intent),
+ * conform's intents (add or remove a row, validate) answered with the form's new state, the
+ * batch saved all or nothing, and the outcome as the screen expects: row errors and conflicts
+ * with a 400/409, a question when the save deletes rows or has warnings (answered by posting
+ * again with `confirmed=1`), or a redirect out of edit mode with a toast.
  */
 export async function tableAction<S extends z.ZodType<{ rows: unknown[] }>, V>(
 	request: Request,
 	options: {
 		schema: S
-		save: (rows: z.output<S>['rows']) => Promise<BatchResult<V>>
+		save: (rows: z.output<S>['rows'], confirmed: boolean) => Promise<BatchResult<V>>
 		intents?: Record<string, (url: URL) => Promise<Response>>
 	},
 ) {
@@ -133,25 +149,34 @@ export async function tableAction<S extends z.ZodType<{ rows: unknown[] }>, V>(
 		throw error
 	}
 	const url = new URL(request.url)
-	const intent = formData.get('intent')
-	const other = typeof intent === 'string' ? options.intents?.[intent] : undefined
-	if (other) return other(url)
+	const confirmed = formData.get(CONFIRM_FIELD) === '1'
+	const intent = formData.get('intent') ?? (confirmed ? 'save' : null)
+	const intents = options.intents ?? {}
+	if (typeof intent === 'string' && Object.hasOwn(intents, intent)) return intents[intent]!(url)
 	if (intent !== 'save' && !formData.has('__intent__')) return tableError('unknownIntent')
 	if (listLength(formData, 'rows') > MAX_ROWS_PER_SAVE) return tableError('tooManyRows', 413)
 
 	const submission = parseWithZod(formData, { schema: options.schema })
 	if (submission.status !== 'success') {
 		return data(
-			{ result: submission.reply(), formError: submission.status === 'error' ? 'saveFailed' : undefined, conflicts: undefined },
+			{
+				result: submission.reply(),
+				formError: submission.status === 'error' ? 'saveFailed' : undefined,
+				conflicts: undefined,
+				confirm: undefined,
+			},
 			{ status: submission.status === 'error' ? 400 : 200 },
 		)
 	}
 	let result: BatchResult<V>
 	try {
-		result = await options.save((submission.value as z.output<S>).rows)
+		result = await options.save((submission.value as z.output<S>).rows, confirmed)
 	} catch (error) {
 		if (!isInputError(error)) throw error
-		return data({ result: submission.reply(), formError: 'saveFailed', conflicts: undefined }, { status: 400 })
+		return data({ result: submission.reply(), formError: 'saveFailed', conflicts: undefined, confirm: undefined }, { status: 400 })
+	}
+	if (!result.ok && 'confirm' in result) {
+		return data({ result: submission.reply(), formError: undefined, conflicts: undefined, confirm: result.confirm }, { status: 200 })
 	}
 	if (!result.ok) {
 		const conflicted = Object.keys(result.conflicts).length > 0
@@ -160,6 +185,7 @@ export async function tableAction<S extends z.ZodType<{ rows: unknown[] }>, V>(
 				result: submission.reply({ fieldErrors: rowFieldErrors(result.rowErrors) }),
 				formError: conflicted ? 'conflict' : 'saveFailed',
 				conflicts: result.conflicts,
+				confirm: undefined,
 			},
 			{ status: conflicted ? 409 : 400 },
 		)
@@ -173,4 +199,121 @@ export async function tableAction<S extends z.ZodType<{ rows: unknown[] }>, V>(
 		description: changed > 0 ? 'table:toast.savedSummary' : undefined,
 		values: { inserted, updated, deleted },
 	})
+}
+
+// ---------------------------------------------------------------------------------------------
+// Saving a batch of rows
+// ---------------------------------------------------------------------------------------------
+
+/** What every editable row carries besides its values (see lib/editable-rows.ts). */
+export type BatchRow = { id: string | null; version: string | null; fingerprint: string | null; deleted: boolean }
+
+export type Written<R> = { index: number; row: R }
+
+/** What a batch will do, once each row has been checked. */
+export type BatchPlan<R> = { inserts: Written<R>[]; updates: Written<R>[]; deletes: string[] }
+
+export type Fail = (index: number, field: string, code: string) => void
+
+/**
+ * How one table saves: its table name, how to lock and read the rows being saved, what the
+ * fingerprint of a submitted row is (to skip rows the user left alone), and how to write.
+ * `prepare` checks what only the database can tell (e.g. a client's name), failing rows or
+ * returning what `write` needs; `warn` names what deserves a second look before saving.
+ */
+type Loaded = { id: string; version: string; fingerprint: string }
+
+export type BatchSpec<R extends BatchRow, Current extends Loaded, V, P> = {
+	table: 'transactions' | 'clients'
+	/** The saved rows of these ids (of this organization only), locked until the save ends. */
+	lock: (trx: Tx, ids: string[]) => Promise<Current[]>
+	fingerprint: (row: R) => string
+	conflictValues: (current: Current) => V
+	prepare: (trx: Tx, plan: BatchPlan<R>, current: Map<string, Current>, fail: Fail) => Promise<P>
+	warn?: (trx: Tx, plan: BatchPlan<R>, current: Map<string, Current>) => Promise<SaveWarning[]>
+	write: (trx: Tx, plan: BatchPlan<R>, prepared: P) => Promise<void>
+}
+
+class Refused<V> extends Error {
+	constructor(readonly result: BatchResult<V>) {
+		super('refused')
+	}
+}
+
+/**
+ * Saves every row or none, in one transaction: new rows are inserted, rows the user edited are
+ * updated and rows marked deleted are removed, provided each was not changed by someone else
+ * since it was loaded (its version). Rows the user left alone are skipped, and so are new rows
+ * marked deleted (an untouched new row is one: see lib/editable-rows.ts). Any refused row
+ * refuses the whole batch, with each row's errors. Unless `confirmed`, a batch that deletes
+ * rows or has warnings is not written: the answer is the question to ask, with the counts.
+ */
+export async function saveBatch<R extends BatchRow, Current extends Loaded, V, P>(
+	userId: string,
+	organizationId: string,
+	input: R[],
+	spec: BatchSpec<R, Current, V, P>,
+	confirmed = true,
+): Promise<BatchResult<V>> {
+	try {
+		return await asUser(userId, async (trx) => {
+			const rowErrors: RowErrors = {}
+			const conflicts: Record<number, V> = {}
+			const fail: Fail = (index, field, code) => {
+				rowErrors[index] ??= {}
+				rowErrors[index][field] ??= code
+			}
+			const ids = input.flatMap((r) => (r.id ? [r.id] : []))
+			const current = new Map((ids.length > 0 ? await spec.lock(trx, ids) : []).map((row) => [row.id, row]))
+			const plan: BatchPlan<R> = { inserts: [], updates: [], deletes: [] }
+			const seen = new Set<string>()
+			input.forEach((row, index) => {
+				if (!row.id) {
+					if (!row.deleted) plan.inserts.push({ index, row })
+					return
+				}
+				const existing = current.get(row.id)
+				if (!existing || seen.has(row.id)) return fail(index, 'row', 'rowNotFound')
+				seen.add(row.id)
+				if (!row.deleted && row.fingerprint === spec.fingerprint(row)) return
+				if (existing.version !== row.version) {
+					conflicts[index] = spec.conflictValues(existing)
+					return fail(index, 'row', 'conflict')
+				}
+				if (row.deleted) plan.deletes.push(row.id)
+				else plan.updates.push({ index, row })
+			})
+			const prepared = await spec.prepare(trx, plan, current, fail)
+			if (Object.keys(rowErrors).length > 0) throw new Refused<V>({ ok: false, rowErrors, conflicts })
+
+			const counts: SaveCounts = { inserted: plan.inserts.length, updated: plan.updates.length, deleted: plan.deletes.length }
+			if (!confirmed) {
+				const warnings = (await spec.warn?.(trx, plan, current)) ?? []
+				if (counts.deleted > 0 || warnings.length > 0) throw new Refused<V>({ ok: false, confirm: { ...counts, warnings } })
+			}
+			if (plan.deletes.length > 0) {
+				await sql`delete from ${sql.table(`public.${spec.table}`)} as d
+					where d.organization_id = ${organizationId} and d.id = any(${plan.deletes}::uuid[])`.execute(trx)
+			}
+			await spec.write(trx, plan, prepared)
+			return { ok: true as const, ...counts }
+		})
+	} catch (error) {
+		if (error instanceof Refused) return error.result as BatchResult<V>
+		throw error
+	}
+}
+
+/** A table's save: without `confirmed` it never asks (for direct calls and tests). */
+export type BatchSaver<R, V> = {
+	(userId: string, organizationId: string, input: R[]): Promise<SaveOutcome<V>>
+	(userId: string, organizationId: string, input: R[], confirmed: boolean): Promise<BatchResult<V>>
+}
+
+/** A table's save function from its BatchSpec (built per request: it knows who saves where). */
+export function batchSaver<R extends BatchRow, Current extends Loaded, V, P>(
+	spec: (userId: string, organizationId: string) => BatchSpec<R, Current, V, P>,
+): BatchSaver<R, V> {
+	return ((userId: string, organizationId: string, input: R[], confirmed: boolean = true) =>
+		saveBatch(userId, organizationId, input, spec(userId, organizationId), confirmed)) as BatchSaver<R, V>
 }

@@ -1,5 +1,3 @@
-import { TZDate } from '@date-fns/tz'
-import { format } from 'date-fns'
 import { sql, type RawBuilder } from 'kysely'
 import {
 	P2P_MODULE_ID,
@@ -11,11 +9,14 @@ import {
 	parseAmount,
 	type PaymentMethod,
 	type TransactionCategory,
+	type TransactionRow,
 	type TransactionRowInput,
 	type TransactionSort,
 } from '#app/lib/schemas/transactions.ts'
-import { fingerprint, versionOf } from './data-table.ts'
+import { type BatchResult } from '#app/lib/editable-rows.ts'
+import { batchSaver, fingerprint, versionOf, type Fail } from './data-table.ts'
 import { asUser, dbErrorCode, type Tx } from './db/index.ts'
+import { COUNT_CAP, likePattern, normalizeSearch, readPaging, type PageOptions, type SortDirection } from './query.ts'
 
 /**
  * The transactions of one organization: the paged, sorted, searched list (fast at 1,000,000
@@ -25,56 +26,21 @@ import { asUser, dbErrorCode, type Tx } from './db/index.ts'
  * Every query names the organization explicitly: RLS lets a user see all of theirs.
  */
 
-export const DEFAULT_PAGE_SIZE = 25
-export const MAX_PAGE_SIZE = 100
-/** An exact count past this many matching rows is not worth a scan: the total shows as "10,000+". */
-export const COUNT_CAP = 10_000
 /** Matches per kind (text, client name, amount) a search gathers, the most recent first. */
 export const SEARCH_CAP = 5_000
-const MAX_PAGE = 1_000_000
-
-export type SortDirection = 'asc' | 'desc'
-
-export type ListTransactionsOptions = {
+export type ListTransactionsOptions = PageOptions<TransactionSort> & {
 	q?: string | null
-	sort?: TransactionSort | null
-	dir?: SortDirection | null
-	page?: number | null
-	pageSize?: number | null
 	category?: TransactionCategory | null
 	clientId?: string | null
 }
 
-export type TransactionRow = {
-	id: string
-	dateReceived: string
-	clientId: string | null
-	clientName: string | null
-	externalId: string | null
-	amount: string
-	category: TransactionCategory
-	paymentMethod: PaymentMethod
-	description: string | null
-	/** updated_at in microseconds, as loaded: a save refuses to overwrite a newer row. */
-	version: string
-	/** A hash of the values as shown: a save skips a row the user left alone. */
-	fingerprint: string
-}
+
+export type { TransactionRow }
 
 export type TransactionPage = { rows: TransactionRow[]; total: number; totalCapped: boolean }
 
-type DbRow = {
-	id: string
-	date_received: string
-	client_id: string | null
-	client_name: string | null
-	external_id: string | null
-	amount: string
-	category: TransactionCategory
-	payment_method: PaymentMethod
-	description: string | null
-	version: string
-}
+/** A row as the queries select it (columns named as the row's fields), before its fingerprint. */
+type DbRow = Omit<TransactionRow, 'fingerprint'>
 
 /** The values a user edits, as text, in the order the fingerprint hashes them. */
 function editableValues(row: {
@@ -89,31 +55,15 @@ function editableValues(row: {
 	return [row.clientName, row.externalId, row.amount, row.dateReceived, row.category, row.paymentMethod, row.description]
 }
 
-function toRow(r: DbRow): TransactionRow {
-	const row = {
-		id: r.id,
-		dateReceived: r.date_received,
-		clientId: r.client_id,
-		clientName: r.client_name,
-		externalId: r.external_id,
-		amount: r.amount,
-		category: r.category,
-		paymentMethod: r.payment_method,
-		description: r.description,
-		version: r.version,
-	}
+function toRow(row: DbRow): TransactionRow {
 	return { ...row, fingerprint: fingerprint(editableValues(row)) }
 }
 
-const columns = sql`t.id, t.date_received, t.client_id, c.name as client_name, t.external_id, t.amount,
-	t.category, t.payment_method, t.description, ${versionOf('t.updated_at')} as version`
+const columns = sql`t.id, t.date_received as "dateReceived", t.client_id as "clientId", c.name as "clientName",
+	t.external_id as "externalId", t.amount, t.category, t.payment_method as "paymentMethod", t.description,
+	${versionOf('t.updated_at')} as version`
 
 const clientJoin = sql`left join public.clients c on c.organization_id = t.organization_id and c.id = t.client_id`
-
-function clamp(value: number | null | undefined, min: number, max: number, fallback: number) {
-	if (value === null || value === undefined || !Number.isFinite(value)) return fallback
-	return Math.min(Math.max(Math.trunc(value), min), max)
-}
 
 /** The ORDER BY of a sort: each one an index of the data model walks, with a unique tie-break. */
 function orderBy(sort: TransactionSort, dir: SortDirection): RawBuilder<unknown> {
@@ -139,11 +89,6 @@ function orderBy(sort: TransactionSort, dir: SortDirection): RawBuilder<unknown>
 	}
 }
 
-/** The search text made literal for ilike (% _ and \ lose their meaning). */
-export function likePattern(text: string) {
-	return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
-}
-
 /** A search that reads as an amount ("125.5", "$1,250.00") also matches that amount. */
 function searchedAmount(q: string) {
 	if (!/\d/.test(q)) return null
@@ -151,21 +96,12 @@ function searchedAmount(q: string) {
 	return parsed.ok ? parsed.value : null
 }
 
-export function normalizeSearch(q: string | null | undefined) {
-	const text = (q ?? '').trim().slice(0, 200)
-	return text.length > 0 ? text : null
-}
-
 export async function listTransactions(
 	userId: string,
 	organizationId: string,
 	options: ListTransactionsOptions = {},
 ): Promise<TransactionPage> {
-	const pageSize = clamp(options.pageSize, 1, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE)
-	const page = clamp(options.page, 1, MAX_PAGE, 1)
-	const offset = (page - 1) * pageSize
-	const sort = options.sort && TRANSACTION_SORTS.includes(options.sort) ? options.sort : TRANSACTION_DEFAULT_SORT.sort
-	const dir = options.dir === 'asc' || options.dir === 'desc' ? options.dir : sort === TRANSACTION_DEFAULT_SORT.sort ? 'desc' : 'asc'
+	const { sort, dir, pageSize, offset } = readPaging(options, TRANSACTION_SORTS, TRANSACTION_DEFAULT_SORT)
 	const category = options.category && TRANSACTION_CATEGORIES.includes(options.category) ? options.category : null
 	const clientId = options.clientId ?? null
 	const q = normalizeSearch(options.q)
@@ -397,112 +333,59 @@ export type TransactionValues = {
 	description: string | null
 }
 
-export type RowErrors = Record<number, Record<string, string>>
-
-export type SaveResult =
-	| { ok: true; inserted: number; updated: number; deleted: number }
-	| { ok: false; rowErrors: RowErrors; conflicts: Record<number, TransactionValues> }
-
-class Refused extends Error {
-	constructor(readonly result: Extract<SaveResult, { ok: false }>) {
-		super('refused')
-	}
-}
+export type SaveResult = BatchResult<TransactionValues>
 
 /**
- * Saves every row or none, in one transaction: new rows are inserted, rows the user edited
- * are updated and rows marked deleted are removed, provided each was not changed by someone
- * else since it was loaded (its version). Rows the user left alone are skipped. Clients are
- * named; a name must match exactly one client of this organization (the row's own client wins
- * when several share it). Any refused row refuses the whole batch, with each row's errors.
+ * Saves a batch of rows all or nothing (see saveBatch). Clients are named: a name matches the
+ * row's own client, else exactly one client of this organization; "Name <email>" (what the
+ * client cell offers for namesakes) matches by email too; a name no client has is refused,
+ * unless the row asks for a new client, created with the batch.
  */
-export async function saveTransactions(userId: string, organizationId: string, input: TransactionRowInput[]): Promise<SaveResult> {
-	try {
-		return await asUser(userId, async (trx) => {
-			const rowErrors: RowErrors = {}
-			const conflicts: Record<number, TransactionValues> = {}
-			const fail = (index: number, field: string, code: string) => {
-				rowErrors[index] ??= {}
-				rowErrors[index][field] ??= code
-			}
-
-			const ids = input.flatMap((r) => (r.id ? [r.id] : []))
-			const current = new Map<string, TransactionRow>()
-			if (ids.length > 0) {
-				const { rows } = await sql<DbRow>`
-					select ${columns} from public.transactions t ${clientJoin}
-					where t.organization_id = ${organizationId} and t.id = any(${ids}::uuid[])
-					for update of t`.execute(trx)
-				for (const r of rows) current.set(r.id, toRow(r))
-			}
-
-			const seen = new Set<string>()
-			const toDelete: string[] = []
-			const toWrite: { index: number; row: TransactionRowInput }[] = []
-			input.forEach((row, index) => {
-				if (!row.id) {
-					if (!row.deleted) toWrite.push({ index, row })
-					return
-				}
-				const existing = current.get(row.id)
-				if (!existing || seen.has(row.id)) return fail(index, 'row', 'rowNotFound')
-				seen.add(row.id)
-				const edited = row.deleted || row.fingerprint !== fingerprint(editableValues({ ...row, clientName: row.client }))
-				if (!edited) return
-				if (existing.version !== row.version) {
-					conflicts[index] = valuesOf(existing)
-					return fail(index, 'row', 'conflict')
-				}
-				if (row.deleted) toDelete.push(row.id)
-				else toWrite.push({ index, row })
-			})
-
-			const clientIds = await resolveClients(trx, organizationId, toWrite, current, fail)
-			if (Object.keys(rowErrors).length > 0) throw new Refused({ ok: false, rowErrors, conflicts })
-
-			if (toDelete.length > 0) {
-				await sql`delete from public.transactions t
-					where t.organization_id = ${organizationId} and t.id = any(${toDelete}::uuid[])`.execute(trx)
-			}
-			const updates = toWrite.filter((w) => w.row.id)
-			if (updates.length > 0) {
-				const values = sql.join(
-					updates.map(({ index, row }) => sql`(${row.id}::uuid, ${clientIds.get(index) ?? null}::uuid, ${row.externalId || null},
-						${row.amount}::numeric, ${row.dateReceived}::date, ${row.category}::public.transaction_category,
-						${row.paymentMethod}::public.payment_method, ${row.description || null})`),
+export const saveTransactions = batchSaver<TransactionRowInput, TransactionRow, TransactionValues, ResolvedClients>((userId, organizationId) => ({
+	table: 'transactions',
+	// Locks the transactions only (not their clients).
+	lock: async (trx, ids) => {
+		const locked = await sql<DbRow>`select ${columns} from public.transactions t ${clientJoin}
+			where t.organization_id = ${organizationId} and t.id = any(${ids}::uuid[]) for update of t`.execute(trx)
+		return locked.rows.map(toRow)
+	},
+	fingerprint: (row) => fingerprint(editableValues({ ...row, clientName: row.client })),
+	conflictValues: valuesOf,
+	prepare: (trx, plan, current, fail) => resolveClients(trx, organizationId, [...plan.updates, ...plan.inserts], current, fail),
+	write: async (trx, plan, clients) => {
+		const clientIds = await createClients(trx, userId, organizationId, clients)
+		if (plan.updates.length > 0) {
+			const values = sql.join(
+				plan.updates.map(({ index, row }) => sql`(${row.id}::uuid, ${clientIds.get(index) ?? null}::uuid, ${row.externalId || null},
+					${row.amount}::numeric, ${row.dateReceived}::date, ${row.category}::public.transaction_category,
+					${row.paymentMethod}::public.payment_method, ${row.description || null})`),
+			)
+			await sql`update public.transactions t set client_id = v.client_id, external_id = v.external_id,
+				amount = v.amount, date_received = v.date_received, category = v.category,
+				payment_method = v.payment_method, description = v.description
+				from (values ${values}) as v(id, client_id, external_id, amount, date_received, category, payment_method, description)
+				where t.organization_id = ${organizationId} and t.id = v.id`.execute(trx)
+		}
+		if (plan.inserts.length > 0) {
+			await trx
+				.insertInto('transactions')
+				.values(
+					plan.inserts.map(({ index, row }) => ({
+						organization_id: organizationId,
+						user_id: userId,
+						client_id: clientIds.get(index) ?? null,
+						external_id: row.externalId || null,
+						amount: row.amount,
+						date_received: row.dateReceived,
+						category: row.category,
+						payment_method: row.paymentMethod,
+						description: row.description || null,
+					})),
 				)
-				await sql`update public.transactions t set client_id = v.client_id, external_id = v.external_id,
-					amount = v.amount, date_received = v.date_received, category = v.category,
-					payment_method = v.payment_method, description = v.description
-					from (values ${values}) as v(id, client_id, external_id, amount, date_received, category, payment_method, description)
-					where t.organization_id = ${organizationId} and t.id = v.id`.execute(trx)
-			}
-			const inserts = toWrite.filter((w) => !w.row.id)
-			if (inserts.length > 0) {
-				await trx
-					.insertInto('transactions')
-					.values(
-						inserts.map(({ index, row }) => ({
-							organization_id: organizationId,
-							user_id: userId,
-							client_id: clientIds.get(index) ?? null,
-							external_id: row.externalId || null,
-							amount: row.amount,
-							date_received: row.dateReceived,
-							category: row.category,
-							payment_method: row.paymentMethod,
-							description: row.description || null,
-						})),
-					)
-					.execute()
-			}
-			return { ok: true as const, inserted: inserts.length, updated: updates.length, deleted: toDelete.length }
-		})
-	} catch (error) {
-		if (error instanceof Refused) return error.result
-		throw error
-	}
-}
+				.execute()
+		}
+	},
+}))
 
 function valuesOf(row: TransactionRow): TransactionValues {
 	return {
@@ -516,81 +399,77 @@ function valuesOf(row: TransactionRow): TransactionValues {
 	}
 }
 
-/** Each written row's client id, from its client's name (and its own client when names repeat). */
+/** "Ana Silva <ana@example.com>": a name with the email that tells namesakes apart. */
+const NAME_WITH_EMAIL = /^(.+?)\s*<([^<>\s]+@[^<>\s]+)>$/
+
+type ResolvedClients = { ids: Map<number, string>; toCreate: Map<number, string> }
+
+/** Each written row's client: an id, or a name to create (rows that asked for a new client). */
 async function resolveClients(
 	trx: Tx,
 	organizationId: string,
 	rows: { index: number; row: TransactionRowInput }[],
 	current: Map<string, TransactionRow>,
-	fail: (index: number, field: string, code: string) => void,
-) {
-	const resolved = new Map<number, string>()
+	fail: Fail,
+): Promise<ResolvedClients> {
+	const resolved: ResolvedClients = { ids: new Map(), toCreate: new Map() }
 	const named = rows.filter((r) => r.row.client)
 	const hints = [...new Set(rows.flatMap((r) => (r.row.clientId ? [r.row.clientId] : [])))]
-	const names = [...new Set(named.map((r) => r.row.client.toLowerCase()))]
-	const byName = new Map<string, string[]>()
-	const known = new Set<string>()
+	const names = [...new Set(named.flatMap((r) => [r.row.client, NAME_WITH_EMAIL.exec(r.row.client)?.[1] ?? ''].filter(Boolean).map((n) => n.toLowerCase())))]
+	const clients: { id: string; name: string; email: string | null }[] = []
 	if (names.length > 0 || hints.length > 0) {
-		const { rows: clients } = await sql<{ id: string; name: string }>`
-			select c.id, c.name from public.clients c
+		const { rows: found } = await sql<{ id: string; name: string; email: string | null }>`
+			select c.id, c.name, c.email from public.clients c
 			where c.organization_id = ${organizationId}
 			  and (lower(c.name) = any(${names}::text[]) or c.id = any(${hints}::uuid[]))`.execute(trx)
-		for (const c of clients) {
-			known.add(c.id)
-			const key = c.name.toLowerCase()
-			if (names.includes(key)) byName.set(key, [...(byName.get(key) ?? []), c.id])
-		}
+		clients.push(...found)
 	}
+	const known = new Set(clients.map((c) => c.id))
 	for (const { index, row } of rows) {
 		if (row.clientId && !known.has(row.clientId)) {
 			fail(index, 'client', 'clientInvalid')
 			continue
 		}
 		if (!row.client) continue
-		const candidates = byName.get(row.client.toLowerCase()) ?? []
+		if (row.newClient) {
+			resolved.toCreate.set(index, row.client)
+			continue
+		}
+		let candidates = clients.filter((c) => c.name.toLowerCase() === row.client.toLowerCase()).map((c) => c.id)
+		const withEmail = candidates.length === 0 ? NAME_WITH_EMAIL.exec(row.client) : null
+		if (withEmail) {
+			const [, name = '', email = ''] = withEmail
+			candidates = clients
+				.filter((c) => c.name.toLowerCase() === name.toLowerCase() && c.email?.toLowerCase() === email.toLowerCase())
+				.map((c) => c.id)
+		}
 		const own = row.clientId ?? (row.id ? current.get(row.id)?.clientId : null)
-		if (own && candidates.includes(own)) resolved.set(index, own)
-		else if (candidates.length === 1) resolved.set(index, candidates[0]!)
+		if (own && candidates.includes(own)) resolved.ids.set(index, own)
+		else if (candidates.length === 1) resolved.ids.set(index, candidates[0]!)
 		else fail(index, 'client', candidates.length === 0 ? 'clientNotFound' : 'clientAmbiguous')
 	}
 	return resolved
 }
 
-// ---------------------------------------------------------------------------------------------
-// Clients for the edit mode's client cells, "today", and the sync status
-// ---------------------------------------------------------------------------------------------
-
-/** How many client names the edit mode offers as suggestions (any name can still be typed). */
-export const CLIENT_SUGGESTIONS = 1_000
-
-export async function listClientNames(userId: string, organizationId: string) {
-	return asUser(userId, async (trx) => {
-		const rows = await trx
-			.selectFrom('clients')
-			.select('name')
-			.distinct()
-			.where('organization_id', '=', organizationId)
-			.where('name', '<>', '')
-			.orderBy('name')
-			.limit(CLIENT_SUGGESTIONS)
-			.execute()
-		return rows.map((r) => r.name)
-	})
+/** The clients rows asked for, one per name (in any case) however many rows name it. */
+async function createClients(trx: Tx, userId: string, organizationId: string, { ids, toCreate }: ResolvedClients) {
+	const byName = new Map<string, string>()
+	for (const name of toCreate.values()) if (!byName.has(name.toLowerCase())) byName.set(name.toLowerCase(), name)
+	if (byName.size === 0) return ids
+	const created = await trx
+		.insertInto('clients')
+		.values([...byName.values()].map((name) => ({ organization_id: organizationId, user_id: userId, name })))
+		.returning(['id', 'name'])
+		.execute()
+	const idOf = new Map(created.map((c) => [c.name.toLowerCase(), c.id]))
+	const all = new Map(ids)
+	for (const [index, name] of toCreate) all.set(index, idOf.get(name.toLowerCase())!)
+	return all
 }
 
-/** The organization's timezone (booking_settings, UTC by default) and today's date there. */
-export async function organizationToday(userId: string, organizationId: string, now = new Date()) {
-	const row = await asUser(userId, (trx) =>
-		trx.selectFrom('booking_settings').select('timezone').where('organization_id', '=', organizationId).executeTakeFirst(),
-	)
-	const timezone = row?.timezone || 'UTC'
-	try {
-		return { timezone, today: format(new TZDate(now, timezone), 'yyyy-MM-dd') }
-	} catch {
-		return { timezone: 'UTC', today: now.toISOString().slice(0, 10) }
-	}
-}
-
+// ---------------------------------------------------------------------------------------------
+// The sync status of the P2P transaction-tracking module
+// ---------------------------------------------------------------------------------------------
 
 export type SyncState = { status: 'idle' | 'pending' | 'error'; errorMessage: string | null; lastSyncedAt: string | null }
 
@@ -614,7 +493,7 @@ export async function getSyncStatus(userId: string, organizationId: string): Pro
 export type SyncResult = { ok: true; state: SyncState; outcome: typeof SYNC_NO_SOURCE | typeof SYNC_UNAVAILABLE } | { ok: false; code: string }
 
 /**
- * A sync through the status machine of SPEC §4: the row is created when missing, set pending
+ * A sync through the module's status machine: the row is created when missing, set pending
  * (refused while another sync is pending), then ended. No source can be read yet (imports come
  * with a later release), so the sync ends in 'error' with a code that says so; it never
  * claims to have fetched anything, and last_synced_at stays as it was.

@@ -1,25 +1,33 @@
 import { useTranslation } from 'react-i18next'
 import { Badge } from '#app/components/ui/badge.tsx'
-
-type Category = 'matched' | 'pending' | 'unmatched' | 'review'
+import type { TransactionCategory } from '#app/lib/schemas/transactions.ts'
 
 const variants = {
 	matched: 'success',
 	pending: 'warning',
 	unmatched: 'secondary',
 	review: 'default',
-} as const satisfies Record<Category, 'success' | 'warning' | 'secondary' | 'default'>
+} as const satisfies Record<TransactionCategory, 'success' | 'warning' | 'secondary' | 'default'>
 
 /** The colour of a category in charts (theme variables, light and dark). */
-export const categoryColors: Record<Category, string> = {
+export const categoryColors: Record<TransactionCategory, string> = {
 	matched: 'var(--chart-2)',
 	pending: 'var(--chart-4)',
 	unmatched: 'var(--chart-3)',
 	review: 'var(--chart-1)',
 }
 
-/** A transaction category (docs/product.md, Rules) as a coloured, translated badge. */
-export function CategoryBadge({ category }: { category: Category }) {
+/**
+ * A category's name in the user's language. The one set of category labels is
+ * reports:category.* (the reports, the categories screen and the transactions tables use it).
+ */
+export function useCategoryLabel() {
 	const { t } = useTranslation('reports')
-	return <Badge variant={variants[category]}>{t(`category.${category}`)}</Badge>
+	return (category: TransactionCategory) => t(`reports:category.${category}`)
+}
+
+/** A transaction category (docs/product.md, Rules) as a coloured, translated badge. */
+export function CategoryBadge({ category }: { category: TransactionCategory }) {
+	const label = useCategoryLabel()
+	return <Badge variant={variants[category]}>{label(category)}</Badge>
 }

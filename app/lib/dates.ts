@@ -1,3 +1,6 @@
+import { TZDate } from '@date-fns/tz'
+import { format } from 'date-fns'
+
 /**
  * Calendar dates as 'YYYY-MM-DD' strings, with integer arithmetic (no local timezone involved).
  *
@@ -83,4 +86,13 @@ export const MONTHS_IN_DATE_RANGE = monthsBetween(monthStart(DATE_MIN), monthSta
 export function monthsFrom(first: string, last: string, limit: number) {
 	const count = Math.min(monthsBetween(monthStart(first), monthStart(last)) + 1, limit)
 	return Array.from({ length: Math.max(count, 0) }, (_, i) => addMonths(first, i))
+}
+
+/** Today's date in a timezone ('UTC' when the name is unknown). */
+export function todayIn(timeZone: string, now: Date = new Date()) {
+	try {
+		return format(new TZDate(now, timeZone), 'yyyy-MM-dd')
+	} catch {
+		return now.toISOString().slice(0, 10)
+	}
 }

@@ -94,18 +94,6 @@ describe('saving a batch of clients', () => {
 		expect(orphan.rows).toEqual([{ client_id: null }])
 	})
 
-	test('the schema requires a name and checks the email, and nothing is saved with a bad row', () => {
-		const errors = (row: Record<string, unknown>) => {
-			const parsed = clientsSaveSchema.safeParse({ rows: [{ status: 'active', ...row }] })
-			return parsed.success ? [] : parsed.error.issues.map((i) => i.message)
-		}
-		expect(errors({ name: 'Ok' })).toEqual([])
-		expect(errors({ name: '' })).toEqual(['nameRequired'])
-		expect(errors({ name: 'X', email: 'not-an-email' })).toEqual(['emailInvalid'])
-		expect(errors({ name: 'X', email: 'a@b' })).toEqual(['emailInvalid'])
-		expect(errors({ name: 'X', status: 'vip' })).toEqual(['statusInvalid'])
-		expect(errors({ name: 'x'.repeat(201) })).toEqual(['nameTooLong'])
-	})
 
 	test("another organization's client is refused, a stale row is not overwritten, and nothing is written", async () => {
 		const org = await orgWithClients('Guard')
@@ -132,6 +120,37 @@ describe('saving a batch of clients', () => {
 		const now = await list(org.userId, org.orgId)
 		expect(now.map((c) => c.name)).not.toContain('New One')
 		expect(now.find((c) => c.id === bruno!.id)?.company).toBe('Colleague Co')
+	})
+
+	test('unless confirmed, a name another client already has (or a deletion) is asked about first', async () => {
+		const org = await orgWithClients('Twin Names')
+		const before = await list(org.userId, org.orgId)
+		const [ana, bruno] = before
+		const fresh = (name: string): ClientRowInput => ({
+			...{ id: null, version: null, fingerprint: null, deleted: false },
+			...{ name, email: null, phone: null, company: null, status: 'active' },
+		})
+		const asked = await saveClients(
+			org.userId,
+			org.orgId,
+			[fresh('ANA SILVA'), fresh('Dora'), fresh('dora'), { ...asInput(bruno!), phone: '555' }, { ...asInput(ana!), deleted: true }],
+			false,
+		)
+		expect(asked).toEqual({
+			ok: false,
+			confirm: {
+				inserted: 3,
+				updated: 1,
+				deleted: 1,
+				warnings: [
+					{ index: 0, code: 'duplicateName', value: 'ANA SILVA' },
+					{ index: 2, code: 'duplicateName', value: 'dora' },
+				],
+			},
+		})
+		expect(await list(org.userId, org.orgId)).toEqual(before)
+		// Editing a client that keeps its own name warns about nothing.
+		expect(await saveClients(org.userId, org.orgId, [{ ...asInput(bruno!), phone: '555' }], false)).toMatchObject({ ok: true, updated: 1 })
 	})
 })
 

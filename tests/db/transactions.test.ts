@@ -1,20 +1,14 @@
 import { describe, expect, test } from 'vitest'
 import { asSystem, asUser, sql } from '#app/.server/db/index.ts'
+import { organizationToday } from '#app/.server/query.ts'
 import {
 	getSyncStatus,
 	listTransactions,
-	organizationToday,
 	requestSync,
 	saveTransactions,
 	type TransactionRow,
 } from '#app/.server/transactions.ts'
-import {
-	P2P_MODULE_ID,
-	parseAmount,
-	transactionsSaveSchema,
-	TRANSACTION_SORTS,
-	type TransactionRowInput,
-} from '#app/lib/schemas/transactions.ts'
+import { P2P_MODULE_ID, TRANSACTION_SORTS, type TransactionRowInput } from '#app/lib/schemas/transactions.ts'
 import { addMember, createUser } from './fixtures.ts'
 
 type Seed = { name: string | null; external: string | null; amount: string; date: string; category: string; method: string; description: string | null }
@@ -324,26 +318,46 @@ describe('saving a batch of transactions', () => {
 		expect(await saveTransactions(org.userId, org.orgId, [newRow({ client: 'Ana Silva', clientId: twin.id })])).toMatchObject({ ok: true })
 	})
 
-	test('the form schema refuses malformed amounts, dates and enumerations, and caps the rows', () => {
-		expect(parseAmount('1,234.5')).toEqual({ ok: true, value: '1234.50' })
-		expect(parseAmount('$0')).toEqual({ ok: true, value: '0.00' })
-		expect(parseAmount('-1')).toMatchObject({ ok: false, error: 'amountNegative' })
-		expect(parseAmount('1.234')).toMatchObject({ ok: false, error: 'amountDecimals' })
-		expect(parseAmount('12abc')).toMatchObject({ ok: false, error: 'amountInvalid' })
-		expect(parseAmount('1e5')).toMatchObject({ ok: false, error: 'amountInvalid' })
-		expect(parseAmount('99999999999')).toMatchObject({ ok: false, error: 'amountTooLarge' })
-		const base = { amount: '1', dateReceived: '2026-02-28', category: 'matched', paymentMethod: 'Zelle' }
-		const errors = (row: Record<string, unknown>) => {
-			const parsed = transactionsSaveSchema.safeParse({ rows: [{ ...base, ...row }] })
-			return parsed.success ? [] : parsed.error.issues.map((i) => i.message)
-		}
-		expect(errors({})).toEqual([])
-		expect(errors({ dateReceived: '2026-02-30' })).toEqual(['dateInvalid'])
-		expect(errors({ dateReceived: '02/28/2026' })).toEqual(['dateInvalid'])
-		expect(errors({ category: 'refunded' })).toEqual(['categoryInvalid'])
-		expect(errors({ paymentMethod: 'Bitcoin' })).toEqual(['methodInvalid'])
-		expect(errors({ clientId: 'not-a-uuid' })).toEqual(['clientInvalid'])
-		expect(transactionsSaveSchema.safeParse({ rows: Array.from({ length: 501 }, () => base) }).success).toBe(false)
+	test('namesakes are told apart by "Name <email>", and a new client is created with the batch when asked', async () => {
+		const org = await orgWithTransactions('Namesakes')
+		const twin = await asUser(org.userId, (trx) =>
+			trx.insertInto('clients').values({ organization_id: org.orgId, name: 'Ana Silva', email: 'twin@example.com' }).returning('id').executeTakeFirstOrThrow(),
+		)
+		expect(await saveTransactions(org.userId, org.orgId, [newRow({ client: 'Ana Silva <TWIN@example.com>', externalId: 'TW-1' })])).toMatchObject({
+			ok: true,
+			inserted: 1,
+		})
+		expect((await allRows(org.userId, org.orgId)).find((r) => r.externalId === 'TW-1')?.clientId).toBe(twin.id)
+		expect(await saveTransactions(org.userId, org.orgId, [newRow({ client: 'Ana Silva <nobody@example.com>' })])).toMatchObject({
+			ok: false,
+			rowErrors: { 0: { client: 'clientNotFound' } },
+		})
+		// Two rows asking for the same new client (in any case) make one client.
+		const result = await saveTransactions(org.userId, org.orgId, [
+			newRow({ client: 'Eva Nova', newClient: true, externalId: 'EV-1' }),
+			newRow({ client: 'eva nova', newClient: true, externalId: 'EV-2' }),
+		])
+		expect(result).toEqual({ ok: true, inserted: 2, updated: 0, deleted: 0 })
+		const rows = (await allRows(org.userId, org.orgId)).filter((r) => r.externalId?.startsWith('EV-'))
+		expect(new Set(rows.map((r) => r.clientId)).size).toBe(1)
+		expect(rows[0]?.clientName).toBe('Eva Nova')
+	})
+
+	test('unless confirmed, a batch that deletes rows answers with its counts and writes nothing', async () => {
+		const org = await orgWithTransactions('Confirm')
+		const before = await allRows(org.userId, org.orgId)
+		const batch = [newRow({ amount: '5.00', externalId: 'ASK-1' }), asInput(before[0]!, { amount: '1.00' }), asInput(before[1]!, { deleted: true })]
+		expect(await saveTransactions(org.userId, org.orgId, batch, false)).toEqual({
+			ok: false,
+			confirm: { inserted: 1, updated: 1, deleted: 1, warnings: [] },
+		})
+		expect(await allRows(org.userId, org.orgId)).toEqual(before)
+		// Without a deletion nothing is asked; refusals come before the question.
+		expect(await saveTransactions(org.userId, org.orgId, [newRow({ client: 'Nobody' }), asInput(before[1]!, { deleted: true })], false)).toMatchObject({
+			ok: false,
+			rowErrors: { 0: { client: 'clientNotFound' } },
+		})
+		expect(await saveTransactions(org.userId, org.orgId, batch, true)).toEqual({ ok: true, inserted: 1, updated: 1, deleted: 1 })
 	})
 })
 

@@ -71,6 +71,8 @@ test('add, edit and delete clients, then save them in one batch @nojs', async ({
 	await editRow(page, 'Bruno Costa').getByRole('combobox', { name: 'Status' }).selectOption('active')
 	await editRow(page, 'Carla Dias').getByRole('checkbox', { name: 'Delete row' }).check()
 	await page.getByRole('button', { name: 'Save' }).click()
+	await expect(page.getByRole('alertdialog', { name: 'Delete rows and save?' })).toContainText('1 added, 2 updated, 1 deleted.')
+	await page.getByRole('button', { name: 'Confirm and save' }).click()
 	await expect(page.getByText('Changes saved successfully')).toBeVisible()
 	await expect(page).not.toHaveURL(/edit=1/)
 	await expect(page.getByRole('row').filter({ hasText: 'Dora Lima' })).toContainText('555-0199')
@@ -243,4 +245,36 @@ test('the clients screens render in es and pt-BR with no missing key @nojs', asy
 		await expect(page.getByRole('row').nth(1).locator('.text-destructive').first()).toBeVisible()
 		expect(await page.locator('main').innerText()).not.toMatch(missingKey)
 	}
+})
+
+test('saving a name another client already has asks first @nojs', async ({ page, request }) => {
+	const account = await signUp(page, request, 'Twin Keeper')
+	const { orgId } = await seed(account.email, clients.slice(0, 2))
+	await page.goto('/app/clients?edit=1&add=1')
+	await page.getByRole('row').nth(1).getByRole('textbox', { name: 'Name' }).fill('ana silva')
+	await page.getByRole('button', { name: 'Save' }).click()
+	const question = page.getByRole('alertdialog', { name: 'Save these changes?' })
+	await expect(question).toContainText('A client named “ana silva” already exists.')
+	await expect(question).toContainText('1 added, 0 updated, 0 deleted.')
+	expect(await dbClients(orgId)).toHaveLength(2)
+	await page.getByRole('button', { name: 'Confirm and save' }).click()
+	await expect(page.getByText('Changes saved successfully')).toBeVisible()
+	expect((await dbClients(orgId)).map((c) => c.name).sort()).toEqual(['Ana Silva', 'Bruno Costa', 'ana silva'])
+})
+
+test('the question before a deletion is asked in es and pt-BR @nojs', async ({ page, request }) => {
+	const account = await signUp(page, request, 'Polyglot Keeper')
+	const { orgId } = await seed(account.email, clients.slice(0, 2))
+	for (const [lng, save, title, confirm] of [
+		['es', 'Guardar', '¿Eliminar filas y guardar?', 'Confirmar y guardar'],
+		['pt-BR', 'Salvar', 'Excluir linhas e salvar?', 'Confirmar e salvar'],
+	] as const) {
+		await page.context().addCookies([{ name: 'lng', value: Buffer.from(JSON.stringify(lng)).toString('base64'), url: test.info().project.use.baseURL! }])
+		await page.goto('/app/clients?edit=1')
+		await page.getByRole('row').nth(1).getByRole('checkbox').check()
+		await page.getByRole('button', { name: save, exact: true }).click()
+		await expect(page.getByRole('alertdialog', { name: title })).toBeVisible()
+		await expect(page.getByRole('button', { name: confirm })).toBeVisible()
+	}
+	expect(await dbClients(orgId)).toHaveLength(2)
 })

@@ -88,6 +88,9 @@ test('add, edit and delete rows, then save them in one batch @nojs', async ({ pa
 	await editRow(page, 'PP-300').getByRole('checkbox', { name: 'Delete row' }).check()
 
 	await page.getByRole('button', { name: 'Save' }).click()
+	// A save that deletes rows asks first, with the counts.
+	await expect(page.getByRole('alertdialog', { name: 'Delete rows and save?' })).toContainText('1 added, 1 updated, 1 deleted.')
+	await page.getByRole('button', { name: 'Confirm and save' }).click()
 	await expect(page.getByText('Changes saved successfully')).toBeVisible()
 	await expect(page).not.toHaveURL(/edit=1/)
 	await expect(page.getByRole('row').filter({ hasText: 'NEW-1' })).toContainText('$42.10')
@@ -112,6 +115,7 @@ test('a new row added and removed again is not saved; deleting alone says the it
 	await expect(page.getByRole('button', { name: 'Remove this new row' })).toHaveCount(0)
 	await editRow(page, 'VM-200').getByRole('checkbox', { name: 'Delete row' }).check()
 	await page.getByRole('button', { name: 'Save' }).click()
+	await page.getByRole('button', { name: 'Confirm and save' }).click()
 	await expect(page.getByText('Item deleted successfully')).toBeVisible()
 	expect((await dbRows(data.orgId)).map((r) => r.external_id)).toEqual(['ZL-100'])
 })
@@ -336,5 +340,132 @@ test('the transactions screen renders in es and pt-BR with no missing key @nojs'
 		await page.getByRole('button', { name: save }).click()
 		const text = await page.locator('main').innerText()
 		expect(text, `${lng} errors`).not.toMatch(missingKey)
+	}
+})
+
+test('Enter in a cell moves to the next row and saves nothing; Ctrl+Enter saves @nojs', async ({ page, request, javaScriptEnabled }) => {
+	const account = await signUp(page, request, 'Keyboard Owner')
+	const data = await seed(account.email, ['Ana Silva'], payments)
+	const before = await dbRows(data.orgId)
+	await page.goto('/app/transactions?edit=1')
+	const amount = editRow(page, 'VM-200').getByRole('textbox', { name: 'Amount' })
+	await amount.fill('81.00')
+	await editRow(page, 'PP-300').getByRole('checkbox', { name: 'Delete row' }).check()
+	await amount.press('Enter')
+	await expect(page).toHaveURL(/edit=1/)
+	await expect(amount).toHaveValue('81.00')
+	if (javaScriptEnabled) await expect(editRow(page, 'ZL-100').getByRole('textbox', { name: 'Amount' })).toBeFocused()
+	// Neither the edit nor the deletion was saved.
+	expect(await dbRows(data.orgId)).toEqual(before)
+	if (!javaScriptEnabled) return
+	await editRow(page, 'PP-300').getByRole('checkbox', { name: 'Delete row' }).uncheck()
+	await amount.press('Control+Enter')
+	await expect(page.getByText('Changes saved successfully')).toBeVisible()
+	expect((await dbRows(data.orgId)).find((r) => r.external_id === 'VM-200')?.amount).toBe('81.00')
+})
+
+test('new rows left as they were added are not saved @nojs', async ({ page, request }) => {
+	const account = await signUp(page, request, 'Blank Owner')
+	const data = await seed(account.email, ['Ana Silva'], payments.slice(0, 1))
+	await page.goto('/app/transactions?edit=1')
+	await page.getByRole('button', { name: 'Add row' }).click()
+	await expect(page.getByRole('button', { name: 'Remove this new row' })).toHaveCount(1)
+	await page.getByRole('button', { name: 'Add row' }).click()
+	await expect(page.getByRole('button', { name: 'Remove this new row' })).toHaveCount(2)
+	const filled = page.getByRole('row').nth(2)
+	await filled.getByRole('textbox', { name: 'External ID' }).fill('ONLY-ONE')
+	await filled.getByRole('textbox', { name: 'Amount' }).fill('9.50')
+	await page.getByRole('button', { name: 'Save' }).click()
+	await expect(page.getByText('Changes saved successfully')).toBeVisible()
+	await expect(page.getByText('1 added, 0 updated, 0 deleted.')).toBeVisible()
+	expect((await dbRows(data.orgId)).map((r) => [r.external_id, r.amount])).toEqual([
+		['ONLY-ONE', '9.50'],
+		['ZL-100', '125.50'],
+	])
+})
+
+test('the client cell tells namesakes apart by email and can create a client @nojs', async ({ page, request }) => {
+	const account = await signUp(page, request, 'Namesake Owner')
+	const data = await seed(account.email, ['Ana Silva', 'Bruno Costa'], [])
+	const twin = await withDatabase(async (db) => {
+		await db.query(`update public.clients set email = 'ana@one.test' where id = $1`, [data.clients['Ana Silva']])
+		const r = await db.query<{ id: string }>(
+			`insert into public.clients (organization_id, user_id, name, email) values ($1, $2, 'Ana Silva', 'ana@two.test') returning id`,
+			[data.orgId, data.userId],
+		)
+		return r.rows[0]!.id
+	})
+	await page.goto('/app/transactions?edit=1&add=1')
+	// The suggestions: a unique name as it is, namesakes with their email.
+	const options = page.locator('datalist#transaction-client-names option')
+	await expect(options).toHaveCount(3)
+	expect(await options.evaluateAll((list) => list.map((o) => [(o as HTMLOptionElement).value, o.textContent]))).toEqual([
+		['Ana Silva <ana@one.test>', 'ana@one.test'],
+		['Ana Silva <ana@two.test>', 'ana@two.test'],
+		['Bruno Costa', ''],
+	])
+	const first = page.getByRole('row').nth(1)
+	await first.getByRole('combobox', { name: 'Client' }).fill('Ana Silva <ana@two.test>')
+	await first.getByRole('textbox', { name: 'External ID' }).fill('NS-1')
+	await page.getByRole('button', { name: 'Add row' }).click()
+	const second = page.getByRole('row').nth(1)
+	await second.getByRole('combobox', { name: 'Client' }).fill('Nova Pessoa')
+	await second.getByRole('textbox', { name: 'External ID' }).fill('NS-2')
+	await page.getByRole('button', { name: 'Save' }).click()
+	// The row added last is the first one.
+	await expect(page.getByRole('row').nth(1)).toContainText('No client of your organization has this name.')
+	await page.getByRole('row').nth(1).getByRole('checkbox', { name: 'Create “Nova Pessoa” as a new client' }).check()
+	await page.getByRole('button', { name: 'Save' }).click()
+	await expect(page.getByText('Changes saved successfully')).toBeVisible()
+	const saved = await withDatabase(async (db) =>
+		(
+			await db.query<{ external_id: string; client_id: string; name: string }>(
+				`select t.external_id, t.client_id, c.name from public.transactions t join public.clients c on c.id = t.client_id
+				 where t.organization_id = $1 order by t.external_id`,
+				[data.orgId],
+			)
+		).rows,
+	)
+	expect(saved).toEqual([
+		{ external_id: 'NS-1', client_id: twin, name: 'Ana Silva' },
+		{ external_id: 'NS-2', client_id: expect.any(String), name: 'Nova Pessoa' },
+	])
+})
+
+test('row actions stay in view at 1366 px with the sidebar open, also after a failed save @nojs', async ({ page, request }) => {
+	await page.setViewportSize({ width: 1366, height: 768 })
+	const account = await signUp(page, request, 'Wide Owner')
+	await seed(account.email, ['Ana Silva'], payments)
+	await page.goto('/app/transactions?edit=1')
+	await expect(page.locator('#app-sidebar')).toHaveAttribute('data-state', 'expanded')
+	const remove = editRow(page, 'ZL-100').getByRole('checkbox', { name: 'Delete row' })
+	await expect(remove).toBeInViewport({ ratio: 1 })
+	await editRow(page, 'PP-300').getByRole('textbox', { name: 'Description' }).fill('x'.repeat(2001))
+	await page.getByRole('button', { name: 'Save' }).click()
+	await expect(page.getByText('Failed to save changes').first()).toBeVisible()
+	await expect(remove).toBeInViewport({ ratio: 1 })
+	const scrolled = await page.locator('[data-slot="table-container"]').evaluate((el) => el.scrollLeft)
+	expect(scrolled).toBe(0)
+})
+
+test('focus moves into the table when the edit mode opens and when a row is added', async ({ page, request }) => {
+	const account = await signUp(page, request, 'Focus Owner')
+	await seed(account.email, ['Ana Silva'], payments.slice(0, 1))
+	await page.goto('/app/transactions')
+	await page.getByRole('link', { name: 'Edit table' }).click()
+	await expect(editRow(page, 'ZL-100').getByLabel('Date received')).toBeFocused()
+	await page.getByRole('button', { name: 'Add row' }).click()
+	await expect(page.getByRole('row').nth(1).getByLabel('Date received')).toBeFocused()
+	await expect(page.getByRole('row').nth(1).getByRole('textbox', { name: 'External ID' })).toHaveValue('')
+})
+
+test('intents named like object properties are unknown: a 400, never a 500 @nojs', async ({ page, request }) => {
+	await signUp(page, request, 'Proto Owner')
+	for (const path of ['/app/transactions', '/app/clients']) {
+		for (const intent of ['__proto__', 'toString', 'constructor', 'hasOwnProperty', 'valueOf']) {
+			const response = await request.post(path, { form: { intent }, maxRedirects: 0 })
+			expect(response.status(), `${path} ${intent}`).toBe(400)
+			expect(await response.text()).toContain('The server did not recognise this request.')
+		}
 	}
 })

@@ -5,6 +5,7 @@
  * organization's gears, with its ledger row). Deterministic: the same seed gives the same data,
  * relative to today. Runs inside the caller's asSystem transaction, in a handful of statements.
  */
+import { PAYMENT_METHODS, TRANSACTION_CATEGORIES } from '#app/lib/schemas/transactions.ts'
 import { sql, type Tx } from './index.ts'
 import type { AppointmentStatus, ClientStatus, PaymentMethod, TransactionCategory } from './types.ts'
 
@@ -29,8 +30,8 @@ const SERVICES_SOLD = [
 	'Website update', 'Monthly retainer', 'Consultation', 'Logo design', 'Photo session', 'Bookkeeping',
 	'Event deposit', 'Coaching session', 'Social media package', 'Repair work', 'Tutoring', 'Catering balance',
 ]
-const METHODS: PaymentMethod[] = ['Zelle', 'Venmo', 'CashApp', 'PayPal', 'Wire Transfer', 'Other']
-const CATEGORIES: TransactionCategory[] = ['matched', 'pending', 'unmatched', 'review']
+const METHODS = PAYMENT_METHODS
+const CATEGORIES = TRANSACTION_CATEGORIES
 const EXTERNAL_PREFIX: Record<PaymentMethod, string> = {
 	Zelle: 'ZL', Venmo: 'VM', CashApp: 'CA', PayPal: 'PP', 'Wire Transfer': 'WT', Other: 'OT',
 }

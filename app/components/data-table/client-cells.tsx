@@ -4,7 +4,7 @@ import type { ClientStatus } from '#app/lib/schemas/clients.ts'
 
 const variants = { active: 'success', inactive: 'secondary', pending: 'warning' } as const satisfies Record<ClientStatus, string>
 
-/** A client's status (SPEC §3) as a coloured, translated badge. */
+/** A client's status as a coloured, translated badge. */
 export function ClientStatusBadge({ status }: { status: ClientStatus }) {
 	const { t } = useTranslation('clients')
 	return <Badge variant={variants[status]}>{t(`statuses.${status}`)}</Badge>

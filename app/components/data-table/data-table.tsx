@@ -6,7 +6,7 @@ import { Input } from '#app/components/ui/input.tsx'
 import { TableHead } from '#app/components/ui/table.tsx'
 import { formatNumber } from '#app/lib/format.ts'
 import { cn } from '#app/lib/utils.ts'
-import { sortChanges, withParams, type TableState } from './params.ts'
+import { sortChanges, withParams, type TableState } from '#app/lib/table-params.ts'
 
 /**
  * The shared pieces of the app's data tables. Everything is a link or a GET form on the URL's
@@ -184,7 +184,7 @@ export function CellError({ id, message }: { id: string; message: string | undef
 }
 
 /**
- * A table screen that failed to load (SPEC §8: 'Failed to load transactions', 'Failed to load
+ * A table screen that failed to load ('Failed to load transactions', 'Failed to load
  * clients'), shown inside the app shell with a way to try again.
  */
 export function TableLoadError({ title }: { title: string }) {

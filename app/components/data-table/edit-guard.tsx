@@ -15,7 +15,7 @@ import {
 import { Spinner } from '#app/components/ui/spinner.tsx'
 
 /**
- * SPEC §4: leaving a table's edit mode with unsaved changes asks first. With JavaScript, a
+ * Leaving a table's edit mode with unsaved changes asks first. With JavaScript, a
  * link (Cancel, another page, another screen) is held by a blocker until the user answers the
  * dialog, and closing or reloading the tab asks through the browser (beforeunload). Saving
  * (a submission to the same URL, then its redirect) is never held.
@@ -79,7 +79,7 @@ export function UnsavedChangesDialog({ blocker }: { blocker: Blocker }) {
 	)
 }
 
-/** The unsaved-changes flag of SPEC §4. */
+/** The unsaved-changes flag of a table's edit mode. */
 export function UnsavedBadge({ dirty }: { dirty: boolean }) {
 	const { t } = useTranslation('table')
 	if (!dirty) return null
@@ -123,9 +123,4 @@ export function EditToolbar({
 			<UnsavedBadge dirty={dirty} />
 		</div>
 	)
-}
-
-/** The first submit button of an edit form: what Enter in a cell presses (save, not remove). */
-export function DefaultSaveButton() {
-	return <button type="submit" name="intent" value="save" className="sr-only" tabIndex={-1} aria-hidden="true" />
 }

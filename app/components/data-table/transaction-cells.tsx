@@ -1,26 +1,19 @@
+import { getInputProps } from '@conform-to/react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { CategoryBadge } from '#app/components/category-badge.tsx'
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
+import { Input } from '#app/components/ui/input.tsx'
+import { Table, TableBody, TableCell, TableHeader, TableRow } from '#app/components/ui/table.tsx'
 import { formatDate, formatMoney } from '#app/lib/format.ts'
-import type { PaymentMethod, TransactionCategory, TransactionSort } from '#app/lib/schemas/transactions.ts'
-import { SortableHead } from './data-table.tsx'
-import type { TableState } from './params.ts'
+import type { ClientChoice } from '#app/lib/schemas/clients.ts'
+import type { TransactionRow, TransactionSort } from '#app/lib/schemas/transactions.ts'
+import { CellError, SortableHead } from './data-table.tsx'
+import type { CellField, ErrorText } from './editable-table.tsx'
+import type { TableState } from '#app/lib/table-params.ts'
 
-/** A transaction as the tables show it (the list service's row). */
-export type TransactionRow = {
-	id: string
-	dateReceived: string
-	clientId: string | null
-	clientName: string | null
-	externalId: string | null
-	amount: string
-	category: TransactionCategory
-	paymentMethod: PaymentMethod
-	description: string | null
-}
 
-export function TransactionHeaders({
+/** The sortable header cells; `editing` leaves the amount left-aligned over its input. */
+export function TransactionHeadCells({
 	state,
 	editing,
 	hideClient,
@@ -31,22 +24,84 @@ export function TransactionHeaders({
 }) {
 	const { t } = useTranslation('transactions')
 	return (
+		<>
+			<SortableHead column="date_received" label={t('columns.date')} state={state} />
+			{hideClient ? null : <SortableHead column="client" label={t('columns.client')} state={state} />}
+			<SortableHead column="external_id" label={t('columns.externalId')} state={state} />
+			<SortableHead column="amount" label={t('columns.amount')} state={state} className={editing ? undefined : 'text-right'} />
+			<SortableHead column="category" label={t('columns.category')} state={state} />
+			<SortableHead column="payment_method" label={t('columns.method')} state={state} />
+			<SortableHead column="description" label={t('columns.description')} state={state} />
+		</>
+	)
+}
+
+function TransactionHeaders(props: { state: TableState<TransactionSort>; hideClient?: boolean }) {
+	return (
 		<TableHeader>
 			<TableRow>
-				<SortableHead column="date_received" label={t('columns.date')} state={state} />
-				{hideClient ? null : <SortableHead column="client" label={t('columns.client')} state={state} />}
-				<SortableHead column="external_id" label={t('columns.externalId')} state={state} />
-				<SortableHead column="amount" label={t('columns.amount')} state={state} className={editing ? undefined : 'text-right'} />
-				<SortableHead column="category" label={t('columns.category')} state={state} />
-				<SortableHead column="payment_method" label={t('columns.method')} state={state} />
-				<SortableHead column="description" label={t('columns.description')} state={state} />
-				{editing ? (
-					<TableHead>
-						<span className="sr-only">{t('columns.actions')}</span>
-					</TableHead>
-				) : null}
+				<TransactionHeadCells {...props} />
 			</TableRow>
 		</TableHeader>
+	)
+}
+
+/**
+ * The client cell of the edit mode: a text box with the organization's clients as suggestions
+ * (a native datalist, so it works without JavaScript; the email tells namesakes apart), and,
+ * when the typed name is no client's, a box to create that client with the save.
+ */
+export function ClientCell({
+	field,
+	clientId,
+	newClient,
+	choices,
+	listId,
+	errorText,
+}: {
+	field: CellField
+	/** The row's own client, which wins when several clients share the typed name. */
+	clientId: CellField
+	newClient: CellField
+	choices: ClientChoice[]
+	listId: string
+	errorText: ErrorText
+}) {
+	const { t } = useTranslation('transactions')
+	const typed = (field.value ?? '').trim().toLowerCase()
+	const known = !typed || choices.some((c) => c.value.toLowerCase() === typed || c.name.toLowerCase() === typed)
+	return (
+		<TableCell className="align-top">
+			<input {...getInputProps(clientId, { type: 'hidden' })} />
+			<Input
+				{...getInputProps(field, { type: 'text' })}
+				list={listId}
+				autoComplete="off"
+				aria-label={t('columns.client')}
+				placeholder={t('noClient')}
+				className="w-full"
+			/>
+			<CellError id={field.errorId} message={errorText(field.errors?.[0])} />
+			{known ? null : (
+				<label className="mt-1 flex items-start gap-1.5 text-xs whitespace-normal">
+					<input {...getInputProps(newClient, { type: 'checkbox' })} className="mt-0.5 size-3.5" />
+					{t('clientCell.create', { name: (field.value ?? '').trim() })}
+				</label>
+			)}
+		</TableCell>
+	)
+}
+
+/** The suggestions of the client cells: a client's name (or "Name <email>"), labelled by email. */
+export function ClientOptions({ id, choices }: { id: string; choices: ClientChoice[] }) {
+	return (
+		<datalist id={id}>
+			{choices.map((c) => (
+				<option key={c.id} value={c.value}>
+					{c.email ?? ''}
+				</option>
+			))}
+		</datalist>
 	)
 }
 

@@ -1,4 +1,6 @@
 import { z } from 'zod'
+import { isValidDate } from '#app/lib/dates.ts'
+import { metaOf, rowList, rowMeta } from '../editable-rows.ts'
 
 /**
  * The transactions table: its URL parameters and the edit-mode form, shared by the browser
@@ -14,8 +16,24 @@ export const TRANSACTION_SORTS = ['date_received', 'client', 'external_id', 'amo
 export type TransactionSort = (typeof TRANSACTION_SORTS)[number]
 export const TRANSACTION_DEFAULT_SORT = { sort: 'date_received', dir: 'desc' } as const
 
-/** Rows one save may carry, and the largest amount numeric(12, 2) holds. */
-export const MAX_ROWS_PER_SAVE = 500
+/** A transaction as the list service returns it and the tables show it. */
+export type TransactionRow = {
+	id: string
+	dateReceived: string
+	clientId: string | null
+	clientName: string | null
+	externalId: string | null
+	amount: string
+	category: TransactionCategory
+	paymentMethod: PaymentMethod
+	description: string | null
+	/** updated_at in microseconds, as loaded: a save refuses to overwrite a newer row. */
+	version: string
+	/** A hash of the values as shown: a save skips a row the user left alone. */
+	fingerprint: string
+}
+
+/** The largest amount numeric(12, 2) holds. */
 export const MAX_AMOUNT = 9_999_999_999.99
 
 export function isCategory(value: unknown): value is TransactionCategory {
@@ -38,32 +56,21 @@ export function parseAmount(input: string): { ok: true; value: string } | { ok: 
 	return { ok: true, value }
 }
 
-/** A calendar date as YYYY-MM-DD between 1900 and 2999. */
-export function isValidDate(value: string) {
-	const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value)
-	if (!match) return false
-	const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])]
-	if (year < 1900 || year > 2999) return false
-	const date = new Date(Date.UTC(year, month - 1, day))
-	return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
-}
-
 const optionalText = (max: number, tooLong: string) => z.string().trim().max(max, tooLong).optional()
 
 export const transactionRowSchema = z
 	.object({
-		id: z.uuid({ error: 'rowInvalid' }).optional(),
-		version: z.string().regex(/^\d{1,20}$/, 'rowInvalid').optional(),
-		fingerprint: z.string().max(64, 'rowInvalid').optional(),
+		...rowMeta,
 		clientId: z.uuid({ error: 'clientInvalid' }).optional(),
 		client: optionalText(200, 'clientTooLong'),
+		/** Create the typed client when no client has that name (the "new client" box). */
+		newClient: z.boolean().optional(),
 		externalId: optionalText(200, 'externalIdTooLong'),
 		amount: z.string({ error: 'amountRequired' }).max(40, 'amountInvalid'),
 		dateReceived: z.string({ error: 'dateRequired' }).trim().refine(isValidDate, 'dateInvalid'),
 		category: z.enum(TRANSACTION_CATEGORIES, { error: 'categoryInvalid' }),
 		paymentMethod: z.enum(PAYMENT_METHODS, { error: 'methodInvalid' }),
 		description: optionalText(2000, 'descriptionTooLong'),
-		deleted: z.boolean().optional(),
 	})
 	.superRefine((row, ctx) => {
 		if (row.id && !row.version) ctx.addIssue({ code: 'custom', message: 'rowInvalid', path: ['id'] })
@@ -72,9 +79,7 @@ export const transactionRowSchema = z
 		if (!amount.ok) ctx.addIssue({ code: 'custom', message: amount.error, path: ['amount'] })
 	})
 	.transform((row) => ({
-		id: row.id ?? null,
-		version: row.version ?? null,
-		fingerprint: row.fingerprint ?? null,
+		...metaOf(row),
 		clientId: row.clientId ?? null,
 		client: row.client ?? '',
 		externalId: row.externalId ?? '',
@@ -83,16 +88,14 @@ export const transactionRowSchema = z
 		category: row.category,
 		paymentMethod: row.paymentMethod,
 		description: row.description ?? '',
-		deleted: row.deleted ?? false,
+		newClient: row.newClient ?? false,
 	}))
 
-export type TransactionRowInput = z.output<typeof transactionRowSchema>
+export type TransactionRowInput = Omit<z.output<typeof transactionRowSchema>, 'newClient'> & { newClient?: boolean }
 
-export const transactionsSaveSchema = z.object({
-	rows: z.array(transactionRowSchema).max(MAX_ROWS_PER_SAVE, 'tooManyRows').default([]),
-})
+export const transactionsSaveSchema = z.object({ rows: rowList(transactionRowSchema) })
 
-/** A new row's values (SPEC §5): no client, external id or description, 0, today, unmatched, Zelle. */
+/** A new row's values: no client, external id or description, 0, today, unmatched, Zelle. */
 export function newTransactionRow(today: string) {
 	return { client: '', externalId: '', amount: '0', dateReceived: today, category: 'unmatched', paymentMethod: 'Zelle', description: '' }
 }

@@ -2,31 +2,33 @@ import { TZDate } from '@date-fns/tz'
 import { format } from 'date-fns'
 import { ArrowLeftIcon } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
-import { data, isRouteErrorResponse, Link, useRouteError } from 'react-router'
+import { Link } from 'react-router'
 import { requireMember } from '#app/.server/auth/session.ts'
+import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { invariantResponse } from '#app/lib/errors.ts'
+import { pageMeta } from '#app/lib/meta.ts'
 import { getClient } from '#app/.server/clients.ts'
-import { DEFAULT_PAGE_SIZE, listTransactions, organizationToday } from '#app/.server/transactions.ts'
+import { DEFAULT_PAGE_SIZE, organizationToday } from '#app/.server/query.ts'
+import { listTransactions } from '#app/.server/transactions.ts'
 import { ClientStatusBadge } from '#app/components/data-table/client-cells.tsx'
 import { TablePagination } from '#app/components/data-table/data-table.tsx'
-import { readTableState } from '#app/components/data-table/params.ts'
+import { readTableState } from '#app/lib/table-params.ts'
 import { TransactionsReadTable } from '#app/components/data-table/transaction-cells.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { formatDate, formatMoney, formatNumber } from '#app/lib/format.ts'
 import { TRANSACTION_DEFAULT_SORT, TRANSACTION_SORTS } from '#app/lib/schemas/transactions.ts'
 import type { Route } from './+types/client-detail'
 
-export const handle = { i18n: ['clients', 'transactions', 'table'] }
-
-export const meta: Route.MetaFunction = () => [{ title: 'P2P Transaction Tracker' }]
+export const meta: Route.MetaFunction = (args) => pageMeta(args, 'clientDetail', args.loaderData?.client.name)
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
 	const { user, organization } = requireMember(context)
 	// An id that is not a uuid, or a client of another organization, is simply not found here.
-	if (!UUID.test(params.clientId)) throw data(null, { status: 404 })
+	invariantResponse(UUID.test(params.clientId), 404)
 	const found = await getClient(user.userId, organization.id, params.clientId)
-	if (!found) throw data(null, { status: 404 })
+	invariantResponse(found, 404)
 	const url = new URL(request.url)
 	// The client's column is the same on every row, so it is not a sort here.
 	const state = readTableState(
@@ -115,15 +117,16 @@ export default function ClientDetailScreen({ loaderData }: Route.ComponentProps)
 }
 
 export function ErrorBoundary() {
-	const error = useRouteError()
+	return <GeneralErrorBoundary statusHandlers={{ 404: () => <ClientNotFound /> }} />
+}
+
+function ClientNotFound() {
 	const { t } = useTranslation('clients')
-	const notFound = isRouteErrorResponse(error) && error.status === 404
-	if (!notFound) console.error(error)
 	return (
 		<div className="grid gap-4">
-			{notFound ? <p className="text-5xl font-bold">{'404'}</p> : null}
-			<h1 className="text-xl font-semibold">{notFound ? t('detail.notFound.title') : t('common:errors.unexpected')}</h1>
-			{notFound ? <p className="text-muted-foreground">{t('detail.notFound.description')}</p> : null}
+			<p className="text-5xl font-bold">{'404'}</p>
+			<h1 className="text-xl font-semibold">{t('detail.notFound.title')}</h1>
+			<p className="text-muted-foreground">{t('detail.notFound.description')}</p>
 			<Link to="/app/clients" className="w-fit text-primary underline-offset-4 hover:underline">
 				{t('detail.back')}
 			</Link>

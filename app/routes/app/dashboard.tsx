@@ -132,7 +132,7 @@ function LatestTransactions({ latest, className }: { latest: Route.ComponentProp
 									<TableCell>
 										<CategoryBadge category={row.category} />
 									</TableCell>
-									<TableCell className="hidden sm:table-cell">{row.paymentMethod}</TableCell>
+									<TableCell className="hidden sm:table-cell">{t(`transactions:methods.${row.paymentMethod}`)}</TableCell>
 								</TableRow>
 							))
 						)}

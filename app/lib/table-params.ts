@@ -1,6 +1,7 @@
 /**
- * A table's state lives in the URL (ARCHITECTURE §1): q, sort, dir, page, plus edit and add
- * for the edit mode. These helpers read it and build the links that change one part of it.
+ * A table's state lives in the URL (so it can be bookmarked and shared): q, sort, dir, page,
+ * plus edit and add for the edit mode. These helpers read it and build the links that change
+ * one part of it. Pure: used by the route modules, the components and the list services.
  */
 export type SortDirection = 'asc' | 'desc'
 
@@ -13,25 +14,39 @@ export type TableState<S extends string> = {
 	add: boolean
 }
 
-const MAX_PAGE = 1_000_000
+export const MAX_PAGE = 1_000_000
+
+/**
+ * The one reading of sort, direction and page, whatever they came from (the URL or a
+ * service's caller): an unknown sort falls back to the default; a missing direction to the
+ * default's for the default sort, ascending for another; a page to 1…MAX_PAGE.
+ */
+export function checkSortAndPage<S extends string>(
+	values: { sort?: string | null; dir?: string | null; page?: number | null },
+	sorts: readonly S[],
+	defaults: { readonly sort: S; readonly dir: SortDirection },
+): { sort: S; dir: SortDirection; page: number } {
+	const sort = values.sort && (sorts as readonly string[]).includes(values.sort) ? (values.sort as S) : defaults.sort
+	const dir: SortDirection =
+		values.dir === 'asc' || values.dir === 'desc' ? values.dir : sort === defaults.sort ? defaults.dir : 'asc'
+	const page =
+		typeof values.page === 'number' && Number.isFinite(values.page) ? Math.min(Math.max(Math.trunc(values.page), 1), MAX_PAGE) : 1
+	return { sort, dir, page }
+}
 
 export function readTableState<S extends string>(
 	search: URLSearchParams,
 	sorts: readonly S[],
-	defaults: { sort: S; dir: SortDirection },
+	defaults: { readonly sort: S; readonly dir: SortDirection },
 ): TableState<S> {
-	const sortParam = search.get('sort')
-	const sort = sortParam && (sorts as readonly string[]).includes(sortParam) ? (sortParam as S) : defaults.sort
-	const dirParam = search.get('dir')
-	const dir: SortDirection =
-		dirParam === 'asc' || dirParam === 'desc' ? dirParam : sort === defaults.sort ? defaults.dir : 'asc'
-	const pageNumber = Number.parseInt(search.get('page') ?? '1', 10)
-	const page = Number.isFinite(pageNumber) ? Math.min(Math.max(pageNumber, 1), MAX_PAGE) : 1
+	const checked = checkSortAndPage(
+		{ sort: search.get('sort'), dir: search.get('dir'), page: Number.parseInt(search.get('page') ?? '1', 10) },
+		sorts,
+		defaults,
+	)
 	return {
 		q: (search.get('q') ?? '').trim().slice(0, 200),
-		sort,
-		dir,
-		page,
+		...checked,
 		edit: search.get('edit') === '1',
 		add: search.get('add') === '1',
 	}

@@ -1,0 +1,409 @@
+import { getFormProps, getInputProps, getSelectProps, useForm, type FieldMetadata } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { Trash2Icon, XIcon } from 'lucide-react'
+import { useEffect, useRef, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Form, useLocation, useNavigation } from 'react-router'
+import { toast } from 'sonner'
+import type { z } from 'zod'
+import { FormAlert } from '#app/components/form-alert.tsx'
+import { Alert, AlertDescription, AlertTitle } from '#app/components/ui/alert.tsx'
+import { Button } from '#app/components/ui/button.tsx'
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '#app/components/ui/dialog.tsx'
+import { Input } from '#app/components/ui/input.tsx'
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
+import { blankOf, type Confirmation } from '#app/lib/editable-rows.ts'
+import { withoutEditMode } from '#app/lib/table-params.ts'
+import { useHydrated } from '#app/lib/use-hydrated.ts'
+import { cn } from '#app/lib/utils.ts'
+import { CellError, NativeSelect } from './data-table.tsx'
+import { EditToolbar, UnsavedChangesDialog, useUnsavedChangesGuard } from './edit-guard.tsx'
+
+/**
+ * The browser half of the editable-table kit (the server half is .server/data-table.ts). A
+ * screen declares its header, its value cells, its schema and its rows; the kit brings the
+ * edit form (a plain post that works without JavaScript), the toolbar, the unsaved-changes
+ * guard, the remove/delete cell pinned to the right, row errors with the newer values of a
+ * conflict, the question a deletion asks first, and the keyboard: Enter moves to the same cell
+ * of the next row, Ctrl/Cmd+Enter saves.
+ */
+
+/** What a table action answers (tableAction), as the screen receives it. */
+export type TableActionData<V> =
+	| {
+			result?: unknown
+			formError?: string
+			conflicts?: Record<number, V>
+			confirm?: Confirmation
+	  }
+	| undefined
+
+type LoadedRow = { id: string; version: string; fingerprint: string }
+type Meta = { id?: string; version?: string; fingerprint?: string; blank?: string; deleted?: string }
+export type EditRowValues = Record<string, string | undefined>
+type FormValues = { rows: EditRowValues[] }
+/** A cell's field (conform's metadata of one value of one row). */
+export type CellField = FieldMetadata<string | undefined, FormValues, string[]>
+/** A row's fields, by name: the screen's values and the kit's own (id, version …). */
+export type RowFields<R extends EditRowValues> = { [K in keyof R | keyof Meta]-?: CellField }
+export type ErrorText = (code: string | undefined) => string | undefined
+
+/** An error code as text: {ns}:errors.{code}, or a generic "not valid". */
+export function useErrorText(ns: string): ErrorText {
+	const { t, i18n } = useTranslation(ns)
+	return (code) => {
+		if (!code) return undefined
+		return i18n.exists(`${ns}:errors.${code}`) ? t(`${ns}:errors.${code}`) : t('table:errors.invalidValue')
+	}
+}
+
+const TABLE_ROW = 'data-edit-row'
+
+export function EditableTable<L extends LoadedRow, R extends EditRowValues, V>({
+	ns,
+	schema,
+	rows: loaded,
+	values,
+	blank,
+	actionData,
+	header,
+	columnCount,
+	cells,
+	conflictItems,
+	children,
+}: {
+	/** The screen's namespace: editCaption, columns.actions, empty.none, errors.*, conflict.*, warnings.* */
+	ns: string
+	schema: z.ZodType
+	/** The loaded rows, with the id, version and fingerprint the save checks. */
+	rows: L[]
+	/** A loaded row's values as the form shows them (text). */
+	values: (row: L) => Partial<R>
+	/** A new row's values. */
+	blank: R
+	actionData: TableActionData<V>
+	/** The header cells of the value columns (the kit adds the actions column). */
+	header: React.ReactNode
+	columnCount: number
+	cells: (fields: RowFields<R>, row: { index: number; isNew: boolean; errorText: ErrorText }) => React.ReactNode
+	conflictItems: (values: V) => [string, string][]
+	/** Anything the cells refer to, such as a datalist. */
+	children?: React.ReactNode
+}) {
+	const { t } = useTranslation('table')
+	const location = useLocation()
+	const navigation = useNavigation()
+	const errorText = useErrorText(ns)
+	const newRow = { ...blank, blank: blankOf(blank as Record<string, string>) }
+	const existing = loaded.map((row) => ({ id: row.id, version: row.version, fingerprint: row.fingerprint, ...values(row) }))
+	// The "Add" link opens the edit mode with one new row (add=1 in the URL).
+	const add = new URLSearchParams(location.search).get('add') === '1'
+	const [form, fields] = useForm<FormValues>({
+		id: `${ns}-edit`,
+		lastResult: actionData?.result as never,
+		defaultValue: { rows: add ? [newRow, ...existing] : existing },
+		onValidate: ({ formData }) => parseWithZod(formData, { schema }) as never,
+		shouldValidate: 'onBlur',
+		shouldRevalidate: 'onInput',
+	})
+	const rows = fields.rows.getFieldList()
+	const dirty = form.dirty || rows.some((row) => !row.getFieldset().id?.initialValue)
+	const { blocker, markSaving } = useUnsavedChangesGuard(dirty)
+	const posted = navigation.state !== 'idle' ? navigation.formData : undefined
+	const saving = posted?.get('intent') === 'save' || posted?.get('confirmed') === '1'
+	const formError = actionData?.formError ?? (form.status === 'error' ? 'saveFailed' : undefined)
+	const listError = fields.rows.errors?.[0]
+	const tableRef = useRef<HTMLDivElement>(null)
+
+	useEffect(() => {
+		if (actionData?.formError) toast.error(t('toast.saveFailed'), { id: 'flash' })
+	}, [actionData, t])
+
+	// Focus moves into the table when the edit mode opens, and to a row added (at the top).
+	const firstKey = rows[0]?.key
+	const seen = useRef<{ count: number; firstKey: string | undefined } | null>(null)
+	useEffect(() => {
+		const previous = seen.current
+		seen.current = { count: rows.length, firstKey }
+		if (previous && (rows.length <= previous.count || firstKey === previous.firstKey)) return
+		tableRef.current?.querySelector<HTMLElement>(`tr[${TABLE_ROW}] :is(input:not([type=hidden]), select)`)?.focus({ preventScroll: true })
+	}, [rows.length, firstKey])
+
+	return (
+		<Form
+			method="post"
+			action={location.pathname + location.search}
+			{...getFormProps(form)}
+			onSubmit={(event) => {
+				form.onSubmit(event)
+				if (!event.defaultPrevented) markSaving()
+			}}
+			onKeyDown={onCellKeyDown}
+			className="grid min-w-0 grid-cols-1 gap-4"
+		>
+			{/* What Enter presses without JavaScript: check the rows, save nothing. */}
+			<button {...form.validate.getButtonProps()} className="sr-only" tabIndex={-1} aria-hidden="true" />
+			<EditToolbar
+				addButtonProps={form.insert.getButtonProps({ name: fields.rows.name, index: 0, defaultValue: newRow })}
+				saving={saving}
+				cancelHref={withoutEditMode(new URL(location.pathname + location.search, 'http://localhost'))}
+				dirty={dirty}
+			/>
+			{formError || listError ? <FormAlert ns="table" code={listError ?? formError} id={`${ns}-edit-error`} /> : null}
+			{actionData?.confirm ? <ConfirmSave formId={form.id} ns={ns} confirm={actionData.confirm} /> : null}
+			{children}
+			<div className="rounded-md border" ref={tableRef}>
+				<Table>
+					<caption className="sr-only">{t(`${ns}:editCaption`)}</caption>
+					<TableHeader>
+						<TableRow>
+							{header}
+							<TableHead className={stickyCell}>
+								<span className="sr-only">{t(`${ns}:columns.actions`)}</span>
+							</TableHead>
+						</TableRow>
+					</TableHeader>
+					<TableBody>
+						{rows.length === 0 ? (
+							<TableRow>
+								<TableCell colSpan={columnCount + 1} className="h-24 text-center text-muted-foreground">
+									{t(`${ns}:empty.none`)}
+								</TableCell>
+							</TableRow>
+						) : (
+							rows.map((row, index) => {
+								const f = row.getFieldset() as unknown as RowFields<R>
+								const isNew = !f.id.initialValue
+								const deleted = f.deleted.value === 'on'
+								const rowLevel = form.allErrors[`${row.name}.row`]?.[0] ?? f.id.errors?.[0] ?? f.version.errors?.[0]
+								const conflict = actionData?.conflicts?.[index]
+								return (
+									<EditRow key={row.key ?? row.id} deleted={deleted} columnCount={columnCount}>
+										<>
+											{cells(f, { index, isNew, errorText })}
+											<TableCell className={cn(stickyCell, 'align-top no-underline')}>
+												<input {...getInputProps(f.id, { type: 'hidden' })} />
+												<input {...getInputProps(f.version, { type: 'hidden' })} />
+												<input {...getInputProps(f.fingerprint, { type: 'hidden' })} />
+												<input {...getInputProps(f.blank, { type: 'hidden' })} />
+												{isNew ? (
+													<Button
+														type="submit"
+														variant="ghost"
+														size="sm"
+														{...form.remove.getButtonProps({ name: fields.rows.name, index })}
+														aria-label={t('removeRow')}
+													>
+														<XIcon aria-hidden="true" />
+														<span className="sr-only">{t('remove')}</span>
+													</Button>
+												) : (
+													<label className="inline-flex h-9 items-center gap-1.5 text-sm whitespace-nowrap" title={t('deleteRow')}>
+														<input {...getInputProps(f.deleted, { type: 'checkbox' })} className="size-4 accent-destructive" />
+														<Trash2Icon className="size-4 text-muted-foreground" aria-hidden="true" />
+														<span className="sr-only">{t('deleteRow')}</span>
+													</label>
+												)}
+											</TableCell>
+										</>
+										{rowLevel ? (
+											<Alert variant="destructive" className="py-2">
+												<AlertTitle>{errorText(rowLevel)}</AlertTitle>
+												{conflict ? (
+													<AlertDescription>
+														<ConflictValues ns={ns} items={conflictItems(conflict)} />
+													</AlertDescription>
+												) : null}
+											</Alert>
+										) : null}
+									</EditRow>
+								)
+							})
+						)}
+					</TableBody>
+				</Table>
+			</div>
+			<UnsavedChangesDialog blocker={blocker} />
+		</Form>
+	)
+}
+
+/** The actions column stays in view at the right edge while the other cells scroll. */
+const stickyCell = 'sticky right-0 z-10 w-12 bg-background shadow-[inset_1px_0_0_var(--border)]'
+
+/** A row of values and, under it, its alert (a refusal, a conflict) spanning the table. */
+function EditRow({ deleted, columnCount, children }: { deleted: boolean; columnCount: number; children: [React.ReactNode, React.ReactNode] }) {
+	const [cellsOfRow, alert] = children
+	return (
+		<>
+			<TableRow {...{ [TABLE_ROW]: '' }} data-deleted={deleted || undefined} className={cn(deleted && 'bg-destructive/5 line-through opacity-70')}>
+				{cellsOfRow}
+			</TableRow>
+			{alert ? (
+				<TableRow className="hover:bg-transparent">
+					<TableCell colSpan={columnCount + 1} className="pt-0 whitespace-normal">
+						{alert}
+					</TableCell>
+				</TableRow>
+			) : null}
+		</>
+	)
+}
+
+/** The newer values of a row someone else changed, shown with the refusal. */
+function ConflictValues({ ns, items }: { ns: string; items: [string, string][] }) {
+	const { t } = useTranslation(ns)
+	return (
+		<div className="grid gap-1">
+			<p>{t(`${ns}:conflict.newer`)}</p>
+			<dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 text-sm">
+				{items.map(([label, value]) => (
+					<div key={label} className="contents">
+						<dt className="font-medium">{label}</dt>
+						<dd>{value}</dd>
+					</div>
+				))}
+			</dl>
+			<p>{t(`${ns}:conflict.howTo`)}</p>
+		</div>
+	)
+}
+
+/**
+ * Enter in a cell moves to the same cell of the next row (never saving the whole form, with
+ * its deletions); Ctrl/Cmd+Enter saves.
+ */
+function onCellKeyDown(event: React.KeyboardEvent<HTMLFormElement>) {
+	if (event.key !== 'Enter' || event.nativeEvent.isComposing) return
+	const target = event.target
+	const isField = (target instanceof HTMLInputElement && !['submit', 'button', 'checkbox', 'radio'].includes(target.type)) || target instanceof HTMLSelectElement
+	if (!isField) return
+	event.preventDefault()
+	if (event.ctrlKey || event.metaKey) {
+		const save = event.currentTarget.querySelector<HTMLButtonElement>('button[name="intent"][value="save"]')
+		event.currentTarget.requestSubmit(save ?? undefined)
+		return
+	}
+	const cell = target.closest('td')
+	let row = cell?.closest('tr')?.nextElementSibling
+	while (row && !row.hasAttribute(TABLE_ROW)) row = row.nextElementSibling
+	const next = row instanceof HTMLTableRowElement && cell ? row.cells[cell.cellIndex] : null
+	next?.querySelector<HTMLElement>('input:not([type=hidden]), select')?.focus()
+}
+
+/**
+ * The question a save that deletes rows (or has warnings) asks first, with the counts. With
+ * JavaScript a dialog; without, the same question on the page the server answered with. The
+ * answer posts the form again with `confirmed=1`.
+ */
+function ConfirmSave({ formId, ns, confirm }: { formId: string; ns: string; confirm: Confirmation }) {
+	const { t } = useTranslation('table')
+	const hydrated = useHydrated()
+	const [open, setOpen] = useState(true)
+	// A new answer asks again (set while rendering, as React advises for state from props).
+	const [asked, setAsked] = useState(confirm)
+	if (asked !== confirm) {
+		setAsked(confirm)
+		setOpen(true)
+	}
+	const body = (
+		<>
+			<p>{t('toast.savedSummary', { inserted: confirm.inserted, updated: confirm.updated, deleted: confirm.deleted })}</p>
+			{confirm.warnings.length > 0 ? (
+				<ul className="list-disc pl-5">
+					{confirm.warnings.map((w) => (
+						<li key={`${w.index}-${w.code}`}>{t(`${ns}:warnings.${w.code}`, { value: w.value })}</li>
+					))}
+				</ul>
+			) : null}
+		</>
+	)
+	const title = confirm.deleted > 0 ? t('confirm.deleteTitle', { count: confirm.deleted }) : t('confirm.title')
+	const yes = (
+		<Button type="submit" form={formId} name="confirmed" value="1" variant={confirm.deleted > 0 ? 'destructive' : 'default'} onClick={() => setOpen(false)}>
+			{t('confirm.save')}
+		</Button>
+	)
+	if (!hydrated) {
+		return (
+			<section role="alertdialog" aria-labelledby={`${formId}-confirm`} className="grid gap-3 rounded-md border border-destructive/50 p-4 text-sm">
+				<h2 id={`${formId}-confirm`} className="font-semibold">
+					{title}
+				</h2>
+				{body}
+				<div className="flex flex-wrap gap-2">
+					{yes}
+					<p className="self-center text-muted-foreground">{t('confirm.orEdit')}</p>
+				</div>
+			</section>
+		)
+	}
+	return (
+		<Dialog open={open} onOpenChange={setOpen}>
+			<DialogContent role="alertdialog" showCloseButton={false}>
+				<DialogHeader>
+					<DialogTitle>{title}</DialogTitle>
+					<DialogDescription asChild>
+						<div className="grid gap-2">{body}</div>
+					</DialogDescription>
+				</DialogHeader>
+				<DialogFooter>
+					<Button type="button" variant="outline" onClick={() => setOpen(false)}>
+						{t('keepEditing')}
+					</Button>
+					{yes}
+				</DialogFooter>
+			</DialogContent>
+		</Dialog>
+	)
+}
+
+/** A text cell: the input, labelled by its column, and its error under it. */
+export function TextCell({
+	field,
+	label,
+	errorText,
+	type = 'text',
+	className,
+	...props
+}: {
+	field: CellField
+	label: string
+	errorText: ErrorText
+	type?: 'text' | 'email' | 'tel' | 'date'
+} & Omit<React.ComponentProps<'input'>, 'type' | 'form'>) {
+	return (
+		<TableCell className="align-top">
+			<Input {...getInputProps(field, { type })} aria-label={label} className={cn('w-full', className)} {...props} />
+			<CellError id={field.errorId} message={errorText(field.errors?.[0])} />
+		</TableCell>
+	)
+}
+
+/** A select cell over fixed options ([value, label]). */
+export function SelectCell({
+	field,
+	label,
+	errorText,
+	options,
+	className,
+}: {
+	field: CellField
+	label: string
+	errorText: ErrorText
+	options: readonly (readonly [string, string])[]
+	className?: string
+}) {
+	return (
+		<TableCell className="align-top">
+			<NativeSelect {...getSelectProps(field)} aria-label={label} className={cn('w-full', className)}>
+				{options.map(([value, text]) => (
+					<option key={value} value={value}>
+						{text}
+					</option>
+				))}
+			</NativeSelect>
+			<CellError id={field.errorId} message={errorText(field.errors?.[0])} />
+		</TableCell>
+	)
+}
