@@ -153,7 +153,7 @@ test('Export Report downloads the range’s rows and a summary as CSV, safely es
 		['01/10/2025', 'Ana, "A" Díaz', 'EXT-1', '100.00', 'Matched', 'Zelle', 'first, "quoted"\nsecond line'],
 		['01/31/2025', 'Bruno', '', '50.50', 'Pending', 'Venmo', ''],
 		// A spreadsheet would run these as formulas: they are written as text.
-		['02/14/2025', `'=HYPERLINK("http://evil.example")`, '', '200.00', 'Matched', 'CashApp', "'+SUM(1,2)"],
+		['02/14/2025', `'=HYPERLINK("http://evil.example")`, '', '200.00', 'Matched', 'Cash App', "'+SUM(1,2)"],
 		['03/20/2025', '', "'@ext", '25.25', 'Review', 'PayPal', ''],
 		[''],
 	])
