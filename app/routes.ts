@@ -28,6 +28,7 @@ export default [
 		route('modules/:moduleId', 'routes/app/module-detail.tsx'),
 		route('settings/modules/:moduleId', 'routes/app/module-detail.tsx', { id: 'settings-module-detail' }),
 		route('plans', 'routes/app/plans.tsx'),
+		route('gears', 'routes/app/gears.tsx'),
 		route('booking', 'routes/app/booking.tsx'),
 		route('settings', 'routes/app/settings.tsx'),
 		route('*', 'routes/app/not-found.tsx'),
