@@ -26,6 +26,7 @@ export default [
 		route('reports/export.csv', 'routes/app/reports-export.ts'),
 		route('module-marketplace', 'routes/app/module-marketplace.tsx'),
 		route('modules/:moduleId', 'routes/app/module-detail.tsx'),
+		route('modules/:moduleId/settings.json', 'routes/app/module-settings-export.ts'),
 		route('settings/modules/:moduleId', 'routes/app/module-detail.tsx', { id: 'settings-module-detail' }),
 		route('plans', 'routes/app/plans.tsx'),
 		route('gears', 'routes/app/gears.tsx'),

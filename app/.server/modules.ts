@@ -271,3 +271,81 @@ export async function getGearHistory(userId: string, organizationId: string, pag
 		}
 	})
 }
+
+export type ModuleDetail = Awaited<ReturnType<typeof getModuleDetail>>
+
+/**
+ * The module screen: the catalogue row, the organization's record (configuration, activation),
+ * its upgrades with the active ones marked, and the integration status stored for them. Null
+ * when no module has this id.
+ */
+export async function getModuleDetail(userId: string, organizationId: string, moduleId: string) {
+	return asUser(userId, async (trx) => {
+		const module = await trx
+			.selectFrom('modules')
+			.select(['id', 'name', 'description', 'short_description', 'icon', 'version', 'base_gear_cost', 'updated_at'])
+			.where('id', '=', moduleId)
+			.executeTakeFirst()
+		if (!module) return null
+		const record = await trx
+			.selectFrom('organization_modules')
+			.select(['id', 'activated_at', 'default_visibility', 'email_notifications', 'settings_updated_at'])
+			.where('organization_id', '=', organizationId)
+			.where('module_id', '=', moduleId)
+			.executeTakeFirst()
+		const upgrades = await listUpgrades(trx, [moduleId])
+		const activeRows = await trx
+			.selectFrom('organization_module_upgrades as omu')
+			.innerJoin('module_upgrades as u', 'u.id', 'omu.upgrade_id')
+			.select(['omu.upgrade_id'])
+			.where('omu.organization_id', '=', organizationId)
+			.where('u.module_id', '=', moduleId)
+			.execute()
+		const active = new Set(activeRows.map((r) => r.upgrade_id))
+		const credentials = await trx
+			.selectFrom('integration_credentials as c')
+			.innerJoin('module_upgrades as u', 'u.id', 'c.upgrade_id')
+			.select(['c.provider', 'c.status', 'c.last_sync', 'c.error_message'])
+			.where('c.organization_id', '=', organizationId)
+			.where('u.module_id', '=', moduleId)
+			.orderBy('c.updated_at', 'desc')
+			.execute()
+		const list = upgrades.map((u) => ({ ...u, active: active.has(u.id) }))
+		const activeCost = list.filter((u) => u.active).reduce((sum, u) => sum + u.gearCost, 0)
+		const integration = credentials[0]
+		return {
+			module: {
+				id: module.id,
+				name: module.name,
+				description: module.description,
+				icon: module.icon,
+				version: module.version,
+				baseGearCost: module.base_gear_cost,
+				updatedAt: new Date(module.updated_at).toISOString(),
+			},
+			record: record
+				? {
+						activatedAt: new Date(record.activated_at).toISOString(),
+						visibility: record.default_visibility as ModuleVisibility,
+						emailNotifications: record.email_notifications,
+						settingsUpdatedAt: record.settings_updated_at ? new Date(record.settings_updated_at).toISOString() : null,
+					}
+				: null,
+			upgrades: list,
+			gears: { base: module.base_gear_cost, upgrades: activeCost, total: module.base_gear_cost + activeCost },
+			integration: integration
+				? {
+						provider: integration.provider,
+						status: integration.status,
+						lastSync: integration.last_sync ? new Date(integration.last_sync).toISOString() : null,
+						errorMessage: integration.error_message,
+					}
+				: null,
+		}
+	})
+}
+
+/** Whether a member with `role` may see a module configured for `visibility` (docs/product.md, Roles). */
+export function mayUseModule(visibility: string, role: Role) {
+	return visibleTo(visibility, role)
+}
