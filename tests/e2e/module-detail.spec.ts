@@ -1,7 +1,7 @@
 import type { APIRequestContext, Page } from '@playwright/test'
 import { withDatabase } from './db.ts'
 import { expect, newAccount, signUpByRequest, test } from './fixtures.ts'
-import { signUpFresh } from './reports-data.ts'
+import { signUpFresh, useLanguage } from './reports-data.ts'
 
 const REPORTS = 'b0000000-0000-4000-8000-000000000004'
 const CRM = 'b0000000-0000-4000-8000-000000000002'
@@ -133,4 +133,17 @@ test('an unknown module id goes to the marketplace with a message @nojs', async 
 	await expect(page.getByText('Module not found').first()).toBeVisible()
 	await page.goto('/app/settings/modules/not-a-uuid')
 	await expect(page).toHaveURL(/\/app\/module-marketplace$/)
+})
+
+test('the module screen and its upgrade dialog render in Spanish and Brazilian Portuguese @nojs', async ({ page, request }) => {
+	await owner(page, request, 'Module Polyglot')
+	await useLanguage(page, 'es')
+	await page.goto(`/app/modules/${REPORTS}?upgrade=${ANALYTICS}`)
+	await expect(page.getByRole('heading', { name: 'Mejoras y dependencias' })).toBeVisible()
+	await expect(page.getByRole('button', { name: 'Activar Reports & Analytics y comprar Advanced Analytics: 2750 engranajes' })).toBeVisible()
+	await useLanguage(page, 'pt-BR')
+	await page.goto(`/app/modules/${REPORTS}`)
+	await expect(page.getByRole('heading', { name: 'Engrenagens de manutenção' })).toBeVisible()
+	await page.goto('/app/gears')
+	await expect(page.getByRole('heading', { name: 'Histórico de engrenagens', level: 1 })).toBeVisible()
 })

@@ -369,7 +369,7 @@ function ManageButton({ module: m }: { module: MarketplaceModule }) {
 
 /** The side panel of one module, opened by ?module= (a link, so it works without JavaScript). */
 function DetailPanel({ module: m, data }: { module: MarketplaceModule; data: LoaderData }) {
-	const { t } = useTranslation('marketplace')
+	const { t, i18n } = useTranslation('marketplace')
 	const href = useHref()
 	const names = Object.fromEntries(m.upgrades.map((u) => [u.id, u.name]))
 	return (
@@ -414,7 +414,7 @@ function DetailPanel({ module: m, data }: { module: MarketplaceModule; data: Loa
 										<span className="font-medium">{u.name}</span>
 										<Badge variant="outline">{t(`tiers.${u.tier}`)}</Badge>
 									</p>
-									<p className="text-xs text-muted-foreground">{t('price.paid', { gears: u.gearCost })}</p>
+									<p className="text-xs text-muted-foreground">{t('price.paid', { gears: formatNumber(u.gearCost, i18n.language) })}</p>
 									{u.dependencies.length > 0 ? (
 										<p className="mt-1 text-xs">
 											{t('panel.requires', { names: u.dependencies.map((d) => names[d] ?? d).join(', ') })}
