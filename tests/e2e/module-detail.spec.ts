@@ -147,3 +147,19 @@ test('the module screen and its upgrade dialog render in Spanish and Brazilian P
 	await page.goto('/app/gears')
 	await expect(page.getByRole('heading', { name: 'Histórico de engrenagens', level: 1 })).toBeVisible()
 })
+
+test('two purchases posted at once that together exceed the balance: one is charged, the other refused', async ({ page, request }) => {
+	const { orgId } = await owner(page, request, 'Racing Buyer')
+	await withDatabase((db) => db.query(`select private.spend_gears($1, 12000, 'adjustment')`, [orgId])) // 3,000 left
+	const CRM_BASIC = 'c0000000-0000-4000-8000-000000000004' // with Clients CRM: 900; Advanced Analytics with Reports: 2,750
+	const post = (moduleId: string, upgradeId: string) =>
+		page.request.post(`/app/modules/${moduleId}`, { form: { intent: 'purchaseUpgrade', upgradeId }, maxRedirects: 0 })
+	const responses = await Promise.all([post(REPORTS, ANALYTICS), post(CRM, CRM_BASIC)])
+	expect(responses.map((r) => r.status())).toEqual([302, 302])
+	// The refused one goes back to its dialog (with the "Insufficient Gears" toast), the other to the module.
+	expect(responses.filter((r) => r.headers().location?.includes('?upgrade='))).toHaveLength(1)
+	const after = await state(orgId)
+	expect(after.upgrades).toHaveLength(1)
+	expect([3000 - 2750, 3000 - 900]).toContain(after.remaining)
+	expect(after.spends.filter((s) => s.reason !== 'adjustment')).toHaveLength(2) // the winner's module and upgrade, once each
+})
