@@ -5,10 +5,8 @@ import {
 	CalendarDaysIcon,
 	CheckIcon,
 	ChevronsUpDownIcon,
-	CreditCardIcon,
 	GemIcon,
 	LayoutDashboardIcon,
-	PuzzleIcon,
 	SettingsIcon,
 	StoreIcon,
 	TagsIcon,
@@ -18,6 +16,7 @@ import {
 import { useTranslation } from 'react-i18next'
 import { Form, Link, NavLink, useLocation } from 'react-router'
 import type { ActiveModule } from '#app/.server/modules.ts'
+import { ModuleIcon } from '#app/components/module-icon.tsx'
 import type { Membership } from '#app/.server/organizations.ts'
 import { cn } from '#app/lib/utils.ts'
 
@@ -40,13 +39,6 @@ const items: Array<{ to: string; key: string; icon: LucideIcon }> = [
 	{ to: '/app/plans', key: 'plans', icon: GemIcon },
 	{ to: '/app/settings', key: 'settings', icon: SettingsIcon },
 ]
-
-const moduleIcons: Record<string, LucideIcon> = {
-	CalendarDays: CalendarDaysIcon,
-	Calendar: CalendarDaysIcon,
-	CreditCard: CreditCardIcon,
-	Users: UsersIcon,
-}
 
 export function SidebarContent({ user, organization, memberships, activeModules, collapsed }: SidebarProps & { collapsed: boolean }) {
 	const { t } = useTranslation()
@@ -84,11 +76,10 @@ export function SidebarContent({ user, organization, memberships, activeModules,
 					) : (
 						<ul className="grid gap-1">
 							{activeModules.map((m) => {
-								const Icon = (m.icon && moduleIcons[m.icon]) || PuzzleIcon
 								return (
 									<li key={m.moduleId}>
 										<NavLink to={`/app/settings/modules/${m.moduleId}`} className={linkClass} title={collapsed ? m.name : undefined}>
-											<Icon className="size-4 shrink-0" aria-hidden="true" />
+											<ModuleIcon name={m.icon} className="size-4 shrink-0" />
 											<span className={cn('truncate', collapsed && 'sr-only')}>{m.name}</span>
 										</NavLink>
 									</li>

@@ -106,7 +106,19 @@ const SPECS: Spec[] = [
 	{
 		table: 'organization_modules',
 		insert: (c) => ({ organization_id: c.owner.orgId, module_id: CATALOGUE.modules.crm }),
-		bad: [[{ status: 'deactivated', module_id: CATALOGUE.modules.booking }, ENUM]],
+		bad: [
+			[{ status: 'deactivated', module_id: CATALOGUE.modules.booking }, ENUM],
+			[{ default_visibility: 'everyone', module_id: CATALOGUE.modules.booking }, CHECK],
+		],
+	},
+	{
+		// A member's own favourites: its keys are what can go wrong.
+		table: 'module_favorites',
+		insert: (c) => ({ organization_id: c.owner.orgId, user_id: c.owner.userId, module_id: CATALOGUE.modules.crm }),
+		bad: [
+			[{ module_id: randomUUID() }, '23503'],
+			[{ user_id: randomUUID() }, '23503'],
+		],
 	},
 	{
 		// No check or enum of its own: its keys are what can go wrong.

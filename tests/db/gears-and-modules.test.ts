@@ -175,8 +175,9 @@ describe('buying and removing upgrades', () => {
 		expect(await state(owner.orgId)).toEqual({ modules: [], upgrades: [], remaining: 15000 })
 		await asUser(owner.userId, (trx) => call.purchase(trx, owner.orgId, upgrades.advancedAnalytics))
 		await asUser(owner.userId, (trx) => call.purchase(trx, owner.orgId, upgrades.automation))
+		// 750 (the Reports module, not active before) + 2000 + 1500
 		expect(await state(owner.orgId)).toEqual({
-			modules: [modules.reports], upgrades: [upgrades.advancedAnalytics, upgrades.automation].sort(), remaining: 11500,
+			modules: [modules.reports], upgrades: [upgrades.advancedAnalytics, upgrades.automation].sort(), remaining: 10750,
 		})
 	})
 
@@ -195,7 +196,7 @@ describe('buying and removing upgrades', () => {
 		await asUser(owner.userId, (trx) => call.purchase(trx, owner.orgId, upgrades.advancedAnalytics))
 		const { rows } = await asUser(owner.userId, (trx) => call.remove(trx, owner.orgId, upgrades.advancedAnalytics))
 		expect(rows[0]!.id).toMatch(/^[0-9a-f-]{36}$/)
-		expect(await state(owner.orgId)).toMatchObject({ modules: [modules.reports], upgrades: [], remaining: 13000 })
+		expect(await state(owner.orgId)).toMatchObject({ modules: [modules.reports], upgrades: [], remaining: 12250 })
 		expect(await refusal(asUser(owner.userId, (trx) => call.remove(trx, owner.orgId, upgrades.advancedAnalytics)))).toBe('no_active_upgrade')
 	})
 

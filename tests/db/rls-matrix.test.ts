@@ -154,6 +154,18 @@ const CASES: TableCase[] = [
 		update: (w) => ({ purchased_by: w.newcomer.userId }),
 	},
 	{
+		// Each member's own: the row is the owner's, so only the owner reads, adds or removes it.
+		table: 'module_favorites',
+		allowed: { select: ['owner of A'], insert: ['owner of A'], update: NOBODY, delete: ['owner of A'] },
+		row: async (w) => {
+			const key = { organization_id: w.a.orgId, user_id: w.a.userId, module_id: w.moduleId }
+			await asSystem((trx) => trx.insertInto('module_favorites').values(key).onConflict((oc) => oc.doNothing()).execute())
+			return key
+		},
+		insert: (w) => ({ organization_id: w.a.orgId, user_id: w.a.userId, module_id: w.otherModuleId }),
+		update: (w) => ({ module_id: w.otherModuleId }),
+	},
+	{
 		table: 'module_sync_status',
 		allowed: { select: MEMBERS, insert: NOBODY, update: NOBODY, delete: NOBODY },
 		row: async (w) => {

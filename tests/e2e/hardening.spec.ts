@@ -44,7 +44,7 @@ async function sessionCookie(request: import('@playwright/test').APIRequestConte
 
 test.describe('any method on any path', () => {
 	const methods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE', 'PROPFIND', 'FOO']
-	const paths = ['/', '/auth', '/auth/forgot-password', '/app/dashboard', '/app/transactions?edit=1', '/app/reports/export.csv', '/healthz', '/no/such/page', '/locales/en/common.json', '/assets/none.js']
+	const paths = ['/', '/auth', '/auth/forgot-password', '/app/dashboard', '/app/transactions?edit=1', '/app/reports/export.csv', '/app/module-marketplace', '/app/modules/b0000000-0000-4000-8000-000000000001/settings.json', '/app/gears?page=x', '/healthz', '/no/such/page', '/locales/en/common.json', '/assets/none.js']
 
 	test('gets a proper answer (never a 5xx), other methods a 405 with Allow, and the server keeps serving', async ({ request }) => {
 		test.setTimeout(60_000)
@@ -141,7 +141,8 @@ test.describe('links and redirects', () => {
 })
 
 test.describe('bad bodies get a 4xx with a message', () => {
-	const actions = ['/auth', '/auth/forgot-password', '/auth/reset-password', '/auth/sign-out', '/onboarding', '/preferences', '/app/transactions?edit=1', '/app/clients?edit=1']
+	const actions = ['/auth', '/auth/forgot-password', '/auth/reset-password', '/auth/sign-out', '/onboarding', '/preferences', '/app/transactions?edit=1', '/app/clients?edit=1',
+		'/app/module-marketplace', '/app/modules/b0000000-0000-4000-8000-000000000001', '/app/plans']
 
 	test('JSON, text, no body, malformed multipart and invalid UTF-8 on every action', async ({ request }) => {
 		const { cookie } = await sessionCookie(request)
@@ -181,7 +182,8 @@ test.describe('bad bodies get a 4xx with a message', () => {
 		test.skip(javaScriptEnabled, 'the forms as rendered by the server are read in the no-js project')
 		const { account } = await sessionCookie(request)
 		await page.context().addCookies((await request.storageState()).cookies)
-		const screens = ['/auth', '/auth?mode=signup', '/auth/forgot-password', '/app/transactions?edit=1&add=1', '/app/clients?edit=1&add=1', '/app/transactions', '/app/clients', '/app/categories', '/app/reports', '/app/dashboard']
+		const screens = ['/auth', '/auth?mode=signup', '/auth/forgot-password', '/app/transactions?edit=1&add=1', '/app/clients?edit=1&add=1', '/app/transactions', '/app/clients', '/app/categories', '/app/reports', '/app/dashboard',
+			'/app/module-marketplace?module=b0000000-0000-4000-8000-000000000001', '/app/modules/b0000000-0000-4000-8000-000000000004?upgrade=c0000000-0000-4000-8000-000000000010', '/app/plans']
 		let checked = 0
 		for (const screen of screens) {
 			await page.goto(screen)

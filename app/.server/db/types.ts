@@ -209,6 +209,13 @@ export interface IntegrationCredentials {
   upgrade_id: string;
 }
 
+export interface ModuleFavorites {
+  created_at: Generated<Timestamp>;
+  module_id: string;
+  organization_id: string;
+  user_id: string;
+}
+
 export interface Modules {
   base_gear_cost: Generated<number>;
   created_at: Generated<Timestamp>;
@@ -264,9 +271,12 @@ export interface OrganizationMembers {
 export interface OrganizationModules {
   activated_at: Generated<Timestamp>;
   activated_by: string | null;
+  default_visibility: Generated<string>;
+  email_notifications: Generated<boolean>;
   id: Generated<string>;
   module_id: string;
   organization_id: string;
+  settings_updated_at: Timestamp | null;
   status: Generated<OrganizationModuleStatus>;
 }
 
@@ -350,6 +360,7 @@ export interface DB {
   gear_ledger: GearLedger;
   integration_connections: IntegrationConnections;
   integration_credentials: IntegrationCredentials;
+  module_favorites: ModuleFavorites;
   module_sync_status: ModuleSyncStatus;
   module_upgrades: ModuleUpgrades;
   modules: Modules;

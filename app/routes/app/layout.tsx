@@ -25,7 +25,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 		user: { email: member.user.email, fullName: member.user.fullName, avatarUrl: member.user.avatarUrl },
 		organization: member.organization,
 		memberships: member.memberships.map((m) => ({ id: m.id, name: m.name, role: m.role })),
-		activeModules: await listActiveModules(member.user.userId, member.organization.id),
+		activeModules: await listActiveModules(member.user.userId, member.organization.id, member.organization.role),
 		sidebarExpanded: readSidebarExpanded(request),
 	}
 }

@@ -1,0 +1,108 @@
+import { useTranslation } from 'react-i18next'
+import { Link } from 'react-router'
+import { requireMember } from '#app/.server/auth/session.ts'
+import { getGearHistory } from '#app/.server/modules.ts'
+import { Button } from '#app/components/ui/button.tsx'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
+import { invariantResponse } from '#app/lib/errors.ts'
+import { formatDate, formatNumber } from '#app/lib/format.ts'
+import { titleMeta } from '#app/lib/meta.ts'
+import type { Route } from './+types/gears'
+
+export { ErrorBoundary } from '#app/components/error-boundary.tsx'
+
+export const meta = titleMeta('gears')
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+	const { user, organization } = requireMember(context)
+	const raw = new URL(request.url).searchParams.get('page') ?? '1'
+	invariantResponse(/^[1-9][0-9]{0,5}$/.test(raw), 400)
+	const history = await getGearHistory(user.userId, organization.id, Number(raw))
+	return { ...history, gearsRemaining: organization.gearsRemaining, gearsOwned: organization.gearsOwned }
+}
+
+export default function GearHistory({ loaderData }: Route.ComponentProps) {
+	const { t, i18n } = useTranslation(['marketplace', 'common'])
+	const { rows, page, hasNext } = loaderData
+	return (
+		<div className="grid grid-cols-1 gap-6">
+			<div className="grid gap-1">
+				<h1 className="text-2xl font-semibold tracking-tight">{t('history.title')}</h1>
+				<p className="text-sm text-muted-foreground">
+					{t('history.balance', {
+						remaining: formatNumber(loaderData.gearsRemaining, i18n.language),
+						owned: formatNumber(loaderData.gearsOwned, i18n.language),
+					})}
+				</p>
+			</div>
+			<Card>
+				<CardHeader>
+					<CardTitle>
+						<h2>{t('history.ledger')}</h2>
+					</CardTitle>
+					<CardDescription>{t('history.description')}</CardDescription>
+				</CardHeader>
+				<CardContent className="grid gap-4">
+					<Table>
+						<TableHeader>
+							<TableRow>
+								<TableHead scope="col">{t('history.columns.date')}</TableHead>
+								<TableHead scope="col">{t('history.columns.what')}</TableHead>
+								<TableHead scope="col">{t('history.columns.who')}</TableHead>
+								<TableHead scope="col" className="text-right">
+									{t('history.columns.change')}
+								</TableHead>
+								<TableHead scope="col" className="text-right">
+									{t('history.columns.balance')}
+								</TableHead>
+							</TableRow>
+						</TableHeader>
+						<TableBody>
+							{rows.length === 0 ? (
+								<TableRow>
+									<TableCell colSpan={5} className="h-16 text-center text-muted-foreground">
+										{t('history.empty')}
+									</TableCell>
+								</TableRow>
+							) : (
+								rows.map((row) => (
+									<TableRow key={row.id}>
+										<TableCell className="tabular-nums">{formatDate(row.createdAt)}</TableCell>
+										<TableCell>
+											{t(`history.reasons.${row.reason}`)}
+											{row.upgradeName || row.moduleName ? `: ${row.upgradeName ?? row.moduleName}` : ''}
+										</TableCell>
+										<TableCell>{row.actor ?? t('history.system')}</TableCell>
+										<TableCell className="text-right tabular-nums">
+											{row.delta > 0 ? '+' : ''}
+											{formatNumber(row.delta, i18n.language)}
+										</TableCell>
+										<TableCell className="text-right tabular-nums">{formatNumber(row.balanceAfter, i18n.language)}</TableCell>
+									</TableRow>
+								))
+							)}
+						</TableBody>
+					</Table>
+					<nav aria-label={t('history.pagination')} className="flex items-center justify-between gap-2">
+						{page > 1 ? (
+							<Button asChild variant="outline" size="sm">
+								<Link to={`?page=${page - 1}`}>{t('history.previous')}</Link>
+							</Button>
+						) : (
+							<span />
+						)}
+						<span className="text-sm text-muted-foreground">{t('history.page', { page })}</span>
+						{hasNext ? (
+							<Button asChild variant="outline" size="sm">
+								<Link to={`?page=${page + 1}`}>{t('history.next')}</Link>
+							</Button>
+						) : (
+							<span />
+						)}
+					</nav>
+				</CardContent>
+			</Card>
+		</div>
+	)
+}

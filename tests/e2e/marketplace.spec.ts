@@ -1,0 +1,165 @@
+import type { APIRequestContext, Page } from '@playwright/test'
+import { withDatabase } from './db.ts'
+import { expect, test } from './fixtures.ts'
+import { signUpFresh, useLanguage } from './reports-data.ts'
+
+const REPORTS = 'b0000000-0000-4000-8000-000000000004'
+const BOOKING = 'b0000000-0000-4000-8000-000000000003'
+
+async function orgOf(email: string) {
+	return withDatabase(async (db) => {
+		const { rows } = await db.query<{ organization_id: string; user_id: string }>(
+			`select m.organization_id, m.user_id from public.organization_members m join auth.users u on u.id = m.user_id where u.email = $1`,
+			[email],
+		)
+		return { orgId: rows[0]!.organization_id, userId: rows[0]!.user_id }
+	})
+}
+
+async function gears(orgId: string) {
+	return withDatabase(async (db) => {
+		const balance = (await db.query<{ gears_remaining: number }>(`select gears_remaining from public.organizations where id = $1`, [orgId])).rows[0]!
+		const ledger = (await db.query<{ delta: number; reason: string; module_id: string | null }>(
+			`select delta, reason::text, module_id from public.gear_ledger where organization_id = $1 and reason <> 'initial_grant' order by id`,
+			[orgId],
+		)).rows
+		const modules = (await db.query<{ module_id: string }>(`select module_id from public.organization_modules where organization_id = $1`, [orgId])).rows
+		return { remaining: balance.gears_remaining, ledger, modules: modules.map((m) => m.module_id) }
+	})
+}
+
+async function owner(page: Page, request: APIRequestContext, name: string) {
+	const account = await signUpFresh(page, request, name)
+	return { account, ...(await orgOf(account.email)) }
+}
+
+function card(page: Page, name: string) {
+	return page.getByRole('article', { name, exact: true })
+}
+
+test('an owner activates a paid module: balance, ledger and sidebar change; deactivation asks first and refunds nothing @nojs', async ({ page, request }) => {
+	const { orgId } = await owner(page, request, 'Market Owner')
+	await page.goto('/app/module-marketplace')
+	await expect(page.getByRole('heading', { name: 'Module Marketplace', level: 1 })).toBeVisible()
+	await expect(page.getByText('Available gears')).toBeVisible()
+	const reports = card(page, 'Reports & Analytics')
+	await expect(reports.getByText('750 gears', { exact: true })).toBeVisible()
+	await expect(reports.getByText('Available', { exact: true })).toBeVisible()
+	await expect(card(page, 'P2P Transaction Tracking').getByText('Free', { exact: true })).toBeVisible()
+	// Two industry tags, then +N
+	await expect(card(page, 'P2P Transaction Tracking').getByText('+3')).toBeVisible()
+	const sidebar = page.getByRole('navigation', { name: 'Main navigation' })
+	await expect(sidebar.getByRole('link', { name: 'Reports & Analytics' })).toHaveCount(0)
+
+	await reports.getByRole('button', { name: 'Activate Reports & Analytics' }).click()
+	await expect(page.getByText('Module Activated').first()).toBeVisible()
+	await expect(reports.getByText('Activated', { exact: true })).toBeVisible()
+	await expect(sidebar.getByRole('link', { name: 'Reports & Analytics' })).toHaveAttribute('href', `/app/settings/modules/${REPORTS}`)
+	expect(await gears(orgId)).toEqual({ remaining: 14250, ledger: [{ delta: -750, reason: 'module_activation', module_id: REPORTS }], modules: [REPORTS] })
+	await expect(page.getByText('14,250').first()).toBeVisible()
+
+	// Deactivation: a confirmation step (a link), which says gears are not refunded.
+	await reports.getByRole('link', { name: 'Deactivate Reports & Analytics' }).click()
+	const confirm = page.getByRole('alertdialog', { name: 'Deactivate Reports & Analytics?' })
+	await expect(confirm).toContainText('Spent gears are not refunded.')
+	await confirm.getByRole('link', { name: 'Cancel' }).click()
+	await expect(page.getByRole('alertdialog')).toHaveCount(0)
+	expect((await gears(orgId)).modules).toEqual([REPORTS])
+	await reports.getByRole('link', { name: 'Deactivate Reports & Analytics' }).click()
+	await page.getByRole('alertdialog').getByRole('button', { name: 'Deactivate module' }).click()
+	await expect(page.getByText('Module Deactivated').first()).toBeVisible()
+	await expect(sidebar.getByRole('link', { name: 'Reports & Analytics' })).toHaveCount(0)
+	expect(await gears(orgId)).toMatchObject({ remaining: 14250, modules: [] })
+
+	// The gear history shows the spend, by whom, with the balance after it.
+	await page.goto('/app/gears')
+	const row = page.getByRole('row').filter({ hasText: 'Module activated: Reports & Analytics' })
+	await expect(row).toContainText('Market Owner')
+	await expect(row).toContainText('-750')
+	await expect(row).toContainText('14,250')
+})
+
+test('insufficient gears: the activation is refused with the amounts and nothing is spent @nojs', async ({ page, request }) => {
+	const { orgId } = await owner(page, request, 'Poor Owner')
+	await withDatabase((db) => db.query(`select private.spend_gears($1, 14500, 'adjustment')`, [orgId]))
+	await page.goto('/app/module-marketplace')
+	await card(page, 'Appointment Booking').getByRole('button', { name: 'Activate Appointment Booking' }).click()
+	await expect(page.getByText('Insufficient Gears').first()).toBeVisible()
+	await expect(page.getByText('You need 1000 gears to activate this module. You have 500 gears remaining.').first()).toBeVisible()
+	expect(await gears(orgId)).toMatchObject({ remaining: 500, modules: [] })
+})
+
+test('a non-owner sees no activate or deactivate buttons, and a forged post is refused and changes nothing @nojs', async ({ page, request }) => {
+	const { orgId, userId } = await owner(page, request, 'Not Owner')
+	await withDatabase(async (db) => {
+		await db.query(`insert into public.organization_modules (organization_id, module_id) values ($1, $2)`, [orgId, BOOKING])
+		await db.query(`update public.organization_members set role = 'member' where user_id = $1`, [userId])
+	})
+	await page.goto('/app/module-marketplace')
+	await expect(card(page, 'Reports & Analytics')).toBeVisible()
+	await expect(page.getByRole('button', { name: /^Activate / })).toHaveCount(0)
+	await expect(page.getByRole('link', { name: /^Deactivate / })).toHaveCount(0)
+	const before = await gears(orgId)
+	const forged = await request.post('/app/module-marketplace', {
+		form: { intent: 'activate', moduleId: REPORTS },
+		headers: { origin: test.info().project.use.baseURL! },
+		maxRedirects: 0,
+	})
+	expect(forged.status()).toBe(403)
+	expect(await forged.text()).toContain('Only organization owners can activate modules.')
+	const forgedOff = await request.post('/app/module-marketplace', {
+		form: { intent: 'deactivate', moduleId: BOOKING },
+		headers: { origin: test.info().project.use.baseURL! },
+		maxRedirects: 0,
+	})
+	expect(forgedOff.status()).toBe(403)
+	expect(await gears(orgId)).toEqual(before)
+	expect(before.modules).toEqual([BOOKING])
+})
+
+test('search lives in the URL, finds by industry tag, and says when nothing matches @nojs', async ({ page, request }) => {
+	await owner(page, request, 'Searcher')
+	await page.goto('/app/module-marketplace')
+	await page.getByLabel('Search modules').fill('Healthcare')
+	await page.getByRole('button', { name: 'Search' }).click()
+	await expect(page).toHaveURL(/q=Healthcare/)
+	await expect(card(page, 'Appointment Booking')).toBeVisible()
+	await expect(card(page, 'Invoicing')).toHaveCount(0)
+	await page.goto('/app/module-marketplace?q=zzz-nothing')
+	await expect(page.getByRole('heading', { name: 'No modules found' })).toBeVisible()
+	await expect(page.getByRole('article')).toHaveCount(3) // only the three industry templates
+})
+
+test('the detail panel opens from the URL with the upgrade tree, and favourites are saved and filtered @nojs', async ({ page, request }) => {
+	await owner(page, request, 'Favourite Fan')
+	await page.goto(`/app/module-marketplace?module=b0000000-0000-4000-8000-000000000001`)
+	const panel = page.getByRole('complementary', { name: 'P2P Transaction Tracking' })
+	await expect(panel.getByRole('heading', { name: 'Upgrades and dependencies' })).toBeVisible()
+	await expect(panel).toContainText('Email Pro')
+	await expect(panel).toContainText('Requires: P2P Tracking - Email')
+	await expect(panel).toContainText('+2 more') // Email Pro has 5 features: 3 shown
+	await panel.getByRole('link', { name: 'Close details' }).click()
+	await expect(page.getByRole('complementary', { name: 'P2P Transaction Tracking' })).toHaveCount(0)
+
+	await card(page, 'Invoicing').getByRole('button', { name: 'Add Invoicing to favorites' }).click()
+	await expect(card(page, 'Invoicing').getByRole('button', { name: 'Remove Invoicing from favorites' })).toHaveAttribute('aria-pressed', 'true')
+	await page.getByRole('link', { name: 'Favorites' }).click()
+	await expect(page).toHaveURL(/favorites=1/)
+	await expect(card(page, 'Invoicing')).toBeVisible()
+	await expect(card(page, 'Reports & Analytics')).toHaveCount(0)
+	await page.reload()
+	await card(page, 'Invoicing').getByRole('button', { name: 'Remove Invoicing from favorites' }).click()
+	await expect(page.getByText('Mark modules with the heart to find them here.')).toBeVisible()
+})
+
+test('the marketplace renders in Spanish and Brazilian Portuguese @nojs', async ({ page, request }) => {
+	await owner(page, request, 'Polyglot')
+	await useLanguage(page, 'es')
+	await page.goto('/app/module-marketplace?q=zzz')
+	await expect(page.getByRole('heading', { name: 'No se encontraron módulos' })).toBeVisible()
+	await expect(page.getByText('Engranajes disponibles')).toBeVisible()
+	await useLanguage(page, 'pt-BR')
+	await page.goto('/app/module-marketplace')
+	await expect(page.getByText('Engrenagens disponíveis')).toBeVisible()
+	await expect(page.getByRole('heading', { name: 'Modelos por setor' })).toBeVisible()
+})
