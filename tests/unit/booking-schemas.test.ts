@@ -11,7 +11,12 @@ function form(overrides: Record<string, string | null> = {}) {
 		cancellationHours: '24',
 		autoConfirm: 'on',
 		timezone: 'UTC',
-		...Object.fromEntries(WEEKDAYS.flatMap((day) => [[`hours.${day}.start`, '09:00'], [`hours.${day}.end`, '17:00']])),
+		...Object.fromEntries(
+			WEEKDAYS.flatMap((day) => [
+				[`hours.${day}.start`, '09:00'],
+				[`hours.${day}.end`, '17:00'],
+			]),
+		),
 		'hours.monday.enabled': 'on',
 		...overrides,
 	}

@@ -1,269 +1,194 @@
-import {
-  getFormProps,
-  getInputProps,
-  getSelectProps,
-  useForm,
-  type FieldMetadata,
-} from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { useTranslation } from "react-i18next";
-import { data, Form } from "react-router";
-import {
-  getBookingSettings,
-  requireBookingMember,
-  saveBookingSettings,
-} from "#app/.server/booking.ts";
-import { redirectWithToast } from "#app/.server/toast.ts";
-import { Field } from "#app/components/field.tsx";
-import { SubmitButton } from "#app/components/submit-button.tsx";
-import {
-  Card,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
-} from "#app/components/ui/card.tsx";
-import { Input } from "#app/components/ui/input.tsx";
-import { Label } from "#app/components/ui/label.tsx";
-import { WEEKDAYS } from "#app/lib/availability.ts";
-import { errorResponse } from "#app/lib/errors.ts";
-import {
-  BOOKING_TIMEZONES,
-  bookingSettingsSchema,
-  SETTINGS_LIMITS,
-} from "#app/lib/schemas/booking.ts";
-import type { Route } from "./+types/settings";
+import { getFormProps, getInputProps, getSelectProps, useForm, type FieldMetadata } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { useTranslation } from 'react-i18next'
+import { data, Form } from 'react-router'
+import { getBookingSettings, requireBookingMember, saveBookingSettings } from '#app/.server/booking.ts'
+import { redirectWithToast } from '#app/.server/toast.ts'
+import { Field } from '#app/components/field.tsx'
+import { SubmitButton } from '#app/components/submit-button.tsx'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
+import { Input } from '#app/components/ui/input.tsx'
+import { Label } from '#app/components/ui/label.tsx'
+import { WEEKDAYS } from '#app/lib/availability.ts'
+import { errorResponse } from '#app/lib/errors.ts'
+import { BOOKING_TIMEZONES, bookingSettingsSchema, SETTINGS_LIMITS } from '#app/lib/schemas/booking.ts'
+import type { Route } from './+types/settings'
 
-export { ErrorBoundary } from "#app/components/error-boundary.tsx";
+export { ErrorBoundary } from '#app/components/error-boundary.tsx'
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { user, organization } = await requireBookingMember(context);
-  const settings = await getBookingSettings(user.userId, organization.id);
-  if (!settings) errorResponse(404, "notFound");
-  return { settings };
+	const { user, organization } = await requireBookingMember(context)
+	const settings = await getBookingSettings(user.userId, organization.id)
+	if (!settings) errorResponse(404, 'notFound')
+	return { settings }
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { user, organization } = await requireBookingMember(context);
-  const formData = await request.formData();
-  const intent = formData.get("intent");
-  switch (intent) {
-    case "save-settings": {
-      const submission = parseWithZod(formData, {
-        schema: bookingSettingsSchema,
-      });
-      if (submission.status !== "success")
-        return data({ result: submission.reply() }, { status: 400 });
-      const saved = await saveBookingSettings(
-        user.userId,
-        organization.id,
-        submission.value,
-      );
-      if (!saved) errorResponse(404, "notFound");
-      return redirectWithToast("/app/booking/settings", {
-        type: "success",
-        title: "booking:settings.saved",
-      });
-    }
-    default:
-      return errorResponse(400, "badRequest");
-  }
+	const { user, organization } = await requireBookingMember(context)
+	const formData = await request.formData()
+	const intent = formData.get('intent')
+	switch (intent) {
+		case 'save-settings': {
+			const submission = parseWithZod(formData, {
+				schema: bookingSettingsSchema,
+			})
+			if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+			const saved = await saveBookingSettings(user.userId, organization.id, submission.value)
+			if (!saved) errorResponse(404, 'notFound')
+			return redirectWithToast('/app/booking/settings', {
+				type: 'success',
+				title: 'booking:settings.saved',
+			})
+		}
+		default:
+			return errorResponse(400, 'badRequest')
+	}
 }
 
-export default function BookingSettingsTab({
-  loaderData,
-  actionData,
-}: Route.ComponentProps) {
-  const { t } = useTranslation("booking");
-  const { settings } = loaderData;
-  const [form, fields] = useForm({
-    id: "booking-settings",
-    lastResult: actionData?.result,
-    constraint: getZodConstraint(bookingSettingsSchema),
-    defaultValue: {
-      minAdvanceHours: String(settings.minAdvanceHours),
-      maxAdvanceDays: String(settings.maxAdvanceDays),
-      bufferMinutes: String(settings.bufferMinutes),
-      cancellationHours: String(settings.cancellationHours),
-      autoConfirm: settings.autoConfirm ? "on" : undefined,
-      allowGuestBooking: settings.allowGuestBooking ? "on" : undefined,
-      requirePhone: settings.requirePhone ? "on" : undefined,
-      timezone: settings.timezone,
-      hours: Object.fromEntries(
-        WEEKDAYS.map((day) => {
-          const h = settings.businessHours[day];
-          return [
-            day,
-            {
-              enabled: h.enabled ? "on" : undefined,
-              start: h.start,
-              end: h.end,
-            },
-          ];
-        }),
-      ),
-    },
-    onValidate: ({ formData }) =>
-      parseWithZod(formData, { schema: bookingSettingsSchema }),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-  });
-  const hours = fields.hours.getFieldset();
-  const error = (field: FieldMetadata<unknown>) =>
-    field.errors ? t(`errors.${field.errors[0]}`) : undefined;
-  const numberField = (
-    name:
-      | "minAdvanceHours"
-      | "maxAdvanceDays"
-      | "bufferMinutes"
-      | "cancellationHours",
-  ) => {
-    const field = fields[name];
-    return (
-      <Field
-        label={t(`settings.fields.${name}`)}
-        htmlFor={field.id}
-        errorId={field.errorId}
-        error={error(field)}
-      >
-        <Input
-          {...getInputProps(field, { type: "number" })}
-          min={SETTINGS_LIMITS[name].min}
-          max={SETTINGS_LIMITS[name].max}
-          step={1}
-          inputMode="numeric"
-        />
-        <p className="text-xs text-muted-foreground">
-          {t(`settings.hints.${name}`)}
-        </p>
-      </Field>
-    );
-  };
-  const toggle = (
-    name: "autoConfirm" | "allowGuestBooking" | "requirePhone",
-  ) => {
-    const field = fields[name];
-    return (
-      <div className="flex items-start gap-3">
-        <input
-          {...getInputProps(field, { type: "checkbox" })}
-          className="mt-0.5 size-4 shrink-0 accent-primary"
-        />
-        <div className="grid gap-1">
-          <Label htmlFor={field.id}>{t(`settings.fields.${name}`)}</Label>
-          <p className="text-xs text-muted-foreground">
-            {t(`settings.hints.${name}`)}
-          </p>
-        </div>
-      </div>
-    );
-  };
-  return (
-    <Card>
-      <CardHeader>
-        <CardTitle>
-          <h2>{t("settings.title")}</h2>
-        </CardTitle>
-        <CardDescription>{t("settings.description")}</CardDescription>
-      </CardHeader>
-      <CardContent>
-        <Form
-          method="post"
-          {...getFormProps(form)}
-          noValidate
-          className="grid gap-6"
-        >
-          <input type="hidden" name="intent" value="save-settings" />
-          <div className="grid gap-4 sm:grid-cols-2">
-            {numberField("minAdvanceHours")}
-            {numberField("maxAdvanceDays")}
-            {numberField("bufferMinutes")}
-            {numberField("cancellationHours")}
-          </div>
-          <div className="grid gap-4">
-            {toggle("autoConfirm")}
-            {toggle("allowGuestBooking")}
-            {toggle("requirePhone")}
-          </div>
-          <Field
-            label={t("settings.fields.timezone")}
-            htmlFor={fields.timezone.id}
-            errorId={fields.timezone.errorId}
-            error={error(fields.timezone)}
-          >
-            <select
-              {...getSelectProps(fields.timezone)}
-              className="h-9 w-full rounded-md border border-input bg-transparent px-3 text-sm shadow-xs sm:w-72"
-            >
-              {BOOKING_TIMEZONES.map((tz) => (
-                <option key={tz} value={tz}>
-                  {tz}
-                </option>
-              ))}
-            </select>
-          </Field>
-          <fieldset className="grid gap-3">
-            <legend className="mb-2 text-sm font-medium">
-              {t("settings.hours.title")}
-            </legend>
-            {WEEKDAYS.map((day) => {
-              const dayFields = hours[day].getFieldset();
-              const dayError = error(dayFields.start) ?? error(dayFields.end);
-              return (
-                <div key={day} className="grid gap-1">
-                  <div className="flex flex-wrap items-center gap-3">
-                    <div className="flex w-36 items-center gap-2">
-                      <input
-                        {...getInputProps(dayFields.enabled, {
-                          type: "checkbox",
-                        })}
-                        className="size-4 accent-primary"
-                      />
-                      <Label htmlFor={dayFields.enabled.id}>
-                        {t(`weekdays.${day}`)}
-                      </Label>
-                    </div>
-                    <Input
-                      {...getInputProps(dayFields.start, { type: "time" })}
-                      aria-label={t("settings.hours.opens", {
-                        day: t(`weekdays.${day}`),
-                      })}
-                      className="w-32"
-                    />
-                    <span
-                      aria-hidden="true"
-                      className="text-sm text-muted-foreground"
-                    >
-                      {t("settings.hours.to")}
-                    </span>
-                    <Input
-                      {...getInputProps(dayFields.end, { type: "time" })}
-                      aria-label={t("settings.hours.closes", {
-                        day: t(`weekdays.${day}`),
-                      })}
-                      className="w-32"
-                    />
-                  </div>
-                  {dayError ? (
-                    <p
-                      id={dayFields.end.errorId}
-                      className="text-sm text-destructive"
-                    >
-                      {dayError}
-                    </p>
-                  ) : null}
-                </div>
-              );
-            })}
-          </fieldset>
-          <SubmitButton
-            label={t("settings.save")}
-            pendingLabel={t("settings.saving")}
-            intent="save-settings"
-            className="w-fit"
-          />
-        </Form>
-      </CardContent>
-    </Card>
-  );
+export default function BookingSettingsTab({ loaderData, actionData }: Route.ComponentProps) {
+	const { t } = useTranslation('booking')
+	const { settings } = loaderData
+	const [form, fields] = useForm({
+		id: 'booking-settings',
+		lastResult: actionData?.result,
+		constraint: getZodConstraint(bookingSettingsSchema),
+		defaultValue: {
+			minAdvanceHours: String(settings.minAdvanceHours),
+			maxAdvanceDays: String(settings.maxAdvanceDays),
+			bufferMinutes: String(settings.bufferMinutes),
+			cancellationHours: String(settings.cancellationHours),
+			autoConfirm: settings.autoConfirm ? 'on' : undefined,
+			allowGuestBooking: settings.allowGuestBooking ? 'on' : undefined,
+			requirePhone: settings.requirePhone ? 'on' : undefined,
+			timezone: settings.timezone,
+			hours: Object.fromEntries(
+				WEEKDAYS.map((day) => {
+					const h = settings.businessHours[day]
+					return [
+						day,
+						{
+							enabled: h.enabled ? 'on' : undefined,
+							start: h.start,
+							end: h.end,
+						},
+					]
+				}),
+			),
+		},
+		onValidate: ({ formData }) => parseWithZod(formData, { schema: bookingSettingsSchema }),
+		shouldValidate: 'onSubmit',
+		shouldRevalidate: 'onInput',
+	})
+	const hours = fields.hours.getFieldset()
+	const error = (field: FieldMetadata<unknown>) => (field.errors ? t(`errors.${field.errors[0]}`) : undefined)
+	const numberField = (name: 'minAdvanceHours' | 'maxAdvanceDays' | 'bufferMinutes' | 'cancellationHours') => {
+		const field = fields[name]
+		return (
+			<Field label={t(`settings.fields.${name}`)} htmlFor={field.id} errorId={field.errorId} error={error(field)}>
+				<Input
+					{...getInputProps(field, { type: 'number' })}
+					min={SETTINGS_LIMITS[name].min}
+					max={SETTINGS_LIMITS[name].max}
+					step={1}
+					inputMode="numeric"
+				/>
+				<p className="text-xs text-muted-foreground">{t(`settings.hints.${name}`)}</p>
+			</Field>
+		)
+	}
+	const toggle = (name: 'autoConfirm' | 'allowGuestBooking' | 'requirePhone') => {
+		const field = fields[name]
+		return (
+			<div className="flex items-start gap-3">
+				<input {...getInputProps(field, { type: 'checkbox' })} className="mt-0.5 size-4 shrink-0 accent-primary" />
+				<div className="grid gap-1">
+					<Label htmlFor={field.id}>{t(`settings.fields.${name}`)}</Label>
+					<p className="text-xs text-muted-foreground">{t(`settings.hints.${name}`)}</p>
+				</div>
+			</div>
+		)
+	}
+	return (
+		<Card>
+			<CardHeader>
+				<CardTitle>
+					<h2>{t('settings.title')}</h2>
+				</CardTitle>
+				<CardDescription>{t('settings.description')}</CardDescription>
+			</CardHeader>
+			<CardContent>
+				<Form method="post" {...getFormProps(form)} noValidate className="grid gap-6">
+					<input type="hidden" name="intent" value="save-settings" />
+					<div className="grid gap-4 sm:grid-cols-2">
+						{numberField('minAdvanceHours')}
+						{numberField('maxAdvanceDays')}
+						{numberField('bufferMinutes')}
+						{numberField('cancellationHours')}
+					</div>
+					<div className="grid gap-4">
+						{toggle('autoConfirm')}
+						{toggle('allowGuestBooking')}
+						{toggle('requirePhone')}
+					</div>
+					<Field label={t('settings.fields.timezone')} htmlFor={fields.timezone.id} errorId={fields.timezone.errorId} error={error(fields.timezone)}>
+						<select
+							{...getSelectProps(fields.timezone)}
+							className="h-9 w-full rounded-md border border-input bg-transparent px-3 text-sm shadow-xs sm:w-72"
+						>
+							{BOOKING_TIMEZONES.map((tz) => (
+								<option key={tz} value={tz}>
+									{tz}
+								</option>
+							))}
+						</select>
+					</Field>
+					<fieldset className="grid gap-3">
+						<legend className="mb-2 text-sm font-medium">{t('settings.hours.title')}</legend>
+						{WEEKDAYS.map((day) => {
+							const dayFields = hours[day].getFieldset()
+							const dayError = error(dayFields.start) ?? error(dayFields.end)
+							return (
+								<div key={day} className="grid gap-1">
+									<div className="flex flex-wrap items-center gap-3">
+										<div className="flex w-36 items-center gap-2">
+											<input
+												{...getInputProps(dayFields.enabled, {
+													type: 'checkbox',
+												})}
+												className="size-4 accent-primary"
+											/>
+											<Label htmlFor={dayFields.enabled.id}>{t(`weekdays.${day}`)}</Label>
+										</div>
+										<Input
+											{...getInputProps(dayFields.start, { type: 'time' })}
+											aria-label={t('settings.hours.opens', {
+												day: t(`weekdays.${day}`),
+											})}
+											className="w-32"
+										/>
+										<span aria-hidden="true" className="text-sm text-muted-foreground">
+											{t('settings.hours.to')}
+										</span>
+										<Input
+											{...getInputProps(dayFields.end, { type: 'time' })}
+											aria-label={t('settings.hours.closes', {
+												day: t(`weekdays.${day}`),
+											})}
+											className="w-32"
+										/>
+									</div>
+									{dayError ? (
+										<p id={dayFields.end.errorId} className="text-sm text-destructive">
+											{dayError}
+										</p>
+									) : null}
+								</div>
+							)
+						})}
+					</fieldset>
+					<SubmitButton label={t('settings.save')} pendingLabel={t('settings.saving')} intent="save-settings" className="w-fit" />
+				</Form>
+			</CardContent>
+		</Card>
+	)
 }
