@@ -6,7 +6,7 @@
 import { redirect, type RouterContextProvider } from 'react-router'
 import { DEFAULT_BUSINESS_HOURS, parseWeeklyHours, type AvailabilityInput, type WeeklyHours } from '#app/lib/availability.ts'
 import { errorResponse } from '#app/lib/errors.ts'
-import type { BookingSettingsValues } from '#app/lib/schemas/booking.ts'
+import type { BookingSettingsValues, DateOverrideValues } from '#app/lib/schemas/booking.ts'
 import { requireMember } from './auth/session.ts'
 import { asUser, dbErrorCode, sql } from './db/index.ts'
 import { publicOrigin } from './security.ts'
@@ -300,4 +300,69 @@ export async function staffCreateBooking(
 		if ((BOOKING_REFUSALS as readonly string[]).includes(code ?? '')) return { ok: false, code: code as BookingRefusal }
 		throw error
 	}
+}
+
+// ---------------------------------------------------------------------------------------------
+// Date overrides
+// ---------------------------------------------------------------------------------------------
+
+/** The overrides from a date on, soonest first, with the provider's name; and every provider to choose from. */
+export async function listDateOverrides(userId: string, organizationId: string, fromDate: string) {
+	return asUser(userId, async (trx) => ({
+		overrides: await trx
+			.selectFrom('booking_date_overrides as o')
+			.leftJoin('booking_providers as p', 'p.id', 'o.provider_id')
+			.select([
+				'o.id',
+				sql<string>`to_char(o.date, 'YYYY-MM-DD')`.as('date'),
+				'o.closed',
+				sql<string | null>`to_char(o.start_time, 'HH24:MI')`.as('start'),
+				sql<string | null>`case when o.end_time = '24:00' then '24:00' else to_char(o.end_time, 'HH24:MI') end`.as('end'),
+				'o.note',
+				'p.display_name as providerName',
+			])
+			.where('o.organization_id', '=', organizationId)
+			.where('o.date', '>=', fromDate)
+			.orderBy('o.date')
+			.orderBy('o.start_time')
+			.limit(200)
+			.execute(),
+		providers: await trx
+			.selectFrom('booking_providers')
+			.select(['id', 'display_name as displayName'])
+			.where('organization_id', '=', organizationId)
+			.orderBy('display_name')
+			.execute(),
+	}))
+}
+
+/** Adds an override; false when the provider is not one of this organization's. */
+export async function addDateOverride(userId: string, organizationId: string, values: DateOverrideValues) {
+	try {
+		await asUser(userId, (trx) =>
+			trx
+				.insertInto('booking_date_overrides')
+				.values({
+					organization_id: organizationId,
+					provider_id: values.provider ?? null,
+					date: values.date,
+					closed: values.closed,
+					start_time: values.closed ? null : values.start,
+					end_time: values.closed ? null : values.end,
+					note: values.note || null,
+				})
+				.execute(),
+		)
+		return true
+	} catch (error) {
+		if (dbErrorCode(error) === '23503') return false
+		throw error
+	}
+}
+
+export async function deleteDateOverride(userId: string, organizationId: string, id: string) {
+	const result = await asUser(userId, (trx) =>
+		trx.deleteFrom('booking_date_overrides').where('organization_id', '=', organizationId).where('id', '=', id).executeTakeFirst(),
+	)
+	return result.numDeletedRows > 0n
 }

@@ -265,15 +265,32 @@ test('staff confirm, cancel (after a confirmation) and mark appointments @nojs',
 	await expect(page.getByRole('navigation', { name: 'Week' }).locator('[aria-current="date"]')).toContainText('1 appt.')
 })
 
-test('a day off (a date override) leaves no free times that day @nojs', async ({ page }) => {
-	const setup = await bookingSetup(page)
+test('a day off added on the settings tab removes the free times of that day, and removing it brings them back @nojs', async ({ page }) => {
+	await bookingSetup(page)
 	const day = upcomingWeekday(5)
 	await openNewAppointment(page, day)
 	await expect(page.getByLabel('Start time')).toBeVisible()
-	await withDatabase((client) =>
-		client.query(`insert into public.booking_date_overrides (organization_id, date, closed) values ($1, $2, true)`, [setup.org, day]),
-	)
-	await page.reload()
-	await expect(page.getByText(/No free times on .* for this provider\./)).toBeVisible()
+
+	await page.goto('/app/booking/settings')
+	await expect(page.getByText('No upcoming date overrides.')).toBeVisible()
+	await page.getByLabel('Override date').fill(day)
+	await page.getByRole('button', { name: 'Add override' }).click()
+	await expect(page.getByText('Enter a time.').first()).toBeVisible()
+	await page.getByLabel('Closed all day').check()
+	await page.getByLabel('Note (optional)').fill('Holiday')
+	await page.getByRole('button', { name: 'Add override' }).click()
+	await expect(page.getByText('Date override added')).toBeVisible()
+	const [y, m, d] = day.split('-')
+	const line = page.getByRole('listitem').filter({ hasText: `${m}/${d}/${y} · Whole organization · Closed` })
+	await expect(line).toContainText('Holiday')
+
+	await openNewAppointment(page, day)
+	await expect(page.getByText(`No free times on ${m}/${d}/${y} for this provider.`)).toBeVisible()
 	await expect(page.getByLabel('Start time')).toHaveCount(0)
+
+	await page.goto('/app/booking/settings')
+	await line.getByRole('button', { name: 'Remove' }).click()
+	await expect(page.getByText('Date override removed')).toBeVisible()
+	await openNewAppointment(page, day)
+	await expect(page.getByLabel('Start time')).toBeVisible()
 })

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { WEEKDAYS, type Weekday } from '#app/lib/availability.ts'
+import { isValidDate } from '#app/lib/dates.ts'
 
 /**
  * The booking settings form (docs/product.md, Booking), shared by the browser (conform) and the
@@ -79,3 +80,21 @@ export const newAppointmentSchema = z.object({
 	clientPhone: z.string().trim().max(40, 'clientPhoneTooLong').optional(),
 	notes: z.string().trim().max(2000, 'notesTooLong').optional(),
 })
+
+/** A date override from the settings tab: a day off, or special hours, for everyone or one provider. */
+export const dateOverrideSchema = z
+	.object({
+		date: z.string({ error: 'dateRequired' }).refine(isValidDate, 'dateInvalid'),
+		provider: z.uuid({ error: 'providerInvalid' }).optional(),
+		closed: z.boolean().default(false),
+		start: z.string().regex(CLOCK, 'timeInvalid').optional(),
+		end: z.string().regex(CLOSING, 'timeInvalid').optional(),
+		note: z.string().trim().max(200, 'noteTooLong').optional(),
+	})
+	.superRefine((value, ctx) => {
+		if (value.closed) return
+		if (!value.start) ctx.addIssue({ code: 'custom', path: ['start'], message: 'timeRequired' })
+		if (!value.end) ctx.addIssue({ code: 'custom', path: ['end'], message: 'timeRequired' })
+		if (value.start && value.end && value.start >= value.end) ctx.addIssue({ code: 'custom', path: ['end'], message: 'endBeforeStart' })
+	})
+export type DateOverrideValues = z.infer<typeof dateOverrideSchema>
