@@ -366,3 +366,87 @@ export async function deleteDateOverride(userId: string, organizationId: string,
 	)
 	return result.numDeletedRows > 0n
 }
+
+// ---------------------------------------------------------------------------------------------
+// Analytics
+// ---------------------------------------------------------------------------------------------
+
+export type BookingFigures = {
+	appointments: number
+	revenue: string
+	averagePrice: string | null
+	uniqueClients: number
+	completionRate: number | null
+	noShowRate: number | null
+}
+
+/**
+ * The figures of a period of local dates and of the period of the same length just before it,
+ * computed in SQL (docs/product.md, Booking): appointments are those not cancelled; revenue and
+ * the average price are over completed ones; unique clients by email; the completion and
+ * no-show rates are shares of the appointments.
+ */
+export async function getBookingAnalytics(userId: string, organizationId: string, from: string, to: string) {
+	return asUser(userId, async (trx) => {
+		const rows = await sql<{
+			current: boolean
+			appointments: number
+			revenue: string
+			average_price: string | null
+			unique_clients: number
+			completed: number
+			no_show: number
+		}>`
+			with bounds as (
+				select ${from}::date as cur_from, ${to}::date as cur_to,
+					${from}::date - (${to}::date - ${from}::date + 1) as prev_from
+			)
+			select a.appointment_date >= b.cur_from as current,
+				count(*) filter (where a.status <> 'cancelled')::int as appointments,
+				coalesce(sum(a.total_price) filter (where a.status = 'completed'), 0)::numeric(12, 2)::text as revenue,
+				(avg(a.total_price) filter (where a.status = 'completed'))::numeric(12, 2)::text as average_price,
+				count(distinct lower(a.guest_email)) filter (where a.status <> 'cancelled')::int as unique_clients,
+				count(*) filter (where a.status = 'completed')::int as completed,
+				count(*) filter (where a.status = 'no_show')::int as no_show
+			from public.booking_appointments a, bounds b
+			where a.organization_id = ${organizationId}
+				and a.appointment_date between b.prev_from and b.cur_to
+			group by 1`.execute(trx)
+		const figures = (current: boolean): BookingFigures => {
+			const r = rows.rows.find((row) => row.current === current)
+			const appointments = r?.appointments ?? 0
+			return {
+				appointments,
+				revenue: r?.revenue ?? '0.00',
+				averagePrice: r?.average_price ?? null,
+				uniqueClients: r?.unique_clients ?? 0,
+				completionRate: appointments > 0 ? (r?.completed ?? 0) / appointments : null,
+				noShowRate: appointments > 0 ? (r?.no_show ?? 0) / appointments : null,
+			}
+		}
+		const activity = await sql<{
+			id: string
+			kind: 'booked' | 'changed'
+			at: Date
+			status: AppointmentStatus
+			client: string
+			service: string | null
+			date: string
+			time: string
+		}>`
+			select * from (
+				select a.id, 'booked' as kind, a.created_at as at, a.status, a.guest_name as client, s.name as service,
+					to_char(a.appointment_date, 'YYYY-MM-DD') as date, to_char(a.start_time, 'HH24:MI') as time
+				from public.booking_appointments a left join public.booking_services s on s.id = a.service_id
+				where a.organization_id = ${organizationId}
+				union all
+				select a.id, 'changed', a.updated_at, a.status, a.guest_name, s.name,
+					to_char(a.appointment_date, 'YYYY-MM-DD'), to_char(a.start_time, 'HH24:MI')
+				from public.booking_appointments a left join public.booking_services s on s.id = a.service_id
+				where a.organization_id = ${organizationId} and a.updated_at > a.created_at + interval '1 second'
+			) events
+			order by at desc, kind desc
+			limit 8`.execute(trx)
+		return { current: figures(true), previous: figures(false), activity: activity.rows }
+	})
+}

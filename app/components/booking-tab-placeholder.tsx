@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { Card, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 
 /** A booking tab that a later release fills (docs/product.md, Booking). */
-export function BookingTabPlaceholder({ tab }: { tab: 'services' | 'providers' | 'analytics' }) {
+export function BookingTabPlaceholder({ tab }: { tab: 'services' | 'providers' }) {
 	const { t } = useTranslation('booking')
 	return (
 		<Card>

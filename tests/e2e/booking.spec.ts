@@ -294,3 +294,54 @@ test('a day off added on the settings tab removes the free times of that day, an
 	await openNewAppointment(page, day)
 	await expect(page.getByLabel('Start time')).toBeVisible()
 })
+
+function daysAgo(n: number) {
+	const d = new Date()
+	d.setUTCDate(d.getUTCDate() - n)
+	return d.toISOString().slice(0, 10)
+}
+
+test('analytics show the figures of what was booked, against the previous period @nojs', async ({ page }) => {
+	const setup = await bookingSetup(page)
+	const current = daysAgo(2)
+	const previous = daysAgo(35)
+	const rows: [string, string, string, number, string][] = [
+		[current, '10:00', 'completed', 40, 'a@example.com'],
+		[current, '11:00', 'completed', 60, 'b@example.com'],
+		[current, '12:00', 'no_show', 40, 'A@example.com'],
+		[current, '13:00', 'cancelled', 40, 'd@example.com'],
+		[previous, '10:00', 'completed', 50, 'e@example.com'],
+		[previous, '11:00', 'completed', 50, 'f@example.com'],
+	]
+	await withDatabase(async (client) => {
+		for (const [date, time, status, price, email] of rows) {
+			const start = new Date(`${date}T${time}:00Z`)
+			await client.query(
+				`insert into public.booking_appointments (organization_id, service_id, provider_id, starts_at, ends_at, status, guest_name, guest_email, total_price)
+				 values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+				[setup.org, setup.service, setup.provider, start, new Date(start.getTime() + 30 * 60_000), status, `Client ${email}`, email, price],
+			)
+		}
+	})
+	await page.goto('/app/booking/analytics')
+	const [ty, tm, td] = daysAgo(0).split('-')
+	await expect(page.getByText(new RegExp(`to ${tm}/${td}/${ty}, compared with`))).toBeVisible()
+	const card = (name: string) => page.getByRole('group', { name })
+	await expect(card('Appointments')).toContainText('3')
+	await expect(card('Appointments')).toContainText('+50.0% vs the previous period')
+	await expect(card('Revenue')).toContainText('$100.00')
+	await expect(card('Revenue')).toContainText('0.0% vs the previous period')
+	await expect(card('Average price')).toContainText('$50.00')
+	await expect(card('Unique clients')).toContainText('2')
+	await expect(card('Completion rate')).toContainText('66.7%')
+	await expect(card('Completion rate')).toContainText('-33.3 points vs the previous period')
+	await expect(card('No-show rate')).toContainText('33.3%')
+	await expect(card('No-show rate')).toContainText('+33.3 points vs the previous period')
+	const activity = page.getByRole('list', { name: 'Recent activity' })
+	await expect(activity.getByRole('listitem')).toHaveCount(6)
+	await expect(activity).toContainText('Client a@example.com booked Haircut for')
+
+	await page.getByRole('link', { name: 'Last 7 days' }).click()
+	await expect(card('Appointments')).toContainText('3')
+	await expect(card('Appointments')).toContainText('Nothing to compare with in the previous period')
+})
