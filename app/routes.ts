@@ -35,6 +35,7 @@ export default [
 			route('providers', 'routes/app/booking/providers.tsx'),
 			route('analytics', 'routes/app/booking/analytics.tsx'),
 			route('settings', 'routes/app/booking/settings.tsx'),
+			route('events', 'routes/app/booking/events.ts'),
 		]),
 		route('settings', 'routes/app/settings.tsx'),
 		route('*', 'routes/app/not-found.tsx'),

@@ -8,6 +8,7 @@ import { DEFAULT_BUSINESS_HOURS, parseWeeklyHours, type AvailabilityInput, type 
 import { errorResponse } from '#app/lib/errors.ts'
 import type { BookingSettingsValues, DateOverrideValues } from '#app/lib/schemas/booking.ts'
 import { requireMember } from './auth/session.ts'
+import { notifyBookingChange } from './booking-events.ts'
 import { asUser, dbErrorCode, sql } from './db/index.ts'
 import { publicOrigin } from './security.ts'
 
@@ -177,6 +178,7 @@ export async function changeAppointmentStatus(userId: string, organizationId: st
 			.returning('id')
 			.executeTakeFirst(),
 	)
+	if (row) notifyBookingChange(organizationId)
 	return row !== undefined
 }
 
@@ -293,6 +295,7 @@ export async function staffCreateBooking(
 				.execute(trx)
 				.then((r) => r.rows[0]!.id),
 		)
+		notifyBookingChange(organizationId)
 		return { ok: true, id }
 	} catch (error) {
 		const code = dbErrorCode(error)

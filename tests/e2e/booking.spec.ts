@@ -200,6 +200,9 @@ test('a new appointment appears on its day; the same provider at the same time i
 	await bookingSetup(page)
 	const day = upcomingWeekday(3)
 	const second = await context.newPage()
+	// A window that has not heard of the first booking yet (with JavaScript it would drop the
+	// taken time from its list by itself): the server is the one to refuse.
+	await second.route('**/app/booking/events', (route) => route.abort())
 	await openNewAppointment(page, day)
 	await openNewAppointment(second, day)
 
@@ -344,4 +347,63 @@ test('analytics show the figures of what was booked, against the previous period
 	await page.getByRole('link', { name: 'Last 7 days' }).click()
 	await expect(card('Appointments')).toContainText('3')
 	await expect(card('Appointments')).toContainText('Nothing to compare with in the previous period')
+})
+
+test('a booking made in another window appears in the calendar without a reload; without JavaScript a Refresh link @nojs', async ({
+	page,
+	context,
+	javaScriptEnabled,
+}) => {
+	await bookingSetup(page)
+	const day = upcomingWeekday(6)
+	await page.goto(`/app/booking/calendar?day=${day}`)
+	await expect(page.getByRole('link', { name: 'Refresh' })).toHaveAttribute('href', `/app/booking/calendar?day=${day}`)
+	await expect(page.getByText('No appointments on this day.')).toBeVisible()
+
+	const other = await context.newPage()
+	await openNewAppointment(other, day)
+	await other.getByLabel('Start time').selectOption({ label: '14:00' })
+	await other.getByLabel('Client name').fill('Live Client')
+	await other.getByLabel('Client email').fill('live@example.com')
+	await other.getByRole('button', { name: 'Book appointment' }).click()
+	await expect(other.getByText('Appointment booked')).toBeVisible()
+
+	const item = page.getByRole('listitem', { name: '14:00–14:30, Live Client' })
+	if (javaScriptEnabled) {
+		await expect(item).toBeVisible({ timeout: 15_000 })
+	} else {
+		await page.getByRole('link', { name: 'Refresh' }).click()
+		await expect(item).toBeVisible()
+	}
+	// Cancelled elsewhere: the first window follows too.
+	await other.goto(`/app/booking/calendar?day=${day}`)
+	await other.getByRole('listitem', { name: '14:00–14:30, Live Client' }).getByRole('link', { name: 'Cancel' }).click()
+	await other.getByRole('button', { name: 'Yes, cancel it' }).click()
+	await expect(other.getByText('Appointment cancelled')).toBeVisible()
+	if (!javaScriptEnabled) await page.getByRole('link', { name: 'Refresh' }).click()
+	await expect(item).toContainText('Cancelled', { timeout: 15_000 })
+})
+
+test('on the embedded database the calendar refreshes by itself too (in-process notifier) @embedded', async ({ page, context }) => {
+	const { readFileSync } = await import('node:fs')
+	const demo = JSON.parse(readFileSync(`${process.env.E2E_EMBEDDED_DATA_DIR}/demo-credentials.json`, 'utf8')) as { email: string; password: string }
+	await page.goto('/auth')
+	await page.getByLabel('Email').fill(demo.email)
+	await page.getByLabel('Password', { exact: true }).fill(demo.password)
+	await page.getByRole('button', { name: 'Sign In' }).click()
+	await expect(page).toHaveURL(/\/app\/dashboard$/)
+	const day = upcomingWeekday(9)
+	await page.goto(`/app/booking/calendar?day=${day}`)
+
+	const other = await context.newPage()
+	await other.goto(`/app/booking/calendar?day=${day}&new=1`)
+	await other.getByLabel('Date', { exact: true }).fill(day)
+	await other.getByRole('button', { name: 'Show free times' }).click()
+	await other.getByLabel('Start time').selectOption({ index: 0 })
+	await other.getByLabel('Client name').fill('Embedded Live Client')
+	await other.getByLabel('Client email').fill('embedded-live@example.com')
+	await other.getByRole('button', { name: 'Book appointment' }).click()
+	await expect(other.getByText('Appointment booked')).toBeVisible()
+
+	await expect(page.getByText('Embedded Live Client')).toBeVisible({ timeout: 15_000 })
 })

@@ -1,9 +1,10 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { addDays, format, parseISO, startOfWeek } from 'date-fns'
-import { ChevronLeftIcon, ChevronRightIcon, PlusIcon } from 'lucide-react'
+import { ChevronLeftIcon, ChevronRightIcon, PlusIcon, RefreshCwIcon } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
-import { data, Form, Link } from 'react-router'
+import { useEffect } from 'react'
+import { data, Form, Link, useRevalidator } from 'react-router'
 import type { z } from 'zod'
 import { todayIn } from '#app/.server/analytics.ts'
 import {
@@ -148,6 +149,7 @@ export default function Calendar({ loaderData, actionData }: Route.ComponentProp
 	const { t, i18n } = useTranslation('booking')
 	const { day, today, week, counts, appointments, cancelling, booking } = loaderData
 	const weekday = new Intl.DateTimeFormat(i18n.language, { weekday: 'short', timeZone: 'UTC' })
+	useLiveRefresh()
 	return (
 		<div className="grid gap-6">
 			<Card>
@@ -188,6 +190,12 @@ export default function Calendar({ loaderData, actionData }: Route.ComponentProp
 						</Button>
 						<Button asChild variant="ghost">
 							<Link to={`?day=${today}`}>{t('calendar.today')}</Link>
+						</Button>
+						<Button asChild variant="ghost">
+							<Link to={`?day=${day}`} reloadDocument>
+								<RefreshCwIcon aria-hidden="true" />
+								{t('calendar.refresh')}
+							</Link>
 						</Button>
 					</div>
 					<nav aria-label={t('calendar.week')} className="grid grid-cols-7 gap-1">
@@ -429,4 +437,23 @@ function NewAppointment({ day, booking, result }: { day: string; booking: Bookin
 			</CardContent>
 		</Card>
 	)
+}
+
+/**
+ * With JavaScript, the calendar loads its data again whenever the organization's appointments
+ * change elsewhere (server-sent events from /app/booking/events); without it, the Refresh link.
+ */
+function useLiveRefresh() {
+	const revalidator = useRevalidator()
+	const revalidate = revalidator.revalidate
+	useEffect(() => {
+		if (typeof EventSource === 'undefined') return
+		const source = new EventSource('/app/booking/events')
+		const onChange = () => void revalidate()
+		source.addEventListener('change', onChange)
+		return () => {
+			source.removeEventListener('change', onChange)
+			source.close()
+		}
+	}, [revalidate])
 }
