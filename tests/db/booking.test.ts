@@ -213,13 +213,14 @@ describe('create_booking', () => {
 		expect(settings.rows).toEqual([{ allow_guest_booking: true }])
 	})
 
-	test("uses the provider's own hours when set", async () => {
+	test("the provider's own hours narrow the organization's, never widen them", async () => {
 		const w = await bookingWorld()
 		const hours = Object.fromEntries(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday']
 			.map((day) => [day, { start: '12:00', end: '20:00', enabled: true }]))
 		await asSystem((trx) => trx.updateTable('booking_providers').set({ business_hours: JSON.stringify(hours) }).where('id', '=', w.provider).execute())
-		expect(await refusal(bookAsAnon({ ...w, startsAt: at(w.day, '10:00') }))).toBe('outside_business_hours')
-		expect((await bookAsAnon({ ...w, startsAt: at(w.day, '19:00') })).start_time).toBe('19:00:00')
+		expect(await refusal(bookAsAnon({ ...w, startsAt: at(w.day, '10:00') }))).toBe('outside_provider_hours')
+		expect(await refusal(bookAsAnon({ ...w, startsAt: at(w.day, '19:00') }))).toBe('outside_business_hours')
+		expect((await bookAsAnon({ ...w, startsAt: at(w.day, '16:00') })).start_time).toBe('16:00:00')
 	})
 
 	test('an identical or overlapping slot of the same provider is taken; another provider or a cancelled slot is free', async () => {
@@ -307,5 +308,48 @@ describe('a booking by its token', () => {
 		expect(await refusal(cancel(late.manage_token))).toBe('too_late_to_cancel')
 		const status = await asSystem((trx) => trx.selectFrom('booking_appointments').select('status').where('id', '=', late.id).executeTakeFirstOrThrow())
 		expect(status.status).toBe('confirmed')
+	})
+})
+
+function staffBook(userId: string, b: BookingInput) {
+	return asUser(userId, (trx) =>
+		sql<{ id: string }>`select public.staff_create_booking(
+			${b.org}, ${b.service}, ${b.provider}, ${b.startsAt}::timestamptz,
+			${b.name ?? 'Walk-in Client'}, ${b.email ?? 'walkin@example.com'}, ${b.phone ?? null}, ${b.notes ?? null}) as id`
+			.execute(trx).then((r) => r.rows[0]!.id),
+	)
+}
+
+describe('staff_create_booking', () => {
+	test('books a confirmed appointment with the same checks, inside the minimum notice, for members only', async () => {
+		const w = await bookingWorld()
+		await setSettings(w.org, { min_advance_hours: 72, auto_confirm: false, allow_guest_booking: false })
+		const tomorrow = upcomingWeekday(1)
+		const id = await staffBook(w.owner.userId, { ...w, startsAt: at(tomorrow, '10:00') })
+		const row = await asSystem((trx) => trx.selectFrom('booking_appointments').select(['status', 'total_price', 'manage_token_hash']).where('id', '=', id).executeTakeFirstOrThrow())
+		expect(row).toEqual({ status: 'confirmed', total_price: '45.00', manage_token_hash: null })
+		expect(await refusal(staffBook(w.owner.userId, { ...w, startsAt: at(w.day, '10:00') }))).toBeNull()
+		expect(await refusal(staffBook(w.owner.userId, { ...w, startsAt: at(w.day, '10:15') }))).toBe('slot_taken')
+		expect(await refusal(staffBook(w.owner.userId, { ...w, startsAt: at(w.day, '08:00') }))).toBe('outside_business_hours')
+		expect(await refusal(staffBook(w.owner.userId, { ...w, startsAt: at('2020-01-06', '10:00') }))).toBe('too_soon')
+		const outsider = await createUser('Outsider')
+		expect(await refusal(staffBook(outsider.userId, { ...w, startsAt: at(w.day, '11:00') }))).toBe('not_member')
+		expect(await refusal(asAnon((trx) => sql`select public.staff_create_booking(${w.org}, ${w.service}, ${w.provider}, now(), 'x', 'x@example.com')`.execute(trx)))).toBe('42501')
+	})
+
+	test('date overrides close a day or change its hours, for everyone or one provider, on both paths', async () => {
+		const w = await bookingWorld()
+		const second = await createBookingSetup(w.org)
+		const next = upcomingWeekday(3)
+		await asUser(w.owner.userId, (trx) => trx.insertInto('booking_date_overrides').values([
+			{ organization_id: w.org, date: w.day, closed: true },
+			{ organization_id: w.org, provider_id: w.provider, date: next, closed: true },
+			{ organization_id: w.org, provider_id: second.providerId, date: next, closed: false, start_time: '13:00', end_time: '15:00' },
+		]).execute())
+		expect(await refusal(bookAsAnon({ ...w, startsAt: at(w.day, '10:00') }))).toBe('closed_that_day')
+		expect(await refusal(staffBook(w.owner.userId, { ...w, startsAt: at(w.day, '10:00') }))).toBe('closed_that_day')
+		expect(await refusal(bookAsAnon({ ...w, startsAt: at(next, '10:00') }))).toBe('provider_day_off')
+		expect(await refusal(bookAsAnon({ ...w, provider: second.providerId, startsAt: at(next, '10:00') }))).toBe('outside_provider_hours')
+		expect((await bookAsAnon({ ...w, provider: second.providerId, startsAt: at(next, '13:00') })).start_time).toBe('13:00:00')
 	})
 })

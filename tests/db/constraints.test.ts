@@ -190,6 +190,14 @@ const SPECS: Spec[] = [
 		],
 	},
 	{
+		table: 'booking_date_overrides',
+		insert: (c) => ({ organization_id: c.owner.orgId, date: '2031-03-03', closed: false, start_time: '10:00', end_time: '14:00' }),
+		bad: [
+			[{ end_time: '09:00' }, CHECK], [{ closed: true }, CHECK], [{ start_time: null }, CHECK],
+			[{ note: long(201) }, CHECK], [{ provider_id: randomUUID() }, '23503'],
+		],
+	},
+	{
 		table: 'booking_appointments',
 		insert: (c) => ({
 			organization_id: c.owner.orgId, starts_at: '2031-03-03T10:00:00Z', ends_at: '2031-03-03T10:30:00Z',

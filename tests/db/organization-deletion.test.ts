@@ -45,6 +45,7 @@ async function fullOrganization(name: string): Promise<TestUser & { memberId: st
 			.returning('id').executeTakeFirstOrThrow()
 		await sql`insert into private.integration_tokens (credential_id, access_token) values (${credential.id}, 'encrypted-token')`.execute(trx)
 		await trx.insertInto('module_favorites').values({ organization_id: owner.orgId, user_id: member.userId, module_id: CATALOGUE.modules.crm }).execute()
+		await trx.insertInto('booking_date_overrides').values({ organization_id: owner.orgId, date: '2031-12-25', closed: true, note: 'Holiday' }).execute()
 	})
 	return { ...owner, memberId: member.userId }
 }

@@ -218,6 +218,13 @@ const CASES: TableCase[] = [
 		update: () => ({ display_name: `Edited ${next()}` }),
 	},
 	{
+		table: 'booking_date_overrides',
+		allowed: { select: MEMBERS, insert: MEMBERS, update: MEMBERS, delete: MEMBERS },
+		row: (w) => systemInsert('booking_date_overrides', { organization_id: w.a.orgId, date: '2030-01-01', closed: true }),
+		insert: (w) => ({ organization_id: w.a.orgId, date: '2030-01-02', closed: true }),
+		update: () => ({ note: `Edited ${next()}` }),
+	},
+	{
 		table: 'booking_appointments',
 		allowed: { select: MEMBERS, insert: MEMBERS, update: MEMBERS, delete: NOBODY },
 		row: (w) => systemInsert('booking_appointments', {

@@ -21,6 +21,8 @@ type Connection = {
 	/** Runs a multi-statement SQL script inside the given transaction. */
 	runScript: (trx: Tx, text: string) => Promise<void>
 	dump?: () => Promise<Blob>
+	/** PostgreSQL server only: a dedicated connection that LISTENs on a channel. */
+	listen?: (channel: string, onNotify: (payload: string) => void) => Promise<() => Promise<void>>
 	close: () => Promise<void>
 }
 
@@ -78,6 +80,17 @@ async function openPg(options: Extract<DatabaseOptions, { kind: 'pg' }>): Promis
 		db,
 		// Without parameters, pg uses the simple protocol, which takes several statements.
 		runScript: async (trx, text) => void (await sql.raw(text).execute(trx)),
+		// Outside the pool: a LISTEN holds its connection for as long as it listens.
+		listen: async (channel, onNotify) => {
+			const client = new pg.Client({ connectionString: options.url })
+			client.on('notification', (message) => {
+				if (message.channel === channel) onNotify(message.payload ?? '')
+			})
+			client.on('error', () => undefined)
+			await client.connect()
+			await client.query(`listen ${client.escapeIdentifier(channel)}`)
+			return () => client.end()
+		},
 		close: () => db.destroy(),
 	}
 }
@@ -110,6 +123,16 @@ export async function dumpDatabaseImage(): Promise<Blob> {
 	const c = await current()
 	if (!c.dump) throw new Error('Only the embedded database can be dumped')
 	return c.dump()
+}
+
+/**
+ * Listens to NOTIFY on a channel of a PostgreSQL server, on a connection of its own (no
+ * queries run on it). Null on the embedded database, whose single connection cannot be held:
+ * there the app notifies in process instead (app/.server/booking-events.ts).
+ */
+export async function listenToChannel(channel: string, onNotify: (payload: string) => void): Promise<(() => Promise<void>) | null> {
+	const c = await current()
+	return c.listen ? c.listen(channel, onNotify) : null
 }
 
 type Claims = { sub?: string; role: 'authenticated' | 'anon' }

@@ -118,6 +118,18 @@ export interface BookingAppointments {
   updated_at: Generated<Timestamp>;
 }
 
+export interface BookingDateOverrides {
+  closed: Generated<boolean>;
+  created_at: Generated<Timestamp>;
+  date: string;
+  end_time: string | null;
+  id: Generated<string>;
+  note: string | null;
+  organization_id: string;
+  provider_id: string | null;
+  start_time: string | null;
+}
+
 export interface BookingProviders {
   avatar_url: string | null;
   bio: string | null;
@@ -353,6 +365,7 @@ export interface DB {
   "auth.sessions": AuthSessions;
   "auth.users": AuthUsers;
   booking_appointments: BookingAppointments;
+  booking_date_overrides: BookingDateOverrides;
   booking_providers: BookingProviders;
   booking_services: BookingServices;
   booking_settings: BookingSettings;

@@ -1,5 +1,6 @@
 import { Outlet, redirect } from 'react-router'
 import { requireMember, requireUser } from '#app/.server/auth/session.ts'
+import { publicWizardRedirect } from '#app/.server/booking.ts'
 import { memberContext } from '#app/.server/context.ts'
 import { listActiveModules } from '#app/.server/modules.ts'
 import { resolveMember } from '#app/.server/organizations.ts'
@@ -8,9 +9,13 @@ import { AppShell } from '#app/components/app-shell.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import type { Route } from './+types/layout'
 
-/** Every /app route runs with a signed-in user and a current organization, or leaves. */
+/**
+ * Every /app route runs with a signed-in user and a current organization, or leaves; except
+ * `/app/booking?orgSlug=X`, the public wizard's old address, which goes there first.
+ */
 export const middleware: Route.MiddlewareFunction[] = [
 	async ({ request, context }, next) => {
+		publicWizardRedirect(request)
 		const user = await requireUser(request)
 		const member = await resolveMember(request, user)
 		if (!member) throw redirect('/onboarding')

@@ -1,0 +1,455 @@
+/**
+ * The staff side of the booking module (docs/product.md, Booking): whether the organization
+ * has it, the shareable link, and the booking settings. Every query names the organization
+ * explicitly and runs as the signed-in user (RLS decides the rows).
+ */
+import { redirect, type RouterContextProvider } from 'react-router'
+import { DEFAULT_BUSINESS_HOURS, parseWeeklyHours, type AvailabilityInput, type WeeklyHours } from '#app/lib/availability.ts'
+import { errorResponse } from '#app/lib/errors.ts'
+import type { BookingSettingsValues, DateOverrideValues } from '#app/lib/schemas/booking.ts'
+import { requireMember } from './auth/session.ts'
+import { notifyBookingChange } from './booking-events.ts'
+import { asUser, dbErrorCode, sql } from './db/index.ts'
+import { publicOrigin } from './security.ts'
+
+/** The module catalogue's `feature_type` of the booking module (supabase/seed.sql). */
+const BOOKING_FEATURE = 'booking'
+
+/**
+ * `/app/booking?orgSlug=X` is the public wizard of X (docs/product.md, Route table), signed in
+ * or not: the /app layout calls this before its sign-in guard.
+ */
+export function publicWizardRedirect(request: Request) {
+	const url = new URL(request.url)
+	if (url.pathname.replace(/\/+$/, '') !== '/app/booking') return
+	const slug = url.searchParams.get('orgSlug')?.trim()
+	if (slug) throw redirect(`/book/${encodeURIComponent(slug)}`)
+}
+
+/** The public booking page of an organization: the site's origin plus /book/{slug}. */
+export function publicBookingUrl(slug: string) {
+	return `${publicOrigin()}/book/${encodeURIComponent(slug)}`
+}
+
+/** True when the organization has activated the booking module in the marketplace. */
+export async function isBookingActive(userId: string, organizationId: string): Promise<boolean> {
+	const row = await asUser(userId, (trx) =>
+		trx
+			.selectFrom('organization_modules as om')
+			.innerJoin('modules as m', 'm.id', 'om.module_id')
+			.select('om.id')
+			.where('om.organization_id', '=', organizationId)
+			.where('m.feature_type', '=', BOOKING_FEATURE)
+			.executeTakeFirst(),
+	)
+	return row !== undefined
+}
+
+export type BookingSettings = {
+	minAdvanceHours: number
+	maxAdvanceDays: number
+	bufferMinutes: number
+	autoConfirm: boolean
+	allowGuestBooking: boolean
+	requirePhone: boolean
+	cancellationHours: number
+	timezone: string
+	businessHours: WeeklyHours
+}
+
+/** The organization's booking settings (one row, made with the organization). */
+export async function getBookingSettings(userId: string, organizationId: string): Promise<BookingSettings | null> {
+	const row = await asUser(userId, (trx) =>
+		trx.selectFrom('booking_settings').selectAll().where('organization_id', '=', organizationId).executeTakeFirst(),
+	)
+	if (!row) return null
+	return {
+		minAdvanceHours: row.min_advance_hours,
+		maxAdvanceDays: row.max_advance_days,
+		bufferMinutes: row.buffer_minutes,
+		autoConfirm: row.auto_confirm,
+		allowGuestBooking: row.allow_guest_booking,
+		requirePhone: row.require_phone,
+		cancellationHours: row.cancellation_hours,
+		timezone: row.timezone,
+		businessHours: parseWeeklyHours(row.business_hours) ?? DEFAULT_BUSINESS_HOURS,
+	}
+}
+
+/**
+ * Saves the settings. The row exists from the organization's creation, and members may update
+ * but not insert it (docs/data-model.md, Who may do what): false when there is no row to update.
+ */
+export async function saveBookingSettings(userId: string, organizationId: string, values: BookingSettingsValues): Promise<boolean> {
+	const result = await asUser(userId, (trx) =>
+		trx
+			.updateTable('booking_settings')
+			.set({
+				min_advance_hours: values.minAdvanceHours,
+				max_advance_days: values.maxAdvanceDays,
+				buffer_minutes: values.bufferMinutes,
+				auto_confirm: values.autoConfirm,
+				allow_guest_booking: values.allowGuestBooking,
+				require_phone: values.requirePhone,
+				cancellation_hours: values.cancellationHours,
+				timezone: values.timezone,
+				business_hours: JSON.stringify(values.hours),
+			})
+			.where('organization_id', '=', organizationId)
+			.executeTakeFirst(),
+	)
+	return result.numUpdatedRows > 0n
+}
+
+/**
+ * For the booking tabs' loaders and actions: the member, when the organization has the booking
+ * module; otherwise a 403 (the booking layout shows why and links to the marketplace instead).
+ */
+export async function requireBookingMember(context: Readonly<RouterContextProvider>) {
+	const member = requireMember(context)
+	if (!(await isBookingActive(member.user.userId, member.organization.id))) errorResponse(403, 'forbidden')
+	return member
+}
+
+// ---------------------------------------------------------------------------------------------
+// Calendar
+// ---------------------------------------------------------------------------------------------
+
+export type AppointmentStatus = 'pending' | 'confirmed' | 'cancelled' | 'completed' | 'no_show'
+
+/** The status changes staff make from the calendar, and the statuses each may start from. */
+export const STATUS_CHANGES = {
+	confirm: { to: 'confirmed', from: ['pending'] },
+	cancel: { to: 'cancelled', from: ['pending', 'confirmed'] },
+	complete: { to: 'completed', from: ['pending', 'confirmed'] },
+	'no-show': { to: 'no_show', from: ['pending', 'confirmed'] },
+} as const satisfies Record<string, { to: AppointmentStatus; from: readonly AppointmentStatus[] }>
+export type StatusChange = keyof typeof STATUS_CHANGES
+
+/** One local day's appointments in time order, and how many each day of its week has. */
+export async function getCalendarDay(userId: string, organizationId: string, day: string, week: { from: string; to: string }) {
+	return asUser(userId, async (trx) => {
+		const appointments = await trx
+			.selectFrom('booking_appointments as a')
+			.leftJoin('booking_services as s', 's.id', 'a.service_id')
+			.leftJoin('booking_providers as p', 'p.id', 'a.provider_id')
+			.select([
+				'a.id',
+				sql<string>`to_char(a.start_time, 'HH24:MI')`.as('startTime'),
+				sql<string>`to_char(a.end_time, 'HH24:MI')`.as('endTime'),
+				'a.status',
+				'a.guest_name as clientName',
+				'a.guest_email as clientEmail',
+				'a.guest_phone as clientPhone',
+				'a.notes',
+				'a.total_price as price',
+				's.name as serviceName',
+				's.color as serviceColor',
+				'p.display_name as providerName',
+			])
+			.where('a.organization_id', '=', organizationId)
+			.where('a.appointment_date', '=', day)
+			.orderBy('a.starts_at')
+			.orderBy('a.id')
+			.execute()
+		const counts = await trx
+			.selectFrom('booking_appointments')
+			.select([sql<string>`to_char(appointment_date, 'YYYY-MM-DD')`.as('date'), sql<number>`count(*)::int`.as('count')])
+			.where('organization_id', '=', organizationId)
+			.where('appointment_date', '>=', week.from)
+			.where('appointment_date', '<=', week.to)
+			.where('status', 'in', ['pending', 'confirmed', 'completed', 'no_show'])
+			.groupBy('appointment_date')
+			.execute()
+		return { appointments, counts: Object.fromEntries(counts.map((c) => [c.date, c.count])) as Record<string, number> }
+	})
+}
+
+/** Moves an appointment's status; false when it does not exist here or its status does not allow it. */
+export async function changeAppointmentStatus(userId: string, organizationId: string, appointmentId: string, change: StatusChange) {
+	const { to, from } = STATUS_CHANGES[change]
+	const row = await asUser(userId, (trx) =>
+		trx
+			.updateTable('booking_appointments')
+			.set({ status: to })
+			.where('organization_id', '=', organizationId)
+			.where('id', '=', appointmentId)
+			.where('status', 'in', [...from])
+			.returning('id')
+			.executeTakeFirst(),
+	)
+	if (row) notifyBookingChange(organizationId)
+	return row !== undefined
+}
+
+/** The active services and providers, for the new appointment form. */
+export async function getBookingChoices(userId: string, organizationId: string) {
+	return asUser(userId, async (trx) => ({
+		services: await trx
+			.selectFrom('booking_services')
+			.select(['id', 'name', 'duration_minutes as durationMinutes', 'price'])
+			.where('organization_id', '=', organizationId)
+			.where('is_active', '=', true)
+			.orderBy('name')
+			.execute(),
+		providers: await trx
+			.selectFrom('booking_providers')
+			.select(['id', 'display_name as displayName', 'business_hours as businessHours'])
+			.where('organization_id', '=', organizationId)
+			.where('is_active', '=', true)
+			.orderBy('display_name')
+			.execute(),
+	}))
+}
+
+/**
+ * Everything the availability module needs for one provider on one local date: what blocks
+ * them around that date, and that date's overrides. Staff may book inside the minimum notice,
+ * as staff_create_booking allows, so the notice is 0 here.
+ */
+export async function getStaffAvailabilityInput(
+	userId: string,
+	organizationId: string,
+	settings: BookingSettings,
+	service: { durationMinutes: number },
+	provider: { id: string; businessHours: unknown },
+	date: string,
+	now: Date,
+): Promise<AvailabilityInput> {
+	const [appointments, overrides] = await asUser(userId, (trx) =>
+		Promise.all([
+			trx
+				.selectFrom('booking_appointments')
+				.select(['provider_id as providerId', 'starts_at as startsAt', 'ends_at as endsAt', 'buffer_ends_at as bufferEndsAt', 'status'])
+				.where('organization_id', '=', organizationId)
+				.where('provider_id', '=', provider.id)
+				.where('status', 'in', ['pending', 'confirmed'])
+				.where('appointment_date', '>=', sql<string>`${date}::date - 1`)
+				.where('appointment_date', '<=', sql<string>`${date}::date + 1`)
+				.execute(),
+			trx
+				.selectFrom('booking_date_overrides')
+				.select([
+					sql<string>`to_char(date, 'YYYY-MM-DD')`.as('date'),
+					'provider_id as providerId',
+					'closed',
+					sql<string | null>`to_char(start_time, 'HH24:MI')`.as('start'),
+					sql<string | null>`case when end_time = '24:00' then '24:00' else to_char(end_time, 'HH24:MI') end`.as('end'),
+				])
+				.where('organization_id', '=', organizationId)
+				.where('date', '=', date)
+				.where((eb) => eb.or([eb('provider_id', 'is', null), eb('provider_id', '=', provider.id)]))
+				.execute(),
+		]),
+	)
+	return {
+		now,
+		timezone: settings.timezone,
+		settings: {
+			minAdvanceHours: 0,
+			maxAdvanceDays: settings.maxAdvanceDays,
+			bufferMinutes: settings.bufferMinutes,
+			businessHours: settings.businessHours,
+		},
+		service,
+		providers: [{ id: provider.id, hours: parseWeeklyHours(provider.businessHours) }],
+		appointments,
+		overrides,
+	}
+}
+
+/** The refusals of staff_create_booking (and of the availability check before it). */
+export const BOOKING_REFUSALS = [
+	'service_unavailable',
+	'provider_unavailable',
+	'invalid_guest_name',
+	'invalid_guest_email',
+	'phone_required',
+	'invalid_guest_phone',
+	'invalid_notes',
+	'invalid_start',
+	'too_soon',
+	'too_far_ahead',
+	'outside_business_hours',
+	'outside_provider_hours',
+	'closed_that_day',
+	'provider_day_off',
+	'off_grid',
+	'slot_taken',
+] as const
+export type BookingRefusal = (typeof BOOKING_REFUSALS)[number]
+
+/**
+ * Books through public.staff_create_booking. A refusal comes back as its code; an overlap that
+ * reaches the table directly (SQLSTATE 23P01) is the same as a taken slot.
+ */
+export async function staffCreateBooking(
+	userId: string,
+	organizationId: string,
+	input: { serviceId: string; providerId: string; start: string; clientName: string; clientEmail: string; clientPhone?: string; notes?: string },
+): Promise<{ ok: true; id: string } | { ok: false; code: BookingRefusal }> {
+	try {
+		const id = await asUser(userId, (trx) =>
+			sql<{ id: string }>`select public.staff_create_booking(${organizationId}, ${input.serviceId}, ${input.providerId},
+				${input.start}::timestamptz, ${input.clientName}, ${input.clientEmail}, ${input.clientPhone ?? null}, ${input.notes ?? null}) as id`
+				.execute(trx)
+				.then((r) => r.rows[0]!.id),
+		)
+		notifyBookingChange(organizationId)
+		return { ok: true, id }
+	} catch (error) {
+		const code = dbErrorCode(error)
+		if (code === '23P01') return { ok: false, code: 'slot_taken' }
+		if ((BOOKING_REFUSALS as readonly string[]).includes(code ?? '')) return { ok: false, code: code as BookingRefusal }
+		throw error
+	}
+}
+
+// ---------------------------------------------------------------------------------------------
+// Date overrides
+// ---------------------------------------------------------------------------------------------
+
+/** The overrides from a date on, soonest first, with the provider's name; and every provider to choose from. */
+export async function listDateOverrides(userId: string, organizationId: string, fromDate: string) {
+	return asUser(userId, async (trx) => ({
+		overrides: await trx
+			.selectFrom('booking_date_overrides as o')
+			.leftJoin('booking_providers as p', 'p.id', 'o.provider_id')
+			.select([
+				'o.id',
+				sql<string>`to_char(o.date, 'YYYY-MM-DD')`.as('date'),
+				'o.closed',
+				sql<string | null>`to_char(o.start_time, 'HH24:MI')`.as('start'),
+				sql<string | null>`case when o.end_time = '24:00' then '24:00' else to_char(o.end_time, 'HH24:MI') end`.as('end'),
+				'o.note',
+				'p.display_name as providerName',
+			])
+			.where('o.organization_id', '=', organizationId)
+			.where('o.date', '>=', fromDate)
+			.orderBy('o.date')
+			.orderBy('o.start_time')
+			.limit(200)
+			.execute(),
+		providers: await trx
+			.selectFrom('booking_providers')
+			.select(['id', 'display_name as displayName'])
+			.where('organization_id', '=', organizationId)
+			.orderBy('display_name')
+			.execute(),
+	}))
+}
+
+/** Adds an override; false when the provider is not one of this organization's. */
+export async function addDateOverride(userId: string, organizationId: string, values: DateOverrideValues) {
+	try {
+		await asUser(userId, (trx) =>
+			trx
+				.insertInto('booking_date_overrides')
+				.values({
+					organization_id: organizationId,
+					provider_id: values.provider ?? null,
+					date: values.date,
+					closed: values.closed,
+					start_time: values.closed ? null : values.start,
+					end_time: values.closed ? null : values.end,
+					note: values.note || null,
+				})
+				.execute(),
+		)
+		return true
+	} catch (error) {
+		if (dbErrorCode(error) === '23503') return false
+		throw error
+	}
+}
+
+export async function deleteDateOverride(userId: string, organizationId: string, id: string) {
+	const result = await asUser(userId, (trx) =>
+		trx.deleteFrom('booking_date_overrides').where('organization_id', '=', organizationId).where('id', '=', id).executeTakeFirst(),
+	)
+	return result.numDeletedRows > 0n
+}
+
+// ---------------------------------------------------------------------------------------------
+// Analytics
+// ---------------------------------------------------------------------------------------------
+
+export type BookingFigures = {
+	appointments: number
+	revenue: string
+	averagePrice: string | null
+	uniqueClients: number
+	completionRate: number | null
+	noShowRate: number | null
+}
+
+/**
+ * The figures of a period of local dates and of the period of the same length just before it,
+ * computed in SQL (docs/product.md, Booking): appointments are those not cancelled; revenue and
+ * the average price are over completed ones; unique clients by email; the completion and
+ * no-show rates are shares of the appointments.
+ */
+export async function getBookingAnalytics(userId: string, organizationId: string, from: string, to: string) {
+	return asUser(userId, async (trx) => {
+		const rows = await sql<{
+			current: boolean
+			appointments: number
+			revenue: string
+			average_price: string | null
+			unique_clients: number
+			completed: number
+			no_show: number
+		}>`
+			with bounds as (
+				select ${from}::date as cur_from, ${to}::date as cur_to,
+					${from}::date - (${to}::date - ${from}::date + 1) as prev_from
+			)
+			select a.appointment_date >= b.cur_from as current,
+				count(*) filter (where a.status <> 'cancelled')::int as appointments,
+				coalesce(sum(a.total_price) filter (where a.status = 'completed'), 0)::numeric(12, 2)::text as revenue,
+				(avg(a.total_price) filter (where a.status = 'completed'))::numeric(12, 2)::text as average_price,
+				count(distinct lower(a.guest_email)) filter (where a.status <> 'cancelled')::int as unique_clients,
+				count(*) filter (where a.status = 'completed')::int as completed,
+				count(*) filter (where a.status = 'no_show')::int as no_show
+			from public.booking_appointments a, bounds b
+			where a.organization_id = ${organizationId}
+				and a.appointment_date between b.prev_from and b.cur_to
+			group by 1`.execute(trx)
+		const figures = (current: boolean): BookingFigures => {
+			const r = rows.rows.find((row) => row.current === current)
+			const appointments = r?.appointments ?? 0
+			return {
+				appointments,
+				revenue: r?.revenue ?? '0.00',
+				averagePrice: r?.average_price ?? null,
+				uniqueClients: r?.unique_clients ?? 0,
+				completionRate: appointments > 0 ? (r?.completed ?? 0) / appointments : null,
+				noShowRate: appointments > 0 ? (r?.no_show ?? 0) / appointments : null,
+			}
+		}
+		const activity = await sql<{
+			id: string
+			kind: 'booked' | 'changed'
+			at: Date
+			status: AppointmentStatus
+			client: string
+			service: string | null
+			date: string
+			time: string
+		}>`
+			select * from (
+				select a.id, 'booked' as kind, a.created_at as at, a.status, a.guest_name as client, s.name as service,
+					to_char(a.appointment_date, 'YYYY-MM-DD') as date, to_char(a.start_time, 'HH24:MI') as time
+				from public.booking_appointments a left join public.booking_services s on s.id = a.service_id
+				where a.organization_id = ${organizationId}
+				union all
+				select a.id, 'changed', a.updated_at, a.status, a.guest_name, s.name,
+					to_char(a.appointment_date, 'YYYY-MM-DD'), to_char(a.start_time, 'HH24:MI')
+				from public.booking_appointments a left join public.booking_services s on s.id = a.service_id
+				where a.organization_id = ${organizationId} and a.updated_at > a.created_at + interval '1 second'
+			) events
+			order by at desc, kind desc
+			limit 8`.execute(trx)
+		return { current: figures(true), previous: figures(false), activity: activity.rows }
+	})
+}

@@ -1,0 +1,100 @@
+import { z } from 'zod'
+import { WEEKDAYS, type Weekday } from '#app/lib/availability.ts'
+import { isValidDate } from '#app/lib/dates.ts'
+
+/**
+ * The booking settings form (docs/product.md, Booking), shared by the browser (conform) and the
+ * action. Messages are translation keys under booking:errors. The limits are the database's
+ * checks (supabase/migrations/20261122000100_foundation.sql) plus upper bounds of our own, so a
+ * typo like 99999 days gets a field error instead of a horizon nobody meant.
+ */
+export const BOOKING_TIMEZONES = [
+	'UTC',
+	'America/New_York',
+	'America/Chicago',
+	'America/Denver',
+	'America/Los_Angeles',
+	'Europe/London',
+	'Europe/Paris',
+	'Asia/Tokyo',
+	'Australia/Sydney',
+] as const
+
+export const SETTINGS_LIMITS = {
+	minAdvanceHours: { min: 0, max: 8760 },
+	maxAdvanceDays: { min: 1, max: 365 },
+	bufferMinutes: { min: 0, max: 480 },
+	cancellationHours: { min: 0, max: 8760 },
+} as const
+
+function wholeNumber({ min, max }: { min: number; max: number }) {
+	return z
+		.number({
+			error: (issue) => (issue.input === undefined ? 'required' : 'notANumber'),
+		})
+		.int('notAWholeNumber')
+		.min(min, min === 0 ? 'min0' : 'min1')
+		.max(max, 'tooLarge')
+}
+
+const CLOCK = /^([01]\d|2[0-3]):[0-5]\d$/
+/** A closing time may be 24:00 (midnight), as in the database's check. */
+const CLOSING = /^(([01]\d|2[0-3]):[0-5]\d|24:00)$/
+
+// The database checks start < end on every weekday, enabled or not.
+const dayHoursSchema = z
+	.object({
+		enabled: z.boolean().default(false),
+		start: z.string({ error: 'timeRequired' }).regex(CLOCK, 'timeInvalid'),
+		end: z.string({ error: 'timeRequired' }).regex(CLOSING, 'timeInvalid'),
+	})
+	.refine((hours) => hours.start < hours.end, {
+		path: ['end'],
+		message: 'endBeforeStart',
+	})
+
+export const bookingSettingsSchema = z.object({
+	minAdvanceHours: wholeNumber(SETTINGS_LIMITS.minAdvanceHours),
+	maxAdvanceDays: wholeNumber(SETTINGS_LIMITS.maxAdvanceDays),
+	bufferMinutes: wholeNumber(SETTINGS_LIMITS.bufferMinutes),
+	cancellationHours: wholeNumber(SETTINGS_LIMITS.cancellationHours),
+	autoConfirm: z.boolean().default(false),
+	allowGuestBooking: z.boolean().default(false),
+	requirePhone: z.boolean().default(false),
+	timezone: z.enum(BOOKING_TIMEZONES, { error: 'timezoneInvalid' }),
+	hours: z.object(Object.fromEntries(WEEKDAYS.map((day) => [day, dayHoursSchema])) as Record<Weekday, typeof dayHoursSchema>),
+})
+
+export type BookingSettingsValues = z.infer<typeof bookingSettingsSchema>
+
+/** The same test as the database's is_valid_email: text, an @, text, a dot and text, no spaces. */
+const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/
+
+/** A new appointment from the staff calendar (docs/product.md, Booking). Keys under booking:errors. */
+export const newAppointmentSchema = z.object({
+	service: z.uuid({ error: 'serviceRequired' }),
+	provider: z.uuid({ error: 'providerRequired' }),
+	start: z.iso.datetime({ offset: true, error: 'startRequired' }),
+	clientName: z.string({ error: 'clientNameRequired' }).trim().min(1, 'clientNameRequired').max(120, 'clientNameTooLong'),
+	clientEmail: z.string({ error: 'clientEmailRequired' }).trim().max(254, 'clientEmailInvalid').regex(EMAIL, 'clientEmailInvalid'),
+	clientPhone: z.string().trim().max(40, 'clientPhoneTooLong').optional(),
+	notes: z.string().trim().max(2000, 'notesTooLong').optional(),
+})
+
+/** A date override from the settings tab: a day off, or special hours, for everyone or one provider. */
+export const dateOverrideSchema = z
+	.object({
+		date: z.string({ error: 'dateRequired' }).refine(isValidDate, 'dateInvalid'),
+		provider: z.uuid({ error: 'providerInvalid' }).optional(),
+		closed: z.boolean().default(false),
+		start: z.string().regex(CLOCK, 'timeInvalid').optional(),
+		end: z.string().regex(CLOSING, 'timeInvalid').optional(),
+		note: z.string().trim().max(200, 'noteTooLong').optional(),
+	})
+	.superRefine((value, ctx) => {
+		if (value.closed) return
+		if (!value.start) ctx.addIssue({ code: 'custom', path: ['start'], message: 'timeRequired' })
+		if (!value.end) ctx.addIssue({ code: 'custom', path: ['end'], message: 'timeRequired' })
+		if (value.start && value.end && value.start >= value.end) ctx.addIssue({ code: 'custom', path: ['end'], message: 'endBeforeStart' })
+	})
+export type DateOverrideValues = z.infer<typeof dateOverrideSchema>

@@ -1,0 +1,161 @@
+import { addDays, differenceInCalendarDays, format, parseISO } from 'date-fns'
+import { CalendarCheckIcon, CheckCircle2Icon, DollarSignIcon, ReceiptIcon, UserXIcon, UsersIcon } from 'lucide-react'
+import { useTranslation } from 'react-i18next'
+import { Form, Link } from 'react-router'
+import { todayIn } from '#app/.server/analytics.ts'
+import { getBookingAnalytics, getBookingSettings, requireBookingMember, type BookingFigures } from '#app/.server/booking.ts'
+import { StatCard } from '#app/components/stat-card.tsx'
+import { Button } from '#app/components/ui/button.tsx'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
+import { Input } from '#app/components/ui/input.tsx'
+import { Label } from '#app/components/ui/label.tsx'
+import { parseIsoDate } from '#app/lib/dates.ts'
+import { errorResponse } from '#app/lib/errors.ts'
+import { formatDate, formatMoney, formatNumber, formatPercent } from '#app/lib/format.ts'
+import type { Route } from './+types/analytics'
+
+export { ErrorBoundary } from '#app/components/error-boundary.tsx'
+
+/** The longest period the tab compares (two years), so a typo cannot ask for centuries. */
+const MAX_DAYS = 731
+const PRESETS = [7, 30, 90] as const
+
+function shift(day: string, n: number) {
+	return format(addDays(parseISO(day), n), 'yyyy-MM-dd')
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+	const { user, organization } = await requireBookingMember(context)
+	const settings = await getBookingSettings(user.userId, organization.id)
+	if (!settings) return errorResponse(404, 'notFound')
+	const params = new URL(request.url).searchParams
+	const today = todayIn(settings.timezone)
+	let to = parseIsoDate(params.get('to')) ?? today
+	let from = parseIsoDate(params.get('from')) ?? shift(to, -29)
+	if (from > to) [from, to] = [to, from]
+	if (differenceInCalendarDays(parseISO(to), parseISO(from)) + 1 > MAX_DAYS) from = shift(to, -(MAX_DAYS - 1))
+	const days = differenceInCalendarDays(parseISO(to), parseISO(from)) + 1
+	const analytics = await getBookingAnalytics(user.userId, organization.id, from, to)
+	return { today, from, to, days, previousFrom: shift(from, -days), previousTo: shift(from, -1), ...analytics }
+}
+
+export default function Analytics({ loaderData }: Route.ComponentProps) {
+	const { t, i18n } = useTranslation('booking')
+	const { current, previous, from, to, today } = loaderData
+	const lang = i18n.language
+	const change = (cur: number | null, prev: number | null) => {
+		if (cur === null || prev === null || prev === 0) return t('analytics.noComparison')
+		const ratio = (cur - prev) / prev
+		return t('analytics.change', { change: `${ratio > 0 ? '+' : ''}${formatPercent(ratio, lang)}` })
+	}
+	const pointChange = (cur: number | null, prev: number | null) => {
+		if (cur === null || prev === null) return t('analytics.noComparison')
+		const points = (cur - prev) * 100
+		return t('analytics.pointChange', { change: `${points > 0 ? '+' : ''}${formatNumber(Math.round(points * 10) / 10, lang)}` })
+	}
+	const num = (f: BookingFigures, key: 'revenue' | 'averagePrice') => (f[key] === null ? null : Number(f[key]))
+	return (
+		<div className="grid gap-6">
+			<Card>
+				<CardHeader>
+					<CardTitle>
+						<h2>{t('analytics.title')}</h2>
+					</CardTitle>
+					<CardDescription>
+						{t('analytics.period', {
+							from: formatDate(from),
+							to: formatDate(to),
+							previousFrom: formatDate(loaderData.previousFrom),
+							previousTo: formatDate(loaderData.previousTo),
+						})}
+					</CardDescription>
+				</CardHeader>
+				<CardContent className="flex flex-wrap items-end gap-3">
+					<Form method="get" className="flex flex-wrap items-end gap-2">
+						<div className="grid gap-1">
+							<Label htmlFor="analytics-from">{t('analytics.from')}</Label>
+							<Input id="analytics-from" type="date" name="from" defaultValue={from} key={`f${from}`} className="w-44" />
+						</div>
+						<div className="grid gap-1">
+							<Label htmlFor="analytics-to">{t('analytics.to')}</Label>
+							<Input id="analytics-to" type="date" name="to" defaultValue={to} key={`t${to}`} className="w-44" />
+						</div>
+						<Button type="submit" variant="outline">
+							{t('analytics.apply')}
+						</Button>
+					</Form>
+					{PRESETS.map((n) => (
+						<Button key={n} asChild variant="ghost" size="sm">
+							<Link to={`?from=${shift(today, -(n - 1))}&to=${today}`}>{t('analytics.lastDays', { count: n })}</Link>
+						</Button>
+					))}
+				</CardContent>
+			</Card>
+			<section className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3" aria-label={t('analytics.title')}>
+				<StatCard
+					icon={CalendarCheckIcon}
+					title={t('analytics.cards.appointments')}
+					value={formatNumber(current.appointments, lang)}
+					hint={change(current.appointments, previous.appointments)}
+				/>
+				<StatCard
+					icon={DollarSignIcon}
+					title={t('analytics.cards.revenue')}
+					value={formatMoney(current.revenue)}
+					hint={change(num(current, 'revenue'), num(previous, 'revenue'))}
+				/>
+				<StatCard
+					icon={ReceiptIcon}
+					title={t('analytics.cards.averagePrice')}
+					value={current.averagePrice === null ? t('analytics.none') : formatMoney(current.averagePrice)}
+					hint={change(num(current, 'averagePrice'), num(previous, 'averagePrice'))}
+				/>
+				<StatCard
+					icon={UsersIcon}
+					title={t('analytics.cards.uniqueClients')}
+					value={formatNumber(current.uniqueClients, lang)}
+					hint={change(current.uniqueClients, previous.uniqueClients)}
+				/>
+				<StatCard
+					icon={CheckCircle2Icon}
+					title={t('analytics.cards.completionRate')}
+					value={current.completionRate === null ? t('analytics.none') : formatPercent(current.completionRate, lang)}
+					hint={pointChange(current.completionRate, previous.completionRate)}
+				/>
+				<StatCard
+					icon={UserXIcon}
+					title={t('analytics.cards.noShowRate')}
+					value={current.noShowRate === null ? t('analytics.none') : formatPercent(current.noShowRate, lang)}
+					hint={pointChange(current.noShowRate, previous.noShowRate)}
+				/>
+			</section>
+			<Card>
+				<CardHeader>
+					<CardTitle>
+						<h2>{t('analytics.activity.title')}</h2>
+					</CardTitle>
+					<CardDescription>{t('analytics.activity.description')}</CardDescription>
+				</CardHeader>
+				<CardContent>
+					{loaderData.activity.length === 0 ? (
+						<p className="text-sm text-muted-foreground">{t('analytics.activity.empty')}</p>
+					) : (
+						<ul className="grid gap-2 text-sm" aria-label={t('analytics.activity.title')}>
+							{loaderData.activity.map((e) => (
+								<li key={`${e.kind}-${e.id}`}>
+									{t(`analytics.activity.${e.kind}`, {
+										client: e.client.trim() || t('calendar.unknownClient'),
+										service: e.service ?? t('calendar.noService'),
+										date: formatDate(e.date),
+										time: e.time,
+										status: t(`status.${e.status}`),
+									})}
+								</li>
+							))}
+						</ul>
+					)}
+				</CardContent>
+			</Card>
+		</div>
+	)
+}

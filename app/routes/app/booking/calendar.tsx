@@ -1,0 +1,459 @@
+import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { addDays, format, parseISO, startOfWeek } from 'date-fns'
+import { ChevronLeftIcon, ChevronRightIcon, PlusIcon, RefreshCwIcon } from 'lucide-react'
+import { useTranslation } from 'react-i18next'
+import { useEffect } from 'react'
+import { data, Form, Link, useRevalidator } from 'react-router'
+import type { z } from 'zod'
+import { todayIn } from '#app/.server/analytics.ts'
+import {
+	changeAppointmentStatus,
+	getBookingChoices,
+	getBookingSettings,
+	getCalendarDay,
+	getStaffAvailabilityInput,
+	requireBookingMember,
+	STATUS_CHANGES,
+	staffCreateBooking,
+	type AppointmentStatus,
+	type StatusChange,
+} from '#app/.server/booking.ts'
+import { redirectWithToast } from '#app/.server/toast.ts'
+import { Field } from '#app/components/field.tsx'
+import { SubmitButton } from '#app/components/submit-button.tsx'
+import { Alert, AlertDescription } from '#app/components/ui/alert.tsx'
+import { Badge } from '#app/components/ui/badge.tsx'
+import { Button } from '#app/components/ui/button.tsx'
+import { Card, CardAction, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
+import { Input } from '#app/components/ui/input.tsx'
+import { Label } from '#app/components/ui/label.tsx'
+import { Textarea } from '#app/components/ui/textarea.tsx'
+import { computeAvailability, isSlotAvailable } from '#app/lib/availability.ts'
+import { parseIsoDate } from '#app/lib/dates.ts'
+import { errorResponse, invariantResponse } from '#app/lib/errors.ts'
+import { formatDate } from '#app/lib/format.ts'
+import { newAppointmentSchema } from '#app/lib/schemas/booking.ts'
+import type { Route } from './+types/calendar'
+
+export { ErrorBoundary } from '#app/components/error-boundary.tsx'
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+function weekOf(day: string) {
+	const monday = startOfWeek(parseISO(day), { weekStartsOn: 1 })
+	return Array.from({ length: 7 }, (_, i) => format(addDays(monday, i), 'yyyy-MM-dd'))
+}
+
+function shiftDay(day: string, n: number) {
+	return format(addDays(parseISO(day), n), 'yyyy-MM-dd')
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+	const { user, organization } = await requireBookingMember(context)
+	const settings = await getBookingSettings(user.userId, organization.id)
+	if (!settings) return errorResponse(404, 'notFound')
+	const params = new URL(request.url).searchParams
+	const today = todayIn(settings.timezone)
+	const day = parseIsoDate(params.get('day')) ?? today
+	const week = weekOf(day)
+	const { appointments, counts } = await getCalendarDay(user.userId, organization.id, day, { from: week[0]!, to: week[6]! })
+	const cancelId = params.get('cancel')
+	const cancelling = cancelId ? (appointments.find((a) => a.id === cancelId) ?? null) : null
+
+	let booking = null
+	if (params.get('new') === '1') {
+		const choices = await getBookingChoices(user.userId, organization.id)
+		const service = choices.services.find((s) => s.id === params.get('service'))
+		const provider = choices.providers.find((p) => p.id === params.get('provider'))
+		const date = parseIsoDate(params.get('date')) ?? day
+		let slots: { start: string; label: string }[] | null = null
+		if (service && provider) {
+			const input = await getStaffAvailabilityInput(user.userId, organization.id, settings, service, provider, date, new Date())
+			const [listed] = computeAvailability({ ...input, fromDate: date, days: 1 })
+			slots = (listed?.slots ?? []).filter((s) => s.providerIds.includes(provider.id)).map((s) => ({ start: s.start, label: s.label }))
+		}
+		booking = {
+			choices: { services: choices.services, providers: choices.providers.map((p) => ({ id: p.id, displayName: p.displayName })) },
+			serviceId: service?.id ?? '',
+			providerId: provider?.id ?? '',
+			date,
+			slots,
+		}
+	}
+	return { today, day, week, counts, appointments, cancelling, booking, timezone: settings.timezone }
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+	const { user, organization } = await requireBookingMember(context)
+	const formData = await request.formData()
+	const day = parseIsoDate(formData.get('day')) ?? ''
+	const back = `/app/booking/calendar${day ? `?day=${day}` : ''}`
+	const intent = formData.get('intent')
+	switch (intent) {
+		case 'change-status': {
+			const id = String(formData.get('id') ?? '')
+			const change = String(formData.get('change') ?? '')
+			invariantResponse(UUID.test(id) && change in STATUS_CHANGES, 400)
+			const done = await changeAppointmentStatus(user.userId, organization.id, id, change as StatusChange)
+			return redirectWithToast(
+				back,
+				done ? { type: 'success', title: `booking:calendar.changed.${change}` } : { type: 'error', title: 'booking:calendar.changeRefused' },
+			)
+		}
+		case 'create-appointment': {
+			const submission = parseWithZod(formData, { schema: newAppointmentSchema })
+			if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+			const v = submission.value
+			const settings = await getBookingSettings(user.userId, organization.id)
+			const { services, providers } = await getBookingChoices(user.userId, organization.id)
+			const service = services.find((s) => s.id === v.service)
+			const provider = providers.find((p) => p.id === v.provider)
+			if (!settings || !service || !provider) {
+				return data({ result: submission.reply({ formErrors: [service ? 'provider_unavailable' : 'service_unavailable'] }) }, { status: 409 })
+			}
+			const now = new Date()
+			const date = todayIn(settings.timezone, new Date(v.start))
+			const input = await getStaffAvailabilityInput(user.userId, organization.id, settings, service, provider, date, now)
+			const check = isSlotAvailable({ ...input, providerId: provider.id, start: v.start })
+			// The database is the last word; the module only spares it a start it would refuse.
+			if (!check.ok && check.reason !== 'outside_business_hours') {
+				return data({ result: submission.reply({ formErrors: [check.reason] }) }, { status: 409 })
+			}
+			const booked = await staffCreateBooking(user.userId, organization.id, {
+				serviceId: service.id,
+				providerId: provider.id,
+				start: v.start,
+				clientName: v.clientName,
+				clientEmail: v.clientEmail,
+				clientPhone: v.clientPhone,
+				notes: v.notes,
+			})
+			if (!booked.ok) return data({ result: submission.reply({ formErrors: [booked.code] }) }, { status: 409 })
+			return redirectWithToast(`/app/booking/calendar?day=${date}`, { type: 'success', title: 'booking:calendar.created' })
+		}
+		default:
+			return errorResponse(400, 'badRequest')
+	}
+}
+
+const STATUS_VARIANT: Record<AppointmentStatus, 'success' | 'warning' | 'destructive' | 'secondary' | 'outline'> = {
+	confirmed: 'success',
+	pending: 'warning',
+	cancelled: 'destructive',
+	completed: 'secondary',
+	no_show: 'outline',
+}
+
+export default function Calendar({ loaderData, actionData }: Route.ComponentProps) {
+	const { t, i18n } = useTranslation('booking')
+	const { day, today, week, counts, appointments, cancelling, booking } = loaderData
+	const weekday = new Intl.DateTimeFormat(i18n.language, { weekday: 'short', timeZone: 'UTC' })
+	useLiveRefresh()
+	return (
+		<div className="grid gap-6">
+			<Card>
+				<CardHeader>
+					<CardTitle>
+						<h2>{t('calendar.title', { date: formatDate(day) })}</h2>
+					</CardTitle>
+					<CardDescription>{t('calendar.timezone', { timezone: loaderData.timezone })}</CardDescription>
+					<CardAction>
+						<Button asChild>
+							<Link to={`?day=${day}&new=1`}>
+								<PlusIcon aria-hidden="true" />
+								{t('calendar.new')}
+							</Link>
+						</Button>
+					</CardAction>
+				</CardHeader>
+				<CardContent className="grid gap-4">
+					<div className="flex flex-wrap items-end gap-2">
+						<Button asChild variant="outline" size="icon">
+							<Link to={`?day=${shiftDay(day, -1)}`} aria-label={t('calendar.previousDay')}>
+								<ChevronLeftIcon aria-hidden="true" />
+							</Link>
+						</Button>
+						<Form method="get" className="flex items-end gap-2">
+							<div className="grid gap-1">
+								<Label htmlFor="calendar-day">{t('calendar.day')}</Label>
+								<Input id="calendar-day" type="date" name="day" defaultValue={day} key={day} className="w-44" />
+							</div>
+							<Button type="submit" variant="outline">
+								{t('calendar.go')}
+							</Button>
+						</Form>
+						<Button asChild variant="outline" size="icon">
+							<Link to={`?day=${shiftDay(day, 1)}`} aria-label={t('calendar.nextDay')}>
+								<ChevronRightIcon aria-hidden="true" />
+							</Link>
+						</Button>
+						<Button asChild variant="ghost">
+							<Link to={`?day=${today}`}>{t('calendar.today')}</Link>
+						</Button>
+						<Button asChild variant="ghost">
+							<Link to={`?day=${day}`} reloadDocument>
+								<RefreshCwIcon aria-hidden="true" />
+								{t('calendar.refresh')}
+							</Link>
+						</Button>
+					</div>
+					<nav aria-label={t('calendar.week')} className="grid grid-cols-7 gap-1">
+						{week.map((d) => (
+							<Link
+								key={d}
+								to={`?day=${d}`}
+								aria-current={d === day ? 'date' : undefined}
+								className="grid justify-items-center rounded-md border px-1 py-2 text-xs hover:bg-accent aria-[current=date]:border-primary aria-[current=date]:bg-primary/10"
+							>
+								<span className="font-medium">{weekday.format(parseISO(`${d}T12:00:00Z`))}</span>
+								<span className="tabular-nums">{d.slice(8)}</span>
+								<span className="text-muted-foreground">{t('calendar.count', { count: counts[d] ?? 0 })}</span>
+							</Link>
+						))}
+					</nav>
+				</CardContent>
+			</Card>
+			{booking ? <NewAppointment day={day} booking={booking} result={actionData?.result} /> : null}
+			{cancelling ? <ConfirmCancel day={day} appointment={cancelling} /> : null}
+			<section aria-label={t('calendar.listLabel')} className="grid gap-3">
+				{appointments.length === 0 ? (
+					<p className="rounded-md border p-6 text-center text-sm text-muted-foreground">{t('calendar.empty')}</p>
+				) : (
+					<ul className="grid gap-3">
+						{appointments.map((a) => (
+							<li
+								key={a.id}
+								className="grid gap-2 rounded-md border p-4 sm:grid-cols-[8rem_1fr_auto] sm:items-center"
+								aria-label={t('calendar.itemLabel', {
+									start: a.startTime,
+									end: a.endTime,
+									client: a.clientName.trim() || t('calendar.unknownClient'),
+								})}
+							>
+								<div className="font-medium tabular-nums">{t('calendar.range', { start: a.startTime, end: a.endTime })}</div>
+								<div className="grid gap-0.5 text-sm">
+									<div className="flex items-center gap-2">
+										<span aria-hidden="true" className="size-2.5 rounded-full" style={{ backgroundColor: a.serviceColor ?? '#64748b' }} />
+										<span className="font-medium">{a.serviceName ?? t('calendar.noService')}</span>
+										<Badge variant={STATUS_VARIANT[a.status]}>{t(`status.${a.status}`)}</Badge>
+									</div>
+									<div>{a.clientName.trim() || t('calendar.unknownClient')}</div>
+									<div className="text-muted-foreground">{t('calendar.with', { provider: a.providerName ?? t('calendar.noProvider') })}</div>
+								</div>
+								<StatusActions day={day} id={a.id} status={a.status} />
+							</li>
+						))}
+					</ul>
+				)}
+			</section>
+		</div>
+	)
+}
+
+function StatusActions({ day, id, status }: { day: string; id: string; status: AppointmentStatus }) {
+	const { t } = useTranslation('booking')
+	const changes = (Object.keys(STATUS_CHANGE_FROM) as StatusChange[]).filter((c) => STATUS_CHANGE_FROM[c].includes(status))
+	if (changes.length === 0) return <div />
+	return (
+		<div className="flex flex-wrap gap-2">
+			{changes.map((change) =>
+				change === 'cancel' ? (
+					<Button key={change} asChild variant="outline" size="sm">
+						<Link to={`?day=${day}&cancel=${id}`}>{t('calendar.actions.cancel')}</Link>
+					</Button>
+				) : (
+					<Form key={change} method="post">
+						<input type="hidden" name="intent" value="change-status" />
+						<input type="hidden" name="id" value={id} />
+						<input type="hidden" name="day" value={day} />
+						<input type="hidden" name="change" value={change} />
+						<Button type="submit" variant="outline" size="sm">
+							{t(`calendar.actions.${change}`)}
+						</Button>
+					</Form>
+				),
+			)}
+		</div>
+	)
+}
+
+/** The statuses each change starts from (mirrors STATUS_CHANGES on the server). */
+const STATUS_CHANGE_FROM: Record<StatusChange, readonly AppointmentStatus[]> = {
+	confirm: ['pending'],
+	complete: ['pending', 'confirmed'],
+	'no-show': ['pending', 'confirmed'],
+	cancel: ['pending', 'confirmed'],
+}
+
+function ConfirmCancel({ day, appointment }: { day: string; appointment: { id: string; startTime: string; endTime: string; clientName: string } }) {
+	const { t } = useTranslation('booking')
+	return (
+		<Card role="alertdialog" aria-labelledby="cancel-title">
+			<CardHeader>
+				<CardTitle>
+					<h2 id="cancel-title">{t('calendar.cancel.title')}</h2>
+				</CardTitle>
+				<CardDescription>
+					{t('calendar.cancel.description', {
+						time: t('calendar.range', { start: appointment.startTime, end: appointment.endTime }),
+						client: appointment.clientName.trim() || t('calendar.unknownClient'),
+					})}
+				</CardDescription>
+			</CardHeader>
+			<CardContent className="flex flex-wrap gap-2">
+				<Form method="post">
+					<input type="hidden" name="intent" value="change-status" />
+					<input type="hidden" name="id" value={appointment.id} />
+					<input type="hidden" name="day" value={day} />
+					<input type="hidden" name="change" value="cancel" />
+					<Button type="submit" variant="destructive">
+						{t('calendar.cancel.confirm')}
+					</Button>
+				</Form>
+				<Button asChild variant="outline">
+					<Link to={`?day=${day}`}>{t('calendar.cancel.keep')}</Link>
+				</Button>
+			</CardContent>
+		</Card>
+	)
+}
+
+type Booking = NonNullable<Route.ComponentProps['loaderData']['booking']>
+
+function NewAppointment({ day, booking, result }: { day: string; booking: Booking; result: SubmissionResult<string[]> | undefined }) {
+	const { t } = useTranslation('booking')
+	const [form, fields] = useForm<z.input<typeof newAppointmentSchema>>({
+		id: 'new-appointment',
+		lastResult: result,
+		onValidate: ({ formData }) => parseWithZod(formData, { schema: newAppointmentSchema }),
+		shouldValidate: 'onSubmit',
+	})
+	const error = (errors: string[] | undefined) => (errors ? t(`errors.${errors[0]}`) : undefined)
+	const selectClass = 'h-9 w-full rounded-md border border-input bg-transparent px-3 text-sm shadow-xs'
+	return (
+		<Card>
+			<CardHeader>
+				<CardTitle>
+					<h2>{t('calendar.newTitle')}</h2>
+				</CardTitle>
+				<CardDescription>{t('calendar.newDescription')}</CardDescription>
+			</CardHeader>
+			<CardContent className="grid gap-6">
+				{booking.choices.services.length === 0 || booking.choices.providers.length === 0 ? (
+					<p className="text-sm text-muted-foreground">{t('calendar.nothingToBook')}</p>
+				) : (
+					<Form method="get" className="grid items-end gap-3 sm:grid-cols-4">
+						<input type="hidden" name="day" value={day} />
+						<input type="hidden" name="new" value="1" />
+						<div className="grid gap-2">
+							<Label htmlFor="new-service">{t('calendar.fields.service')}</Label>
+							<select id="new-service" name="service" defaultValue={booking.serviceId} className={selectClass}>
+								{booking.choices.services.map((s) => (
+									<option key={s.id} value={s.id}>
+										{t('calendar.serviceOption', { name: s.name, minutes: s.durationMinutes })}
+									</option>
+								))}
+							</select>
+						</div>
+						<div className="grid gap-2">
+							<Label htmlFor="new-provider">{t('calendar.fields.provider')}</Label>
+							<select id="new-provider" name="provider" defaultValue={booking.providerId} className={selectClass}>
+								{booking.choices.providers.map((p) => (
+									<option key={p.id} value={p.id}>
+										{p.displayName}
+									</option>
+								))}
+							</select>
+						</div>
+						<div className="grid gap-2">
+							<Label htmlFor="new-date">{t('calendar.fields.date')}</Label>
+							<Input id="new-date" type="date" name="date" defaultValue={booking.date} />
+						</div>
+						<Button type="submit" variant="outline">
+							{t('calendar.findTimes')}
+						</Button>
+					</Form>
+				)}
+				{booking.slots === null ? null : booking.slots.length === 0 ? (
+					<p className="text-sm text-muted-foreground">{t('calendar.noTimes', { date: formatDate(booking.date) })}</p>
+				) : (
+					<Form method="post" {...getFormProps(form)} noValidate className="grid gap-4">
+						<input type="hidden" name="intent" value="create-appointment" />
+						<input type="hidden" name="day" value={day} />
+						<input type="hidden" name="service" value={booking.serviceId} />
+						<input type="hidden" name="provider" value={booking.providerId} />
+						{form.errors ? (
+							<Alert variant="destructive" id={form.errorId}>
+								<AlertDescription>{t(`refusals.${form.errors[0]}`, { defaultValue: t('refusals.unknown') })}</AlertDescription>
+							</Alert>
+						) : null}
+						<Field label={t('calendar.fields.start')} htmlFor={fields.start.id} errorId={fields.start.errorId} error={error(fields.start.errors)}>
+							<select id={fields.start.id} name={fields.start.name} defaultValue={fields.start.initialValue} className={`${selectClass} sm:w-60`}>
+								{booking.slots.map((s) => (
+									<option key={s.start} value={s.start}>
+										{s.label}
+									</option>
+								))}
+							</select>
+						</Field>
+						<div className="grid gap-4 sm:grid-cols-3">
+							<Field
+								label={t('calendar.fields.clientName')}
+								htmlFor={fields.clientName.id}
+								errorId={fields.clientName.errorId}
+								error={error(fields.clientName.errors)}
+							>
+								<Input {...getInputProps(fields.clientName, { type: 'text' })} />
+							</Field>
+							<Field
+								label={t('calendar.fields.clientEmail')}
+								htmlFor={fields.clientEmail.id}
+								errorId={fields.clientEmail.errorId}
+								error={error(fields.clientEmail.errors)}
+							>
+								<Input {...getInputProps(fields.clientEmail, { type: 'email' })} />
+							</Field>
+							<Field
+								label={t('calendar.fields.clientPhone')}
+								htmlFor={fields.clientPhone.id}
+								errorId={fields.clientPhone.errorId}
+								error={error(fields.clientPhone.errors)}
+							>
+								<Input {...getInputProps(fields.clientPhone, { type: 'tel' })} />
+							</Field>
+						</div>
+						<Field label={t('calendar.fields.notes')} htmlFor={fields.notes.id} errorId={fields.notes.errorId} error={error(fields.notes.errors)}>
+							<Textarea {...getTextareaProps(fields.notes)} rows={3} />
+						</Field>
+						<div className="flex gap-2">
+							<SubmitButton label={t('calendar.book')} pendingLabel={t('calendar.booking')} intent="create-appointment" />
+							<Button asChild variant="ghost">
+								<Link to={`?day=${day}`}>{t('calendar.close')}</Link>
+							</Button>
+						</div>
+					</Form>
+				)}
+			</CardContent>
+		</Card>
+	)
+}
+
+/**
+ * With JavaScript, the calendar loads its data again whenever the organization's appointments
+ * change elsewhere (server-sent events from /app/booking/events); without it, the Refresh link.
+ */
+function useLiveRefresh() {
+	const revalidator = useRevalidator()
+	const revalidate = revalidator.revalidate
+	useEffect(() => {
+		if (typeof EventSource === 'undefined') return
+		const source = new EventSource('/app/booking/events')
+		const onChange = () => void revalidate()
+		source.addEventListener('change', onChange)
+		return () => {
+			source.removeEventListener('change', onChange)
+			source.close()
+		}
+	}, [revalidate])
+}

@@ -1,0 +1,153 @@
+import { CheckIcon, CopyIcon, ExternalLinkIcon, StoreIcon } from 'lucide-react'
+import { useEffect, useRef, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Link, NavLink, Outlet } from 'react-router'
+import { requireMember } from '#app/.server/auth/session.ts'
+import { isBookingActive, publicBookingUrl } from '#app/.server/booking.ts'
+import { Alert, AlertDescription, AlertTitle } from '#app/components/ui/alert.tsx'
+import { Button } from '#app/components/ui/button.tsx'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
+import { Input } from '#app/components/ui/input.tsx'
+import { titleMeta } from '#app/lib/meta.ts'
+import { useHydrated } from '#app/lib/use-hydrated.ts'
+import { cn } from '#app/lib/utils.ts'
+import type { Route } from './+types/layout'
+
+export { ErrorBoundary } from '#app/components/error-boundary.tsx'
+
+export const meta = titleMeta('booking')
+
+/** The five tabs, each a nested route (docs/product.md, Booking). */
+const TABS = ['calendar', 'services', 'providers', 'analytics', 'settings'] as const
+
+/** How long the copied tick stays before the copy icon comes back. */
+const COPIED_MS = 2000
+
+export async function loader({ context }: Route.LoaderArgs) {
+	const { user, organization } = requireMember(context)
+	return {
+		active: await isBookingActive(user.userId, organization.id),
+		publicUrl: publicBookingUrl(organization.slug),
+	}
+}
+
+export default function BookingLayout({ loaderData }: Route.ComponentProps) {
+	const { t } = useTranslation('booking')
+	return (
+		<div className="grid grid-cols-1 gap-6">
+			<div className="grid gap-1">
+				<h1 className="text-2xl font-semibold tracking-tight">{t('title')}</h1>
+				<p className="text-sm text-muted-foreground">{t('description')}</p>
+			</div>
+			{loaderData.active ? (
+				<>
+					<ShareableLink url={loaderData.publicUrl} />
+					<nav aria-label={t('tabs.label')} className="flex w-fit max-w-full flex-wrap gap-1 rounded-lg bg-muted p-1">
+						{TABS.map((tab) => (
+							<NavLink
+								key={tab}
+								to={`/app/booking/${tab}`}
+								className={({ isActive }) =>
+									cn(
+										'rounded-md px-3 py-1.5 text-sm font-medium text-muted-foreground transition-colors hover:text-foreground',
+										isActive && 'bg-background text-foreground shadow-sm',
+									)
+								}
+							>
+								{t(`tabs.${tab}`)}
+							</NavLink>
+						))}
+					</nav>
+					<Outlet />
+				</>
+			) : (
+				<NotActive />
+			)}
+		</div>
+	)
+}
+
+function NotActive() {
+	const { t } = useTranslation('booking')
+	return (
+		<Card>
+			<CardHeader>
+				<CardTitle>
+					<h2>{t('inactive.title')}</h2>
+				</CardTitle>
+				<CardDescription>{t('inactive.description')}</CardDescription>
+			</CardHeader>
+			<CardContent>
+				<Button asChild>
+					<Link to="/app/module-marketplace">
+						<StoreIcon aria-hidden="true" />
+						{t('inactive.action')}
+					</Link>
+				</Button>
+			</CardContent>
+		</Card>
+	)
+}
+
+/**
+ * The public booking page's address: in a read-only field (select it and copy, also without
+ * JavaScript), a copy button once the page runs scripts, and a link that opens it in a new tab.
+ */
+function ShareableLink({ url }: { url: string }) {
+	const { t } = useTranslation('booking')
+	const hydrated = useHydrated()
+	const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle')
+	const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined)
+	useEffect(() => () => clearTimeout(timer.current), [])
+
+	async function copy() {
+		clearTimeout(timer.current)
+		try {
+			await navigator.clipboard.writeText(url)
+			setState('copied')
+			timer.current = setTimeout(() => setState('idle'), COPIED_MS)
+		} catch {
+			setState('failed')
+		}
+	}
+
+	return (
+		<Card>
+			<CardHeader>
+				<CardTitle>
+					<h2>{t('share.title')}</h2>
+				</CardTitle>
+				<CardDescription>{t('share.description')}</CardDescription>
+			</CardHeader>
+			<CardContent className="grid gap-3">
+				<div className="flex flex-wrap items-center gap-2">
+					<Input
+						readOnly
+						value={url}
+						aria-label={t('share.urlLabel')}
+						className="min-w-0 flex-1 font-mono"
+						onFocus={(event) => event.currentTarget.select()}
+					/>
+					{hydrated ? (
+						<Button type="button" variant="outline" onClick={copy} aria-live="polite">
+							{state === 'copied' ? <CheckIcon aria-hidden="true" /> : <CopyIcon aria-hidden="true" />}
+							{state === 'copied' ? t('share.copied') : t('share.copy')}
+						</Button>
+					) : null}
+					<Button asChild variant="outline">
+						<a href={url} target="_blank" rel="noopener noreferrer">
+							<ExternalLinkIcon aria-hidden="true" />
+							{t('share.open')}
+						</a>
+					</Button>
+				</div>
+				{state === 'failed' ? (
+					<Alert variant="destructive">
+						<AlertTitle>{t('share.copyErrorTitle')}</AlertTitle>
+						<AlertDescription>{t('share.copyErrorDescription')}</AlertDescription>
+					</Alert>
+				) : null}
+			</CardContent>
+		</Card>
+	)
+}

@@ -1,0 +1,409 @@
+import type { Page } from '@playwright/test'
+import { withDatabase } from './db.ts'
+import { expect, newAccount, signUpByRequest, test } from './fixtures.ts'
+
+const BOOKING_MODULE_ID = 'b0000000-0000-4000-8000-000000000003'
+
+/** A new owner signed in on `page`, whose organization has the booking module (unless told not to). */
+async function bookingOwner(page: Page, { active = true } = {}) {
+	const account = newAccount('Booking Owner')
+	await signUpByRequest(page.request, account)
+	const slug = await withDatabase(async (client) => {
+		const { rows } = await client.query<{ id: string; slug: string }>(
+			`select o.id, o.slug from public.organizations o
+			 join public.organization_members m on m.organization_id = o.id
+			 join auth.users u on u.id = m.user_id where u.email = $1`,
+			[account.email],
+		)
+		const org = rows[0]!
+		if (active) {
+			await client.query('insert into public.organization_modules (organization_id, module_id) values ($1, $2)', [org.id, BOOKING_MODULE_ID])
+		}
+		return org.slug
+	})
+	return { account, slug }
+}
+
+test('without the booking module the page says so and points to the marketplace @nojs', async ({ page }) => {
+	await bookingOwner(page, { active: false })
+	await page.goto('/app/booking')
+	await expect(page.getByRole('heading', { name: 'The booking module is not active' })).toBeVisible()
+	await page.getByRole('link', { name: 'Open the module marketplace' }).click()
+	await expect(page).toHaveURL(/\/app\/module-marketplace$/)
+	// A tab's address answers 403 too: its data stays out of reach.
+	expect((await page.request.get('/app/booking/settings')).status()).toBe(403)
+})
+
+test('the five tabs are addresses of their own, the calendar first @nojs', async ({ page }) => {
+	await bookingOwner(page)
+	await page.goto('/app/booking')
+	await expect(page).toHaveURL(/\/app\/booking\/calendar$/)
+	await expect(page).toHaveTitle(/^Booking · /)
+	await expect(page.getByRole('heading', { name: 'Booking', level: 1 })).toBeVisible()
+	const tabs = page.getByRole('navigation', { name: 'Booking sections' })
+	await expect(tabs.getByRole('link', { name: 'Calendar' })).toHaveAttribute('aria-current', 'page')
+	for (const [name, path] of [
+		['Services', 'services'],
+		['Providers', 'providers'],
+		['Analytics', 'analytics'],
+		['Settings', 'settings'],
+	] as const) {
+		await tabs.getByRole('link', { name }).click()
+		await expect(page).toHaveURL(new RegExp(`/app/booking/${path}$`))
+		await expect(tabs.getByRole('link', { name })).toHaveAttribute('aria-current', 'page')
+	}
+	await page.goto('/app/booking/services')
+	await expect(page.getByText('Managing services here is coming soon.')).toBeVisible()
+	await page.goto('/app/booking/providers')
+	await expect(page.getByText('Managing providers here is coming soon.')).toBeVisible()
+})
+
+test('/app/booking?orgSlug= goes to the public wizard, signed in or not', async ({ request, page }) => {
+	const response = await request.get('/app/booking?orgSlug=some-org', {
+		maxRedirects: 0,
+	})
+	expect(response.status()).toBe(302)
+	expect(response.headers().location).toBe('/book/some-org')
+	const legacy = await request.get('/booking?orgSlug=some-org', {
+		maxRedirects: 0,
+	})
+	expect(legacy.headers().location).toBe('/app/booking?orgSlug=some-org')
+	await bookingOwner(page)
+	const signedIn = await page.request.get('/app/booking?orgSlug=some-org', {
+		maxRedirects: 0,
+	})
+	expect(signedIn.headers().location).toBe('/book/some-org')
+})
+
+test('without JavaScript the link sits in a read-only field, with a button that opens it @nojs', async ({ page, javaScriptEnabled }) => {
+	test.skip(javaScriptEnabled, 'the no-JS view')
+	const { slug } = await bookingOwner(page)
+	await page.goto('/app/booking/calendar')
+	const field = page.getByLabel('Public booking link')
+	await expect(field).toHaveValue(new RegExp(`^http://[^/]+/book/${slug}$`))
+	await expect(field).toHaveAttribute('readonly', '')
+	await expect(page.getByRole('button', { name: 'Copy link' })).toHaveCount(0)
+	const open = page.getByRole('link', { name: 'Open in a new tab' })
+	await expect(open).toHaveAttribute('href', new RegExp(`/book/${slug}$`))
+	await expect(open).toHaveAttribute('target', '_blank')
+})
+
+test('the copy button copies the link, says so for 2 seconds, and reports a failure', async ({ page, context }) => {
+	await context.grantPermissions(['clipboard-read', 'clipboard-write'])
+	const { slug } = await bookingOwner(page)
+	await page.goto('/app/booking/calendar')
+	await page.getByRole('button', { name: 'Copy link' }).click()
+	await expect(page.getByRole('button', { name: 'Copied' })).toBeVisible()
+	expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(new RegExp(`/book/${slug}$`))
+	await expect(page.getByRole('button', { name: 'Copy link' })).toBeVisible({
+		timeout: 4_000,
+	})
+
+	await page.evaluate(() => {
+		navigator.clipboard.writeText = () => Promise.reject(new Error('denied'))
+	})
+	await page.getByRole('button', { name: 'Copy link' }).click()
+	await expect(page.getByRole('alert').filter({ hasText: 'Could not copy the link' })).toContainText('Select the link and copy it yourself.')
+})
+
+test('booking settings are saved and come back after a reload @nojs', async ({ page }) => {
+	await bookingOwner(page)
+	await page.goto('/app/booking/settings')
+	await expect(page.getByLabel('Minimum notice (hours)')).toHaveValue('1')
+	await expect(page.getByLabel('Accept bookings from the public page')).toBeChecked()
+	await page.getByLabel('Minimum notice (hours)').fill('3')
+	await page.getByLabel('Book up to (days ahead)').fill('14')
+	await page.getByLabel('Buffer between appointments (minutes)').fill('15')
+	await page.getByLabel('Cancellation notice (hours)').fill('48')
+	await page.getByLabel('Confirm bookings automatically').uncheck()
+	await page.getByLabel('Require a phone number').check()
+	await page.getByLabel('Timezone').selectOption('Europe/Paris')
+	await page.getByLabel('Saturday', { exact: true }).check()
+	await page.getByLabel('Saturday opens at').fill('10:00')
+	await page.getByLabel('Saturday closes at').fill('14:00')
+	await page.getByLabel('Monday', { exact: true }).uncheck()
+	await page.getByRole('button', { name: 'Save settings' }).click()
+	await expect(page.getByText('Booking settings saved')).toBeVisible()
+
+	await page.goto('/app/booking/settings')
+	await expect(page.getByLabel('Minimum notice (hours)')).toHaveValue('3')
+	await expect(page.getByLabel('Book up to (days ahead)')).toHaveValue('14')
+	await expect(page.getByLabel('Buffer between appointments (minutes)')).toHaveValue('15')
+	await expect(page.getByLabel('Cancellation notice (hours)')).toHaveValue('48')
+	await expect(page.getByLabel('Confirm bookings automatically')).not.toBeChecked()
+	await expect(page.getByLabel('Require a phone number')).toBeChecked()
+	await expect(page.getByLabel('Accept bookings from the public page')).toBeChecked()
+	await expect(page.getByLabel('Timezone')).toHaveValue('Europe/Paris')
+	await expect(page.getByLabel('Saturday', { exact: true })).toBeChecked()
+	await expect(page.getByLabel('Saturday opens at')).toHaveValue('10:00')
+	await expect(page.getByLabel('Saturday closes at')).toHaveValue('14:00')
+	await expect(page.getByLabel('Monday', { exact: true })).not.toBeChecked()
+})
+
+test('out-of-range settings get field errors and nothing is saved @nojs', async ({ page }) => {
+	await bookingOwner(page)
+	await page.goto('/app/booking/settings')
+	await page.getByLabel('Minimum notice (hours)').fill('-1')
+	await page.getByLabel('Book up to (days ahead)').fill('0')
+	await page.getByLabel('Buffer between appointments (minutes)').fill('')
+	await page.getByLabel('Tuesday closes at').fill('08:00')
+	await page.getByRole('button', { name: 'Save settings' }).click()
+	await expect(page.getByText('Enter 0 or more.')).toBeVisible()
+	await expect(page.getByText('Enter 1 or more.')).toBeVisible()
+	await expect(page.getByText('Enter a value.')).toBeVisible()
+	await expect(page.getByText('The closing time must be after the opening time.')).toBeVisible()
+	await page.goto('/app/booking/settings')
+	await expect(page.getByLabel('Minimum notice (hours)')).toHaveValue('1')
+	await expect(page.getByLabel('Tuesday closes at')).toHaveValue('17:00')
+})
+
+/** A weekday at least `daysAhead` days from now (UTC, the organization's default timezone). */
+function upcomingWeekday(daysAhead: number) {
+	const d = new Date()
+	d.setUTCHours(0, 0, 0, 0)
+	d.setUTCDate(d.getUTCDate() + daysAhead)
+	while (d.getUTCDay() === 0 || d.getUTCDay() === 6) d.setUTCDate(d.getUTCDate() + 1)
+	return d.toISOString().slice(0, 10)
+}
+
+async function bookingSetup(page: Page) {
+	const owner = await bookingOwner(page)
+	const ids = await withDatabase(async (client) => {
+		const org = (await client.query<{ id: string }>('select id from public.organizations where slug = $1', [owner.slug])).rows[0]!.id
+		const service = (
+			await client.query<{ id: string }>(
+				`insert into public.booking_services (organization_id, name, price, duration_minutes) values ($1, 'Haircut', 40, 30) returning id`,
+				[org],
+			)
+		).rows[0]!.id
+		const provider = (
+			await client.query<{ id: string }>(
+				`insert into public.booking_providers (organization_id, display_name) values ($1, 'Alex Provider') returning id`,
+				[org],
+			)
+		).rows[0]!.id
+		return { org, service, provider }
+	})
+	return { ...owner, ...ids }
+}
+
+async function openNewAppointment(page: Page, day: string) {
+	await page.goto(`/app/booking/calendar?day=${day}`)
+	await page.getByRole('link', { name: 'New appointment' }).click()
+	await page.getByLabel('Service').selectOption({ label: 'Haircut (30 min)' })
+	await page.getByLabel('Provider').selectOption({ label: 'Alex Provider' })
+	await page.getByLabel('Date', { exact: true }).fill(day)
+	await page.getByRole('button', { name: 'Show free times' }).click()
+}
+
+test('a new appointment appears on its day; the same provider at the same time is refused with a clear message @nojs', async ({ page, context }) => {
+	await bookingSetup(page)
+	const day = upcomingWeekday(3)
+	const second = await context.newPage()
+	// A window that has not heard of the first booking yet (with JavaScript it would drop the
+	// taken time from its list by itself): the server is the one to refuse.
+	await second.route('**/app/booking/events', (route) => route.abort())
+	await openNewAppointment(page, day)
+	await openNewAppointment(second, day)
+
+	await page.getByLabel('Start time').selectOption({ label: '10:00' })
+	await page.getByLabel('Client name').fill('Dana Client')
+	await page.getByLabel('Client email').fill('dana@example.com')
+	await page.getByLabel('Notes').fill('First visit')
+	await page.getByRole('button', { name: 'Book appointment' }).click()
+	await expect(page.getByText('Appointment booked')).toBeVisible()
+	await expect(page).toHaveURL(new RegExp(`day=${day}$`))
+	const item = page.getByRole('listitem', { name: '10:00–10:30, Dana Client' })
+	await expect(item).toContainText('Haircut')
+	await expect(item).toContainText('with Alex Provider')
+	await expect(item).toContainText('Confirmed')
+
+	// The second page still offers 10:00: the server refuses it and says what is in the way.
+	await second.getByLabel('Start time').selectOption({ label: '10:00' })
+	await second.getByLabel('Client name').fill('Eli Client')
+	await second.getByLabel('Client email').fill('eli@example.com')
+	await second.getByRole('button', { name: 'Book appointment' }).click()
+	await expect(second.getByRole('alert')).toContainText('This provider already has an appointment at that time')
+	await expect(second.getByLabel('Client name')).toHaveValue('Eli Client')
+
+	// Offered again, 10:00 is gone from the free times.
+	await openNewAppointment(page, day)
+	await expect(page.getByLabel('Start time').locator('option', { hasText: '10:30' })).toHaveCount(1)
+	await expect(page.getByLabel('Start time').locator('option', { hasText: /^10:00$/ })).toHaveCount(0)
+})
+
+test('staff confirm, cancel (after a confirmation) and mark appointments @nojs', async ({ page }) => {
+	const setup = await bookingSetup(page)
+	const day = upcomingWeekday(4)
+	await withDatabase((client) =>
+		client.query(
+			`insert into public.booking_appointments (organization_id, service_id, provider_id, starts_at, ends_at, status, guest_name, guest_email)
+			 values ($1, $2, $3, $4, $5, 'pending', 'Pat Pending', 'pat@example.com'), ($1, $2, $3, $6, $7, 'confirmed', 'Sam Client', 'sam@example.com')`,
+			[setup.org, setup.service, setup.provider, `${day}T09:00:00Z`, `${day}T09:30:00Z`, `${day}T11:00:00Z`, `${day}T11:30:00Z`],
+		),
+	)
+	await page.goto(`/app/booking/calendar?day=${day}`)
+	const pending = page.getByRole('listitem', { name: '09:00–09:30, Pat Pending' })
+	const confirmed = page.getByRole('listitem', { name: '11:00–11:30, Sam Client' })
+	await expect(pending).toContainText('Pending')
+	await expect(confirmed).toContainText('Confirmed')
+
+	await pending.getByRole('button', { name: 'Confirm' }).click()
+	await expect(page.getByText('Appointment confirmed')).toBeVisible()
+	await expect(pending).toContainText('Confirmed')
+
+	await pending.getByRole('link', { name: 'Cancel' }).click()
+	await expect(page.getByRole('heading', { name: 'Cancel this appointment?' })).toBeVisible()
+	await page.getByRole('link', { name: 'Keep it' }).click()
+	await expect(pending).toContainText('Confirmed')
+	await pending.getByRole('link', { name: 'Cancel' }).click()
+	await page.getByRole('button', { name: 'Yes, cancel it' }).click()
+	await expect(page.getByText('Appointment cancelled')).toBeVisible()
+	await expect(pending).toContainText('Cancelled')
+	await expect(pending.getByRole('button')).toHaveCount(0)
+
+	await confirmed.getByRole('button', { name: 'No-show' }).click()
+	await expect(confirmed).toContainText('No-show')
+	// The week strip counts the day's appointments that were not cancelled.
+	await expect(page.getByRole('navigation', { name: 'Week' }).locator('[aria-current="date"]')).toContainText('1 appt.')
+})
+
+test('a day off added on the settings tab removes the free times of that day, and removing it brings them back @nojs', async ({ page }) => {
+	await bookingSetup(page)
+	const day = upcomingWeekday(5)
+	await openNewAppointment(page, day)
+	await expect(page.getByLabel('Start time')).toBeVisible()
+
+	await page.goto('/app/booking/settings')
+	await expect(page.getByText('No upcoming date overrides.')).toBeVisible()
+	await page.getByLabel('Override date').fill(day)
+	await page.getByRole('button', { name: 'Add override' }).click()
+	await expect(page.getByText('Enter a time.').first()).toBeVisible()
+	await page.getByLabel('Closed all day').check()
+	await page.getByLabel('Note (optional)').fill('Holiday')
+	await page.getByRole('button', { name: 'Add override' }).click()
+	await expect(page.getByText('Date override added')).toBeVisible()
+	const [y, m, d] = day.split('-')
+	const line = page.getByRole('listitem').filter({ hasText: `${m}/${d}/${y} · Whole organization · Closed` })
+	await expect(line).toContainText('Holiday')
+
+	await openNewAppointment(page, day)
+	await expect(page.getByText(`No free times on ${m}/${d}/${y} for this provider.`)).toBeVisible()
+	await expect(page.getByLabel('Start time')).toHaveCount(0)
+
+	await page.goto('/app/booking/settings')
+	await line.getByRole('button', { name: 'Remove' }).click()
+	await expect(page.getByText('Date override removed')).toBeVisible()
+	await openNewAppointment(page, day)
+	await expect(page.getByLabel('Start time')).toBeVisible()
+})
+
+function daysAgo(n: number) {
+	const d = new Date()
+	d.setUTCDate(d.getUTCDate() - n)
+	return d.toISOString().slice(0, 10)
+}
+
+test('analytics show the figures of what was booked, against the previous period @nojs', async ({ page }) => {
+	const setup = await bookingSetup(page)
+	const current = daysAgo(2)
+	const previous = daysAgo(35)
+	const rows: [string, string, string, number, string][] = [
+		[current, '10:00', 'completed', 40, 'a@example.com'],
+		[current, '11:00', 'completed', 60, 'b@example.com'],
+		[current, '12:00', 'no_show', 40, 'A@example.com'],
+		[current, '13:00', 'cancelled', 40, 'd@example.com'],
+		[previous, '10:00', 'completed', 50, 'e@example.com'],
+		[previous, '11:00', 'completed', 50, 'f@example.com'],
+	]
+	await withDatabase(async (client) => {
+		for (const [date, time, status, price, email] of rows) {
+			const start = new Date(`${date}T${time}:00Z`)
+			await client.query(
+				`insert into public.booking_appointments (organization_id, service_id, provider_id, starts_at, ends_at, status, guest_name, guest_email, total_price)
+				 values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+				[setup.org, setup.service, setup.provider, start, new Date(start.getTime() + 30 * 60_000), status, `Client ${email}`, email, price],
+			)
+		}
+	})
+	await page.goto('/app/booking/analytics')
+	const [ty, tm, td] = daysAgo(0).split('-')
+	await expect(page.getByText(new RegExp(`to ${tm}/${td}/${ty}, compared with`))).toBeVisible()
+	const card = (name: string) => page.getByRole('group', { name })
+	await expect(card('Appointments')).toContainText('3')
+	await expect(card('Appointments')).toContainText('+50.0% vs the previous period')
+	await expect(card('Revenue')).toContainText('$100.00')
+	await expect(card('Revenue')).toContainText('0.0% vs the previous period')
+	await expect(card('Average price')).toContainText('$50.00')
+	await expect(card('Unique clients')).toContainText('2')
+	await expect(card('Completion rate')).toContainText('66.7%')
+	await expect(card('Completion rate')).toContainText('-33.3 points vs the previous period')
+	await expect(card('No-show rate')).toContainText('33.3%')
+	await expect(card('No-show rate')).toContainText('+33.3 points vs the previous period')
+	const activity = page.getByRole('list', { name: 'Recent activity' })
+	await expect(activity.getByRole('listitem')).toHaveCount(6)
+	await expect(activity).toContainText('Client a@example.com booked Haircut for')
+
+	await page.getByRole('link', { name: 'Last 7 days' }).click()
+	await expect(card('Appointments')).toContainText('3')
+	await expect(card('Appointments')).toContainText('Nothing to compare with in the previous period')
+})
+
+test('a booking made in another window appears in the calendar without a reload; without JavaScript a Refresh link @nojs', async ({
+	page,
+	context,
+	javaScriptEnabled,
+}) => {
+	await bookingSetup(page)
+	const day = upcomingWeekday(6)
+	await page.goto(`/app/booking/calendar?day=${day}`)
+	await expect(page.getByRole('link', { name: 'Refresh' })).toHaveAttribute('href', `/app/booking/calendar?day=${day}`)
+	await expect(page.getByText('No appointments on this day.')).toBeVisible()
+
+	const other = await context.newPage()
+	await openNewAppointment(other, day)
+	await other.getByLabel('Start time').selectOption({ label: '14:00' })
+	await other.getByLabel('Client name').fill('Live Client')
+	await other.getByLabel('Client email').fill('live@example.com')
+	await other.getByRole('button', { name: 'Book appointment' }).click()
+	await expect(other.getByText('Appointment booked')).toBeVisible()
+
+	const item = page.getByRole('listitem', { name: '14:00–14:30, Live Client' })
+	if (javaScriptEnabled) {
+		await expect(item).toBeVisible({ timeout: 15_000 })
+	} else {
+		await page.getByRole('link', { name: 'Refresh' }).click()
+		await expect(item).toBeVisible()
+	}
+	// Cancelled elsewhere: the first window follows too.
+	await other.goto(`/app/booking/calendar?day=${day}`)
+	await other.getByRole('listitem', { name: '14:00–14:30, Live Client' }).getByRole('link', { name: 'Cancel' }).click()
+	await other.getByRole('button', { name: 'Yes, cancel it' }).click()
+	await expect(other.getByText('Appointment cancelled')).toBeVisible()
+	if (!javaScriptEnabled) await page.getByRole('link', { name: 'Refresh' }).click()
+	await expect(item).toContainText('Cancelled', { timeout: 15_000 })
+})
+
+test('on the embedded database the calendar refreshes by itself too (in-process notifier) @embedded', async ({ page, context }) => {
+	const { readFileSync } = await import('node:fs')
+	const demo = JSON.parse(readFileSync(`${process.env.E2E_EMBEDDED_DATA_DIR}/demo-credentials.json`, 'utf8')) as { email: string; password: string }
+	await page.goto('/auth')
+	await page.getByLabel('Email').fill(demo.email)
+	await page.getByLabel('Password', { exact: true }).fill(demo.password)
+	await page.getByRole('button', { name: 'Sign In' }).click()
+	await expect(page).toHaveURL(/\/app\/dashboard$/)
+	const day = upcomingWeekday(9)
+	await page.goto(`/app/booking/calendar?day=${day}`)
+
+	const other = await context.newPage()
+	await other.goto(`/app/booking/calendar?day=${day}&new=1`)
+	await other.getByLabel('Date', { exact: true }).fill(day)
+	await other.getByRole('button', { name: 'Show free times' }).click()
+	await other.getByLabel('Start time').selectOption({ index: 0 })
+	await other.getByLabel('Client name').fill('Embedded Live Client')
+	await other.getByLabel('Client email').fill('embedded-live@example.com')
+	await other.getByRole('button', { name: 'Book appointment' }).click()
+	await expect(other.getByText('Appointment booked')).toBeVisible()
+
+	await expect(page.getByText('Embedded Live Client')).toBeVisible({ timeout: 15_000 })
+})
