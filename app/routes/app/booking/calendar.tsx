@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next'
 import { useEffect } from 'react'
 import { data, Form, Link, useRevalidator } from 'react-router'
 import type { z } from 'zod'
-import { todayIn } from '#app/.server/analytics.ts'
+import { todayIn } from '#app/lib/dates.ts'
 import {
 	changeAppointmentStatus,
 	getBookingChoices,

@@ -3,7 +3,7 @@ import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from 'react-i18next'
 import { data, Form } from 'react-router'
 import type { z } from 'zod'
-import { todayIn } from '#app/.server/analytics.ts'
+import { todayIn } from '#app/lib/dates.ts'
 import {
 	addDateOverride,
 	deleteDateOverride,
