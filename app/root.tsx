@@ -1,6 +1,6 @@
 import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
-import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from 'react-router'
+import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData, type ShouldRevalidateFunction } from 'react-router'
 import { toast as showToast, Toaster } from 'sonner'
 import { noSniff } from '#app/.server/headers.ts'
 import { getLocale, i18nextMiddleware } from '#app/.server/i18n.ts'
@@ -28,6 +28,16 @@ export const links: Route.LinksFunction = () => [
 	{ rel: 'stylesheet', href: stylesheet },
 	{ rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
 ]
+
+/**
+ * A revalidation that no navigation or form caused (the booking calendar's live refresh) leaves
+ * the root's data alone: the root loader reads the flash message, and a message set by another
+ * tab's form (tabs share the cookie) would be taken here and never shown there.
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, currentUrl, nextUrl, defaultShouldRevalidate }) => {
+	if (!formMethod && currentUrl.href === nextUrl.href) return false
+	return defaultShouldRevalidate
+}
 
 export async function loader({ request, context }: Route.LoaderArgs) {
 	const locale = getLocale(context)
