@@ -224,7 +224,7 @@ export type Fail = (index: number, field: string, code: string) => void
 type Loaded = { id: string; version: string; fingerprint: string }
 
 export type BatchSpec<R extends BatchRow, Current extends Loaded, V, P> = {
-	table: 'transactions' | 'clients'
+	table: 'transactions' | 'clients' | 'booking_services' | 'booking_providers'
 	/** The saved rows of these ids (of this organization only), locked until the save ends. */
 	lock: (trx: Tx, ids: string[]) => Promise<Current[]>
 	fingerprint: (row: R) => string

@@ -53,9 +53,9 @@ test('the five tabs are addresses of their own, the calendar first @nojs', async
 		await expect(tabs.getByRole('link', { name })).toHaveAttribute('aria-current', 'page')
 	}
 	await page.goto('/app/booking/services')
-	await expect(page.getByText('Managing services here is coming soon.')).toBeVisible()
+	await expect(page.getByRole('heading', { name: 'Services', level: 2 })).toBeVisible()
 	await page.goto('/app/booking/providers')
-	await expect(page.getByText('Managing providers here is coming soon.')).toBeVisible()
+	await expect(page.getByRole('heading', { name: 'Providers', level: 2 })).toBeVisible()
 })
 
 test('/app/booking?orgSlug= goes to the public wizard, signed in or not', async ({ request, page }) => {

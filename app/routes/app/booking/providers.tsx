@@ -1,14 +1,187 @@
+import { getSelectProps } from '@conform-to/react'
+import { useTranslation } from 'react-i18next'
 import { requireBookingMember } from '#app/.server/booking.ts'
-import { BookingTabPlaceholder } from '#app/components/booking-tab-placeholder.tsx'
+import { listFreeMembers, listProviders, saveProviders } from '#app/.server/booking-tables.ts'
+import { tableAction } from '#app/.server/data-table.ts'
+import { ActiveBadge, BookingTableFrame } from '#app/components/booking-table.tsx'
+import { CellError, NativeSelect } from '#app/components/data-table/data-table.tsx'
+import { EditableTable, SelectCell, TextCell, type CellField, type ErrorText } from '#app/components/data-table/editable-table.tsx'
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
+import { ACTIVE_STATES, newProviderRow, providersSaveSchema } from '#app/lib/schemas/booking-tables.ts'
 import type { Route } from './+types/providers'
 
 export { ErrorBoundary } from '#app/components/error-boundary.tsx'
 
-export async function loader({ context }: Route.LoaderArgs) {
-	await requireBookingMember(context)
-	return null
+export async function loader({ request, context }: Route.LoaderArgs) {
+	const { user, organization } = await requireBookingMember(context)
+	const editing = new URL(request.url).searchParams.get('edit') === '1'
+	const [rows, freeMembers] = await Promise.all([listProviders(user.userId, organization.id), listFreeMembers(user.userId, organization.id)])
+	return { editing, rows, freeMembers }
 }
 
-export default function Screen() {
-	return <BookingTabPlaceholder tab="providers" />
+export async function action({ request, context }: Route.ActionArgs) {
+	const { user, organization } = await requireBookingMember(context)
+	return tableAction(request, {
+		schema: providersSaveSchema,
+		save: (rows, confirmed) => saveProviders(user.userId, organization.id, rows, confirmed),
+	})
+}
+
+type LoaderData = Route.ComponentProps['loaderData']
+
+export default function ProvidersTab({ loaderData, actionData }: Route.ComponentProps) {
+	const { t } = useTranslation('booking')
+	return (
+		<BookingTableFrame
+			tab="providers"
+			editing={loaderData.editing}
+			rows={loaderData.rows}
+			formError={actionData?.formError}
+			addDisabledReason={loaderData.freeMembers.length === 0 ? t('providers.noFreeMember') : undefined}
+			readTable={<ReadTable rows={loaderData.rows} />}
+			editTable={<EditProviders loaderData={loaderData} actionData={actionData} />}
+		/>
+	)
+}
+
+function HeadCells() {
+	const { t } = useTranslation('booking')
+	return (
+		<>
+			<TableHead>{t('providers.columns.member')}</TableHead>
+			<TableHead>{t('providers.columns.displayName')}</TableHead>
+			<TableHead>{t('providers.columns.bio')}</TableHead>
+			<TableHead>{t('providers.columns.avatarUrl')}</TableHead>
+			<TableHead>{t('providers.columns.status')}</TableHead>
+		</>
+	)
+}
+
+function ReadTable({ rows }: { rows: LoaderData['rows'] }) {
+	const { t } = useTranslation('booking')
+	return (
+		<div className="rounded-md border">
+			<Table>
+				<caption className="sr-only">{t('providers.title')}</caption>
+				<TableHeader>
+					<TableRow>
+						<HeadCells />
+					</TableRow>
+				</TableHeader>
+				<TableBody>
+					{rows.length === 0 ? (
+						<TableRow>
+							<TableCell colSpan={5} className="h-24 text-center text-muted-foreground">
+								{t('providers.empty')}
+							</TableCell>
+						</TableRow>
+					) : (
+						rows.map((row) => (
+							<TableRow key={row.id}>
+								<TableCell className="text-muted-foreground">{row.member}</TableCell>
+								<TableCell className="font-medium">{row.displayName}</TableCell>
+								<TableCell className="max-w-64 truncate text-muted-foreground">{row.bio}</TableCell>
+								<TableCell className="max-w-48 truncate font-mono text-xs">{row.avatarUrl}</TableCell>
+								<TableCell>
+									<ActiveBadge active={row.isActive} />
+								</TableCell>
+							</TableRow>
+						))
+					)}
+				</TableBody>
+			</Table>
+		</div>
+	)
+}
+
+/**
+ * A new provider's member: the members who are not providers yet. Picking one fills an empty
+ * display name with their name (with JavaScript; without it, the save does the same).
+ */
+function MemberCell({
+	field,
+	label,
+	errorText,
+	members,
+}: {
+	field: CellField
+	label: string
+	errorText: ErrorText
+	members: LoaderData['freeMembers']
+}) {
+	const { t } = useTranslation('booking')
+	return (
+		<TableCell className="align-top">
+			<NativeSelect
+				{...getSelectProps(field)}
+				aria-label={label}
+				className="w-full min-w-40"
+				onChange={(event) => {
+					const name = members.find((m) => m.userId === event.currentTarget.value)?.name
+					const input = event.currentTarget.closest('tr')?.querySelector<HTMLInputElement>('input[name$=".displayName"]')
+					if (!name || !input || input.value.trim() !== '') return
+					// The native setter and an input event, so that the form's state sees the value.
+					Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set?.call(input, name)
+					input.dispatchEvent(new Event('input', { bubbles: true }))
+				}}
+			>
+				<option value="">{t('providers.chooseMember')}</option>
+				{members.map((m) => (
+					<option key={m.userId} value={m.userId}>
+						{m.email && m.email !== m.name ? `${m.name} (${m.email})` : m.name}
+					</option>
+				))}
+			</NativeSelect>
+			<CellError id={field.errorId} message={errorText(field.errors?.[0])} />
+		</TableCell>
+	)
+}
+
+function EditProviders({ loaderData, actionData }: Pick<Route.ComponentProps, 'loaderData' | 'actionData'>) {
+	const { t } = useTranslation('booking')
+	const states = ACTIVE_STATES.map((s) => [s, t(`active.${s}`)] as const)
+	const memberOf = new Map(loaderData.rows.map((r) => [r.id, r.member]))
+	return (
+		<EditableTable
+			ns="booking"
+			schema={providersSaveSchema}
+			rows={loaderData.rows}
+			values={(row) => ({
+				member: '',
+				displayName: row.displayName,
+				bio: row.bio ?? '',
+				avatarUrl: row.avatarUrl ?? '',
+				active: row.isActive ? 'active' : 'inactive',
+			})}
+			blank={newProviderRow()}
+			actionData={actionData}
+			header={<HeadCells />}
+			columnCount={5}
+			cells={(f, { isNew, errorText }) => (
+				<>
+					{isNew ? (
+						<MemberCell field={f.member} label={t('providers.columns.member')} errorText={errorText} members={loaderData.freeMembers} />
+					) : (
+						<TableCell className="align-top leading-9 text-muted-foreground">{memberOf.get(f.id.initialValue ?? '')}</TableCell>
+					)}
+					<TextCell
+						field={f.displayName}
+						label={t('providers.columns.displayName')}
+						errorText={errorText}
+						placeholder={isNew ? t('providers.displayNameHint') : undefined}
+						className="min-w-36"
+					/>
+					<TextCell field={f.bio} label={t('providers.columns.bio')} errorText={errorText} className="min-w-40" />
+					<TextCell field={f.avatarUrl} label={t('providers.columns.avatarUrl')} errorText={errorText} inputMode="url" className="min-w-40" />
+					<SelectCell field={f.active} label={t('providers.columns.status')} errorText={errorText} options={states} />
+				</>
+			)}
+			conflictItems={(values) => [
+				[t('providers.columns.displayName'), values.displayName],
+				[t('providers.columns.bio'), values.bio ?? ''],
+				[t('providers.columns.avatarUrl'), values.avatarUrl ?? ''],
+				[t('providers.columns.status'), values.isActive ? t('active.active') : t('active.inactive')],
+			]}
+		/>
+	)
 }

@@ -1,14 +1,153 @@
+import { getInputProps } from '@conform-to/react'
+import { useTranslation } from 'react-i18next'
 import { requireBookingMember } from '#app/.server/booking.ts'
-import { BookingTabPlaceholder } from '#app/components/booking-tab-placeholder.tsx'
+import { listServices, saveServices } from '#app/.server/booking-tables.ts'
+import { tableAction } from '#app/.server/data-table.ts'
+import { ActiveBadge, BookingTableFrame } from '#app/components/booking-table.tsx'
+import { CellError } from '#app/components/data-table/data-table.tsx'
+import { EditableTable, SelectCell, TextCell, type CellField, type ErrorText } from '#app/components/data-table/editable-table.tsx'
+import { Input } from '#app/components/ui/input.tsx'
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
+import { formatMoney } from '#app/lib/format.ts'
+import { ACTIVE_STATES, newServiceRow, servicesSaveSchema } from '#app/lib/schemas/booking-tables.ts'
 import type { Route } from './+types/services'
 
 export { ErrorBoundary } from '#app/components/error-boundary.tsx'
 
-export async function loader({ context }: Route.LoaderArgs) {
-	await requireBookingMember(context)
-	return null
+export async function loader({ request, context }: Route.LoaderArgs) {
+	const { user, organization } = await requireBookingMember(context)
+	const editing = new URL(request.url).searchParams.get('edit') === '1'
+	return { editing, rows: await listServices(user.userId, organization.id) }
 }
 
-export default function Screen() {
-	return <BookingTabPlaceholder tab="services" />
+export async function action({ request, context }: Route.ActionArgs) {
+	const { user, organization } = await requireBookingMember(context)
+	return tableAction(request, {
+		schema: servicesSaveSchema,
+		save: (rows, confirmed) => saveServices(user.userId, organization.id, rows, confirmed),
+	})
+}
+
+type LoaderData = Route.ComponentProps['loaderData']
+
+export default function ServicesTab({ loaderData, actionData }: Route.ComponentProps) {
+	return (
+		<BookingTableFrame
+			tab="services"
+			editing={loaderData.editing}
+			rows={loaderData.rows}
+			formError={actionData?.formError}
+			readTable={<ReadTable rows={loaderData.rows} />}
+			editTable={<EditServices loaderData={loaderData} actionData={actionData} />}
+		/>
+	)
+}
+
+function HeadCells() {
+	const { t } = useTranslation('booking')
+	return (
+		<>
+			<TableHead>{t('services.columns.name')}</TableHead>
+			<TableHead>{t('services.columns.description')}</TableHead>
+			<TableHead>{t('services.columns.price')}</TableHead>
+			<TableHead>{t('services.columns.duration')}</TableHead>
+			<TableHead>{t('services.columns.color')}</TableHead>
+			<TableHead>{t('services.columns.status')}</TableHead>
+		</>
+	)
+}
+
+function ReadTable({ rows }: { rows: LoaderData['rows'] }) {
+	const { t } = useTranslation('booking')
+	return (
+		<div className="rounded-md border">
+			<Table>
+				<caption className="sr-only">{t('services.title')}</caption>
+				<TableHeader>
+					<TableRow>
+						<HeadCells />
+					</TableRow>
+				</TableHeader>
+				<TableBody>
+					{rows.length === 0 ? (
+						<TableRow>
+							<TableCell colSpan={6} className="h-24 text-center text-muted-foreground">
+								{t('services.empty')}
+							</TableCell>
+						</TableRow>
+					) : (
+						rows.map((row) => (
+							<TableRow key={row.id}>
+								<TableCell className="font-medium">{row.name}</TableCell>
+								<TableCell className="max-w-64 truncate text-muted-foreground">{row.description}</TableCell>
+								<TableCell className="tabular-nums">{formatMoney(row.price)}</TableCell>
+								<TableCell className="tabular-nums">{t('services.minutes', { count: row.durationMinutes })}</TableCell>
+								<TableCell>
+									<span className="inline-flex items-center gap-2 font-mono text-xs">
+										<span className="size-4 rounded-full border" style={{ backgroundColor: row.color }} aria-hidden="true" />
+										{row.color}
+									</span>
+								</TableCell>
+								<TableCell>
+									<ActiveBadge active={row.isActive} />
+								</TableCell>
+							</TableRow>
+						))
+					)}
+				</TableBody>
+			</Table>
+		</div>
+	)
+}
+
+/** A colour cell: the browser's colour picker (a hex value), with its error. */
+function ColorCell({ field, label, errorText }: { field: CellField; label: string; errorText: ErrorText }) {
+	return (
+		<TableCell className="align-top">
+			<Input {...getInputProps(field, { type: 'color' })} aria-label={label} className="h-9 w-14 p-1" />
+			<CellError id={field.errorId} message={errorText(field.errors?.[0])} />
+		</TableCell>
+	)
+}
+
+function EditServices({ loaderData, actionData }: Pick<Route.ComponentProps, 'loaderData' | 'actionData'>) {
+	const { t } = useTranslation('booking')
+	const states = ACTIVE_STATES.map((s) => [s, t(`active.${s}`)] as const)
+	return (
+		<EditableTable
+			ns="booking"
+			schema={servicesSaveSchema}
+			rows={loaderData.rows}
+			values={(row) => ({
+				name: row.name,
+				description: row.description ?? '',
+				price: row.price,
+				duration: String(row.durationMinutes),
+				color: row.color.toLowerCase(),
+				active: row.isActive ? 'active' : 'inactive',
+			})}
+			blank={newServiceRow()}
+			actionData={actionData}
+			header={<HeadCells />}
+			columnCount={6}
+			cells={(f, { errorText }) => (
+				<>
+					<TextCell field={f.name} label={t('services.columns.name')} errorText={errorText} className="min-w-36" />
+					<TextCell field={f.description} label={t('services.columns.description')} errorText={errorText} className="min-w-40" />
+					<TextCell field={f.price} label={t('services.columns.price')} errorText={errorText} inputMode="decimal" className="w-24" />
+					<TextCell field={f.duration} label={t('services.columns.duration')} errorText={errorText} inputMode="numeric" className="w-20" />
+					<ColorCell field={f.color} label={t('services.columns.color')} errorText={errorText} />
+					<SelectCell field={f.active} label={t('services.columns.status')} errorText={errorText} options={states} />
+				</>
+			)}
+			conflictItems={(values) => [
+				[t('services.columns.name'), values.name],
+				[t('services.columns.description'), values.description ?? ''],
+				[t('services.columns.price'), formatMoney(values.price)],
+				[t('services.columns.duration'), t('services.minutes', { count: values.durationMinutes })],
+				[t('services.columns.color'), values.color],
+				[t('services.columns.status'), values.isActive ? t('active.active') : t('active.inactive')],
+			]}
+		/>
+	)
 }

@@ -1,0 +1,107 @@
+import { z } from 'zod'
+import { metaOf, rowList, rowMeta } from '../editable-rows.ts'
+
+/**
+ * The booking services and providers tables (docs/product.md, Booking): the edit-mode forms,
+ * shared by the browser (conform) and the actions. Messages are keys under booking:errors.
+ * Every value is posted as text and checked here, so that an unparsable value gets a field
+ * error instead of a silent default.
+ */
+
+export const SERVICE_DEFAULT_COLOR = '#2563eb'
+export const SERVICE_DURATION = { min: 5, max: 480 } as const
+/** numeric(10, 2): at most eight digits before the point. */
+const PRICE_PATTERN = /^\d{1,8}(\.\d{1,2})?$/
+const WHOLE_PATTERN = /^\d{1,4}$/
+const COLOR_PATTERN = /^#[0-9a-fA-F]{6}$/
+/** The same test as the database's check on avatar_url. */
+export const HTTP_URL_PATTERN = /^https?:\/\/[^\s]+$/
+
+export const ACTIVE_STATES = ['active', 'inactive'] as const
+
+const text = z.string().trim().optional()
+
+export const serviceRowSchema = z
+	.object({
+		...rowMeta,
+		name: text,
+		description: text,
+		price: text,
+		duration: text,
+		color: text,
+		active: z.enum(ACTIVE_STATES, { error: 'activeInvalid' }),
+	})
+	.superRefine((row, ctx) => {
+		if (row.id && !row.version) ctx.addIssue({ code: 'custom', message: 'rowInvalid', path: ['id'] })
+		if (row.deleted) return
+		if (!row.name) ctx.addIssue({ code: 'custom', message: 'serviceNameRequired', path: ['name'] })
+		else if (row.name.length > 120) ctx.addIssue({ code: 'custom', message: 'nameTooLong', path: ['name'] })
+		if ((row.description ?? '').length > 2000) ctx.addIssue({ code: 'custom', message: 'descriptionTooLong', path: ['description'] })
+		if (!row.price) ctx.addIssue({ code: 'custom', message: 'priceRequired', path: ['price'] })
+		else if (!PRICE_PATTERN.test(row.price)) ctx.addIssue({ code: 'custom', message: 'priceInvalid', path: ['price'] })
+		const minutes = Number(row.duration)
+		if (!row.duration) ctx.addIssue({ code: 'custom', message: 'durationRequired', path: ['duration'] })
+		else if (!WHOLE_PATTERN.test(row.duration) || minutes < SERVICE_DURATION.min || minutes > SERVICE_DURATION.max) {
+			ctx.addIssue({ code: 'custom', message: 'durationInvalid', path: ['duration'] })
+		}
+		if (row.color && !COLOR_PATTERN.test(row.color)) ctx.addIssue({ code: 'custom', message: 'colorInvalid', path: ['color'] })
+	})
+	.transform((row) => ({
+		...metaOf(row),
+		name: row.name ?? '',
+		description: row.description || null,
+		price: Number(row.price ?? 0).toFixed(2),
+		durationMinutes: Math.trunc(Number(row.duration ?? 0)),
+		color: (row.color || SERVICE_DEFAULT_COLOR).toLowerCase(),
+		isActive: row.active === 'active',
+	}))
+
+export type ServiceRowInput = z.output<typeof serviceRowSchema>
+export const servicesSaveSchema = z.object({ rows: rowList(serviceRowSchema) })
+
+/** A new service's values: active, 30 minutes, $0.00, the default colour. */
+export function newServiceRow() {
+	return { name: '', description: '', price: '0.00', duration: '30', color: SERVICE_DEFAULT_COLOR, active: 'active' }
+}
+
+export const providerRowSchema = z
+	.object({
+		...rowMeta,
+		/** The member a new provider is; ignored on edit (a provider stays who they are). */
+		member: text,
+		displayName: text,
+		bio: text,
+		avatarUrl: text,
+		active: z.enum(ACTIVE_STATES, { error: 'activeInvalid' }),
+	})
+	.superRefine((row, ctx) => {
+		if (row.id && !row.version) ctx.addIssue({ code: 'custom', message: 'rowInvalid', path: ['id'] })
+		if (row.deleted) return
+		if (!row.id) {
+			if (!row.member) ctx.addIssue({ code: 'custom', message: 'memberRequired', path: ['member'] })
+			else if (!z.uuid().safeParse(row.member).success) ctx.addIssue({ code: 'custom', message: 'memberInvalid', path: ['member'] })
+		}
+		if ((row.displayName ?? '').length > 120) ctx.addIssue({ code: 'custom', message: 'nameTooLong', path: ['displayName'] })
+		// A provider being edited needs a name; a new one may leave it empty (the member's name is taken).
+		if (row.id && !row.displayName) ctx.addIssue({ code: 'custom', message: 'displayNameRequired', path: ['displayName'] })
+		if ((row.bio ?? '').length > 2000) ctx.addIssue({ code: 'custom', message: 'bioTooLong', path: ['bio'] })
+		if (row.avatarUrl && (row.avatarUrl.length > 2048 || !HTTP_URL_PATTERN.test(row.avatarUrl) || !URL.canParse(row.avatarUrl))) {
+			ctx.addIssue({ code: 'custom', message: 'avatarUrlInvalid', path: ['avatarUrl'] })
+		}
+	})
+	.transform((row) => ({
+		...metaOf(row),
+		member: row.member || null,
+		displayName: row.displayName ?? '',
+		bio: row.bio || null,
+		avatarUrl: row.avatarUrl || null,
+		isActive: row.active === 'active',
+	}))
+
+export type ProviderRowInput = z.output<typeof providerRowSchema>
+export const providersSaveSchema = z.object({ rows: rowList(providerRowSchema) })
+
+/** A new provider's values: no member chosen yet, active. */
+export function newProviderRow() {
+	return { member: '', displayName: '', bio: '', avatarUrl: '', active: 'active' }
+}

@@ -1,0 +1,151 @@
+import { describe, expect, test } from 'vitest'
+import type { z } from 'zod'
+import { listFreeMembers, listProviders, listServices, saveProviders, saveServices } from '#app/.server/booking-tables.ts'
+import { asSystem, sql } from '#app/.server/db/index.ts'
+import { providersSaveSchema, servicesSaveSchema } from '#app/lib/schemas/booking-tables.ts'
+import { addMember, createBookingSetup, createUser } from './fixtures.ts'
+
+/** The form as the browser posts it: every value text, the list as `rows[i].field`. */
+function parse<S extends z.ZodType>(schema: S, rows: Record<string, unknown>[]) {
+	return schema.safeParse({ rows }) as z.ZodSafeParseResult<z.output<S>>
+}
+
+async function appointment(orgId: string, serviceId: string, startsIn: string, status = 'confirmed') {
+	await asSystem((trx) =>
+		sql`insert into public.booking_appointments (organization_id, service_id, starts_at, ends_at, status, guest_name, guest_email)
+			values (${orgId}, ${serviceId}, now() + ${startsIn}::interval, now() + ${startsIn}::interval + interval '30 minutes',
+				${status}::public.appointment_status, 'Maria Lopez', 'maria@example.com')`.execute(trx),
+	)
+}
+
+describe('the services table', () => {
+	test('validates each value: no silent default for an unparsable one', () => {
+		const bad = parse(servicesSaveSchema, [
+			{ name: '', price: 'abc', duration: '4.5', color: 'blue', active: 'active' },
+			{ name: 'Long', price: '-1', duration: '481', color: '#2563eb', active: 'active' },
+			{ name: 'Precise', price: '1.234', duration: '', color: '#2563eb', active: 'maybe' },
+		])
+		expect(bad.success).toBe(false)
+		const issues = bad.error!.issues.map((i) => `${i.path.join('.')}:${i.message}`).sort()
+		expect(issues).toEqual(
+			[
+				'rows.0.name:serviceNameRequired',
+				'rows.0.price:priceInvalid',
+				'rows.0.duration:durationInvalid',
+				'rows.0.color:colorInvalid',
+				'rows.1.price:priceInvalid',
+				'rows.1.duration:durationInvalid',
+				'rows.2.active:activeInvalid',
+			].sort(),
+		)
+		const good = parse(servicesSaveSchema, [{ name: ' Massage ', price: '45.5', duration: '60', color: '', active: 'inactive', description: '' }])
+		expect(good.success && good.data.rows[0]).toMatchObject({
+			name: 'Massage',
+			price: '45.50',
+			durationMinutes: 60,
+			color: '#2563eb',
+			isActive: false,
+			description: null,
+		})
+	})
+
+	test('adds, edits and deletes; a service with upcoming appointments is refused, with the others untouched', async () => {
+		const owner = await createUser('Services Owner')
+		const added = parse(servicesSaveSchema, [
+			{ name: 'Haircut', price: '30', duration: '45', color: '#16a34a', active: 'active', description: 'A cut' },
+			{ name: 'Colour', price: '80.00', duration: '120', color: '#9333ea', active: 'active' },
+		])
+		expect(await saveServices(owner.userId, owner.orgId, added.data!.rows)).toEqual({ ok: true, inserted: 2, updated: 0, deleted: 0 })
+		const [colour, haircut] = await listServices(owner.userId, owner.orgId)
+		expect(haircut).toMatchObject({ name: 'Haircut', price: '30.00', durationMinutes: 45, isActive: true, description: 'A cut' })
+
+		await appointment(owner.orgId, colour!.id, '2 days')
+		await appointment(owner.orgId, haircut!.id, '-2 days', 'completed')
+		const meta = (r: typeof haircut) => ({ id: r!.id, version: r!.version, fingerprint: r!.fingerprint })
+		const refused = await saveServices(owner.userId, owner.orgId, [
+			{ ...meta(haircut), deleted: true, name: '', description: null, price: '0.00', durationMinutes: 0, color: '', isActive: true },
+			{ ...meta(colour), deleted: true, name: '', description: null, price: '0.00', durationMinutes: 0, color: '', isActive: true },
+		])
+		expect(refused).toEqual({ ok: false, rowErrors: { 1: { row: 'serviceHasUpcoming' } }, conflicts: {} })
+		expect(await listServices(owner.userId, owner.orgId)).toHaveLength(2)
+
+		// Deactivating it is fine; deleting the one with past appointments only asks first.
+		const edited = parse(servicesSaveSchema, [
+			{ ...meta(colour), name: 'Colour', price: '85.00', duration: '120', color: '#9333ea', active: 'inactive' },
+			{ ...meta(haircut), deleted: true, name: 'Haircut', price: '30.00', duration: '45', color: '#16a34a', active: 'active' },
+		])
+		expect(edited.success).toBe(true)
+		expect(await saveServices(owner.userId, owner.orgId, edited.data!.rows, false)).toMatchObject({ ok: false, confirm: { deleted: 1, updated: 1 } })
+		expect(await saveServices(owner.userId, owner.orgId, edited.data!.rows, true)).toEqual({ ok: true, inserted: 0, updated: 1, deleted: 1 })
+		expect(await listServices(owner.userId, owner.orgId)).toEqual([expect.objectContaining({ name: 'Colour', price: '85.00', isActive: false })])
+	})
+
+	test("a forged id of another organization's service changes nothing", async () => {
+		const owner = await createUser('Services Victim')
+		const { serviceId } = await createBookingSetup(owner.orgId)
+		const intruder = await createUser('Services Intruder')
+		const [theirs] = await listServices(owner.userId, owner.orgId)
+		const forged = { id: serviceId, version: theirs!.version, fingerprint: 'x', name: 'Hacked', description: null, price: '1.00', durationMinutes: 5, color: '#000000', isActive: false }
+		expect(await saveServices(intruder.userId, intruder.orgId, [{ ...forged, deleted: false }])).toEqual({ ok: false, rowErrors: { 0: { row: 'rowNotFound' } }, conflicts: {} })
+		expect(await saveServices(intruder.userId, intruder.orgId, [{ ...forged, deleted: true }])).toEqual({ ok: false, rowErrors: { 0: { row: 'rowNotFound' } }, conflicts: {} })
+		// Even naming the victim's organization: RLS hides its rows from a non-member.
+		expect(await saveServices(intruder.userId, owner.orgId, [{ ...forged, deleted: false }])).toMatchObject({ ok: false })
+		expect(await listServices(owner.userId, owner.orgId)).toEqual([expect.objectContaining({ name: 'Consultation', isActive: true })])
+	})
+})
+
+describe('the providers table', () => {
+	test('validates the avatar URL, the member and the display name', () => {
+		const bad = parse(providersSaveSchema, [
+			{ member: '', displayName: '', avatarUrl: 'not a url', active: 'active' },
+			{ member: 'nope', displayName: 'X', avatarUrl: 'ftp://example.com/a.png', active: 'active' },
+		])
+		const issues = bad.error!.issues.map((i) => `${i.path.join('.')}:${i.message}`).sort()
+		expect(issues).toEqual(['rows.0.avatarUrl:avatarUrlInvalid', 'rows.0.member:memberRequired', 'rows.1.avatarUrl:avatarUrlInvalid', 'rows.1.member:memberInvalid'])
+	})
+
+	test('adds members who are not providers yet, the name prefilled; edits; the free members shrink', async () => {
+		const owner = await createUser('Owner Person')
+		const colleague = await createUser('Colleague Person')
+		await addMember(owner.orgId, colleague.userId, 'member')
+		expect((await listFreeMembers(owner.userId, owner.orgId)).map((m) => m.name).sort()).toEqual(['Colleague Person', 'Owner Person'])
+
+		const input = parse(providersSaveSchema, [
+			{ member: owner.userId, displayName: '', bio: 'Founder', avatarUrl: 'https://example.com/a.png', active: 'active' },
+			{ member: colleague.userId, displayName: 'Col', avatarUrl: '', active: 'inactive' },
+		])
+		expect(await saveProviders(owner.userId, owner.orgId, input.data!.rows)).toEqual({ ok: true, inserted: 2, updated: 0, deleted: 0 })
+		const providers = await listProviders(owner.userId, owner.orgId)
+		expect(providers.map((p) => [p.displayName, p.member, p.isActive])).toEqual([
+			['Col', 'Colleague Person', false],
+			['Owner Person', 'Owner Person', true],
+		])
+		expect(await listFreeMembers(owner.userId, owner.orgId)).toEqual([])
+
+		// A member already a provider, or twice in a batch, is refused.
+		expect(await saveProviders(owner.userId, owner.orgId, input.data!.rows)).toMatchObject({ ok: false, rowErrors: { 0: { member: 'memberNotFree' }, 1: { member: 'memberNotFree' } } })
+
+		const col = providers[0]!
+		const edit = parse(providersSaveSchema, [
+			{ id: col.id, version: col.version, fingerprint: col.fingerprint, displayName: 'Colleague', bio: 'Hi', avatarUrl: '', active: 'active' },
+		])
+		expect(await saveProviders(colleague.userId, owner.orgId, edit.data!.rows)).toEqual({ ok: true, inserted: 0, updated: 1, deleted: 0 })
+		expect((await listProviders(owner.userId, owner.orgId))[0]).toMatchObject({ displayName: 'Colleague', bio: 'Hi', isActive: true, userId: colleague.userId })
+	})
+
+	test("a forged id or member of another organization changes nothing", async () => {
+		const owner = await createUser('Providers Victim')
+		const { providerId } = await createBookingSetup(owner.orgId)
+		const intruder = await createUser('Providers Intruder')
+		const [theirs] = await listProviders(owner.userId, owner.orgId)
+		const row = { version: theirs!.version, fingerprint: 'x', member: null, displayName: 'Hacked', bio: null, avatarUrl: null, isActive: false, deleted: false }
+		expect(await saveProviders(intruder.userId, intruder.orgId, [{ ...row, id: providerId }])).toEqual({ ok: false, rowErrors: { 0: { row: 'rowNotFound' } }, conflicts: {} })
+		// The victim's owner as a new provider of the intruder's organization: not a member there.
+		expect(await saveProviders(intruder.userId, intruder.orgId, [{ ...row, id: null, version: null, member: owner.userId }])).toMatchObject({
+			ok: false,
+			rowErrors: { 0: { member: 'memberNotFree' } },
+		})
+		expect(await listProviders(owner.userId, owner.orgId)).toEqual([expect.objectContaining({ displayName: 'Dr. Rivera', isActive: true })])
+		expect(await listProviders(intruder.userId, intruder.orgId)).toEqual([])
+	})
+})
