@@ -5,6 +5,7 @@ import { Link, useLocation } from 'react-router'
 import { FormAlert } from '#app/components/form-alert.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Button } from '#app/components/ui/button.tsx'
+import { Table, TableBody, TableCell, TableHeader, TableRow } from '#app/components/ui/table.tsx'
 import { withParams } from '#app/lib/table-params.ts'
 
 /**
@@ -86,4 +87,42 @@ export function BookingTableFrame({
 export function ActiveBadge({ active }: { active: boolean }) {
 	const { t } = useTranslation('booking')
 	return <Badge variant={active ? 'success' : 'secondary'}>{active ? t('active.active') : t('active.inactive')}</Badge>
+}
+
+/** The read-only table of a tab: caption, header, the rows, or the tab's empty text. */
+export function BookingReadTable({
+	tab,
+	head,
+	columnCount,
+	rowCount,
+	children,
+}: {
+	tab: 'services' | 'providers'
+	head: React.ReactNode
+	columnCount: number
+	rowCount: number
+	children: React.ReactNode
+}) {
+	const { t } = useTranslation('booking')
+	return (
+		<div className="rounded-md border">
+			<Table>
+				<caption className="sr-only">{t(`${tab}.title`)}</caption>
+				<TableHeader>
+					<TableRow>{head}</TableRow>
+				</TableHeader>
+				<TableBody>
+					{rowCount === 0 ? (
+						<TableRow>
+							<TableCell colSpan={columnCount} className="h-24 text-center text-muted-foreground">
+								{t(`${tab}.empty`)}
+							</TableCell>
+						</TableRow>
+					) : (
+						children
+					)}
+				</TableBody>
+			</Table>
+		</div>
+	)
 }

@@ -3,10 +3,10 @@ import { useTranslation } from 'react-i18next'
 import { requireBookingMember } from '#app/.server/booking.ts'
 import { listFreeMembers, listProviders, saveProviders } from '#app/.server/booking-tables.ts'
 import { tableAction } from '#app/.server/data-table.ts'
-import { ActiveBadge, BookingTableFrame } from '#app/components/booking-table.tsx'
+import { ActiveBadge, BookingReadTable, BookingTableFrame } from '#app/components/booking-table.tsx'
 import { CellError, NativeSelect } from '#app/components/data-table/data-table.tsx'
 import { EditableTable, SelectCell, TextCell, type CellField, type ErrorText } from '#app/components/data-table/editable-table.tsx'
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
+import { TableCell, TableHead, TableRow } from '#app/components/ui/table.tsx'
 import { ACTIVE_STATES, newProviderRow, providersSaveSchema } from '#app/lib/schemas/booking-tables.ts'
 import type { Route } from './+types/providers'
 
@@ -58,39 +58,20 @@ function HeadCells() {
 }
 
 function ReadTable({ rows }: { rows: LoaderData['rows'] }) {
-	const { t } = useTranslation('booking')
 	return (
-		<div className="rounded-md border">
-			<Table>
-				<caption className="sr-only">{t('providers.title')}</caption>
-				<TableHeader>
-					<TableRow>
-						<HeadCells />
-					</TableRow>
-				</TableHeader>
-				<TableBody>
-					{rows.length === 0 ? (
-						<TableRow>
-							<TableCell colSpan={5} className="h-24 text-center text-muted-foreground">
-								{t('providers.empty')}
-							</TableCell>
-						</TableRow>
-					) : (
-						rows.map((row) => (
-							<TableRow key={row.id}>
-								<TableCell className="text-muted-foreground">{row.member}</TableCell>
-								<TableCell className="font-medium">{row.displayName}</TableCell>
-								<TableCell className="max-w-64 truncate text-muted-foreground">{row.bio}</TableCell>
-								<TableCell className="max-w-48 truncate font-mono text-xs">{row.avatarUrl}</TableCell>
-								<TableCell>
-									<ActiveBadge active={row.isActive} />
-								</TableCell>
-							</TableRow>
-						))
-					)}
-				</TableBody>
-			</Table>
-		</div>
+		<BookingReadTable tab="providers" head={<HeadCells />} columnCount={5} rowCount={rows.length}>
+			{rows.map((row) => (
+				<TableRow key={row.id}>
+					<TableCell className="text-muted-foreground">{row.member}</TableCell>
+					<TableCell className="font-medium">{row.displayName}</TableCell>
+					<TableCell className="max-w-64 truncate text-muted-foreground">{row.bio}</TableCell>
+					<TableCell className="max-w-48 truncate font-mono text-xs">{row.avatarUrl}</TableCell>
+					<TableCell>
+						<ActiveBadge active={row.isActive} />
+					</TableCell>
+				</TableRow>
+			))}
+		</BookingReadTable>
 	)
 }
 

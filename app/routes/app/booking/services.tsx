@@ -3,11 +3,11 @@ import { useTranslation } from 'react-i18next'
 import { requireBookingMember } from '#app/.server/booking.ts'
 import { listServices, saveServices } from '#app/.server/booking-tables.ts'
 import { tableAction } from '#app/.server/data-table.ts'
-import { ActiveBadge, BookingTableFrame } from '#app/components/booking-table.tsx'
+import { ActiveBadge, BookingReadTable, BookingTableFrame } from '#app/components/booking-table.tsx'
 import { CellError } from '#app/components/data-table/data-table.tsx'
 import { EditableTable, SelectCell, TextCell, type CellField, type ErrorText } from '#app/components/data-table/editable-table.tsx'
 import { Input } from '#app/components/ui/input.tsx'
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
+import { TableCell, TableHead, TableRow } from '#app/components/ui/table.tsx'
 import { formatMoney } from '#app/lib/format.ts'
 import { ACTIVE_STATES, newServiceRow, servicesSaveSchema } from '#app/lib/schemas/booking-tables.ts'
 import type { Route } from './+types/services'
@@ -60,43 +60,25 @@ function HeadCells() {
 function ReadTable({ rows }: { rows: LoaderData['rows'] }) {
 	const { t } = useTranslation('booking')
 	return (
-		<div className="rounded-md border">
-			<Table>
-				<caption className="sr-only">{t('services.title')}</caption>
-				<TableHeader>
-					<TableRow>
-						<HeadCells />
-					</TableRow>
-				</TableHeader>
-				<TableBody>
-					{rows.length === 0 ? (
-						<TableRow>
-							<TableCell colSpan={6} className="h-24 text-center text-muted-foreground">
-								{t('services.empty')}
-							</TableCell>
-						</TableRow>
-					) : (
-						rows.map((row) => (
-							<TableRow key={row.id}>
-								<TableCell className="font-medium">{row.name}</TableCell>
-								<TableCell className="max-w-64 truncate text-muted-foreground">{row.description}</TableCell>
-								<TableCell className="tabular-nums">{formatMoney(row.price)}</TableCell>
-								<TableCell className="tabular-nums">{t('services.minutes', { count: row.durationMinutes })}</TableCell>
-								<TableCell>
-									<span className="inline-flex items-center gap-2 font-mono text-xs">
-										<span className="size-4 rounded-full border" style={{ backgroundColor: row.color }} aria-hidden="true" />
-										{row.color}
-									</span>
-								</TableCell>
-								<TableCell>
-									<ActiveBadge active={row.isActive} />
-								</TableCell>
-							</TableRow>
-						))
-					)}
-				</TableBody>
-			</Table>
-		</div>
+		<BookingReadTable tab="services" head={<HeadCells />} columnCount={6} rowCount={rows.length}>
+			{rows.map((row) => (
+				<TableRow key={row.id}>
+					<TableCell className="font-medium">{row.name}</TableCell>
+					<TableCell className="max-w-64 truncate text-muted-foreground">{row.description}</TableCell>
+					<TableCell className="tabular-nums">{formatMoney(row.price)}</TableCell>
+					<TableCell className="tabular-nums">{t('services.minutes', { count: row.durationMinutes })}</TableCell>
+					<TableCell>
+						<span className="inline-flex items-center gap-2 font-mono text-xs">
+							<span className="size-4 rounded-full border" style={{ backgroundColor: row.color }} aria-hidden="true" />
+							{row.color}
+						</span>
+					</TableCell>
+					<TableCell>
+						<ActiveBadge active={row.isActive} />
+					</TableCell>
+				</TableRow>
+			))}
+		</BookingReadTable>
 	)
 }
 
