@@ -5,6 +5,7 @@ import type { z } from 'zod'
 import { MAX_ROWS_PER_SAVE, type BatchResult, type RowErrors, type SaveCounts, type SaveOutcome, type SaveWarning } from '#app/lib/editable-rows.ts'
 import { readTableState, withoutEditMode, type SortDirection } from '#app/lib/table-params.ts'
 import type { RouterContextProvider } from 'react-router'
+import { readCapped } from './request-guard.ts'
 import { requireMember } from './auth/session.ts'
 import { asUser, dbErrorCode, sql, type Tx } from './db/index.ts'
 import { redirectWithToast } from './toast.ts'
@@ -56,21 +57,9 @@ export async function readFormData(request: Request, maxBytes = MAX_FORM_BYTES):
 }
 
 async function readText(request: Request, maxBytes: number) {
-	if (!request.body) return ''
-	const reader = request.body.getReader()
-	const chunks: Uint8Array[] = []
-	let size = 0
-	for (;;) {
-		const { done, value } = await reader.read()
-		if (done) break
-		size += value.byteLength
-		if (size > maxBytes) {
-			await reader.cancel().catch(() => undefined)
-			throw new BodyTooLargeError()
-		}
-		chunks.push(value)
-	}
-	return new TextDecoder().decode(Buffer.concat(chunks))
+	const bytes = await readCapped(request, maxBytes)
+	if (bytes === null) throw new BodyTooLargeError()
+	return new TextDecoder().decode(bytes)
 }
 
 /** A row's version: its updated_at in microseconds, exact (a JS Date would drop them). */

@@ -136,7 +136,7 @@ function hasNulByte(url: string) {
 }
 
 /** The body, or null when it is larger than `cap` (counted while it streams). */
-async function readCapped(request: Request, cap: number): Promise<Buffer | null> {
+export async function readCapped(request: Request, cap: number): Promise<Buffer | null> {
 	if (!request.body) return Buffer.alloc(0)
 	const reader = request.body.getReader()
 	const chunks: Uint8Array[] = []

@@ -61,6 +61,12 @@ export function monthEnd(iso: string) {
 	return isoOf(y, m, daysInMonth(y, m))
 }
 
+/** The date `n` days after (or before, when negative) the date. */
+export function addDays(iso: string, n: number) {
+	const [y, m, d] = parts(iso)
+	return new Date(Date.UTC(y, m - 1, d + n)).toISOString().slice(0, 10)
+}
+
 /** The day before the date. */
 export function previousDay(iso: string) {
 	const [y, m, d] = parts(iso)

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
-import { addMonths, DATE_MAX, DATE_MIN, monthsFrom, MONTHS_IN_DATE_RANGE, parseIsoDate } from '#app/lib/dates.ts'
+import { addDays, addMonths, DATE_MAX, DATE_MIN, monthsFrom, MONTHS_IN_DATE_RANGE, parseIsoDate } from '#app/lib/dates.ts'
 import { fillMonths } from '#app/.server/analytics.ts'
 import { resolveRange } from '#app/.server/analytics.ts'
 
@@ -66,5 +66,14 @@ describe('loops over months always end', () => {
 		expect(filled.at(-1)).toEqual(data[1])
 		// Even a month past the range (which no request can produce) cannot make it spin.
 		expect(fillMonths([{ month: '9999-12-01', count: 1, amount: '1.00' }, { month: '10000-01-01', count: 1, amount: '1.00' }], null, null).length).toBeLessThanOrEqual(MONTHS_IN_DATE_RANGE)
+	})
+})
+
+describe('addDays on calendar dates', () => {
+	test('crosses months, years and leap days', () => {
+		expect(addDays('2026-01-31', 1)).toBe('2026-02-01')
+		expect(addDays('2024-02-28', 1)).toBe('2024-02-29')
+		expect(addDays('2026-01-01', -1)).toBe('2025-12-31')
+		expect(addDays('2026-03-01', -731)).toBe('2024-02-29')
 	})
 })

@@ -1,4 +1,4 @@
-import { addDays, differenceInCalendarDays, format, parseISO } from 'date-fns'
+import { differenceInCalendarDays, parseISO } from 'date-fns'
 import { CalendarCheckIcon, CheckCircle2Icon, DollarSignIcon, ReceiptIcon, UserXIcon, UsersIcon } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
 import { Form, Link } from 'react-router'
@@ -9,7 +9,7 @@ import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { Input } from '#app/components/ui/input.tsx'
 import { Label } from '#app/components/ui/label.tsx'
-import { parseIsoDate } from '#app/lib/dates.ts'
+import { addDays as addIsoDays, parseIsoDate } from '#app/lib/dates.ts'
 import { errorResponse } from '#app/lib/errors.ts'
 import { formatDate, formatMoney, formatNumber, formatPercent } from '#app/lib/format.ts'
 import type { Route } from './+types/analytics'
@@ -20,9 +20,6 @@ export { ErrorBoundary } from '#app/components/error-boundary.tsx'
 const MAX_DAYS = 731
 const PRESETS = [7, 30, 90] as const
 
-function shift(day: string, n: number) {
-	return format(addDays(parseISO(day), n), 'yyyy-MM-dd')
-}
 
 export async function loader({ request, context }: Route.LoaderArgs) {
 	const { user, organization } = await requireBookingMember(context)
@@ -31,12 +28,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	const params = new URL(request.url).searchParams
 	const today = todayIn(settings.timezone)
 	let to = parseIsoDate(params.get('to')) ?? today
-	let from = parseIsoDate(params.get('from')) ?? shift(to, -29)
+	let from = parseIsoDate(params.get('from')) ?? addIsoDays(to, -29)
 	if (from > to) [from, to] = [to, from]
-	if (differenceInCalendarDays(parseISO(to), parseISO(from)) + 1 > MAX_DAYS) from = shift(to, -(MAX_DAYS - 1))
+	if (differenceInCalendarDays(parseISO(to), parseISO(from)) + 1 > MAX_DAYS) from = addIsoDays(to, -(MAX_DAYS - 1))
 	const days = differenceInCalendarDays(parseISO(to), parseISO(from)) + 1
 	const analytics = await getBookingAnalytics(user.userId, organization.id, from, to)
-	return { today, from, to, days, previousFrom: shift(from, -days), previousTo: shift(from, -1), ...analytics }
+	return { today, from, to, days, previousFrom: addIsoDays(from, -days), previousTo: addIsoDays(from, -1), ...analytics }
 }
 
 export default function Analytics({ loaderData }: Route.ComponentProps) {
@@ -86,7 +83,7 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
 					</Form>
 					{PRESETS.map((n) => (
 						<Button key={n} asChild variant="ghost" size="sm">
-							<Link to={`?from=${shift(today, -(n - 1))}&to=${today}`}>{t('analytics.lastDays', { count: n })}</Link>
+							<Link to={`?from=${addIsoDays(today, -(n - 1))}&to=${today}`}>{t('analytics.lastDays', { count: n })}</Link>
 						</Button>
 					))}
 				</CardContent>

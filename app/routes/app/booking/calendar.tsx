@@ -30,7 +30,7 @@ import { Input } from '#app/components/ui/input.tsx'
 import { Label } from '#app/components/ui/label.tsx'
 import { Textarea } from '#app/components/ui/textarea.tsx'
 import { computeAvailability, isSlotAvailable } from '#app/lib/availability.ts'
-import { parseIsoDate } from '#app/lib/dates.ts'
+import { addDays as addIsoDays, parseIsoDate } from '#app/lib/dates.ts'
 import { errorResponse, invariantResponse } from '#app/lib/errors.ts'
 import { formatDate } from '#app/lib/format.ts'
 import { newAppointmentSchema } from '#app/lib/schemas/booking.ts'
@@ -45,9 +45,6 @@ function weekOf(day: string) {
 	return Array.from({ length: 7 }, (_, i) => format(addDays(monday, i), 'yyyy-MM-dd'))
 }
 
-function shiftDay(day: string, n: number) {
-	return format(addDays(parseISO(day), n), 'yyyy-MM-dd')
-}
 
 export async function loader({ request, context }: Route.LoaderArgs) {
 	const { user, organization } = await requireBookingMember(context)
@@ -170,7 +167,7 @@ export default function Calendar({ loaderData, actionData }: Route.ComponentProp
 				<CardContent className="grid gap-4">
 					<div className="flex flex-wrap items-end gap-2">
 						<Button asChild variant="outline" size="icon">
-							<Link to={`?day=${shiftDay(day, -1)}`} aria-label={t('calendar.previousDay')}>
+							<Link to={`?day=${addIsoDays(day, -1)}`} aria-label={t('calendar.previousDay')}>
 								<ChevronLeftIcon aria-hidden="true" />
 							</Link>
 						</Button>
@@ -184,7 +181,7 @@ export default function Calendar({ loaderData, actionData }: Route.ComponentProp
 							</Button>
 						</Form>
 						<Button asChild variant="outline" size="icon">
-							<Link to={`?day=${shiftDay(day, 1)}`} aria-label={t('calendar.nextDay')}>
+							<Link to={`?day=${addIsoDays(day, 1)}`} aria-label={t('calendar.nextDay')}>
 								<ChevronRightIcon aria-hidden="true" />
 							</Link>
 						</Button>
