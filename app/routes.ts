@@ -35,6 +35,7 @@ export default [
 			route('calendar', 'routes/app/booking/calendar.tsx'),
 			route('services', 'routes/app/booking/services.tsx'),
 			route('providers', 'routes/app/booking/providers.tsx'),
+			route('providers/:providerId/hours', 'routes/app/booking/provider-hours.tsx'),
 			route('analytics', 'routes/app/booking/analytics.tsx'),
 			route('settings', 'routes/app/booking/settings.tsx'),
 			route('events', 'routes/app/booking/events.ts'),

@@ -129,6 +129,8 @@ export type ProviderRow = {
 	bio: string | null
 	avatarUrl: string | null
 	isActive: boolean
+	/** Whether the provider has weekly hours of their own (edited on their hours page, not in the table). */
+	ownHours: boolean
 	version: string
 	fingerprint: string
 }
@@ -142,7 +144,8 @@ function providerValues(row: { displayName: string; bio: string | null; avatarUr
 const toProvider = (row: ProviderDbRow): ProviderRow => ({ ...row, fingerprint: fingerprint(providerValues(row)) })
 
 const providerColumns = sql`p.id, p.user_id as "userId", coalesce(nullif(btrim(pr.full_name), ''), pr.email) as member,
-	p.display_name as "displayName", p.bio, p.avatar_url as "avatarUrl", p.is_active as "isActive", ${versionOf('p.updated_at')} as version`
+	p.display_name as "displayName", p.bio, p.avatar_url as "avatarUrl", p.is_active as "isActive",
+	p.business_hours is not null as "ownHours", ${versionOf('p.updated_at')} as version`
 
 export async function listProviders(userId: string, organizationId: string): Promise<ProviderRow[]> {
 	return asUser(userId, async (trx) => {

@@ -7,9 +7,11 @@ import { redirect, type RouterContextProvider } from 'react-router'
 import { DEFAULT_BUSINESS_HOURS, parseWeeklyHours, type AvailabilityInput, type WeeklyHours } from '#app/lib/availability.ts'
 import { errorResponse } from '#app/lib/errors.ts'
 import type { BookingSettingsValues, DateOverrideValues } from '#app/lib/schemas/booking.ts'
+import type { Role } from '#app/lib/roles.ts'
 import { requireMember } from './auth/session.ts'
 import { notifyBookingChange } from './booking-events.ts'
 import { asUser, dbErrorCode, sql } from './db/index.ts'
+import { mayUseModule } from './modules.ts'
 import { publicOrigin } from './security.ts'
 
 /** The module catalogue's `feature_type` of the booking module (supabase/seed.sql). */
@@ -31,18 +33,23 @@ export function publicBookingUrl(slug: string) {
 	return `${publicOrigin()}/book/${encodeURIComponent(slug)}`
 }
 
-/** True when the organization has activated the booking module in the marketplace. */
-export async function isBookingActive(userId: string, organizationId: string): Promise<boolean> {
+/**
+ * Whether the member may use the booking module: `inactive` when the organization has not
+ * activated it in the marketplace, `hidden` when its configured visibility is above the
+ * member's role (docs/product.md, Marketplace and modules), else `usable`.
+ */
+export async function bookingAccess(userId: string, organizationId: string, role: Role): Promise<'inactive' | 'hidden' | 'usable'> {
 	const row = await asUser(userId, (trx) =>
 		trx
 			.selectFrom('organization_modules as om')
 			.innerJoin('modules as m', 'm.id', 'om.module_id')
-			.select('om.id')
+			.select('om.default_visibility')
 			.where('om.organization_id', '=', organizationId)
 			.where('m.feature_type', '=', BOOKING_FEATURE)
 			.executeTakeFirst(),
 	)
-	return row !== undefined
+	if (!row) return 'inactive'
+	return mayUseModule(row.default_visibility, role) ? 'usable' : 'hidden'
 }
 
 export type BookingSettings = {
@@ -103,11 +110,13 @@ export async function saveBookingSettings(userId: string, organizationId: string
 
 /**
  * For the booking tabs' loaders and actions: the member, when the organization has the booking
- * module; otherwise a 403 (the booking layout shows why and links to the marketplace instead).
+ * module and its visibility includes the member's role; otherwise a 403 (the booking layout
+ * shows why and links to the marketplace instead).
  */
 export async function requireBookingMember(context: Readonly<RouterContextProvider>) {
 	const member = requireMember(context)
-	if (!(await isBookingActive(member.user.userId, member.organization.id))) errorResponse(403, 'forbidden')
+	const access = await bookingAccess(member.user.userId, member.organization.id, member.organization.role)
+	if (access !== 'usable') errorResponse(403, 'forbidden')
 	return member
 }
 
@@ -200,6 +209,47 @@ export async function getBookingChoices(userId: string, organizationId: string) 
 			.orderBy('display_name')
 			.execute(),
 	}))
+}
+
+/**
+ * One provider's hours for the hours form: their own (null: the organization's) next to the
+ * organization's. Null when the provider is not one of the organization's.
+ */
+export async function getProviderHours(userId: string, organizationId: string, providerId: string) {
+	return asUser(userId, async (trx) => {
+		const provider = await trx
+			.selectFrom('booking_providers')
+			.select(['id', 'display_name as displayName', 'business_hours as businessHours'])
+			.where('organization_id', '=', organizationId)
+			.where('id', '=', providerId)
+			.executeTakeFirst()
+		if (!provider) return null
+		const settings = await trx
+			.selectFrom('booking_settings')
+			.select('business_hours')
+			.where('organization_id', '=', organizationId)
+			.executeTakeFirst()
+		return {
+			id: provider.id,
+			displayName: provider.displayName,
+			own: parseWeeklyHours(provider.businessHours),
+			organization: parseWeeklyHours(settings?.business_hours) ?? DEFAULT_BUSINESS_HOURS,
+		}
+	})
+}
+
+/** Saves a provider's own hours, or null for the organization's. False when there is no such provider. */
+export async function saveProviderHours(userId: string, organizationId: string, providerId: string, hours: WeeklyHours | null) {
+	const result = await asUser(userId, (trx) =>
+		trx
+			.updateTable('booking_providers')
+			.set({ business_hours: hours === null ? null : JSON.stringify(hours) })
+			.where('organization_id', '=', organizationId)
+			.where('id', '=', providerId)
+			.executeTakeFirst(),
+	)
+	if (result.numUpdatedRows > 0n) notifyBookingChange(organizationId)
+	return result.numUpdatedRows > 0n
 }
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { seedDemoData } from '#app/.server/db/demo-data.ts'
+import { parseWeeklyHours, WEEKDAYS } from '#app/lib/availability.ts'
 import { asSystem, asUser, sql } from '#app/.server/db/index.ts'
 import { CATALOGUE, createUser, gearBalance } from './fixtures.ts'
 
@@ -47,6 +48,26 @@ describe('the demo data', () => {
 		expect(seen.hours.every((h) => h !== null)).toBe(true)
 		expect(seen.totals.transaction_count).toBe(seen.transactions)
 		expect(await gearBalance(owner.orgId)).toMatchObject({ remaining: 14000, ledger: 14000, rows: 2 })
+	})
+
+	test("each provider's working hours lie inside the organization's, so every hour they work can be booked", async () => {
+		const owner = await seeded('Demo Hours')
+		const { organization, providers } = await asUser(owner.userId, async (trx) => ({
+			organization: parseWeeklyHours(
+				(await trx.selectFrom('booking_settings').select('business_hours').where('organization_id', '=', owner.orgId).executeTakeFirstOrThrow()).business_hours,
+			)!,
+			providers: (await trx.selectFrom('booking_providers').select('business_hours').where('organization_id', '=', owner.orgId).execute()).map(
+				(r) => parseWeeklyHours(r.business_hours)!,
+			),
+		}))
+		for (const hours of providers) {
+			for (const day of WEEKDAYS) {
+				if (!hours[day].enabled) continue
+				expect(organization[day], day).toMatchObject({ enabled: true })
+				expect(organization[day].start <= hours[day].start && hours[day].end <= organization[day].end, day).toBe(true)
+			}
+		}
+		expect(providers.some((h) => h.saturday.enabled)).toBe(true)
 	})
 
 	test('is the same data every time (a seeded generator), relative to today', async () => {

@@ -34,6 +34,43 @@ test('without the booking module the page says so and points to the marketplace 
 	expect((await page.request.get('/app/booking/settings')).status()).toBe(403)
 })
 
+test('a booking module configured for managers is not there for a plain member: no sidebar link, 403 on every tab @nojs', async ({ page }) => {
+	const { account } = await bookingOwner(page)
+	const setRole = (role: string, visibility: string) =>
+		withDatabase((client) =>
+			client.query(
+				`with m as (
+				   update public.organization_members om set role = $1
+				   from auth.users u where u.id = om.user_id and u.email = $3
+				   returning om.organization_id)
+				 update public.organization_modules set default_visibility = $2
+				 where organization_id = (select organization_id from m) and module_id = $4`,
+				[role, visibility, account.email, BOOKING_MODULE_ID],
+			),
+		)
+	await setRole('member', 'manager')
+	await page.goto('/app/dashboard')
+	const sidebar = page.getByRole('navigation', { name: 'Main navigation' })
+	await expect(sidebar.getByRole('link', { name: 'Dashboard' })).toBeVisible()
+	await expect(sidebar.getByRole('link', { name: 'Appointment Booking' })).toHaveCount(0)
+	for (const path of ['/app/booking/calendar', '/app/booking/services', '/app/booking/settings', '/app/booking/events']) {
+		expect((await page.request.get(path)).status(), path).toBe(403)
+	}
+	const forged = await page.request.post('/app/booking/settings', {
+		form: { intent: 'add-override', date: '2099-01-01', closed: 'on' },
+		headers: { origin: test.info().project.use.baseURL! },
+	})
+	expect(forged.status()).toBe(403)
+	await page.goto('/app/booking/calendar')
+	await expect(page.getByRole('heading', { name: 'Booking', level: 1 })).toHaveCount(0)
+
+	// A manager is in.
+	await setRole('manager', 'manager')
+	await page.goto('/app/booking/calendar')
+	await expect(page.getByRole('heading', { name: 'Booking', level: 1 })).toBeVisible()
+	await expect(sidebar.getByRole('link', { name: 'Appointment Booking' })).toBeVisible()
+})
+
 test('the five tabs are addresses of their own, the calendar first @nojs', async ({ page }) => {
 	await bookingOwner(page)
 	await page.goto('/app/booking')
@@ -406,4 +443,49 @@ test('on the embedded database the calendar refreshes by itself too (in-process 
 	await expect(other.getByText('Appointment booked')).toBeVisible()
 
 	await expect(page.getByText('Embedded Live Client')).toBeVisible({ timeout: 15_000 })
+})
+
+test('a provider with hours of their own is offered only inside them; back to the organization hours @nojs', async ({ page }) => {
+	await bookingSetup(page)
+	const day = upcomingWeekday(4)
+	const weekday = new Date(`${day}T00:00:00Z`).toLocaleDateString('en-US', { weekday: 'long', timeZone: 'UTC' })
+
+	await page.goto('/app/booking/providers')
+	await page.getByRole('link', { name: 'Edit the hours of Alex Provider' }).click()
+	await expect(page).toHaveURL(/\/app\/booking\/providers\/[0-9a-f-]+\/hours$/)
+	await expect(page.getByRole('heading', { name: 'Hours of Alex Provider' })).toBeVisible()
+	await expect(page.getByLabel("The organization's business hours")).toBeChecked()
+
+	await page.getByLabel('Hours of their own').check()
+	await page.getByLabel(`${weekday} opens at`).fill('11:00')
+	await page.getByLabel(`${weekday} closes at`).fill('10:00')
+	await page.getByRole('button', { name: 'Save hours' }).click()
+	await expect(page.getByText('The closing time must be after the opening time.').first()).toBeVisible()
+
+	await page.getByLabel(`${weekday} opens at`).fill('10:00')
+	await page.getByLabel(`${weekday} closes at`).fill('11:00')
+	await page.getByRole('button', { name: 'Save hours' }).click()
+	await expect(page.getByText('The hours of Alex Provider are saved.')).toBeVisible()
+	await expect(page).toHaveURL(/\/app\/booking\/providers$/)
+	await expect(page.getByRole('link', { name: 'Edit the hours of Alex Provider' })).toHaveText('Own hours')
+
+	await openNewAppointment(page, day)
+	const starts = page.getByLabel('Start time').locator('option')
+	await expect(starts).toHaveText(['10:00', '10:30'])
+
+	await page.goto('/app/booking/providers')
+	await page.getByRole('link', { name: 'Edit the hours of Alex Provider' }).click()
+	await expect(page.getByLabel('Hours of their own')).toBeChecked()
+	await expect(page.getByLabel(`${weekday} opens at`)).toHaveValue('10:00')
+	await page.getByLabel("The organization's business hours").check()
+	await page.getByRole('button', { name: 'Save hours' }).click()
+	await expect(page.getByRole('link', { name: 'Edit the hours of Alex Provider' })).toHaveText("Organization's hours")
+	await openNewAppointment(page, day)
+	await expect(page.getByLabel('Start time').locator('option', { hasText: /^16:30$/ })).toHaveCount(1)
+})
+
+test('the hours page of an unknown provider is a 404', async ({ page }) => {
+	await bookingSetup(page)
+	expect((await page.request.get('/app/booking/providers/00000000-0000-4000-8000-000000000000/hours')).status()).toBe(404)
+	expect((await page.request.get('/app/booking/providers/not-a-uuid/hours')).status()).toBe(404)
 })

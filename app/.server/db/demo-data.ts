@@ -113,17 +113,21 @@ export async function seedDemoData(trx: Tx, orgId: string, ownerId: string): Pro
 	await trx.insertInto('transactions').values(transactionRows).execute()
 
 	// Booking: settings, 3 services, 2 providers with their hours.
+	const weekdays = (start: string, end: string, days: string[]) =>
+		JSON.stringify(Object.fromEntries(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday']
+			.map((day) => [day, { start, end, enabled: days.includes(day) }])))
+	// The organization is open Monday to Saturday, 09:00–18:00: each provider's own hours narrow that.
 	await trx.updateTable('booking_settings')
-		.set({ timezone: TIMEZONE, buffer_minutes: 10, min_advance_hours: 2, max_advance_days: 45 })
+		.set({
+			timezone: TIMEZONE, buffer_minutes: 10, min_advance_hours: 2, max_advance_days: 45,
+			business_hours: weekdays('09:00', '18:00', ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday']),
+		})
 		.where('organization_id', '=', orgId).execute()
 	const services = await trx.insertInto('booking_services').values([
 		{ organization_id: orgId, name: 'Initial Consultation', description: 'A first conversation to understand your goals.', price: '45.00', duration_minutes: 30, color: '#2563eb' },
 		{ organization_id: orgId, name: 'Follow-up Session', description: 'Review progress and plan the next steps.', price: '75.00', duration_minutes: 45, color: '#16a34a' },
 		{ organization_id: orgId, name: 'Extended Session', description: 'A full hour for in-depth work.', price: '120.00', duration_minutes: 60, color: '#9333ea' },
 	]).returning(['id', 'price', 'duration_minutes']).execute()
-	const weekdays = (start: string, end: string, days: string[]) =>
-		JSON.stringify(Object.fromEntries(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday']
-			.map((day) => [day, { start, end, enabled: days.includes(day) }])))
 	const providers = await trx.insertInto('booking_providers').values([
 		{
 			organization_id: orgId, user_id: ownerId, display_name: 'Jordan Ellis',

@@ -53,6 +53,8 @@ const dayHoursSchema = z
 		message: 'endBeforeStart',
 	})
 
+const weeklyHoursSchema = z.object(Object.fromEntries(WEEKDAYS.map((day) => [day, dayHoursSchema])) as Record<Weekday, typeof dayHoursSchema>)
+
 export const bookingSettingsSchema = z.object({
 	minAdvanceHours: wholeNumber(SETTINGS_LIMITS.minAdvanceHours),
 	maxAdvanceDays: wholeNumber(SETTINGS_LIMITS.maxAdvanceDays),
@@ -62,10 +64,22 @@ export const bookingSettingsSchema = z.object({
 	allowGuestBooking: z.boolean().default(false),
 	requirePhone: z.boolean().default(false),
 	timezone: z.enum(BOOKING_TIMEZONES, { error: 'timezoneInvalid' }),
-	hours: z.object(Object.fromEntries(WEEKDAYS.map((day) => [day, dayHoursSchema])) as Record<Weekday, typeof dayHoursSchema>),
+	hours: weeklyHoursSchema,
 })
 
 export type BookingSettingsValues = z.infer<typeof bookingSettingsSchema>
+
+/**
+ * A provider's hours (docs/product.md, Booking): the organization's, or hours of their own that
+ * narrow the organization's (a slot must be inside both). The weekly hours are only read, and
+ * only checked, when the provider has hours of their own.
+ */
+export const providerHoursSchema = z.discriminatedUnion('mode', [
+	z.object({ mode: z.literal('organization') }),
+	z.object({ mode: z.literal('own'), hours: weeklyHoursSchema }),
+])
+
+export type ProviderHoursValues = z.infer<typeof providerHoursSchema>
 
 /** The same test as the database's is_valid_email: text, an @, text, a dot and text, no spaces. */
 const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/

@@ -3,11 +3,12 @@ import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, NavLink, Outlet } from 'react-router'
 import { requireMember } from '#app/.server/auth/session.ts'
-import { isBookingActive, publicBookingUrl } from '#app/.server/booking.ts'
+import { bookingAccess, publicBookingUrl } from '#app/.server/booking.ts'
 import { Alert, AlertDescription, AlertTitle } from '#app/components/ui/alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { Input } from '#app/components/ui/input.tsx'
+import { errorResponse } from '#app/lib/errors.ts'
 import { titleMeta } from '#app/lib/meta.ts'
 import { useHydrated } from '#app/lib/use-hydrated.ts'
 import { cn } from '#app/lib/utils.ts'
@@ -25,8 +26,11 @@ const COPIED_MS = 2000
 
 export async function loader({ context }: Route.LoaderArgs) {
 	const { user, organization } = requireMember(context)
+	const access = await bookingAccess(user.userId, organization.id, organization.role)
+	// A module configured for a higher role is not there for this member (docs/product.md, Roles).
+	if (access === 'hidden') errorResponse(403, 'forbidden')
 	return {
-		active: await isBookingActive(user.userId, organization.id),
+		active: access === 'usable',
 		publicUrl: publicBookingUrl(organization.slug),
 	}
 }

@@ -1,5 +1,6 @@
 import { getSelectProps } from '@conform-to/react'
 import { useTranslation } from 'react-i18next'
+import { Link } from 'react-router'
 import { requireBookingMember } from '#app/.server/booking.ts'
 import { listFreeMembers, listProviders, saveProviders } from '#app/.server/booking-tables.ts'
 import { tableAction } from '#app/.server/data-table.ts'
@@ -44,7 +45,7 @@ export default function ProvidersTab({ loaderData, actionData }: Route.Component
 	)
 }
 
-function HeadCells() {
+function HeadCells({ withHours = false }: { withHours?: boolean }) {
 	const { t } = useTranslation('booking')
 	return (
 		<>
@@ -53,13 +54,15 @@ function HeadCells() {
 			<TableHead>{t('providers.columns.bio')}</TableHead>
 			<TableHead>{t('providers.columns.avatarUrl')}</TableHead>
 			<TableHead>{t('providers.columns.status')}</TableHead>
+			{withHours ? <TableHead>{t('providers.columns.hours')}</TableHead> : null}
 		</>
 	)
 }
 
 function ReadTable({ rows }: { rows: LoaderData['rows'] }) {
+	const { t } = useTranslation('booking')
 	return (
-		<BookingReadTable tab="providers" head={<HeadCells />} columnCount={5} rowCount={rows.length}>
+		<BookingReadTable tab="providers" head={<HeadCells withHours />} columnCount={6} rowCount={rows.length}>
 			{rows.map((row) => (
 				<TableRow key={row.id}>
 					<TableCell className="text-muted-foreground">{row.member}</TableCell>
@@ -68,6 +71,15 @@ function ReadTable({ rows }: { rows: LoaderData['rows'] }) {
 					<TableCell className="max-w-48 truncate font-mono text-xs">{row.avatarUrl}</TableCell>
 					<TableCell>
 						<ActiveBadge active={row.isActive} />
+					</TableCell>
+					<TableCell>
+						<Link
+							to={`/app/booking/providers/${row.id}/hours`}
+							aria-label={t('providers.hours.edit', { name: row.displayName })}
+							className="text-sm underline-offset-4 hover:underline"
+						>
+							{t(row.ownHours ? 'providers.hours.own' : 'providers.hours.organization')}
+						</Link>
 					</TableCell>
 				</TableRow>
 			))}

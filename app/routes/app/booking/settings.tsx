@@ -18,11 +18,11 @@ import { SubmitButton } from '#app/components/submit-button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { Input } from '#app/components/ui/input.tsx'
 import { Label } from '#app/components/ui/label.tsx'
-import { WEEKDAYS } from '#app/lib/availability.ts'
 import { errorResponse, invariantResponse } from '#app/lib/errors.ts'
 import { formatDate } from '#app/lib/format.ts'
 import { BOOKING_TIMEZONES, bookingSettingsSchema, dateOverrideSchema, SETTINGS_LIMITS } from '#app/lib/schemas/booking.ts'
 import { Button } from '#app/components/ui/button.tsx'
+import { WeeklyHoursFieldset, weeklyHoursDefaults } from '#app/components/weekly-hours-fieldset.tsx'
 import type { Route } from './+types/settings'
 
 export { ErrorBoundary } from '#app/components/error-boundary.tsx'
@@ -87,25 +87,12 @@ export default function BookingSettingsTab({ loaderData, actionData }: Route.Com
 			allowGuestBooking: settings.allowGuestBooking ? 'on' : undefined,
 			requirePhone: settings.requirePhone ? 'on' : undefined,
 			timezone: settings.timezone,
-			hours: Object.fromEntries(
-				WEEKDAYS.map((day) => {
-					const h = settings.businessHours[day]
-					return [
-						day,
-						{
-							enabled: h.enabled ? 'on' : undefined,
-							start: h.start,
-							end: h.end,
-						},
-					]
-				}),
-			),
+			hours: weeklyHoursDefaults(settings.businessHours),
 		},
 		onValidate: ({ formData }) => parseWithZod(formData, { schema: bookingSettingsSchema }),
 		shouldValidate: 'onSubmit',
 		shouldRevalidate: 'onInput',
 	})
-	const hours = fields.hours.getFieldset()
 	const error = (field: FieldMetadata<unknown>) => (field.errors ? t(`errors.${field.errors[0]}`) : undefined)
 	const numberField = (name: 'minAdvanceHours' | 'maxAdvanceDays' | 'bufferMinutes' | 'cancellationHours') => {
 		const field = fields[name]
@@ -174,50 +161,7 @@ export default function BookingSettingsTab({ loaderData, actionData }: Route.Com
 								))}
 							</select>
 						</Field>
-						<fieldset className="grid gap-3">
-							<legend className="mb-2 text-sm font-medium">{t('settings.hours.title')}</legend>
-							{WEEKDAYS.map((day) => {
-								const dayFields = hours[day].getFieldset()
-								const dayError = error(dayFields.start) ?? error(dayFields.end)
-								return (
-									<div key={day} className="grid gap-1">
-										<div className="flex flex-wrap items-center gap-3">
-											<div className="flex w-36 items-center gap-2">
-												<input
-													{...getInputProps(dayFields.enabled, {
-														type: 'checkbox',
-													})}
-													className="size-4 accent-primary"
-												/>
-												<Label htmlFor={dayFields.enabled.id}>{t(`weekdays.${day}`)}</Label>
-											</div>
-											<Input
-												{...getInputProps(dayFields.start, { type: 'time' })}
-												aria-label={t('settings.hours.opens', {
-													day: t(`weekdays.${day}`),
-												})}
-												className="w-32"
-											/>
-											<span aria-hidden="true" className="text-sm text-muted-foreground">
-												{t('settings.hours.to')}
-											</span>
-											<Input
-												{...getInputProps(dayFields.end, { type: 'time' })}
-												aria-label={t('settings.hours.closes', {
-													day: t(`weekdays.${day}`),
-												})}
-												className="w-32"
-											/>
-										</div>
-										{dayError ? (
-											<p id={dayFields.end.errorId} className="text-sm text-destructive">
-												{dayError}
-											</p>
-										) : null}
-									</div>
-								)
-							})}
-						</fieldset>
+						<WeeklyHoursFieldset hours={fields.hours} legend={t('settings.hours.title')} />
 						<SubmitButton label={t('settings.save')} pendingLabel={t('settings.saving')} intent="save-settings" className="w-fit" />
 					</Form>
 				</CardContent>
