@@ -489,3 +489,19 @@ test('the hours page of an unknown provider is a 404', async ({ page }) => {
 	expect((await page.request.get('/app/booking/providers/00000000-0000-4000-8000-000000000000/hours')).status()).toBe(404)
 	expect((await page.request.get('/app/booking/providers/not-a-uuid/hours')).status()).toBe(404)
 })
+
+test('while another tab loads, the open one says so', async ({ page }) => {
+	await bookingOwner(page)
+	await page.goto('/app/booking/calendar')
+	let release = () => {}
+	const held = new Promise<void>((resolve) => (release = resolve))
+	await page.route('**/app/booking/services.data*', async (route) => {
+		await held
+		await route.continue()
+	})
+	await page.getByRole('navigation', { name: 'Booking sections' }).getByRole('link', { name: 'Services' }).click()
+	await expect(page.getByRole('status').filter({ hasText: 'Loading…' })).toBeVisible()
+	release()
+	await expect(page.getByRole('heading', { name: 'Services', level: 2 })).toBeVisible()
+	await expect(page.getByRole('status').filter({ hasText: 'Loading…' })).toHaveCount(0)
+})

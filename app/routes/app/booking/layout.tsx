@@ -1,7 +1,7 @@
-import { CheckIcon, CopyIcon, ExternalLinkIcon, StoreIcon } from 'lucide-react'
+import { CheckIcon, CopyIcon, ExternalLinkIcon, Loader2Icon, StoreIcon } from 'lucide-react'
 import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Link, NavLink, Outlet } from 'react-router'
+import { Link, NavLink, Outlet, useNavigation } from 'react-router'
 import { requireMember } from '#app/.server/auth/session.ts'
 import { bookingAccess, publicBookingUrl } from '#app/.server/booking.ts'
 import { Alert, AlertDescription, AlertTitle } from '#app/components/ui/alert.tsx'
@@ -62,11 +62,36 @@ export default function BookingLayout({ loaderData }: Route.ComponentProps) {
 							</NavLink>
 						))}
 					</nav>
-					<Outlet />
+					<TabPanel />
 				</>
 			) : (
 				<NotActive />
 			)}
+		</div>
+	)
+}
+
+/**
+ * The open tab. While another tab's data loads (with JavaScript), the current one dims under a
+ * spinner, so a slow connection does not look like a click that did nothing.
+ */
+function TabPanel() {
+	const { t } = useTranslation('booking')
+	const navigation = useNavigation()
+	const loading = navigation.state === 'loading' && navigation.location.pathname.startsWith('/app/booking/')
+	return (
+		<div aria-busy={loading} className="relative">
+			{loading ? (
+				<div className="absolute inset-x-0 top-0 z-10 flex justify-center pt-10">
+					<span role="status" className="flex items-center gap-2 rounded-md border bg-background px-3 py-2 text-sm shadow-sm">
+						<Loader2Icon aria-hidden="true" className="size-4 animate-spin" />
+						{t('loading')}
+					</span>
+				</div>
+			) : null}
+			<div className={cn('transition-opacity', loading && 'pointer-events-none opacity-50')}>
+				<Outlet />
+			</div>
 		</div>
 	)
 }
