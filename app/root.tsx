@@ -2,7 +2,7 @@ import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
 import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData, type ShouldRevalidateFunction } from 'react-router'
 import { toast as showToast, Toaster } from 'sonner'
-import { noSniff } from '#app/.server/headers.ts'
+import { responseDefaults } from '#app/.server/headers.ts'
 import { getLocale, i18nextMiddleware } from '#app/.server/i18n.ts'
 import { requestGuard } from '#app/.server/request-guard.ts'
 import { ensureStarted } from '#app/.server/startup.ts'
@@ -19,7 +19,7 @@ export const middleware: Route.MiddlewareFunction[] = [
 		await ensureStarted()
 		return next()
 	},
-	noSniff,
+	responseDefaults,
 	i18nextMiddleware,
 	requestGuard,
 ]

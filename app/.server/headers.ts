@@ -27,14 +27,17 @@ export function securityHeaders(nonce: string): Record<string, string> {
 
 /**
  * Root middleware: every response React Router makes (pages, `.data` requests, resource routes
- * such as the CSV export) tells the browser not to guess its content type.
+ * such as the CSV export) tells the browser not to guess its content type, and is kept out of
+ * every cache unless its route says otherwise (a stored file with a versioned name may be cached):
+ * pages carry account data, so Back after signing out must ask the server again, not show them.
  */
-export async function noSniff(_args: unknown, next: () => Promise<Response>) {
+export async function responseDefaults(_args: unknown, next: () => Promise<Response>) {
 	const response = await next()
 	try {
 		response.headers.set('X-Content-Type-Options', 'nosniff')
+		if (!response.headers.has('Cache-Control')) response.headers.set('Cache-Control', 'private, no-store')
 	} catch {
-		// A response with immutable headers (a redirect made by Response.redirect) carries no body to sniff.
+		// A response with immutable headers (a redirect made by Response.redirect) carries no body to sniff or cache.
 	}
 	return response
 }

@@ -101,6 +101,22 @@ test.describe('sign-in', () => {
 		await expect(page).toHaveURL(/\/auth\?redirectTo=%2Fapp%2Fdashboard$/)
 	})
 
+	test('pages with account data are never cached: Back after signing out asks the server again @nojs', async ({ page, request }) => {
+		const account = newAccount('Back Button')
+		await signUpByRequest(request, account)
+		await signInThroughUi(page, account)
+		await expect(page).toHaveURL(/\/app\/dashboard$/)
+		const response = await page.goto('/app/transactions')
+		expect(response!.headers()['cache-control']).toBe('private, no-store')
+		const data = await page.request.get('/app/transactions.data')
+		expect(data.headers()['cache-control']).toBe('private, no-store')
+		await page.getByRole('button', { name: 'Sign out' }).click()
+		await expect(page).toHaveURL(/\/$/)
+		await page.goBack()
+		await expect(page).toHaveURL(/\/auth\?redirectTo=%2Fapp%2Ftransactions$/)
+		await expect(page.getByRole('button', { name: 'Sign In' })).toBeVisible()
+	})
+
 	test('a signed-in visitor of /auth is sent to the dashboard', async ({ page }) => {
 		await signUpThroughUi(page, newAccount())
 		await page.goto('/auth')
