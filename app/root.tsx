@@ -13,6 +13,7 @@ import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { titleMeta } from '#app/lib/meta.ts'
 import type { Route } from './+types/root'
 import stylesheet from './styles/app.css?url'
+import { MAIN_ID, SkipLink } from '#app/components/skip-link.tsx'
 
 export const middleware: Route.MiddlewareFunction[] = [
 	async (_args, next) => {
@@ -59,6 +60,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
 				<Links />
 			</head>
 			<body className="min-h-svh bg-background font-sans text-foreground antialiased">
+				<SkipLink />
 				{children}
 				<ScrollRestoration nonce={nonce} />
 				<Scripts nonce={nonce} />
@@ -106,7 +108,7 @@ export const meta = titleMeta(null)
 
 export function ErrorBoundary() {
 	return (
-		<main className="mx-auto flex min-h-svh max-w-lg flex-col justify-center p-6">
+		<main id={MAIN_ID} tabIndex={-1} className="mx-auto flex min-h-svh max-w-lg flex-col justify-center p-6">
 			<GeneralErrorBoundary />
 		</main>
 	)

@@ -8,6 +8,7 @@ import { Button } from '#app/components/ui/button.tsx'
 import { Sheet, SheetContent, SheetDescription, SheetTitle, SheetTrigger } from '#app/components/ui/sheet.tsx'
 import { useHydrated } from '#app/lib/use-hydrated.ts'
 import { cn } from '#app/lib/utils.ts'
+import { MAIN_ID } from '#app/components/skip-link.tsx'
 
 type AppShellProps = SidebarProps & { sidebarExpanded: boolean; children: React.ReactNode }
 
@@ -129,7 +130,7 @@ export function AppShell({ sidebarExpanded, children, ...sidebar }: AppShellProp
 						</Form>
 					</div>
 				</header>
-				<main className="min-w-0 flex-1 p-4 md:p-6">{children}</main>
+				<main id={MAIN_ID} tabIndex={-1} className="min-w-0 flex-1 p-4 md:p-6">{children}</main>
 			</div>
 		</div>
 	)

@@ -2,12 +2,13 @@ import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { LanguageSwitcher } from '#app/components/language-switcher.tsx'
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
+import { MAIN_ID } from '#app/components/skip-link.tsx'
 
 /** The /auth card (docs/product.md, Sign-in and sign-up): the P2P badge, a title and subtitle, the form, and a footer. */
 export function AuthCard({ title, subtitle, children }: { title: string; subtitle: string; children: React.ReactNode }) {
 	const { t } = useTranslation('auth')
 	return (
-		<main className="flex min-h-svh flex-col items-center justify-center bg-muted/40 p-4">
+		<main id={MAIN_ID} tabIndex={-1} className="flex min-h-svh flex-col items-center justify-center bg-muted/40 p-4">
 			<div className="mb-4 flex w-full max-w-md justify-end">
 				<LanguageSwitcher />
 			</div>

@@ -12,14 +12,16 @@ export function LanguageSwitcher({ className }: { className?: string }) {
 	const { t, i18n } = useTranslation()
 	const location = useLocation()
 	const current = i18n.language
+	const currentName = languageNames[current as keyof typeof languageNames] ?? current
 	return (
 		<details key={current} className={cn('group relative', className)}>
 			<summary
 				className="flex h-9 cursor-pointer list-none items-center gap-2 rounded-md border bg-background px-3 text-sm shadow-xs hover:bg-accent [&::-webkit-details-marker]:hidden"
-				aria-label={t('language.label')}
+				// The visible name is part of the accessible one ("Language: English"), as WCAG 2.5.3 asks.
+				aria-label={`${t('language.label')}: ${currentName}`}
 			>
 				<LanguagesIcon className="size-4" aria-hidden="true" />
-				<span>{languageNames[current as keyof typeof languageNames] ?? current}</span>
+				<span>{currentName}</span>
 			</summary>
 			<Form method="post" action="/preferences" className="absolute right-0 z-50 mt-1 grid min-w-48 gap-1 rounded-md border bg-popover p-1 text-popover-foreground shadow-md">
 				<input type="hidden" name="intent" value="language" />

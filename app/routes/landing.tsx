@@ -10,6 +10,7 @@ import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle }
 import { pageMeta } from '#app/lib/meta.ts'
 import { plans } from '#app/lib/plans.ts'
 import type { Route } from './+types/landing'
+import { MAIN_ID } from '#app/components/skip-link.tsx'
 
 export const meta: Route.MetaFunction = (args) => [
 	...pageMeta(args, null),
@@ -60,7 +61,7 @@ export default function Landing({ loaderData }: Route.ComponentProps) {
 					)}
 				</nav>
 			</header>
-			<main>
+			<main id={MAIN_ID} tabIndex={-1}>
 				<section className="mx-auto grid max-w-4xl gap-6 px-4 py-16 text-center md:py-24">
 					<h1 className="text-4xl font-bold tracking-tight md:text-5xl">{t('landing.headline')}</h1>
 					<p className="text-lg text-muted-foreground">{t('landing.subheadline')}</p>

@@ -3,6 +3,7 @@ import { data, Link } from 'react-router'
 import { log } from '#app/.server/log.ts'
 import { titleMeta } from '#app/lib/meta.ts'
 import type { Route } from './+types/not-found'
+import { MAIN_ID } from '#app/components/skip-link.tsx'
 
 export const meta = titleMeta('notFound')
 
@@ -19,7 +20,7 @@ export function action({ request }: Route.ActionArgs) {
 export default function NotFound() {
 	const { t } = useTranslation('notFound')
 	return (
-		<main className="flex min-h-svh flex-col items-center justify-center gap-4 p-6 text-center">
+		<main id={MAIN_ID} tabIndex={-1} className="flex min-h-svh flex-col items-center justify-center gap-4 p-6 text-center">
 			<p className="text-6xl font-bold text-primary">{t('code')}</p>
 			<h1 className="text-2xl font-semibold">{t('title')}</h1>
 			<p className="text-muted-foreground">{t('description')}</p>

@@ -231,8 +231,10 @@ test.describe('password recovery', () => {
 	})
 })
 
-test('Google sign-in without credentials says it is not configured @nojs', async ({ page }) => {
+test('without Google credentials there is no Google button, and a forced visit says it is not configured @nojs', async ({ page }) => {
 	await page.goto('/auth')
-	await page.getByRole('link', { name: 'Continue with Google' }).click()
+	await expect(page.getByRole('button', { name: 'Sign In' })).toBeVisible()
+	await expect(page.getByRole('link', { name: 'Continue with Google' })).toHaveCount(0)
+	await page.goto('/auth/google')
 	await expect(page.getByRole('alert')).toContainText('Google sign-in is not configured')
 })

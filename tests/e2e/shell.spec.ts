@@ -271,3 +271,18 @@ signedInTest('an unknown screen under /app answers 404 inside the shell, in the 
 	await expect(page.getByRole('heading', { name: 'No encontrado', level: 1 })).toBeVisible()
 	await expect(page.getByRole('navigation', { name: 'Navegación principal' }).getByRole('link', { name: 'Transacciones' })).toBeVisible()
 })
+
+signedInTest('the first Tab stop skips to the content; the language menu names what it shows @nojs', async ({ page }) => {
+	await page.goto('/app/transactions')
+	await page.keyboard.press('Tab')
+	const skip = page.getByRole('link', { name: 'Skip to content' })
+	await expect(skip).toBeFocused()
+	await expect(skip).toBeVisible()
+	await page.keyboard.press('Enter')
+	await expect(page.locator('main')).toBeFocused()
+	// The next Tab lands inside the content, not back in the sidebar.
+	await page.keyboard.press('Tab')
+	expect(await page.evaluate(() => document.activeElement?.closest('main') !== null)).toBe(true)
+	// "Language: English": the visible name is part of the accessible name.
+	await expect(page.getByRole('group').filter({ has: page.locator('summary') }).first().locator('summary')).toHaveAccessibleName('Language: English')
+})

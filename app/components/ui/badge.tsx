@@ -15,7 +15,7 @@ const badgeVariants = cva(
 					'border-transparent bg-destructive text-white focus-visible:ring-destructive/20 dark:bg-destructive/60 dark:focus-visible:ring-destructive/40 [a&]:hover:bg-destructive/90',
 				outline: 'text-foreground [a&]:hover:bg-accent [a&]:hover:text-accent-foreground',
 				success:
-					'border-transparent bg-success/15 text-success dark:bg-success/20 [a&]:hover:bg-success/25',
+					'border-transparent bg-success/15 text-green-800 dark:bg-success/20 dark:text-success [a&]:hover:bg-success/25',
 				warning:
 					'border-transparent bg-warning/20 text-amber-800 dark:bg-warning/20 dark:text-warning [a&]:hover:bg-warning/30',
 			},

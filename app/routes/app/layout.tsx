@@ -8,6 +8,7 @@ import { readSidebarExpanded } from '#app/.server/sidebar.ts'
 import { AppShell } from '#app/components/app-shell.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import type { Route } from './+types/layout'
+import { MAIN_ID } from '#app/components/skip-link.tsx'
 
 /**
  * Every /app route runs with a signed-in user and a current organization, or leaves; except
@@ -52,7 +53,7 @@ export function ErrorBoundary({ loaderData }: Route.ErrorBoundaryProps) {
 	const data = loaderData as Route.ComponentProps['loaderData'] | undefined
 	if (!data) {
 		return (
-			<main className="mx-auto flex min-h-svh max-w-lg flex-col justify-center p-6">
+			<main id={MAIN_ID} tabIndex={-1} className="mx-auto flex min-h-svh max-w-lg flex-col justify-center p-6">
 				<GeneralErrorBoundary />
 			</main>
 		)

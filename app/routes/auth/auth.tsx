@@ -2,6 +2,7 @@ import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from 'react-i18next'
 import { data, Form, Link, redirect, useSearchParams } from 'react-router'
+import { googleConfigured } from '#app/.server/auth/google.ts'
 import { signIn, signUp } from '#app/.server/auth/local.ts'
 import { getClientAddress, getOptionalUser, startSession } from '#app/.server/auth/session.ts'
 import { asUser } from '#app/.server/db/index.ts'
@@ -24,7 +25,8 @@ export const meta: Route.MetaFunction = (args) =>
 export async function loader({ request }: Route.LoaderArgs) {
 	const url = new URL(request.url)
 	if (await getOptionalUser(request)) throw redirect(safeRedirect(url.searchParams.get('redirectTo')))
-	return { googleError: url.searchParams.get('error') }
+	// Without Google credentials the button would only lead to an error: it is left out.
+	return { googleError: url.searchParams.get('error'), google: googleConfigured() }
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -104,12 +106,16 @@ export default function AuthScreen({ loaderData, actionData }: Route.ComponentPr
 			) : (
 				<LoginForm key="login" lastResult={actionData?.result} formError={actionData?.formError} redirectTo={redirectTo} />
 			)}
-			<div className="flex items-center gap-3 text-xs text-muted-foreground uppercase">
-				<span className="h-px flex-1 bg-border" />
-				{t('or')}
-				<span className="h-px flex-1 bg-border" />
-			</div>
-			<GoogleButton redirectTo={redirectTo} />
+			{loaderData.google ? (
+				<>
+					<div className="flex items-center gap-3 text-xs text-muted-foreground uppercase">
+						<span className="h-px flex-1 bg-border" />
+						{t('or')}
+						<span className="h-px flex-1 bg-border" />
+					</div>
+					<GoogleButton redirectTo={redirectTo} />
+				</>
+			) : null}
 			<p className="text-center text-sm text-muted-foreground">
 				{mode === 'signup' ? t('signup.haveAccount') : t('login.noAccount')}{' '}
 				<Link to={`?${toggle}`} className="font-medium text-primary underline-offset-4 hover:underline">
