@@ -13,6 +13,7 @@ import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { titleMeta } from '#app/lib/meta.ts'
 import type { Route } from './+types/root'
 import stylesheet from './styles/app.css?url'
+import { NavigationProgress } from '#app/components/navigation-progress.tsx'
 import { MAIN_ID, SkipLink } from '#app/components/skip-link.tsx'
 
 export const middleware: Route.MiddlewareFunction[] = [
@@ -83,6 +84,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
 	}, [i18n, loaderData.locale])
 	return (
 		<>
+			<NavigationProgress />
 			<FlashToast toast={loaderData.toast} />
 			<Outlet />
 			<Toaster position="bottom-right" visibleToasts={1} richColors closeButton containerAriaLabel={t('notifications')} />

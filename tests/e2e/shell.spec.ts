@@ -286,3 +286,18 @@ signedInTest('the first Tab stop skips to the content; the language menu names w
 	// "Language: English": the visible name is part of the accessible name.
 	await expect(page.getByRole('group').filter({ has: page.locator('summary') }).first().locator('summary')).toHaveAccessibleName('Language: English')
 })
+
+signedInTest('a slow navigation shows a progress bar until the next page is there', async ({ page }) => {
+	await page.goto('/app/dashboard')
+	let release = () => {}
+	const held = new Promise<void>((resolve) => (release = resolve))
+	await page.route('**/app/categories.data*', async (route) => {
+		await held
+		await route.continue()
+	})
+	await page.locator('#app-sidebar').getByRole('link', { name: 'Categories' }).click()
+	await expect(page.getByRole('progressbar', { name: 'Loading the page' })).toBeVisible()
+	release()
+	await expect(page.getByRole('heading', { name: 'Categories', level: 1 })).toBeVisible()
+	await expect(page.getByRole('progressbar', { name: 'Loading the page' })).toHaveCount(0)
+})
