@@ -171,7 +171,7 @@ test('cancelling with unsaved changes asks first, and discarding keeps the saved
 	await expect(page.getByRole('row').filter({ hasText: 'ZL-100' })).toContainText('$125.50')
 })
 
-test('search, sort and pages live in the URL @nojs', async ({ page, request }) => {
+test('search, sort and pages live in the URL @nojs', async ({ page, request, javaScriptEnabled }) => {
 	const account = await signUp(page, request, 'Paging Owner')
 	const many: Payment[] = Array.from({ length: 30 }, (_, i) => ({
 		client: i % 3 === 0 ? 'Zoe Quinn' : 'Ana Silva',
@@ -221,6 +221,12 @@ test('search, sort and pages live in the URL @nojs', async ({ page, request }) =
 	await page.goto('/app/transactions?category=matched')
 	await expect(page.getByText('Category: Matched')).toBeVisible()
 	await expect(page.getByText('No transactions yet.')).toBeVisible()
+	// Choosing a category filters at once with JavaScript; without it, the Search button sends it.
+	await page.goto('/app/transactions')
+	await page.getByLabel('Category', { exact: true }).selectOption({ label: 'Unmatched' })
+	if (!javaScriptEnabled) await page.getByRole('button', { name: 'Search', exact: true }).click()
+	await expect(page).toHaveURL(/category=unmatched/)
+	await expect(page.getByText('Category: Unmatched')).toBeVisible()
 })
 
 test('a row someone else changed since it was loaded is not overwritten @nojs', async ({ page, request }) => {

@@ -102,7 +102,14 @@ export default function TransactionsScreen({ loaderData, actionData }: Route.Com
 			{state.edit ? null : <SyncStatus sync={loaderData.sync} />}
 			<div className="flex flex-wrap items-center justify-between gap-3">
 				<TableSearch q={state.q} placeholder={t('searchPlaceholder')} keep={['sort', 'dir', 'edit']}>
-					<NativeSelect name="category" defaultValue={loaderData.category ?? ''} key={loaderData.category ?? ''} aria-label={t('filter.category')}>
+					<NativeSelect
+						name="category"
+						defaultValue={loaderData.category ?? ''}
+						key={loaderData.category ?? ''}
+						aria-label={t('filter.category')}
+						// With JavaScript a choice filters at once; without it the Search button sends it.
+						onChange={(event) => event.currentTarget.form?.requestSubmit()}
+					>
 						<option value="">{t('filter.allCategories')}</option>
 						{TRANSACTION_CATEGORIES.map((c) => (
 							<option key={c} value={c}>
