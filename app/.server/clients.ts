@@ -43,9 +43,10 @@ const columns = sql`c.id, c.name, c.email, c.phone, c.company, c.status, c.creat
 function orderBy(sort: ClientSort, dir: SortDirection): RawBuilder<unknown> {
 	const d = sql.raw(dir)
 	const orders: Record<ClientSort, RawBuilder<unknown>> = {
-		name: sql`c.name ${d}, c.id ${d}`,
+		// Case- and accent-blind (supabase/migrations/20261123005000_name_sort_key.sql).
+		name: sql`public.name_sort_key(c.name) ${d}, c.name ${d}, c.id ${d}`,
 		created_at: sql`c.created_at ${d}, c.id ${d}`,
-		status: sql`c.status ${d}, c.name asc, c.id asc`,
+		status: sql`c.status ${d}, public.name_sort_key(c.name) asc, c.id asc`,
 		email: sql`c.email ${d} nulls last, c.id ${d}`,
 		phone: sql`c.phone ${d} nulls last, c.id ${d}`,
 		company: sql`c.company ${d} nulls last, c.id ${d}`,
@@ -175,6 +176,7 @@ export async function listClientChoices(userId: string, organizationId: string):
 			.select(['id', 'name', 'email'])
 			.where('organization_id', '=', organizationId)
 			.where('name', '<>', '')
+			.orderBy(sql`public.name_sort_key(name)`)
 			.orderBy('name')
 			.orderBy('email')
 			.limit(CLIENT_CHOICES)

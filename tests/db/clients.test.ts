@@ -48,6 +48,19 @@ describe('listing clients', () => {
 		expect(await names('company', 'desc')).toEqual(['Carla Dias', 'Bruno Costa', 'Ana Silva'])
 	})
 
+	test('sorts names as a reader does: neither case nor accents split them apart', async () => {
+		const owner = await createUser('Collation Owner')
+		await asUser(owner.userId, (trx) =>
+			trx
+				.insertInto('clients')
+				.values(['zoe Park', 'Émile Roy', 'bruno Lima', 'Ángela Ruiz', 'Eva Luz', 'angela Mora', 'Zé Costa'].map((name) => ({ organization_id: owner.orgId, name })))
+				.execute(),
+		)
+		expect((await list(owner.userId, owner.orgId)).map((c) => c.name)).toEqual([
+			'angela Mora', 'Ángela Ruiz', 'bruno Lima', 'Émile Roy', 'Eva Luz', 'Zé Costa', 'zoe Park',
+		])
+	})
+
 	test('searches name, email, phone and company, and shows only this organization', async () => {
 		const org = await orgWithClients('Search')
 		const other = await orgWithClients('Search Other')

@@ -8,6 +8,7 @@
 import { PGlite } from '@electric-sql/pglite'
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist'
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
+import { unaccent } from '@electric-sql/pglite/contrib/unaccent'
 import { Kysely, PostgresDialect, sql, type Transaction } from 'kysely'
 import { PGliteDialect } from 'kysely-pglite-dialect'
 import pg from 'pg'
@@ -38,7 +39,7 @@ let connection: Connection | undefined
 let opening: Promise<Connection> | undefined
 
 export function pgliteExtensions() {
-	return { btree_gist, pg_trgm }
+	return { btree_gist, pg_trgm, unaccent }
 }
 
 async function openPglite(options: Extract<DatabaseOptions, { kind: 'pglite' }>): Promise<Connection> {
