@@ -3,7 +3,7 @@
  * chart-slot.tsx); the tables next to them carry the same numbers for screen readers and for
  * pages without JavaScript.
  */
-import { Bar, BarChart, CartesianGrid, ComposedChart, Line, Pie, PieChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
+import { Bar, BarChart, CartesianGrid, ComposedChart, Legend, Line, Pie, PieChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
 import { formatMoney } from '#app/lib/format.ts'
 
 export type MonthPoint = { label: string; amount: number; count: number }
@@ -31,6 +31,7 @@ export function MonthlyChart({ data, height, amountLabel, countLabel }: { data: 
 					formatter={(value, name) => (name === amountLabel ? formatMoney(Number(value)) : String(value))}
 				/>
 				<Bar yAxisId="amount" dataKey="amount" name={amountLabel} fill="var(--chart-1)" radius={[4, 4, 0, 0]} maxBarSize={48} />
+				{countLabel ? <Legend verticalAlign="top" align="right" height={24} iconSize={10} wrapperStyle={{ fontSize: 12 }} /> : null}
 				{countLabel ? (
 					<Line yAxisId="count" dataKey="count" name={countLabel} stroke="var(--chart-2)" strokeWidth={2} dot={false} type="monotone" />
 				) : null}

@@ -15,6 +15,9 @@ test('a new organization sees zeros and a way to add its first transaction @nojs
 	await expect(page.getByRole('group', { name: 'Matched Transactions' })).toContainText('0.0% of all transactions')
 	await expect(page.getByRole('heading', { name: 'No transactions yet' })).toBeVisible()
 	await expect(page.getByRole('link', { name: 'Add a transaction' })).toHaveAttribute('href', '/app/transactions?edit=1&add=1')
+	// No axes around nothing: the chart says there is nothing yet, on the reports too.
+	await expect(page.getByText('No payments in this period yet.')).toBeVisible()
+	await expect(page.getByRole('img', { name: /Bar chart of the amount received/ })).toHaveCount(0)
 })
 
 test('the dashboard cards, latest transactions and months equal what was inserted @nojs', async ({ page, request }) => {

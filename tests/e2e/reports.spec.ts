@@ -201,7 +201,10 @@ test('with JavaScript the charts draw and a preset changes the figures in place'
 	await seedPayments(account.email, clients, payments)
 	await page.goto(`/app/reports?${RANGE}`)
 	await expect(page.getByRole('img', { name: /Donut chart/ }).locator('svg.recharts-surface').first()).toBeVisible()
-	await expect(page.getByRole('img', { name: /Bar chart of the revenue per month/ }).locator('svg.recharts-surface').first()).toBeVisible()
+	const trend = page.getByRole('img', { name: /Bar chart of the revenue per month/ })
+	await expect(trend.locator('svg.recharts-surface').first()).toBeVisible()
+	// The two series are named in a legend.
+	await expect(trend.locator('.recharts-legend-item-text')).toHaveText(['Amount', 'Transactions'])
 	await page.getByRole('link', { name: 'All time' }).click()
 	await expect(page).toHaveURL(/\?range=all$/)
 	await expect(page.getByRole('group', { name: 'Transaction Volume' }).getByTestId('stat-value')).toHaveText('6')
