@@ -7,14 +7,14 @@ import { getLocale, i18nextMiddleware } from '#app/.server/i18n.ts'
 import { requestGuard } from '#app/.server/request-guard.ts'
 import { ensureStarted } from '#app/.server/startup.ts'
 import { getToast, type Toast } from '#app/.server/toast.ts'
+import { NavigationProgress } from '#app/components/navigation-progress.tsx'
 import { useNonce } from '#app/components/nonce.tsx'
 import { FlashNotice } from '#app/components/flash-notice.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { MAIN_ID, SkipLink } from '#app/components/skip-link.tsx'
 import { titleMeta } from '#app/lib/meta.ts'
 import type { Route } from './+types/root'
 import stylesheet from './styles/app.css?url'
-import { NavigationProgress } from '#app/components/navigation-progress.tsx'
-import { MAIN_ID, SkipLink } from '#app/components/skip-link.tsx'
 
 export const middleware: Route.MiddlewareFunction[] = [
 	async (_args, next) => {

@@ -22,6 +22,14 @@ export type CurrentMember = {
 
 const orgCookie = createCookie('p2p_org', { path: '/', sameSite: 'lax', httpOnly: true, maxAge: 60 * 60 * 24 * 365 })
 
+/** How to greet a user: their full name, else their email. */
+export async function displayName(user: { userId: string; email: string }) {
+	const profile = await asUser(user.userId, (trx) =>
+		trx.selectFrom('profiles').select('full_name').where('user_id', '=', user.userId).executeTakeFirst(),
+	)
+	return profile?.full_name?.trim() || user.email
+}
+
 export async function listMemberships(userId: string) {
 	return asUser(userId, async (trx) => {
 		const rows = await trx

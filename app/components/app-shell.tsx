@@ -4,11 +4,11 @@ import { useTranslation } from 'react-i18next'
 import { Form, useLocation } from 'react-router'
 import { LanguageSwitcher } from '#app/components/language-switcher.tsx'
 import { SidebarContent, type SidebarProps } from '#app/components/sidebar-content.tsx'
+import { MAIN_ID } from '#app/components/skip-link.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Sheet, SheetContent, SheetDescription, SheetTitle, SheetTrigger } from '#app/components/ui/sheet.tsx'
 import { useHydrated } from '#app/lib/use-hydrated.ts'
 import { cn } from '#app/lib/utils.ts'
-import { MAIN_ID } from '#app/components/skip-link.tsx'
 
 type AppShellProps = SidebarProps & { sidebarExpanded: boolean; children: React.ReactNode }
 

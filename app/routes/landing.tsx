@@ -3,14 +3,15 @@ import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { getOptionalUser } from '#app/.server/auth/session.ts'
 import { getInstance } from '#app/.server/i18n.ts'
+import { displayName } from '#app/.server/organizations.ts'
 import { LanguageSwitcher } from '#app/components/language-switcher.tsx'
+import { MAIN_ID } from '#app/components/skip-link.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { pageMeta } from '#app/lib/meta.ts'
 import { plans } from '#app/lib/plans.ts'
 import type { Route } from './+types/landing'
-import { MAIN_ID } from '#app/components/skip-link.tsx'
 
 export const meta: Route.MetaFunction = (args) => [
 	...pageMeta(args, null),
@@ -18,8 +19,11 @@ export const meta: Route.MetaFunction = (args) => [
 ]
 
 export async function loader({ request, context }: Route.LoaderArgs) {
+	const user = await getOptionalUser(request)
 	return {
-		signedIn: Boolean(await getOptionalUser(request)),
+		signedIn: user !== null,
+		// A signed-in visitor is greeted and sent to the app, not offered a sign-up.
+		greeting: user ? await displayName(user) : null,
 		description: getInstance(context).t('landing.subheadline'),
 	}
 }
@@ -65,14 +69,23 @@ export default function Landing({ loaderData }: Route.ComponentProps) {
 				<section className="mx-auto grid max-w-4xl gap-6 px-4 py-16 text-center md:py-24">
 					<h1 className="text-4xl font-bold tracking-tight md:text-5xl">{t('landing.headline')}</h1>
 					<p className="text-lg text-muted-foreground">{t('landing.subheadline')}</p>
-					<div className="flex flex-wrap justify-center gap-3">
-						<Button size="lg" asChild>
-							<Link to="/auth?mode=signup">{t('landing.cta')}</Link>
-						</Button>
-						<Button size="lg" variant="outline" asChild>
-							<Link to="/auth">{t('landing.signIn')}</Link>
-						</Button>
-					</div>
+					{loaderData.greeting ? (
+						<div className="grid justify-items-center gap-3">
+							<p className="text-base font-medium">{t('landing.welcomeBack', { name: loaderData.greeting })}</p>
+							<Button size="lg" asChild>
+								<Link to="/app/dashboard">{t('landing.openApp')}</Link>
+							</Button>
+						</div>
+					) : (
+						<div className="flex flex-wrap justify-center gap-3">
+							<Button size="lg" asChild>
+								<Link to="/auth?mode=signup">{t('landing.cta')}</Link>
+							</Button>
+							<Button size="lg" variant="outline" asChild>
+								<Link to="/auth">{t('landing.signIn')}</Link>
+							</Button>
+						</div>
+					)}
 				</section>
 				<section aria-labelledby="features-heading" className="bg-muted/40 py-16">
 					<div className="mx-auto max-w-6xl px-4">
@@ -131,7 +144,11 @@ export default function Landing({ loaderData }: Route.ComponentProps) {
 									</CardContent>
 									<CardFooter>
 										<Button className="w-full" variant={plan.isPopular ? 'default' : 'outline'} asChild>
-											<Link to="/auth?mode=signup">{t('landing.cta')}</Link>
+											{loaderData.signedIn ? (
+												<Link to="/app/plans">{t('landing.seePlan')}</Link>
+											) : (
+												<Link to="/auth?mode=signup">{t('landing.cta')}</Link>
+											)}
 										</Button>
 									</CardFooter>
 								</Card>

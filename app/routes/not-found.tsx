@@ -1,9 +1,9 @@
 import { useTranslation } from 'react-i18next'
 import { data, Link } from 'react-router'
 import { log } from '#app/.server/log.ts'
+import { MAIN_ID } from '#app/components/skip-link.tsx'
 import { titleMeta } from '#app/lib/meta.ts'
 import type { Route } from './+types/not-found'
-import { MAIN_ID } from '#app/components/skip-link.tsx'
 
 export const meta = titleMeta('notFound')
 

@@ -301,3 +301,13 @@ signedInTest('a slow navigation shows a progress bar until the next page is ther
 	await expect(page.getByRole('heading', { name: 'Categories', level: 1 })).toBeVisible()
 	await expect(page.getByRole('progressbar', { name: 'Loading the page' })).toHaveCount(0)
 })
+
+signedInTest('the landing page greets a signed-in user and leads into the app instead of offering a sign-up @nojs', async ({ page, account }) => {
+	await page.goto('/')
+	await expect(page.getByText(`Welcome back, ${account.fullName}.`)).toBeVisible()
+	await expect(page.getByRole('link', { name: 'Get started free' })).toHaveCount(0)
+	await expect(page.getByRole('link', { name: 'Sign in' })).toHaveCount(0)
+	await expect(page.getByRole('link', { name: 'See plans in the app' }).first()).toHaveAttribute('href', '/app/plans')
+	await page.getByRole('main').getByRole('link', { name: 'Open the app' }).click()
+	await expect(page).toHaveURL(/\/app\/dashboard$/)
+})

@@ -7,8 +7,8 @@ import { resolveMember } from '#app/.server/organizations.ts'
 import { readSidebarExpanded } from '#app/.server/sidebar.ts'
 import { AppShell } from '#app/components/app-shell.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
-import type { Route } from './+types/layout'
 import { MAIN_ID } from '#app/components/skip-link.tsx'
+import type { Route } from './+types/layout'
 
 /**
  * Every /app route runs with a signed-in user and a current organization, or leaves; except
