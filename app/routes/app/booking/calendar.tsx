@@ -205,7 +205,7 @@ export default function Calendar({ loaderData, actionData }: Route.ComponentProp
 							>
 								<span className="font-medium">{weekday.format(parseISO(`${d}T12:00:00Z`))}</span>
 								<span className="tabular-nums">{d.slice(8)}</span>
-								<span className="text-muted-foreground">{t('calendar.count', { count: counts[d] ?? 0 })}</span>
+								<span className="text-foreground/70">{t('calendar.count', { count: counts[d] ?? 0 })}</span>
 							</Link>
 						))}
 					</nav>

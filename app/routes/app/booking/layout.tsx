@@ -53,7 +53,7 @@ export default function BookingLayout({ loaderData }: Route.ComponentProps) {
 								to={`/app/booking/${tab}`}
 								className={({ isActive }) =>
 									cn(
-										'rounded-md px-3 py-1.5 text-sm font-medium text-muted-foreground transition-colors hover:text-foreground',
+										'rounded-md px-3 py-1.5 text-sm font-medium text-foreground/75 transition-colors hover:text-foreground',
 										isActive && 'bg-background text-foreground shadow-sm',
 									)
 								}

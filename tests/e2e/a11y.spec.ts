@@ -1,0 +1,56 @@
+import { readFileSync } from 'node:fs'
+import AxeBuilder from '@axe-core/playwright'
+import type { Page } from '@playwright/test'
+import { expect, test } from './fixtures.ts'
+
+/**
+ * axe on every screen, public and signed in, on the embedded demo install (realistic data: a
+ * year of payments, the booking module active). Serious and critical violations fail the test;
+ * every screen's counts are printed for the record.
+ */
+const PUBLIC_SCREENS = ['/', '/auth', '/auth?mode=signup', '/auth/forgot-password', '/no-such-page']
+
+const SIGNED_IN_SCREENS = [
+	'/app/dashboard',
+	'/app/transactions',
+	'/app/transactions?edit=1',
+	'/app/clients',
+	'/app/clients?edit=1',
+	'/app/categories',
+	'/app/reports',
+	'/app/module-marketplace',
+	'/app/modules/b0000000-0000-4000-8000-000000000003',
+	'/app/plans',
+	'/app/gears',
+	'/app/booking/calendar',
+	'/app/booking/services',
+	'/app/booking/providers',
+	'/app/booking/analytics',
+	'/app/booking/settings',
+	'/app/settings',
+]
+
+async function audit(page: Page, path: string) {
+	const response = await page.goto(path)
+	expect(response?.status(), path).toBeLessThan(500)
+	await page.waitForLoadState('networkidle')
+	const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()
+	const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+	console.log(`axe ${path}: ${violations.length} rule(s) violated, ${serious.length} serious or critical${serious.length ? ` (${serious.map((v) => v.id).join(', ')})` : ''}`)
+	return serious.map((v) => ({ rule: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }))
+}
+
+test('public screens have no serious or critical accessibility violation @embedded', async ({ page }) => {
+	for (const path of PUBLIC_SCREENS) expect(await audit(page, path), path).toEqual([])
+})
+
+test('signed-in screens have no serious or critical accessibility violation @embedded', async ({ page }) => {
+	test.setTimeout(180_000)
+	const demo = JSON.parse(readFileSync(`${process.env.E2E_EMBEDDED_DATA_DIR}/demo-credentials.json`, 'utf8')) as { email: string; password: string }
+	await page.goto('/auth')
+	await page.getByLabel('Email').fill(demo.email)
+	await page.getByLabel('Password', { exact: true }).fill(demo.password)
+	await page.getByRole('button', { name: 'Sign In' }).click()
+	await expect(page).toHaveURL(/\/app\/dashboard$/)
+	for (const path of SIGNED_IN_SCREENS) expect(await audit(page, path), path).toEqual([])
+})
