@@ -36,7 +36,8 @@ export function LanguageSwitcher({ className }: { className?: string }) {
 						aria-current={lng === current ? 'true' : undefined}
 						className="flex items-center justify-between gap-2 rounded-sm px-2 py-1.5 text-left text-sm hover:bg-accent"
 					>
-						{t(`language.names.${lng}`)}
+						{/* Each language in its own name: a reader finds theirs whatever the page's language. */}
+						{languageNames[lng]}
 						{lng === current ? <CheckIcon className="size-4" aria-hidden="true" /> : null}
 					</button>
 				))}

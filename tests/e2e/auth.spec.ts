@@ -12,8 +12,8 @@ test.describe('sign-up', () => {
 	})
 
 	for (const [language, label, title, subtitle, fields, submit, heading] of [
-		['es', 'Spanish', 'Comienza ahora', 'Crea tu cuenta para empezar a registrar transacciones P2P', ['Nombre completo', 'Correo electrónico', 'Contraseña', 'Confirmar contraseña'], 'Crear cuenta', 'Panel'],
-		['pt-BR', 'Brazilian Portuguese', 'Comece agora', 'Crie sua conta para começar a registrar transações P2P', ['Nome completo', 'E-mail', 'Senha', 'Confirmar senha'], 'Criar conta', 'Painel'],
+		['es', 'Español', 'Comienza ahora', 'Crea tu cuenta para empezar a registrar transacciones P2P', ['Nombre completo', 'Correo electrónico', 'Contraseña', 'Confirmar contraseña'], 'Crear cuenta', 'Panel'],
+		['pt-BR', 'Português (Brasil)', 'Comece agora', 'Crie sua conta para começar a registrar transações P2P', ['Nome completo', 'E-mail', 'Senha', 'Confirmar senha'], 'Criar conta', 'Painel'],
 	] as const) {
 		test(`sign-up works in ${language} @nojs`, async ({ page }) => {
 			const account = newAccount('Lang User')
