@@ -8,7 +8,7 @@ function parsed(text: string, mapping?: Parameters<typeof parseImportFile>[1]) {
 	return result
 }
 const payments = (rows: ParsedRow[]) => rows.flatMap((r) => (r.kind === 'payment' ? [r.payment] : []))
-const others = (rows: ParsedRow[]) => rows.filter((r) => r.kind !== 'payment').map((r) => (r.kind === 'payment' ? null : [r.line, r.kind, r.reason]))
+const others = (rows: ParsedRow[]) => rows.flatMap((r) => (r.kind === 'payment' ? [] : [[r.line, r.kind, r.reason]]))
 
 describe('Venmo statement', () => {
 	test('preamble, blank first column, balance and disclaimer rows are passed over; only + rows are received', () => {
