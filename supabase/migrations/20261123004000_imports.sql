@@ -290,6 +290,27 @@ begin
 end
 $$;
 
+-- The first rows of a staged batch with what a commit would do to each, for its preview.
+create function public.preview_import_rows(batch_id uuid, max_rows integer default 50)
+returns table (ord integer, date_received date, amount numeric, raw_payer text, external_id text, state text, candidates integer)
+language plpgsql stable security definer set search_path = ''
+as $$
+declare
+  org uuid;
+begin
+  select b.organization_id into org from public.import_batches b where b.id = batch_id and b.status = 'staged';
+  if org is null then
+    raise exception 'batch_not_found' using errcode = 'P0001';
+  end if;
+  perform private.require_member(org);
+  return query
+  select p.ord, p.date_received, p.amount, p.raw_payer, p.external_id, p.state, p.candidates
+  from private.import_plan(batch_id) p
+  order by p.ord
+  limit least(greatest(coalesce(max_rows, 50), 0), 500);
+end
+$$;
+
 -- ---------------------------------------------------------------------------------------------
 -- commit_import: one insert of every new row of the batch (category from the match), the
 -- batch's counts, its staged rows dropped. A second commit of the same batch is refused.
@@ -381,6 +402,6 @@ end
 $$;
 
 revoke execute on function public.stage_import(uuid, text, text, jsonb, integer, integer, integer, jsonb),
-  public.preview_import(uuid), public.commit_import(uuid), public.undo_import(uuid) from public, anon, authenticated;
+  public.preview_import(uuid), public.preview_import_rows(uuid, integer), public.commit_import(uuid), public.undo_import(uuid) from public, anon, authenticated;
 grant execute on function public.stage_import(uuid, text, text, jsonb, integer, integer, integer, jsonb),
-  public.preview_import(uuid), public.commit_import(uuid), public.undo_import(uuid) to authenticated;
+  public.preview_import(uuid), public.preview_import_rows(uuid, integer), public.commit_import(uuid), public.undo_import(uuid) to authenticated;

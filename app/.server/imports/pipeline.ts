@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { sql } from 'kysely'
 import { asUser, dbErrorCode } from '../db/index.ts'
 import {
-	parseImportFile,
+	parseImportFileAsync,
 	type FailReason,
 	type FileError,
 	type FileSource,
@@ -53,8 +53,8 @@ export type ImportInput = {
 	label?: string | null
 	/** 'preview' stages the batch for the import screen's preview; 'commit' (default) commits it at once. */
 	mode?: 'preview' | 'commit'
-	/** Called with the share of the work done (0..1) while a large file is parsed and staged. */
-	onProgress?: (share: number) => void
+	/** Called as a large file is read (with the share read), checked and committed. */
+	onProgress?: (phase: 'reading' | 'checking' | 'committing', share: number) => void
 } & (
 	| { source: ImportSource; payments: NormalizedPayment[] }
 	| { file: string; mapping?: GenericMapping | null }
@@ -66,11 +66,12 @@ export type ImportResult =
 	| { ok: false; error: FileError; headers?: string[] }
 
 export async function importPayments(input: ImportInput): Promise<ImportResult> {
-	input.onProgress?.(0)
+	const progress = input.onProgress ?? (() => undefined)
+	progress('reading', 0)
 	let source: ImportSource
 	let rows: ParsedRow[]
 	if ('file' in input) {
-		const parsed = parseImportFile(input.file, input.mapping)
+		const parsed = await parseImportFileAsync(input.file, input.mapping, (share) => progress('reading', share))
 		if (!parsed.ok) return { ok: false, error: parsed.error, headers: parsed.headers }
 		source = parsed.source satisfies FileSource
 		rows = parsed.rows
@@ -78,12 +79,11 @@ export async function importPayments(input: ImportInput): Promise<ImportResult> 
 		source = input.source
 		rows = input.payments.map((payment, i) => ({ line: i + 1, kind: 'payment', payment }))
 	}
-	input.onProgress?.(0.3)
+	progress('checking', 1)
 	const batch = await stage(input, source, rows)
-	input.onProgress?.(0.6)
 	if (input.mode === 'preview') return { ok: true, status: 'staged', batch }
+	progress('committing', 1)
 	const committed = await commitImport(input.userId, batch.batchId)
-	input.onProgress?.(1)
 	if (!committed.ok) throw new Error(`import batch ${batch.batchId} could not be committed: ${committed.code}`)
 	return { ok: true, status: 'committed', batch: committed.batch }
 }

@@ -1,6 +1,6 @@
 import { parseBofa, parseChase, isBofaHeader, isChaseHeader } from './banks.ts'
 import { isCashappHeader, parseCashapp } from './cashapp.ts'
-import { readRecords, type FileSource, type ParseResult, type ParsedRow, type Rec } from './common.ts'
+import { readRecords, readRecordsAsync, type FileSource, type ParseResult, type ParsedRow, type Rec } from './common.ts'
 import { mappingFits, parseGeneric, type GenericMapping } from './generic.ts'
 import { isPaypalHeader, parsePaypal } from './paypal.ts'
 import { isVenmoHeader, parseVenmo } from './venmo.ts'
@@ -27,7 +27,16 @@ const HEADER_SEARCH_LINES = 15
  */
 export function parseImportFile(text: string, mapping?: GenericMapping | null): ParseResult {
 	if (!text.trim()) return { ok: false, error: 'empty' }
-	const records = readRecords(text)
+	return parseRecords(readRecords(text), mapping)
+}
+
+/** As `parseImportFile`, reading in chunks and reporting the share read (for large files). */
+export async function parseImportFileAsync(text: string, mapping?: GenericMapping | null, onProgress?: (share: number) => void): Promise<ParseResult> {
+	if (!text.trim()) return { ok: false, error: 'empty' }
+	return parseRecords(await readRecordsAsync(text, onProgress), mapping)
+}
+
+function parseRecords(records: Rec[] | null, mapping?: GenericMapping | null): ParseResult {
 	if (!records) return { ok: false, error: 'notCsv' }
 	if (records.length === 0) return { ok: false, error: 'empty' }
 	for (let i = 0; i < Math.min(records.length, HEADER_SEARCH_LINES); i++) {
