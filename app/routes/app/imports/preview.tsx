@@ -25,7 +25,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 	invariantResponse(UUID.test(params.batchId), 404)
 	const preview = await getStagedPreview(user.userId, organization.id, params.batchId)
 	invariantResponse(preview, 404)
-	return preview
+	return { ...preview, previewRows: PREVIEW_ROWS }
 }
 
 /** Commits the staged batch (one transaction) and shows the history with the outcome. */
@@ -149,7 +149,7 @@ export default function ImportPreview({ loaderData }: Route.ComponentProps) {
 						<CardTitle>
 							<h2>{t('preview.rowsTitle')}</h2>
 						</CardTitle>
-						{batch.payments > rows.length ? <p className="text-sm text-muted-foreground">{t('preview.firstRows', { count: PREVIEW_ROWS })}</p> : null}
+						{batch.payments > rows.length ? <p className="text-sm text-muted-foreground">{t('preview.firstRows', { count: loaderData.previewRows })}</p> : null}
 					</CardHeader>
 					<CardContent>
 						<Table data-testid="import-rows">

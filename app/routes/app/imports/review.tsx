@@ -73,7 +73,9 @@ export default function ReviewQueue({ loaderData, actionData }: Route.ComponentP
 										<TableRow key={r.id} data-testid="review-row">
 											<TableCell>{formatDate(r.date)}</TableCell>
 											<TableCell>
-												<div className="font-medium">{r.payer}</div>
+												<div className="font-medium" data-testid="review-payer">
+													{r.payer}
+												</div>
 												<div className="text-xs text-muted-foreground">{t(`transactions:methods.${r.method}`)}</div>
 											</TableCell>
 											<TableCell className="text-right">{formatMoney(r.amount)}</TableCell>
