@@ -173,10 +173,11 @@ revoke execute on function private.transactions_tombstone() from public;
 create trigger transactions_tombstone after delete on public.transactions
   referencing old table as old_rows for each statement execute function private.transactions_tombstone();
 
--- The key payer names and aliases are compared by.
+-- The key payer names and aliases are compared by. Without a SET clause (every name is
+-- schema-qualified instead) so that PostgreSQL inlines it: called once per imported row.
 create function public.payer_key(name text) returns text
-language sql immutable parallel safe set search_path = ''
-as $$ select lower(regexp_replace(btrim(name), '\s+', ' ', 'g')) $$;
+language sql immutable parallel safe
+as $$ select pg_catalog.lower(pg_catalog.regexp_replace(pg_catalog.btrim(name), '\s+', ' ', 'g')) $$;
 revoke execute on function public.payer_key(text) from public, anon;
 grant execute on function public.payer_key(text) to authenticated, service_role;
 
@@ -229,28 +230,37 @@ as $$
     select b.organization_id, b.staged_rows from public.import_batches b where b.id = batch
   ),
   rows as (
-    select r.*, public.payer_key(r.raw_payer) as payer_key,
+    select r.*, public.payer_key(r.raw_payer) as payer_key, coalesce(lower(r.payer_email), '') as email_key,
       row_number() over (partition by r.import_key order by r.ord) as nth
     from b, jsonb_to_recordset(b.staged_rows) as r (
       ord integer, import_key text, external_id text, amount numeric, fee numeric, date_received date,
       payment_method public.payment_method, raw_payer text, payer_email text, description text)
   ),
-  payers as (select distinct r.payer_key, lower(r.payer_email) as payer_email from rows r),
+  payers as (select distinct r.payer_key, r.email_key from rows r),
+  -- Equality joins only (hash joins): an organization's clients once, by name key and by email.
+  client_keys as materialized (
+    select c.id, public.payer_key(c.name) as name_key, coalesce(lower(c.email), '') as email_key
+    from public.clients c where c.organization_id = (select organization_id from b)
+  ),
   by_alias as (
-    select p.payer_key, p.payer_email, a.client_id
+    select p.payer_key, p.email_key, a.client_id
     from payers p join public.payer_aliases a on a.organization_id = (select organization_id from b) and a.alias_key = p.payer_key
   ),
   by_name as (
-    select p.payer_key, p.payer_email, c.id as client_id
-    from payers p join public.clients c on c.organization_id = (select organization_id from b)
-      and (public.payer_key(c.name) = p.payer_key or (p.payer_email is not null and lower(c.email) = p.payer_email))
-    where not exists (select 1 from by_alias x where x.payer_key = p.payer_key and x.payer_email is not distinct from p.payer_email)
+    select p.payer_key, p.email_key, c.id as client_id from payers p join client_keys c on c.name_key = p.payer_key
+    union
+    select p.payer_key, p.email_key, c.id from payers p join client_keys c on c.email_key = p.email_key where p.email_key <> ''
   ),
   matches as (
-    select m.payer_key, m.payer_email, count(distinct m.client_id)::integer as candidates,
+    select m.payer_key, m.email_key, count(distinct m.client_id)::integer as candidates,
       case when count(distinct m.client_id) = 1 then min(m.client_id::text)::uuid end as client_id
-    from (select * from by_alias union all select * from by_name) m
-    group by m.payer_key, m.payer_email
+    from (
+      select * from by_alias
+      union all
+      select n.* from by_name n
+      where not exists (select 1 from by_alias x where x.payer_key = n.payer_key and x.email_key = n.email_key)
+    ) m
+    group by m.payer_key, m.email_key
   )
   select r.ord, r.import_key, r.external_id, r.amount, r.fee, r.date_received, r.payment_method, r.raw_payer,
     r.description,
@@ -262,7 +272,7 @@ as $$
     end,
     coalesce(m.candidates, 0), m.client_id
   from rows r
-  left join matches m on m.payer_key = r.payer_key and m.payer_email is not distinct from lower(r.payer_email)
+  left join matches m on m.payer_key = r.payer_key and m.email_key = r.email_key
 $$;
 revoke execute on function private.import_plan(uuid) from public;
 

@@ -120,22 +120,31 @@ async function stage(input: ImportInput, source: ImportSource, rows: ParsedRow[]
 		}
 	}
 	const keys = importKeys(payments)
-	const staged = payments.map((p, i) => ({
-		ord: i + 1,
-		import_key: keys[i],
-		external_id: p.externalId,
-		amount: p.amount,
-		fee: p.fee,
-		date_received: p.date,
-		payment_method: p.method,
-		raw_payer: p.payer,
-		payer_email: p.payerEmail ?? null,
-		description: p.description?.slice(0, 2000) ?? null,
-	}))
+	// The staged rows' JSON written row by row (no array of row objects next to the payments).
+	const parts: string[] = []
+	for (let i = 0; i < payments.length; i++) {
+		const p = payments[i]!
+		parts.push(
+			JSON.stringify({
+				ord: i + 1,
+				import_key: keys[i],
+				external_id: p.externalId,
+				amount: p.amount,
+				fee: p.fee,
+				date_received: p.date,
+				payment_method: p.method,
+				raw_payer: p.payer,
+				payer_email: p.payerEmail ?? null,
+				description: p.description?.slice(0, 2000) ?? null,
+			}),
+		)
+	}
+	const staged = `[${parts.join(',')}]`
+	parts.length = 0
 	const label = input.label?.slice(0, 255) ?? null
 	const batchId = await asUser(input.userId, async (trx) => {
 		const { rows: out } = await sql<{ id: string }>`
-			select public.stage_import(${input.organizationId}, ${source}, ${label}, ${JSON.stringify(staged)}::jsonb,
+			select public.stage_import(${input.organizationId}, ${source}, ${label}, ${staged}::jsonb,
 				${rows.length}::int, ${ignored}::int, ${failed}::int, ${JSON.stringify(failures)}::jsonb) as id`.execute(trx)
 		return out[0]!.id
 	})

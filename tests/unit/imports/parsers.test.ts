@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { parseImportFile, parseLooseDate, parseSignedAmount, type ParsedRow } from '#app/.server/imports/parsers/index.ts'
+import { parseImportFile, parseImportFileAsync, parseLooseDate, parseSignedAmount, type ParsedRow } from '#app/.server/imports/parsers/index.ts'
 import { BOFA, CASHAPP, CHASE, GENERIC, PAYPAL, VENMO } from './fixtures.ts'
 
 function parsed(text: string, mapping?: Parameters<typeof parseImportFile>[1]) {
@@ -162,5 +162,22 @@ describe('amounts and dates as the exports write them', () => {
 		['yesterday', null],
 	])('%s', (text, expected) => {
 		expect(parseLooseDate(text)).toBe(expected)
+	})
+})
+
+describe('reading in chunks (large files)', () => {
+	const mapping = { date: 'Posted', amount: 'Value', payer: 'Who', externalId: 'Ref', description: 'Memo', method: 'Zelle' as const }
+	const bigGeneric = ['Posted,Who,Value,Ref,Memo', ...Array.from({ length: 3000 }, (_, i) => `2026-03-01,"Payer, ${i % 7}",${i + 1}.00,R${i},"note ""${i}"""`)].join('\n')
+	const bigVenmo = [VENMO.trimEnd(), ...Array.from({ length: 3000 }, (_, i) => `,${4000000000000000000n + BigInt(i)},2026-03-01T10:00:00,Payment,Complete,"Multi\nline ${i}",Ana Silva,Owner,+ $1.00,,0,,0,,,Venmo balance,,,,Venmo,,`)].join('\n')
+
+	test.each([
+		['venmo', VENMO, null], ['paypal', PAYPAL, null], ['cashapp', CASHAPP, null], ['chase', CHASE, null], ['bofa', BOFA, null],
+		['generic', GENERIC, mapping], ['generic without mapping', GENERIC, null], ['large generic', bigGeneric, mapping],
+		['large generic without mapping', bigGeneric, null], ['large venmo with multi-line notes', bigVenmo, null], ['not csv', '"a,b\n1', null],
+	])('%s: the same rows as reading at once', async (_, text, m) => {
+		const shares: number[] = []
+		const chunked = await parseImportFileAsync(text, m, (share) => shares.push(share))
+		expect(chunked).toEqual(parseImportFile(text, m))
+		expect(shares.every((s, i) => s >= 0 && s <= 1 && (i === 0 || s >= shares[i - 1]!))).toBe(true)
 	})
 })

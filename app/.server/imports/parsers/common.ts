@@ -91,18 +91,19 @@ const CHUNK = 256 * 1024
 
 /**
  * As `readRecords`, in chunks that leave the event loop free between them (a 10 MB file does
- * not stall the server), reporting the share of the text read.
+ * not stall the server), handing each record to `onRecord` as it is read (so a large file's
+ * records are never all held at once) and reporting the share of the text read. False when
+ * the text is not CSV.
  */
-export async function readRecordsAsync(text: string, onProgress?: (share: number) => void): Promise<Rec[] | null> {
-	if (text.includes('\0')) return null
+export async function readRecordsAsync(text: string, onRecord: (rec: Rec) => void, onProgress?: (share: number) => void): Promise<boolean> {
+	if (text.includes('\0')) return false
 	const parser = parseStream(CSV_OPTIONS)
-	const out: Rec[] = []
 	let failed = false
 	parser.on('readable', () => {
 		let r: RawRecord | null
 		while ((r = parser.read() as RawRecord | null) !== null) {
 			const rec = toRec(r)
-			if (rec) out.push(rec)
+			if (rec) onRecord(rec)
 		}
 	})
 	const finished = new Promise<void>((resolve) => {
@@ -119,7 +120,7 @@ export async function readRecordsAsync(text: string, onProgress?: (share: number
 	}
 	parser.end()
 	await finished
-	return failed ? null : out
+	return !failed
 }
 
 /** A header row's columns by lowercased name; the first of two equal names wins. */

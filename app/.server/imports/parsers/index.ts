@@ -30,10 +30,53 @@ export function parseImportFile(text: string, mapping?: GenericMapping | null): 
 	return parseRecords(readRecords(text), mapping)
 }
 
-/** As `parseImportFile`, reading in chunks and reporting the share read (for large files). */
+/**
+ * As `parseImportFile`, reading in chunks and reporting the share read (for large files): each
+ * record after the header becomes its parsed row as soon as it is read.
+ */
 export async function parseImportFileAsync(text: string, mapping?: GenericMapping | null, onProgress?: (share: number) => void): Promise<ParseResult> {
 	if (!text.trim()) return { ok: false, error: 'empty' }
-	return parseRecords(await readRecordsAsync(text, onProgress), mapping)
+	const head: Rec[] = []
+	let convert: ((rec: Rec) => ParsedRow[]) | null = null
+	let found: { source: FileSource; header: string[] } | null = null
+	const rows: ParsedRow[] = []
+	const read = await readRecordsAsync(
+		text,
+		(rec) => {
+			if (convert) {
+				for (const row of convert(rec)) rows.push(row)
+				return
+			}
+			head.push(rec)
+			const layout = LAYOUTS.find((l) => l.fits(rec.fields))
+			if (layout) {
+				found = { source: layout.source, header: rec.fields }
+				convert = (r) => layout.parse(rec.fields, [r])
+				head.length = 0
+			} else if (head.length >= HEADER_SEARCH_LINES) {
+				// No known layout: the file's first line is its header, for a mapping.
+				const header = head[0]!.fields
+				const rest = head.slice(1)
+				head.length = 0
+				if (mapping && header.length >= 2 && mappingFits(header, mapping)) {
+					found = { source: 'generic', header }
+					convert = (r) => parseGeneric(header, [r], mapping)
+					for (const r of rest) rows.push(...convert(r))
+				} else {
+					// Left to parseImportFile below, which says what is missing.
+					convert = () => []
+				}
+			}
+		},
+		onProgress,
+	)
+	if (!read) return { ok: false, error: 'notCsv' }
+	if (!found) {
+		// A short file (no layout in its lines) or one whose generic mapping did not fit.
+		return parseImportFile(text, mapping)
+	}
+	const { source, header } = found
+	return finish(source, header, rows)
 }
 
 function parseRecords(records: Rec[] | null, mapping?: GenericMapping | null): ParseResult {
