@@ -62,7 +62,7 @@ async function upload(page: Page, name: string, text: string, { preview = true }
 }
 
 async function commit(page: Page, count: number) {
-	await page.getByRole('button', { name: `Import ${count} payments` }).click()
+	await page.getByRole('button', { name: count === 1 ? 'Import 1 payment' : `Import ${count} payments` }).click()
 	await expect(page).toHaveURL(/\/app\/transactions\/import\/history$/)
 }
 
