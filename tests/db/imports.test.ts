@@ -155,6 +155,18 @@ describe('undo', () => {
 })
 
 describe('bad input', () => {
+	test('payments a caller normalised badly are failed rows with their reason; the good ones import', async () => {
+		const owner = await org('Bad payments')
+		const good = zelle('Ana Silva', '10.00')
+		const result = await importPayments({
+			organizationId: owner.orgId, userId: owner.userId, source: 'email',
+			payments: [good, { ...good, date: '2026-02-30' }, { ...good, amount: '-5.00' }, { ...good, payer: ' ' }, { ...good, method: 'Bitcoin' as 'Zelle' }],
+		})
+		if (!result.ok || result.status !== 'committed') throw new Error('not committed')
+		expect(result.batch.counts.created).toBe(1)
+		expect(result.batch.failures.map((f) => f.reason)).toEqual(['dateInvalid', 'amountInvalid', 'payerMissing', 'methodInvalid'])
+	})
+
 	test.each([['', 'empty'], ['\0\0\0', 'notCsv'], ['a,b\n1,2', 'mappingRequired']])('%j: nothing is written', async (file, error) => {
 		const owner = await org(`Bad ${error}`)
 		expect(await importPayments({ organizationId: owner.orgId, userId: owner.userId, file })).toMatchObject({ ok: false, error })

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto'
 import { sql } from 'kysely'
+import { parseIsoDate } from '#app/lib/dates.ts'
+import { PAYMENT_METHODS } from '#app/lib/schemas/transactions.ts'
 import { asUser, dbErrorCode } from '../db/index.ts'
 import {
 	parseImportFileAsync,
@@ -77,7 +79,7 @@ export async function importPayments(input: ImportInput): Promise<ImportResult> 
 		rows = parsed.rows
 	} else {
 		source = input.source
-		rows = input.payments.map((payment, i) => ({ line: i + 1, kind: 'payment', payment }))
+		rows = input.payments.map((payment, i) => checkPayment(payment, i + 1))
 	}
 	progress('checking', 1)
 	const batch = await stage(input, source, rows)
@@ -86,6 +88,20 @@ export async function importPayments(input: ImportInput): Promise<ImportResult> 
 	const committed = await commitImport(input.userId, batch.batchId)
 	if (!committed.ok) throw new Error(`import batch ${batch.batchId} could not be committed: ${committed.code}`)
 	return { ok: true, status: 'committed', batch: committed.batch }
+}
+
+/**
+ * A payment normalised by a caller (mail sync) is checked as a file's rows are: a bad one is a
+ * failed row with its reason, never a database error.
+ */
+function checkPayment(p: NormalizedPayment, line: number): ParsedRow {
+	if (!parseIsoDate(p.date)) return { line, kind: 'failed', reason: 'dateInvalid', value: String(p.date).slice(0, 40) }
+	if (!/^\d{1,10}\.\d{2}$/.test(p.amount) || Number(p.amount) <= 0) return { line, kind: 'failed', reason: 'amountInvalid', value: String(p.amount).slice(0, 40) }
+	if (p.fee !== null && !/^\d{1,10}\.\d{2}$/.test(p.fee)) return { line, kind: 'failed', reason: 'amountInvalid', value: String(p.fee).slice(0, 40) }
+	if (!p.payer?.trim()) return { line, kind: 'failed', reason: 'payerMissing', value: '' }
+	if (p.payer.length > 200 || (p.externalId?.length ?? 0) > 200 || p.provider.length > 40) return { line, kind: 'failed', reason: 'tooLong', value: p.payer.slice(0, 40) }
+	if (!(PAYMENT_METHODS as readonly string[]).includes(p.method)) return { line, kind: 'failed', reason: 'methodInvalid', value: String(p.method).slice(0, 40) }
+	return { line, kind: 'payment', payment: p }
 }
 
 /** The dedupe key of each payment: its provider's id, else a content hash plus occurrence. */

@@ -52,6 +52,7 @@ export type FailReason =
 	| 'currency'
 	| 'idMissing'
 	| 'tooLong'
+	| 'methodInvalid'
 
 export type ParsedRow =
 	| { line: number; kind: 'payment'; payment: NormalizedPayment }
