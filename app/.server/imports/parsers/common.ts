@@ -144,13 +144,21 @@ export function hasColumns(fields: string[], names: string[]) {
 	return names.every((n) => index.has(n))
 }
 
+type RowReader = (fields: string[], name: string) => string
+/** One reader per header array: a large file's rows are parsed one at a time against it. */
+const readers = new WeakMap<string[], RowReader>()
+
 /** A row reader over a header: `get('gross')` is the field under that header, '' when absent. */
-export function rowReader(header: string[]) {
+export function rowReader(header: string[]): RowReader {
+	const known = readers.get(header)
+	if (known) return known
 	const index = headerIndex(header)
-	return (fields: string[], name: string) => {
+	const reader: RowReader = (fields, name) => {
 		const i = index.get(name)
 		return i === undefined ? '' : (fields[i] ?? '')
 	}
+	readers.set(header, reader)
+	return reader
 }
 
 /**
