@@ -1,4 +1,4 @@
-import { InfoIcon, RefreshCwIcon } from 'lucide-react'
+import { InfoIcon, RefreshCwIcon, UploadIcon } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Form, Link, useLocation, useNavigation } from 'react-router'
@@ -41,6 +41,19 @@ export function SyncButton() {
 	)
 }
 
+/** The way to the import screen (docs/product.md, Imports): next to Sync, and in its outcome. */
+export function ImportLink() {
+	const { t } = useTranslation('imports')
+	return (
+		<Button asChild variant="outline">
+			<Link to="/app/transactions/import">
+				<UploadIcon aria-hidden="true" />
+				{t('links.import')}
+			</Link>
+		</Button>
+	)
+}
+
 export function SyncStatus({ sync }: { sync: SyncView }) {
 	const { t } = useTranslation('transactions')
 	const known = sync.errorMessage === SYNC_NO_SOURCE || sync.errorMessage === SYNC_UNAVAILABLE
@@ -69,9 +82,12 @@ export function SyncStatus({ sync }: { sync: SyncView }) {
 					<AlertTitle>{known ? t(`sync.outcome.${outcome}.title`) : t('sync.failed')}</AlertTitle>
 					<AlertDescription>
 						<p>{known ? t(`sync.outcome.${outcome}.description`) : sync.errorMessage}</p>
-						<p>
+						<p className="flex flex-wrap gap-x-4">
 							<Link to={`/app/modules/${P2P_MODULE_ID}`} className="text-primary underline-offset-4 hover:underline">
 								{t('sync.connectLink')}
+							</Link>
+							<Link to="/app/transactions/import" className="text-primary underline-offset-4 hover:underline">
+								{t('imports:links.import')}
 							</Link>
 						</p>
 					</AlertDescription>

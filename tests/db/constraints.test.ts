@@ -10,7 +10,7 @@ import { asSystem, asUser, sql, type Tx } from '#app/.server/db/index.ts'
 import { CATALOGUE, createUser, refusal, type TestUser } from './fixtures.ts'
 
 type Row = Record<string, unknown>
-type Ctx = { owner: TestUser; omuId: string; omuModuleId: string }
+type Ctx = { owner: TestUser; omuId: string; omuModuleId: string; clientId: string }
 type Spec =
 	| { table: string; insert: (ctx: Ctx) => Row; control?: boolean; bad: [Row, string][] }
 	| { table: string; update: (ctx: Ctx) => Row; bad: [Row, string][] }
@@ -76,6 +76,34 @@ const SPECS: Spec[] = [
 			[{ category: 'Matched' }, ENUM], [{ payment_method: 'Bitcoin' }, ENUM], [{ payment_method: 'zelle' }, ENUM],
 			[{ external_id: long(201) }, CHECK], [{ description: long(2001) }, CHECK],
 			[{ client_id: randomUUID() }, '23503'], [{ amount: null }, '23502'],
+			[{ import_source: 'bitcoin' }, CHECK], [{ raw_payer: long(201) }, CHECK], [{ fee: -1 }, CHECK],
+			[{ import_key: long(301) }, CHECK], [{ import_batch_id: randomUUID() }, '23503'],
+		],
+	},
+	{
+		table: 'import_batches',
+		insert: (c) => ({ organization_id: c.owner.orgId, source: 'venmo' }),
+		bad: [
+			[{ source: 'bitcoin' }, CHECK], [{ status: 'done' }, CHECK], [{ rows_read: -1 }, CHECK], [{ created_count: -1 }, CHECK],
+			[{ file_name: long(256) }, CHECK], [{ staged_rows: '{}' }, CHECK], [{ failures: '{}' }, CHECK], [{ source: null }, '23502'],
+		],
+	},
+	{
+		table: 'import_tombstones',
+		insert: (c) => ({ organization_id: c.owner.orgId, import_key: 'id:venmo:1' }),
+		bad: [[{ import_key: long(301) }, CHECK], [{ import_key: null }, '23502']],
+	},
+	{
+		table: 'payer_aliases',
+		insert: (c) => ({ organization_id: c.owner.orgId, alias: 'Payer', client_id: c.clientId }),
+		bad: [[{ alias: '  ' }, CHECK], [{ alias: long(201) }, CHECK], [{ client_id: randomUUID() }, '23503']],
+	},
+	{
+		table: 'import_mappings',
+		insert: (c) => ({ organization_id: c.owner.orgId, header_signature: 'a|b', date_column: 'Date', amount_column: 'Amount', payer_column: 'Payer' }),
+		bad: [
+			[{ header_signature: '' }, CHECK], [{ date_column: '' }, CHECK], [{ payer_column: long(201) }, CHECK],
+			[{ external_id_column: '' }, CHECK], [{ payment_method: 'Cash' }, ENUM], [{ amount_column: null }, '23502'],
 		],
 	},
 	{
@@ -243,8 +271,9 @@ beforeAll(async () => {
 		await sql`select public.purchase_upgrade(${owner.orgId}, ${CATALOGUE.upgrades.p2pEmail})`.execute(trx)
 		await trx.insertInto('transactions').values({ organization_id: owner.orgId, amount: 1 }).execute()
 	})
+	const client = await asUser(owner.userId, (trx) => trx.insertInto('clients').values({ organization_id: owner.orgId, name: 'Constraint Client' }).returning('id').executeTakeFirstOrThrow())
 	const omu = await asSystem((trx) => trx.selectFrom('organization_module_upgrades').select(['id', 'organization_module_id']).where('organization_id', '=', owner.orgId).executeTakeFirstOrThrow())
-	ctx = { owner, omuId: omu.id, omuModuleId: omu.organization_module_id }
+	ctx = { owner, omuId: omu.id, omuModuleId: omu.organization_module_id, clientId: client.id }
 })
 
 describe('every check and enum constraint rejects a bad value', () => {

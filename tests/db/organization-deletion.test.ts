@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { seedDemoData } from '#app/.server/db/demo-data.ts'
+import { importPayments } from '#app/.server/imports/pipeline.ts'
 import { asAnon, asSystem, asUser, sql } from '#app/.server/db/index.ts'
 import { addMember, CATALOGUE, createUser, refusal, type TestUser } from './fixtures.ts'
 
@@ -46,7 +47,14 @@ async function fullOrganization(name: string): Promise<TestUser & { memberId: st
 		await sql`insert into private.integration_tokens (credential_id, access_token) values (${credential.id}, 'encrypted-token')`.execute(trx)
 		await trx.insertInto('module_favorites').values({ organization_id: owner.orgId, user_id: member.userId, module_id: CATALOGUE.modules.crm }).execute()
 		await trx.insertInto('booking_date_overrides').values({ organization_id: owner.orgId, date: '2031-12-25', closed: true, note: 'Holiday' }).execute()
+		const client = await trx.selectFrom('clients').select('id').where('organization_id', '=', owner.orgId).limit(1).executeTakeFirstOrThrow()
+		await trx.insertInto('payer_aliases').values({ organization_id: owner.orgId, alias: 'Payer Alias', client_id: client.id }).execute()
+		await trx.insertInto('import_mappings').values({ organization_id: owner.orgId, header_signature: 'a|b', date_column: 'Date', amount_column: 'Amount', payer_column: 'Payer' }).execute()
 	})
+	// An import batch with its transactions, one of them deleted (a tombstone).
+	const payments = [1, 2].map((n) => ({ date: '2026-03-01', amount: `${n}.00`, fee: null, payer: 'Payer Alias', description: null, externalId: `D${n}`, method: 'Venmo' as const, provider: 'venmo' }))
+	await importPayments({ organizationId: owner.orgId, userId: owner.userId, source: 'venmo', payments })
+	await asUser(owner.userId, (trx) => trx.deleteFrom('transactions').where('organization_id', '=', owner.orgId).where('external_id', '=', 'D1').execute())
 	return { ...owner, memberId: member.userId }
 }
 

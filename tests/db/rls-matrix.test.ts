@@ -28,6 +28,8 @@ type World = {
 	otherUpgradeId: string
 	orgModuleId: string
 	orgUpgradeId: string
+	/** A client of A that payer aliases are moved to. */
+	aliasClientId: string
 }
 
 let counter = 0
@@ -57,6 +59,8 @@ async function systemInsert(table: string, values: Row, key: string[] = ['id']):
 const MEMBERS: Actor[] = ['non-owner member of A', 'owner of A']
 const NOBODY: Actor[] = []
 const SIGNED_IN: Actor[] = ['member of B', 'non-owner member of A', 'owner of A']
+
+const MAPPING = { date_column: 'Date', amount_column: 'Amount', payer_column: 'Payer' }
 
 const CASES: TableCase[] = [
 	{
@@ -93,6 +97,40 @@ const CASES: TableCase[] = [
 		row: (w) => systemInsert('transactions', { organization_id: w.a.orgId, amount: 12.5, description: 'matrix row' }),
 		insert: (w) => ({ organization_id: w.a.orgId, amount: 20, description: 'inserted by an actor' }),
 		update: () => ({ description: `edited ${next()}` }),
+	},
+	{
+		table: 'import_batches',
+		allowed: { select: MEMBERS, insert: NOBODY, update: NOBODY, delete: NOBODY },
+		row: (w) => systemInsert('import_batches', { organization_id: w.a.orgId, source: 'venmo', file_name: 'matrix.csv' }),
+		insert: (w) => ({ organization_id: w.a.orgId, source: 'paypal' }),
+		update: () => ({ created_count: next() }),
+	},
+	{
+		table: 'import_tombstones',
+		allowed: { select: MEMBERS, insert: NOBODY, update: NOBODY, delete: NOBODY },
+		row: (w) => systemInsert('import_tombstones', { organization_id: w.a.orgId, import_key: `id:venmo:matrix-${next()}` }, ['organization_id', 'import_key']),
+		insert: (w) => ({ organization_id: w.a.orgId, import_key: `id:venmo:inserted-${next()}` }),
+		update: () => ({ import_key: `id:venmo:edited-${next()}` }),
+	},
+	{
+		table: 'payer_aliases',
+		allowed: { select: MEMBERS, insert: MEMBERS, update: MEMBERS, delete: MEMBERS },
+		row: async (w) => {
+			const client = await systemInsert('clients', { organization_id: w.a.orgId, name: `Alias Client ${next()}` })
+			return systemInsert('payer_aliases', { organization_id: w.a.orgId, alias: `Matrix Payer ${next()}`, client_id: client.id })
+		},
+		insert: async (w) => {
+			const client = await systemInsert('clients', { organization_id: w.a.orgId, name: `Alias Client ${next()}` })
+			return { organization_id: w.a.orgId, alias: `Inserted Payer ${next()}`, client_id: client.id }
+		},
+		update: (w) => ({ client_id: w.aliasClientId }),
+	},
+	{
+		table: 'import_mappings',
+		allowed: { select: MEMBERS, insert: MEMBERS, update: MEMBERS, delete: MEMBERS },
+		row: (w) => systemInsert('import_mappings', { organization_id: w.a.orgId, header_signature: `a|b|${next()}`, ...MAPPING }, ['organization_id', 'header_signature']),
+		insert: (w) => ({ organization_id: w.a.orgId, header_signature: `c|d|${next()}`, ...MAPPING }),
+		update: () => ({ payer_column: `Payer ${next()}` }),
 	},
 	{
 		table: 'clients',
@@ -335,6 +373,7 @@ beforeAll(async () => {
 			moduleId: modules[0]!.id, otherModuleId: modules[1]!.id,
 			upgradeId: upgrades[0]!.id, otherUpgradeId: upgrades[1]!.id,
 			orgModuleId: orgModule.id, orgUpgradeId: orgUpgrade.id,
+			aliasClientId: client.id,
 		}
 	})
 })

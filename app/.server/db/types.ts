@@ -196,6 +196,50 @@ export interface GearLedger {
   upgrade_id: string | null;
 }
 
+export interface ImportBatches {
+  committed_at: Timestamp | null;
+  created_at: Generated<Timestamp>;
+  created_count: Generated<number>;
+  deleted_count: Generated<number>;
+  duplicate_count: Generated<number>;
+  failed_count: Generated<number>;
+  failures: Generated<Json>;
+  file_name: string | null;
+  id: Generated<string>;
+  ignored_count: Generated<number>;
+  matched_count: Generated<number>;
+  organization_id: string;
+  payment_count: Generated<number>;
+  review_count: Generated<number>;
+  rows_read: Generated<number>;
+  source: string;
+  staged_rows: Json | null;
+  status: Generated<string>;
+  undone_at: Timestamp | null;
+  undone_by: string | null;
+  undone_count: Generated<number>;
+  unmatched_count: Generated<number>;
+  user_id: Generated<string | null>;
+}
+
+export interface ImportMappings {
+  amount_column: string;
+  date_column: string;
+  description_column: string | null;
+  external_id_column: string | null;
+  header_signature: string;
+  organization_id: string;
+  payer_column: string;
+  payment_method: Generated<PaymentMethod>;
+  updated_at: Generated<Timestamp>;
+}
+
+export interface ImportTombstones {
+  deleted_at: Generated<Timestamp>;
+  import_key: string;
+  organization_id: string;
+}
+
 export interface IntegrationConnections {
   connected_by: string | null;
   created_at: Generated<Timestamp>;
@@ -323,6 +367,16 @@ export interface OrganizationTransactionTotals {
   updated_at: Generated<Timestamp>;
 }
 
+export interface PayerAliases {
+  alias: string;
+  alias_key: Generated<string | null>;
+  client_id: string;
+  created_at: Generated<Timestamp>;
+  created_by: Generated<string | null>;
+  id: Generated<string>;
+  organization_id: string;
+}
+
 export interface Profiles {
   avatar_url: string | null;
   created_at: Generated<Timestamp>;
@@ -352,9 +406,14 @@ export interface Transactions {
   date_received: Generated<string>;
   description: string | null;
   external_id: string | null;
+  fee: Numeric | null;
   id: Generated<string>;
+  import_batch_id: string | null;
+  import_key: string | null;
+  import_source: string | null;
   organization_id: string;
   payment_method: Generated<PaymentMethod>;
+  raw_payer: string | null;
   updated_at: Generated<Timestamp>;
   user_id: Generated<string | null>;
 }
@@ -371,6 +430,9 @@ export interface DB {
   booking_settings: BookingSettings;
   clients: Clients;
   gear_ledger: GearLedger;
+  import_batches: ImportBatches;
+  import_mappings: ImportMappings;
+  import_tombstones: ImportTombstones;
   integration_connections: IntegrationConnections;
   integration_credentials: IntegrationCredentials;
   module_favorites: ModuleFavorites;
@@ -383,6 +445,7 @@ export interface DB {
   organization_modules: OrganizationModules;
   organization_transaction_totals: OrganizationTransactionTotals;
   organizations: Organizations;
+  payer_aliases: PayerAliases;
   profiles: Profiles;
   transaction_monthly_rollups: TransactionMonthlyRollups;
   transactions: Transactions;

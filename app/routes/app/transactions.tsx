@@ -16,7 +16,7 @@ import { NativeSelect, TableLoadError, TableSearch } from '#app/components/data-
 import { EditableTable, SelectCell, TextCell } from '#app/components/data-table/editable-table.tsx'
 import { TableScreen } from '#app/components/data-table/table-screen.tsx'
 import { ClientCell, ClientOptions, TransactionHeadCells, TransactionsReadTable } from '#app/components/data-table/transaction-cells.tsx'
-import { SyncButton, SyncStatus } from '#app/components/transactions-sync.tsx'
+import { ImportLink, SyncButton, SyncStatus } from '#app/components/transactions-sync.tsx'
 import { formatDate, formatMoney } from '#app/lib/format.ts'
 import {
 	isCategory,
@@ -94,7 +94,12 @@ export default function TransactionsScreen({ loaderData, actionData }: Route.Com
 		<TableScreen
 			ns="transactions"
 			data={loaderData}
-			actions={<SyncButton />}
+			actions={
+				<div className="flex flex-wrap gap-2">
+					<ImportLink />
+					<SyncButton />
+				</div>
+			}
 			formError={actionData?.formError}
 			readTable={<TransactionsReadTable rows={loaderData.rows} state={state} />}
 			editTable={<EditTransactions loaderData={loaderData} actionData={actionData} />}

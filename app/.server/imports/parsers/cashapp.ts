@@ -1,0 +1,43 @@
+import { hasColumns, paymentRow, rowReader, type ParsedRow, type Rec } from './common.ts'
+
+/**
+ * Cash App report: amounts `$250` and `-$2.90`, dates `2026-03-01 14:22:05 EST` (or EDT; the
+ * calendar day as written is kept), only `Received P2P` rows are received payments.
+ */
+export const CASHAPP_COLUMNS = ['transaction id', 'date', 'transaction type', 'amount', 'name of sender/receiver']
+
+export function isCashappHeader(fields: string[]) {
+	return hasColumns(fields, CASHAPP_COLUMNS)
+}
+
+export function parseCashapp(header: string[], records: Rec[]): ParsedRow[] {
+	const get = rowReader(header)
+	const rows: ParsedRow[] = []
+	for (const { fields, line } of records) {
+		const type = get(fields, 'transaction type').toLowerCase()
+		if (type !== 'received p2p') {
+			rows.push({ line, kind: 'ignored', reason: type.startsWith('sent') ? 'outgoing' : 'notReceived' })
+			continue
+		}
+		const status = get(fields, 'status').toLowerCase()
+		if (status && status !== 'complete' && status !== 'completed') {
+			rows.push({ line, kind: 'ignored', reason: 'notCompleted' })
+			continue
+		}
+		rows.push(
+			paymentRow(
+				line,
+				{
+					date: get(fields, 'date'),
+					amount: get(fields, 'amount'),
+					fee: get(fields, 'fee'),
+					payer: get(fields, 'name of sender/receiver'),
+					description: get(fields, 'notes'),
+					externalId: get(fields, 'transaction id'),
+				},
+				{ method: 'CashApp', provider: 'cashapp', requireId: true },
+			),
+		)
+	}
+	return rows
+}

@@ -1,0 +1,257 @@
+import { parse as parseStream } from 'csv-parse'
+import { parse } from 'csv-parse/sync'
+import { parseIsoDate } from '#app/lib/dates.ts'
+import { MAX_AMOUNT, type PaymentMethod } from '#app/lib/schemas/transactions.ts'
+
+/**
+ * What every parser shares: the CSV reading (csv-parse, records as arrays with their line
+ * numbers), header lookup by name (never by position), amounts and dates as the exports write
+ * them, and the shape of a parsed row. Parsers are pure functions from text to rows; they never
+ * touch the database (docs/product.md, Imports).
+ */
+
+/** The file layouts the import screen recognises. `email` is the mail notices' channel. */
+export const FILE_SOURCES = ['venmo', 'paypal', 'cashapp', 'chase', 'bofa', 'generic'] as const
+export type FileSource = (typeof FILE_SOURCES)[number]
+export const IMPORT_SOURCES = [...FILE_SOURCES, 'email'] as const
+export type ImportSource = (typeof IMPORT_SOURCES)[number]
+
+/**
+ * A received payment, normalised: what the pipeline dedupes, matches and commits, from a file
+ * or from a mail notice alike.
+ */
+export type NormalizedPayment = {
+	/** YYYY-MM-DD, the day as the source shows it. */
+	date: string
+	/** Positive, 'digits.dd'. */
+	amount: string
+	/** The fee the source charged, positive 'digits.dd', or null. */
+	fee: string | null
+	/** The payer's name as the source wrote it. */
+	payer: string
+	/** The payer's email when the source gives one (PayPal): matched to a client's email. */
+	payerEmail?: string | null
+	description: string | null
+	/** The source's own id for the payment, exactly as written (Venmo ids have 19 digits). */
+	externalId: string | null
+	method: PaymentMethod
+	/**
+	 * Whose ids `externalId` are: two payments with the same provider and id are one payment,
+	 * whichever channel (file or mail) brought them. 'venmo', 'paypal', 'cashapp', 'chase',
+	 * 'bofa', 'csv', or a bank name for Zelle notices.
+	 */
+	provider: string
+}
+
+export type IgnoreReason = 'outgoing' | 'notReceived' | 'notCompleted' | 'memo' | 'summary'
+export type FailReason =
+	| 'amountInvalid'
+	| 'amountMissing'
+	| 'dateInvalid'
+	| 'payerMissing'
+	| 'currency'
+	| 'idMissing'
+	| 'tooLong'
+	| 'methodInvalid'
+
+export type ParsedRow =
+	| { line: number; kind: 'payment'; payment: NormalizedPayment }
+	| { line: number; kind: 'ignored'; reason: IgnoreReason }
+	| { line: number; kind: 'failed'; reason: FailReason; value: string }
+
+export type FileError = 'empty' | 'notCsv' | 'unknownHeaders' | 'mappingRequired' | 'mappingInvalid' | 'noRows'
+
+export type ParseResult =
+	| { ok: true; source: FileSource; rows: ParsedRow[]; headers: string[] }
+	| { ok: false; error: FileError; line?: number; headers?: string[] }
+
+/** One CSV record with the file line it starts on. */
+export type Rec = { fields: string[]; line: number }
+
+const CSV_OPTIONS = { bom: true, relax_column_count: true, skip_empty_lines: true, info: true } as const
+type RawRecord = { record: string[]; info: { lines: number } }
+
+function toRec({ record, info }: RawRecord): Rec | null {
+	const fields = record.map((f) => f.trim())
+	return fields.some((f) => f !== '') ? { fields, line: info.lines } : null
+}
+
+/** The records of a CSV text, or null when it is not CSV (binary, bad quoting). */
+export function readRecords(text: string): Rec[] | null {
+	if (text.includes('\0')) return null
+	try {
+		const out = parse(text, CSV_OPTIONS) as unknown as RawRecord[]
+		return out.flatMap((r) => toRec(r) ?? [])
+	} catch {
+		return null
+	}
+}
+
+/** Characters fed to the parser between two turns of the event loop (and progress reports). */
+const CHUNK = 256 * 1024
+
+/**
+ * As `readRecords`, in chunks that leave the event loop free between them (a 10 MB file does
+ * not stall the server), handing each record to `onRecord` as it is read (so a large file's
+ * records are never all held at once) and reporting the share of the text read. False when
+ * the text is not CSV.
+ */
+export async function readRecordsAsync(text: string, onRecord: (rec: Rec) => void, onProgress?: (share: number) => void): Promise<boolean> {
+	if (text.includes('\0')) return false
+	const parser = parseStream(CSV_OPTIONS)
+	let failed = false
+	parser.on('readable', () => {
+		let r: RawRecord | null
+		while ((r = parser.read() as RawRecord | null) !== null) {
+			const rec = toRec(r)
+			if (rec) onRecord(rec)
+		}
+	})
+	const finished = new Promise<void>((resolve) => {
+		parser.on('end', () => resolve())
+		parser.on('error', () => {
+			failed = true
+			resolve()
+		})
+	})
+	for (let i = 0; i < text.length && !failed; i += CHUNK) {
+		parser.write(text.slice(i, i + CHUNK))
+		onProgress?.(i / text.length)
+		await new Promise((resolve) => setImmediate(resolve))
+	}
+	parser.end()
+	await finished
+	return !failed
+}
+
+/** A header row's columns by lowercased name; the first of two equal names wins. */
+export function headerIndex(fields: string[]) {
+	const map = new Map<string, number>()
+	fields.forEach((name, i) => {
+		const key = normalizeHeader(name)
+		if (key && !map.has(key)) map.set(key, i)
+	})
+	return map
+}
+
+export function normalizeHeader(name: string) {
+	return name.replace(/^\uFEFF/, '').trim().toLowerCase().replace(/\s+/g, ' ')
+}
+
+/** Whether a header row has every named column. */
+export function hasColumns(fields: string[], names: string[]) {
+	const index = headerIndex(fields)
+	return names.every((n) => index.has(n))
+}
+
+type RowReader = (fields: string[], name: string) => string
+/** One reader per header array: a large file's rows are parsed one at a time against it. */
+const readers = new WeakMap<string[], RowReader>()
+
+/** A row reader over a header: `get('gross')` is the field under that header, '' when absent. */
+export function rowReader(header: string[]): RowReader {
+	const known = readers.get(header)
+	if (known) return known
+	const index = headerIndex(header)
+	const reader: RowReader = (fields, name) => {
+		const i = index.get(name)
+		return i === undefined ? '' : (fields[i] ?? '')
+	}
+	readers.set(header, reader)
+	return reader
+}
+
+/**
+ * A signed amount as the exports write it: `+ $1,250.00`, `- $45.00`, `$250`, `-$2.90`,
+ * `1,250.00`, `(45.00)`. Returns cents as a bigint-safe string pair, or null when unreadable.
+ */
+export function parseSignedAmount(input: string): { sign: 1 | -1; value: string } | null {
+	let text = input.trim().replace(/\s+/g, '')
+	if (!text) return null
+	let sign: 1 | -1 = 1
+	if (/^\(.*\)$/.test(text)) {
+		sign = -1
+		text = text.slice(1, -1)
+	}
+	if (text.startsWith('+')) text = text.slice(1)
+	else if (text.startsWith('-')) {
+		sign = -1
+		text = text.slice(1)
+	}
+	text = text.replace(/^\$/, '').replace(/^USD/i, '').replace(/USD$/i, '')
+	if (text.startsWith('-')) {
+		sign = -1
+		text = text.slice(1)
+	}
+	if (!/^(\d{1,3}(,\d{3})+|\d+)(\.\d{1,2})?$/.test(text)) return null
+	const [whole = '0', fraction = ''] = text.replaceAll(',', '').split('.')
+	const value = `${BigInt(whole)}.${fraction.padEnd(2, '0')}`
+	if (Number(value) > MAX_AMOUNT) return null
+	return { sign, value }
+}
+
+/**
+ * A date as the exports write it: ISO (`2026-03-01`, `2026-03-01T14:22:05`, `2026-03-01
+ * 14:22:05 EST`) or US (`03/01/2026`, `3/1/26`). The calendar day as written (the source's
+ * own timezone), or null.
+ */
+export function parseLooseDate(input: string): string | null {
+	const text = input.trim()
+	let m = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T\s].*)?$/.exec(text)
+	if (m) return parseIsoDate(`${m[1]}-${m[2]!.padStart(2, '0')}-${m[3]!.padStart(2, '0')}`)
+	m = /^(\d{1,2})\/(\d{1,2})\/(\d{2}|\d{4})(?:\s.*)?$/.exec(text)
+	if (m) {
+		const year = m[3]!.length === 2 ? `20${m[3]}` : m[3]!
+		return parseIsoDate(`${year}-${m[1]!.padStart(2, '0')}-${m[2]!.padStart(2, '0')}`)
+	}
+	return null
+}
+
+const MAX_TEXT = 500
+
+/** Collapses whitespace; null for empty. */
+export function cleanText(value: string): string | null {
+	const text = value.replace(/\s+/g, ' ').trim()
+	return text ? text.slice(0, MAX_TEXT) : null
+}
+
+/** The checks every received payment passes before it is a payment row. */
+export function paymentRow(
+	line: number,
+	raw: { date: string; amount: string; payer: string; fee?: string; description?: string; externalId?: string; payerEmail?: string },
+	fixed: { method: PaymentMethod; provider: string; requireId?: boolean },
+): ParsedRow {
+	const date = parseLooseDate(raw.date)
+	if (!date) return { line, kind: 'failed', reason: 'dateInvalid', value: raw.date }
+	if (!raw.amount.trim()) return { line, kind: 'failed', reason: 'amountMissing', value: '' }
+	const amount = parseSignedAmount(raw.amount)
+	if (!amount || amount.value === '0.00') return { line, kind: 'failed', reason: 'amountInvalid', value: raw.amount }
+	if (amount.sign < 0) return { line, kind: 'ignored', reason: 'outgoing' }
+	const payer = cleanText(raw.payer)
+	if (!payer) return { line, kind: 'failed', reason: 'payerMissing', value: '' }
+	if (payer.length > 200) return { line, kind: 'failed', reason: 'tooLong', value: payer.slice(0, 40) }
+	const externalId = raw.externalId?.trim() || null
+	if (fixed.requireId && !externalId) return { line, kind: 'failed', reason: 'idMissing', value: '' }
+	if (externalId && externalId.length > 200) return { line, kind: 'failed', reason: 'tooLong', value: externalId.slice(0, 40) }
+	let fee: string | null = null
+	if (raw.fee?.trim()) {
+		const parsed = parseSignedAmount(raw.fee)
+		if (!parsed) return { line, kind: 'failed', reason: 'amountInvalid', value: raw.fee }
+		fee = parsed.value === '0.00' ? null : parsed.value
+	}
+	return {
+		line,
+		kind: 'payment',
+		payment: {
+			date,
+			amount: amount.value,
+			fee,
+			payer,
+			payerEmail: cleanText(raw.payerEmail ?? '')?.toLowerCase() ?? null,
+			description: cleanText(raw.description ?? ''),
+			externalId,
+			method: fixed.method,
+			provider: fixed.provider,
+		},
+	}
+}

@@ -1,0 +1,207 @@
+import { sql } from 'kysely'
+import { type PaymentMethod } from '#app/lib/schemas/transactions.ts'
+import { asUser } from '../db/index.ts'
+import { type GenericMapping } from './parsers/index.ts'
+import { payerKey, type RowFailure } from './pipeline.ts'
+
+/**
+ * What the import screens read and the review queue writes: a staged batch and its preview,
+ * the import history, saved generic mappings, and the review queue with its alias saving.
+ * Every query runs as the user (RLS) and names the organization.
+ */
+
+export const PREVIEW_ROWS = 50
+export const HISTORY_PAGE = 50
+export const REVIEW_PAGE = 100
+
+export type PreviewRow = {
+	ord: number
+	date: string
+	amount: string
+	payer: string
+	externalId: string | null
+	state: 'new' | 'duplicate' | 'deleted'
+	candidates: number
+}
+
+export type PreviewCounts = {
+	new_count: number
+	duplicate_count: number
+	deleted_count: number
+	matched_count: number
+	review_count: number
+	unmatched_count: number
+}
+
+export async function getStagedPreview(userId: string, organizationId: string, batchId: string) {
+	return asUser(userId, async (trx) => {
+		const batch = await trx
+			.selectFrom('import_batches')
+			.select(['id', 'source', 'file_name', 'status', 'rows_read', 'payment_count', 'ignored_count', 'failed_count', 'failures'])
+			.where('organization_id', '=', organizationId)
+			.where('id', '=', batchId)
+			.executeTakeFirst()
+		if (!batch) return null
+		const view = {
+			id: batch.id,
+			source: batch.source,
+			fileName: batch.file_name,
+			status: batch.status,
+			rowsRead: batch.rows_read,
+			payments: batch.payment_count,
+			ignored: batch.ignored_count,
+			failed: batch.failed_count,
+			failures: batch.failures as RowFailure[],
+		}
+		if (batch.status !== 'staged') return { batch: view, counts: null, rows: [] as PreviewRow[] }
+		const { rows: counts } = await sql<PreviewCounts>`select * from public.preview_import(${batchId})`.execute(trx)
+		const { rows } = await sql<PreviewRow>`
+			select p.ord, p.date_received::text as date, p.amount::text as amount, p.raw_payer as payer,
+				p.external_id as "externalId", p.state, p.candidates
+			from public.preview_import_rows(${batchId}, ${PREVIEW_ROWS}) p`.execute(trx)
+		return { batch: view, counts: counts[0]!, rows }
+	})
+}
+
+export type HistoryRow = {
+	id: string
+	source: string
+	fileName: string | null
+	status: 'committed' | 'undone'
+	createdAt: string
+	who: string | null
+	rowsRead: number
+	created: number
+	duplicates: number
+	ignored: number
+	failed: number
+	matched: number
+	review: number
+	unmatched: number
+	undone: number
+}
+
+export async function listImportHistory(userId: string, organizationId: string): Promise<HistoryRow[]> {
+	return asUser(userId, async (trx) => {
+		const { rows } = await sql<HistoryRow>`
+			select b.id, b.source, b.file_name as "fileName", b.status, to_char(b.committed_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as "createdAt",
+				coalesce(nullif(p.full_name, ''), p.email) as who, b.rows_read as "rowsRead", b.created_count as created,
+				b.duplicate_count + b.deleted_count as duplicates, b.ignored_count as ignored, b.failed_count as failed,
+				b.matched_count as matched, b.review_count as review, b.unmatched_count as unmatched, b.undone_count as undone
+			from public.import_batches b
+			left join public.profiles p on p.user_id = b.user_id
+			where b.organization_id = ${organizationId} and b.status <> 'staged'
+			order by b.created_at desc, b.id desc
+			limit ${HISTORY_PAGE}`.execute(trx)
+		return rows
+	})
+}
+
+/** The saved mapping for a header, when one was saved. */
+export async function getSavedMapping(userId: string, organizationId: string, signature: string): Promise<GenericMapping | null> {
+	const row = await asUser(userId, (trx) =>
+		trx.selectFrom('import_mappings').selectAll().where('organization_id', '=', organizationId).where('header_signature', '=', signature).executeTakeFirst(),
+	)
+	if (!row) return null
+	return {
+		date: row.date_column,
+		amount: row.amount_column,
+		payer: row.payer_column,
+		externalId: row.external_id_column ?? '',
+		description: row.description_column ?? '',
+		method: row.payment_method as PaymentMethod,
+	}
+}
+
+export async function saveMapping(userId: string, organizationId: string, signature: string, mapping: GenericMapping) {
+	const values = {
+		date_column: mapping.date,
+		amount_column: mapping.amount,
+		payer_column: mapping.payer,
+		external_id_column: mapping.externalId || null,
+		description_column: mapping.description || null,
+		payment_method: mapping.method,
+	}
+	await asUser(userId, (trx) =>
+		trx
+			.insertInto('import_mappings')
+			.values({ organization_id: organizationId, header_signature: signature, ...values })
+			.onConflict((oc) => oc.columns(['organization_id', 'header_signature']).doUpdateSet({ ...values, updated_at: sql`now()` }))
+			.execute(),
+	)
+}
+
+export type ReviewRow = {
+	id: string
+	date: string
+	amount: string
+	payer: string
+	method: string
+	category: 'review' | 'unmatched'
+	/** The clients whose name (or a saved alias) the payer matches, first in the choice. */
+	candidates: string[]
+}
+
+/** Imported payments still without a client (review first), and the clients to choose from. */
+export async function listReviewQueue(userId: string, organizationId: string) {
+	return asUser(userId, async (trx) => {
+		const { rows } = await sql<Omit<ReviewRow, 'candidates'> & { key: string }>`
+			select t.id, t.date_received::text as date, t.amount::text as amount, t.raw_payer as payer, t.payment_method as method,
+				t.category, public.payer_key(t.raw_payer) as key
+			from public.transactions t
+			where t.organization_id = ${organizationId} and t.category in ('review', 'unmatched')
+				and t.client_id is null and t.raw_payer is not null
+			order by t.category = 'review' desc, t.date_received desc, t.id desc
+			limit ${REVIEW_PAGE}`.execute(trx)
+		const clients = await trx.selectFrom('clients').select(['id', 'name', 'email']).where('organization_id', '=', organizationId).orderBy('name').limit(1000).execute()
+		const byKey = new Map<string, string[]>()
+		for (const c of clients) {
+			const key = payerKey(c.name)
+			byKey.set(key, [...(byKey.get(key) ?? []), c.id])
+		}
+		return {
+			rows: rows.map(({ key, ...r }) => ({ ...r, candidates: byKey.get(key) ?? [] })) satisfies ReviewRow[],
+			clients: clients.map((c) => ({ id: c.id, name: c.name, email: c.email })),
+		}
+	})
+}
+
+export type ResolveResult = { ok: true; updated: number } | { ok: false; error: 'notFound' | 'clientNotFound' }
+
+/**
+ * A user picks the client of a payment in the queue; with `saveAlias` the payer name is saved
+ * as that client's alias (replacing an alias of that name) and the queue's other payments from
+ * the same payer get the client too. Future imports match it.
+ */
+export async function resolveReview(userId: string, organizationId: string, input: { transactionId: string; clientId: string; saveAlias: boolean }): Promise<ResolveResult> {
+	return asUser(userId, async (trx) => {
+		const row = await trx
+			.selectFrom('transactions')
+			.select(['id', 'raw_payer'])
+			.where('organization_id', '=', organizationId)
+			.where('id', '=', input.transactionId)
+			.executeTakeFirst()
+		if (!row) return { ok: false, error: 'notFound' }
+		const client = await trx.selectFrom('clients').select('id').where('organization_id', '=', organizationId).where('id', '=', input.clientId).executeTakeFirst()
+		if (!client) return { ok: false, error: 'clientNotFound' }
+		let q = trx.updateTable('transactions').set({ client_id: client.id, category: 'matched' }).where('organization_id', '=', organizationId)
+		if (input.saveAlias && row.raw_payer) {
+			await trx
+				.insertInto('payer_aliases')
+				.values({ organization_id: organizationId, alias: row.raw_payer, client_id: client.id })
+				.onConflict((oc) => oc.columns(['organization_id', 'alias_key']).doUpdateSet({ client_id: client.id }))
+				.execute()
+			const key = payerKey(row.raw_payer)
+			q = q.where((eb) =>
+				eb.or([
+					eb('id', '=', row.id),
+					eb.and([eb('client_id', 'is', null), eb('category', 'in', ['review', 'unmatched']), eb(sql`public.payer_key(raw_payer)`, '=', key)]),
+				]),
+			)
+		} else {
+			q = q.where('id', '=', row.id)
+		}
+		const result = await q.executeTakeFirst()
+		return { ok: true, updated: Number(result.numUpdatedRows) }
+	})
+}

@@ -1,0 +1,113 @@
+import { useTranslation } from 'react-i18next'
+import { Form } from 'react-router'
+import { requireMember } from '#app/.server/auth/session.ts'
+import { undoImport } from '#app/.server/imports/pipeline.ts'
+import { listImportHistory } from '#app/.server/imports/queries.ts'
+import { redirectWithToast } from '#app/.server/toast.ts'
+import { ImportHeader } from '#app/components/imports.tsx'
+import { SubmitButton } from '#app/components/submit-button.tsx'
+import { Card, CardContent } from '#app/components/ui/card.tsx'
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
+import { errorResponse } from '#app/lib/errors.ts'
+import { formatNumber } from '#app/lib/format.ts'
+import { titleMeta } from '#app/lib/meta.ts'
+import type { Route } from './+types/history'
+
+export { ErrorBoundary } from '#app/components/error-boundary.tsx'
+
+export const meta = titleMeta('importHistory')
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+export async function loader({ context }: Route.LoaderArgs) {
+	const { user, organization } = requireMember(context)
+	return { rows: await listImportHistory(user.userId, organization.id) }
+}
+
+/** Undo of one batch: removes what it created that nobody has edited since. */
+export async function action({ request, context }: Route.ActionArgs) {
+	const { user, organization } = requireMember(context)
+	const form = await request.formData()
+	const batchId = form.get('batchId')
+	if (form.get('intent') !== 'undo' || typeof batchId !== 'string' || !UUID.test(batchId)) errorResponse(400, 'badRequest')
+	void organization
+	const result = await undoImport(user.userId, batchId)
+	const back = '/app/transactions/import/history'
+	if (result.ok) {
+		return redirectWithToast(back, { type: 'success', title: 'imports:toast.undone.title', description: 'imports:toast.undone.description', values: { count: result.removed } })
+	}
+	if (result.code === 'already_undone') return redirectWithToast(back, { type: 'info', title: 'imports:toast.alreadyUndone' })
+	return redirectWithToast(back, { type: 'error', title: 'imports:toast.notFound' })
+}
+
+export default function ImportHistory({ loaderData }: Route.ComponentProps) {
+	const { t, i18n } = useTranslation('imports')
+	const n = (value: number) => formatNumber(value, i18n.language)
+	const when = (iso: string) => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(new Date(iso)) + ' UTC'
+	return (
+		<div className="grid grid-cols-1 gap-6">
+			<ImportHeader title={t('history.title')} description={t('history.description')} current="history" />
+			<Card>
+				<CardContent className="pt-6">
+					{loaderData.rows.length === 0 ? (
+						<p className="text-sm text-muted-foreground">{t('history.empty')}</p>
+					) : (
+						<Table data-testid="import-history">
+							<TableHeader>
+								<TableRow>
+									<TableHead scope="col">{t('history.columns.when')}</TableHead>
+									<TableHead scope="col">{t('history.columns.source')}</TableHead>
+									<TableHead scope="col">{t('history.columns.who')}</TableHead>
+									<TableHead scope="col" className="text-right">{t('history.columns.read')}</TableHead>
+									<TableHead scope="col" className="text-right">{t('history.columns.created')}</TableHead>
+									<TableHead scope="col" className="text-right">{t('history.columns.duplicates')}</TableHead>
+									<TableHead scope="col" className="text-right">{t('history.columns.ignored')}</TableHead>
+									<TableHead scope="col" className="text-right">{t('history.columns.failed')}</TableHead>
+									<TableHead scope="col">{t('history.columns.status')}</TableHead>
+								</TableRow>
+							</TableHeader>
+							<TableBody>
+								{loaderData.rows.map((r) => (
+									<TableRow key={r.id}>
+										<TableCell className="whitespace-nowrap">{when(r.createdAt)}</TableCell>
+										<TableCell>
+											<div>{t(`sources.${r.source}`)}</div>
+											{r.fileName ? <div className="text-xs text-muted-foreground">{r.fileName}</div> : null}
+										</TableCell>
+										<TableCell>{r.who ?? ''}</TableCell>
+										<TableCell className="text-right">{n(r.rowsRead)}</TableCell>
+										<TableCell className="text-right" data-testid="history-created">{n(r.created)}</TableCell>
+										<TableCell className="text-right" data-testid="history-duplicates">{n(r.duplicates)}</TableCell>
+										<TableCell className="text-right">{n(r.ignored)}</TableCell>
+										<TableCell className="text-right">{n(r.failed)}</TableCell>
+										<TableCell>
+											{r.status === 'undone' ? (
+												t('history.status.undone', { count: r.undone })
+											) : (
+												<Form method="post" className="flex items-center gap-2">
+													<span>{t('history.status.committed')}</span>
+													<input type="hidden" name="intent" value="undo" />
+													<input type="hidden" name="batchId" value={r.id} />
+													{r.created > 0 ? <UndoButton label={t('history.undoLabel', { when: when(r.createdAt) })} /> : null}
+												</Form>
+											)}
+										</TableCell>
+									</TableRow>
+								))}
+							</TableBody>
+						</Table>
+					)}
+				</CardContent>
+			</Card>
+		</div>
+	)
+}
+
+function UndoButton({ label }: { label: string }) {
+	const { t } = useTranslation('imports')
+	return (
+		<span aria-label={label} className="contents">
+			<SubmitButton intent="undo" label={t('history.undo')} pendingLabel={t('history.undoing')} />
+		</span>
+	)
+}

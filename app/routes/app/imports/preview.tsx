@@ -1,0 +1,187 @@
+import { useTranslation } from 'react-i18next'
+import { Form, Link } from 'react-router'
+import { requireMember } from '#app/.server/auth/session.ts'
+import { commitImport } from '#app/.server/imports/pipeline.ts'
+import { isProgressToken, reportProgress } from '#app/.server/imports/progress.ts'
+import { getStagedPreview, PREVIEW_ROWS } from '#app/.server/imports/queries.ts'
+import { redirectWithToast } from '#app/.server/toast.ts'
+import { ImportHeader, ImportProgress, useProgressToken } from '#app/components/imports.tsx'
+import { SubmitButton } from '#app/components/submit-button.tsx'
+import { Card, CardContent, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
+import { invariantResponse } from '#app/lib/errors.ts'
+import { formatDate, formatMoney, formatNumber } from '#app/lib/format.ts'
+import { titleMeta } from '#app/lib/meta.ts'
+import type { Route } from './+types/preview'
+
+export { ErrorBoundary } from '#app/components/error-boundary.tsx'
+
+export const meta = titleMeta('importPreview')
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+export async function loader({ params, context }: Route.LoaderArgs) {
+	const { user, organization } = requireMember(context)
+	invariantResponse(UUID.test(params.batchId), 404)
+	const preview = await getStagedPreview(user.userId, organization.id, params.batchId)
+	invariantResponse(preview, 404)
+	return { ...preview, previewRows: PREVIEW_ROWS }
+}
+
+/** Commits the staged batch (one transaction) and shows the history with the outcome. */
+export async function action({ request, params, context }: Route.ActionArgs) {
+	const { user, organization } = requireMember(context)
+	invariantResponse(UUID.test(params.batchId), 404)
+	const form = await request.formData()
+	const token = form.get('progress')
+	const progressToken = isProgressToken(token) ? token : null
+	reportProgress(progressToken, organization.id, 'committing', 1)
+	const result = await commitImport(user.userId, params.batchId)
+	reportProgress(progressToken, organization.id, 'done', 1)
+	const history = '/app/transactions/import/history'
+	if (!result.ok) {
+		if (result.code === 'already_committed') return redirectWithToast(history, { type: 'info', title: 'imports:toast.alreadyCommitted' })
+		return redirectWithToast('/app/transactions/import', { type: 'error', title: 'imports:toast.notFound' })
+	}
+	const { counts } = result.batch
+	return redirectWithToast(history, {
+		type: 'success',
+		title: 'imports:toast.committed.title',
+		description: 'imports:toast.committed.description',
+		values: { created: counts.created, skipped: counts.duplicates + counts.deleted },
+	})
+}
+
+export default function ImportPreview({ loaderData }: Route.ComponentProps) {
+	const { t, i18n } = useTranslation('imports')
+	const token = useProgressToken()
+	const { batch, counts, rows } = loaderData
+	const n = (value: number) => formatNumber(value, i18n.language)
+	if (!counts) {
+		return (
+			<div className="grid grid-cols-1 gap-6">
+				<ImportHeader title={t('preview.title')} current="preview" />
+				<p>{t('preview.done')}</p>
+			</div>
+		)
+	}
+	const summary = [
+		['create', counts.new_count],
+		['duplicates', counts.duplicate_count],
+		['deleted', counts.deleted_count],
+		['ignored', batch.ignored],
+		['failed', batch.failed],
+	] as const
+	return (
+		<div className="grid grid-cols-1 gap-6">
+			<ImportHeader
+				title={t('preview.title')}
+				description={t('preview.detected', { file: batch.fileName ?? '', source: t(`sources.${batch.source}`), rows: n(batch.rowsRead) })}
+				current="preview"
+			/>
+			<Card>
+				<CardContent className="grid gap-4 pt-6">
+					<dl className="grid grid-cols-2 gap-3 sm:grid-cols-5" data-testid="import-summary">
+						{summary.map(([key, value]) => (
+							<div key={key} className="grid gap-1 rounded-md border p-3">
+								<dt className="text-xs text-muted-foreground">{t(`preview.counts.${key}`)}</dt>
+								<dd className="text-xl font-semibold" data-testid={`count-${key}`}>
+									{n(value)}
+								</dd>
+							</div>
+						))}
+					</dl>
+					{counts.new_count > 0 ? (
+						<p className="text-sm">
+							{t('preview.match', { matched: n(counts.matched_count), review: n(counts.review_count), unmatched: n(counts.unmatched_count) })}
+						</p>
+					) : null}
+					<Form method="post" className="flex flex-wrap items-center gap-3">
+						<input type="hidden" name="intent" value="commit" />
+						<input type="hidden" name="progress" value={token} />
+						{counts.new_count > 0 ? (
+							<SubmitButton intent="commit" label={t('preview.commit', { count: counts.new_count, formatted: n(counts.new_count) })} pendingLabel={t('preview.committing')} />
+						) : (
+							<p className="text-sm font-medium">{t('preview.nothing')}</p>
+						)}
+						<Link to="/app/transactions/import" className="text-sm text-primary underline-offset-4 hover:underline">
+							{t('preview.another')}
+						</Link>
+						<ImportProgress token={token} intent="commit" />
+					</Form>
+				</CardContent>
+			</Card>
+			{batch.failures.length > 0 ? (
+				<Card>
+					<CardHeader>
+						<CardTitle>
+							<h2>{t('preview.failuresTitle')}</h2>
+						</CardTitle>
+						{batch.failed > batch.failures.length ? (
+							<p className="text-sm text-muted-foreground">{t('preview.failuresMore', { shown: n(batch.failures.length), count: batch.failed })}</p>
+						) : null}
+					</CardHeader>
+					<CardContent>
+						<Table data-testid="import-failures">
+							<TableHeader>
+								<TableRow>
+									<TableHead scope="col">{t('preview.columns.line')}</TableHead>
+									<TableHead scope="col">{t('preview.columns.reason')}</TableHead>
+									<TableHead scope="col">{t('preview.columns.value')}</TableHead>
+								</TableRow>
+							</TableHeader>
+							<TableBody>
+								{batch.failures.map((f) => (
+									<TableRow key={f.line}>
+										<TableCell>{f.line}</TableCell>
+										<TableCell>{t(`reasons.${f.reason}`)}</TableCell>
+										<TableCell className="font-mono text-xs">{f.value}</TableCell>
+									</TableRow>
+								))}
+							</TableBody>
+						</Table>
+					</CardContent>
+				</Card>
+			) : null}
+			{rows.length > 0 ? (
+				<Card>
+					<CardHeader>
+						<CardTitle>
+							<h2>{t('preview.rowsTitle')}</h2>
+						</CardTitle>
+						{batch.payments > rows.length ? <p className="text-sm text-muted-foreground">{t('preview.firstRows', { count: loaderData.previewRows })}</p> : null}
+					</CardHeader>
+					<CardContent>
+						<Table data-testid="import-rows">
+							<TableHeader>
+								<TableRow>
+									<TableHead scope="col">{t('preview.columns.date')}</TableHead>
+									<TableHead scope="col">{t('preview.columns.payer')}</TableHead>
+									<TableHead scope="col" className="text-right">
+										{t('preview.columns.amount')}
+									</TableHead>
+									<TableHead scope="col">{t('preview.columns.externalId')}</TableHead>
+									<TableHead scope="col">{t('preview.columns.outcome')}</TableHead>
+								</TableRow>
+							</TableHeader>
+							<TableBody>
+								{rows.map((r) => (
+									<TableRow key={r.ord}>
+										<TableCell>{formatDate(r.date)}</TableCell>
+										<TableCell>{r.payer}</TableCell>
+										<TableCell className="text-right">{formatMoney(r.amount)}</TableCell>
+										<TableCell className="font-mono text-xs">{r.externalId ?? ''}</TableCell>
+										<TableCell>
+											{t(`preview.states.${r.state}`)}
+											{r.state === 'new' ? ` · ${t(`preview.matches.${r.candidates === 1 ? 'matched' : r.candidates > 1 ? 'review' : 'unmatched'}`)}` : ''}
+										</TableCell>
+									</TableRow>
+								))}
+							</TableBody>
+						</Table>
+					</CardContent>
+				</Card>
+			) : null}
+		</div>
+	)
+}

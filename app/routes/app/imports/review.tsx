@@ -1,0 +1,137 @@
+import { useTranslation } from 'react-i18next'
+import { Form } from 'react-router'
+import { requireMember } from '#app/.server/auth/session.ts'
+import { listReviewQueue, resolveReview } from '#app/.server/imports/queries.ts'
+import { redirectWithToast } from '#app/.server/toast.ts'
+import { NativeSelect } from '#app/components/data-table/data-table.tsx'
+import { ImportHeader } from '#app/components/imports.tsx'
+import { Button } from '#app/components/ui/button.tsx'
+import { Card, CardContent } from '#app/components/ui/card.tsx'
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
+import { formatDate, formatMoney } from '#app/lib/format.ts'
+import { titleMeta } from '#app/lib/meta.ts'
+import type { Route } from './+types/review'
+
+export { ErrorBoundary } from '#app/components/error-boundary.tsx'
+
+export const meta = titleMeta('reviewQueue')
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+export async function loader({ context }: Route.LoaderArgs) {
+	const { user, organization } = requireMember(context)
+	return listReviewQueue(user.userId, organization.id)
+}
+
+/** One payment's client, optionally remembered as the payer's alias. */
+export async function action({ request, context }: Route.ActionArgs) {
+	const { user, organization } = requireMember(context)
+	const form = await request.formData()
+	const transactionId = form.get('transactionId')
+	const clientId = form.get('clientId')
+	const back = '/app/transactions/import/review'
+	if (typeof transactionId !== 'string' || !UUID.test(transactionId)) return redirectWithToast(back, { type: 'error', title: 'imports:toast.transactionNotFound' })
+	if (typeof clientId !== 'string' || !UUID.test(clientId)) return { transactionId, error: 'clientRequired' as const }
+	const saveAlias = form.get('saveAlias') === 'on'
+	const result = await resolveReview(user.userId, organization.id, { transactionId, clientId, saveAlias })
+	if (!result.ok) {
+		return redirectWithToast(back, { type: 'error', title: result.error === 'notFound' ? 'imports:toast.transactionNotFound' : 'imports:toast.clientNotFound' })
+	}
+	if (saveAlias) return redirectWithToast(back, { type: 'success', title: 'imports:toast.resolvedAlias', values: { count: result.updated } })
+	return redirectWithToast(back, { type: 'success', title: 'imports:toast.resolved' })
+}
+
+export default function ReviewQueue({ loaderData, actionData }: Route.ComponentProps) {
+	const { t } = useTranslation(['imports', 'transactions'])
+	const { rows, clients } = loaderData
+	const nameOf = new Map(clients.map((c) => [c.id, c.email ? `${c.name} <${c.email}>` : c.name]))
+	return (
+		<div className="grid grid-cols-1 gap-6">
+			<ImportHeader title={t('review.title')} description={t('review.description')} current="review" />
+			<Card>
+				<CardContent className="pt-6">
+					{rows.length === 0 ? (
+						<p className="text-sm text-muted-foreground">{t('review.empty')}</p>
+					) : clients.length === 0 ? (
+						<p className="text-sm text-muted-foreground">{t('review.noClients')}</p>
+					) : (
+						<Table data-testid="review-queue">
+							<TableHeader>
+								<TableRow>
+									<TableHead scope="col">{t('review.columns.date')}</TableHead>
+									<TableHead scope="col">{t('review.columns.payer')}</TableHead>
+									<TableHead scope="col" className="text-right">{t('review.columns.amount')}</TableHead>
+									<TableHead scope="col">{t('review.columns.why')}</TableHead>
+									<TableHead scope="col">{t('review.columns.client')}</TableHead>
+								</TableRow>
+							</TableHeader>
+							<TableBody>
+								{rows.map((r) => {
+									const error = actionData?.transactionId === r.id ? t(`review.${actionData.error}`) : undefined
+									const others = clients.filter((c) => !r.candidates.includes(c.id))
+									return (
+										<TableRow key={r.id} data-testid="review-row">
+											<TableCell>{formatDate(r.date)}</TableCell>
+											<TableCell>
+												<div className="font-medium" data-testid="review-payer">
+													{r.payer}
+												</div>
+												<div className="text-xs text-muted-foreground">{t(`transactions:methods.${r.method}`)}</div>
+											</TableCell>
+											<TableCell className="text-right">{formatMoney(r.amount)}</TableCell>
+											<TableCell>{t(`review.why.${r.category}`)}</TableCell>
+											<TableCell>
+												<Form method="post" className="grid gap-2">
+													<input type="hidden" name="transactionId" value={r.id} />
+													<div className="flex flex-wrap items-center gap-2">
+														<NativeSelect
+															name="clientId"
+															defaultValue={r.candidates[0] ?? ''}
+															aria-label={t('review.clientFor', { payer: r.payer })}
+															aria-invalid={error ? true : undefined}
+															aria-describedby={error ? `review-error-${r.id}` : undefined}
+														>
+															<option value="">{t('review.chooseClient')}</option>
+															{r.candidates.length > 0 ? (
+																<optgroup label={t('review.likely')}>
+																	{r.candidates.map((id) => (
+																		<option key={id} value={id}>
+																			{nameOf.get(id)}
+																		</option>
+																	))}
+																</optgroup>
+															) : null}
+															<optgroup label={t('review.allClients')}>
+																{others.map((c) => (
+																	<option key={c.id} value={c.id}>
+																		{nameOf.get(c.id)}
+																	</option>
+																))}
+															</optgroup>
+														</NativeSelect>
+														<Button type="submit" size="sm">
+															{t('review.save')}
+														</Button>
+													</div>
+													<label className="flex items-center gap-2 text-sm">
+														<input type="checkbox" name="saveAlias" defaultChecked />
+														{t('review.saveAlias', { payer: r.payer })}
+													</label>
+													{error ? (
+														<p id={`review-error-${r.id}`} className="text-sm text-destructive">
+															{error}
+														</p>
+													) : null}
+												</Form>
+											</TableCell>
+										</TableRow>
+									)
+								})}
+							</TableBody>
+						</Table>
+					)}
+				</CardContent>
+			</Card>
+		</div>
+	)
+}

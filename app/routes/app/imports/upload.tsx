@@ -1,0 +1,145 @@
+import { useTranslation } from 'react-i18next'
+import { Form, redirect } from 'react-router'
+import { requireMember } from '#app/.server/auth/session.ts'
+import { handleUpload, type MappingStep, type UploadError } from '#app/.server/imports/upload.ts'
+import { ImportHeader, ImportProgress, useProgressToken } from '#app/components/imports.tsx'
+import { NativeSelect } from '#app/components/data-table/data-table.tsx'
+import { Field } from '#app/components/field.tsx'
+import { SubmitButton } from '#app/components/submit-button.tsx'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
+import { Input } from '#app/components/ui/input.tsx'
+import { titleMeta } from '#app/lib/meta.ts'
+import { PAYMENT_METHODS } from '#app/lib/schemas/transactions.ts'
+import type { Route } from './+types/upload'
+
+export { ErrorBoundary } from '#app/components/error-boundary.tsx'
+
+export const meta = titleMeta('importPayments')
+
+export function loader({ context }: Route.LoaderArgs) {
+	requireMember(context)
+	return null
+}
+
+/** Upload (or the mapping of a file no layout fits): stages a preview batch and shows it. */
+export async function action({ request, context }: Route.ActionArgs) {
+	const { user, organization } = requireMember(context)
+	const outcome = await handleUpload(await request.formData(), user, organization.id)
+	if (outcome.ok) return redirect(`/app/transactions/import/${outcome.batchId}`)
+	if ('mapping' in outcome) return { error: outcome.error, mapping: outcome.mapping }
+	return { error: outcome.error, mapping: null }
+}
+
+export default function ImportUpload({ actionData }: Route.ComponentProps) {
+	const { t } = useTranslation('imports')
+	const token = useProgressToken()
+	const mapping = actionData?.mapping ?? null
+	return (
+		<div className="grid grid-cols-1 gap-6">
+			<ImportHeader title={t('title')} description={t('description')} current="import" />
+			{mapping ? (
+				<MappingForm mapping={mapping} token={token} />
+			) : (
+				<UploadForm error={actionData?.error ?? null} token={token} />
+			)}
+		</div>
+	)
+}
+
+function UploadForm({ error, token }: { error: UploadError | null; token: string }) {
+	const { t } = useTranslation('imports')
+	return (
+		<Card>
+			<CardContent className="pt-6">
+				<Form method="post" encType="multipart/form-data" className="grid max-w-xl gap-4">
+					<input type="hidden" name="progress" value={token} />
+					<Field label={t('upload.label')} htmlFor="import-file" error={error ? t(`fileErrors.${error}`) : undefined} errorId="import-file-error">
+						<Input
+							id="import-file"
+							name="file"
+							type="file"
+							accept=".csv,text/csv,text/plain"
+							required
+							aria-invalid={error ? true : undefined}
+							aria-describedby={error ? 'import-file-error import-file-help' : 'import-file-help'}
+						/>
+					</Field>
+					<p id="import-file-help" className="text-sm text-muted-foreground">
+						{t('upload.help')}
+					</p>
+					<div>
+						<SubmitButton intent="upload" label={t('upload.submit')} pendingLabel={t('upload.submitting')} />
+						<input type="hidden" name="intent" value="upload" />
+					</div>
+					<ImportProgress token={token} intent="upload" />
+				</Form>
+			</CardContent>
+		</Card>
+	)
+}
+
+const MAPPED = ['date', 'amount', 'payer', 'externalId', 'description'] as const
+
+function MappingForm({ mapping, token }: { mapping: MappingStep; token: string }) {
+	const { t } = useTranslation(['imports', 'transactions'])
+	const optional = new Set(['externalId', 'description'])
+	return (
+		<Card>
+			<CardHeader>
+				<CardTitle>
+					<h2>{t('mapping.title')}</h2>
+				</CardTitle>
+				<CardDescription>{t('mapping.description')}</CardDescription>
+			</CardHeader>
+			<CardContent>
+				<Form method="post" encType="multipart/form-data" className="grid max-w-xl gap-4">
+					<p className="text-sm">{t('mapping.file', { name: mapping.fileName })}</p>
+					{mapping.invalid ? (
+						<p role="alert" className="text-sm text-destructive">
+							{t('fileErrors.mappingInvalid')}
+						</p>
+					) : null}
+					<input type="hidden" name="intent" value="map" />
+					<input type="hidden" name="progress" value={token} />
+					<input type="hidden" name="fileName" value={mapping.fileName} />
+					<textarea name="csv" defaultValue={mapping.csv} hidden readOnly aria-hidden="true" />
+					{MAPPED.map((key) => {
+						const error = mapping.errors?.[key] ? t('mapping.required') : undefined
+						return (
+							<Field key={key} label={t(key === 'description' ? 'mapping.description_column' : `mapping.${key}`)} htmlFor={`map-${key}`} error={error} errorId={`map-${key}-error`}>
+								<NativeSelect
+									id={`map-${key}`}
+									name={key}
+									defaultValue=""
+									required={!optional.has(key)}
+									aria-invalid={error ? true : undefined}
+									aria-describedby={error ? `map-${key}-error` : undefined}
+								>
+									<option value="">{optional.has(key) ? t('mapping.none') : '—'}</option>
+									{mapping.headers.map((h) => (
+										<option key={h} value={h}>
+											{h}
+										</option>
+									))}
+								</NativeSelect>
+							</Field>
+						)
+					})}
+					<Field label={t('mapping.method')} htmlFor="map-method">
+						<NativeSelect id="map-method" name="method" defaultValue="Other">
+							{PAYMENT_METHODS.map((m) => (
+								<option key={m} value={m}>
+									{t(`transactions:methods.${m}`)}
+								</option>
+							))}
+						</NativeSelect>
+					</Field>
+					<div>
+						<SubmitButton intent="map" label={t('mapping.submit')} pendingLabel={t('upload.submitting')} />
+					</div>
+					<ImportProgress token={token} intent="map" />
+				</Form>
+			</CardContent>
+		</Card>
+	)
+}

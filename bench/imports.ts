@@ -1,0 +1,141 @@
+/**
+ * Import of a 100,000-row file (issue target: under 10 s and 300 MB RSS on the PostgreSQL
+ * server). Writes a Venmo statement of BENCH_IMPORT_ROWS received payments (default 100,000;
+ * 1,000 clients, payers a mix of one-client, two-client and unknown names), then runs the one
+ * import pipeline (app/.server/imports/pipeline.ts) on a fresh database of the PostgreSQL test
+ * server: parse + stage (the preview), commit (one set-based statement), and the same file
+ * again (every row a duplicate). Prints the times and the process's peak RSS; not a pass/fail test.
+ *
+ *   node_modules/.bin/tsx bench/imports.ts
+ *   BENCH_IMPORT_ROWS=20000 node_modules/.bin/tsx bench/imports.ts
+ */
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpus, loadavg, tmpdir } from 'node:os'
+import path from 'node:path'
+import { performance } from 'node:perf_hooks'
+import pg from 'pg'
+import { asSystem, closeDatabase, openDatabase, sql } from '../app/.server/db/index.ts'
+import { migrate } from '../app/.server/db/migrate.ts'
+import { commitImport, importPayments } from '../app/.server/imports/pipeline.ts'
+
+const ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 100_000)
+const CLIENTS = 1_000
+const TARGET_S = 10
+const TARGET_MB = 300
+const root = path.resolve(import.meta.dirname, '..')
+
+const mb = (bytes: number) => Math.round(bytes / 1024 / 1024)
+
+function venmoFile(rows: number) {
+	const lines = [
+		'Account Statement - (@bench) ,,,,,,,,,,,',
+		'Account Activity,,,,,,,,,,,',
+		',ID,Datetime,Type,Status,Note,From,To,Amount (total),Amount (fee),Beginning Balance,Disclaimer',
+		',,,,,,,,,,$0.00,',
+	]
+	for (let i = 0; i < rows; i++) {
+		const id = String(3_900_000_000_000_000_000n + BigInt(i))
+		const day = String(1 + (i % 28)).padStart(2, '0')
+		const month = String(1 + (Math.floor(i / 28) % 12)).padStart(2, '0')
+		// A third known clients, a tenth a name two clients share, the rest unknown payers.
+		const payer = i % 3 === 0 ? `Client ${i % CLIENTS}` : i % 10 === 1 ? 'Shared Name' : `Payer ${i % 5_000}`
+		const cents = 100 + ((i * 7919) % 100_000)
+		const amount = `+ $${Math.floor(cents / 100).toLocaleString('en-US')}.${String(cents % 100).padStart(2, '0')}`
+		lines.push(`,${id},2026-${month}-${day}T10:00:00,Payment,Complete,Session ${i % 50},${payer},Bench,"${amount}",,,`)
+	}
+	lines.push(',,,,,,,,,,,"In case of errors or questions about your electronic transfers, contact us."')
+	return lines.join('\n')
+}
+
+async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
+	const start = performance.now()
+	const value = await fn()
+	return [value, (performance.now() - start) / 1000]
+}
+
+type ChildResult = { stageSeconds: number; commitSeconds: number; againSeconds: number; maxRss: number; baseline: number; counts: Record<string, number>; again: Record<string, number> }
+
+/**
+ * The import runs in a child process that only reads the file and imports it, so its peak RSS
+ * is the import's (plus Node and the app's modules), not the file generator's.
+ */
+async function child([url, orgId, userId, filePath]: string[]) {
+	await openDatabase({ kind: 'pg', url: url!, max: 4 })
+	const baseline = process.memoryUsage().rss
+	const file = readFileSync(filePath!, 'utf8')
+	const [staged, stageSeconds] = await timed(() => importPayments({ organizationId: orgId!, userId: userId!, file, label: 'bench.csv', mode: 'preview' }))
+	if (!staged.ok || staged.status !== 'staged') throw new Error('not staged')
+	const [committed, commitSeconds] = await timed(() => commitImport(userId!, staged.batch.batchId))
+	if (!committed.ok) throw new Error(committed.code)
+	const [again, againSeconds] = await timed(() => importPayments({ organizationId: orgId!, userId: userId!, file, label: 'bench.csv' }))
+	if (!again.ok || again.status !== 'committed') throw new Error('re-import not committed')
+	await closeDatabase()
+	const result: ChildResult = {
+		stageSeconds, commitSeconds, againSeconds, baseline,
+		maxRss: process.resourceUsage().maxRSS * 1024,
+		counts: committed.batch.counts, again: again.batch.counts,
+	}
+	process.stdout.write(JSON.stringify(result))
+}
+
+async function main() {
+	const adminUrl = execFileSync('bash', [path.join(root, 'scripts/pg-test-server.sh')], { encoding: 'utf8' }).trim()
+	const name = `p2p_bench_imports_${Date.now()}`
+	const admin = new pg.Client({ connectionString: adminUrl })
+	await admin.connect()
+	await admin.query(`create database ${name}`)
+	await admin.end()
+	const url = new URL(adminUrl)
+	url.pathname = `/${name}`
+	await openDatabase({ kind: 'pg', url: url.toString(), max: 4 })
+	const dir = mkdtempSync(path.join(tmpdir(), 'p2p-bench-imports-'))
+	try {
+		await migrate(root)
+		const owner = await asSystem(async (trx) => {
+			const user = await sql<{ id: string }>`
+				insert into auth.users (email, raw_user_meta_data) values (${`bench-${Date.now()}@example.test`}, '{"full_name":"Bench"}'::jsonb) returning id`.execute(trx)
+			const userId = user.rows[0]!.id
+			const org = await sql<{ organization_id: string }>`select organization_id from public.organization_members where user_id = ${userId}`.execute(trx)
+			const orgId = org.rows[0]!.organization_id
+			await sql`insert into public.clients (organization_id, name)
+				select ${orgId}::uuid, 'Client ' || g from generate_series(0, ${CLIENTS - 1}) g
+				union all select ${orgId}::uuid, 'Shared Name' from generate_series(1, 2)`.execute(trx)
+			return { userId, orgId }
+		})
+		await closeDatabase()
+		const filePath = path.join(dir, 'venmo.csv')
+		const text = venmoFile(ROWS)
+		writeFileSync(filePath, text)
+		const out = execFileSync(path.join(root, 'node_modules/.bin/tsx'), [import.meta.filename, '--child', url.toString(), owner.orgId, owner.userId, filePath], {
+			encoding: 'utf8',
+			maxBuffer: 1024 * 1024,
+		})
+		const r = JSON.parse(out) as ChildResult
+		const total = r.stageSeconds + r.commitSeconds
+		const c = r.counts
+		const rows = [
+			['file', `${ROWS.toLocaleString('en-US')} rows, ${mb(Buffer.byteLength(text))} MB (Venmo layout), ${CLIENTS.toLocaleString('en-US')} clients`],
+			['parse + dedupe check + stage (preview)', `${r.stageSeconds.toFixed(2)} s`],
+			['commit (one set-based insert)', `${r.commitSeconds.toFixed(2)} s`],
+			['upload to committed', `${total.toFixed(2)} s ${total <= TARGET_S ? 'ok' : 'OVER'} (target ${TARGET_S} s)`],
+			['created / matched / review / unmatched', `${c.created} / ${c.matched} / ${c.review} / ${c.unmatched}`],
+			['same file again (all duplicates), committed', `${r.againSeconds.toFixed(2)} s, created ${r.again.created}, duplicates ${r.again.duplicates}`],
+			['peak RSS of the importing process', `${mb(r.maxRss)} MB ${mb(r.maxRss) <= TARGET_MB ? 'ok' : 'OVER'} (target ${TARGET_MB} MB; ${mb(r.baseline)} MB with the modules loaded, before reading the file)`],
+			['load average (1 min) when done', loadavg()[0]!.toFixed(1) + ` on ${cpus().length} cores`],
+		]
+		const width = Math.max(...rows.map(([k]) => k!.length))
+		console.log(`\nImport benchmark: PostgreSQL server (scripts/pg-test-server.sh, fsync off), database ${name}\n`)
+		for (const [k, v] of rows) console.log(`${k!.padEnd(width)}  ${v}`)
+	} finally {
+		rmSync(dir, { recursive: true, force: true })
+		await closeDatabase()
+		const c = new pg.Client({ connectionString: adminUrl })
+		await c.connect()
+		await c.query(`drop database if exists ${name} with (force)`)
+		await c.end()
+	}
+}
+
+if (process.argv[2] === '--child') await child(process.argv.slice(3))
+else await main()

@@ -1,0 +1,176 @@
+import { describe, expect, test } from 'vitest'
+import { asSystem, asUser, sql } from '#app/.server/db/index.ts'
+import { commitImport, importPayments, undoImport } from '#app/.server/imports/pipeline.ts'
+import type { NormalizedPayment } from '#app/.server/imports/parsers/index.ts'
+import { addMember, createUser, refusal } from './fixtures.ts'
+
+const VENMO = [
+	'Account Statement - (@owner) ,,,,,,,,,,,',
+	'Account Activity,,,,,,,,,,,',
+	',ID,Datetime,Type,Status,Note,From,To,Amount (total),Amount (fee),Beginning Balance,Disclaimer',
+	',3921234567890123456,2026-03-01T14:22:05,Payment,Complete,Yoga,Ana Silva,Owner,"+ $1,250.00",,,',
+	',3921234567890123457,2026-03-02T09:00:00,Payment,Complete,Class,Bruno Costa,Owner,+ $80.00,,,',
+	',3921234567890123458,2026-03-03T09:00:00,Payment,Complete,Class,Mystery Payer,Owner,+ $15.00,,,',
+	',3921234567890123459,2026-03-04T09:00:00,Payment,Complete,Supplies,Owner,Shop,- $45.00,,,',
+].join('\n')
+
+function zelle(payer: string, amount: string, date = '2026-03-05', description: string | null = 'Lesson'): NormalizedPayment {
+	return { date, amount, fee: null, payer, description, externalId: null, method: 'Zelle', provider: 'bofa' }
+}
+
+async function org(label: string) {
+	const owner = await createUser(`${label} Owner`)
+	await asUser(owner.userId, (trx) =>
+		trx.insertInto('clients').values([
+			{ organization_id: owner.orgId, name: 'Ana Silva', email: 'ana@example.com' },
+			{ organization_id: owner.orgId, name: 'Bruno Costa' },
+			{ organization_id: owner.orgId, name: 'Bruno  costa', email: 'other.bruno@example.com' },
+		]).execute(),
+	)
+	return owner
+}
+
+async function imported(userId: string, orgId: string) {
+	return asUser(userId, (trx) =>
+		trx.selectFrom('transactions as t').leftJoin('clients as c', 'c.id', 't.client_id')
+			.select(['t.id', 't.external_id', 't.amount', 't.raw_payer', 't.category', 't.payment_method', 't.import_source', 'c.name as client', 't.description'])
+			.where('t.organization_id', '=', orgId).orderBy('t.date_received').orderBy('t.amount').execute())
+}
+
+async function commitFile(userId: string, orgId: string, file: string) {
+	const result = await importPayments({ organizationId: orgId, userId, file, label: 'venmo.csv' })
+	if (!result.ok || result.status !== 'committed') throw new Error('not committed')
+	return result.batch
+}
+
+describe('importing a file', () => {
+	test('creates the received payments, matched: one client → matched, none → unmatched, several → review', async () => {
+		const owner = await org('Import')
+		const batch = await commitFile(owner.userId, owner.orgId, VENMO)
+		expect(batch.counts).toEqual({ created: 3, duplicates: 0, deleted: 0, matched: 1, review: 1, unmatched: 1 })
+		expect(batch).toMatchObject({ rowsRead: 4, payments: 3, ignored: 1, failed: 0 })
+		expect(await imported(owner.userId, owner.orgId)).toEqual([
+			expect.objectContaining({ external_id: '3921234567890123456', amount: '1250.00', raw_payer: 'Ana Silva', category: 'matched', client: 'Ana Silva', payment_method: 'Venmo', import_source: 'venmo' }),
+			expect.objectContaining({ external_id: '3921234567890123457', raw_payer: 'Bruno Costa', category: 'review', client: null }),
+			expect.objectContaining({ external_id: '3921234567890123458', raw_payer: 'Mystery Payer', category: 'unmatched', client: null }),
+		])
+	})
+
+	test('re-importing the same file creates nothing; a user edit is never overwritten; a deleted one stays deleted', async () => {
+		const owner = await org('Reimport')
+		await commitFile(owner.userId, owner.orgId, VENMO)
+		const [first, second] = await imported(owner.userId, owner.orgId)
+		await asUser(owner.userId, async (trx) => {
+			await trx.updateTable('transactions').set({ description: 'Edited by hand', amount: '1200.00' }).where('id', '=', first!.id).execute()
+			await trx.deleteFrom('transactions').where('id', '=', second!.id).execute()
+		})
+		const again = await commitFile(owner.userId, owner.orgId, VENMO)
+		expect(again.counts).toMatchObject({ created: 0, duplicates: 2, deleted: 1 })
+		const rows = await imported(owner.userId, owner.orgId)
+		expect(rows).toHaveLength(2)
+		expect(rows[0]).toMatchObject({ description: 'Edited by hand', amount: '1200.00' })
+	})
+
+	test('id-less payments: two identical real payments in one batch are both kept; the same batch again creates none', async () => {
+		const owner = await org('Hash')
+		const payments = [zelle('Ana Silva', '60.00'), zelle('Ana Silva', '60.00'), zelle('Ana Silva', '60.00', '2026-03-06')]
+		const first = await importPayments({ organizationId: owner.orgId, userId: owner.userId, source: 'email', payments })
+		expect(first.ok && first.status === 'committed' && first.batch.counts.created).toBe(3)
+		// An overlapping batch: the two of the 5th and a new one of the 7th.
+		const overlap = [zelle('Ana Silva', '60.00'), zelle('ANA  SILVA', '60.00'), zelle('Ana Silva', '60.00', '2026-03-07')]
+		const second = await importPayments({ organizationId: owner.orgId, userId: owner.userId, source: 'email', payments: overlap })
+		expect(second.ok && second.status === 'committed' && second.batch.counts).toMatchObject({ created: 1, duplicates: 2 })
+		expect(await imported(owner.userId, owner.orgId)).toHaveLength(4)
+	})
+
+	test('the same payment id twice in one batch is one transaction', async () => {
+		const owner = await org('Twice')
+		const p = { ...zelle('Ana Silva', '10.00'), externalId: 'X1', provider: 'paypal', method: 'PayPal' as const }
+		const result = await importPayments({ organizationId: owner.orgId, userId: owner.userId, source: 'paypal', payments: [p, p] })
+		expect(result.ok && result.status === 'committed' && result.batch.counts).toMatchObject({ created: 1, duplicates: 1 })
+	})
+
+	test('a saved alias wins over names: the payer is matched to the alias client', async () => {
+		const owner = await org('Alias')
+		const brunoB = await asUser(owner.userId, (trx) => trx.selectFrom('clients').select('id').where('email', '=', 'other.bruno@example.com').executeTakeFirstOrThrow())
+		await asUser(owner.userId, (trx) => trx.insertInto('payer_aliases').values({ organization_id: owner.orgId, alias: ' bruno   COSTA ', client_id: brunoB.id }).execute())
+		await commitFile(owner.userId, owner.orgId, VENMO)
+		const bruno = (await imported(owner.userId, owner.orgId)).find((r) => r.raw_payer === 'Bruno Costa')
+		expect(bruno).toMatchObject({ category: 'matched', client: 'Bruno  costa' })
+	})
+
+	test('a preview stages without writing transactions; committing it twice is refused', async () => {
+		const owner = await org('Preview')
+		const staged = await importPayments({ organizationId: owner.orgId, userId: owner.userId, file: VENMO, mode: 'preview' })
+		if (!staged.ok || staged.status !== 'staged') throw new Error('not staged')
+		expect(await imported(owner.userId, owner.orgId)).toHaveLength(0)
+		const preview = await asUser(owner.userId, async (trx) => (await sql`select * from public.preview_import(${staged.batch.batchId})`.execute(trx)).rows[0])
+		expect(preview).toEqual({ new_count: 3, duplicate_count: 0, deleted_count: 0, matched_count: 1, review_count: 1, unmatched_count: 1 })
+		expect(await commitImport(owner.userId, staged.batch.batchId)).toMatchObject({ ok: true })
+		expect(await commitImport(owner.userId, staged.batch.batchId)).toEqual({ ok: false, code: 'already_committed' })
+		expect(await imported(owner.userId, owner.orgId)).toHaveLength(3)
+	})
+
+	test("another organization's member cannot preview, commit or undo a batch", async () => {
+		const owner = await org('Owner A')
+		const other = await createUser('Other B')
+		const staged = await importPayments({ organizationId: owner.orgId, userId: owner.userId, file: VENMO, mode: 'preview' })
+		if (!staged.ok) throw new Error('not staged')
+		expect(await commitImport(other.userId, staged.batch.batchId)).toEqual({ ok: false, code: 'not_member' })
+		expect(await refusal(asUser(other.userId, (trx) => sql`select * from public.preview_import(${staged.batch.batchId})`.execute(trx)))).toBe('not_member')
+		expect(await refusal(importPayments({ organizationId: owner.orgId, userId: other.userId, file: VENMO }))).toBe('not_member')
+		await commitImport(owner.userId, staged.batch.batchId)
+		expect(await undoImport(other.userId, staged.batch.batchId)).toEqual({ ok: false, code: 'not_member' })
+		expect(await imported(owner.userId, owner.orgId)).toHaveLength(3)
+	})
+})
+
+describe('undo', () => {
+	test('removes what the batch created and nobody edited; edited rows stay; the undone payments may be imported again', async () => {
+		const owner = await org('Undo')
+		const member = await createUser('Undo Member')
+		await addMember(owner.orgId, member.userId, 'member')
+		const batch = await commitFile(owner.userId, owner.orgId, VENMO)
+		const [first] = await imported(owner.userId, owner.orgId)
+		await asUser(member.userId, (trx) => trx.updateTable('transactions').set({ description: 'kept' }).where('id', '=', first!.id).execute())
+		expect(await undoImport(member.userId, batch.batchId)).toEqual({ ok: true, removed: 2 })
+		expect(await undoImport(member.userId, batch.batchId)).toEqual({ ok: false, code: 'already_undone' })
+		expect((await imported(owner.userId, owner.orgId)).map((r) => r.description)).toEqual(['kept'])
+		const history = await asUser(owner.userId, (trx) => trx.selectFrom('import_batches').select(['status', 'undone_count', 'undone_by', 'created_count']).where('id', '=', batch.batchId).executeTakeFirstOrThrow())
+		expect(history).toEqual({ status: 'undone', undone_count: 2, undone_by: member.userId, created_count: 3 })
+		const tombstones = await asSystem((trx) => trx.selectFrom('import_tombstones').select('import_key').where('organization_id', '=', owner.orgId).execute())
+		expect(tombstones).toEqual([])
+		const again = await commitFile(owner.userId, owner.orgId, VENMO)
+		expect(again.counts).toMatchObject({ created: 2, duplicates: 1 })
+	})
+
+	test('rollups follow the commit and the undo', async () => {
+		const owner = await org('Rollup')
+		const batch = await commitFile(owner.userId, owner.orgId, VENMO)
+		const totals = () => asSystem((trx) => trx.selectFrom('organization_transaction_totals').select(['transaction_count', 'amount_sum', 'matched_count']).where('organization_id', '=', owner.orgId).executeTakeFirst())
+		expect(await totals()).toEqual({ transaction_count: 3, amount_sum: '1345.00', matched_count: 1 })
+		await undoImport(owner.userId, batch.batchId)
+		expect(await totals()).toMatchObject({ transaction_count: 0, matched_count: 0 })
+	})
+})
+
+describe('bad input', () => {
+	test('payments a caller normalised badly are failed rows with their reason; the good ones import', async () => {
+		const owner = await org('Bad payments')
+		const good = zelle('Ana Silva', '10.00')
+		const result = await importPayments({
+			organizationId: owner.orgId, userId: owner.userId, source: 'email',
+			payments: [good, { ...good, date: '2026-02-30' }, { ...good, amount: '-5.00' }, { ...good, payer: ' ' }, { ...good, method: 'Bitcoin' as 'Zelle' }],
+		})
+		if (!result.ok || result.status !== 'committed') throw new Error('not committed')
+		expect(result.batch.counts.created).toBe(1)
+		expect(result.batch.failures.map((f) => f.reason)).toEqual(['dateInvalid', 'amountInvalid', 'payerMissing', 'methodInvalid'])
+	})
+
+	test.each([['', 'empty'], ['\0\0\0', 'notCsv'], ['a,b\n1,2', 'mappingRequired']])('%j: nothing is written', async (file, error) => {
+		const owner = await org(`Bad ${error}`)
+		expect(await importPayments({ organizationId: owner.orgId, userId: owner.userId, file })).toMatchObject({ ok: false, error })
+		const batches = await asUser(owner.userId, (trx) => trx.selectFrom('import_batches').select('id').execute())
+		expect(batches).toEqual([])
+	})
+})

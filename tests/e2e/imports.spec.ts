@@ -1,0 +1,176 @@
+import type { APIRequestContext, Page } from '@playwright/test'
+import { withDatabase } from './db.ts'
+import { expect, newAccount, signUpByRequest, test } from './fixtures.ts'
+
+/** The import journeys (docs/product.md, Imports), with and without JavaScript. */
+
+const VENMO = [
+	'Account Statement - (@studio) ,,,,,,,,,,,',
+	'Account Activity,,,,,,,,,,,',
+	',ID,Datetime,Type,Status,Note,From,To,Amount (total),Amount (fee),Beginning Balance,Disclaimer',
+	',,,,,,,,,,$0.00,',
+	',3921234567890123456,2026-03-01T14:22:05,Payment,Complete,Yoga,Ana Silva,Studio,"+ $1,250.00",,,',
+	',3921234567890123457,2026-03-02T09:00:00,Payment,Complete,Class,Bruno Costa,Studio,+ $80.00,,,',
+	',3921234567890123458,2026-03-03T09:00:00,Charge,Complete,Rent,Studio,Mystery Payer,+ $15.00,,,',
+	',3921234567890123459,2026-03-04T09:00:00,Payment,Complete,Supplies,Studio,Shop,- $45.00,,,',
+	',3921234567890123460,2026-03-05T09:00:00,Payment,Complete,Typo,Carla Dias,Studio,+ $1.234,,,',
+	',,,,,,,,,,,"Disclaimer text"',
+].join('\n')
+
+const paypal = (rows: [id: string, date: string, name: string, gross: string][]) =>
+	[
+		'\uFEFF"Date","Time","TimeZone","Name","Type","Status","Currency","Gross","Fee","Net","From Email Address","Transaction ID","Balance Impact"',
+		...rows.map(([id, date, name, gross]) => `"${date}","10:00:00","PST","${name}","General Payment","Completed","USD","${gross}","-1.00","${gross}","x@example.com","${id}","Credit"`),
+	].join('\n')
+
+async function signUp(page: Page, request: APIRequestContext, name: string) {
+	const account = newAccount(name)
+	await signUpByRequest(request, account)
+	await page.context().addCookies((await request.storageState()).cookies)
+	const orgId = await withDatabase(async (db) => {
+		const { rows } = await db.query<{ organization_id: string }>(
+			'select m.organization_id from public.organization_members m join auth.users u on u.id = m.user_id where u.email = $1',
+			[account.email],
+		)
+		const org = rows[0]!.organization_id
+		for (const [name, email] of [['Ana Silva', null], ['Bruno Costa', 'bruno.one@example.com'], ['Bruno  costa', 'bruno.two@example.com']]) {
+			await db.query('insert into public.clients (organization_id, name, email) values ($1, $2, $3)', [org, name, email])
+		}
+		return org
+	})
+	return { account, orgId }
+}
+
+async function transactions(orgId: string) {
+	return withDatabase(async (db) =>
+		(
+			await db.query<{ external_id: string; amount: string; category: string; client: string | null; email: string | null }>(
+				`select t.external_id, t.amount::text, t.category::text, c.name as client, c.email
+				 from public.transactions t left join public.clients c on c.id = t.client_id
+				 where t.organization_id = $1 order by t.date_received, t.external_id`,
+				[orgId],
+			)
+		).rows,
+	)
+}
+
+async function upload(page: Page, name: string, text: string, { preview = true } = {}) {
+	await page.goto('/app/transactions/import')
+	await page.getByLabel('CSV file').setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(text) })
+	await page.getByRole('button', { name: 'Upload and preview' }).click()
+	if (preview) await expect(page).toHaveURL(/\/app\/transactions\/import\/[0-9a-f-]{36}$/)
+}
+
+async function commit(page: Page, count: number) {
+	await page.getByRole('button', { name: count === 1 ? 'Import 1 payment' : `Import ${count} payments` }).click()
+	await expect(page).toHaveURL(/\/app\/transactions\/import\/history$/)
+}
+
+test.describe('imports @nojs', () => {
+	test('a Venmo statement: preview, commit, matched / review / unmatched; importing it again creates nothing', async ({ page, request }) => {
+		const { orgId } = await signUp(page, request, 'Venmo Importer')
+		await page.goto('/app/transactions')
+		await page.getByRole('link', { name: 'Import payments' }).first().click()
+		await expect(page).toHaveURL(/\/app\/transactions\/import$/)
+
+		await upload(page, 'venmo.csv', VENMO)
+		await expect(page.getByText('venmo.csv · Venmo statement · 5 rows read')).toBeVisible()
+		await expect(page.getByTestId('count-create')).toHaveText('3')
+		await expect(page.getByTestId('count-ignored')).toHaveText('1')
+		await expect(page.getByTestId('count-failed')).toHaveText('1')
+		await expect(page.getByTestId('import-failures')).toContainText('The amount cannot be read')
+		await expect(page.getByText('Of the new payments: 1 matched to a client, 1 to review (several clients), 1 without a client.')).toBeVisible()
+		expect(await transactions(orgId)).toEqual([])
+
+		await commit(page, 3)
+		await expect(page.getByTestId('history-created').first()).toHaveText('3')
+		expect(await transactions(orgId)).toEqual([
+			{ external_id: '3921234567890123456', amount: '1250.00', category: 'matched', client: 'Ana Silva', email: null },
+			{ external_id: '3921234567890123457', amount: '80.00', category: 'review', client: null, email: null },
+			{ external_id: '3921234567890123458', amount: '15.00', category: 'unmatched', client: null, email: null },
+		])
+
+		await upload(page, 'venmo.csv', VENMO)
+		await expect(page.getByTestId('count-create')).toHaveText('0')
+		await expect(page.getByTestId('count-duplicates')).toHaveText('3')
+		await expect(page.getByText('Nothing new to import from this file.')).toBeVisible()
+		expect(await transactions(orgId)).toHaveLength(3)
+	})
+
+	test('an overlapping PayPal download creates only the new payment', async ({ page, request }) => {
+		const { orgId } = await signUp(page, request, 'PayPal Importer')
+		await upload(page, 'march.csv', paypal([['1AA', '03/01/2026', 'Ana Silva', '100.00'], ['2BB', '03/10/2026', 'Ana Silva', '50.00']]))
+		await commit(page, 2)
+		await upload(page, 'march-april.csv', paypal([['2BB', '03/10/2026', 'Ana Silva', '50.00'], ['3CC', '04/02/2026', 'Ana Silva', '75.00']]))
+		await expect(page.getByTestId('count-create')).toHaveText('1')
+		await expect(page.getByTestId('count-duplicates')).toHaveText('1')
+		await commit(page, 1)
+		await expect(page.getByTestId('history-created').first()).toHaveText('1')
+		await expect(page.getByTestId('history-duplicates').first()).toHaveText('1')
+		expect((await transactions(orgId)).map((t) => t.external_id)).toEqual(['1AA', '2BB', '3CC'])
+	})
+
+	test('the review queue: pick the client, remember the payer; the next import matches by the alias', async ({ page, request }) => {
+		const { orgId } = await signUp(page, request, 'Reviewer')
+		await upload(page, 'venmo.csv', VENMO)
+		await commit(page, 3)
+		await page.goto('/app/transactions/import/review')
+		const byPayer = (payer: string) => page.getByTestId('review-row').filter({ has: page.getByTestId('review-payer').getByText(payer, { exact: true }) })
+		const row = byPayer('Bruno Costa')
+		await expect(row).toContainText('Several clients match')
+		await row.getByLabel('Client for Bruno Costa').selectOption({ label: 'Bruno  costa <bruno.two@example.com>' })
+		await expect(row.getByLabel('Remember “Bruno Costa” as this client')).toBeChecked()
+		await row.getByRole('button', { name: 'Save' }).click()
+		await expect(byPayer('Bruno Costa')).toHaveCount(0)
+		await expect(byPayer('Mystery Payer')).toHaveCount(1)
+		expect((await transactions(orgId)).find((t) => t.external_id === '3921234567890123457')).toMatchObject({ category: 'matched', email: 'bruno.two@example.com' })
+
+		const next = VENMO.replace('3921234567890123457', '3921234567890123999')
+		await upload(page, 'venmo-next.csv', next)
+		await expect(page.getByTestId('count-create')).toHaveText('1')
+		await expect(page.getByTestId('import-rows').getByRole('row').filter({ hasText: 'Bruno Costa' })).toContainText('New · client found')
+		await commit(page, 1)
+		expect((await transactions(orgId)).find((t) => t.external_id === '3921234567890123999')).toMatchObject({ category: 'matched', email: 'bruno.two@example.com' })
+	})
+
+	test('undo removes what an import created, except what was edited since', async ({ page, request }) => {
+		const { orgId } = await signUp(page, request, 'Undoer')
+		await upload(page, 'venmo.csv', VENMO)
+		await commit(page, 3)
+		await withDatabase((db) => db.query(`update public.transactions set description = 'edited' where organization_id = $1 and external_id = '3921234567890123458'`, [orgId]))
+		await page.getByRole('button', { name: 'Undo' }).click()
+		await expect(page.getByTestId('import-history')).toContainText('Undone: 2 removed')
+		expect((await transactions(orgId)).map((t) => t.external_id)).toEqual(['3921234567890123458'])
+	})
+
+	test('bad files get a clear message and write nothing', async ({ page, request }) => {
+		const { orgId } = await signUp(page, request, 'Bad Files')
+		await page.goto('/app/transactions/import')
+		await page.getByLabel('CSV file').setInputFiles({ name: 'photo.csv', mimeType: 'text/csv', buffer: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0]) })
+		await page.getByRole('button', { name: 'Upload and preview' }).click()
+		await expect(page.getByText('This file is not a CSV file (or its quoting is broken).')).toBeVisible()
+		await page.getByLabel('CSV file').setInputFiles({ name: 'empty.csv', mimeType: 'text/csv', buffer: Buffer.from('') })
+		await page.getByRole('button', { name: 'Upload and preview' }).click()
+		await expect(page.getByText('The file is empty.')).toBeVisible()
+		expect(await transactions(orgId)).toEqual([])
+	})
+
+	test('a generic CSV: map the columns once; the mapping is offered for the next file', async ({ page, request }) => {
+		const { orgId } = await signUp(page, request, 'Mapper')
+		const file = 'Posted,Who,Value,Ref\n2026-03-01,Ana Silva,$100.00,G-1\n'
+		await upload(page, 'bank.csv', file, { preview: false })
+		await expect(page.getByRole('heading', { name: 'Map the columns' })).toBeVisible()
+		await page.getByLabel('Date').selectOption('Posted')
+		await page.getByLabel('Amount').selectOption('Value')
+		await page.getByLabel('Payer').selectOption('Who')
+		await page.getByLabel('External ID (optional)').selectOption('Ref')
+		await page.getByLabel('Payment method').selectOption('Zelle')
+		await page.getByRole('button', { name: 'Save mapping and preview' }).click()
+		await expect(page.getByTestId('count-create')).toHaveText('1')
+		await commit(page, 1)
+		await upload(page, 'bank-2.csv', 'Posted,Who,Value,Ref\n2026-03-02,Ana Silva,$20.00,G-2\n')
+		await expect(page.getByTestId('count-create')).toHaveText('1')
+		await commit(page, 1)
+		expect((await transactions(orgId)).map((t) => [t.external_id, t.client])).toEqual([['G-1', 'Ana Silva'], ['G-2', 'Ana Silva']])
+	})
+})

@@ -1,0 +1,183 @@
+import { describe, expect, test } from 'vitest'
+import { parseImportFile, parseImportFileAsync, parseLooseDate, parseSignedAmount, type ParsedRow } from '#app/.server/imports/parsers/index.ts'
+import { BOFA, CASHAPP, CHASE, GENERIC, PAYPAL, VENMO } from './fixtures.ts'
+
+function parsed(text: string, mapping?: Parameters<typeof parseImportFile>[1]) {
+	const result = parseImportFile(text, mapping)
+	if (!result.ok) throw new Error(`not parsed: ${result.error}`)
+	return result
+}
+const payments = (rows: ParsedRow[]) => rows.flatMap((r) => (r.kind === 'payment' ? [r.payment] : []))
+const others = (rows: ParsedRow[]) => rows.flatMap((r) => (r.kind === 'payment' ? [] : [[r.line, r.kind, r.reason]]))
+
+describe('Venmo statement', () => {
+	test('preamble, blank first column, balance and disclaimer rows are passed over; only + rows are received', () => {
+		const result = parsed(VENMO)
+		expect(result.source).toBe('venmo')
+		expect(payments(result.rows)).toEqual([
+			{ date: '2026-03-01', amount: '1250.00', fee: null, payer: 'Ana Silva', payerEmail: null, description: 'Yoga class', externalId: '3921234567890123456', method: 'Venmo', provider: 'venmo' },
+			// A charge: the payer is in To.
+			expect.objectContaining({ date: '2026-03-02', amount: '80.00', payer: 'Bruno Costa', externalId: '3921234567890123457' }),
+		])
+		expect(others(result.rows)).toEqual([
+			[7, 'ignored', 'outgoing'],
+			[8, 'ignored', 'outgoing'],
+			[9, 'failed', 'amountInvalid'],
+			[10, 'failed', 'dateInvalid'],
+		])
+	})
+
+	test('the 19-digit ID is kept exactly (beyond a JavaScript number)', () => {
+		expect(payments(parsed(VENMO).rows)[0]!.externalId).toBe('3921234567890123456')
+		expect(String(Number('3921234567890123456'))).not.toBe('3921234567890123456')
+	})
+})
+
+describe('PayPal activity download', () => {
+	test('BOM and quoted columns; gross and fee; memo rows skipped; other currencies refused per row', () => {
+		const result = parsed(PAYPAL)
+		expect(result.source).toBe('paypal')
+		expect(payments(result.rows)).toEqual([
+			{ date: '2026-03-01', amount: '1250.00', fee: '36.55', payer: 'Ana Silva', payerEmail: 'ana@example.com', description: 'Workshop', externalId: '8AB12345CD6789012', method: 'PayPal', provider: 'paypal' },
+		])
+		expect(others(result.rows)).toEqual([
+			[3, 'ignored', 'outgoing'],
+			[4, 'ignored', 'memo'],
+			[5, 'failed', 'currency'],
+			[6, 'failed', 'amountInvalid'],
+		])
+	})
+})
+
+describe('Cash App report', () => {
+	test('$250 and -$2.90 amounts, EST/EDT dates, only Received P2P rows', () => {
+		const result = parsed(CASHAPP)
+		expect(result.source).toBe('cashapp')
+		expect(payments(result.rows)).toEqual([
+			expect.objectContaining({ date: '2026-03-01', amount: '250.00', fee: null, payer: 'Ana Silva', externalId: 'rmq8z2k', method: 'CashApp' }),
+			expect.objectContaining({ date: '2026-03-15', amount: '40.50', fee: '2.90', payer: 'Bruno Costa', description: null, externalId: 'rmq8z2l' }),
+		])
+		expect(others(result.rows)).toEqual([
+			[4, 'ignored', 'outgoing'],
+			[5, 'ignored', 'notReceived'],
+			[6, 'failed', 'dateInvalid'],
+		])
+	})
+})
+
+describe('Chase export', () => {
+	test('trailing comma; QUICKPAY_CREDIT rows are Zelle with the transaction number; incoming wires are Wire Transfer', () => {
+		const result = parsed(CHASE)
+		expect(result.source).toBe('chase')
+		expect(payments(result.rows)).toEqual([
+			expect.objectContaining({ date: '2026-03-01', amount: '250.00', payer: 'ANA SILVA', externalId: '17283947562', method: 'Zelle', provider: 'chase' }),
+			expect.objectContaining({ date: '2026-03-03', amount: '2000.00', payer: 'ACME CORP', externalId: '0303ABC', method: 'Wire Transfer' }),
+			expect.objectContaining({ date: '2026-03-05', amount: '45.00', payer: 'BRUNO COSTA', externalId: '17283948000' }),
+			expect.objectContaining({ date: '2026-03-05', amount: '45.00', payer: 'BRUNO COSTA', externalId: '17283948001' }),
+		])
+		expect(others(result.rows)).toEqual([
+			[3, 'ignored', 'outgoing'],
+			[5, 'ignored', 'outgoing'],
+		])
+	})
+})
+
+describe('Bank of America export', () => {
+	test('the summary block before the header is passed over; Zelle payer, note and Conf# are read', () => {
+		const result = parsed(BOFA)
+		expect(result.source).toBe('bofa')
+		expect(payments(result.rows)).toEqual([
+			expect.objectContaining({ date: '2026-03-02', amount: '250.00', payer: 'ANA SILVA', description: 'Lessons', externalId: 'ab12cd34e', method: 'Zelle', provider: 'bofa' }),
+			expect.objectContaining({ date: '2026-03-04', amount: '60.00', payer: 'CARLA DIAS', externalId: 'T0PQ9R' }),
+		])
+		expect(others(result.rows)).toEqual([
+			[8, 'ignored', 'summary'],
+			[10, 'ignored', 'outgoing'],
+			[12, 'ignored', 'notReceived'],
+		])
+	})
+})
+
+describe('generic CSV with a mapping', () => {
+	const mapping = { date: 'Posted', amount: 'Value', payer: 'who', externalId: 'Ref', description: 'Memo', method: 'Zelle' as const }
+
+	test('without a mapping the headers are returned for the user to map', () => {
+		expect(parseImportFile(GENERIC)).toEqual({ ok: false, error: 'mappingRequired', headers: ['Posted', 'Who', 'Value', 'Ref', 'Memo'] })
+	})
+
+	test('columns are found by name in any case; negative rows are outgoing; a row without payer fails', () => {
+		const result = parsed(GENERIC, mapping)
+		expect(result.source).toBe('generic')
+		expect(payments(result.rows)).toEqual([
+			{ date: '2026-03-01', amount: '100.00', fee: null, payer: 'Ana Silva', payerEmail: null, description: 'Lesson', externalId: 'A-1', method: 'Zelle', provider: 'csv' },
+			expect.objectContaining({ payer: 'Carla Dias', externalId: null, description: 'Cash' }),
+		])
+		expect(others(result.rows)).toEqual([
+			[3, 'ignored', 'outgoing'],
+			[4, 'failed', 'payerMissing'],
+		])
+	})
+
+	test('a mapping naming a column the file lacks is refused', () => {
+		expect(parseImportFile(GENERIC, { ...mapping, payer: 'Name' })).toMatchObject({ ok: false, error: 'mappingInvalid' })
+	})
+})
+
+describe('bad files', () => {
+	test.each([
+		['', 'empty'],
+		['\n\n  \n', 'empty'],
+		['%PDF-1.4\0\0binary', 'notCsv'],
+		['just one line of prose', 'notCsv'],
+		['"unterminated,quote\nx,y', 'notCsv'],
+	])('%j is refused as %s', (text, error) => {
+		expect(parseImportFile(text)).toMatchObject({ ok: false, error })
+	})
+
+	test('a known header without data rows is refused as having no rows', () => {
+		expect(parseImportFile(CASHAPP.split('\n')[0]!)).toMatchObject({ ok: false, error: 'noRows' })
+	})
+})
+
+describe('amounts and dates as the exports write them', () => {
+	test.each([
+		['+ $1,250.00', { sign: 1, value: '1250.00' }],
+		['- $45.00', { sign: -1, value: '45.00' }],
+		['$250', { sign: 1, value: '250.00' }],
+		['-$2.90', { sign: -1, value: '2.90' }],
+		['(45.00)', { sign: -1, value: '45.00' }],
+		['1,25', null],
+		['12.345', null],
+		['$', null],
+	])('%s', (text, expected) => {
+		expect(parseSignedAmount(text)).toEqual(expected)
+	})
+
+	test.each([
+		['2026-03-01T14:22:05', '2026-03-01'],
+		['2026-03-01 23:30:00 EDT', '2026-03-01'],
+		['3/1/26', '2026-03-01'],
+		['03/01/2026', '2026-03-01'],
+		['02/30/2026', null],
+		['yesterday', null],
+	])('%s', (text, expected) => {
+		expect(parseLooseDate(text)).toBe(expected)
+	})
+})
+
+describe('reading in chunks (large files)', () => {
+	const mapping = { date: 'Posted', amount: 'Value', payer: 'Who', externalId: 'Ref', description: 'Memo', method: 'Zelle' as const }
+	const bigGeneric = ['Posted,Who,Value,Ref,Memo', ...Array.from({ length: 3000 }, (_, i) => `2026-03-01,"Payer, ${i % 7}",${i + 1}.00,R${i},"note ""${i}"""`)].join('\n')
+	const bigVenmo = [VENMO.trimEnd(), ...Array.from({ length: 3000 }, (_, i) => `,${4000000000000000000n + BigInt(i)},2026-03-01T10:00:00,Payment,Complete,"Multi\nline ${i}",Ana Silva,Owner,+ $1.00,,0,,0,,,Venmo balance,,,,Venmo,,`)].join('\n')
+
+	test.each([
+		['venmo', VENMO, null], ['paypal', PAYPAL, null], ['cashapp', CASHAPP, null], ['chase', CHASE, null], ['bofa', BOFA, null],
+		['generic', GENERIC, mapping], ['generic without mapping', GENERIC, null], ['large generic', bigGeneric, mapping],
+		['large generic without mapping', bigGeneric, null], ['large venmo with multi-line notes', bigVenmo, null], ['not csv', '"a,b\n1', null],
+	])('%s: the same rows as reading at once', async (_, text, m) => {
+		const shares: number[] = []
+		const chunked = await parseImportFileAsync(text, m, (share) => shares.push(share))
+		expect(chunked).toEqual(parseImportFile(text, m))
+		expect(shares.every((s, i) => s >= 0 && s <= 1 && (i === 0 || s >= shares[i - 1]!))).toBe(true)
+	})
+})
