@@ -199,23 +199,51 @@ signedInTest.describe('on a phone', () => {
 		await expect(page).toHaveURL(/\/app\/clients$/)
 	})
 
-	signedInTest('no screen is wider than the phone', async ({ page, account }) => {
-		await withDatabase((db) =>
-			db.query(
-				`insert into public.transactions (organization_id, external_id, amount, description, date_received)
-				 select m.organization_id, 'EXT-LONG-IDENTIFIER-' || g, 1234.56 * g, 'A long description of what this payment was for, ' || g, current_date - g
-				 from public.organization_members m join auth.users u on u.id = m.user_id, generate_series(1, 5) g
-				 where u.email = $1`,
-				[account.email],
-			),
-		)
-		for (const path of ['/app/dashboard', '/app/transactions', '/app/transactions?edit=1&add=1', '/app/clients', '/app/categories', '/app/reports', '/app/plans']) {
-			await page.goto(path)
-			const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
-			expect(overflow, path).toBeLessThanOrEqual(0)
-		}
-	})
+	for (const lng of ['en', 'es', 'pt-BR']) {
+		signedInTest(`no screen is wider than the phone, signed in or out, in ${lng}`, async ({ page, account, browser }) => {
+			signedInTest.setTimeout(120_000)
+			await withDatabase((db) =>
+				db.query(
+					`insert into public.transactions (organization_id, external_id, amount, description, date_received)
+					 select m.organization_id, 'EXT-LONG-IDENTIFIER-' || g, 1234.56 * g, 'A long description of what this payment was for, ' || g, current_date - g
+					 from public.organization_members m join auth.users u on u.id = m.user_id, generate_series(1, 5) g
+					 where u.email = $1 and not exists (select 1 from public.transactions t where t.organization_id = m.organization_id and t.external_id = 'EXT-LONG-IDENTIFIER-1')`,
+					[account.email],
+				),
+			)
+			await chooseLanguage(page, lng)
+			const overflowOf = async (target: import('@playwright/test').Page, path: string) => {
+				await target.goto(path)
+				return target.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
+			}
+			for (const path of PHONE_SCREENS) expect(await overflowOf(page, path), `${lng} ${path}`).toBeLessThanOrEqual(0)
+			const anonymous = await browser.newPage({ viewport: { width: 390, height: 844 } })
+			await chooseLanguage(anonymous, lng)
+			for (const path of ['/', '/auth', '/auth?mode=signup', '/auth/forgot-password']) {
+				expect(await overflowOf(anonymous, path), `${lng} signed out ${path}`).toBeLessThanOrEqual(0)
+			}
+			await anonymous.close()
+		})
+	}
 })
+
+/** Every signed-in screen a phone user reaches from the menu, and the landing page signed in. */
+const PHONE_SCREENS = [
+	'/',
+	'/app/dashboard',
+	'/app/transactions',
+	'/app/transactions?edit=1&add=1',
+	'/app/clients',
+	'/app/clients?edit=1',
+	'/app/categories',
+	'/app/reports',
+	'/app/module-marketplace',
+	'/app/plans',
+	'/app/gears',
+	'/app/booking/calendar',
+	'/app/settings',
+	'/app/transactions/import',
+]
 
 async function chooseLanguage(page: import('@playwright/test').Page, lng: string) {
 	await page.context().addCookies([{ name: 'lng', value: Buffer.from(JSON.stringify(lng)).toString('base64'), url: test.info().project.use.baseURL! }])

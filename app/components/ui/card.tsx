@@ -47,7 +47,11 @@ function CardAction({ className, ...props }: React.ComponentProps<'div'>) {
 	return (
 		<div
 			data-slot="card-action"
-			className={cn('col-start-2 row-span-2 row-start-1 self-start justify-self-end', className)}
+			// In a narrow card (a phone) the action goes under the title instead of squeezing it.
+			className={cn(
+				'col-start-2 row-span-2 row-start-1 self-start justify-self-end @max-sm/card-header:col-start-1 @max-sm/card-header:row-span-1 @max-sm/card-header:row-start-3 @max-sm/card-header:justify-self-start',
+				className,
+			)}
 			{...props}
 		/>
 	)
