@@ -107,10 +107,12 @@ export async function runDueJobs(now: Date, jobs: ScheduledJob[] = registeredJob
 export type Scheduler = { stop: () => Promise<void>; tick: () => Promise<string[]> }
 
 /**
- * Starts ticking (every TICK_MS, and once at start). `now` is injectable for tests; ticks never
+ * Starts ticking (every TICK_MS, and once at start unless `runAtStart` is false). `now` is injectable for tests; ticks never
  * overlap. `stop` waits for the tick under way.
  */
-export function startScheduler(options: { now?: () => Date; intervalMs?: number; jobs?: () => ScheduledJob[] } = {}): Scheduler {
+export function startScheduler(
+	options: { now?: () => Date; intervalMs?: number; jobs?: () => ScheduledJob[]; runAtStart?: boolean } = {},
+): Scheduler {
 	const now = options.now ?? (() => new Date())
 	let running: Promise<string[]> = Promise.resolve([])
 	let stopped = false
@@ -123,7 +125,7 @@ export function startScheduler(options: { now?: () => Date; intervalMs?: number;
 	}
 	const timer = setInterval(() => void tick(), options.intervalMs ?? TICK_MS)
 	timer.unref()
-	void tick()
+	if (options.runAtStart ?? true) void tick()
 	log({ event: 'scheduler_started', jobs: registeredJobs().map((j) => j.name) })
 	return {
 		tick,
