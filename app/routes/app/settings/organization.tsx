@@ -187,9 +187,12 @@ function BrandingCard({ settings, lastResult }: { settings: Loader['settings']; 
 			<div className="flex items-center gap-2">
 				<input
 					type="color"
-					aria-label={t(`branding.${name}`)}
+					aria-label={t('branding.picker', { name: t(`branding.${name}`) })}
 					value={shown[name]}
-					onChange={(e) => setColors((c) => ({ ...c, [name]: e.currentTarget.value }))}
+					onChange={(e) => {
+						const value = e.currentTarget.value
+						setColors((c) => ({ ...c, [name]: value }))
+					}}
 					className="h-9 w-12 cursor-pointer rounded border"
 					tabIndex={-1}
 				/>
@@ -199,7 +202,10 @@ function BrandingCard({ settings, lastResult }: { settings: Loader['settings']; 
 					aria-invalid={fields[name].errors ? true : undefined}
 					aria-describedby={fields[name].errors ? fields[name].errorId : undefined}
 					value={colors[name]}
-					onChange={(e) => setColors((c) => ({ ...c, [name]: e.currentTarget.value }))}
+					onChange={(e) => {
+						const value = e.currentTarget.value
+						setColors((c) => ({ ...c, [name]: value }))
+					}}
 					className="font-mono"
 					maxLength={7}
 				/>

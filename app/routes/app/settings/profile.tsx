@@ -237,7 +237,10 @@ function PasswordCard({ lastResult }: { lastResult: Parameters<typeof useForm>[0
 			<Input
 				{...getInputProps(fields[name], { type: 'password' })}
 				autoComplete={autoComplete}
-				onChange={(e) => setFilled((f) => ({ ...f, [name]: e.currentTarget.value.length > 0 }))}
+				onChange={(e) => {
+					const hasValue = e.currentTarget.value.length > 0
+					setFilled((f) => ({ ...f, [name]: hasValue }))
+				}}
 			/>
 		</Field>
 	)
