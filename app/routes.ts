@@ -44,8 +44,7 @@ export default [
 			route('events', 'routes/app/booking/events.ts'),
 		]),
 		route('settings', 'routes/app/settings/layout.tsx', [
-			index('routes/app/settings/index.ts'),
-			route('profile', 'routes/app/settings/profile.tsx'),
+			index('routes/app/settings/profile.tsx'),
 			route('organization', 'routes/app/settings/organization.tsx'),
 			route('members', 'routes/app/settings/members.tsx'),
 			route('notifications', 'routes/app/settings/notifications.tsx'),

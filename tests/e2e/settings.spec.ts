@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import type { Page } from '@playwright/test'
@@ -29,7 +30,7 @@ async function linkIn(to: string, pattern: RegExp) {
 
 test('avatar: a real PNG shows in the sidebar with no EXIF stored; a renamed text file, an SVG and a 6 MB image are refused @nojs', async ({ page }) => {
 	const { userId } = await signedIn(page, 'Avatar User')
-	await page.goto('/app/settings/profile')
+	await page.goto('/app/settings')
 	await expect(page.getByRole('heading', { name: 'Profile', exact: true })).toBeVisible()
 	await expect(page.getByText('JPG, PNG or GIF, up to 5MB.')).toBeVisible()
 
@@ -78,7 +79,7 @@ test('profile fields: a taken username is refused; saving the language switches 
 	const username = `holder_${other.userId.slice(0, 8)}`
 	await withDatabase((db) => db.query('update public.profiles set username = $1 where user_id = $2', [username, other.userId]))
 	await signedIn(page, 'Profile Fields')
-	await page.goto('/app/settings/profile')
+	await page.goto('/app/settings')
 	await page.getByLabel('Username').fill(username)
 	await page.getByLabel('Phone').fill('+1 555 0100')
 	await page.getByRole('button', { name: 'Save profile' }).click()
@@ -95,7 +96,7 @@ test('password: wrong current, mismatch and too short are refused; the right cha
 	const { account } = await signedIn(page, 'Password User')
 	const elsewhere = await browser.newContext()
 	await signInElsewhere(elsewhere, account)
-	await page.goto('/app/settings/profile')
+	await page.goto('/app/settings')
 	const update = page.getByRole('button', { name: 'Update password' })
 	if (javaScriptEnabled) await expect(update).toBeDisabled()
 	const fill = async (current: string, next: string, confirm: string) => {
@@ -113,8 +114,8 @@ test('password: wrong current, mismatch and too short are refused; the right cha
 	await fill(account.password, 'brand-new-1', 'brand-new-1')
 	await expect(page.getByText('Password updated')).toBeVisible()
 	// This browser stays signed in; the other one is out.
-	await page.goto('/app/settings/profile')
-	await expect(page).toHaveURL(/\/app\/settings\/profile$/)
+	await page.goto('/app/settings')
+	await expect(page).toHaveURL(/\/app\/settings$/)
 	const other = await elsewhere.newPage()
 	await other.goto('/app/dashboard')
 	await expect(other).toHaveURL(/\/auth/)
@@ -130,7 +131,7 @@ test('security: the other session is listed and "sign out everywhere else" ends 
 	const { account } = await signedIn(page, 'Security User')
 	const elsewhere = await browser.newContext()
 	await signInElsewhere(elsewhere, account)
-	await page.goto('/app/settings/profile')
+	await page.goto('/app/settings')
 	const sessions = page.getByRole('list', { name: 'Active sessions' }).getByRole('listitem')
 	await expect(sessions).toHaveCount(2)
 	await expect(sessions.first()).toContainText('This device')
@@ -146,7 +147,7 @@ test('security: the other session is listed and "sign out everywhere else" ends 
 test('email change happens only once the link is opened and confirmed @nojs', async ({ page }) => {
 	const { account } = await signedIn(page, 'Email Mover')
 	const next = newAccount('x').email
-	await page.goto('/app/settings/profile')
+	await page.goto('/app/settings')
 	await page.getByLabel('New email').fill(next)
 	await page.getByRole('button', { name: 'Send confirmation link' }).click()
 	await expect(page.getByText(`Confirmation link sent to ${next}`)).toBeVisible()
@@ -249,4 +250,49 @@ test('branding: colours with a contrast warning, saved for the public booking pa
 	await expect(page.getByText('Colours saved')).toBeVisible()
 	const colors = await withDatabase(async (db) => (await db.query('select brand_colors from public.organizations where id = $1', [orgId])).rows[0].brand_colors)
 	expect(colors).toEqual({ primary: '#123456', secondary: '#64748b' })
+})
+
+test('notification toggles are saved; an unsubscribe link turns one off without signing in @nojs', async ({ page, browser, javaScriptEnabled }) => {
+	const { userId, orgId } = await signedIn(page, 'Notified User')
+	await page.goto('/app/settings/notifications')
+	const weekly = page.getByLabel('Weekly reports')
+	await expect(page.getByLabel('Email notifications')).toBeChecked()
+	await expect(page.getByLabel('Transaction alerts')).toBeChecked()
+	await expect(weekly).not.toBeChecked()
+	await weekly.check()
+	await page.getByRole('button', { name: 'Save preferences' }).click()
+	await expect(page.getByText('Notification preferences saved')).toBeVisible()
+	await expect(weekly).toBeChecked()
+
+	// The link of a mail, signed as the server signs it (the e2e server's secret).
+	const secret = 'e2e-session-secret-of-at-least-32-characters'
+	const sign = (kind: string) => createHmac('sha256', secret).update(`unsubscribe:${userId}:${orgId}:${kind}`).digest('base64url')
+	const anonymous = await browser.newContext({ javaScriptEnabled })
+	const visitor = await anonymous.newPage()
+	await visitor.goto(`/unsubscribe?${new URLSearchParams({ u: userId, o: orgId, k: 'weeklyReports', s: sign('emailNotifications') })}`)
+	await expect(visitor.getByText('This unsubscribe link is invalid.')).toBeVisible()
+	await visitor.goto(`/unsubscribe?${new URLSearchParams({ u: userId, o: orgId, k: 'weeklyReports', s: sign('weeklyReports') })}`)
+	await visitor.getByRole('button', { name: 'Unsubscribe' }).click()
+	await expect(visitor.getByText('You will no longer receive “Weekly reports” emails from Notified User.')).toBeVisible()
+	await anonymous.close()
+	await page.reload()
+	await expect(weekly).not.toBeChecked()
+	await expect(page.getByLabel('Email notifications')).toBeChecked()
+})
+
+test('a member leaves an organization; the last owner cannot @nojs', async ({ page, browser }) => {
+	const owner = await signedIn(await (await browser.newContext()).newPage(), 'Team Owner')
+	const { userId, orgId } = await signedIn(page, 'Leaving Member')
+	await withDatabase((db) => db.query(`insert into public.organization_members (organization_id, user_id, role) values ($1, $2, 'member')`, [owner.orgId, userId]))
+	// Their own organization first: as its last owner they cannot leave it.
+	await page.goto('/app/settings/organization')
+	await page.getByRole('button', { name: 'Leave organization' }).click()
+	await expect(page.getByText('The organization needs at least one owner.')).toBeVisible()
+	await withDatabase((db) => db.query('delete from public.organizations where id = $1', [orgId]))
+	await page.goto('/app/settings/organization')
+	await expect(page.getByTestId('role-badge')).toHaveText('Member')
+	await page.getByRole('button', { name: 'Leave organization' }).click()
+	await expect(page.getByText('You left the organization')).toBeVisible()
+	const left = await withDatabase(async (db) => (await db.query('select 1 from public.organization_members where organization_id = $1 and user_id = $2', [owner.orgId, userId])).rows)
+	expect(left).toEqual([])
 })

@@ -26,7 +26,7 @@ export async function action({ request }: Route.ActionArgs) {
 	if (!result.ok) {
 		return redirectWithToast('/auth', { type: 'error', title: result.code === 'email_taken' ? 'settings:errors.emailTaken' : 'settings:email.invalidLink' })
 	}
-	return redirectWithToast('/app/settings/profile', { type: 'success', title: 'settings:email.changed', values: { email: result.email } })
+	return redirectWithToast('/app/settings', { type: 'success', title: 'settings:email.changed', values: { email: result.email } })
 }
 
 export default function ConfirmEmail({ loaderData }: Route.ComponentProps) {
@@ -35,7 +35,7 @@ export default function ConfirmEmail({ loaderData }: Route.ComponentProps) {
 		return (
 			<AuthCard title={t('email.confirmTitle')} subtitle={t('email.invalidLink')}>
 				<Button asChild variant="outline">
-					<Link to="/app/settings/profile">{t('email.backToSettings')}</Link>
+					<Link to="/app/settings">{t('email.backToSettings')}</Link>
 				</Button>
 			</AuthCard>
 		)

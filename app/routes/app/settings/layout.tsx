@@ -10,7 +10,7 @@ export { ErrorBoundary } from '#app/components/error-boundary.tsx'
 
 export const meta = titleMeta('settings')
 
-/** Settings' tabs, each a nested route (docs/product.md, Settings). Members: owners and administrators. */
+/** Settings' tabs, each a nested route; the profile is the index (docs/product.md, Settings). Members: owners and administrators. */
 export function loader({ context }: Route.LoaderArgs) {
 	const { organization } = requireMember(context)
 	return { canManageMembers: hasRole(organization.role, ['owner', 'administrator']) }
@@ -29,7 +29,8 @@ export default function SettingsLayout({ loaderData }: Route.ComponentProps) {
 				{tabs.map((tab) => (
 					<NavLink
 						key={tab}
-						to={`/app/settings/${tab}`}
+						to={tab === 'profile' ? '/app/settings' : `/app/settings/${tab}`}
+						end
 						className={({ isActive }) =>
 							cn(
 								'rounded-md px-3 py-1.5 text-sm font-medium text-muted-foreground transition-colors hover:text-foreground',

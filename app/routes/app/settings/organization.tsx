@@ -13,6 +13,7 @@ import {
 	setLogo,
 	updateOrganization,
 } from '#app/.server/organization-settings.ts'
+import { removeMember } from '#app/.server/members.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { Field } from '#app/components/field.tsx'
 import { SubmitButton } from '#app/components/submit-button.tsx'
@@ -46,9 +47,16 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-	// Every change here is the owners' (docs/product.md, Settings): a forged post gets 403.
-	const { user, organization } = requireOwner(context)
 	const formData = await request.formData()
+	if (formData.get('intent') === 'leave') {
+		// Any member may leave, except the last owner.
+		const { user, organization } = requireMember(context)
+		const left = await removeMember({ userId: user.userId, role: organization.role }, organization.id, user.userId)
+		if (!left.ok) return redirectWithToast(HERE, { type: 'error', title: 'settings:errors.lastOwner' })
+		return redirectWithToast('/app/dashboard', { type: 'success', title: 'settings:members.left' })
+	}
+	// Every other change here is the owners' (docs/product.md, Settings): a forged post gets 403.
+	const { user, organization } = requireOwner(context)
 	switch (formData.get('intent')) {
 		case 'organization': {
 			const submission = parseWithZod(formData, { schema: organizationSchema })
@@ -100,12 +108,11 @@ export default function OrganizationTab({ loaderData, actionData }: Route.Compon
 	return (
 		<div className="grid gap-6 lg:grid-cols-2">
 			<OrganizationCard {...loaderData} owner={owner} lastResult={actionData && 'organization' in actionData ? actionData.organization : undefined} />
-			{owner ? (
-				<div className="grid content-start gap-6">
-					<BrandingCard settings={loaderData.settings} lastResult={actionData && 'branding' in actionData ? actionData.branding : undefined} />
-					<DangerZone error={actionData && 'deleteError' in actionData ? actionData.deleteError : undefined} />
-				</div>
-			) : null}
+			<div className="grid content-start gap-6">
+				{owner ? <BrandingCard settings={loaderData.settings} lastResult={actionData && 'branding' in actionData ? actionData.branding : undefined} /> : null}
+				<LeaveCard />
+				{owner ? <DangerZone error={actionData && 'deleteError' in actionData ? actionData.deleteError : undefined} /> : null}
+			</div>
 		</div>
 	)
 }
@@ -268,6 +275,28 @@ function BrandingCard({ settings, lastResult }: { settings: Loader['settings']; 
 						))}
 					</div>
 					<SubmitButton intent="branding" label={t('branding.save')} pendingLabel={t('organization.saving')} className="w-fit" />
+				</Form>
+			</CardContent>
+		</Card>
+	)
+}
+
+function LeaveCard() {
+	const { t } = useTranslation('settings')
+	return (
+		<Card>
+			<CardHeader>
+				<CardTitle>
+					<h2>{t('members.leave')}</h2>
+				</CardTitle>
+				<CardDescription>{t('members.leaveHint')}</CardDescription>
+			</CardHeader>
+			<CardContent>
+				<Form method="post">
+					<input type="hidden" name="intent" value="leave" />
+					<Button type="submit" variant="outline">
+						{t('members.leave')}
+					</Button>
 				</Form>
 			</CardContent>
 		</Card>

@@ -27,7 +27,7 @@ import type { Route } from './+types/profile'
 
 export { ErrorBoundary } from '#app/components/error-boundary.tsx'
 
-const HERE = '/app/settings/profile'
+const HERE = '/app/settings'
 
 export async function loader({ request, context }: Route.LoaderArgs) {
 	const { user } = requireMember(context)
