@@ -5,6 +5,7 @@ import { data, Form } from 'react-router'
 import { z } from 'zod'
 import { requireRole } from '#app/.server/auth/session.ts'
 import { changeRole, inviteMember, listInvitations, listMembers, removeMember, revokeInvitation } from '#app/.server/members.ts'
+import { allowEvent } from '#app/.server/rate-limit.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { Field } from '#app/components/field.tsx'
 import { SubmitButton } from '#app/components/submit-button.tsx'
@@ -48,6 +49,10 @@ export async function action({ request, context }: Route.ActionArgs) {
 		case 'invite': {
 			const submission = parseWithZod(formData, { schema: inviteSchema })
 			if (submission.status !== 'success') return data({ invite: submission.reply() }, { status: 400 })
+			// Invitations send mail to any address: at most 30 an hour per inviter.
+			if (!(await allowEvent('invite', user.userId, { limit: 30, windowMinutes: 60 }))) {
+				return data({ invite: submission.reply({ fieldErrors: { email: ['tooManyAttempts'] } }) }, { status: 429 })
+			}
 			const result = await inviteMember(
 				{ ...actor, name: user.fullName || user.email, language: user.preferredLanguage },
 				{ id: organization.id, name: organization.name },
