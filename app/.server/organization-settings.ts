@@ -4,7 +4,7 @@
  * get_public_organization), and its deletion. Writes run as the signed-in user, so RLS and
  * the SQL functions check again that the user is an owner.
  */
-import { asUser, dbErrorCode, sql } from './db/index.ts'
+import { asAnon, asUser, dbErrorCode, sql } from './db/index.ts'
 import { processImage, type ImageRefusal } from './images.ts'
 import { storage } from './storage/index.ts'
 import { DEFAULT_BRAND_COLORS } from '#app/lib/schemas/settings.ts'
@@ -107,4 +107,13 @@ export async function deleteOrganization(userId: string, organizationId: string,
 	}
 	await storage().delete('logos', organizationId)
 	return { ok: true }
+}
+
+/**
+ * The current slug of an organization that used `slug` in the last 90 days, or null: the public
+ * booking page (`/book/{slug}`) redirects with it when `get_public_organization` finds nothing.
+ */
+export async function resolveOldSlug(slug: string): Promise<string | null> {
+	const { rows } = await asAnon((trx) => sql<{ slug: string | null }>`select public.resolve_old_slug(${slug}) as slug`.execute(trx))
+	return rows[0]?.slug ?? null
 }

@@ -7,7 +7,7 @@ import { asAnon, asSystem, asUser, sql } from '#app/.server/db/index.ts'
 import { confirmEmailChange, findEmailChange, requestEmailChange } from '#app/.server/email-change.ts'
 import { drainMail } from '#app/.server/mail/index.ts'
 import { acceptInvitation, changeRole, findInvitation, inviteMember, listMembers, removeMember } from '#app/.server/members.ts'
-import { deleteOrganization, saveBrandColors, setLogo, updateOrganization } from '#app/.server/organization-settings.ts'
+import { deleteOrganization, resolveOldSlug, saveBrandColors, setLogo, updateOrganization } from '#app/.server/organization-settings.ts'
 import { changePassword, listSessions, revokeOtherSessions, setAvatar, updateProfile } from '#app/.server/profile.ts'
 import { addMember, createUser } from './fixtures.ts'
 import { mailsTo, useTemporaryDataDir } from './outbox.ts'
@@ -164,8 +164,8 @@ describe('organization', () => {
 		expect(await updateOrganization(owner.userId, owner.orgId, { name: 'Renamed', description: 'We do things', slug: newSlug })).toEqual({ ok: true })
 		expect(await updateOrganization(owner.userId, owner.orgId, { name: 'Renamed', description: null, slug: otherSlug })).toEqual({ ok: false, code: 'slug_taken' })
 		expect(await updateOrganization(member.userId, owner.orgId, { name: 'Hijack', description: null, slug: 'hijack' })).toEqual({ ok: false, code: 'not_found' })
-		const resolved = await asAnon((trx) => sql<{ slug: string | null }>`select public.resolve_old_slug(${oldSlug}) as slug`.execute(trx))
-		expect(resolved.rows[0]!.slug).toBe(newSlug)
+		expect(await resolveOldSlug(oldSlug)).toBe(newSlug)
+		expect(await resolveOldSlug('never-used-slug')).toBeNull()
 		// The old slug stays reserved for its organization.
 		expect(await updateOrganization(other.userId, other.orgId, { name: 'Slug Other', description: null, slug: oldSlug })).toEqual({ ok: false, code: 'slug_taken' })
 		const org = await asSystem((trx) => trx.selectFrom('organizations').select(['name', 'slug', 'description']).where('id', '=', owner.orgId).executeTakeFirstOrThrow())
