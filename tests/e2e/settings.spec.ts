@@ -242,9 +242,9 @@ test('deletion: the wrong phrase is refused, the right one removes the organizat
 test('branding: colours with a contrast warning, saved for the public booking page', async ({ page }) => {
 	const { orgId } = await signedIn(page, 'Brand Owner')
 	await page.goto('/app/settings/organization')
-	await page.getByRole('textbox', { name: 'Primary colour' }).fill('#ffdd00')
+	await page.getByRole('textbox', { name: 'Primary colour', exact: true }).fill('#ffdd00')
 	await expect(page.getByText(/White text on the primary colour is hard to read/)).toBeVisible()
-	await page.getByRole('textbox', { name: 'Primary colour' }).fill('#123456')
+	await page.getByRole('textbox', { name: 'Primary colour', exact: true }).fill('#123456')
 	await expect(page.getByText(/White text on the primary colour/)).toHaveCount(0)
 	await page.getByRole('button', { name: 'Save colours' }).click()
 	await expect(page.getByText('Colours saved')).toBeVisible()
