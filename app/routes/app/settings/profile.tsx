@@ -7,6 +7,7 @@ import { readSessionToken, requireMember, startSession } from '#app/.server/auth
 import { requestEmailChange } from '#app/.server/email-change.ts'
 import { languageCookie } from '#app/.server/i18n.ts'
 import { changePassword, getProfile, listSessions, removeAvatar, revokeOtherSessions, setAvatar, updateProfile } from '#app/.server/profile.ts'
+import { logError } from '#app/.server/log.ts'
 import { allowEvent } from '#app/.server/rate-limit.ts'
 import { secureCookies } from '#app/.server/security.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
@@ -66,7 +67,11 @@ export async function action({ request, context }: Route.ActionArgs) {
 			if (!(await allowEvent('avatar-upload', user.userId, { limit: 30, windowMinutes: 60 }))) {
 				return redirectWithToast(HERE, { type: 'error', title: 'settings:avatar.failed.title', description: 'settings:avatar.failed.description' })
 			}
-			const result = await setAvatar(user.userId, file)
+			const result = await setAvatar(user.userId, file).catch((error: unknown) => {
+				logError(error, { event: 'avatar_upload_failed' })
+				return null
+			})
+			if (!result) return redirectWithToast(HERE, { type: 'error', title: 'settings:avatar.failed.title', description: 'settings:avatar.failed.description' })
 			if (!result.ok) {
 				const key = result.code === 'too_large' ? 'tooLarge' : 'invalidType'
 				return redirectWithToast(HERE, { type: 'error', title: `settings:avatar.${key}.title`, description: `settings:avatar.${key}.description` })
