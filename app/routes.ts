@@ -11,9 +11,13 @@ export default [
 	route('auth/google', 'routes/auth/google.ts'),
 	route('auth/callback', 'routes/auth/callback.ts'),
 	route('auth/sign-out', 'routes/auth/sign-out.ts'),
+	route('auth/confirm-email', 'routes/auth/confirm-email.tsx'),
+	route('auth/invitation', 'routes/auth/invitation.tsx'),
+	route('unsubscribe', 'routes/unsubscribe.tsx'),
 	route('onboarding', 'routes/onboarding.tsx'),
 	route('preferences', 'routes/preferences.ts'),
 	route('healthz', 'routes/healthz.ts'),
+	route('storage/:bucket/*', 'routes/storage.ts'),
 
 	route('app', 'routes/app/layout.tsx', [
 		index('routes/app/index.ts'),
@@ -45,7 +49,12 @@ export default [
 			route('settings', 'routes/app/booking/settings.tsx'),
 			route('events', 'routes/app/booking/events.ts'),
 		]),
-		route('settings', 'routes/app/settings.tsx'),
+		route('settings', 'routes/app/settings/layout.tsx', [
+			index('routes/app/settings/profile.tsx'),
+			route('organization', 'routes/app/settings/organization.tsx'),
+			route('members', 'routes/app/settings/members.tsx'),
+			route('notifications', 'routes/app/settings/notifications.tsx'),
+		]),
 		route('*', 'routes/app/not-found.tsx'),
 	]),
 

@@ -5,6 +5,10 @@ import { seedDemo } from './db/seed-demo.ts'
 import { env, usesEmbeddedDatabase } from './env.ts'
 import { log } from './log.ts'
 import { drainMail } from './mail/index.ts'
+import { registerNotificationJobs } from './notifications/index.ts'
+import { startScheduler, type Scheduler } from './scheduler.ts'
+
+let scheduler: Scheduler | undefined
 
 let starting: Promise<{ demo: { email: string; password: string } | null; trustProxy: number }> | undefined
 
@@ -18,6 +22,9 @@ export function ensureStarted() {
 		const seed = env().SEED_DEMO
 		const wantDemo = seed ? seed === 'true' || seed === '1' : usesEmbeddedDatabase()
 		const demo = wantDemo ? await seedDemo() : null
+		// Scheduled mails (the weekly report): exactly once across instances (app/.server/scheduler.ts).
+		registerNotificationJobs()
+		scheduler ??= startScheduler()
 		return { demo, trustProxy: env().TRUST_PROXY }
 	})()
 	return starting
@@ -29,6 +36,7 @@ export async function checkDatabase() {
 }
 
 export async function shutdown() {
+	await scheduler?.stop()
 	await drainMail()
 	await closeDatabase()
 }

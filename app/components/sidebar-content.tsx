@@ -95,9 +95,13 @@ export function SidebarContent({ user, organization, memberships, activeModules,
 					className={cn('flex items-center gap-3 rounded-md p-2 hover:bg-sidebar-accent', collapsed && 'justify-center p-1')}
 					aria-label={collapsed ? t('sidebar.userCard', { name: user.fullName ?? user.email }) : undefined}
 				>
-					<span className="flex size-8 shrink-0 items-center justify-center rounded-full bg-primary text-xs font-semibold text-primary-foreground" aria-hidden="true">
-						{initials(user.fullName ?? user.email)}
-					</span>
+					{user.avatarUrl ? (
+						<img src={user.avatarUrl} alt="" width={32} height={32} className="size-8 shrink-0 rounded-full object-cover" data-testid="sidebar-avatar" />
+					) : (
+						<span className="flex size-8 shrink-0 items-center justify-center rounded-full bg-primary text-xs font-semibold text-primary-foreground" aria-hidden="true">
+							{initials(user.fullName ?? user.email)}
+						</span>
+					)}
 					<span className={cn('grid min-w-0 text-left text-sm leading-tight', collapsed && 'sr-only')}>
 						<span className="truncate font-medium">{user.fullName ?? user.email}</span>
 						<span className="truncate text-xs text-muted-foreground">{user.email}</span>

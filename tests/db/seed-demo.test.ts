@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, expect, test } from 'vitest'
@@ -43,4 +43,15 @@ test('seeding into a DATA_DIR that does not exist yet works, is idempotent, and 
 	expect(await demoCounts()).toEqual(after)
 	expect((await signIn({ email: DEMO_EMAIL, password: again.password, ip: '10.8.0.1' })).ok).toBe(true)
 	expect((await signIn({ email: DEMO_EMAIL, password: first.password, ip: '10.8.0.2' })).ok).toBe(false)
+})
+
+test('a first start that fails after the seed committed (credentials file not writable) does not stop the next start', async () => {
+	const dataDir = path.join(root, 'blocked')
+	// A folder where the credentials file should go: the write fails with EISDIR after the commit.
+	mkdirSync(path.join(dataDir, 'demo-credentials.json'), { recursive: true })
+	await expect(seedDemo(dataDir)).rejects.toThrow()
+	rmSync(path.join(dataDir, 'demo-credentials.json'), { recursive: true })
+	const next = await seedDemo(dataDir)
+	expect((await demoCounts()).users).toBe(1)
+	expect((await signIn({ email: DEMO_EMAIL, password: next.password, ip: '10.8.0.3' })).ok).toBe(true)
 })

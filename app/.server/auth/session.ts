@@ -8,6 +8,11 @@ import { createSession, getSessionUser, revokeSession, SESSION_ABSOLUTE_DAYS, ty
 
 const sessionCookie = createCookie('p2p_session', { path: '/', sameSite: 'lax', httpOnly: true })
 
+/** The session token of the request's cookie (to tell the current session in the list of sessions). */
+export async function readSessionToken(request: Request): Promise<string | null> {
+	return readToken(request)
+}
+
 async function readToken(request: Request): Promise<string | null> {
 	const value: unknown = await sessionCookie.parse(request.headers.get('cookie'))
 	return typeof value === 'string' && value.length > 20 ? value : null

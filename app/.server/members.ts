@@ -1,0 +1,235 @@
+/**
+ * Members of an organization (docs/product.md, Settings › Members): the list, invitations,
+ * role changes, removal and leaving. Owners and administrators manage members; only an owner
+ * grants, changes or removes the owner role; the last owner can be neither removed, demoted nor
+ * leave. Every change runs in one transaction that first locks the organization's row, so two
+ * concurrent demotions cannot leave it without an owner.
+ */
+import { hashPassword } from './auth/password.ts'
+import { normalizeEmail } from './auth/local.ts'
+import { hashToken, newToken } from './auth/tokens.ts'
+import { asSystem, asUser, sql, type Tx } from './db/index.ts'
+import { queueMail } from './mail/index.ts'
+import { tIn } from './notifications/translate.ts'
+import { publicOrigin } from './security.ts'
+import { ROLES, type Role } from '#app/lib/roles.ts'
+
+export type MemberRow = { userId: string; fullName: string | null; email: string | null; avatarUrl: string | null; role: Role; joinedAt: string }
+
+/** Members ordered by role (owner first), then by when they joined. Read as the user (RLS). */
+export async function listMembers(userId: string, organizationId: string): Promise<MemberRow[]> {
+	const rows = await asUser(userId, (trx) =>
+		trx
+			.selectFrom('organization_members as m')
+			.leftJoin('profiles as p', 'p.user_id', 'm.user_id')
+			.select(['m.user_id', 'm.role', 'm.joined_at', 'p.full_name', 'p.email', 'p.avatar_url'])
+			.where('m.organization_id', '=', organizationId)
+			.orderBy('m.role')
+			.orderBy('m.joined_at')
+			.execute(),
+	)
+	return rows.map((r) => ({
+		userId: r.user_id,
+		fullName: r.full_name,
+		email: r.email,
+		avatarUrl: r.avatar_url,
+		role: r.role,
+		joinedAt: new Date(r.joined_at).toISOString(),
+	}))
+}
+
+export type Invitation = { id: string; email: string; role: Role; expiresAt: string }
+
+export async function listInvitations(organizationId: string): Promise<Invitation[]> {
+	const { rows } = await asSystem((trx) =>
+		sql<{ id: string; email: string; role: Role; expires_at: Date }>`
+			select id, email, role, expires_at from private.organization_invitations
+			where organization_id = ${organizationId} and accepted_at is null and expires_at > now()
+			order by created_at`.execute(trx),
+	)
+	return rows.map((r) => ({ id: r.id, email: r.email, role: r.role, expiresAt: new Date(r.expires_at).toISOString() }))
+}
+
+export type MemberChange =
+	| { ok: true }
+	| { ok: false; code: 'forbidden' | 'last_owner' | 'not_found' | 'already_member' | 'already_invited' }
+
+type Actor = { userId: string; role: Role }
+
+/** Locks the organization and reads the actor's current role (null when no longer a member). */
+async function lockAndReadRole(trx: Tx, organizationId: string, userId: string): Promise<Role | null> {
+	await sql`select 1 from public.organizations where id = ${organizationId} for update`.execute(trx)
+	const row = await trx
+		.selectFrom('organization_members')
+		.select('role')
+		.where('organization_id', '=', organizationId)
+		.where('user_id', '=', userId)
+		.executeTakeFirst()
+	return row?.role ?? null
+}
+
+async function ownerCount(trx: Tx, organizationId: string) {
+	const row = await trx
+		.selectFrom('organization_members')
+		.select((eb) => eb.fn.countAll<number>().as('n'))
+		.where('organization_id', '=', organizationId)
+		.where('role', '=', 'owner')
+		.executeTakeFirstOrThrow()
+	return Number(row.n)
+}
+
+const MANAGERS: Role[] = ['owner', 'administrator']
+
+/** May `actor` give or take `role` (or act on someone holding it)? Only owners touch owners. */
+function mayHandle(actorRole: Role, role: Role) {
+	return MANAGERS.includes(actorRole) && (role !== 'owner' || actorRole === 'owner')
+}
+
+export async function changeRole(actor: Actor, organizationId: string, targetUserId: string, role: Role): Promise<MemberChange> {
+	if (!ROLES.includes(role)) return { ok: false, code: 'forbidden' }
+	return asSystem(async (trx) => {
+		const actorRole = await lockAndReadRole(trx, organizationId, actor.userId)
+		const current = await trx
+			.selectFrom('organization_members')
+			.select('role')
+			.where('organization_id', '=', organizationId)
+			.where('user_id', '=', targetUserId)
+			.executeTakeFirst()
+		if (!actorRole || !current) return { ok: false, code: 'not_found' } as const
+		if (!mayHandle(actorRole, current.role) || !mayHandle(actorRole, role)) return { ok: false, code: 'forbidden' } as const
+		if (current.role === 'owner' && role !== 'owner' && (await ownerCount(trx, organizationId)) <= 1) return { ok: false, code: 'last_owner' } as const
+		await trx.updateTable('organization_members').set({ role }).where('organization_id', '=', organizationId).where('user_id', '=', targetUserId).execute()
+		return { ok: true } as const
+	})
+}
+
+/** Removes a member (or, when target = actor, leaves the organization). */
+export async function removeMember(actor: Actor, organizationId: string, targetUserId: string): Promise<MemberChange> {
+	return asSystem(async (trx) => {
+		const actorRole = await lockAndReadRole(trx, organizationId, actor.userId)
+		const current = await trx
+			.selectFrom('organization_members')
+			.select('role')
+			.where('organization_id', '=', organizationId)
+			.where('user_id', '=', targetUserId)
+			.executeTakeFirst()
+		if (!actorRole || !current) return { ok: false, code: 'not_found' } as const
+		const leaving = targetUserId === actor.userId
+		if (!leaving && !mayHandle(actorRole, current.role)) return { ok: false, code: 'forbidden' } as const
+		if (current.role === 'owner' && (await ownerCount(trx, organizationId)) <= 1) return { ok: false, code: 'last_owner' } as const
+		await trx.deleteFrom('organization_members').where('organization_id', '=', organizationId).where('user_id', '=', targetUserId).execute()
+		await sql`delete from private.notification_preferences where organization_id = ${organizationId} and user_id = ${targetUserId}`.execute(trx)
+		return { ok: true } as const
+	})
+}
+
+export type InviteResult = { ok: true; outcome: 'added' | 'invited' } | { ok: false; code: 'forbidden' | 'already_member' | 'already_invited' | 'not_found' }
+
+/**
+ * Invites an address: an existing account joins at once (and gets a notice); an unknown
+ * address gets a single-use sign-up link valid 7 days. Mails go in the inviter's language
+ * for an unknown address, in the member's own language otherwise.
+ */
+export async function inviteMember(
+	actor: Actor & { name: string; language: string | null },
+	organization: { id: string; name: string },
+	rawEmail: string,
+	role: Role,
+): Promise<InviteResult> {
+	const email = normalizeEmail(rawEmail)
+	const token = newToken()
+	const result = await asSystem(async (trx) => {
+		const actorRole = await lockAndReadRole(trx, organization.id, actor.userId)
+		if (!actorRole) return { ok: false, code: 'not_found' } as const
+		if (!mayHandle(actorRole, role)) return { ok: false, code: 'forbidden' } as const
+		const existing = await trx
+			.selectFrom('auth.users as u')
+			.leftJoin('profiles as p', 'p.user_id', 'u.id')
+			.select(['u.id', 'p.preferred_language'])
+			.where(sql`lower(u.email)`, '=', email)
+			.where('u.deleted_at', 'is', null)
+			.executeTakeFirst()
+		if (existing) {
+			const member = await trx
+				.selectFrom('organization_members')
+				.select('role')
+				.where('organization_id', '=', organization.id)
+				.where('user_id', '=', existing.id)
+				.executeTakeFirst()
+			if (member) return { ok: false, code: 'already_member' } as const
+			await trx.insertInto('organization_members').values({ organization_id: organization.id, user_id: existing.id, role }).execute()
+			return { ok: true, outcome: 'added', language: existing.preferred_language } as const
+		}
+		const { rows } = await sql<{ id: string }>`
+			insert into private.organization_invitations (organization_id, email, role, token_hash, invited_by)
+			values (${organization.id}, ${email}, ${role}, ${hashToken(token)}, ${actor.userId})
+			on conflict do nothing returning id`.execute(trx)
+		if (!rows[0]) return { ok: false, code: 'already_invited' } as const
+		return { ok: true, outcome: 'invited', language: actor.language } as const
+	})
+	if (!result.ok) return result
+	const t = tIn(result.language, 'settings')
+	const tc = tIn(result.language, 'common')
+	const values = { inviter: actor.name, organization: organization.name, role: tc(`roles.${role}`) }
+	if (result.outcome === 'added') {
+		queueMail({ to: email, subject: t('members.invite.addedMail.subject', values), text: t('members.invite.addedMail.body', { ...values, link: `${publicOrigin()}/auth` }) })
+	} else {
+		const link = `${publicOrigin()}/auth/invitation?${new URLSearchParams({ token })}`
+		queueMail({ to: email, subject: t('members.invite.mail.subject', values), text: t('members.invite.mail.body', { ...values, link }) })
+	}
+	return { ok: true, outcome: result.outcome }
+}
+
+export async function revokeInvitation(organizationId: string, invitationId: string) {
+	const { rows } = await asSystem((trx) =>
+		sql<{ id: string }>`delete from private.organization_invitations
+			where id = ${invitationId} and organization_id = ${organizationId} and accepted_at is null returning id`.execute(trx),
+	)
+	return rows.length > 0
+}
+
+/** The pending invitation a token belongs to (to show the sign-up form; nothing is spent). */
+export async function findInvitation(token: string) {
+	const { rows } = await asSystem((trx) =>
+		sql<{ email: string; role: Role; name: string }>`
+			select i.email, i.role, o.name from private.organization_invitations i
+			join public.organizations o on o.id = i.organization_id
+			where i.token_hash = ${hashToken(token)} and i.accepted_at is null and i.expires_at > now()`.execute(trx),
+	)
+	const row = rows[0]
+	return row ? { email: row.email, role: row.role, organizationName: row.name } : null
+}
+
+export type AcceptResult = { ok: true; userId: string; organizationId: string; organizationName: string } | { ok: false; code: 'invalid_token' | 'email_taken' }
+
+/**
+ * Spends the invitation and creates the account in the organization, in one transaction: the
+ * account gets no organization of its own (supabase/migrations/20261123001100_invited_sign_up.sql).
+ */
+export async function acceptInvitation(token: string, input: { fullName: string; password: string }): Promise<AcceptResult> {
+	const passwordHash = await hashPassword(input.password)
+	return asSystem(async (trx) => {
+		const { rows } = await sql<{ organization_id: string; email: string; role: Role }>`
+			update private.organization_invitations set accepted_at = now()
+			where token_hash = ${hashToken(token)} and accepted_at is null and expires_at > now()
+			returning organization_id, email, role`.execute(trx)
+		const invitation = rows[0]
+		if (!invitation) return { ok: false, code: 'invalid_token' } as const
+		const taken = await trx.selectFrom('auth.users').select('id').where(sql`lower(email)`, '=', invitation.email).executeTakeFirst()
+		if (taken) return { ok: false, code: 'email_taken' } as const
+		const user = await trx
+			.insertInto('auth.users')
+			.values({
+				email: invitation.email,
+				encrypted_password: passwordHash,
+				raw_user_meta_data: JSON.stringify({ full_name: input.fullName.trim() }),
+				raw_app_meta_data: JSON.stringify({ provider: 'email', providers: ['email'], invited: true }),
+				email_confirmed_at: new Date(),
+			})
+			.returning('id')
+			.executeTakeFirstOrThrow()
+		await trx.insertInto('organization_members').values({ organization_id: invitation.organization_id, user_id: user.id, role: invitation.role }).execute()
+		const org = await trx.selectFrom('organizations').select('name').where('id', '=', invitation.organization_id).executeTakeFirstOrThrow()
+		return { ok: true, userId: user.id, organizationId: invitation.organization_id, organizationName: org.name } as const
+	})
+}

@@ -1,0 +1,49 @@
+import { asSystem, sql } from '../db/index.ts'
+import { logError } from '../log.ts'
+import { publicOrigin } from '../security.ts'
+import { recipientsFor } from './preferences.ts'
+import { sendNotification } from './send.ts'
+import { tIn } from './translate.ts'
+
+export type BookingNotice = { organizationId: string; appointmentId: string; kind: 'booked' | 'cancelled' | 'rescheduled' }
+
+/**
+ * Mails the organization's staff about a booking made, cancelled or moved on the public pages
+ * (the "Email notifications" preference; docs/product.md, Settings › Notifications): one mail
+ * per member with the preference on, in the member's language, the time in the organization's
+ * timezone. Resolves once every mail was handed to the mail port; a failure is logged, never
+ * thrown, so the booking itself never fails because of a notification. Returns how many were sent.
+ */
+export async function notifyStaffOfBooking({ organizationId, appointmentId, kind }: BookingNotice): Promise<number> {
+	const { rows } = await asSystem((trx) =>
+		sql<{ starts_at: Date; guest_name: string; service: string | null; provider: string | null; timezone: string | null }>`
+			select a.starts_at, a.guest_name, s.name as service, p.display_name as provider, bs.timezone
+			from public.booking_appointments a
+			left join public.booking_services s on s.id = a.service_id
+			left join public.booking_providers p on p.id = a.provider_id
+			left join public.booking_settings bs on bs.organization_id = a.organization_id
+			where a.id = ${appointmentId} and a.organization_id = ${organizationId}`.execute(trx),
+	)
+	const appointment = rows[0]
+	if (!appointment) return 0
+	let sent = 0
+	for (const recipient of await recipientsFor(organizationId, 'emailNotifications')) {
+		const t = tIn(recipient.language, 'settings')
+		const when = new Intl.DateTimeFormat(recipient.language ?? 'en', {
+			dateStyle: 'medium',
+			timeStyle: 'short',
+			timeZone: appointment.timezone ?? 'UTC',
+		}).format(new Date(appointment.starts_at))
+		const values = { client: appointment.guest_name, service: appointment.service ?? '—', provider: appointment.provider ?? '—', when }
+		try {
+			await sendNotification(recipient, organizationId, 'emailNotifications', {
+				subject: t(`notifications.booking.${kind}.subject`, values),
+				text: `${t(`notifications.booking.${kind}.body`, values)}\n\n${t('notifications.booking.open', { link: `${publicOrigin()}/app/booking/calendar` })}`,
+			})
+			sent++
+		} catch (error) {
+			logError(error, { event: 'booking_notification_failed', organizationId, appointmentId })
+		}
+	}
+	return sent
+}

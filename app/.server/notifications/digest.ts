@@ -1,0 +1,55 @@
+import { formatMoney } from '#app/lib/format.ts'
+import { asSystem, sql } from '../db/index.ts'
+import { logError } from '../log.ts'
+import { publicOrigin } from '../security.ts'
+import { recipientsFor } from './preferences.ts'
+import { sendNotification } from './send.ts'
+import { tIn } from './translate.ts'
+
+export type TransactionDigest = {
+	organizationId: string
+	/** One id per import or sync run: a digest is sent at most once per batch, whoever calls. */
+	batchId: string
+	source: 'import' | 'sync'
+	/** Payments added by the run and their total (numeric string or number). */
+	count: number
+	total: string | number
+}
+
+/**
+ * The "Transaction alerts" digest (docs/product.md, Settings › Notifications): ONE mail per
+ * import or sync run to each member with the preference on, never one per row. Nothing is sent
+ * for a run that added no payment, nor twice for the same batch (private.job_runs records it).
+ * Returns how many mails were sent.
+ */
+export async function sendTransactionDigest(input: TransactionDigest): Promise<number> {
+	if (input.count <= 0) return 0
+	const claimed = await asSystem(async (trx) => {
+		const { rows } = await sql<{ job: string }>`
+			insert into private.job_runs (job, run_key) values ('transaction-digest', ${`${input.organizationId}:${input.batchId}`})
+			on conflict do nothing returning job`.execute(trx)
+		return rows.length > 0
+	})
+	if (!claimed) return 0
+	const { rows } = await asSystem((trx) => sql<{ name: string }>`select name from public.organizations where id = ${input.organizationId}`.execute(trx))
+	const organization = rows[0]?.name
+	if (!organization) return 0
+	let sent = 0
+	for (const recipient of await recipientsFor(input.organizationId, 'transactionAlerts')) {
+		const t = tIn(recipient.language, 'settings')
+		const values = { count: input.count, total: formatMoney(input.total), organization, source: t(`notifications.digest.sources.${input.source}`) }
+		try {
+			await sendNotification(recipient, input.organizationId, 'transactionAlerts', {
+				subject: t('notifications.digest.subject', values),
+				text: `${t('notifications.digest.body', values)}\n\n${t('notifications.digest.open', { link: `${publicOrigin()}/app/transactions` })}`,
+			})
+			sent++
+		} catch (error) {
+			logError(error, { event: 'transaction_digest_failed', organizationId: input.organizationId, batchId: input.batchId })
+		}
+	}
+	await asSystem((trx) =>
+		sql`update private.job_runs set finished_at = now() where job = 'transaction-digest' and run_key = ${`${input.organizationId}:${input.batchId}`}`.execute(trx),
+	)
+	return sent
+}

@@ -1,0 +1,119 @@
+/**
+ * The organization side of Settings (docs/product.md, Settings): the organization card, its
+ * branding (logo and colours, read by the public booking pages through
+ * get_public_organization), and its deletion. Writes run as the signed-in user, so RLS and
+ * the SQL functions check again that the user is an owner.
+ */
+import { asAnon, asUser, dbErrorCode, sql } from './db/index.ts'
+import { processImage, type ImageRefusal } from './images.ts'
+import { storage } from './storage/index.ts'
+import { DEFAULT_BRAND_COLORS } from '#app/lib/schemas/settings.ts'
+
+export type OrganizationSettings = {
+	name: string
+	slug: string
+	description: string | null
+	logoUrl: string | null
+	brandColors: { primary: string; secondary: string }
+}
+
+export async function getOrganizationSettings(userId: string, organizationId: string): Promise<OrganizationSettings | null> {
+	const row = await asUser(userId, (trx) =>
+		trx.selectFrom('organizations').select(['name', 'slug', 'description', 'logo_url', 'brand_colors']).where('id', '=', organizationId).executeTakeFirst(),
+	)
+	if (!row) return null
+	const colors = (row.brand_colors ?? {}) as Partial<Record<'primary' | 'secondary', string>>
+	return {
+		name: row.name,
+		slug: row.slug,
+		description: row.description,
+		logoUrl: row.logo_url,
+		brandColors: { primary: colors.primary ?? DEFAULT_BRAND_COLORS.primary, secondary: colors.secondary ?? DEFAULT_BRAND_COLORS.secondary },
+	}
+}
+
+export type OrganizationUpdate = { ok: true } | { ok: false; code: 'slug_taken' | 'slug_invalid' | 'not_found' }
+
+/** Name, description and slug in one transaction; the old slug redirects for 90 days (SQL). */
+export async function updateOrganization(
+	userId: string,
+	organizationId: string,
+	values: { name: string; description: string | null; slug: string },
+): Promise<OrganizationUpdate> {
+	try {
+		return await asUser(userId, async (trx) => {
+			const updated = await trx
+				.updateTable('organizations')
+				.set({ name: values.name, description: values.description })
+				.where('id', '=', organizationId)
+				.executeTakeFirst()
+			if (Number(updated.numUpdatedRows) === 0) return { ok: false, code: 'not_found' } as const
+			await sql`select public.update_organization_slug(${organizationId}, ${values.slug})`.execute(trx)
+			return { ok: true } as const
+		})
+	} catch (error) {
+		const code = dbErrorCode(error)
+		if (code === 'slug_taken' || code === 'slug_invalid') return { ok: false, code }
+		if (code === 'not_owner') return { ok: false, code: 'not_found' }
+		throw error
+	}
+}
+
+/** Checks and re-encodes the logo (same rules as the avatar) and stores it at {org_id}/logo.{ext}. */
+export async function setLogo(userId: string, organizationId: string, file: Blob): Promise<{ ok: true } | { ok: false; code: ImageRefusal | 'not_found' }> {
+	const result = await processImage(file)
+	if (!result.ok) return result
+	const { image } = result
+	const key = `${organizationId}/logo.${image.ext}`
+	const url = storage().url('logos', key, image.version)
+	const updated = await asUser(userId, (trx) => trx.updateTable('organizations').set({ logo_url: url }).where('id', '=', organizationId).executeTakeFirst())
+	if (Number(updated.numUpdatedRows) === 0) return { ok: false, code: 'not_found' }
+	await storage().delete('logos', `${organizationId}/logo.${image.ext === 'jpg' ? 'png' : 'jpg'}`)
+	await storage().put('logos', key, image.bytes, image.contentType)
+	return { ok: true }
+}
+
+export async function removeLogo(userId: string, organizationId: string) {
+	const updated = await asUser(userId, (trx) => trx.updateTable('organizations').set({ logo_url: null }).where('id', '=', organizationId).executeTakeFirst())
+	if (Number(updated.numUpdatedRows) > 0) await storage().delete('logos', organizationId)
+	return Number(updated.numUpdatedRows) > 0
+}
+
+export async function saveBrandColors(userId: string, organizationId: string, colors: { primary: string; secondary: string }) {
+	const updated = await asUser(userId, (trx) =>
+		trx
+			.updateTable('organizations')
+			.set({ brand_colors: JSON.stringify({ primary: colors.primary, secondary: colors.secondary }) })
+			.where('id', '=', organizationId)
+			.executeTakeFirst(),
+	)
+	return Number(updated.numUpdatedRows) > 0
+}
+
+export type DeletionResult = { ok: true } | { ok: false; code: 'wrong_confirmation' | 'not_owner' }
+
+/**
+ * Deletes the organization and all its data (SQL delete_organization_and_data checks the
+ * owner and the phrase again), then its stored files. Members' accounts and their other
+ * organizations stay.
+ */
+export async function deleteOrganization(userId: string, organizationId: string, confirmation: string): Promise<DeletionResult> {
+	try {
+		await asUser(userId, (trx) => sql`select public.delete_organization_and_data(${organizationId}, ${confirmation})`.execute(trx))
+	} catch (error) {
+		const code = dbErrorCode(error)
+		if (code === 'wrong_confirmation' || code === 'not_owner') return { ok: false, code }
+		throw error
+	}
+	await storage().delete('logos', organizationId)
+	return { ok: true }
+}
+
+/**
+ * The current slug of an organization that used `slug` in the last 90 days, or null: the public
+ * booking page (`/book/{slug}`) redirects with it when `get_public_organization` finds nothing.
+ */
+export async function resolveOldSlug(slug: string): Promise<string | null> {
+	const { rows } = await asAnon((trx) => sql<{ slug: string | null }>`select public.resolve_old_slug(${slug}) as slug`.execute(trx))
+	return rows[0]?.slug ?? null
+}

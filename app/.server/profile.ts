@@ -1,0 +1,121 @@
+/**
+ * The profile side of Settings (docs/product.md, Settings): the user's profile, picture,
+ * password and sessions. Profile rows are read and written as the user (RLS: own row only);
+ * the password and sessions live in the auth adapter's tables (asSystem).
+ */
+import { asSystem, asUser, dbErrorCode } from './db/index.ts'
+import { setPassword } from './auth/local.ts'
+import { verifyPassword } from './auth/password.ts'
+import { hashToken } from './auth/tokens.ts'
+import { processImage, type ImageRefusal } from './images.ts'
+import { storage } from './storage/index.ts'
+import type { ProfileValues } from '#app/lib/schemas/settings.ts'
+
+export type Profile = {
+	fullName: string | null
+	username: string | null
+	email: string
+	phone: string | null
+	avatarUrl: string | null
+	preferredLanguage: string | null
+	createdAt: string
+}
+
+export async function getProfile(userId: string): Promise<Profile> {
+	const row = await asUser(userId, (trx) =>
+		trx
+			.selectFrom('profiles')
+			.select(['full_name', 'username', 'email', 'phone', 'avatar_url', 'preferred_language', 'created_at'])
+			.where('user_id', '=', userId)
+			.executeTakeFirstOrThrow(),
+	)
+	return {
+		fullName: row.full_name,
+		username: row.username,
+		email: row.email ?? '',
+		phone: row.phone,
+		avatarUrl: row.avatar_url,
+		preferredLanguage: row.preferred_language,
+		createdAt: new Date(row.created_at).toISOString(),
+	}
+}
+
+/** Saves name, username, phone and language; `username_taken` when another profile has the username. */
+export async function updateProfile(userId: string, values: ProfileValues): Promise<{ ok: true } | { ok: false; code: 'username_taken' }> {
+	try {
+		await asUser(userId, (trx) =>
+			trx
+				.updateTable('profiles')
+				.set({ full_name: values.fullName, username: values.username, phone: values.phone, preferred_language: values.preferredLanguage })
+				.where('user_id', '=', userId)
+				.execute(),
+		)
+		return { ok: true }
+	} catch (error) {
+		if (dbErrorCode(error) === '23505') return { ok: false, code: 'username_taken' }
+		throw error
+	}
+}
+
+/** Checks and re-encodes the picture, stores it at {user_id}/avatar.{ext} and points the profile at it. */
+export async function setAvatar(userId: string, file: Blob): Promise<{ ok: true; url: string } | { ok: false; code: ImageRefusal }> {
+	const result = await processImage(file)
+	if (!result.ok) return result
+	const { image } = result
+	const key = `${userId}/avatar.${image.ext}`
+	// The other extension's file, if any, goes: one avatar per user.
+	await storage().delete('avatars', `${userId}/avatar.${image.ext === 'jpg' ? 'png' : 'jpg'}`)
+	await storage().put('avatars', key, image.bytes, image.contentType)
+	const url = storage().url('avatars', key, image.version)
+	await asUser(userId, (trx) => trx.updateTable('profiles').set({ avatar_url: url }).where('user_id', '=', userId).execute())
+	return { ok: true, url }
+}
+
+export async function removeAvatar(userId: string) {
+	await asUser(userId, (trx) => trx.updateTable('profiles').set({ avatar_url: null }).where('user_id', '=', userId).execute())
+	await storage().delete('avatars', userId)
+}
+
+/**
+ * Verifies the current password, then sets the new one; every session of the user ends
+ * (setPassword revokes them all) and the caller starts a fresh one for this browser.
+ */
+export async function changePassword(userId: string, current: string, next: string): Promise<boolean> {
+	const row = await asSystem((trx) => trx.selectFrom('auth.users').select('encrypted_password').where('id', '=', userId).executeTakeFirst())
+	if (!(await verifyPassword(row?.encrypted_password, current))) return false
+	await setPassword(userId, next)
+	return true
+}
+
+export type SessionInfo = { id: string; userAgent: string | null; ip: string | null; lastSeen: string; current: boolean }
+
+/** The user's sessions still in force, the current one first, then the most recently seen. */
+export async function listSessions(userId: string, currentToken: string | null): Promise<SessionInfo[]> {
+	const currentHash = currentToken ? hashToken(currentToken) : null
+	const rows = await asSystem((trx) =>
+		trx
+			.selectFrom('auth.sessions')
+			.select(['id', 'user_agent', 'ip', 'updated_at', 'token_hash'])
+			.where('user_id', '=', userId)
+			.where('not_after', '>', new Date())
+			.orderBy('updated_at', 'desc')
+			.execute(),
+	)
+	return rows
+		.map((r) => ({
+			id: r.id,
+			userAgent: r.user_agent,
+			ip: r.ip,
+			lastSeen: new Date(r.updated_at).toISOString(),
+			current: r.token_hash === currentHash,
+		}))
+		.sort((a, b) => Number(b.current) - Number(a.current))
+}
+
+/** Ends every session of the user but the one holding `currentToken`; returns how many ended. */
+export async function revokeOtherSessions(userId: string, currentToken: string) {
+	const result = await asSystem((trx) =>
+		trx.deleteFrom('auth.sessions').where('user_id', '=', userId).where('token_hash', '!=', hashToken(currentToken)).executeTakeFirst(),
+	)
+	return Number(result.numDeletedRows)
+}

@@ -1,0 +1,261 @@
+import { getFormProps, getInputProps, getSelectProps, useForm } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { useTranslation } from 'react-i18next'
+import { data, Form } from 'react-router'
+import { z } from 'zod'
+import { requireRole } from '#app/.server/auth/session.ts'
+import { changeRole, inviteMember, listInvitations, listMembers, removeMember, revokeInvitation } from '#app/.server/members.ts'
+import { allowEvent } from '#app/.server/rate-limit.ts'
+import { redirectWithToast } from '#app/.server/toast.ts'
+import { Field } from '#app/components/field.tsx'
+import { SubmitButton } from '#app/components/submit-button.tsx'
+import { Badge } from '#app/components/ui/badge.tsx'
+import { Button } from '#app/components/ui/button.tsx'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
+import { Input } from '#app/components/ui/input.tsx'
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
+import { errorResponse } from '#app/lib/errors.ts'
+import { formatDate } from '#app/lib/format.ts'
+import { ROLES, type Role } from '#app/lib/roles.ts'
+import { inviteSchema } from '#app/lib/schemas/settings.ts'
+import { firstError } from './field-error.ts'
+import type { Route } from './+types/members'
+
+export { ErrorBoundary } from '#app/components/error-boundary.tsx'
+
+const HERE = '/app/settings/members'
+const MANAGERS = ['owner', 'administrator'] as const
+
+export async function loader({ context }: Route.LoaderArgs) {
+	const { user, organization } = requireRole(context, ...MANAGERS)
+	const [members, invitations] = await Promise.all([listMembers(user.userId, organization.id), listInvitations(organization.id)])
+	return { members, invitations, me: user.userId, myRole: organization.role, organizationName: organization.name }
+}
+
+const rowSchema = z.object({ userId: z.uuid(), role: z.enum(ROLES).optional() })
+
+const CHANGE_ERRORS = { forbidden: 'ownerOnly', last_owner: 'lastOwner', not_found: 'notFound', already_member: 'alreadyMember', already_invited: 'alreadyInvited' } as const
+
+export async function action({ request, context }: Route.ActionArgs) {
+	const { user, organization } = requireRole(context, ...MANAGERS)
+	const formData = await request.formData()
+	const actor = { userId: user.userId, role: organization.role }
+	const refused = (code: keyof typeof CHANGE_ERRORS) => {
+		if (code === 'forbidden') return errorResponse(403, 'ownerOnly')
+		if (code === 'not_found') return errorResponse(404, 'notFound')
+		return redirectWithToast(HERE, { type: 'error', title: `settings:errors.${CHANGE_ERRORS[code]}` })
+	}
+	switch (formData.get('intent')) {
+		case 'invite': {
+			const submission = parseWithZod(formData, { schema: inviteSchema })
+			if (submission.status !== 'success') return data({ invite: submission.reply() }, { status: 400 })
+			// Invitations send mail to any address: at most 30 an hour per inviter.
+			if (!(await allowEvent('invite', user.userId, { limit: 30, windowMinutes: 60 }))) {
+				return data({ invite: submission.reply({ fieldErrors: { email: ['tooManyAttempts'] } }) }, { status: 429 })
+			}
+			const result = await inviteMember(
+				{ ...actor, name: user.fullName || user.email, language: user.preferredLanguage },
+				{ id: organization.id, name: organization.name },
+				submission.value.email,
+				submission.value.role,
+			)
+			if (!result.ok) {
+				if (result.code === 'already_member' || result.code === 'already_invited') {
+					return data({ invite: submission.reply({ fieldErrors: { email: [CHANGE_ERRORS[result.code]] } }) }, { status: 400 })
+				}
+				return refused(result.code)
+			}
+			return redirectWithToast(HERE, {
+				type: 'success',
+				title: result.outcome === 'added' ? 'settings:members.invite.added' : 'settings:members.invite.sent',
+				values: { email: submission.value.email },
+			})
+		}
+		case 'role': {
+			const parsed = rowSchema.safeParse(Object.fromEntries(formData))
+			if (!parsed.success || !parsed.data.role) return errorResponse(400, 'badRequest')
+			const result = await changeRole(actor, organization.id, parsed.data.userId, parsed.data.role)
+			if (!result.ok) return refused(result.code)
+			return redirectWithToast(HERE, { type: 'success', title: 'settings:members.roleChanged' })
+		}
+		case 'remove': {
+			const parsed = rowSchema.safeParse(Object.fromEntries(formData))
+			if (!parsed.success) return errorResponse(400, 'badRequest')
+			const result = await removeMember(actor, organization.id, parsed.data.userId)
+			if (!result.ok) return refused(result.code)
+			if (parsed.data.userId === user.userId) return redirectWithToast('/app/dashboard', { type: 'success', title: 'settings:members.left' })
+			return redirectWithToast(HERE, { type: 'success', title: 'settings:members.removed' })
+		}
+		case 'revoke': {
+			const id = z.uuid().safeParse(formData.get('invitationId'))
+			if (!id.success) return errorResponse(400, 'badRequest')
+			await revokeInvitation(organization.id, id.data)
+			return redirectWithToast(HERE, { type: 'success', title: 'settings:members.invite.revoked' })
+		}
+		default:
+			return errorResponse(400, 'badRequest')
+	}
+}
+
+export default function MembersTab({ loaderData, actionData }: Route.ComponentProps) {
+	const { t } = useTranslation('settings')
+	const { t: tc } = useTranslation()
+	const { members, invitations, me, myRole } = loaderData
+	const grantable: readonly Role[] = myRole === 'owner' ? ROLES : ROLES.filter((r) => r !== 'owner')
+	return (
+		<div className="grid gap-6">
+			<Card>
+				<CardHeader>
+					<CardTitle>
+						<h2>{t('members.title')}</h2>
+					</CardTitle>
+					<CardDescription>{t('members.description', { name: loaderData.organizationName })}</CardDescription>
+				</CardHeader>
+				<CardContent>
+					<Table>
+						<TableHeader>
+							<TableRow>
+								<TableHead>{t('members.columns.member')}</TableHead>
+								<TableHead>{t('members.columns.email')}</TableHead>
+								<TableHead>{t('members.columns.role')}</TableHead>
+								<TableHead>{t('members.columns.actions')}</TableHead>
+							</TableRow>
+						</TableHeader>
+						<TableBody>
+							{members.map((m) => {
+								const name = m.fullName || m.email || '—'
+								const editable = myRole === 'owner' || m.role !== 'owner'
+								return (
+									<TableRow key={m.userId} data-testid="member-row">
+										<TableCell>
+											<div className="flex items-center gap-2">
+												{m.avatarUrl ? (
+													<img src={m.avatarUrl} alt="" width={28} height={28} className="size-7 rounded-full object-cover" />
+												) : (
+													<span aria-hidden="true" className="flex size-7 items-center justify-center rounded-full bg-muted text-xs font-semibold">
+														{name.slice(0, 1).toUpperCase()}
+													</span>
+												)}
+												<span>
+													{name}
+													{m.userId === me ? <span className="text-muted-foreground"> ({t('members.you')})</span> : null}
+												</span>
+											</div>
+										</TableCell>
+										<TableCell>{m.email}</TableCell>
+										<TableCell>
+											<Badge variant={m.role === 'owner' ? 'default' : 'secondary'}>{tc(`roles.${m.role}`)}</Badge>
+										</TableCell>
+										<TableCell>
+											{editable ? (
+												<div className="flex flex-wrap items-center gap-2">
+													<Form method="post" className="flex items-center gap-2">
+														<input type="hidden" name="intent" value="role" />
+														<input type="hidden" name="userId" value={m.userId} />
+														<select
+															name="role"
+															defaultValue={m.role}
+															aria-label={t('members.roleOf', { name })}
+															className="h-8 rounded-md border border-input bg-transparent px-2 text-sm"
+														>
+															{grantable.map((r) => (
+																<option key={r} value={r}>
+																	{tc(`roles.${r}`)}
+																</option>
+															))}
+														</select>
+														<Button type="submit" size="sm" variant="outline">
+															{t('members.save')}
+														</Button>
+													</Form>
+													<Form method="post">
+														<input type="hidden" name="intent" value="remove" />
+														<input type="hidden" name="userId" value={m.userId} />
+														<Button type="submit" size="sm" variant="ghost" aria-label={m.userId === me ? t('members.leave') : t('members.removeOf', { name })}>
+															{m.userId === me ? t('members.leave') : t('members.remove')}
+														</Button>
+													</Form>
+												</div>
+											) : null}
+										</TableCell>
+									</TableRow>
+								)
+							})}
+						</TableBody>
+					</Table>
+				</CardContent>
+			</Card>
+			<InviteCard grantable={grantable} invitations={invitations} lastResult={actionData && 'invite' in actionData ? actionData.invite : undefined} />
+		</div>
+	)
+}
+
+function InviteCard({
+	grantable,
+	invitations,
+	lastResult,
+}: {
+	grantable: readonly Role[]
+	invitations: Route.ComponentProps['loaderData']['invitations']
+	lastResult: Parameters<typeof useForm>[0]['lastResult']
+}) {
+	const { t } = useTranslation('settings')
+	const { t: tc } = useTranslation()
+	const [form, fields] = useForm({
+		id: 'invite',
+		lastResult,
+		constraint: getZodConstraint(inviteSchema),
+		defaultValue: { role: 'member' },
+		onValidate: ({ formData }) => parseWithZod(formData, { schema: inviteSchema }),
+		shouldValidate: 'onSubmit',
+		shouldRevalidate: 'onInput',
+	})
+	return (
+		<Card>
+			<CardHeader>
+				<CardTitle>
+					<h2>{t('members.invite.title')}</h2>
+				</CardTitle>
+			</CardHeader>
+			<CardContent className="grid gap-6">
+				<Form method="post" {...getFormProps(form)} noValidate className="grid gap-4 sm:grid-cols-[1fr_auto_auto] sm:items-end">
+					<input type="hidden" name="intent" value="invite" />
+					<Field label={t('members.invite.email')} htmlFor={fields.email.id} errorId={fields.email.errorId} error={firstError(fields.email.errors) ? t(`errors.${firstError(fields.email.errors)}`) : undefined}>
+						<Input {...getInputProps(fields.email, { type: 'email' })} autoComplete="off" />
+					</Field>
+					<Field label={t('members.invite.role')} htmlFor={fields.role.id}>
+						<select {...getSelectProps(fields.role)} className="h-9 rounded-md border border-input bg-transparent px-3 text-sm">
+							{grantable.map((r) => (
+								<option key={r} value={r}>
+									{tc(`roles.${r}`)}
+								</option>
+							))}
+						</select>
+					</Field>
+					<SubmitButton intent="invite" label={t('members.invite.send')} pendingLabel={t('email.sending')} />
+				</Form>
+				{invitations.length > 0 ? (
+					<div className="grid gap-2">
+						<h3 className="text-sm font-medium">{t('members.invite.pending')}</h3>
+						<ul className="grid gap-2">
+							{invitations.map((i) => (
+								<li key={i.id} className="flex flex-wrap items-center justify-between gap-2 rounded-md border p-2 text-sm">
+									<span>
+										{i.email} · {tc(`roles.${i.role}`)} · <span className="text-muted-foreground">{t('members.invite.expires', { date: formatDate(i.expiresAt) })}</span>
+									</span>
+									<Form method="post">
+										<input type="hidden" name="intent" value="revoke" />
+										<input type="hidden" name="invitationId" value={i.id} />
+										<Button type="submit" size="sm" variant="ghost">
+											{t('members.invite.revoke')}
+										</Button>
+									</Form>
+								</li>
+							))}
+						</ul>
+					</div>
+				) : null}
+			</CardContent>
+		</Card>
+	)
+}

@@ -1,0 +1,327 @@
+import { getFormProps, getInputProps, getSelectProps, useForm } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { data, Form } from 'react-router'
+import { readSessionToken, requireMember, startSession } from '#app/.server/auth/session.ts'
+import { requestEmailChange } from '#app/.server/email-change.ts'
+import { languageCookie } from '#app/.server/i18n.ts'
+import { changePassword, getProfile, listSessions, removeAvatar, revokeOtherSessions, setAvatar, updateProfile } from '#app/.server/profile.ts'
+import { logError } from '#app/.server/log.ts'
+import { allowEvent } from '#app/.server/rate-limit.ts'
+import { secureCookies } from '#app/.server/security.ts'
+import { redirectWithToast } from '#app/.server/toast.ts'
+import { Field } from '#app/components/field.tsx'
+import { FormAlert } from '#app/components/form-alert.tsx'
+import { SubmitButton } from '#app/components/submit-button.tsx'
+import { Button } from '#app/components/ui/button.tsx'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
+import { Input } from '#app/components/ui/input.tsx'
+import { errorResponse } from '#app/lib/errors.ts'
+import { formatDate } from '#app/lib/format.ts'
+import { languageNames, supportedLanguages } from '#app/lib/i18n.ts'
+import { useHydrated } from '#app/lib/use-hydrated.ts'
+import { emailChangeSchema, passwordSchema, profileSchema } from '#app/lib/schemas/settings.ts'
+import { EmailChangeCard } from './email-change.tsx'
+import { firstError } from './field-error.ts'
+import type { Route } from './+types/profile'
+
+export { ErrorBoundary } from '#app/components/error-boundary.tsx'
+
+const HERE = '/app/settings'
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+	const { user } = requireMember(context)
+	const [profile, sessions] = await Promise.all([getProfile(user.userId), listSessions(user.userId, await readSessionToken(request))])
+	return { profile, sessions }
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+	const { user } = requireMember(context)
+	const formData = await request.formData()
+	switch (formData.get('intent')) {
+		case 'profile': {
+			const submission = parseWithZod(formData, { schema: profileSchema })
+			if (submission.status !== 'success') return data({ profile: submission.reply() }, { status: 400 })
+			const saved = await updateProfile(user.userId, submission.value)
+			if (!saved.ok) return data({ profile: submission.reply({ fieldErrors: { username: ['usernameTaken'] } }) }, { status: 400 })
+			// Saving the language also switches the interface.
+			const headers = new Headers({ 'set-cookie': await languageCookie.serialize(submission.value.preferredLanguage, { secure: secureCookies() }) })
+			return redirectWithToast(HERE, { type: 'success', title: 'settings:profile.saved' }, { headers })
+		}
+		case 'email-change': {
+			const submission = parseWithZod(formData, { schema: emailChangeSchema })
+			if (submission.status !== 'success') return data({ email: submission.reply() }, { status: 400 })
+			if (!(await allowEvent('email-change', user.userId, { limit: 5, windowMinutes: 60 }))) {
+				return data({ email: submission.reply({ fieldErrors: { email: ['tooManyAttempts'] } }) }, { status: 429 })
+			}
+			const requested = await requestEmailChange(user.userId, submission.value.email, user.preferredLanguage)
+			if (!requested.ok) return data({ email: submission.reply({ fieldErrors: { email: [requested.code === 'same_email' ? 'sameEmail' : 'emailTaken'] } }) }, { status: 400 })
+			return redirectWithToast(HERE, { type: 'success', title: 'settings:email.sent', values: { email: submission.value.email } })
+		}
+		case 'avatar-upload': {
+			const file = formData.get('avatar')
+			if (!(file instanceof File) || file.size === 0) {
+				return redirectWithToast(HERE, { type: 'error', title: 'settings:avatar.invalidType.title', description: 'settings:avatar.invalidType.description' })
+			}
+			if (!(await allowEvent('avatar-upload', user.userId, { limit: 30, windowMinutes: 60 }))) {
+				return redirectWithToast(HERE, { type: 'error', title: 'settings:avatar.failed.title', description: 'settings:avatar.failed.description' })
+			}
+			const result = await setAvatar(user.userId, file).catch((error: unknown) => {
+				logError(error, { event: 'avatar_upload_failed' })
+				return null
+			})
+			if (!result) return redirectWithToast(HERE, { type: 'error', title: 'settings:avatar.failed.title', description: 'settings:avatar.failed.description' })
+			if (!result.ok) {
+				const key = result.code === 'too_large' ? 'tooLarge' : 'invalidType'
+				return redirectWithToast(HERE, { type: 'error', title: `settings:avatar.${key}.title`, description: `settings:avatar.${key}.description` })
+			}
+			return redirectWithToast(HERE, { type: 'success', title: 'settings:avatar.updated' })
+		}
+		case 'avatar-remove': {
+			await removeAvatar(user.userId)
+			return redirectWithToast(HERE, { type: 'success', title: 'settings:avatar.removed' })
+		}
+		case 'password': {
+			const submission = parseWithZod(formData, { schema: passwordSchema })
+			if (submission.status !== 'success') return data({ password: submission.reply({ hideFields: ['currentPassword', 'newPassword', 'confirmPassword'] }) }, { status: 400 })
+			if (!(await allowEvent('password-change', user.userId, { limit: 10, windowMinutes: 15 }))) {
+				return data({ password: submission.reply({ formErrors: ['tooManyAttempts'], hideFields: ['currentPassword', 'newPassword', 'confirmPassword'] }) }, { status: 429 })
+			}
+			const changed = await changePassword(user.userId, submission.value.currentPassword, submission.value.newPassword)
+			if (!changed) {
+				return data(
+					{ password: submission.reply({ fieldErrors: { currentPassword: ['currentPasswordWrong'] }, hideFields: ['currentPassword', 'newPassword', 'confirmPassword'] }) },
+					{ status: 400 },
+				)
+			}
+			// Every session ended with the change; this browser gets a new one.
+			const headers = await startSession(request, context, user.userId)
+			return redirectWithToast(HERE, { type: 'success', title: 'settings:password.updated' }, { headers })
+		}
+		case 'sign-out-others': {
+			const token = await readSessionToken(request)
+			if (!token) return errorResponse(403, 'forbidden')
+			const count = await revokeOtherSessions(user.userId, token)
+			return redirectWithToast(HERE, { type: 'success', title: 'settings:security.signedOutOthers', values: { count } })
+		}
+		default:
+			return errorResponse(400, 'badRequest')
+	}
+}
+
+export default function ProfileTab({ loaderData, actionData }: Route.ComponentProps) {
+	return (
+		<div className="grid gap-6 lg:grid-cols-2">
+			<ProfileCard profile={loaderData.profile} lastResult={actionData && 'profile' in actionData ? actionData.profile : undefined} />
+			<div className="grid content-start gap-6">
+				<EmailChangeCard email={loaderData.profile.email} lastResult={actionData && 'email' in actionData ? actionData.email : undefined} />
+				<PasswordCard lastResult={actionData && 'password' in actionData ? actionData.password : undefined} />
+				<SecurityCard sessions={loaderData.sessions} />
+			</div>
+		</div>
+	)
+}
+
+type Loader = Route.ComponentProps['loaderData']
+
+function ProfileCard({ profile, lastResult }: { profile: Loader['profile']; lastResult: Parameters<typeof useForm>[0]['lastResult'] }) {
+	const { t } = useTranslation('settings')
+	const [form, fields] = useForm({
+		id: 'profile',
+		lastResult,
+		constraint: getZodConstraint(profileSchema),
+		defaultValue: {
+			fullName: profile.fullName ?? '',
+			username: profile.username ?? '',
+			phone: profile.phone ?? '',
+			preferredLanguage: profile.preferredLanguage ?? 'en',
+		},
+		onValidate: ({ formData }) => parseWithZod(formData, { schema: profileSchema }),
+		shouldValidate: 'onSubmit',
+		shouldRevalidate: 'onInput',
+	})
+	const error = (errors: unknown) => {
+		const key = firstError(errors)
+		return key ? t(`errors.${key}`) : undefined
+	}
+	const initials = (profile.fullName || profile.email).slice(0, 1).toUpperCase()
+	return (
+		<Card>
+			<CardHeader>
+				<CardTitle>
+					<h2>{t('profile.title')}</h2>
+				</CardTitle>
+				<CardDescription>{t('profile.description')}</CardDescription>
+			</CardHeader>
+			<CardContent className="grid gap-6">
+				<div className="flex flex-wrap items-center gap-4">
+					{profile.avatarUrl ? (
+						<img src={profile.avatarUrl} alt={t('avatar.alt')} width={64} height={64} className="size-16 rounded-full object-cover" data-testid="settings-avatar" />
+					) : (
+						<span aria-hidden="true" className="flex size-16 items-center justify-center rounded-full bg-muted text-xl font-semibold">
+							{initials}
+						</span>
+					)}
+					<div className="grid gap-2">
+						<Form method="post" encType="multipart/form-data" className="flex flex-wrap items-center gap-2">
+							<input type="hidden" name="intent" value="avatar-upload" />
+							<label className="sr-only" htmlFor="avatar-file">
+								{t('avatar.choose')}
+							</label>
+							<input id="avatar-file" name="avatar" type="file" accept="image/jpeg,image/png,image/gif" required className="max-w-56 text-sm" aria-describedby="avatar-hint" />
+							<SubmitButton intent="avatar-upload" label={t('avatar.upload')} pendingLabel={t('avatar.uploading')} />
+						</Form>
+						<p id="avatar-hint" className="text-xs text-muted-foreground">
+							{t('avatar.hint')}
+						</p>
+						{profile.avatarUrl ? (
+							<Form method="post">
+								<input type="hidden" name="intent" value="avatar-remove" />
+								<Button type="submit" variant="outline" size="sm">
+									{t('avatar.remove')}
+								</Button>
+							</Form>
+						) : null}
+					</div>
+				</div>
+				<Form method="post" {...getFormProps(form)} noValidate className="grid gap-4">
+					<input type="hidden" name="intent" value="profile" />
+					<Field label={t('profile.fields.fullName')} htmlFor={fields.fullName.id} errorId={fields.fullName.errorId} error={error(fields.fullName.errors)}>
+						<Input {...getInputProps(fields.fullName, { type: 'text' })} autoComplete="name" />
+					</Field>
+					<Field label={t('profile.fields.username')} htmlFor={fields.username.id} errorId={fields.username.errorId} error={error(fields.username.errors)}>
+						<Input {...getInputProps(fields.username, { type: 'text' })} autoComplete="username" />
+					</Field>
+					<Field label={t('profile.fields.phone')} htmlFor={fields.phone.id} errorId={fields.phone.errorId} error={error(fields.phone.errors)}>
+						<Input {...getInputProps(fields.phone, { type: 'tel' })} autoComplete="tel" />
+					</Field>
+					<Field
+						label={t('profile.fields.preferredLanguage')}
+						htmlFor={fields.preferredLanguage.id}
+						errorId={fields.preferredLanguage.errorId}
+						error={error(fields.preferredLanguage.errors)}
+					>
+						<select {...getSelectProps(fields.preferredLanguage)} className="h-9 rounded-md border border-input bg-transparent px-3 text-sm">
+							{supportedLanguages.map((lng) => (
+								<option key={lng} value={lng}>
+									{languageNames[lng]}
+								</option>
+							))}
+						</select>
+					</Field>
+					<p className="text-sm text-muted-foreground">
+						{t('profile.createdAt', { date: formatDate(profile.createdAt) })}
+					</p>
+					<SubmitButton intent="profile" label={t('profile.save')} pendingLabel={t('profile.saving')} className="w-fit" />
+				</Form>
+			</CardContent>
+		</Card>
+	)
+}
+
+function PasswordCard({ lastResult }: { lastResult: Parameters<typeof useForm>[0]['lastResult'] }) {
+	const { t } = useTranslation('settings')
+	const hydrated = useHydrated()
+	const [filled, setFilled] = useState({ currentPassword: false, newPassword: false, confirmPassword: false })
+	const [form, fields] = useForm({
+		id: 'password',
+		lastResult,
+		constraint: getZodConstraint(passwordSchema),
+		onValidate: ({ formData }) => parseWithZod(formData, { schema: passwordSchema }),
+		shouldValidate: 'onSubmit',
+		shouldRevalidate: 'onInput',
+	})
+	const error = (errors: unknown) => {
+		const key = firstError(errors)
+		return key ? t(`errors.${key}`) : undefined
+	}
+	const ready = filled.currentPassword && filled.newPassword && filled.confirmPassword
+	const field = (name: 'currentPassword' | 'newPassword' | 'confirmPassword', autoComplete: string) => (
+		<Field label={t(`password.fields.${name}`)} htmlFor={fields[name].id} errorId={fields[name].errorId} error={error(fields[name].errors)}>
+			<Input
+				{...getInputProps(fields[name], { type: 'password' })}
+				autoComplete={autoComplete}
+				onChange={(e) => {
+					const hasValue = e.currentTarget.value.length > 0
+					setFilled((f) => ({ ...f, [name]: hasValue }))
+				}}
+			/>
+		</Field>
+	)
+	return (
+		<Card>
+			<CardHeader>
+				<CardTitle>
+					<h2>{t('password.title')}</h2>
+				</CardTitle>
+				<CardDescription>{t('password.description')}</CardDescription>
+			</CardHeader>
+			<CardContent>
+				<Form method="post" {...getFormProps(form)} noValidate className="grid gap-4">
+					<input type="hidden" name="intent" value="password" />
+					<FormAlert ns="settings" code={firstError(form.errors)} id={form.errorId} />
+					{field('currentPassword', 'current-password')}
+					{field('newPassword', 'new-password')}
+					{field('confirmPassword', 'new-password')}
+					{/* Without JavaScript the button stays enabled; the server enforces the same rule. */}
+					<Button type="submit" className="w-fit" disabled={hydrated && !ready}>
+						{t('password.update')}
+					</Button>
+				</Form>
+			</CardContent>
+		</Card>
+	)
+}
+
+function SecurityCard({ sessions }: { sessions: Loader['sessions'] }) {
+	const { t } = useTranslation('settings')
+	const others = sessions.filter((s) => !s.current).length
+	return (
+		<Card>
+			<CardHeader>
+				<CardTitle>
+					<h2>{t('security.title')}</h2>
+				</CardTitle>
+				<CardDescription>{t('security.description')}</CardDescription>
+			</CardHeader>
+			<CardContent className="grid gap-4">
+				<ul className="grid gap-2" aria-label={t('security.sessions')}>
+					{sessions.map((s) => (
+						<li key={s.id} className="rounded-md border p-3 text-sm">
+							<p className="font-medium">
+								{describeDevice(s.userAgent) ?? t('security.unknownDevice')}
+								{s.current ? <span className="ml-2 rounded bg-primary/10 px-1.5 py-0.5 text-xs text-primary">{t('security.thisDevice')}</span> : null}
+							</p>
+							<p className="text-muted-foreground">
+								{t('security.seen', { address: s.ip ?? '—', date: formatDate(s.lastSeen) })}
+							</p>
+						</li>
+					))}
+				</ul>
+				<div className="flex flex-wrap gap-2">
+					<Form method="post">
+						<input type="hidden" name="intent" value="sign-out-others" />
+						<Button type="submit" variant="outline" disabled={others === 0}>
+							{t('security.signOutOthers')}
+						</Button>
+					</Form>
+					<Form method="post" action="/auth/sign-out">
+						<Button type="submit" variant="destructive">
+							{t('security.signOut')}
+						</Button>
+					</Form>
+				</div>
+			</CardContent>
+		</Card>
+	)
+}
+
+/** "Firefox on Linux" from a user-agent string; null when it names neither. */
+function describeDevice(userAgent: string | null) {
+	if (!userAgent) return null
+	const browser = /Edg\//.test(userAgent) ? 'Edge' : /Firefox\//.test(userAgent) ? 'Firefox' : /Chrome\//.test(userAgent) ? 'Chrome' : /Safari\//.test(userAgent) ? 'Safari' : null
+	const os = /Windows/.test(userAgent) ? 'Windows' : /Android/.test(userAgent) ? 'Android' : /iPhone|iPad/.test(userAgent) ? 'iOS' : /Mac OS X/.test(userAgent) ? 'macOS' : /Linux/.test(userAgent) ? 'Linux' : null
+	if (!browser && !os) return userAgent.slice(0, 60)
+	return [browser, os].filter(Boolean).join(' · ')
+}

@@ -1,0 +1,206 @@
+import { existsSync } from 'node:fs'
+import path from 'node:path'
+import sharp from 'sharp'
+import { describe, expect, test } from 'vitest'
+import { createSession, getSessionUser, signIn, signUp } from '#app/.server/auth/local.ts'
+import { asAnon, asSystem, asUser, sql } from '#app/.server/db/index.ts'
+import { confirmEmailChange, findEmailChange, requestEmailChange } from '#app/.server/email-change.ts'
+import { drainMail } from '#app/.server/mail/index.ts'
+import { acceptInvitation, changeRole, findInvitation, inviteMember, listMembers, removeMember } from '#app/.server/members.ts'
+import { deleteOrganization, resolveOldSlug, saveBrandColors, setLogo, updateOrganization } from '#app/.server/organization-settings.ts'
+import { changePassword, listSessions, revokeOtherSessions, setAvatar, updateProfile } from '#app/.server/profile.ts'
+import { addMember, createUser } from './fixtures.ts'
+import { mailsTo, useTemporaryDataDir } from './outbox.ts'
+
+const dataDir = useTemporaryDataDir()
+
+async function png(width = 40, height = 30) {
+	return new Blob([new Uint8Array(await sharp({ create: { width, height, channels: 3, background: '#3366cc' } }).png().toBuffer())])
+}
+
+describe('profile', () => {
+	test('a username another profile has is refused with username_taken, and nothing changes', async () => {
+		const a = await createUser('Ann')
+		const b = await createUser('Ben')
+		const username = `ann_${a.userId.slice(0, 8)}`
+		expect(await updateProfile(a.userId, { fullName: 'Ann A.', username, phone: '+1 555 0100', preferredLanguage: 'es' })).toEqual({ ok: true })
+		expect(await updateProfile(b.userId, { fullName: 'Ben B.', username, phone: null, preferredLanguage: 'en' })).toEqual({ ok: false, code: 'username_taken' })
+		const ben = await asSystem((trx) => trx.selectFrom('profiles').select(['full_name', 'username']).where('user_id', '=', b.userId).executeTakeFirstOrThrow())
+		expect(ben).toEqual({ full_name: 'Ben', username: null })
+	})
+
+	test('the avatar is stored at {user_id}/avatar.png and the URL changes with the picture', async () => {
+		const a = await createUser('Pic')
+		const first = await setAvatar(a.userId, await png())
+		const second = await setAvatar(a.userId, await png(60, 60))
+		if (!first.ok || !second.ok) throw new Error('upload refused')
+		expect(first.url).toMatch(new RegExp(`^/storage/avatars/${a.userId}/avatar\\.png\\?v=`))
+		expect(second.url).not.toBe(first.url)
+		expect(existsSync(path.join(dataDir, 'storage', 'avatars', a.userId, 'avatar.png'))).toBe(true)
+		expect(await setAvatar(a.userId, new Blob(['not an image']))).toEqual({ ok: false, code: 'invalid_type' })
+	})
+
+	test('the password changes only with the right current one, and every session ends', async () => {
+		const account = { email: `pw-${crypto.randomUUID()}@example.test`, password: 'first-pass-1', fullName: 'Pat' }
+		const created = await signUp(account)
+		if (!created.ok) throw new Error(created.code)
+		const { userId } = created.user
+		const here = await createSession(userId, { userAgent: 'Firefox/1 Linux', ip: '10.0.0.1' })
+		const elsewhere = await createSession(userId, { userAgent: 'Chrome/1 Windows', ip: '10.0.0.2' })
+		expect(await changePassword(userId, 'wrong-pass', 'second-pass-2')).toBe(false)
+		expect(await getSessionUser(elsewhere)).not.toBeNull()
+		expect(await changePassword(userId, 'first-pass-1', 'second-pass-2')).toBe(true)
+		expect(await getSessionUser(here)).toBeNull()
+		expect(await getSessionUser(elsewhere)).toBeNull()
+		expect((await signIn({ email: account.email, password: 'second-pass-2', ip: '10.0.0.3' })).ok).toBe(true)
+	})
+
+	test('"sign out everywhere else" keeps only the current session; the list marks it', async () => {
+		const u = await createUser('Sessions')
+		const mine = await createSession(u.userId, { userAgent: 'Firefox/1', ip: '10.1.0.1' })
+		const other = await createSession(u.userId, { userAgent: 'Chrome/1', ip: '10.1.0.2' })
+		const list = await listSessions(u.userId, mine)
+		expect(list.map((s) => [s.ip, s.current])).toEqual([['10.1.0.1', true], ['10.1.0.2', false]])
+		expect(await revokeOtherSessions(u.userId, mine)).toBe(1)
+		expect(await getSessionUser(mine)).not.toBeNull()
+		expect(await getSessionUser(other)).toBeNull()
+	})
+})
+
+describe('email change', () => {
+	test('the address changes only when the link is confirmed, once; the old address gets a notice', async () => {
+		const u = await createUser('Mover')
+		const newEmail = `moved-${crypto.randomUUID()}@example.test`
+		expect(await requestEmailChange(u.userId, newEmail, 'en')).toEqual({ ok: true })
+		await drainMail()
+		const [mail] = await mailsTo(newEmail)
+		const token = new URL(/https?:\/\/\S+confirm-email\?\S+/.exec(mail!.text)![0]).searchParams.get('token')!
+		const before = await asSystem((trx) => trx.selectFrom('auth.users').select('email').where('id', '=', u.userId).executeTakeFirstOrThrow())
+		expect(before.email).toBe(u.email)
+		expect(await findEmailChange(token)).toEqual({ newEmail })
+		expect(await confirmEmailChange(token)).toEqual({ ok: true, userId: u.userId, email: newEmail })
+		expect(await confirmEmailChange(token)).toEqual({ ok: false, code: 'invalid_token' })
+		const after = await asSystem((trx) =>
+			trx.selectFrom('auth.users as u').innerJoin('profiles as p', 'p.user_id', 'u.id').select(['u.email', 'p.email as profile_email']).where('u.id', '=', u.userId).executeTakeFirstOrThrow(),
+		)
+		expect(after).toEqual({ email: newEmail, profile_email: newEmail })
+		await drainMail()
+		expect((await mailsTo(u.email)).map((m) => m.subject)).toEqual(['Your sign-in email was changed'])
+	})
+
+	test("another account's address is refused before any mail", async () => {
+		const a = await createUser('A')
+		const b = await createUser('B')
+		expect(await requestEmailChange(a.userId, b.email.toUpperCase(), 'en')).toEqual({ ok: false, code: 'email_taken' })
+		expect(await requestEmailChange(a.userId, a.email, 'en')).toEqual({ ok: false, code: 'same_email' })
+	})
+})
+
+describe('members', () => {
+	test('the last owner can be neither demoted, removed nor leave; with a second owner they can', async () => {
+		const owner = await createUser('Solo Owner')
+		const admin = await createUser('Admin')
+		await addMember(owner.orgId, admin.userId, 'administrator')
+		const actor = { userId: owner.userId, role: 'owner' as const }
+		expect(await changeRole(actor, owner.orgId, owner.userId, 'member')).toEqual({ ok: false, code: 'last_owner' })
+		expect(await removeMember(actor, owner.orgId, owner.userId)).toEqual({ ok: false, code: 'last_owner' })
+		// An administrator can neither touch the owner nor make anyone owner.
+		const adminActor = { userId: admin.userId, role: 'administrator' as const }
+		expect(await removeMember(adminActor, owner.orgId, owner.userId)).toEqual({ ok: false, code: 'forbidden' })
+		expect(await changeRole(adminActor, owner.orgId, admin.userId, 'owner')).toEqual({ ok: false, code: 'forbidden' })
+		expect(await changeRole(actor, owner.orgId, admin.userId, 'owner')).toEqual({ ok: true })
+		expect(await removeMember(actor, owner.orgId, owner.userId)).toEqual({ ok: true })
+		expect((await listMembers(admin.userId, owner.orgId)).map((m) => [m.userId, m.role])).toEqual([[admin.userId, 'owner']])
+	})
+
+	test('two owners demoting each other at once leave one owner', async () => {
+		const a = await createUser('Twin A')
+		const b = await createUser('Twin B')
+		await addMember(a.orgId, b.userId, 'owner')
+		const results = await Promise.all([
+			changeRole({ userId: a.userId, role: 'owner' }, a.orgId, b.userId, 'member'),
+			changeRole({ userId: b.userId, role: 'owner' }, a.orgId, a.userId, 'member'),
+		])
+		const owners = (await listMembers(a.userId, a.orgId).catch(() => listMembers(b.userId, a.orgId))).filter((m) => m.role === 'owner')
+		expect(owners).toHaveLength(1)
+		expect(results.filter((r) => r.ok)).toHaveLength(1)
+	})
+
+	test('an existing account is added at once; an unknown address signs up through a single-use link into the organization only', async () => {
+		const owner = await createUser('Inviting Owner')
+		const existing = await createUser('Existing')
+		const org = { id: owner.orgId, name: 'Inviting Org' }
+		const actor = { userId: owner.userId, role: 'owner' as const, name: 'Inviting Owner', language: 'en' }
+		expect(await inviteMember(actor, org, existing.email, 'manager')).toEqual({ ok: true, outcome: 'added' })
+		expect(await inviteMember(actor, org, existing.email, 'manager')).toEqual({ ok: false, code: 'already_member' })
+		const newcomer = `new-${crypto.randomUUID()}@example.test`
+		expect(await inviteMember(actor, org, newcomer, 'administrator')).toEqual({ ok: true, outcome: 'invited' })
+		expect(await inviteMember(actor, org, newcomer, 'member')).toEqual({ ok: false, code: 'already_invited' })
+		await drainMail()
+		const [mail] = await mailsTo(newcomer)
+		expect(mail!.subject).toBe('You are invited to Inviting Org on P2P Transaction Tracker')
+		const token = new URL(/https?:\/\/\S+invitation\?\S+/.exec(mail!.text)![0]).searchParams.get('token')!
+		expect(await findInvitation(token)).toEqual({ email: newcomer, role: 'administrator', organizationName: 'Inviting Owner' })
+		const accepted = await acceptInvitation(token, { fullName: 'New Person', password: 'newcomer-pass' })
+		if (!accepted.ok) throw new Error(accepted.code)
+		expect(await acceptInvitation(token, { fullName: 'Again', password: 'newcomer-pass' })).toEqual({ ok: false, code: 'invalid_token' })
+		const memberships = await asSystem((trx) =>
+			trx.selectFrom('organization_members').select(['organization_id', 'role']).where('user_id', '=', accepted.userId).execute(),
+		)
+		expect(memberships).toEqual([{ organization_id: owner.orgId, role: 'administrator' }])
+		expect((await signIn({ email: newcomer, password: 'newcomer-pass', ip: '10.2.0.1' })).ok).toBe(true)
+	})
+})
+
+describe('organization', () => {
+	test('owners change name and slug; the old slug resolves to the new one; a taken slug is refused', async () => {
+		const owner = await createUser('Slug Owner')
+		const other = await createUser('Slug Other')
+		const member = await createUser('Slug Member')
+		await addMember(owner.orgId, member.userId, 'member')
+		const oldSlug = (await asSystem((trx) => trx.selectFrom('organizations').select('slug').where('id', '=', owner.orgId).executeTakeFirstOrThrow())).slug
+		const otherSlug = (await asSystem((trx) => trx.selectFrom('organizations').select('slug').where('id', '=', other.orgId).executeTakeFirstOrThrow())).slug
+		const newSlug = `renamed-${owner.orgId.slice(0, 8)}`
+		expect(await updateOrganization(owner.userId, owner.orgId, { name: 'Renamed', description: 'We do things', slug: newSlug })).toEqual({ ok: true })
+		expect(await updateOrganization(owner.userId, owner.orgId, { name: 'Renamed', description: null, slug: otherSlug })).toEqual({ ok: false, code: 'slug_taken' })
+		expect(await updateOrganization(member.userId, owner.orgId, { name: 'Hijack', description: null, slug: 'hijack' })).toEqual({ ok: false, code: 'not_found' })
+		expect(await resolveOldSlug(oldSlug)).toBe(newSlug)
+		expect(await resolveOldSlug('never-used-slug')).toBeNull()
+		// The old slug stays reserved for its organization.
+		expect(await updateOrganization(other.userId, other.orgId, { name: 'Slug Other', description: null, slug: oldSlug })).toEqual({ ok: false, code: 'slug_taken' })
+		const org = await asSystem((trx) => trx.selectFrom('organizations').select(['name', 'slug', 'description']).where('id', '=', owner.orgId).executeTakeFirstOrThrow())
+		expect(org).toEqual({ name: 'Renamed', slug: newSlug, description: 'We do things' })
+	})
+
+	test('branding is saved where the public booking page reads it; a non-owner cannot change it', async () => {
+		const owner = await createUser('Brand Owner')
+		const member = await createUser('Brand Member')
+		await addMember(owner.orgId, member.userId, 'manager')
+		expect(await saveBrandColors(owner.userId, owner.orgId, { primary: '#112233', secondary: '#445566' })).toBe(true)
+		expect(await saveBrandColors(member.userId, owner.orgId, { primary: '#ffffff', secondary: '#ffffff' })).toBe(false)
+		expect(await setLogo(owner.userId, owner.orgId, await png())).toEqual({ ok: true })
+		expect(await setLogo(member.userId, owner.orgId, await png())).toEqual({ ok: false, code: 'not_found' })
+		const slug = (await asSystem((trx) => trx.selectFrom('organizations').select('slug').where('id', '=', owner.orgId).executeTakeFirstOrThrow())).slug
+		const { rows } = await asAnon((trx) => sql<{ logo_url: string; brand_colors: unknown }>`select logo_url, brand_colors from public.get_public_organization(${slug})`.execute(trx))
+		expect(rows[0]!.brand_colors).toEqual({ primary: '#112233', secondary: '#445566' })
+		expect(rows[0]!.logo_url).toMatch(new RegExp(`^/storage/logos/${owner.orgId}/logo\\.png\\?v=`))
+	})
+
+	test('deletion: a member and a wrong phrase are refused; the owner with the phrase removes the data and the logo, not the other organizations', async () => {
+		const owner = await createUser('Doomed Owner')
+		const member = await createUser('Doomed Member')
+		await addMember(owner.orgId, member.userId, 'administrator')
+		expect(await setLogo(owner.userId, owner.orgId, await png())).toEqual({ ok: true })
+		const logoDir = path.join(dataDir, 'storage', 'logos', owner.orgId)
+		expect(await deleteOrganization(member.userId, owner.orgId, 'DELETE MY ORGANIZATION')).toEqual({ ok: false, code: 'not_owner' })
+		expect(await deleteOrganization(owner.userId, owner.orgId, 'delete my organization')).toEqual({ ok: false, code: 'wrong_confirmation' })
+		expect(existsSync(logoDir)).toBe(true)
+		expect(await deleteOrganization(owner.userId, owner.orgId, 'DELETE MY ORGANIZATION')).toEqual({ ok: true })
+		expect(existsSync(logoDir)).toBe(false)
+		const left = await asSystem((trx) => trx.selectFrom('organizations').select('id').where('id', 'in', [owner.orgId, member.orgId]).execute())
+		expect(left.map((r) => r.id)).toEqual([member.orgId])
+		// The owner keeps their account (and reaches onboarding, having no organization left).
+		expect(await asUser(owner.userId, (trx) => trx.selectFrom('organization_members').select('organization_id').execute())).toEqual([])
+		expect(await asSystem((trx) => trx.selectFrom('auth.users').select('id').where('id', '=', owner.userId).execute())).toHaveLength(1)
+	})
+})

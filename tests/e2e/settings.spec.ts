@@ -1,0 +1,349 @@
+import { createHmac } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+import type { Page } from '@playwright/test'
+import sharp from 'sharp'
+import { withDatabase } from './db.ts'
+import { decodeQuotedPrintable, expect, latestMailTo, newAccount, signUpByRequest, test, type Account } from './fixtures.ts'
+
+/** A new account signed in on `page`; its user and organization ids. */
+async function signedIn(page: Page, name = 'Settings User') {
+	const account = newAccount(name)
+	await signUpByRequest(page.request, account)
+	const ids = await withDatabase(async (db) => {
+		const { rows } = await db.query<{ user_id: string; organization_id: string }>(
+			`select m.user_id, m.organization_id from public.organization_members m join auth.users u on u.id = m.user_id where u.email = $1`,
+			[account.email],
+		)
+		return { userId: rows[0]!.user_id, orgId: rows[0]!.organization_id }
+	})
+	return { account, ...ids }
+}
+
+const origin = () => ({ origin: test.info().project.use.baseURL! })
+
+/** The link of the newest mail to `to` that matches `pattern`. */
+async function linkIn(to: string, pattern: RegExp) {
+	const mail = decodeQuotedPrintable(await latestMailTo(to))
+	return new URL(pattern.exec(mail)![0]).pathname + new URL(pattern.exec(mail)![0]).search
+}
+
+test('avatar: a real PNG shows in the sidebar with no EXIF stored; a renamed text file, an SVG and a 6 MB image are refused @nojs', async ({ page }) => {
+	const { userId } = await signedIn(page, 'Avatar User')
+	await page.goto('/app/settings')
+	await expect(page.getByRole('heading', { name: 'Profile', exact: true })).toBeVisible()
+	await expect(page.getByText('JPG, PNG or GIF, up to 5MB.')).toBeVisible()
+
+	const photo = await sharp({ create: { width: 600, height: 400, channels: 3, background: '#cc3344' } })
+		.withExif({ IFD0: { Model: 'Spy Camera' }, IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '40/1 26/1 46/1' } })
+		.png()
+		.toBuffer()
+	const upload = async (file: { name: string; mimeType: string; buffer: Buffer }) => {
+		await page.getByLabel('Choose a picture').setInputFiles(file)
+		await page.getByRole('button', { name: 'Upload picture' }).click()
+	}
+	await upload({ name: 'me.png', mimeType: 'image/png', buffer: photo })
+	await expect(page.getByText('Profile picture updated')).toBeVisible()
+	const sidebarAvatar = page.getByTestId('sidebar-avatar').filter({ visible: true })
+	await expect(sidebarAvatar).toBeVisible()
+	const src = await sidebarAvatar.getAttribute('src')
+	expect(src).toMatch(new RegExp(`^/storage/avatars/${userId}/avatar\\.png\\?v=`))
+	const served = await page.request.get(src!)
+	expect(served.headers()['content-type']).toBe('image/png')
+	expect(served.headers()['x-content-type-options']).toBe('nosniff')
+	const stored = readFileSync(path.resolve(process.env.E2E_DATA_DIR!, 'storage', 'avatars', userId, 'avatar.png'))
+	const meta = await sharp(stored).metadata()
+	expect([meta.width, meta.height, meta.exif]).toEqual([256, 256, undefined])
+	expect(stored.includes(Buffer.from('Spy Camera'))).toBe(false)
+
+	await upload({ name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('just some text, honestly') })
+	await expect(page.getByText('Invalid file type')).toBeVisible()
+	await expect(page.getByText('Please select an image file.')).toBeVisible()
+	await upload({ name: 'logo.svg', mimeType: 'image/svg+xml', buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>') })
+	await expect(page.getByText('Invalid file type')).toBeVisible()
+	const big = Buffer.concat([photo, Buffer.alloc(6 * 1024 * 1024)])
+	await upload({ name: 'huge.png', mimeType: 'image/png', buffer: big })
+	// 6 MB travel and are read twice (the request guard, then the action): give it time on a busy machine.
+	await expect(page.getByText('File too large')).toBeVisible({ timeout: 20_000 })
+	await expect(page.getByText('Please select an image smaller than 5MB.')).toBeVisible()
+	// The picture is still the first one.
+	await expect(sidebarAvatar).toHaveAttribute('src', src!)
+
+	await page.getByRole('button', { name: 'Remove picture' }).click()
+	await expect(page.getByText('Profile picture removed')).toBeVisible()
+	await expect(page.getByTestId('sidebar-avatar')).toHaveCount(0)
+})
+
+test('profile fields: a taken username is refused; saving the language switches the interface @nojs', async ({ page, browser }) => {
+	const other = await signedIn(await (await browser.newContext()).newPage(), 'Other Holder')
+	const username = `holder_${other.userId.slice(0, 8)}`
+	await withDatabase((db) => db.query('update public.profiles set username = $1 where user_id = $2', [username, other.userId]))
+	await signedIn(page, 'Profile Fields')
+	await page.goto('/app/settings')
+	await page.getByLabel('Username').fill(username)
+	await page.getByLabel('Phone').fill('+1 555 0100')
+	await page.getByRole('button', { name: 'Save profile' }).click()
+	await expect(page.getByText('This username is already taken.')).toBeVisible()
+	await page.getByLabel('Username').fill(`mine_${other.userId.slice(0, 8)}`)
+	await page.getByLabel('Preferred language').selectOption('es')
+	await page.getByRole('button', { name: 'Save profile' }).click()
+	await expect(page.getByText('Perfil actualizado')).toBeVisible()
+	await expect(page.getByRole('heading', { name: 'Configuración' })).toBeVisible()
+	await expect(page.getByLabel('Teléfono')).toHaveValue('+1 555 0100')
+})
+
+test('password: wrong current, mismatch and too short are refused; the right change signs out the other sessions @nojs', async ({ page, browser, javaScriptEnabled }) => {
+	const { account } = await signedIn(page, 'Password User')
+	const elsewhere = await browser.newContext()
+	await signInElsewhere(elsewhere, account)
+	await page.goto('/app/settings')
+	const update = page.getByRole('button', { name: 'Update password' })
+	if (javaScriptEnabled) await expect(update).toBeDisabled()
+	const fill = async (current: string, next: string, confirm: string) => {
+		await page.getByLabel('Current password').fill(current)
+		await page.getByLabel('New password', { exact: true }).fill(next)
+		await page.getByLabel('Confirm new password').fill(confirm)
+		await update.click()
+	}
+	await fill('not-my-password', 'brand-new-1', 'brand-new-1')
+	await expect(page.getByText('Current password is incorrect.')).toBeVisible()
+	await fill(account.password, 'brand-new-1', 'brand-new-2')
+	await expect(page.getByText('Password mismatch: New passwords do not match.')).toBeVisible()
+	await fill(account.password, 'abc', 'abc')
+	await expect(page.getByText('Password too short: Password must be at least 6 characters long.')).toBeVisible()
+	await fill(account.password, 'brand-new-1', 'brand-new-1')
+	await expect(page.getByText('Password updated')).toBeVisible()
+	// This browser stays signed in; the other one is out.
+	await page.goto('/app/settings')
+	await expect(page).toHaveURL(/\/app\/settings$/)
+	const other = await elsewhere.newPage()
+	await other.goto('/app/dashboard')
+	await expect(other).toHaveURL(/\/auth/)
+	await elsewhere.close()
+})
+
+async function signInElsewhere(context: import('@playwright/test').BrowserContext, account: Account) {
+	const response = await context.request.post('/auth', { form: { intent: 'login', email: account.email, password: account.password }, maxRedirects: 0, headers: origin() })
+	expect(response.status()).toBe(302)
+}
+
+test('security: the other session is listed and "sign out everywhere else" ends it @nojs', async ({ page, browser }) => {
+	const { account } = await signedIn(page, 'Security User')
+	const elsewhere = await browser.newContext()
+	await signInElsewhere(elsewhere, account)
+	await page.goto('/app/settings')
+	const sessions = page.getByRole('list', { name: 'Active sessions' }).getByRole('listitem')
+	await expect(sessions).toHaveCount(2)
+	await expect(sessions.first()).toContainText('This device')
+	await page.getByRole('button', { name: 'Sign out everywhere else' }).click()
+	await expect(page.getByText('Signed out of 1 other session')).toBeVisible()
+	await expect(sessions).toHaveCount(1)
+	const other = await elsewhere.newPage()
+	await other.goto('/app/dashboard')
+	await expect(other).toHaveURL(/\/auth/)
+	await elsewhere.close()
+})
+
+test('email change happens only once the link is opened and confirmed @nojs', async ({ page }) => {
+	const { account } = await signedIn(page, 'Email Mover')
+	const next = newAccount('x').email
+	await page.goto('/app/settings')
+	await page.getByLabel('New email').fill(next)
+	await page.getByRole('button', { name: 'Send confirmation link' }).click()
+	await expect(page.getByText(`Confirmation link sent to ${next}`)).toBeVisible()
+	await expect(page.getByText(`You sign in with ${account.email}.`)).toBeVisible()
+	await page.goto(await linkIn(next, /https?:\/\/\S+\/auth\/confirm-email\?token=\S+/))
+	await page.getByRole('button', { name: 'Confirm new email' }).click()
+	await expect(page.getByText(`Your email is now ${next}`)).toBeVisible()
+	await expect(page.getByText(`You sign in with ${next}.`)).toBeVisible()
+})
+
+test('a non-owner cannot edit the organization, see the danger zone or manage members; forged posts get 403 @nojs', async ({ page }) => {
+	const { userId, orgId } = await signedIn(page, 'Plain Member')
+	await withDatabase((db) => db.query(`update public.organization_members set role = 'member' where user_id = $1`, [userId]))
+	await page.goto('/app/settings/organization')
+	await expect(page.getByTestId('role-badge')).toHaveText('Member')
+	await expect(page.getByText('Only owners can edit the organization.')).toBeVisible()
+	await expect(page.getByRole('heading', { name: 'Danger zone' })).toHaveCount(0)
+	await expect(page.getByRole('link', { name: 'Members' })).toHaveCount(0)
+	const members = await page.request.get('/app/settings/members')
+	expect(members.status()).toBe(403)
+	const forms: Array<Record<string, string>> = [{ intent: 'delete', confirmation: 'DELETE MY ORGANIZATION' }, { intent: 'organization', name: 'Hijacked', slug: 'hijacked' }]
+	for (const form of forms) {
+		const forged = await page.request.post('/app/settings/organization', { form, headers: origin(), maxRedirects: 0 })
+		expect(forged.status()).toBe(403)
+	}
+	const invite = await page.request.post('/app/settings/members', { form: { intent: 'invite', email: 'x@example.test', role: 'owner' }, headers: origin(), maxRedirects: 0 })
+	expect(invite.status()).toBe(403)
+	const org = await withDatabase(async (db) => (await db.query('select name from public.organizations where id = $1', [orgId])).rows)
+	expect(org).toHaveLength(1)
+	expect(org[0].name).not.toBe('Hijacked')
+})
+
+test('an invited address signs up through the link and lands in the organization dashboard @nojs', async ({ page, browser }) => {
+	const { orgId } = await signedIn(page, 'Inviting Owner')
+	const invitee = newAccount('Invited Person')
+	await page.goto('/app/settings/members')
+	await expect(page.getByTestId('member-row')).toHaveCount(1)
+	await page.getByLabel('Email').fill(invitee.email)
+	await page.getByLabel('Role', { exact: true }).selectOption('manager')
+	await page.getByRole('button', { name: 'Send invitation' }).click()
+	await expect(page.getByText(`Invitation sent to ${invitee.email}`)).toBeVisible()
+	await expect(page.getByText('Pending invitations')).toBeVisible()
+
+	const link = await linkIn(invitee.email, /https?:\/\/\S+\/auth\/invitation\?token=\S+/)
+	const context = await browser.newContext({ javaScriptEnabled: test.info().project.use.javaScriptEnabled !== false })
+	const guest = await context.newPage()
+	await guest.goto(link)
+	await expect(guest.getByText('Join Inviting Owner')).toBeVisible()
+	await guest.getByLabel('Full name').fill(invitee.fullName)
+	await guest.getByLabel('Password', { exact: true }).fill(invitee.password)
+	await guest.getByLabel('Confirm password').fill(invitee.password)
+	await guest.getByRole('button', { name: 'Create account and join' }).click()
+	await expect(guest).toHaveURL(/\/app\/dashboard$/)
+	await expect(guest.getByText('Welcome to Inviting Owner!')).toBeVisible()
+	const memberships = await withDatabase(async (db) =>
+		(await db.query(`select m.organization_id, m.role from public.organization_members m join auth.users u on u.id = m.user_id where u.email = $1`, [invitee.email])).rows,
+	)
+	expect(memberships).toEqual([{ organization_id: orgId, role: 'manager' }])
+	await context.close()
+	await page.reload()
+	await expect(page.getByTestId('member-row')).toHaveCount(2)
+})
+
+test('deletion: the wrong phrase is refused, the right one removes the organization and goes to /auth @nojs', async ({ page, javaScriptEnabled }) => {
+	const { orgId } = await signedIn(page, 'Deleting Owner')
+	await page.goto('/app/settings/organization')
+	await page.getByText('Delete this organization').click()
+	const input = page.getByLabel('Type DELETE MY ORGANIZATION to confirm')
+	const button = page.getByRole('button', { name: 'Delete organization' })
+	await input.fill('delete my organization')
+	if (javaScriptEnabled) {
+		await expect(button).toBeDisabled()
+		// A post with the wrong phrase, as if the button were enabled, is refused too.
+		const forged = await page.request.post('/app/settings/organization', { form: { intent: 'delete', confirmation: 'delete my organization' }, headers: origin(), maxRedirects: 0 })
+		expect(forged.status()).toBe(400)
+	} else {
+		await button.click()
+		await expect(page.getByText('Type the exact phrase to delete the organization.')).toBeVisible()
+		await page.getByText('Delete this organization').isVisible()
+	}
+	const count = () => withDatabase(async (db) => (await db.query('select count(*)::int as n from public.organizations where id = $1', [orgId])).rows[0].n as number)
+	expect(await count()).toBe(1)
+	await page.getByLabel('Type DELETE MY ORGANIZATION to confirm').fill('DELETE MY ORGANIZATION')
+	await page.getByRole('button', { name: 'Delete organization' }).click()
+	await expect(page.getByText('Organization deleted successfully')).toBeVisible()
+	expect(await count()).toBe(0)
+	// With no organization left, the app sends the user to onboarding.
+	await page.goto('/app/dashboard')
+	await expect(page).toHaveURL(/\/onboarding/)
+})
+
+test('branding: colours with a contrast warning, saved for the public booking page', async ({ page }) => {
+	const { orgId } = await signedIn(page, 'Brand Owner')
+	await page.goto('/app/settings/organization')
+	await page.getByRole('textbox', { name: 'Primary colour', exact: true }).fill('#ffdd00')
+	await expect(page.getByText(/White text on the primary colour is hard to read/)).toBeVisible()
+	await page.getByRole('textbox', { name: 'Primary colour', exact: true }).fill('#123456')
+	await expect(page.getByText(/White text on the primary colour/)).toHaveCount(0)
+	await page.getByRole('button', { name: 'Save colours' }).click()
+	await expect(page.getByText('Colours saved')).toBeVisible()
+	const colors = await withDatabase(async (db) => (await db.query('select brand_colors from public.organizations where id = $1', [orgId])).rows[0].brand_colors)
+	expect(colors).toEqual({ primary: '#123456', secondary: '#64748b' })
+})
+
+test('notification toggles are saved; an unsubscribe link turns one off without signing in @nojs', async ({ page, browser, javaScriptEnabled }) => {
+	const { userId, orgId } = await signedIn(page, 'Notified User')
+	await page.goto('/app/settings/notifications')
+	const weekly = page.getByLabel('Weekly reports')
+	await expect(page.getByLabel('Email notifications')).toBeChecked()
+	await expect(page.getByLabel('Transaction alerts')).toBeChecked()
+	await expect(weekly).not.toBeChecked()
+	await weekly.check()
+	await page.getByRole('button', { name: 'Save preferences' }).click()
+	await expect(page.getByText('Notification preferences saved')).toBeVisible()
+	await expect(weekly).toBeChecked()
+
+	// The link of a mail, signed as the server signs it (the e2e server's secret).
+	const secret = 'e2e-session-secret-of-at-least-32-characters'
+	const sign = (kind: string) => createHmac('sha256', secret).update(`unsubscribe:${userId}:${orgId}:${kind}`).digest('base64url')
+	const anonymous = await browser.newContext({ javaScriptEnabled })
+	const visitor = await anonymous.newPage()
+	await visitor.goto(`/unsubscribe?${new URLSearchParams({ u: userId, o: orgId, k: 'weeklyReports', s: sign('emailNotifications') })}`)
+	await expect(visitor.getByText('This unsubscribe link is invalid.')).toBeVisible()
+	await visitor.goto(`/unsubscribe?${new URLSearchParams({ u: userId, o: orgId, k: 'weeklyReports', s: sign('weeklyReports') })}`)
+	await visitor.getByRole('button', { name: 'Unsubscribe' }).click()
+	await expect(visitor.getByText('You will no longer receive “Weekly reports” emails from Notified User.')).toBeVisible()
+	await anonymous.close()
+	await page.reload()
+	await expect(weekly).not.toBeChecked()
+	await expect(page.getByLabel('Email notifications')).toBeChecked()
+})
+
+test('a member leaves an organization; the last owner cannot @nojs', async ({ page, browser }) => {
+	const owner = await signedIn(await (await browser.newContext()).newPage(), 'Team Owner')
+	const { userId, orgId } = await signedIn(page, 'Leaving Member')
+	await withDatabase((db) => db.query(`insert into public.organization_members (organization_id, user_id, role) values ($1, $2, 'member')`, [owner.orgId, userId]))
+	// Their own organization first: as its last owner they cannot leave it.
+	await page.goto('/app/settings/organization')
+	await page.getByRole('button', { name: 'Leave organization' }).click()
+	await expect(page.getByText('The organization needs at least one owner.')).toBeVisible()
+	await withDatabase((db) => db.query('delete from public.organizations where id = $1', [orgId]))
+	await page.goto('/app/settings/organization')
+	await expect(page.getByTestId('role-badge')).toHaveText('Member')
+	await page.getByRole('button', { name: 'Leave organization' }).click()
+	await expect(page.getByText('You left the organization')).toBeVisible()
+	const left = await withDatabase(async (db) => (await db.query('select 1 from public.organization_members where organization_id = $1 and user_id = $2', [owner.orgId, userId])).rows)
+	expect(left).toEqual([])
+})
+
+test('owners edit name, description and slug (a taken slug is refused); the logo is served to anyone @nojs', async ({ page, browser, javaScriptEnabled }) => {
+	const { orgId } = await signedIn(page, 'Editing Owner')
+	const other = await signedIn(await (await browser.newContext()).newPage(), 'Slug Holder')
+	const taken = await withDatabase(async (db) => (await db.query('select slug from public.organizations where id = $1', [other.orgId])).rows[0].slug as string)
+	await page.goto('/app/settings/organization')
+	await expect(page.getByText(/Changing it changes your public booking link/)).toBeVisible()
+	await page.getByLabel('Name', { exact: true }).fill('Renamed Studio')
+	await page.getByLabel('Description').fill('Cuts and colour')
+	await page.getByLabel('Booking link').fill(taken)
+	await page.getByRole('button', { name: 'Save organization' }).click()
+	await expect(page.getByText('Another organization uses this link.')).toBeVisible()
+	const slug = `renamed-${orgId.slice(0, 8)}`
+	await page.getByLabel('Booking link').fill(slug)
+	await page.getByRole('button', { name: 'Save organization' }).click()
+	await expect(page.getByText('Organization updated')).toBeVisible()
+	await expect(page.getByRole('heading', { name: 'Renamed Studio' })).toBeVisible()
+	await expect(page.locator('p').filter({ hasText: 'Cuts and colour' })).toBeVisible()
+
+	const logo = await sharp({ create: { width: 300, height: 120, channels: 4, background: { r: 0, g: 80, b: 160, alpha: 1 } } }).png().toBuffer()
+	await page.getByLabel('Choose a logo').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: logo })
+	await page.getByRole('button', { name: 'Upload logo' }).click()
+	await expect(page.getByText('Logo updated')).toBeVisible()
+	const src = await page.getByTestId('org-logo').getAttribute('src')
+	const anonymous = await browser.newContext({ javaScriptEnabled })
+	const served = await anonymous.request.get(src!)
+	expect(served.status()).toBe(200)
+	expect(served.headers()['content-type']).toBe('image/png')
+	expect(served.headers()['cache-control']).toContain('immutable')
+	await anonymous.close()
+	const row = await withDatabase(async (db) => (await db.query('select slug, logo_url from public.organizations where id = $1', [orgId])).rows[0])
+	expect(row).toEqual({ slug, logo_url: src })
+})
+
+test('members: roles change, and the last owner can be neither demoted nor removed @nojs', async ({ page, browser }) => {
+	const { orgId, userId } = await signedIn(page, 'Role Owner')
+	const helper = await signedIn(await (await browser.newContext()).newPage(), 'Role Helper')
+	await withDatabase((db) => db.query(`insert into public.organization_members (organization_id, user_id, role) values ($1, $2, 'member')`, [orgId, helper.userId]))
+	await page.goto('/app/settings/members')
+	await page.getByLabel('Role of Role Helper').selectOption('administrator')
+	await page.getByTestId('member-row').filter({ hasText: 'Role Helper' }).getByRole('button', { name: 'Save' }).click()
+	await expect(page.getByText('Role updated')).toBeVisible()
+	await expect(page.getByTestId('member-row').filter({ hasText: 'Role Helper' })).toContainText('Administrator')
+	await page.getByLabel('Role of Role Owner').selectOption('member')
+	await page.getByTestId('member-row').filter({ hasText: 'Role Owner' }).getByRole('button', { name: 'Save' }).click()
+	await expect(page.getByText('The organization needs at least one owner.')).toBeVisible()
+	await page.getByTestId('member-row').filter({ hasText: 'Role Owner' }).getByRole('button', { name: 'Leave organization' }).click()
+	await expect(page.getByText('The organization needs at least one owner.')).toBeVisible()
+	const roles = await withDatabase(async (db) => (await db.query('select user_id, role from public.organization_members where organization_id = $1 order by role', [orgId])).rows)
+	expect(roles).toEqual([{ user_id: userId, role: 'owner' }, { user_id: helper.userId, role: 'administrator' }])
+})
