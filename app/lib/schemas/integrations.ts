@@ -1,0 +1,24 @@
+import { z } from 'zod'
+
+/**
+ * The IMAP connect form (docs/product.md, Integrations). The host is a DNS name or an IP
+ * address; the password is an app password, never shown again.
+ */
+export const imapConnectSchema = z.object({
+	intent: z.literal('connectImap'),
+	host: z
+		.string({ error: 'integrations.errors.hostRequired' })
+		.trim()
+		.max(253, 'integrations.errors.hostInvalid')
+		.regex(/^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$|^\[?[0-9a-f:.]+\]?$/i, 'integrations.errors.hostInvalid'),
+	port: z.coerce
+		.number({ error: 'integrations.errors.portInvalid' })
+		.int('integrations.errors.portInvalid')
+		.min(1, 'integrations.errors.portInvalid')
+		.max(65535, 'integrations.errors.portInvalid'),
+	tls: z.boolean().optional(),
+	user: z.string({ error: 'integrations.errors.userRequired' }).trim().max(320, 'integrations.errors.userTooLong'),
+	password: z.string({ error: 'integrations.errors.passwordRequired' }).max(1000, 'integrations.errors.passwordTooLong'),
+})
+
+export type ImapConnectInput = z.infer<typeof imapConnectSchema>
