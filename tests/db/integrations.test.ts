@@ -125,7 +125,7 @@ describe('refresh status and disconnect', () => {
 		const own = await startImapServer()
 		try {
 			await connectImap(owner.userId, owner.orgId, EMAIL, access({ port: own.port }))
-			const [{ id }] = (await stored(owner.orgId)).credentials as [{ id: string }]
+			const { id } = (await stored(owner.orgId)).credentials[0]!
 			expect(await refreshIntegration(owner.userId, owner.orgId, id, noGmail)).toMatchObject({ ok: true, check: { ok: true } })
 			expect((await stored(owner.orgId)).credentials[0]).toMatchObject({ status: 'connected', error_message: null })
 			await own.stop()
@@ -143,7 +143,7 @@ describe('refresh status and disconnect', () => {
 		const member = await createUser('Member')
 		await addMember(owner.orgId, member.userId, 'member')
 		await connectImap(owner.userId, owner.orgId, EMAIL, access())
-		const [{ id }] = (await stored(owner.orgId)).credentials as [{ id: string }]
+		const { id } = (await stored(owner.orgId)).credentials[0]!
 		expect(await refreshIntegration(member.userId, owner.orgId, id, noGmail)).toEqual({ ok: false, code: 'not_owner' })
 		expect(await disconnectIntegration(member.userId, owner.orgId, id)).toEqual({ ok: false, code: 'not_owner' })
 		expect(await refusal(asUser(member.userId, (trx) => sql`select public.record_integration_check(${owner.orgId}, ${id}, 'x')`.execute(trx)))).toBe('not_owner')
@@ -154,7 +154,7 @@ describe('refresh status and disconnect', () => {
 		const owner = await ownerWithEmailUpgrade()
 		const stranger = await createUser('Stranger')
 		await connectImap(owner.userId, owner.orgId, EMAIL, access())
-		const [{ id }] = (await stored(owner.orgId)).credentials as [{ id: string }]
+		const { id } = (await stored(owner.orgId)).credentials[0]!
 		expect(await disconnectIntegration(stranger.userId, stranger.orgId, id)).toEqual({ ok: false, code: 'integration_not_found' })
 		expect(await disconnectIntegration(stranger.userId, owner.orgId, id)).toEqual({ ok: false, code: 'not_owner' })
 		expect((await stored(owner.orgId)).tokens).toHaveLength(1)
@@ -163,7 +163,7 @@ describe('refresh status and disconnect', () => {
 	test('Disconnect sets the status to disconnected and deletes the stored secrets', async () => {
 		const owner = await ownerWithEmailUpgrade()
 		await connectImap(owner.userId, owner.orgId, EMAIL, access())
-		const [{ id }] = (await stored(owner.orgId)).credentials as [{ id: string }]
+		const { id } = (await stored(owner.orgId)).credentials[0]!
 		expect(await disconnectIntegration(owner.userId, owner.orgId, id)).toEqual({ ok: true, provider: 'imap' })
 		const { credentials, tokens, connections } = await stored(owner.orgId)
 		expect(credentials).toMatchObject([{ status: 'disconnected' }])

@@ -22,3 +22,12 @@ export const imapConnectSchema = z.object({
 })
 
 export type ImapConnectInput = z.infer<typeof imapConnectSchema>
+
+/** The integration card's other buttons: connect with Google, refresh, disconnect. */
+export const integrationActionSchema = z.discriminatedUnion('intent', [
+	z.object({ intent: z.literal('connectGoogle') }),
+	z.object({ intent: z.literal('refreshIntegration'), credentialId: z.uuid() }),
+	z.object({ intent: z.literal('disconnectIntegration'), credentialId: z.uuid() }),
+])
+
+export const INTEGRATION_INTENTS = ['connectImap', 'connectGoogle', 'refreshIntegration', 'disconnectIntegration'] as const
