@@ -15,7 +15,16 @@ import { PROVIDER_SCOPES } from '#app/lib/integrations.ts'
 
 export const GMAIL_CALLBACK_PATH = '/app/integrations/google/callback'
 
-const cookie = createCookie('p2p_gmail_oauth', { path: '/app/integrations', sameSite: 'lax', httpOnly: true, maxAge: 600 })
+// Signed: the organization, upgrade and way back it carries were set by this server.
+let signedCookie: ReturnType<typeof createCookie> | undefined
+const cookie = () =>
+	(signedCookie ??= createCookie('p2p_gmail_oauth', {
+		path: '/app/integrations',
+		sameSite: 'lax',
+		httpOnly: true,
+		maxAge: 600,
+		secrets: [env().SESSION_SECRET],
+	}))
 
 function client() {
 	const { GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET } = env()
@@ -33,7 +42,7 @@ export async function startGmailConnect(pending: Omit<Pending, 'state' | 'codeVe
 	// A refresh token, so the mailbox can be read later without the owner present.
 	url.searchParams.set('access_type', 'offline')
 	url.searchParams.set('prompt', 'consent')
-	const setCookie = await cookie.serialize(JSON.stringify({ ...pending, state, codeVerifier } satisfies Pending), { secure: secureCookies() })
+	const setCookie = await cookie().serialize(JSON.stringify({ ...pending, state, codeVerifier } satisfies Pending), { secure: secureCookies() })
 	return { url: url.toString(), cookie: setCookie }
 }
 
@@ -49,7 +58,7 @@ export type GmailGrant = {
 export async function readPending(request: Request): Promise<Pending | null> {
 	const url = new URL(request.url)
 	const state = url.searchParams.get('state')
-	const raw: unknown = await cookie.parse(request.headers.get('cookie'))
+	const raw: unknown = await cookie().parse(request.headers.get('cookie'))
 	if (!state || typeof raw !== 'string') return null
 	try {
 		const saved = JSON.parse(raw) as Pending
@@ -75,7 +84,7 @@ export async function finishGmailConnect(request: Request, pending: Pending): Pr
 }
 
 export async function clearPendingCookie() {
-	return cookie.serialize('', { maxAge: 0, secure: secureCookies() })
+	return cookie().serialize('', { maxAge: 0, secure: secureCookies() })
 }
 
 /** Refresh Status for a Gmail connection: a fresh access token, then the mailbox profile. */

@@ -1,6 +1,7 @@
 import { requireMember } from '#app/.server/auth/session.ts'
 import { clearPendingCookie, finishGmailConnect, readPending } from '#app/.server/gmail.ts'
 import { saveConnection } from '#app/.server/integrations.ts'
+import { safeRedirect } from '#app/.server/security.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { isOwner } from '#app/lib/roles.ts'
 import type { Route } from './+types/integrations-google-callback'
@@ -19,7 +20,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	if (!pending || pending.organizationId !== member.organization.id || !isOwner(member.organization.role)) {
 		return fail('/app/module-marketplace', 'marketplace:integrations.toasts.stateMismatch')
 	}
-	const back = pending.back
+	const back = safeRedirect(pending.back, '/app/module-marketplace')
 	if (new URL(request.url).searchParams.get('error')) return fail(back, 'marketplace:integrations.toasts.accessDenied')
 	let grant
 	try {
