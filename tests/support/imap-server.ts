@@ -20,7 +20,7 @@ export type ImapServer = {
 	user: string
 	password: string
 	/** Appends a raw RFC 5322 message (to INBOX unless told otherwise); returns its UID. */
-	appendMessage: (raw: string | Buffer, mailbox?: string) => Promise<number | undefined>
+	appendMessage: (raw: string | Buffer, options?: { mailbox?: string; date?: Date; flags?: string[] }) => Promise<number | undefined>
 	/** A logged-in client for assertions (close it with logout()). */
 	client: () => Promise<ImapFlow>
 	stop: () => Promise<void>
@@ -174,10 +174,10 @@ service stats {
 		user,
 		password,
 		client,
-		appendMessage: async (raw, mailbox = 'INBOX') => {
+		appendMessage: async (raw, { mailbox = 'INBOX', date, flags } = {}) => {
 			const c = await client()
 			try {
-				const result = await c.append(mailbox, raw)
+				const result = await c.append(mailbox, raw, flags, date)
 				return result ? result.uid : undefined
 			} finally {
 				await c.logout()
