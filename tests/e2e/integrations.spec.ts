@@ -161,3 +161,13 @@ test('a member who is not the owner sees no connect form, and a forged connect i
 	expect(await stored(orgId)).toEqual({ credentials: [], secrets: [] })
 	await context.close()
 })
+
+test('a Google callback that this browser did not start (no or another state) is refused and stores nothing', async ({ page, request }) => {
+	const { orgId } = await owner(page, request, 'Callback Owner')
+	await page.request.post(`/app/modules/${P2P}`, { form: { intent: 'purchaseUpgrade', upgradeId: EMAIL_UPGRADE } })
+	await page.goto('/app/integrations/google/callback?state=forged-state&code=forged-code')
+	await expect(page).toHaveURL(/\/app\/module-marketplace$/)
+	await expect(page.getByText('Failed to connect to Gmail').first()).toBeVisible()
+	await expect(page.getByText('The answer from Google could not be verified. Please try again.').first()).toBeVisible()
+	expect(await stored(orgId)).toEqual({ credentials: [], secrets: [] })
+})

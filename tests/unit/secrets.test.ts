@@ -1,4 +1,4 @@
-import { describe, expect, test } from 'vitest'
+import { describe, expect, test, vi } from 'vitest'
 import { deriveKey, open, seal } from '#app/.server/secrets.ts'
 
 const key = deriveKey('a test secrets key of at least thirty-two characters')
@@ -36,5 +36,46 @@ describe('secrets at rest (AES-256-GCM)', () => {
 
 	test('a key shorter than 32 characters is refused', () => {
 		expect(() => deriveKey('short')).toThrow()
+	})
+})
+
+describe('the installation key', () => {
+	test('on the embedded database without SECRETS_KEY, a key is generated once under DATA_DIR (mode 600) and reused', async () => {
+		const { mkdtempSync, readFileSync, statSync } = await import('node:fs')
+		const os = await import('node:os')
+		const path = await import('node:path')
+		const dir = mkdtempSync(path.join(os.tmpdir(), 'secrets-'))
+		vi.resetModules()
+		vi.stubEnv('DATA_DIR', dir)
+		vi.stubEnv('SECRETS_KEY', undefined)
+		vi.stubEnv('DATABASE_URL', undefined)
+		try {
+			const first = await import('#app/.server/secrets.ts')
+			const sealed = first.seal('app-password', 'org-1')
+			const file = path.join(dir, 'secrets-key')
+			expect(statSync(file).mode & 0o777).toBe(0o600)
+			expect(readFileSync(file, 'utf8').trim()).toMatch(/^[0-9a-f]{64}$/)
+			// A restart (fresh modules) reads the same key back.
+			vi.resetModules()
+			const again = await import('#app/.server/secrets.ts')
+			expect(again.open(sealed, 'org-1')).toBe('app-password')
+		} finally {
+			vi.unstubAllEnvs()
+			vi.resetModules()
+		}
+	})
+
+	test('with DATABASE_URL and no SECRETS_KEY, sealing refuses with a clear message', async () => {
+		vi.resetModules()
+		vi.stubEnv('SECRETS_KEY', undefined)
+		vi.stubEnv('DATABASE_URL', 'postgres://nowhere/db')
+		vi.stubEnv('SESSION_SECRET', 'a-session-secret-of-at-least-32-characters')
+		try {
+			const fresh = await import('#app/.server/secrets.ts')
+			expect(() => fresh.seal('x', 'org-1')).toThrow(/SECRETS_KEY/)
+		} finally {
+			vi.unstubAllEnvs()
+			vi.resetModules()
+		}
 	})
 })

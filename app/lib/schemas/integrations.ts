@@ -1,5 +1,9 @@
 import { z } from 'zod'
 
+// No control characters (a NUL byte cannot even be stored in PostgreSQL text).
+// eslint-disable-next-line no-control-regex
+const NO_CONTROL = /^[^\u0000-\u001f\u007f]*$/
+
 /**
  * The IMAP connect form (docs/product.md, Integrations). The host is a DNS name or an IP
  * address; the password is an app password, never shown again.
@@ -17,8 +21,15 @@ export const imapConnectSchema = z.object({
 		.min(1, 'integrations.errors.portInvalid')
 		.max(65535, 'integrations.errors.portInvalid'),
 	tls: z.boolean().optional(),
-	user: z.string({ error: 'integrations.errors.userRequired' }).trim().max(320, 'integrations.errors.userTooLong'),
-	password: z.string({ error: 'integrations.errors.passwordRequired' }).max(1000, 'integrations.errors.passwordTooLong'),
+	user: z
+		.string({ error: 'integrations.errors.userRequired' })
+		.trim()
+		.max(320, 'integrations.errors.userTooLong')
+		.regex(NO_CONTROL, 'integrations.errors.userInvalid'),
+	password: z
+		.string({ error: 'integrations.errors.passwordRequired' })
+		.max(1000, 'integrations.errors.passwordTooLong')
+		.regex(NO_CONTROL, 'integrations.errors.passwordInvalid'),
 })
 
 export type ImapConnectInput = z.infer<typeof imapConnectSchema>
