@@ -1,7 +1,6 @@
 import { z } from 'zod'
 
 // No control characters (a NUL byte cannot even be stored in PostgreSQL text).
-// eslint-disable-next-line no-control-regex
 const NO_CONTROL = /^[^\u0000-\u001f\u007f]*$/
 
 /**
