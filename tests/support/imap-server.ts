@@ -6,7 +6,7 @@
  * Works as root and as any other user: every dovecot process runs as whoever starts it.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
-import { chownSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { chownSync, existsSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { createServer, Socket } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
@@ -21,6 +21,11 @@ export type ImapServer = {
 	password: string
 	/** Appends a raw RFC 5322 message (to INBOX unless told otherwise); returns its UID. */
 	appendMessage: (raw: string | Buffer, options?: { mailbox?: string; date?: Date; flags?: string[] }) => Promise<number | undefined>
+	/**
+	 * Drops raw messages straight into the user's INBOX maildir (fast, for large mailboxes);
+	 * dovecot picks them up at the next SELECT. `date` becomes their internal date.
+	 */
+	deliverToMaildir: (raws: Array<string | Buffer>, date?: Date) => void
 	/** A logged-in client for assertions (close it with logout()). */
 	client: () => Promise<ImapFlow>
 	stop: () => Promise<void>
@@ -174,6 +179,24 @@ service stats {
 		user,
 		password,
 		client,
+		deliverToMaildir: (raws, date = new Date()) => {
+			const maildir = path.join(root, 'home', user, 'Maildir')
+			for (const dir of ['new', 'cur', 'tmp']) {
+				mkdirSync(path.join(maildir, dir), { recursive: true })
+				if (asRoot) chownSync(path.join(maildir, dir), uid, gid)
+			}
+			if (asRoot) {
+				chownSync(path.join(root, 'home', user), uid, gid)
+				chownSync(maildir, uid, gid)
+			}
+			const seconds = date.getTime() / 1000
+			raws.forEach((raw, i) => {
+				const file = path.join(maildir, 'new', `${Math.floor(seconds)}.M${i}P${process.pid}.test`)
+				writeFileSync(file, raw)
+				utimesSync(file, seconds, seconds)
+				if (asRoot) chownSync(file, uid, gid)
+			})
+		},
 		appendMessage: async (raw, { mailbox = 'INBOX', date, flags } = {}) => {
 			const c = await client()
 			try {

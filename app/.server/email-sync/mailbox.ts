@@ -12,6 +12,7 @@ import { parseNotice, type NoticePayment, type ParseOptions } from './parsers/in
 import type { CheckFailure } from '#app/lib/integrations.ts'
 
 export const DEFAULT_LOOKBACK_DAYS = 90
+const FETCH_BATCH = 200
 
 /** Where the last sync of a folder stopped. UIDVALIDITY is kept as text (it can exceed 2^53 in theory). */
 export type MailboxCursor = { uidValidity: string; lastUid: number }
@@ -60,9 +61,11 @@ export async function readNewMessages(
 		uids.sort((a, b) => a - b)
 		let last = Math.max(same ? cursor.lastUid : 0, top)
 		let read = 0
-		if (uids.length > 0) {
-			// One message at a time: memory stays flat however large the mailbox.
-			for await (const message of client.fetch(uids.join(','), { uid: true, source: true }, { uid: true })) {
+		// In batches: imapflow buffers a FETCH's answers faster than they are parsed, so one FETCH
+		// of the whole mailbox would hold it all in memory.
+		for (let i = 0; i < uids.length; i += FETCH_BATCH) {
+			const batch = uids.slice(i, i + FETCH_BATCH)
+			for await (const message of client.fetch(batch.join(','), { uid: true, source: true }, { uid: true })) {
 				if (!message.source) continue
 				await onMessage(message.source, message.uid)
 				read++
