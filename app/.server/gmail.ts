@@ -9,7 +9,7 @@ import { decodeIdToken, Google, generateCodeVerifier, generateState } from 'arct
 import { createCookie } from 'react-router'
 import { googleConfigured } from './auth/google.ts'
 import { env } from './env.ts'
-import type { CheckResult, StoredSecrets } from './integrations.ts'
+import { storeTokens, type CheckResult, type StoredSecrets } from './integrations.ts'
 import { publicOrigin, secureCookies } from './security.ts'
 import { PROVIDER_SCOPES } from '#app/lib/integrations.ts'
 
@@ -87,15 +87,31 @@ export async function clearPendingCookie() {
 	return cookie().serialize('', { maxAge: 0, secure: secureCookies() })
 }
 
+/**
+ * A usable access token for a Gmail connection: the stored one while it has a minute left,
+ * else a refreshed one, which is stored (sealed) for the next call. Throws arctic's
+ * OAuth2RequestError when Google refuses the refresh token (revoked: the owner must reconnect).
+ * The email sync reads Gmail through the Gmail API with it (docs/decisions/015-integration-secrets.md).
+ */
+export async function gmailAccessToken(secrets: StoredSecrets): Promise<string> {
+	if (secrets.accessToken && secrets.expiresAt && secrets.expiresAt.getTime() > Date.now() + 60_000) return secrets.accessToken
+	if (!secrets.refreshToken) throw new Error('No refresh token: connect Gmail again')
+	const tokens = await client().refreshAccessToken(secrets.refreshToken)
+	const accessToken = tokens.accessToken()
+	await storeTokens(secrets.organizationId, secrets.credentialId, {
+		accessToken,
+		refreshToken: tokens.hasRefreshToken() ? tokens.refreshToken() : null,
+		expiresAt: tokens.accessTokenExpiresAt(),
+	})
+	return accessToken
+}
+
 /** Refresh Status for a Gmail connection: a fresh access token, then the mailbox profile. */
 export async function checkGmail(secrets: StoredSecrets): Promise<CheckResult> {
 	if (!googleConfigured()) return { ok: false, failure: 'protocol' }
 	try {
-		let token = secrets.accessToken
-		if (!token || !secrets.expiresAt || secrets.expiresAt.getTime() < Date.now() + 60_000) {
-			if (!secrets.refreshToken) return { ok: false, failure: 'auth' }
-			token = (await client().refreshAccessToken(secrets.refreshToken)).accessToken()
-		}
+		if (!secrets.refreshToken && !secrets.accessToken) return { ok: false, failure: 'auth' }
+		const token = await gmailAccessToken(secrets)
 		const response = await fetch('https://gmail.googleapis.com/gmail/v1/users/me/profile', {
 			headers: { authorization: `Bearer ${token}` },
 			signal: AbortSignal.timeout(10_000),

@@ -237,3 +237,27 @@ export async function disconnectIntegration(userId: string, organizationId: stri
 		return refusal(error)
 	}
 }
+
+/**
+ * For the email sync, which runs without an owner present (a schedule): records the outcome
+ * of a run's login on the credential (null: healthy, else a failure code or message).
+ */
+export async function recordSyncHealth(credentialId: string, failure: string | null) {
+	await asSystem((trx) => sql`select private.set_integration_health(${credentialId}, ${failure})`.execute(trx))
+}
+
+/** Replaces a connection's OAuth tokens (after a refresh), sealed for its organization. */
+export async function storeTokens(
+	organizationId: string,
+	credentialId: string,
+	tokens: { accessToken: string; refreshToken?: string | null; expiresAt: Date | null },
+) {
+	await asSystem((trx) =>
+		sql`update private.integration_tokens t
+			set access_token = ${seal(tokens.accessToken, organizationId)},
+				refresh_token = coalesce(${tokens.refreshToken ? seal(tokens.refreshToken, organizationId) : null}, t.refresh_token),
+				expires_at = ${tokens.expiresAt}, updated_at = now()
+			from public.integration_credentials c
+			where t.credential_id = ${credentialId} and c.id = t.credential_id and c.organization_id = ${organizationId}`.execute(trx),
+	)
+}

@@ -84,7 +84,7 @@ begin
   set status = 'connected', connected_by = excluded.connected_by;
   insert into private.integration_tokens as t (credential_id, access_token, refresh_token, expires_at, settings, password)
   values (credential, secrets ->> 'access_token', secrets ->> 'refresh_token',
-    (secrets ->> 'expires_at')::timestamptz, secrets -> 'settings', secrets ->> 'password')
+    (secrets ->> 'expires_at')::timestamptz, nullif(secrets -> 'settings', 'null'::jsonb), secrets ->> 'password')
   on conflict (credential_id) do update
   set access_token = excluded.access_token, refresh_token = excluded.refresh_token,
     expires_at = excluded.expires_at, settings = excluded.settings, password = excluded.password,

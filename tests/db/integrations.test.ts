@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { asSystem, asUser, sql } from '#app/.server/db/index.ts'
-import { connectImap, disconnectIntegration, imapAccess, refreshIntegration } from '#app/.server/integrations.ts'
+import { connectImap, disconnectIntegration, imapAccess, readSecrets, recordSyncHealth, refreshIntegration, saveConnection, storeTokens } from '#app/.server/integrations.ts'
 import { startImapServer, type ImapServer } from '#tests/support/imap-server.ts'
 import { addMember, CATALOGUE, createUser, refusal, type TestUser } from './fixtures.ts'
 
@@ -178,5 +178,33 @@ describe('refresh status and disconnect', () => {
 		await connectImap(owner.userId, owner.orgId, EMAIL, access())
 		await asUser(owner.userId, (trx) => sql`select public.remove_upgrade(${owner.orgId}, ${EMAIL})`.execute(trx))
 		expect(await stored(owner.orgId)).toEqual({ credentials: [], tokens: [], connections: [] })
+	})
+})
+
+describe('for the email sync (no owner present)', () => {
+	test('a run records its login outcome: an error, then healthy again', async () => {
+		const owner = await ownerWithEmailUpgrade()
+		await connectImap(owner.userId, owner.orgId, EMAIL, access())
+		const { id } = (await stored(owner.orgId)).credentials[0]!
+		await recordSyncHealth(id, 'auth')
+		expect((await stored(owner.orgId)).credentials[0]).toMatchObject({ error_message: 'auth' })
+		expect((await stored(owner.orgId)).connections).toEqual([{ provider: 'imap', status: 'error' }])
+		await recordSyncHealth(id, null)
+		expect((await stored(owner.orgId)).credentials[0]).toMatchObject({ error_message: null })
+		expect((await stored(owner.orgId)).connections).toEqual([{ provider: 'imap', status: 'connected' }])
+	})
+
+	test('refreshed OAuth tokens are stored sealed and open again; the refresh token is kept when none comes back', async () => {
+		const owner = await ownerWithEmailUpgrade()
+		const saved = await saveConnection(owner.userId, owner.orgId, EMAIL, {
+			provider: 'gmail', account: 'me@gmail.example', accessToken: 'access-1', refreshToken: 'refresh-1', expiresAt: new Date(Date.now() - 1000),
+		})
+		expect(saved).toEqual({ ok: true, provider: 'gmail' })
+		const { id } = (await stored(owner.orgId)).credentials[0]!
+		const expires = new Date(Date.now() + 3_600_000)
+		await storeTokens(owner.orgId, id, { accessToken: 'access-2', refreshToken: null, expiresAt: expires })
+		const secrets = await readSecrets(owner.orgId, id)
+		expect(secrets).toMatchObject({ provider: 'gmail', accessToken: 'access-2', refreshToken: 'refresh-1', expiresAt: expires })
+		expect(JSON.stringify((await stored(owner.orgId)).tokens)).not.toMatch(/access-2|refresh-1/)
 	})
 })
