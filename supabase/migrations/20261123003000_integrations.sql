@@ -152,7 +152,23 @@ create trigger organization_module_upgrades_forget_credentials
   after delete on public.organization_module_upgrades
   for each row execute function private.forget_upgrade_credentials();
 
-revoke execute on function private.set_integration_health(uuid, text), private.forget_upgrade_credentials()
+-- However a credential gets disconnected (the function, or a member's direct update, which the
+-- policies allow), its secrets go.
+create function private.forget_disconnected_secrets() returns trigger
+language plpgsql security definer set search_path = ''
+as $$
+begin
+  delete from private.integration_tokens t where t.credential_id = new.id;
+  return new;
+end
+$$;
+create trigger integration_credentials_forget_secrets
+  after update of status on public.integration_credentials
+  for each row when (new.status = 'disconnected')
+  execute function private.forget_disconnected_secrets();
+
+revoke execute on function private.set_integration_health(uuid, text), private.forget_upgrade_credentials(),
+  private.forget_disconnected_secrets()
   from public, anon, authenticated;
 revoke execute on function public.connect_integration(uuid, uuid, text, text, text, jsonb),
   public.record_integration_check(uuid, uuid, text), public.disconnect_integration(uuid, uuid)

@@ -208,3 +208,14 @@ describe('for the email sync (no owner present)', () => {
 		expect(JSON.stringify((await stored(owner.orgId)).tokens)).not.toMatch(/access-2|refresh-1/)
 	})
 })
+
+test('a member who marks the credential disconnected directly (the policies allow it) deletes its secrets too', async () => {
+	const owner = await ownerWithEmailUpgrade()
+	const member = await createUser('Member')
+	await addMember(owner.orgId, member.userId, 'member')
+	await connectImap(owner.userId, owner.orgId, EMAIL, access())
+	const { id } = (await stored(owner.orgId)).credentials[0]!
+	await asUser(member.userId, (trx) => trx.updateTable('integration_credentials').set({ status: 'disconnected' }).where('id', '=', id).execute())
+	expect((await stored(owner.orgId)).tokens).toEqual([])
+	expect(await imapAccess(owner.orgId, id)).toBeNull()
+})
