@@ -73,3 +73,13 @@ describe('reading Gmail through the API', () => {
 		expect((error as MailboxError).failure).toBe('auth')
 	})
 })
+
+test('Gmail messages go through the same parsers as IMAP ones', async () => {
+	const { noticeCollector } = await import('#app/.server/email-sync/mailbox.ts')
+	const collector = noticeCollector({ ownAddresses: ['owner@example.test'] })
+	await readGmailMessages('good-token', null, collector.add, { baseUrl, now: NOW })
+	expect(collector.result.payments.map((p) => [p.method, p.payer, p.amount]).slice(0, 2)).toEqual([
+		['Venmo', 'Jane Doe', '25.00'],
+		['CashApp', 'Ana Silva', '40.00'],
+	])
+})

@@ -91,27 +91,34 @@ export type CollectedNotices = {
 	unreadable: Array<{ subject: string; sender: string }>
 }
 
-/** Reads the new messages and parses each: payments, what was ignored, what could not be read. */
-export async function collectPayments(
-	access: ImapAccess,
-	cursor: MailboxCursor | null,
-	options: ReadOptions & ParseOptions = {},
-): Promise<CollectedNotices> {
+/**
+ * Parses messages one by one into payments, ignored counts and the 'could not read' list: the
+ * same for the IMAP reader and the Gmail reader (gmail-reader.ts).
+ */
+export function noticeCollector(options: ParseOptions = {}) {
 	const result: Omit<CollectedNotices, 'cursor' | 'reread' | 'read'> = {
 		payments: [],
 		ignored: { outgoing: 0, request: 0, other: 0, spoofed: 0, unknown_sender: 0 },
 		unreadable: [],
 	}
-	const read = await readNewMessages(
-		access,
-		cursor,
-		async (raw) => {
+	return {
+		result,
+		add: async (raw: Buffer | string) => {
 			const outcome = parseNotice(await readNotice(raw), options)
 			if (outcome.kind === 'payment') result.payments.push(outcome.payment)
 			else if (outcome.kind === 'ignored') result.ignored[outcome.reason]++
 			else result.unreadable.push({ subject: outcome.subject, sender: outcome.sender })
 		},
-		options,
-	)
-	return { ...read, ...result }
+	}
+}
+
+/** Reads the new messages of an IMAP folder and parses each. */
+export async function collectPayments(
+	access: ImapAccess,
+	cursor: MailboxCursor | null,
+	options: ReadOptions & ParseOptions = {},
+): Promise<CollectedNotices> {
+	const collector = noticeCollector(options)
+	const read = await readNewMessages(access, cursor, collector.add, options)
+	return { ...read, ...collector.result }
 }
