@@ -57,6 +57,7 @@ export default defineConfig({
 				DATA_DIR: E2E_DATA_DIR,
 				DATABASE_URL: process.env.E2E_DATABASE_URL,
 				SESSION_SECRET: 'e2e-session-secret-of-at-least-32-characters',
+				SECRETS_KEY: 'e2e-secrets-key-of-at-least-32-characters',
 				LOGIN_MAX_FAILURES: '5',
 				// Every test signs up from 127.0.0.1; the limit itself is tested in tests/db/hardening.test.ts.
 				SIGNUP_MAX_PER_IP: '100000',

@@ -37,6 +37,7 @@ export default [
 		route('modules/:moduleId', 'routes/app/module-detail.tsx'),
 		route('modules/:moduleId/settings.json', 'routes/app/module-settings-export.ts'),
 		route('settings/modules/:moduleId', 'routes/app/module-detail.tsx', { id: 'settings-module-detail' }),
+		route('integrations/google/callback', 'routes/app/integrations-google-callback.ts'),
 		route('plans', 'routes/app/plans.tsx'),
 		route('gears', 'routes/app/gears.tsx'),
 		route('booking', 'routes/app/booking/layout.tsx', [

@@ -17,6 +17,8 @@ const schema = z.object({
 	DATA_DIR: z.string().default('./.data'),
 	DATABASE_URL: z.string().optional(),
 	SESSION_SECRET: z.string().min(32).optional(),
+	// Seals integration credentials (app/.server/secrets.ts); generated under DATA_DIR when embedded.
+	SECRETS_KEY: z.string().min(32).optional(),
 	SEED_DEMO: z.enum(['true', 'false', '1', '0']).optional(),
 	SMTP_URL: z.string().optional(),
 	MAIL_FROM: z.string().default('P2P Transaction Tracker <no-reply@localhost>'),

@@ -305,7 +305,7 @@ export async function getModuleDetail(userId: string, organizationId: string, mo
 		const credentials = await trx
 			.selectFrom('integration_credentials as c')
 			.innerJoin('module_upgrades as u', 'u.id', 'c.upgrade_id')
-			.select(['c.provider', 'c.status', 'c.last_sync', 'c.error_message'])
+			.select(['c.id', 'c.upgrade_id', 'c.provider', 'c.status', 'c.account', 'c.last_sync', 'c.last_checked_at', 'c.error_message'])
 			.where('c.organization_id', '=', organizationId)
 			.where('u.module_id', '=', moduleId)
 			.orderBy('c.updated_at', 'desc')
@@ -335,9 +335,14 @@ export async function getModuleDetail(userId: string, organizationId: string, mo
 			gears: { base: module.base_gear_cost, upgrades: activeCost, total: module.base_gear_cost + activeCost },
 			integration: integration
 				? {
+						id: integration.id,
+						upgradeId: integration.upgrade_id,
 						provider: integration.provider,
-						status: integration.status,
+						// docs/product.md, Integrations: a connected mailbox whose last check failed shows 'error'.
+						status: (integration.status === 'disconnected' ? 'disconnected' : integration.error_message ? 'error' : 'connected') as 'connected' | 'error' | 'disconnected',
+						account: integration.account,
 						lastSync: integration.last_sync ? new Date(integration.last_sync).toISOString() : null,
+						lastCheckedAt: integration.last_checked_at ? new Date(integration.last_checked_at).toISOString() : null,
 						errorMessage: integration.error_message,
 					}
 				: null,

@@ -253,9 +253,11 @@ export interface IntegrationConnections {
 }
 
 export interface IntegrationCredentials {
+  account: string | null;
   created_at: Generated<Timestamp>;
   error_message: string | null;
   id: Generated<string>;
+  last_checked_at: Timestamp | null;
   last_sync: Timestamp | null;
   organization_id: string;
   provider: string;

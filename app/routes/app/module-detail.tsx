@@ -1,8 +1,10 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { AlertCircleIcon, DownloadIcon, XIcon } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
-import { data, Form, Link, useSearchParams } from 'react-router'
+import { data, Form, Link, redirect, useSearchParams } from 'react-router'
 import { requireMember } from '#app/.server/auth/session.ts'
+import { checkGmail, startGmailConnect } from '#app/.server/gmail.ts'
+import { connectImap, disconnectIntegration, refreshIntegration } from '#app/.server/integrations.ts'
 import {
 	activateModule,
 	deactivateModule,
@@ -14,7 +16,9 @@ import {
 	type ModuleChangeResult,
 	type ModuleDetail,
 } from '#app/.server/modules.ts'
+import { allowEvent } from '#app/.server/rate-limit.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
+import { IntegrationCard, useProviderName } from '#app/components/integration-card.tsx'
 import { ModuleIcon } from '#app/components/module-icon.tsx'
 import { Alert, AlertDescription, AlertTitle } from '#app/components/ui/alert.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
@@ -25,7 +29,9 @@ import { errorResponse, invariantResponse } from '#app/lib/errors.ts'
 import { formatDate, formatNumber } from '#app/lib/format.ts'
 import { pageMeta } from '#app/lib/meta.ts'
 import { DEFAULT_MODULE_SETTINGS, MODULE_VISIBILITIES } from '#app/lib/modules.ts'
+import { MAIL_UPGRADE_NAME } from '#app/lib/integrations.ts'
 import { isOwner } from '#app/lib/roles.ts'
+import { imapConnectSchema, INTEGRATION_INTENTS, integrationActionSchema } from '#app/lib/schemas/integrations.ts'
 import { moduleDetailActionSchema } from '#app/lib/schemas/marketplace.ts'
 import type { Route } from './+types/module-detail'
 
@@ -62,7 +68,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 
 export async function action({ request, params, context }: Route.ActionArgs) {
 	const { member, detail } = await loadModule(context, params.moduleId)
-	const submission = parseWithZod(await request.formData(), { schema: moduleDetailActionSchema })
+	const formData = await request.formData()
+	if ((INTEGRATION_INTENTS as readonly unknown[]).includes(formData.get('intent'))) {
+		return integrationAction(request, member, detail, formData)
+	}
+	const submission = parseWithZod(formData, { schema: moduleDetailActionSchema })
 	if (submission.status !== 'success') return data({ denied: false, error: 'badRequest' as const }, { status: 400 })
 	// Owners only manage modules (docs/product.md, Roles); a forged post changes nothing.
 	if (!isOwner(member.organization.role)) return data({ denied: true, error: null }, { status: 403 })
@@ -117,6 +127,66 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 	}
 }
 
+/** Connection checks per organization (each one makes the server log in somewhere). */
+const CHECK_LIMIT = { limit: 20, windowMinutes: 15 }
+
+/**
+ * The integration card's forms (docs/product.md, Integrations): owners only; the IMAP form
+ * answers with field errors (the password never sent back), the rest with a toast.
+ */
+async function integrationAction(
+	request: Request,
+	member: Awaited<ReturnType<typeof loadModule>>['member'],
+	detail: ModuleDetail & {},
+	formData: FormData,
+) {
+	// Owners only (docs/product.md, Roles): a forged post changes nothing and stores nothing.
+	if (!isOwner(member.organization.role)) return data({ denied: true, error: null }, { status: 403 })
+	const { userId } = member.user
+	const orgId = member.organization.id
+	const back = new URL(request.url).pathname
+	const mail = detail.upgrades.find((u) => u.name === MAIL_UPGRADE_NAME && u.active)
+	const toast = (type: 'success' | 'error', title: string, description?: string, values?: Record<string, string>) =>
+		redirectWithToast(back, { type, title: `marketplace:integrations.toasts.${title}`, description, values })
+	if (formData.get('intent') === 'connectImap') {
+		const submission = parseWithZod(formData, { schema: imapConnectSchema })
+		const reply = (formErrors?: string[]) => data({ imap: submission.reply({ formErrors, hideFields: ['password'] }) }, { status: 400 })
+		if (submission.status !== 'success') return reply()
+		if (!mail) return reply(['integrations.toasts.saveFailed'])
+		if (!(await allowEvent('integration-check', orgId, CHECK_LIMIT))) return reply(['integrations.toasts.tooManyAttempts'])
+		const { host, port, tls, user, password } = submission.value
+		const result = await connectImap(userId, orgId, mail.id, { host, port, tls: tls ?? false, user, password })
+		if ('failure' in result) return reply([`integrations.failures.${result.failure}`])
+		if (!result.ok) return reply(['integrations.toasts.saveFailed'])
+		return toast('success', 'connected', undefined, { provider: user })
+	}
+	const submission = parseWithZod(formData, { schema: integrationActionSchema })
+	if (submission.status !== 'success') return data({ denied: false, error: 'badRequest' as const }, { status: 400 })
+	const value = submission.value
+	switch (value.intent) {
+		case 'connectGoogle': {
+			if (!mail) return toast('error', 'connectFailed', 'marketplace:integrations.toasts.saveFailed', { service: 'Gmail' })
+			const started = await startGmailConnect({ organizationId: orgId, upgradeId: mail.id, back })
+			// No Google client configured: no authorization URL, nothing stored.
+			if (!started) return toast('error', 'connectFailed', 'marketplace:integrations.toasts.noAuthUrl', { service: 'Gmail' })
+			return redirect(started.url, { headers: { 'set-cookie': started.cookie } })
+		}
+		case 'refreshIntegration': {
+			if (!(await allowEvent('integration-check', orgId, CHECK_LIMIT))) return toast('error', 'checkFailed', 'marketplace:integrations.toasts.tooManyAttempts')
+			const result = await refreshIntegration(userId, orgId, value.credentialId, checkGmail)
+			if (!result.ok) return toast('error', 'checkFailed', 'marketplace:integrations.toasts.notFound')
+			if (result.check && !result.check.ok) return toast('error', 'checkFailed', `marketplace:integrations.failures.${result.check.failure}`)
+			return toast('success', 'checked')
+		}
+		case 'disconnectIntegration': {
+			const name = detail.integration?.id === value.credentialId ? (detail.integration.account ?? detail.integration.provider) : ''
+			const result = await disconnectIntegration(userId, orgId, value.credentialId)
+			if (!result.ok) return toast('error', 'disconnectFailed', 'marketplace:integrations.toasts.notFound')
+			return toast('success', 'disconnected', undefined, { provider: result.provider === 'gmail' ? `Gmail ${name}`.trim() : name })
+		}
+	}
+}
+
 /** A refusal as a toast: its title, and the reason in the user's language. */
 function failure(back: string, title: string, result: Extract<ModuleChangeResult, { ok: false }>) {
 	const known = ['insufficient_gears', 'missing_dependency', 'already_active', 'not_active', 'required_by_active_upgrade', 'invalid_settings']
@@ -134,6 +204,7 @@ export default function ModuleDetailScreen({ loaderData, actionData }: Route.Com
 	const { t } = useTranslation(['marketplace', 'common'])
 	const { detail } = loaderData
 	const { module: m, record } = detail
+	const mailActive = detail.upgrades.some((u) => u.name === MAIL_UPGRADE_NAME && u.active)
 	return (
 		<div className="grid grid-cols-1 gap-6">
 			<div className="flex flex-wrap items-start gap-4">
@@ -154,14 +225,14 @@ export default function ModuleDetailScreen({ loaderData, actionData }: Route.Com
 					<Link to="/app/module-marketplace">{t('detail.back')}</Link>
 				</Button>
 			</div>
-			{actionData?.denied ? (
+			{actionData && 'denied' in actionData && actionData.denied ? (
 				<Alert variant="destructive">
 					<AlertCircleIcon />
 					<AlertTitle>{t('denied.title')}</AlertTitle>
 					<AlertDescription>{t('denied.manage')}</AlertDescription>
 				</Alert>
 			) : null}
-			{actionData?.error ? (
+			{actionData && 'error' in actionData && actionData.error ? (
 				<Alert variant="destructive">
 					<AlertCircleIcon />
 					<AlertTitle>{t('common:errors.badRequest')}</AlertTitle>
@@ -174,6 +245,13 @@ export default function ModuleDetailScreen({ loaderData, actionData }: Route.Com
 				{record ? <Configuration data={loaderData} record={record} /> : null}
 				<GearsToMaintain detail={detail} />
 			</div>
+			{mailActive ? (
+				<IntegrationCard
+					integration={detail.integration}
+					canManage={loaderData.canManage}
+					lastResult={actionData && 'imap' in actionData ? actionData.imap : null}
+				/>
+			) : null}
 			<Upgrades data={loaderData} />
 		</div>
 	)
@@ -325,6 +403,7 @@ function ConfirmDeactivate({ name }: { name: string }) {
 function GearsToMaintain({ detail }: { detail: NonNullable<ModuleDetail> }) {
 	const { t, i18n } = useTranslation('marketplace')
 	const n = (value: number) => t('price.paid', { gears: formatNumber(value, i18n.language) })
+	const providerName = useProviderName()
 	const integration = detail.integration
 	return (
 		<Card>
@@ -346,10 +425,9 @@ function GearsToMaintain({ detail }: { detail: NonNullable<ModuleDetail> }) {
 					</dd>
 					<dt>{t('detail.integrationStatus')}</dt>
 					<dd className="text-right">
-						{integration ? t(`integration.${integration.status}`, { provider: integration.provider }) : t('integration.none')}
+						{integration ? t(`integration.${integration.status}`, { provider: providerName(integration.provider) }) : t('integration.none')}
 					</dd>
 				</dl>
-				{integration?.errorMessage ? <p className="mt-2 text-sm text-destructive">{integration.errorMessage}</p> : null}
 			</CardContent>
 		</Card>
 	)
@@ -493,7 +571,11 @@ function EmailIntegrations() {
 	return (
 		<div className="grid gap-2 rounded-md border p-3 text-sm">
 			<h3 className="font-semibold">{t('dialog.integrations')}</h3>
-			<p>{t('dialog.gmail')}</p>
+			<p>{t('integrations.dialogIntro')}</p>
+			<ul className="list-disc ps-5">
+				<li>{t('dialog.gmail')}</li>
+				<li>{t('integrations.dialogImap')}</li>
+			</ul>
 			<p className="text-muted-foreground">{t('dialog.outlookSoon')}</p>
 		</div>
 	)
