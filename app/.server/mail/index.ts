@@ -4,7 +4,8 @@ import nodemailer from 'nodemailer'
 import { env } from '../env.ts'
 import { logError } from '../log.ts'
 
-export type Mail = { to: string; subject: string; text: string; html?: string }
+export type MailAttachment = { filename: string; content: string; contentType: string }
+export type Mail = { to: string; subject: string; text: string; html?: string; attachments?: MailAttachment[] }
 
 /**
  * The mail port: SMTP through nodemailer when SMTP_URL is set, otherwise each message is
