@@ -31,7 +31,7 @@ export function bookT(language: string): TFunction {
 /** The booking's date and time range in its organization's timezone, in the given language. */
 export function whenText(b: Pick<ManagedBooking, 'startsAt' | 'endsAt' | 'timezone'>, language: string, timeZone = b.timezone) {
 	const day = new Intl.DateTimeFormat(language, { dateStyle: 'full', timeZone }).format(new Date(b.startsAt))
-	const time = new Intl.DateTimeFormat(language, { timeStyle: 'short', timeZone })
+	const time = new Intl.DateTimeFormat(language, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone })
 	return `${day}, ${time.format(new Date(b.startsAt))}–${time.format(new Date(b.endsAt))} (${timeZone})`
 }
 

@@ -23,9 +23,10 @@ export const contactSchema = z.object({
 })
 export type ContactValues = z.infer<typeof contactSchema>
 
-/** The form with the organization's phone rule. */
+/** The form with the organization's phone rule (a field rule, so it shows with the others). */
 export function contactFormSchema(requirePhone: boolean) {
-	return contactSchema.superRefine((v, ctx) => {
-		if (requirePhone && !v.phone) ctx.addIssue({ code: 'custom', message: 'phoneRequired', path: ['phone'] })
+	if (!requirePhone) return contactSchema
+	return contactSchema.extend({
+		phone: z.preprocess((v) => (typeof v === 'string' ? v.trim() : v), z.string({ error: 'phoneRequired' }).min(1, 'phoneRequired').max(40, 'phoneTooLong')),
 	})
 }

@@ -98,16 +98,16 @@ export default function SlotStep({ loaderData }: Route.ComponentProps) {
 				{hidden.map(([k, v]) => (
 					<input key={k} type="hidden" name={k} value={v} />
 				))}
-				<label className="grid gap-1">
-					<span>{t('slot.timezone')}</span>
-					<select name="tz" defaultValue={view.tz} className="h-9 rounded-md border bg-background px-2">
+				<div className="grid gap-1">
+					<label htmlFor="book-tz">{t('slot.timezone')}</label>
+					<select id="book-tz" name="tz" defaultValue={view.tz} className="h-9 rounded-md border bg-background px-2">
 						{zones.map((z) => (
 							<option key={z} value={z}>
 								{z === view.orgTz ? t('slot.orgZone', { zone: z }) : z}
 							</option>
 						))}
 					</select>
-				</label>
+				</div>
 				<noscript>
 					<button type="submit" className="h-9 rounded-md border bg-background px-3">
 						{t('slot.showZone')}
