@@ -26,7 +26,7 @@ begin
     where o.organization_id = get_public_date_overrides.org_id
       and o.date between get_public_date_overrides.from_date and get_public_date_overrides.to_date
       and (o.provider_id is null or p.is_active)
-    order by o.date, o.start_time;
+    order by o.date, o.provider_id nulls first, o.start_time nulls first;
 end
 $$;
 
