@@ -126,6 +126,15 @@ test('details are validated in red under the field, in the visitor language, and
 	await page.getByLabel('Phone').fill('555-0100')
 	await page.getByRole('button', { name: 'Continue' }).click()
 	await expect(page.getByText('Email is required')).toBeVisible()
+
+	// A filled honeypot is refused, and what the visitor typed stays.
+	await page.getByLabel('Email', { exact: true }).fill('ann@example.test')
+	await page.locator('input[name="website"]').fill('http://spam.example', { force: true })
+	await page.getByRole('button', { name: 'Continue' }).click()
+	await expect(page.getByRole('alert').filter({ hasText: 'could not be accepted' })).toBeVisible()
+	await expect(page).toHaveURL(/\/details\?/)
+	await expect(page.getByLabel('Name', { exact: true })).toHaveValue('Ann')
+	await expect(page.getByLabel('Email', { exact: true })).toHaveValue('ann@example.test')
 })
 
 test('a deep link to /slot works, a step opened too early goes back to the first step that needs input, and tampered choices are refused @nojs', async ({ page }) => {
