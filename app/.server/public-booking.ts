@@ -20,7 +20,7 @@ import {
 import { addDays, todayIn } from '#app/lib/dates.ts'
 import { contactSchema, type ContactValues } from '#app/lib/schemas/book.ts'
 import { notifyBookingChange } from './booking-events.ts'
-import { asAnon, dbErrorCode, sql } from './db/index.ts'
+import { asAnon, dbErrorCode, sql, type Tx } from './db/index.ts'
 import { env } from './env.ts'
 import { allowEvent } from './rate-limit.ts'
 import { secureCookies } from './security.ts'
@@ -55,15 +55,25 @@ export function brandingOf(org: { logo_url: string | null; brand_colors: unknown
 
 export type PublicOrganization = { id: string; slug: string; name: string; branding: Branding }
 
-export async function getPublicOrganization(slug: string): Promise<PublicOrganization | null> {
+async function readOrganization(trx: Tx, slug: string): Promise<PublicOrganization | null> {
 	if (!slug || slug.length > 200) return null
-	const row = await asAnon((trx) =>
-		sql<{ id: string; slug: string; name: string; logo_url: string | null; brand_colors: unknown }>`
-			select * from public.get_public_organization(${slug})`
-			.execute(trx)
-			.then((r) => r.rows[0]),
-	)
+	const row = await sql<{ id: string; slug: string; name: string; logo_url: string | null; brand_colors: unknown }>`
+		select * from public.get_public_organization(${slug})`
+		.execute(trx)
+		.then((r) => r.rows[0])
 	return row ? { id: row.id, slug: row.slug, name: row.name, branding: brandingOf(row) } : null
+}
+
+export async function getPublicOrganization(slug: string): Promise<PublicOrganization | null> {
+	return asAnon((trx) => readOrganization(trx, slug))
+}
+
+/** The organization and its catalogue in one transaction; null when there is no such organization. */
+export async function getOrganizationWithCatalogue(slug: string) {
+	return asAnon(async (trx) => {
+		const org = await readOrganization(trx, slug)
+		return org ? { org, catalogue: await readCatalogue(trx, org.id) } : null
+	})
 }
 
 export type PublicService = { id: string; name: string; description: string | null; price: string; durationMinutes: number; color: string }
@@ -82,53 +92,51 @@ export type PublicSettings = {
 
 export type Catalogue = { services: PublicService[]; providers: PublicProvider[]; settings: PublicSettings }
 
-export async function getCatalogue(organizationId: string): Promise<Catalogue> {
-	return asAnon(async (trx) => {
-		const services = await sql<{ id: string; name: string; description: string | null; price: string; duration_minutes: number; color: string }>`
-			select * from public.get_public_services(${organizationId})`.execute(trx)
-		const providers = await sql<{ id: string; display_name: string; bio: string | null; avatar_url: string | null; business_hours: unknown }>`
-			select * from public.get_public_providers(${organizationId})`.execute(trx)
-		const settings = await sql<{
-			min_advance_hours: number
-			max_advance_days: number
-			buffer_minutes: number
-			auto_confirm: boolean
-			allow_guest_booking: boolean
-			require_phone: boolean
-			cancellation_hours: number
-			timezone: string
-			business_hours: unknown
-		}>`select * from public.get_public_booking_settings(${organizationId})`.execute(trx)
-		const s = settings.rows[0]
-		return {
-			services: services.rows.map((r) => ({
-				id: r.id,
-				name: r.name,
-				description: r.description,
-				price: String(r.price),
-				durationMinutes: r.duration_minutes,
-				color: r.color,
-			})),
-			providers: providers.rows.map((r) => ({
-				id: r.id,
-				displayName: r.display_name,
-				bio: r.bio,
-				avatarUrl: r.avatar_url,
-				hours: parseWeeklyHours(r.business_hours),
-			})),
-			settings: {
-				minAdvanceHours: s?.min_advance_hours ?? 1,
-				maxAdvanceDays: s?.max_advance_days ?? 30,
-				bufferMinutes: s?.buffer_minutes ?? 0,
-				autoConfirm: s?.auto_confirm ?? true,
-				allowGuestBooking: s?.allow_guest_booking ?? true,
-				requirePhone: s?.require_phone ?? false,
-				cancellationHours: s?.cancellation_hours ?? 24,
-				timezone: s?.timezone ?? 'UTC',
-				businessHours: parseWeeklyHours(s?.business_hours) ?? DEFAULT_BUSINESS_HOURS,
-			},
-		}
-	})
+async function readCatalogue(trx: Tx, organizationId: string): Promise<Catalogue> {
+	const services = await sql<{ id: string; name: string; description: string | null; price: string; duration_minutes: number; color: string }>`
+		select * from public.get_public_services(${organizationId})`.execute(trx)
+	const providers = await sql<{ id: string; display_name: string; bio: string | null; avatar_url: string | null; business_hours: unknown }>`
+		select * from public.get_public_providers(${organizationId})`.execute(trx)
+	const settings = await sql<{
+		min_advance_hours: number
+		max_advance_days: number
+		buffer_minutes: number
+		auto_confirm: boolean
+		allow_guest_booking: boolean
+		require_phone: boolean
+		cancellation_hours: number
+		timezone: string
+		business_hours: unknown
+	}>`select * from public.get_public_booking_settings(${organizationId})`.execute(trx)
+	const s = settings.rows[0]
+	return {
+		services: services.rows.map((r) => ({
+			id: r.id,
+			name: r.name,
+			description: r.description,
+			price: String(r.price),
+			durationMinutes: r.duration_minutes,
+			color: r.color,
+		})),
+		providers: providers.rows.map((r) => ({
+			id: r.id,
+			displayName: r.display_name,
+			bio: r.bio,
+			avatarUrl: r.avatar_url,
+			hours: parseWeeklyHours(r.business_hours),
+		})),
+		settings: {
+			minAdvanceHours: s?.min_advance_hours ?? 1,
+			maxAdvanceDays: s?.max_advance_days ?? 30,
+			bufferMinutes: s?.buffer_minutes ?? 0,
+			autoConfirm: s?.auto_confirm ?? true,
+			allowGuestBooking: s?.allow_guest_booking ?? true,
+			requirePhone: s?.require_phone ?? false,
+			cancellationHours: s?.cancellation_hours ?? 24,
+			timezone: s?.timezone ?? 'UTC',
+			businessHours: parseWeeklyHours(s?.business_hours) ?? DEFAULT_BUSINESS_HOURS,
+		},
+	}
 }
 
 /** The availability input of one service from today: busy ranges and overrides read as anon. */
@@ -265,11 +273,11 @@ export type Wizard = {
  * is dropped; `refused` says why, for the message on the page it lands on.
  */
 export async function resolveWizard(request: Request, slug: string, step: Step, now = new Date()): Promise<Wizard> {
-	const org = await getPublicOrganization(slug)
-	if (!org) throw new Response(null, { status: 404 })
+	const found = await getOrganizationWithCatalogue(slug)
+	if (!found) throw new Response(null, { status: 404 })
+	const { org, catalogue } = found
 	const url = new URL(request.url)
 	const choices = readChoices(url)
-	const catalogue = await getCatalogue(org.id)
 	const reschedule = choices.reschedule ? await getManagedBooking(choices.reschedule) : null
 	if (choices.reschedule && (!reschedule || reschedule.organizationSlug !== org.slug)) delete choices.reschedule
 	if (reschedule?.serviceId) choices.service = reschedule.serviceId

@@ -8,13 +8,29 @@ import { stepUrl, type Choices, type Wizard } from './public-booking.ts'
 export const PROVIDER_PAGE = 6
 export const TIME_PAGE = 12
 
+// Building an Intl formatter costs far more than using one: one per language and zone, kept.
+const formatters = new Map<string, Intl.DateTimeFormat>()
+function formatter(kind: 'time' | 'day', language: string, timeZone: string) {
+	const key = `${kind}|${language}|${timeZone}`
+	let f = formatters.get(key)
+	if (!f) {
+		f = new Intl.DateTimeFormat(
+			language,
+			kind === 'time' ? { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone } : { weekday: 'short', day: 'numeric', month: 'short', timeZone },
+		)
+		if (formatters.size > 500) formatters.clear()
+		formatters.set(key, f)
+	}
+	return f
+}
+
 function timeLabel(slot: Slot, tz: string, orgTz: string, language: string) {
 	if (tz === orgTz) return slot.label
-	return new Intl.DateTimeFormat(language, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: tz }).format(new Date(slot.start))
+	return formatter('time', language, tz).format(new Date(slot.start))
 }
 
 function dayLabel(date: string, language: string) {
-	return new Intl.DateTimeFormat(language, { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' }).format(new Date(`${date}T12:00:00Z`))
+	return formatter('day', language, 'UTC').format(new Date(`${date}T12:00:00Z`))
 }
 
 export function slotView(w: Wizard, language: string) {
@@ -105,9 +121,3 @@ export function slotView(w: Wizard, language: string) {
 	}
 }
 
-/** Every timezone the runtime knows, for the display select. */
-let zones: string[] | undefined
-export function timezoneChoices() {
-	zones ??= Intl.supportedValuesOf('timeZone')
-	return zones
-}

@@ -38,9 +38,7 @@ export default function DetailsStep({ loaderData, actionData }: Route.ComponentP
 	const [form, fields] = useForm({
 		lastResult: actionData?.result,
 		defaultValue: contact ? { ...contact, createAccount: contact.createAccount ? 'on' : undefined } : undefined,
-		onValidate: ({ formData }) => parseWithZod(formData, { schema: contactFormSchema(requirePhone) }),
-		shouldValidate: 'onSubmit',
-		shouldRevalidate: 'onInput',
+		// Validated on the server only: the same messages, and no schema library in the page's JavaScript.
 	})
 	const err = (errors: string[] | undefined) => (errors?.[0] ? t(`errors.${errors[0]}`) : undefined)
 	return (

@@ -3,8 +3,9 @@ import { data, Form, Link, useSubmit } from 'react-router'
 import { getLocale } from '#app/.server/i18n.ts'
 import { getClientAddress } from '#app/.server/auth/session.ts'
 import { allowPublic, resolveWizard, stepUrl } from '#app/.server/public-booking.ts'
-import { slotView, timezoneChoices } from '#app/.server/public-slots.ts'
+import { slotView } from '#app/.server/public-slots.ts'
 import { RefusedNotice, STEP_HEADING, WizardNav, WizardProgress } from '#app/components/book-wizard.tsx'
+import { displayZones } from '#app/lib/timezones.ts'
 import { cn } from '#app/lib/utils.ts'
 import type { Route } from './+types/slot'
 
@@ -14,7 +15,6 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 	const url = new URL(request.url)
 	return {
 		view: slotView(w, getLocale(context)),
-		zones: timezoneChoices(),
 		hidden: [...url.searchParams.entries()].filter(([k]) => k !== 'tz' && k !== 'refused' && k !== 'more'),
 		back: stepUrl(w.org.slug, 'service', w.choices),
 		next: w.slot ? stepUrl(w.org.slug, 'details', w.choices) : null,
@@ -75,7 +75,8 @@ const SLOT = 'block rounded-md border bg-background px-3 py-2 text-center text-s
 
 export default function SlotStep({ loaderData }: Route.ComponentProps) {
 	const { t } = useTranslation('book')
-	const { view, zones, hidden, back, next, refused } = loaderData
+	const { view, hidden, back, next, refused } = loaderData
+	const zones = displayZones(view.orgTz, view.tz)
 	const submit = useSubmit()
 	return (
 		<>
