@@ -144,7 +144,7 @@ async function main() {
 		console.log(`| ${name} | ${s.files} | ${kb(s.total)} (+${kb(s.total - empty.total)}) |`)
 	}
 
-	for (const [name, url] of [['404', `${BASE}/no-such-page`], ['slot', slotPage]] as const) {
+	for (const [name, url] of [['404', `${BASE}/no-such-page`], ['service', steps[0]![1]], ['slot', slotPage], ['slot (data only)', `${slotPage.replace('/slot?', '/slot.data?')}`]] as const) {
 		const t0 = performance.now()
 		for (let i = 0; i < 20; i++) await (await fetch(url, { headers: { 'x-forwarded-for': `10.1.1.${i}` } })).text()
 		console.log(`sequential ${name}: ${((performance.now() - t0) / 20).toFixed(1)} ms per request`)

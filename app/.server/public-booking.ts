@@ -365,11 +365,18 @@ export const PUBLIC_REFUSALS = [
 	'too_late_to_cancel',
 	'too_late_to_change',
 	'organization_not_found',
+	'honeypot',
 ] as const
 export type PublicRefusal = (typeof PUBLIC_REFUSALS)[number]
 
 export function isRefusal(value: unknown): value is PublicRefusal {
 	return typeof value === 'string' && (PUBLIC_REFUSALS as readonly string[]).includes(value)
+}
+
+/** The `refused` code of an address, when it is one of ours (anything else shows nothing). */
+export function refusedParam(request: Request): PublicRefusal | null {
+	const code = new URL(request.url).searchParams.get('refused')
+	return isRefusal(code) ? code : null
 }
 
 function refusalOf(error: unknown): PublicRefusal {

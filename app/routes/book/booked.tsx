@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next'
 import { data, Form, Link, redirect } from 'react-router'
 import { googleCalendarUrl } from '#app/.server/booking-calendar.ts'
 import { getLocale } from '#app/.server/i18n.ts'
-import { cancelPublicBooking, getManagedBooking, stepUrl } from '#app/.server/public-booking.ts'
+import { cancelPublicBooking, getManagedBooking, stepUrl, refusedParam } from '#app/.server/public-booking.ts'
 import { calendarOf, whenText } from '#app/.server/public-booking-mail.ts'
 import { RefusedNotice, STEP_HEADING } from '#app/components/book-wizard.tsx'
 import { SubmitButton } from '#app/components/submit-button.tsx'
@@ -36,7 +36,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 			? stepUrl(booking.organizationSlug, 'slot', { mode: 'provider', service: booking.serviceId, provider: booking.providerId ?? undefined, reschedule: token })
 			: null,
 		done: url.searchParams.get('done'),
-		refused: url.searchParams.get('refused'),
+		refused: refusedParam(request),
 	}
 }
 

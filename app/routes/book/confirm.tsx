@@ -9,6 +9,7 @@ import {
 	reschedulePublicBooking,
 	resolveWizard,
 	stepUrl,
+	refusedParam,
 } from '#app/.server/public-booking.ts'
 import { whenText } from '#app/.server/public-booking-mail.ts'
 import { RefusedNotice, STEP_HEADING, WizardNav, WizardProgress } from '#app/components/book-wizard.tsx'
@@ -28,7 +29,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 		contact: w.reschedule ? null : w.contact,
 		rescheduling: w.reschedule ? whenText(w.reschedule, getLocale(context), tz) : null,
 		back: stepUrl(w.org.slug, w.reschedule ? 'slot' : 'details', w.choices),
-		refused: new URL(request.url).searchParams.get('refused'),
+		refused: refusedParam(request),
 	}
 }
 

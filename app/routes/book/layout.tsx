@@ -1,8 +1,9 @@
 import { useTranslation } from 'react-i18next'
-import { data, isRouteErrorResponse, Outlet, useRouteError } from 'react-router'
+import { data, isRouteErrorResponse, Outlet, useNavigation, useRouteError } from 'react-router'
 import { getPublicOrganization } from '#app/.server/public-booking.ts'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { LanguageSwitcher } from '#app/components/language-switcher.tsx'
+import { Spinner } from '#app/components/ui/spinner.tsx'
 import { pageMeta } from '#app/lib/meta.ts'
 import type { Route } from './+types/layout'
 
@@ -18,6 +19,7 @@ export async function loader({ params }: Route.LoaderArgs) {
 export default function BookLayout({ loaderData }: Route.ComponentProps) {
 	const { org } = loaderData
 	const { t } = useTranslation('book')
+	const loading = useNavigation().state !== 'idle'
 	return (
 		<div style={{ '--brand': org.branding.primary } as React.CSSProperties} className="min-h-svh bg-muted/30">
 			<header className="border-b bg-background">
@@ -33,6 +35,7 @@ export default function BookLayout({ loaderData }: Route.ComponentProps) {
 						<p className="truncate font-semibold">{org.name}</p>
 						<p className="text-sm text-muted-foreground">{t('subtitle')}</p>
 					</div>
+					{loading ? <Spinner aria-label={t('loading')} className="size-5 text-[var(--brand)]" /> : null}
 					<LanguageSwitcher />
 				</div>
 			</header>

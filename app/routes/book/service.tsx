@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
-import { resolveWizard, stepUrl } from '#app/.server/public-booking.ts'
+import { resolveWizard, stepUrl, refusedParam } from '#app/.server/public-booking.ts'
 import { RefusedNotice, STEP_HEADING, WizardNav, WizardProgress } from '#app/components/book-wizard.tsx'
 import { formatMoney } from '#app/lib/format.ts'
 import { cn } from '#app/lib/utils.ts'
@@ -14,7 +14,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 		selected: w.service?.id ?? null,
 		linkOf: Object.fromEntries(w.catalogue.services.map((s) => [s.id, stepUrl(w.org.slug, 'slot', { tz: choices.tz, reschedule: choices.reschedule, service: s.id })])),
 		next: w.service ? stepUrl(w.org.slug, 'slot', choices) : null,
-		refused: new URL(request.url).searchParams.get('refused'),
+		refused: refusedParam(request),
 	}
 }
 

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next'
 import { data, Form, Link, useSubmit } from 'react-router'
 import { getLocale } from '#app/.server/i18n.ts'
 import { getClientAddress } from '#app/.server/auth/session.ts'
-import { allowPublic, resolveWizard, stepUrl } from '#app/.server/public-booking.ts'
+import { allowPublic, resolveWizard, stepUrl, refusedParam } from '#app/.server/public-booking.ts'
 import { slotView } from '#app/.server/public-slots.ts'
 import { RefusedNotice, STEP_HEADING, WizardNav, WizardProgress } from '#app/components/book-wizard.tsx'
 import { displayZones } from '#app/lib/timezones.ts'
@@ -18,7 +18,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 		hidden: [...url.searchParams.entries()].filter(([k]) => k !== 'tz' && k !== 'refused' && k !== 'more'),
 		back: stepUrl(w.org.slug, 'service', w.choices),
 		next: w.slot ? stepUrl(w.org.slug, 'details', w.choices) : null,
-		refused: url.searchParams.get('refused'),
+		refused: refusedParam(request),
 	}
 }
 
