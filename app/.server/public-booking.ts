@@ -76,6 +76,21 @@ export async function getOrganizationWithCatalogue(slug: string) {
 	})
 }
 
+const perRequest = new WeakMap<Request, Promise<Awaited<ReturnType<typeof getOrganizationWithCatalogue>>>>()
+
+/**
+ * The same, read once per request: the /book layout (the header) and the step's loader run side
+ * by side on one request and share the read.
+ */
+export function organizationFor(request: Request, slug: string) {
+	let found = perRequest.get(request)
+	if (!found) {
+		found = getOrganizationWithCatalogue(slug)
+		perRequest.set(request, found)
+	}
+	return found
+}
+
 export type PublicService = { id: string; name: string; description: string | null; price: string; durationMinutes: number; color: string }
 export type PublicProvider = { id: string; displayName: string; bio: string | null; avatarUrl: string | null; hours: WeeklyHours | null }
 export type PublicSettings = {
@@ -273,7 +288,7 @@ export type Wizard = {
  * is dropped; `refused` says why, for the message on the page it lands on.
  */
 export async function resolveWizard(request: Request, slug: string, step: Step, now = new Date()): Promise<Wizard> {
-	const found = await getOrganizationWithCatalogue(slug)
+	const found = await organizationFor(request, slug)
 	if (!found) throw new Response(null, { status: 404 })
 	const { org, catalogue } = found
 	const url = new URL(request.url)

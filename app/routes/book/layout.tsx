@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next'
 import { data, isRouteErrorResponse, Outlet, useNavigation, useRouteError } from 'react-router'
-import { getPublicOrganization } from '#app/.server/public-booking.ts'
+import { organizationFor } from '#app/.server/public-booking.ts'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { LanguageSwitcher } from '#app/components/language-switcher.tsx'
 import { Spinner } from '#app/components/ui/spinner.tsx'
@@ -9,10 +9,10 @@ import type { Route } from './+types/layout'
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, 'book', args.loaderData?.org.name)
 
-export async function loader({ params }: Route.LoaderArgs) {
-	const org = await getPublicOrganization(params.orgSlug)
-	if (!org) throw data({ orgNotFound: true }, { status: 404 })
-	return { org }
+export async function loader({ request, params }: Route.LoaderArgs) {
+	const found = await organizationFor(request, params.orgSlug)
+	if (!found) throw data({ orgNotFound: true }, { status: 404 })
+	return { org: found.org }
 }
 
 /** The public booking pages: the organization's header and colours around every step. */
