@@ -28,8 +28,8 @@ import { sendBookingMail } from './public-booking-mail.ts'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const TOKEN = /^[0-9a-f]{64}$/
-/** The page lists this many days ahead at most (the busy-ranges function's window). */
-export const LISTED_DAYS = 62
+/** The page lists this many days ahead at most (inside the busy-ranges function's 62-day window, a day either side included). */
+export const LISTED_DAYS = 60
 
 export const STEPS = ['service', 'slot', 'details', 'confirm'] as const
 export type Step = (typeof STEPS)[number]

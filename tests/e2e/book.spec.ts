@@ -21,9 +21,9 @@ async function bookingWorld(request: APIRequestContext, settings: Record<string,
 		)
 		const org = rows[0]!
 		await client.query(
-			`update public.booking_settings set business_hours = $2, timezone = 'UTC', min_advance_hours = 1, max_advance_days = 30,
+			`update public.booking_settings set business_hours = $2, timezone = 'UTC', min_advance_hours = 1, max_advance_days = $5,
 			 buffer_minutes = 0, auto_confirm = $3, require_phone = $4, cancellation_hours = 24 where organization_id = $1`,
-			[org.id, JSON.stringify(EVERY_DAY), settings.autoConfirm ?? true, settings.requirePhone ?? false],
+			[org.id, JSON.stringify(EVERY_DAY), settings.autoConfirm ?? true, settings.requirePhone ?? false, settings.maxAdvanceDays ?? 30],
 		)
 		const service = await client.query<{ id: string }>(
 			`insert into public.booking_services (organization_id, name, description, price, duration_minutes, color)
@@ -290,3 +290,27 @@ for (const [locale, strings] of [
 		})
 	})
 }
+
+test('no address or form on the public pages gives a 5xx, even a year-long horizon', async ({ page }) => {
+	test.setTimeout(90_000)
+	const w = await bookingWorld(page.request, { maxAdvanceDays: 365 })
+	const uuid = '00000000-0000-4000-8000-000000000000'
+	const junk = ['', 'x', "'; drop table x; --", '%00', '9'.repeat(300), '2026-02-31', '+275760-09-13T00:00:00.001Z', '__proto__', 'Mars/Olympus', '-1']
+	const paths: string[] = ['/book', '/book/', `/book/${w.slug}`, `/book/${w.slug}/booked/${uuid}?token=${'a'.repeat(64)}`, `/book/${w.slug}/booked/x/calendar.ics?token=x`, `/book/${'x'.repeat(500)}/service`]
+	for (const value of junk) {
+		const v = encodeURIComponent(value)
+		for (const step of ['service', 'slot', 'details', 'confirm']) {
+			paths.push(`/book/${w.slug}/${step}?service=${w.serviceId}&provider=${w.providerIds[0]}&start=${v}&date=${v}&tz=${v}&more=${v}&mode=${v}&refused=${v}&reschedule=${v}`)
+			paths.push(`/book/${w.slug}/${step}?service=${v}&provider=${v}`)
+		}
+	}
+	for (const path of paths) {
+		const get = await page.request.get(path, { maxRedirects: 0 })
+		expect(get.status(), `GET ${path}`).toBeLessThan(500)
+		const post = await page.request.post(path, { form: { name: 'x'.repeat(5000), email: '@', phone: '\u0000', website: '', notes: 'n' }, maxRedirects: 0 })
+		expect(post.status(), `POST ${path}`).toBeLessThan(500)
+	}
+	// The year-long horizon lists its first days.
+	await page.goto(`/book/${w.slug}/slot?service=${w.serviceId}&mode=time`)
+	await expect(page.getByRole('list', { name: 'Free times' }).getByRole('link').first()).toBeVisible()
+})
