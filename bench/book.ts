@@ -144,10 +144,11 @@ async function main() {
 		console.log(`| ${name} | ${s.files} | ${kb(s.total)} (+${kb(s.total - empty.total)}) |`)
 	}
 
+	const runs = Number(process.env.BENCH_SEQUENTIAL ?? 20)
 	for (const [name, url] of [['404', `${BASE}/no-such-page`], ['service', steps[0]![1]], ['slot', slotPage], ['slot (data only)', `${slotPage.replace('/slot?', '/slot.data?')}`]] as const) {
 		const t0 = performance.now()
-		for (let i = 0; i < 20; i++) await (await fetch(url, { headers: { 'x-forwarded-for': `10.1.1.${i}` } })).text()
-		console.log(`sequential ${name}: ${((performance.now() - t0) / 20).toFixed(1)} ms per request`)
+		for (let i = 0; i < runs; i++) await (await fetch(url, { headers: { 'x-forwarded-for': `10.1.1.${i}` } })).text()
+		console.log(`sequential ${name}: ${((performance.now() - t0) / runs).toFixed(1)} ms per request`)
 	}
 	console.log(`\nThroughput (autocannon, 10 connections, ${SECONDS} s each; budget: step ≥ 50 % of 404)`)
 	const run = (url: string) =>
