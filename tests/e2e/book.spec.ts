@@ -174,13 +174,21 @@ test('a deep link to /slot works, a step opened too early goes back to the first
 	await expect(page.getByRole('heading', { name: 'Invalid booking link' })).toBeVisible()
 })
 
-test('by time: slots with their provider counts, then the providers free then, with the chosen one ringed @nojs', async ({ page }) => {
+test('by time: slots with their provider counts, in any display zone, then the providers free then, with the chosen one ringed @nojs', async ({ page, javaScriptEnabled }) => {
 	const w = await bookingWorld(page.request)
 	await page.context().clearCookies()
 	await page.goto(`/book/${w.slug}/slot?service=${w.serviceId}`)
 	await page.getByRole('link', { name: 'By time' }).click()
 	const times = page.getByRole('list', { name: 'Free times' }).getByRole('link')
 	await expect(times).toHaveCount(12)
+	// Shown in another zone: the same instants, other labels; the choice stays in the address.
+	await expect(page.getByText('Times shown in UTC.')).toBeVisible()
+	const utcStart = new URL((await times.first().getAttribute('href'))!, 'http://x').searchParams.get('start')
+	await page.getByLabel('Show times in').selectOption('Asia/Tokyo')
+	if (!javaScriptEnabled) await page.getByRole('button', { name: 'Show' }).click()
+	await expect(page).toHaveURL(/tz=Asia%2FTokyo/)
+	await expect(page.getByText('Times shown in Asia/Tokyo.')).toBeVisible()
+	expect(new URL((await times.first().getAttribute('href'))!, 'http://x').searchParams.get('start')).toBe(utcStart)
 	await expect(times.first()).toContainText('2 available')
 	await times.first().click()
 	await expect(page.getByRole('heading', { name: 'Available at this time' })).toBeVisible()
