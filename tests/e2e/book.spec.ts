@@ -88,6 +88,9 @@ test('a visitor books from /book/{slug} to the booked page in four steps, and ge
 	await expect(page.getByText(`A confirmation email was sent to ${email}`)).toBeVisible()
 	await expect(page.getByRole('link', { name: 'Add to Google Calendar' })).toHaveAttribute('href', /calendar\.google\.com/)
 	const id = /\/booked\/([0-9a-f-]{36})\?/.exec(page.url())![1]!
+	// The price is the service's, whatever a visitor might add to the address or the form.
+	const stored = await withDatabase((c) => c.query(`select total_price::text as price, starts_at from public.booking_appointments where id = $1`, [id]))
+	expect(stored.rows[0]).toEqual({ price: '25.00', starts_at: new Date(start) })
 
 	const mail = await latestMailTo(email)
 	expect(decodeQuotedPrintable(mail)).toContain(`/book/${w.slug}/booked/${id}?token=`)
