@@ -141,7 +141,8 @@ $$;
 
 -- get_public_booking as in 20261122001100_data_functions.sql, with what the manage page needs
 -- to reschedule and to send calendar updates: the organization, service and provider ids, and
--- the calendar revision (seconds between creation and the last change: grows with every change,
+-- the calendar revision (tenths of a second between creation and the last change: grows with
+-- every change made by a separate request, and fits an integer for six years;
 -- the SEQUENCE of the .ics files).
 drop function public.get_public_booking(text);
 create function public.get_public_booking(token text)
@@ -158,7 +159,7 @@ as $$
     a.guest_phone, a.notes, a.total_price, o.name, o.slug,
     a.starts_at - make_interval(hours => s.cancellation_hours),
     a.organization_id, a.service_id, a.provider_id,
-    greatest(0, floor(extract(epoch from a.updated_at - a.created_at)))::integer
+    least(2147483647, greatest(0, floor(extract(epoch from a.updated_at - a.created_at) * 10)))::integer
   from public.booking_appointments a
   join public.organizations o on o.id = a.organization_id
   join public.booking_settings s on s.organization_id = a.organization_id
