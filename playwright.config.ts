@@ -61,6 +61,9 @@ export default defineConfig({
 				LOGIN_MAX_FAILURES: '5',
 				// Every test signs up from 127.0.0.1; the limit itself is tested in tests/db/hardening.test.ts.
 				SIGNUP_MAX_PER_IP: '100000',
+				// Every public booking comes from 127.0.0.1; the limits are tested in tests/db/public-booking.test.ts.
+				BOOK_POSTS_PER_HOUR: '100000',
+				BOOK_LOOKUPS_PER_HOUR: '100000',
 				LOG_LEVEL: 'silent',
 			},
 		},

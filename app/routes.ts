@@ -59,6 +59,17 @@ export default [
 		route('*', 'routes/app/not-found.tsx'),
 	]),
 
+	route('book', 'routes/book/invalid.tsx'),
+	route('book/:orgSlug', 'routes/book/layout.tsx', [
+		index('routes/book/index.ts'),
+		route('service', 'routes/book/service.tsx'),
+		route('slot', 'routes/book/slot.tsx'),
+		route('details', 'routes/book/details.tsx'),
+		route('confirm', 'routes/book/confirm.tsx'),
+		route('booked/:id', 'routes/book/booked.tsx'),
+	]),
+	route('book/:orgSlug/booked/:id/calendar.ics', 'routes/book/booked-ics.ts'),
+
 	...legacy.map((path) => route(path, 'routes/legacy-redirect.ts', { id: `legacy-${path}` })),
 	route('*', 'routes/not-found.tsx'),
 ] satisfies RouteConfig

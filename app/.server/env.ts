@@ -29,6 +29,11 @@ const schema = z.object({
 	LOGIN_WINDOW_MINUTES: z.coerce.number().int().min(1).default(15),
 	SIGNUP_MAX_PER_IP: z.coerce.number().int().min(1).default(20),
 	SIGNUP_WINDOW_MINUTES: z.coerce.number().int().min(1).default(60),
+	// The public booking pages, per address and hour: booking posts, slot lookups; and how many
+	// upcoming bookings one email may hold with one organization.
+	BOOK_POSTS_PER_HOUR: z.coerce.number().int().min(1).default(10),
+	BOOK_LOOKUPS_PER_HOUR: z.coerce.number().int().min(1).default(600),
+	BOOK_MAX_UPCOMING_PER_EMAIL: z.coerce.number().int().min(1).default(3),
 	LOG_LEVEL: z.enum(['silent', 'info']).default('info'),
 })
 

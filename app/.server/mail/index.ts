@@ -4,8 +4,9 @@ import nodemailer from 'nodemailer'
 import { env } from '../env.ts'
 import { logError } from '../log.ts'
 
-/** `headers`: extra headers, e.g. List-Unsubscribe on notification mails. */
-export type Mail = { to: string; subject: string; text: string; html?: string; headers?: Record<string, string> }
+export type MailAttachment = { filename: string; content: string; contentType: string }
+/** `headers`: extra headers (List-Unsubscribe on notification mails); `attachments`: files such as a calendar invitation. */
+export type Mail = { to: string; subject: string; text: string; html?: string; headers?: Record<string, string>; attachments?: MailAttachment[] }
 
 /**
  * The mail port: SMTP through nodemailer when SMTP_URL is set, otherwise each message is

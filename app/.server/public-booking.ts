@@ -1,0 +1,528 @@
+/**
+ * The public booking wizard (docs/product.md, Public booking; docs/decisions/013-public-wizard.md).
+ * Every database call runs as `anon` through the public SQL functions; the availability comes
+ * from the one module the staff calendar uses too (app/lib/availability.ts).
+ *
+ * The choices travel in the query string (service, mode, provider, date, start, tz, reschedule);
+ * the contact details in a short-lived signed cookie. `resolveWizard` reads both, keeps what is
+ * still valid and says which step first needs input.
+ */
+import { createCookie, redirect } from 'react-router'
+import {
+	computeAvailability,
+	DEFAULT_BUSINESS_HOURS,
+	isSlotAvailable,
+	parseWeeklyHours,
+	type AvailabilityDay,
+	type AvailabilityInput,
+	type WeeklyHours,
+} from '#app/lib/availability.ts'
+import { addDays, todayIn } from '#app/lib/dates.ts'
+import { contactSchema, type ContactValues } from '#app/lib/schemas/book.ts'
+import { notifyBookingChange } from './booking-events.ts'
+import { asAnon, dbErrorCode, sql, type Tx } from './db/index.ts'
+import { env } from './env.ts'
+import { allowEvent } from './rate-limit.ts'
+import { secureCookies } from './security.ts'
+import { sendBookingMail } from './public-booking-mail.ts'
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+const TOKEN = /^[0-9a-f]{64}$/
+/** The page lists this many days ahead at most (inside the busy-ranges function's 62-day window, a day either side included). */
+export const LISTED_DAYS = 60
+
+export const STEPS = ['service', 'slot', 'details', 'confirm'] as const
+export type Step = (typeof STEPS)[number]
+
+// ---------------------------------------------------------------------------------------------
+// Organization, branding, catalogue
+// ---------------------------------------------------------------------------------------------
+
+export type Branding = { logoUrl: string | null; primary: string; secondary: string }
+const DEFAULT_BRANDING = { primary: '#2563eb', secondary: '#64748b' }
+const HEX = /^#[0-9a-fA-F]{6}$/
+
+/** The one place the page's branding is read: the organization's logo and colours, else the defaults. */
+export function brandingOf(org: { logo_url: string | null; brand_colors: unknown }): Branding {
+	const colors = (org.brand_colors && typeof org.brand_colors === 'object' ? org.brand_colors : {}) as Record<string, unknown>
+	const pick = (key: 'primary' | 'secondary') => {
+		const value = colors[key]
+		return typeof value === 'string' && HEX.test(value) ? value : DEFAULT_BRANDING[key]
+	}
+	const logo = typeof org.logo_url === 'string' && /^(https?:\/\/|\/)[^\s"'<>]+$/.test(org.logo_url) ? org.logo_url : null
+	return { logoUrl: logo, primary: pick('primary'), secondary: pick('secondary') }
+}
+
+export type PublicOrganization = { id: string; slug: string; name: string; branding: Branding }
+
+async function readOrganization(trx: Tx, slug: string): Promise<PublicOrganization | null> {
+	if (!slug || slug.length > 200) return null
+	const row = await sql<{ id: string; slug: string; name: string; logo_url: string | null; brand_colors: unknown }>`
+		select * from public.get_public_organization(${slug})`
+		.execute(trx)
+		.then((r) => r.rows[0])
+	return row ? { id: row.id, slug: row.slug, name: row.name, branding: brandingOf(row) } : null
+}
+
+export async function getPublicOrganization(slug: string): Promise<PublicOrganization | null> {
+	return asAnon((trx) => readOrganization(trx, slug))
+}
+
+/** The organization and its catalogue in one transaction; null when there is no such organization. */
+export async function getOrganizationWithCatalogue(slug: string) {
+	return asAnon(async (trx) => {
+		const org = await readOrganization(trx, slug)
+		return org ? { org, catalogue: await readCatalogue(trx, org.id) } : null
+	})
+}
+
+const perRequest = new WeakMap<Request, Promise<Awaited<ReturnType<typeof getOrganizationWithCatalogue>>>>()
+
+/**
+ * The same, read once per request: the /book layout (the header) and the step's loader run side
+ * by side on one request and share the read.
+ */
+export function organizationFor(request: Request, slug: string) {
+	let found = perRequest.get(request)
+	if (!found) {
+		found = getOrganizationWithCatalogue(slug)
+		perRequest.set(request, found)
+	}
+	return found
+}
+
+export type PublicService = { id: string; name: string; description: string | null; price: string; durationMinutes: number; color: string }
+export type PublicProvider = { id: string; displayName: string; bio: string | null; avatarUrl: string | null; hours: WeeklyHours | null }
+export type PublicSettings = {
+	minAdvanceHours: number
+	maxAdvanceDays: number
+	bufferMinutes: number
+	autoConfirm: boolean
+	allowGuestBooking: boolean
+	requirePhone: boolean
+	cancellationHours: number
+	timezone: string
+	businessHours: WeeklyHours
+}
+
+export type Catalogue = { services: PublicService[]; providers: PublicProvider[]; settings: PublicSettings }
+
+async function readCatalogue(trx: Tx, organizationId: string): Promise<Catalogue> {
+	const services = await sql<{ id: string; name: string; description: string | null; price: string; duration_minutes: number; color: string }>`
+		select * from public.get_public_services(${organizationId})`.execute(trx)
+	const providers = await sql<{ id: string; display_name: string; bio: string | null; avatar_url: string | null; business_hours: unknown }>`
+		select * from public.get_public_providers(${organizationId})`.execute(trx)
+	const settings = await sql<{
+		min_advance_hours: number
+		max_advance_days: number
+		buffer_minutes: number
+		auto_confirm: boolean
+		allow_guest_booking: boolean
+		require_phone: boolean
+		cancellation_hours: number
+		timezone: string
+		business_hours: unknown
+	}>`select * from public.get_public_booking_settings(${organizationId})`.execute(trx)
+	const s = settings.rows[0]
+	return {
+		services: services.rows.map((r) => ({
+			id: r.id,
+			name: r.name,
+			description: r.description,
+			price: String(r.price),
+			durationMinutes: r.duration_minutes,
+			color: r.color,
+		})),
+		providers: providers.rows.map((r) => ({
+			id: r.id,
+			displayName: r.display_name,
+			bio: r.bio,
+			avatarUrl: r.avatar_url,
+			hours: parseWeeklyHours(r.business_hours),
+		})),
+		settings: {
+			minAdvanceHours: s?.min_advance_hours ?? 1,
+			maxAdvanceDays: s?.max_advance_days ?? 30,
+			bufferMinutes: s?.buffer_minutes ?? 0,
+			autoConfirm: s?.auto_confirm ?? true,
+			allowGuestBooking: s?.allow_guest_booking ?? true,
+			requirePhone: s?.require_phone ?? false,
+			cancellationHours: s?.cancellation_hours ?? 24,
+			timezone: s?.timezone ?? 'UTC',
+			businessHours: parseWeeklyHours(s?.business_hours) ?? DEFAULT_BUSINESS_HOURS,
+		},
+	}
+}
+
+/** The availability input of one service from today: busy ranges and overrides read as anon. */
+export async function getAvailabilityInput(organizationId: string, catalogue: Catalogue, service: PublicService, now: Date): Promise<AvailabilityInput> {
+	const { settings } = catalogue
+	const today = todayIn(settings.timezone, now)
+	const days = Math.min(settings.maxAdvanceDays + 1, LISTED_DAYS)
+	const last = addDays(today, days - 1)
+	const [busy, overrides] = await asAnon(async (trx) => [
+		await sql<{ provider_id: string; busy_from: Date; busy_until: Date }>`
+			select * from public.get_public_busy_ranges(${organizationId}, ${addDays(today, -1)}::date, ${addDays(last, 1)}::date)`.execute(trx),
+		await sql<{ provider_id: string | null; date: string; closed: boolean; start_time: string | null; end_time: string | null }>`
+			select * from public.get_public_date_overrides(${organizationId}, ${today}::date, ${last}::date)`.execute(trx),
+	] as const)
+	return {
+		now,
+		timezone: settings.timezone,
+		settings,
+		service: { durationMinutes: service.durationMinutes },
+		providers: catalogue.providers.map((p) => ({ id: p.id, hours: p.hours })),
+		appointments: busy.rows.map((r) => ({ providerId: r.provider_id, startsAt: r.busy_from, endsAt: r.busy_until, bufferEndsAt: r.busy_until })),
+		overrides: overrides.rows.map((r) => ({ date: r.date, providerId: r.provider_id, closed: r.closed, start: r.start_time, end: r.end_time })),
+		fromDate: today,
+		days,
+	}
+}
+
+// ---------------------------------------------------------------------------------------------
+// Choices in the query string
+// ---------------------------------------------------------------------------------------------
+
+export type Mode = 'provider' | 'time'
+export type Choices = {
+	service?: string
+	mode: Mode
+	provider?: string
+	date?: string
+	start?: string
+	tz?: string
+	more?: number
+	reschedule?: string
+}
+
+/** Timezones a visitor may show times in: the organization's, and every IANA name Intl knows. */
+export function isTimezone(value: string) {
+	try {
+		new Intl.DateTimeFormat('en', { timeZone: value })
+		return value.length <= 64
+	} catch {
+		return false
+	}
+}
+
+export function readChoices(url: URL): Choices {
+	const p = url.searchParams
+	const text = (key: string) => {
+		const v = p.get(key)
+		return v && v.length <= 100 ? v : undefined
+	}
+	const service = text('service')
+	const provider = text('provider')
+	const start = text('start')
+	const tz = text('tz')
+	const date = text('date')
+	const more = Number(p.get('more'))
+	const reschedule = text('reschedule')
+	return {
+		service: service && UUID.test(service) ? service : undefined,
+		mode: p.get('mode') === 'time' ? 'time' : 'provider',
+		provider: provider && UUID.test(provider) ? provider : undefined,
+		date: date && /^\d{4}-\d{2}-\d{2}$/.test(date) ? date : undefined,
+		start: start && !Number.isNaN(Date.parse(start)) ? new Date(start).toISOString() : undefined,
+		tz: tz && isTimezone(tz) ? tz : undefined,
+		more: Number.isInteger(more) && more > 0 && more <= 50 ? more : undefined,
+		reschedule: reschedule && TOKEN.test(reschedule) ? reschedule : undefined,
+	}
+}
+
+/** The query string of a set of choices (empty values left out), with a leading "?" when not empty. */
+export function choiceQuery(choices: Partial<Choices>): string {
+	const p = new URLSearchParams()
+	for (const key of ['service', 'mode', 'provider', 'date', 'start', 'tz', 'more', 'reschedule'] as const) {
+		const value = choices[key]
+		if (value === undefined || value === null || value === '' || (key === 'mode' && value === 'provider')) continue
+		p.set(key, String(value))
+	}
+	const s = p.toString()
+	return s ? `?${s}` : ''
+}
+
+export function stepUrl(slug: string, step: Step, choices: Partial<Choices>) {
+	return `/book/${encodeURIComponent(slug)}/${step}${choiceQuery(choices)}`
+}
+
+// ---------------------------------------------------------------------------------------------
+// Contact details cookie
+// ---------------------------------------------------------------------------------------------
+
+function contactCookie() {
+	return createCookie('p2p_book', { path: '/book', sameSite: 'lax', httpOnly: true, maxAge: 60 * 60, secrets: [env().SESSION_SECRET], secure: secureCookies() })
+}
+
+export async function readContact(request: Request, slug: string): Promise<ContactValues | null> {
+	const value: unknown = await contactCookie().parse(request.headers.get('cookie'))
+	if (!value || typeof value !== 'object' || (value as { slug?: unknown }).slug !== slug) return null
+	const parsed = contactSchema.safeParse((value as { contact?: unknown }).contact)
+	return parsed.success ? parsed.data : null
+}
+
+export async function contactHeaders(slug: string, contact: ContactValues | null) {
+	return new Headers({ 'set-cookie': await contactCookie().serialize(contact ? { slug, contact } : '', contact ? {} : { maxAge: 0 }) })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Resolving a step: what is chosen, what is still valid, where to go
+// ---------------------------------------------------------------------------------------------
+
+export type Wizard = {
+	org: PublicOrganization
+	catalogue: Catalogue
+	choices: Choices
+	service: PublicService | null
+	provider: PublicProvider | null
+	days: AvailabilityDay[]
+	/** The chosen start, when it is bookable with the chosen provider. */
+	slot: { start: string; end: string; date: string; label: string } | null
+	contact: ContactValues | null
+	reschedule: ManagedBooking | null
+}
+
+/**
+ * Everything a step shows, or a redirect to the first step that needs input, keeping the choices
+ * that are still valid. A choice that is no longer valid (a service made inactive, a start taken)
+ * is dropped; `refused` says why, for the message on the page it lands on.
+ */
+export async function resolveWizard(request: Request, slug: string, step: Step, now = new Date()): Promise<Wizard> {
+	const found = await organizationFor(request, slug)
+	if (!found) throw new Response(null, { status: 404 })
+	const { org, catalogue } = found
+	const url = new URL(request.url)
+	const choices = readChoices(url)
+	const reschedule = choices.reschedule ? await getManagedBooking(choices.reschedule) : null
+	if (choices.reschedule && (!reschedule || reschedule.organizationSlug !== org.slug)) delete choices.reschedule
+	if (reschedule?.serviceId) choices.service = reschedule.serviceId
+	const service = catalogue.services.find((s) => s.id === choices.service) ?? null
+	const provider = service ? (catalogue.providers.find((p) => p.id === choices.provider) ?? null) : null
+	const valid: Choices = { mode: choices.mode, tz: choices.tz, reschedule: reschedule ? choices.reschedule : undefined }
+	const wizard: Wizard = { org, catalogue, choices: valid, service, provider, days: [], slot: null, contact: null, reschedule }
+	const needs = (at: Step, refused?: string) => {
+		if (STEPS.indexOf(step) > STEPS.indexOf(at) || (step === at && refused)) {
+			const target = stepUrl(org.slug, at, wizard.choices) + (refused ? `${choiceQuery(wizard.choices) ? '&' : '?'}refused=${refused}` : '')
+			throw redirect(target)
+		}
+	}
+	if (!service) {
+		needs('service', choices.service ? 'service_unavailable' : undefined)
+		return wizard
+	}
+	valid.service = service.id
+	if (step === 'service') return wizard
+	const input = await getAvailabilityInput(org.id, catalogue, service, now)
+	wizard.days = computeAvailability(input)
+	if (provider) valid.provider = provider.id
+	else if (choices.provider) return needs('slot', 'provider_unavailable'), wizard
+	if (choices.date && wizard.days.some((d) => d.date === choices.date)) valid.date = choices.date
+	if (choices.more) valid.more = choices.more
+	if (choices.start) {
+		if (provider) {
+			const check = isSlotAvailable({ ...input, providerId: provider.id, start: choices.start })
+			if (check.ok) {
+				valid.start = check.slot.start
+				wizard.slot = { start: check.slot.start, end: check.slot.end, date: check.slot.date, label: check.slot.label }
+			} else if (step !== 'slot') {
+				return needs('slot', check.reason), wizard
+			}
+		} else {
+			// Time first: the start stays while the visitor picks a provider free then.
+			const listed = wizard.days.some((d) => d.slots.some((s) => s.start === choices.start && s.providerIds.length > 0))
+			if (listed) valid.start = choices.start
+			else if (step !== 'slot') return needs('slot', 'slot_taken'), wizard
+		}
+	}
+	if (!wizard.slot) {
+		needs('slot')
+		return wizard
+	}
+	if (reschedule) {
+		// A reschedule keeps the booking's details: from the slot straight to confirmation.
+		if (step === 'details') throw redirect(stepUrl(org.slug, 'confirm', valid))
+		return wizard
+	}
+	wizard.contact = await readContact(request, org.slug)
+	if (step === 'details') return wizard
+	if (!wizard.contact || (catalogue.settings.requirePhone && !wizard.contact.phone)) needs('details')
+	return wizard
+}
+
+// ---------------------------------------------------------------------------------------------
+// Booking, cancelling, rescheduling
+// ---------------------------------------------------------------------------------------------
+
+/** The refusals the wizard explains (create_booking's codes, the availability check's, the limits). */
+export const PUBLIC_REFUSALS = [
+	'guest_booking_disabled',
+	'service_unavailable',
+	'provider_unavailable',
+	'invalid_guest_name',
+	'invalid_guest_email',
+	'phone_required',
+	'invalid_guest_phone',
+	'invalid_notes',
+	'invalid_start',
+	'too_soon',
+	'too_far_ahead',
+	'outside_business_hours',
+	'outside_provider_hours',
+	'closed_that_day',
+	'provider_day_off',
+	'off_grid',
+	'slot_taken',
+	'too_many_bookings',
+	'rate_limited',
+	'booking_not_found',
+	'already_cancelled',
+	'not_cancellable',
+	'too_late_to_cancel',
+	'too_late_to_change',
+	'organization_not_found',
+	'honeypot',
+] as const
+export type PublicRefusal = (typeof PUBLIC_REFUSALS)[number]
+
+export function isRefusal(value: unknown): value is PublicRefusal {
+	return typeof value === 'string' && (PUBLIC_REFUSALS as readonly string[]).includes(value)
+}
+
+/** The `refused` code of an address, when it is one of ours (anything else shows nothing). */
+export function refusedParam(request: Request): PublicRefusal | null {
+	const code = new URL(request.url).searchParams.get('refused')
+	return isRefusal(code) ? code : null
+}
+
+function refusalOf(error: unknown): PublicRefusal {
+	const code = dbErrorCode(error)
+	if (code === '23P01') return 'slot_taken'
+	if (isRefusal(code)) return code
+	throw error
+}
+
+/** Per-address limits of the public pages (env-configurable; see app/.server/env.ts). */
+export async function allowPublic(kind: 'book_post' | 'slot_lookup', address: string) {
+	const e = env()
+	const limit = kind === 'book_post' ? { limit: e.BOOK_POSTS_PER_HOUR, windowMinutes: 60 } : { limit: e.BOOK_LOOKUPS_PER_HOUR, windowMinutes: 60 }
+	return allowEvent(kind, address, limit)
+}
+
+export async function createPublicBooking(
+	org: PublicOrganization,
+	input: { serviceId: string; providerId: string; start: string; contact: ContactValues },
+	language: string,
+): Promise<{ ok: true; id: string; token: string } | { ok: false; code: PublicRefusal }> {
+	try {
+		const row = await asAnon(async (trx) => {
+			await sql`select set_config('app.booking_max_upcoming', ${String(env().BOOK_MAX_UPCOMING_PER_EMAIL)}, true)`.execute(trx)
+			const r = await sql<{ id: string; manage_token: string }>`
+				select id, manage_token from public.create_booking(${org.id}, ${input.serviceId}, ${input.providerId},
+					${input.start}::timestamptz, ${input.contact.name}, ${input.contact.email}, ${input.contact.phone ?? null}, ${input.contact.notes ?? null})`.execute(trx)
+			return r.rows[0]!
+		})
+		await afterBooked(org.id, row.manage_token, language)
+		return { ok: true, id: row.id, token: row.manage_token }
+	} catch (error) {
+		return { ok: false, code: refusalOf(error) }
+	}
+}
+
+export async function cancelPublicBooking(token: string, language: string): Promise<{ ok: true } | { ok: false; code: PublicRefusal }> {
+	try {
+		await asAnon((trx) => sql`select * from public.cancel_booking(${token})`.execute(trx))
+		await afterCancelled(token, language)
+		return { ok: true }
+	} catch (error) {
+		return { ok: false, code: refusalOf(error) }
+	}
+}
+
+export async function reschedulePublicBooking(token: string, providerId: string, start: string, language: string): Promise<{ ok: true } | { ok: false; code: PublicRefusal }> {
+	try {
+		await asAnon((trx) => sql`select * from public.reschedule_booking(${token}, ${providerId}, ${start}::timestamptz)`.execute(trx))
+		await afterRescheduled(token, language)
+		return { ok: true }
+	} catch (error) {
+		return { ok: false, code: refusalOf(error) }
+	}
+}
+
+export type ManagedBooking = {
+	id: string
+	status: 'pending' | 'confirmed' | 'cancelled' | 'completed' | 'no_show'
+	startsAt: string
+	endsAt: string
+	timezone: string
+	serviceName: string | null
+	durationMinutes: number | null
+	providerName: string | null
+	guestName: string
+	guestEmail: string
+	guestPhone: string | null
+	notes: string | null
+	totalPrice: string
+	organizationName: string
+	organizationSlug: string
+	organizationId: string
+	serviceId: string | null
+	providerId: string | null
+	cancellableUntil: string
+	revision: number
+}
+
+export async function getManagedBooking(token: string): Promise<ManagedBooking | null> {
+	if (!TOKEN.test(token)) return null
+	const row = await asAnon((trx) =>
+		sql<Record<string, unknown>>`select * from public.get_public_booking(${token})`.execute(trx).then((r) => r.rows[0]),
+	)
+	if (!row) return null
+	const iso = (v: unknown) => (v instanceof Date ? v : new Date(String(v))).toISOString()
+	return {
+		id: String(row.id),
+		status: row.status as ManagedBooking['status'],
+		startsAt: iso(row.starts_at),
+		endsAt: iso(row.ends_at),
+		timezone: String(row.timezone),
+		serviceName: (row.service_name as string | null) ?? null,
+		durationMinutes: (row.duration_minutes as number | null) ?? null,
+		providerName: (row.provider_name as string | null) ?? null,
+		guestName: String(row.guest_name),
+		guestEmail: String(row.guest_email),
+		guestPhone: (row.guest_phone as string | null) ?? null,
+		notes: (row.notes as string | null) ?? null,
+		totalPrice: String(row.total_price),
+		organizationName: String(row.organization_name),
+		organizationSlug: String(row.organization_slug),
+		organizationId: String(row.organization_id),
+		serviceId: (row.service_id as string | null) ?? null,
+		providerId: (row.provider_id as string | null) ?? null,
+		cancellableUntil: iso(row.cancellable_until),
+		revision: Number(row.revision ?? 0),
+	}
+}
+
+// ---------------------------------------------------------------------------------------------
+// After a booking changes: every side effect in one place per event. The staff notification
+// mails (the settings' notification preference) belong here too.
+// ---------------------------------------------------------------------------------------------
+
+export async function afterBooked(organizationId: string, token: string, language: string) {
+	notifyBookingChange(organizationId)
+	const booking = await getManagedBooking(token)
+	if (booking) sendBookingMail('booked', booking, token, language)
+}
+
+export async function afterCancelled(token: string, language: string) {
+	const booking = await getManagedBooking(token)
+	if (!booking) return
+	notifyBookingChange(booking.organizationId)
+	sendBookingMail('cancelled', booking, token, language)
+}
+
+export async function afterRescheduled(token: string, language: string) {
+	const booking = await getManagedBooking(token)
+	if (!booking) return
+	notifyBookingChange(booking.organizationId)
+	sendBookingMail('rescheduled', booking, token, language)
+}

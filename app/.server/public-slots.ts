@@ -1,0 +1,123 @@
+/**
+ * The slot step's view (docs/product.md, Public booking): what the by-provider and by-time tabs
+ * show for the chosen service, in the display timezone, with every choice a plain link.
+ */
+import { daysWithSlots, slotsByTime, slotsForProvider, type AvailabilityDay, type Slot } from '#app/lib/availability.ts'
+import { stepUrl, type Choices, type Wizard } from './public-booking.ts'
+
+export const PROVIDER_PAGE = 6
+export const TIME_PAGE = 12
+
+// Building an Intl formatter costs far more than using one: one per language and zone, kept.
+const formatters = new Map<string, Intl.DateTimeFormat>()
+function formatter(kind: 'time' | 'day', language: string, timeZone: string) {
+	const key = `${kind}|${language}|${timeZone}`
+	let f = formatters.get(key)
+	if (!f) {
+		f = new Intl.DateTimeFormat(
+			language,
+			kind === 'time' ? { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone } : { weekday: 'short', day: 'numeric', month: 'short', timeZone },
+		)
+		if (formatters.size > 500) formatters.clear()
+		formatters.set(key, f)
+	}
+	return f
+}
+
+function timeLabel(slot: Slot, tz: string, orgTz: string, language: string) {
+	if (tz === orgTz) return slot.label
+	return formatter('time', language, tz).format(new Date(slot.start))
+}
+
+function dayLabel(date: string, language: string) {
+	return formatter('day', language, 'UTC').format(new Date(`${date}T12:00:00Z`))
+}
+
+export function slotView(w: Wizard, language: string) {
+	const { org, choices, provider, catalogue } = w
+	const orgTz = catalogue.settings.timezone
+	const tz = choices.tz ?? orgTz
+	const base: Choices = { service: choices.service, mode: choices.mode, tz: choices.tz, reschedule: choices.reschedule }
+	const link = (step: 'slot' | 'details', extra: Partial<Choices>) => stepUrl(org.slug, step, { ...base, ...extra })
+	const tabs = {
+		provider: link('slot', { mode: 'provider', provider: choices.provider }),
+		time: link('slot', { mode: 'time', start: choices.start }),
+	}
+	const dayList = (days: string[], current: string | undefined, extra: Partial<Choices>) =>
+		days.slice(0, 14).map((date) => ({ date, label: dayLabel(date, language), current: date === current, link: link('slot', { ...extra, date }) }))
+	const page = choices.more ?? 1
+	const onDay = (days: AvailabilityDay[], date: string | undefined) => days.filter((d) => d.date === date)
+
+	if (choices.mode === 'provider') {
+		if (!provider) {
+			return {
+				mode: 'provider' as const,
+				tz,
+				orgTz,
+				tabs,
+				providers: catalogue.providers.map((p) => ({
+					id: p.id,
+					name: p.displayName,
+					bio: p.bio,
+					avatarUrl: p.avatarUrl,
+					link: link('slot', { provider: p.id, date: choices.date }),
+				})),
+			}
+		}
+		const available = daysWithSlots(w.days, provider.id)
+		const date = choices.date && available.includes(choices.date) ? choices.date : available[0]
+		const all = slotsForProvider(onDay(w.days, date), provider.id)
+		const shown = all.slice(0, PROVIDER_PAGE * page)
+		return {
+			mode: 'provider' as const,
+			tz,
+			orgTz,
+			tabs,
+			chosen: { name: provider.displayName, avatarUrl: provider.avatarUrl, change: link('slot', { date: choices.date }) },
+			days: dayList(available, date, { provider: provider.id }),
+			slots: shown.map((s) => ({ start: s.start, label: timeLabel(s, tz, orgTz, language), selected: s.start === choices.start, link: link('details', { provider: provider.id, date, start: s.start }) })),
+			more: all.length > shown.length ? link('slot', { provider: provider.id, date, more: page + 1 }) : null,
+		}
+	}
+
+	if (!choices.start) {
+		const available = daysWithSlots(w.days)
+		const date = choices.date && available.includes(choices.date) ? choices.date : available[0]
+		const all = slotsByTime(onDay(w.days, date))
+		const shown = all.slice(0, TIME_PAGE * page)
+		return {
+			mode: 'time' as const,
+			tz,
+			orgTz,
+			tabs,
+			noProviders: catalogue.providers.length === 0,
+			days: dayList(available, date, {}),
+			times: shown.map((s) => ({
+				start: s.start,
+				label: timeLabel(s, tz, orgTz, language),
+				count: s.count,
+				link: provider && s.providerIds.includes(provider.id) ? link('details', { provider: provider.id, date, start: s.start }) : link('slot', { date, start: s.start }),
+			})),
+			more: all.length > shown.length ? link('slot', { date, more: page + 1 }) : null,
+		}
+	}
+	const slot = w.days.flatMap((d) => d.slots).find((s) => s.start === choices.start)!
+	return {
+		mode: 'time' as const,
+		tz,
+		orgTz,
+		tabs,
+		chosenTime: { label: `${dayLabel(slot.date, language)} ${timeLabel(slot, tz, orgTz, language)}`, change: link('slot', { date: slot.date }) },
+		free: catalogue.providers
+			.filter((p) => slot.providerIds.includes(p.id))
+			.map((p) => ({
+				id: p.id,
+				name: p.displayName,
+				bio: p.bio,
+				avatarUrl: p.avatarUrl,
+				selected: p.id === choices.provider,
+				link: link('details', { provider: p.id, date: slot.date, start: slot.start }),
+			})),
+	}
+}
+

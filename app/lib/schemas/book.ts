@@ -1,0 +1,32 @@
+import { z } from 'zod'
+
+/**
+ * The public details form (docs/product.md, Public booking). Messages are translation keys under
+ * book:errors. Name: required, whitespace alone counts as empty. Email: text, an @, text, a dot
+ * and text. Phone: required only when the organization requires it. The limits are the
+ * database's (create_booking).
+ */
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+
+const optionalText = (max: number, message: string) =>
+	z.preprocess((v) => (typeof v === 'string' ? v.trim() || undefined : v), z.string().max(max, message).optional())
+
+export const contactSchema = z.object({
+	name: z.preprocess((v) => (typeof v === 'string' ? v.trim() : v), z.string({ error: 'nameRequired' }).min(1, 'nameRequired').max(120, 'nameTooLong')),
+	email: z.preprocess(
+		(v) => (typeof v === 'string' ? v.trim() : v),
+		z.string({ error: 'emailRequired' }).min(1, 'emailRequired').max(254, 'emailInvalid').regex(EMAIL, 'emailInvalid'),
+	),
+	phone: optionalText(40, 'phoneTooLong'),
+	notes: optionalText(2000, 'notesTooLong'),
+	createAccount: z.preprocess((v) => v === 'on' || v === true, z.boolean()).optional(),
+})
+export type ContactValues = z.infer<typeof contactSchema>
+
+/** The form with the organization's phone rule (a field rule, so it shows with the others). */
+export function contactFormSchema(requirePhone: boolean) {
+	if (!requirePhone) return contactSchema
+	return contactSchema.extend({
+		phone: z.preprocess((v) => (typeof v === 'string' ? v.trim() : v), z.string({ error: 'phoneRequired' }).min(1, 'phoneRequired').max(40, 'phoneTooLong')),
+	})
+}

@@ -1,0 +1,102 @@
+import { useTranslation } from 'react-i18next'
+import { data, Form, Link, redirect } from 'react-router'
+import { googleCalendarUrl } from '#app/.server/booking-calendar.ts'
+import { getLocale } from '#app/.server/i18n.ts'
+import { cancelPublicBooking, getManagedBooking, stepUrl, refusedParam } from '#app/.server/public-booking.ts'
+import { calendarOf, whenText } from '#app/.server/public-booking-mail.ts'
+import { RefusedNotice, STEP_HEADING } from '#app/components/book-wizard.tsx'
+import { SubmitButton } from '#app/components/submit-button.tsx'
+import type { Route } from './+types/booked'
+
+async function bookingOf(request: Request, params: { orgSlug: string; id: string }) {
+	const token = new URL(request.url).searchParams.get('token') ?? ''
+	const booking = await getManagedBooking(token)
+	if (!booking || booking.id !== params.id || booking.organizationSlug !== params.orgSlug) throw data({ bookingNotFound: true }, { status: 404 })
+	return { token, booking }
+}
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+	const { token, booking } = await bookingOf(request, params)
+	const language = getLocale(context)
+	const url = new URL(request.url)
+	const live = booking.status === 'pending' || booking.status === 'confirmed'
+	const changeable = live && Date.parse(booking.cancellableUntil) > Date.now()
+	return {
+		status: booking.status,
+		when: whenText(booking, language),
+		service: booking.serviceName,
+		durationMinutes: booking.durationMinutes,
+		provider: booking.providerName,
+		email: booking.guestEmail,
+		live,
+		changeable,
+		ics: `/book/${encodeURIComponent(booking.organizationSlug)}/booked/${booking.id}/calendar.ics?token=${token}`,
+		google: googleCalendarUrl(calendarOf(booking, language)),
+		reschedule: booking.serviceId
+			? stepUrl(booking.organizationSlug, 'slot', { mode: 'provider', service: booking.serviceId, provider: booking.providerId ?? undefined, reschedule: token })
+			: null,
+		done: url.searchParams.get('done'),
+		refused: refusedParam(request),
+	}
+}
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+	const { token, booking } = await bookingOf(request, params)
+	const result = await cancelPublicBooking(token, getLocale(context))
+	const back = `/book/${encodeURIComponent(booking.organizationSlug)}/booked/${booking.id}?token=${token}`
+	return redirect(result.ok ? `${back}&done=cancelled` : `${back}&refused=${result.code}`)
+}
+
+export default function Booked({ loaderData }: Route.ComponentProps) {
+	const { t } = useTranslation('book')
+	const d = loaderData
+	const heading = d.status === 'cancelled' ? t('booked.cancelledHeading') : d.done === 'rescheduled' ? t('booked.rescheduledHeading') : t('booked.heading')
+	return (
+		<>
+			<h1 className={STEP_HEADING}>{heading}</h1>
+			<RefusedNotice code={d.refused} />
+			<section className="grid gap-3 rounded-lg border bg-background p-4">
+				<p className="text-lg font-medium">{d.when}</p>
+				<p>
+					{d.service}
+					{d.durationMinutes ? ` · ${t('minutes', { count: d.durationMinutes })}` : ''}
+				</p>
+				{d.provider ? <p>{t('booked.with', { provider: d.provider })}</p> : null}
+				{d.status === 'pending' ? <p className="font-medium text-amber-700">{t('booked.pending')}</p> : null}
+				{d.live ? <p className="text-sm text-muted-foreground">{t('booked.emailSent', { email: d.email })}</p> : null}
+			</section>
+			{d.live ? (
+				<section className="grid gap-2">
+					<h2 className="font-medium">{t('booked.addToCalendar')}</h2>
+					<div className="flex flex-wrap gap-3">
+						<a href={d.ics} download="booking.ics" className="rounded-md border bg-background px-4 py-2 text-sm">
+							{t('booked.downloadIcs')}
+						</a>
+						<a href={d.google} target="_blank" rel="noreferrer" className="rounded-md border bg-background px-4 py-2 text-sm">
+							{t('booked.google')}
+						</a>
+					</div>
+				</section>
+			) : null}
+			{d.live ? (
+				<section className="grid gap-2 rounded-lg border bg-background p-4">
+					<h2 className="font-medium">{t('booked.manage')}</h2>
+					{d.changeable ? (
+						<div className="flex flex-wrap items-center gap-3">
+							{d.reschedule ? (
+								<Link to={d.reschedule} className="rounded-md border px-4 py-2 text-sm">
+									{t('booked.reschedule')}
+								</Link>
+							) : null}
+							<Form method="post">
+								<SubmitButton label={t('booked.cancel')} pendingLabel={t('booked.cancelling')} className="bg-destructive text-white" />
+							</Form>
+						</div>
+					) : (
+						<p className="text-sm text-muted-foreground">{t('booked.tooLate')}</p>
+					)}
+				</section>
+			) : null}
+		</>
+	)
+}

@@ -1,0 +1,107 @@
+import { useTranslation } from 'react-i18next'
+import { data, Form, redirect } from 'react-router'
+import { getClientAddress } from '#app/.server/auth/session.ts'
+import { getLocale } from '#app/.server/i18n.ts'
+import {
+	allowPublic,
+	contactHeaders,
+	createPublicBooking,
+	reschedulePublicBooking,
+	resolveWizard,
+	stepUrl,
+	refusedParam,
+} from '#app/.server/public-booking.ts'
+import { whenText } from '#app/.server/public-booking-mail.ts'
+import { RefusedNotice, STEP_HEADING, WizardNav, WizardProgress } from '#app/components/book-wizard.tsx'
+import { SubmitButton } from '#app/components/submit-button.tsx'
+import { formatMoney } from '#app/lib/format.ts'
+import type { Route } from './+types/confirm'
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+	const w = await resolveWizard(request, params.orgSlug, 'confirm')
+	const service = w.service!
+	const slot = w.slot!
+	const tz = w.choices.tz ?? w.catalogue.settings.timezone
+	return {
+		service: { name: service.name, description: service.description, durationMinutes: service.durationMinutes, price: formatMoney(service.price) },
+		provider: w.provider!.displayName,
+		when: whenText({ startsAt: slot.start, endsAt: slot.end, timezone: w.catalogue.settings.timezone }, getLocale(context), tz),
+		contact: w.reschedule ? null : w.contact,
+		rescheduling: w.reschedule ? whenText(w.reschedule, getLocale(context), tz) : null,
+		back: stepUrl(w.org.slug, w.reschedule ? 'slot' : 'details', w.choices),
+		refused: refusedParam(request),
+	}
+}
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+	const w = await resolveWizard(request, params.orgSlug, 'confirm')
+	const formData = await request.formData()
+	const retry = (code: string, status = 409) => data({ refused: code }, { status })
+	if (formData.get('website')) return retry('honeypot', 400)
+	if (!(await allowPublic('book_post', getClientAddress(request, context)))) return retry('rate_limited', 429)
+	const language = getLocale(context)
+	const provider = w.provider!
+	const slot = w.slot!
+	if (w.reschedule && w.choices.reschedule) {
+		const moved = await reschedulePublicBooking(w.choices.reschedule, provider.id, slot.start, language)
+		if (!moved.ok) {
+			if (moved.code === 'slot_taken') throw redirect(`${stepUrl(w.org.slug, 'slot', { ...w.choices, start: undefined })}&refused=slot_taken`)
+			return retry(moved.code)
+		}
+		throw redirect(`/book/${encodeURIComponent(w.org.slug)}/booked/${w.reschedule.id}?token=${w.choices.reschedule}&done=rescheduled`)
+	}
+	const booked = await createPublicBooking(w.org, { serviceId: w.service!.id, providerId: provider.id, start: slot.start, contact: w.contact! }, language)
+	if (!booked.ok) {
+		if (booked.code === 'slot_taken') {
+			// Plainly told, back at the slot choice: the slot is gone, the details are kept.
+			throw redirect(`${stepUrl(w.org.slug, 'slot', { ...w.choices, start: undefined })}${w.choices.service ? '&' : '?'}refused=slot_taken`)
+		}
+		return retry(booked.code)
+	}
+	throw redirect(`/book/${encodeURIComponent(w.org.slug)}/booked/${booked.id}?token=${booked.token}`, { headers: await contactHeaders(w.org.slug, null) })
+}
+
+export default function ConfirmStep({ loaderData, actionData }: Route.ComponentProps) {
+	const { t } = useTranslation('book')
+	const { service, provider, when, contact, rescheduling, back, refused } = loaderData
+	const row = (label: string, value: React.ReactNode) => (
+		<div className="grid gap-0.5 sm:grid-cols-[10rem_1fr]">
+			<dt className="text-sm text-muted-foreground">{label}</dt>
+			<dd>{value}</dd>
+		</div>
+	)
+	return (
+		<>
+			<WizardProgress step="confirm" />
+			<h1 className={STEP_HEADING}>{rescheduling ? t('confirm.rescheduleHeading') : t('confirm.heading')}</h1>
+			<RefusedNotice code={actionData?.refused ?? refused} />
+			<section aria-label={t('confirm.summary')} className="rounded-lg border bg-background p-4">
+				<dl className="grid gap-3">
+					{row(
+						t('summary.service'),
+						<>
+							<span className="font-medium">{service.name}</span> · {t('minutes', { count: service.durationMinutes })} · {service.price}
+							{service.description ? <span className="block text-sm text-muted-foreground">{service.description}</span> : null}
+						</>,
+					)}
+					{row(t('summary.provider'), provider)}
+					{rescheduling ? row(t('summary.previously'), <s>{rescheduling}</s>) : null}
+					{row(t('summary.when'), when)}
+					{contact ? row(t('summary.name'), contact.name) : null}
+					{contact ? row(t('summary.email'), contact.email) : null}
+					{contact?.phone ? row(t('summary.phone'), contact.phone) : null}
+					{contact?.notes ? row(t('summary.notes'), <span className="whitespace-pre-wrap">{contact.notes}</span>) : null}
+				</dl>
+			</section>
+			<Form method="post" className="grid">
+				<input type="text" name="website" tabIndex={-1} autoComplete="off" aria-hidden="true" className="absolute -left-[9999px] h-px w-px" />
+				<SubmitButton
+					label={rescheduling ? t('confirm.reschedule') : t('confirm.submit')}
+					pendingLabel={t('confirm.pending')}
+					className="h-11 bg-[var(--brand)] text-base text-white"
+				/>
+			</Form>
+			<WizardNav step="confirm" back={back} next={null} />
+		</>
+	)
+}

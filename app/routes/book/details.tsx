@@ -1,0 +1,84 @@
+import { getFormProps, getInputProps, getTextareaProps, useForm } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { useTranslation } from 'react-i18next'
+import { data, Form, redirect } from 'react-router'
+import { contactHeaders, resolveWizard, stepUrl } from '#app/.server/public-booking.ts'
+import { RefusedNotice, STEP_HEADING, WizardNav, WizardProgress } from '#app/components/book-wizard.tsx'
+import { Field } from '#app/components/field.tsx'
+import { SubmitButton } from '#app/components/submit-button.tsx'
+import { Input } from '#app/components/ui/input.tsx'
+import { Textarea } from '#app/components/ui/textarea.tsx'
+import { contactFormSchema } from '#app/lib/schemas/book.ts'
+import type { Route } from './+types/details'
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+	const w = await resolveWizard(request, params.orgSlug, 'details')
+	return {
+		contact: w.contact,
+		requirePhone: w.catalogue.settings.requirePhone,
+		allowAccount: w.catalogue.settings.allowGuestBooking,
+		back: stepUrl(w.org.slug, 'slot', w.choices),
+		next: w.contact ? stepUrl(w.org.slug, 'confirm', w.choices) : null,
+	}
+}
+
+export async function action({ request, params }: Route.ActionArgs) {
+	const w = await resolveWizard(request, params.orgSlug, 'details')
+	const formData = await request.formData()
+	const schema = contactFormSchema(w.catalogue.settings.requirePhone)
+	const submission = parseWithZod(formData, { schema })
+	if (formData.get('website')) return data({ result: submission.reply({ formErrors: ['honeypot'] }) }, { status: 400 })
+	if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+	return redirect(stepUrl(w.org.slug, 'confirm', w.choices), { headers: await contactHeaders(w.org.slug, submission.value) })
+}
+
+export default function DetailsStep({ loaderData, actionData }: Route.ComponentProps) {
+	const { t } = useTranslation('book')
+	const { contact, requirePhone, allowAccount, back, next } = loaderData
+	const [form, fields] = useForm({
+		lastResult: actionData?.result,
+		defaultValue: contact ? { ...contact, createAccount: contact.createAccount ? 'on' : undefined } : undefined,
+		// Validated on the server only: the same messages, and no schema library in the page's JavaScript.
+	})
+	const err = (errors: string[] | undefined) => (errors?.[0] ? t(`errors.${errors[0]}`) : undefined)
+	return (
+		<>
+			<WizardProgress step="details" />
+			<h1 className={STEP_HEADING}>{t('details.heading')}</h1>
+			<RefusedNotice code={form.errors?.[0] ?? null} />
+			<Form method="post" {...getFormProps(form)} className="grid gap-4 rounded-lg border bg-background p-4">
+				<Field label={t('details.name')} htmlFor={fields.name.id} error={err(fields.name.errors)} errorId={fields.name.errorId}>
+					<Input {...getInputProps(fields.name, { type: 'text' })} autoComplete="name" />
+				</Field>
+				<Field label={t('details.email')} htmlFor={fields.email.id} error={err(fields.email.errors)} errorId={fields.email.errorId}>
+					<Input {...getInputProps(fields.email, { type: 'email' })} autoComplete="email" />
+				</Field>
+				<Field
+					label={requirePhone ? t('details.phone') : t('details.phoneOptional')}
+					htmlFor={fields.phone.id}
+					error={err(fields.phone.errors)}
+					errorId={fields.phone.errorId}
+				>
+					<Input {...getInputProps(fields.phone, { type: 'tel' })} autoComplete="tel" />
+				</Field>
+				<Field label={t('details.notes')} htmlFor={fields.notes.id} error={err(fields.notes.errors)} errorId={fields.notes.errorId}>
+					<Textarea {...getTextareaProps(fields.notes)} rows={3} />
+				</Field>
+				{allowAccount ? (
+					<label className="flex items-center gap-2 text-sm">
+						<input type="checkbox" name={fields.createAccount.name} defaultChecked={contact?.createAccount ?? false} className="size-4" />
+						{t('details.createAccount')}
+					</label>
+				) : null}
+				<div aria-hidden="true" className="absolute -left-[9999px] h-px w-px overflow-hidden">
+					<label>
+						{t('details.website')}
+						<input type="text" name="website" tabIndex={-1} autoComplete="off" />
+					</label>
+				</div>
+				<SubmitButton label={t('details.continue')} pendingLabel={t('details.saving')} className="justify-self-end bg-[var(--brand)] text-white" />
+			</Form>
+			<WizardNav step="details" back={back} next={next} />
+		</>
+	)
+}

@@ -1,0 +1,66 @@
+import { useTranslation } from 'react-i18next'
+import { data, isRouteErrorResponse, Outlet, useNavigation, useRouteError } from 'react-router'
+import { organizationFor } from '#app/.server/public-booking.ts'
+import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { LanguageSwitcher } from '#app/components/language-switcher.tsx'
+import { Spinner } from '#app/components/ui/spinner.tsx'
+import { pageMeta } from '#app/lib/meta.ts'
+import type { Route } from './+types/layout'
+
+export const meta: Route.MetaFunction = (args) => pageMeta(args, 'book', args.loaderData?.org.name)
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+	const found = await organizationFor(request, params.orgSlug)
+	if (!found) throw data({ orgNotFound: true }, { status: 404 })
+	return { org: found.org }
+}
+
+/** The public booking pages: the organization's header and colours around every step. */
+export default function BookLayout({ loaderData }: Route.ComponentProps) {
+	const { org } = loaderData
+	const { t } = useTranslation('book')
+	const loading = useNavigation().state !== 'idle'
+	return (
+		<div style={{ '--brand': org.branding.primary } as React.CSSProperties} className="min-h-svh bg-muted/30">
+			<header className="border-b bg-background">
+				<div className="mx-auto flex max-w-2xl items-center gap-3 px-4 py-4">
+					{org.branding.logoUrl ? (
+						<img src={org.branding.logoUrl} alt="" width={40} height={40} className="size-10 rounded-md object-contain" />
+					) : (
+						<span aria-hidden="true" className="flex size-10 items-center justify-center rounded-md bg-[var(--brand)] text-lg font-bold text-white">
+							{org.name.slice(0, 1).toUpperCase()}
+						</span>
+					)}
+					<div className="min-w-0 flex-1">
+						<p className="truncate font-semibold">{org.name}</p>
+						<p className="text-sm text-muted-foreground">{t('subtitle')}</p>
+					</div>
+					{loading ? <Spinner aria-label={t('loading')} className="size-5 text-[var(--brand)]" /> : null}
+					<LanguageSwitcher />
+				</div>
+			</header>
+			<main className="mx-auto grid max-w-2xl gap-6 px-4 py-6">
+				<Outlet />
+			</main>
+		</div>
+	)
+}
+
+export function ErrorBoundary() {
+	const error = useRouteError()
+	const { t } = useTranslation('book')
+	const known = isRouteErrorResponse(error) ? ({ 404: 'orgNotFound', 429: 'rateLimited' } as const)[error.status as 404 | 429] : undefined
+	if (known) {
+		return (
+			<main className="mx-auto flex min-h-svh max-w-lg flex-col justify-center gap-3 p-6 text-center">
+				<h1 className="text-2xl font-semibold">{t(`${known}.title`)}</h1>
+				<p className="text-muted-foreground">{t(`${known}.description`)}</p>
+			</main>
+		)
+	}
+	return (
+		<main className="mx-auto flex min-h-svh max-w-lg flex-col justify-center p-6">
+			<GeneralErrorBoundary />
+		</main>
+	)
+}

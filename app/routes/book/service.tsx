@@ -1,0 +1,60 @@
+import { useTranslation } from 'react-i18next'
+import { Link } from 'react-router'
+import { resolveWizard, stepUrl, refusedParam } from '#app/.server/public-booking.ts'
+import { RefusedNotice, STEP_HEADING, WizardNav, WizardProgress } from '#app/components/book-wizard.tsx'
+import { formatMoney } from '#app/lib/format.ts'
+import { cn } from '#app/lib/utils.ts'
+import type { Route } from './+types/service'
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+	const w = await resolveWizard(request, params.orgSlug, 'service')
+	const { choices } = w
+	return {
+		services: w.catalogue.services,
+		selected: w.service?.id ?? null,
+		linkOf: Object.fromEntries(w.catalogue.services.map((s) => [s.id, stepUrl(w.org.slug, 'slot', { tz: choices.tz, reschedule: choices.reschedule, service: s.id })])),
+		next: w.service ? stepUrl(w.org.slug, 'slot', choices) : null,
+		refused: refusedParam(request),
+	}
+}
+
+export default function ServiceStep({ loaderData }: Route.ComponentProps) {
+	const { t } = useTranslation('book')
+	const { services, selected, linkOf, next, refused } = loaderData
+	return (
+		<>
+			<WizardProgress step="service" />
+			<h1 className={STEP_HEADING}>{t('service.heading')}</h1>
+			<RefusedNotice code={refused} />
+			{services.length === 0 ? (
+				<p className="rounded-md border bg-background p-6 text-center text-muted-foreground">{t('service.empty')}</p>
+			) : (
+				<ul className="grid gap-3">
+					{services.map((s) => (
+						<li key={s.id}>
+							<Link
+								to={linkOf[s.id]!}
+								aria-current={s.id === selected ? 'true' : undefined}
+								className={cn(
+									'grid gap-1 rounded-lg border bg-background p-4 hover:border-[var(--brand)]',
+									s.id === selected && 'border-[var(--brand)] ring-2 ring-[var(--brand)]',
+								)}
+							>
+								<span className="flex items-center gap-2 font-medium">
+									<span aria-hidden="true" className="size-3 rounded-full" style={{ backgroundColor: s.color }} />
+									{s.name}
+								</span>
+								{s.description ? <span className="text-sm text-muted-foreground">{s.description}</span> : null}
+								<span className="flex gap-4 text-sm">
+									<span>{t('minutes', { count: s.durationMinutes })}</span>
+									<span>{formatMoney(s.price)}</span>
+								</span>
+							</Link>
+						</li>
+					))}
+				</ul>
+			)}
+			<WizardNav step="service" back={null} next={next} />
+		</>
+	)
+}

@@ -1,0 +1,326 @@
+import ICAL from 'ical.js'
+import type { APIRequestContext, Page } from '@playwright/test'
+import { withDatabase } from './db.ts'
+import { decodeQuotedPrintable, expect, latestMailTo, mailsTo, newAccount, signUpByRequest, test } from './fixtures.ts'
+
+const EVERY_DAY = Object.fromEntries(
+	['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [d, { start: '08:00', end: '18:00', enabled: true }]),
+)
+
+type World = { slug: string; orgId: string; serviceId: string; providerIds: string[] }
+
+/** An organization open every day 08:00–18:00 UTC with one 30-minute service and two providers. */
+async function bookingWorld(request: APIRequestContext, settings: Record<string, unknown> = {}): Promise<World> {
+	const owner = newAccount('Wizard Owner')
+	await signUpByRequest(request, owner)
+	return withDatabase(async (client) => {
+		const { rows } = await client.query<{ id: string; slug: string }>(
+			`select o.id, o.slug from public.organizations o join public.organization_members m on m.organization_id = o.id
+			 join auth.users u on u.id = m.user_id where u.email = $1`,
+			[owner.email],
+		)
+		const org = rows[0]!
+		await client.query(
+			`update public.booking_settings set business_hours = $2, timezone = 'UTC', min_advance_hours = 1, max_advance_days = $5,
+			 buffer_minutes = 0, auto_confirm = $3, require_phone = $4, cancellation_hours = 24 where organization_id = $1`,
+			[org.id, JSON.stringify(EVERY_DAY), settings.autoConfirm ?? true, settings.requirePhone ?? false, settings.maxAdvanceDays ?? 30],
+		)
+		const service = await client.query<{ id: string }>(
+			`insert into public.booking_services (organization_id, name, description, price, duration_minutes, color)
+			 values ($1, 'Haircut', 'A classic cut', 25, 30, '#16a34a') returning id`,
+			[org.id],
+		)
+		const providers = await client.query<{ id: string }>(
+			`insert into public.booking_providers (organization_id, display_name, bio) values ($1, 'Ana Silva', 'Ten years of cuts'), ($1, 'Bruno Costa', null) returning id`,
+			[org.id],
+		)
+		return { slug: org.slug, orgId: org.id, serviceId: service.rows[0]!.id, providerIds: providers.rows.map((r) => r.id) }
+	})
+}
+
+async function fillDetails(page: Page, name: string, email: string) {
+	await expect(page).toHaveURL(/\/details\?/)
+	await page.getByLabel('Name', { exact: true }).fill(name)
+	await page.getByLabel('Email', { exact: true }).fill(email)
+	await page.getByRole('button', { name: 'Continue' }).click()
+}
+
+function parseIcs(mail: string) {
+	const body = decodeQuotedPrintable(mail)
+	const ics = /BEGIN:VCALENDAR[\s\S]*END:VCALENDAR/.exec(body)?.[0]
+	if (ics) return new ICAL.Component(ICAL.parse(ics))
+	// Base64 attachment
+	const b64 = /Content-Type: text\/calendar[^\n]*\n(?:[^\n]+\n)*\n([A-Za-z0-9+/=\n]+)/.exec(mail)?.[1]
+	return new ICAL.Component(ICAL.parse(Buffer.from(b64!.replace(/\n/g, ''), 'base64').toString('utf8')))
+}
+
+test('a visitor books from /book/{slug} to the booked page in four steps, and gets the email with the .ics @nojs', async ({ page }) => {
+	const w = await bookingWorld(page.request)
+	await page.context().clearCookies()
+	const email = `visitor-${Date.now()}-${Math.random().toString(36).slice(2)}@example.test`
+	await page.goto(`/book/${w.slug}`)
+	await expect(page).toHaveURL(new RegExp(`/book/${w.slug}/service$`))
+	await expect(page.getByRole('heading', { name: 'Choose a service' })).toBeVisible()
+	await expect(page.getByRole('button', { name: 'Back' })).toBeDisabled()
+	await expect(page.getByRole('button', { name: 'Next' })).toBeDisabled()
+	await expect(page.getByRole('navigation', { name: 'Booking progress' }).locator('[aria-current="step"]')).toContainText('Service')
+	await page.getByRole('link', { name: /Haircut/ }).click()
+	await expect(page).toHaveURL(/\/slot\?service=/)
+	await page.getByRole('link', { name: /Ana Silva/ }).click()
+	const first = page.getByRole('list', { name: 'Free times' }).getByRole('link').first()
+	await expect(first).toBeVisible()
+	await expect(page.getByRole('list', { name: 'Free times' }).getByRole('link')).toHaveCount(6)
+	const label = (await first.textContent())!.trim()
+	await first.click()
+	await expect(page).toHaveURL(/\/details\?/)
+	const start = new URL(page.url()).searchParams.get('start')!
+	await fillDetails(page, 'Maria Lopez', email)
+	await expect(page).toHaveURL(/\/confirm\?/)
+	await expect(page.getByText('Maria Lopez')).toBeVisible()
+	await expect(page.getByText(email)).toBeVisible()
+	// The contact details never travel in the address.
+	expect(page.url()).not.toContain('Maria')
+	expect(page.url()).not.toContain(encodeURIComponent(email))
+	await expect(page.getByText(label, { exact: false })).toBeVisible()
+	await page.getByRole('button', { name: 'Confirm booking' }).click()
+	await expect(page.getByRole('heading', { name: 'Booking confirmed' })).toBeVisible()
+	await expect(page.getByText('With Ana Silva')).toBeVisible()
+	await expect(page.getByText(`A confirmation email was sent to ${email}`)).toBeVisible()
+	await expect(page.getByRole('link', { name: 'Add to Google Calendar' })).toHaveAttribute('href', /calendar\.google\.com/)
+	const id = /\/booked\/([0-9a-f-]{36})\?/.exec(page.url())![1]!
+	// The price is the service's, whatever a visitor might add to the address or the form.
+	const stored = await withDatabase((c) => c.query(`select total_price::text as price, starts_at from public.booking_appointments where id = $1`, [id]))
+	expect(stored.rows[0]).toEqual({ price: '25.00', starts_at: new Date(start) })
+
+	const mail = await latestMailTo(email)
+	expect(decodeQuotedPrintable(mail)).toContain(`/book/${w.slug}/booked/${id}?token=`)
+	const event = parseIcs(mail).getFirstSubcomponent('vevent')!
+	expect(event.getFirstPropertyValue('uid')).toBe(`${id}@p2p-booking`)
+	const ev = new ICAL.Event(event)
+	expect(ev.startDate.toJSDate().toISOString()).toBe(start)
+	expect(ev.endDate.toJSDate().getTime() - ev.startDate.toJSDate().getTime()).toBe(30 * 60_000)
+	expect(ev.startDate.zone?.tzid ?? 'UTC').toBe('UTC')
+
+	// The .ics download answers the same event.
+	const ics = await page.request.get(await page.getByRole('link', { name: 'Download .ics file' }).getAttribute('href').then((h) => h!))
+	expect(ics.headers()['content-type']).toContain('text/calendar')
+	expect(await ics.text()).toContain(`UID:${id}@p2p-booking`)
+
+	// The slot is gone for the next visitor.
+	await page.goto(`/book/${w.slug}/slot?service=${w.serviceId}&provider=${w.providerIds[0]}&date=${start.slice(0, 10)}`)
+	await expect(page.getByRole('list', { name: 'Free times' }).getByRole('link', { name: label, exact: true })).toHaveCount(0)
+})
+
+test('details are validated in red under the field, in the visitor language, and a phone is required only when the organization asks @nojs', async ({ page }) => {
+	const w = await bookingWorld(page.request, { requirePhone: true })
+	await page.context().clearCookies()
+	await page.goto(`/book/${w.slug}/slot?service=${w.serviceId}&provider=${w.providerIds[1]}`)
+	await page.getByRole('list', { name: 'Free times' }).getByRole('link').first().click()
+	await expect(page).toHaveURL(/\/details\?/)
+	await page.getByLabel('Name', { exact: true }).fill('   ')
+	await page.getByLabel('Email', { exact: true }).fill('not-an-email')
+	await page.getByRole('button', { name: 'Continue' }).click()
+	await expect(page.getByText('Name is required')).toBeVisible()
+	await expect(page.getByText('Please enter a valid email address')).toBeVisible()
+	await expect(page.getByText('Phone is required')).toBeVisible()
+	await expect(page).toHaveURL(/\/details\?/)
+	await page.getByLabel('Name', { exact: true }).fill('Ann')
+	await page.getByLabel('Email', { exact: true }).fill('')
+	await page.getByLabel('Phone').fill('555-0100')
+	await page.getByRole('button', { name: 'Continue' }).click()
+	await expect(page.getByText('Email is required')).toBeVisible()
+
+	// A filled honeypot is refused, and what the visitor typed stays.
+	await page.getByLabel('Email', { exact: true }).fill('ann@example.test')
+	await page.locator('input[name="website"]').fill('http://spam.example', { force: true })
+	await page.getByRole('button', { name: 'Continue' }).click()
+	await expect(page.getByRole('alert').filter({ hasText: 'could not be accepted' })).toBeVisible()
+	await expect(page).toHaveURL(/\/details\?/)
+	await expect(page.getByLabel('Name', { exact: true })).toHaveValue('Ann')
+	await expect(page.getByLabel('Email', { exact: true })).toHaveValue('ann@example.test')
+})
+
+test('a deep link to /slot works, a step opened too early goes back to the first step that needs input, and tampered choices are refused @nojs', async ({ page }) => {
+	const w = await bookingWorld(page.request)
+	const other = await bookingWorld(page.request)
+	await page.context().clearCookies()
+	await page.goto(`/book/${w.slug}/slot?service=${w.serviceId}`)
+	await expect(page.getByRole('heading', { name: 'Choose a provider and a time' })).toBeVisible()
+	// Confirm without details or slot: back to the slot step, the service kept.
+	await page.goto(`/book/${w.slug}/confirm?service=${w.serviceId}`)
+	await expect(page).toHaveURL(new RegExp(`/slot\\?service=${w.serviceId}$`))
+	// Another organization's service: refused, back to the service step.
+	await page.goto(`/book/${w.slug}/slot?service=${other.serviceId}`)
+	await expect(page).toHaveURL(/\/service\?refused=service_unavailable$/)
+	await expect(page.getByRole('alert')).toContainText('That service is not available')
+	// Another organization's provider.
+	await page.goto(`/book/${w.slug}/details?service=${w.serviceId}&provider=${other.providerIds[0]}`)
+	await expect(page.getByRole('alert')).toContainText('That provider is not available')
+	// A start off the grid, in the past, and beyond the horizon.
+	const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10)
+	for (const [start, message] of [
+		[`${tomorrow}T10:07:00.000Z`, 'not one of the offered times'],
+		[`${tomorrow}T03:00:00.000Z`, 'outside opening hours'],
+		['2020-01-06T10:00:00.000Z', 'too soon'],
+		[`${new Date(Date.now() + 90 * 86_400_000).toISOString().slice(0, 10)}T10:00:00.000Z`, 'too far ahead'],
+	] as const) {
+		await page.goto(`/book/${w.slug}/details?service=${w.serviceId}&provider=${w.providerIds[0]}&start=${start}`)
+		await expect(page).toHaveURL(/\/slot\?.*refused=/)
+		await expect(page.getByRole('alert')).toContainText(message)
+	}
+	// An unknown organization, and no organization at all.
+	const missing = await page.goto('/book/no-such-organization-here/service')
+	expect(missing?.status()).toBe(404)
+	await expect(page.getByRole('heading', { name: 'Organization not found' })).toBeVisible()
+	const invalid = await page.goto('/book')
+	expect(invalid?.status()).toBe(404)
+	await expect(page.getByRole('heading', { name: 'Invalid booking link' })).toBeVisible()
+})
+
+test('by time: slots with their provider counts, in any display zone, then the providers free then, with the chosen one ringed @nojs', async ({ page, javaScriptEnabled }) => {
+	const w = await bookingWorld(page.request)
+	await page.context().clearCookies()
+	await page.goto(`/book/${w.slug}/slot?service=${w.serviceId}`)
+	await page.getByRole('link', { name: 'By time' }).click()
+	const times = page.getByRole('list', { name: 'Free times' }).getByRole('link')
+	await expect(times).toHaveCount(12)
+	// Shown in another zone: the same instants, other labels; the choice stays in the address.
+	await expect(page.getByText('Times shown in UTC.')).toBeVisible()
+	const utcStart = new URL((await times.first().getAttribute('href'))!, 'http://x').searchParams.get('start')
+	await page.getByLabel('Show times in').selectOption('Asia/Tokyo')
+	if (!javaScriptEnabled) await page.getByRole('button', { name: 'Show' }).click()
+	await expect(page).toHaveURL(/tz=Asia%2FTokyo/)
+	await expect(page.getByText('Times shown in Asia/Tokyo.')).toBeVisible()
+	expect(new URL((await times.first().getAttribute('href'))!, 'http://x').searchParams.get('start')).toBe(utcStart)
+	await expect(times.first()).toContainText('2 available')
+	await times.first().click()
+	await expect(page.getByRole('heading', { name: 'Available at this time' })).toBeVisible()
+	await expect(page.getByRole('link', { name: 'Change time' })).toBeVisible()
+	await page.getByRole('link', { name: /Bruno Costa/ }).click()
+	await expect(page).toHaveURL(/\/details\?.*provider=/)
+	// Back to the slot step: the chosen provider is ringed (aria-current).
+	await page.getByRole('link', { name: 'Back' }).click()
+	await expect(page.getByRole('link', { name: /Bruno Costa/ })).toHaveAttribute('aria-current', 'true')
+})
+
+test('two visitors confirming the same slot: one is booked, the other is told it is taken and keeps their details @nojs', async ({ browser, page }) => {
+	const w = await bookingWorld(page.request)
+	const [a, b] = await Promise.all([browser.newContext(), browser.newContext()])
+	const [pa, pb] = await Promise.all([a.newPage(), b.newPage()])
+	await pa.goto(`/book/${w.slug}/slot?service=${w.serviceId}&provider=${w.providerIds[0]}`)
+	const href = (await pa.getByRole('list', { name: 'Free times' }).getByRole('link').first().getAttribute('href'))!
+	for (const [p, name] of [[pa, 'First Visitor'], [pb, 'Second Visitor']] as const) {
+		await p.goto(href)
+		await fillDetails(p, name, `${name.split(' ')[0]!.toLowerCase()}-${Date.now()}@example.test`)
+		await expect(p.getByRole('button', { name: 'Confirm booking' })).toBeVisible()
+	}
+	await pa.getByRole('button', { name: 'Confirm booking' }).click()
+	await expect(pa.getByRole('heading', { name: 'Booking confirmed' })).toBeVisible()
+	await pb.getByRole('button', { name: 'Confirm booking' }).click()
+	await expect(pb).toHaveURL(/\/slot\?.*refused=slot_taken/)
+	await expect(pb.getByRole('alert')).toContainText('that time was just taken')
+	// The details are kept: choosing another slot leads to details filled in.
+	await pb.getByRole('list', { name: 'Free times' }).getByRole('link').first().click()
+	await expect(pb.getByLabel('Name', { exact: true })).toHaveValue('Second Visitor')
+	const count = await withDatabase((c) => c.query(`select count(*)::int as n from public.booking_appointments where organization_id = $1`, [w.orgId]))
+	expect(count.rows[0].n).toBe(1)
+	await Promise.all([a.close(), b.close()])
+})
+
+test('the manage link reschedules (same booking, update mail with the same UID) and cancels (cancellation .ics) @nojs', async ({ page }) => {
+	const w = await bookingWorld(page.request)
+	await page.context().clearCookies()
+	const email = `manage-${Date.now()}@example.test`
+	const later = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10)
+	await page.goto(`/book/${w.slug}/slot?service=${w.serviceId}&provider=${w.providerIds[0]}&date=${later}`)
+	await page.getByRole('list', { name: 'Free times' }).getByRole('link').nth(2).click()
+	await fillDetails(page, 'Manage Me', email)
+	await page.getByRole('button', { name: 'Confirm booking' }).click()
+	await expect(page.getByRole('heading', { name: 'Booking confirmed' })).toBeVisible()
+	const manage = page.url()
+	const id = /\/booked\/([0-9a-f-]{36})\?/.exec(manage)![1]!
+	const firstMail = await latestMailTo(email)
+	const firstEvent = parseIcs(firstMail).getFirstSubcomponent('vevent')!
+	const firstSequence = Number(firstEvent.getFirstPropertyValue('sequence') ?? 0)
+
+	// Reschedule: a new slot in the same wizard, straight to the confirmation.
+	await page.getByRole('link', { name: 'Choose another time' }).click()
+	await expect(page).toHaveURL(/\/slot\?.*reschedule=/)
+	await page.goto(`${page.url()}&date=${later}`)
+	await page.getByRole('list', { name: 'Free times' }).getByRole('link').nth(4).click()
+	await expect(page).toHaveURL(/\/confirm\?/)
+	await expect(page.getByRole('heading', { name: 'Confirm the new time' })).toBeVisible()
+	await page.getByRole('button', { name: 'Confirm new time' }).click()
+	await expect(page.getByRole('heading', { name: 'Booking moved' })).toBeVisible()
+	await expect.poll(() => mailsTo(email).length).toBe(2)
+	const update = parseIcs(mailsTo(email)[1]!)
+	expect(update.getFirstPropertyValue('method')).toBe('REQUEST')
+	const updated = update.getFirstSubcomponent('vevent')!
+	expect(updated.getFirstPropertyValue('uid')).toBe(`${id}@p2p-booking`)
+	expect(Number(updated.getFirstPropertyValue('sequence'))).toBeGreaterThan(firstSequence)
+	const rows = await withDatabase((c) => c.query(`select id, status from public.booking_appointments where organization_id = $1`, [w.orgId]))
+	expect(rows.rows).toEqual([{ id, status: 'confirmed' }])
+
+	// Cancel.
+	await page.getByRole('button', { name: 'Cancel booking' }).click()
+	await expect(page.getByRole('heading', { name: 'Booking cancelled' })).toBeVisible()
+	await expect.poll(() => mailsTo(email).length).toBe(3)
+	const cancel = parseIcs(mailsTo(email)[2]!)
+	expect(cancel.getFirstPropertyValue('method')).toBe('CANCEL')
+	const cancelled = cancel.getFirstSubcomponent('vevent')!
+	expect(cancelled.getFirstPropertyValue('uid')).toBe(`${id}@p2p-booking`)
+	expect(Number(cancelled.getFirstPropertyValue('sequence'))).toBeGreaterThan(Number(updated.getFirstPropertyValue('sequence')))
+	expect(cancelled.getFirstPropertyValue('status')).toBe('CANCELLED')
+})
+
+for (const [locale, strings] of [
+	['es-ES', { service: 'Elige un servicio', confirm: 'Confirmar reserva', done: 'Reserva confirmada', name: 'Nombre', email: 'Correo electrónico', cont: 'Continuar', subject: 'Tu reserva con' }],
+	['pt-BR', { service: 'Escolha um serviço', confirm: 'Confirmar agendamento', done: 'Agendamento confirmado', name: 'Nome', email: 'E-mail', cont: 'Continuar', subject: 'Seu agendamento com' }],
+] as const) {
+	test.describe(`in ${locale}`, () => {
+		test.use({ locale })
+		test(`a full booking in ${locale}, email included @nojs`, async ({ page }) => {
+			// In pt-BR the organization confirms bookings itself: the booked page says it is pending.
+			const w = await bookingWorld(page.request, { autoConfirm: locale !== 'pt-BR' })
+			await page.context().clearCookies()
+			const email = `lang-${locale}-${Date.now()}@example.test`
+			await page.goto(`/book/${w.slug}`)
+			await expect(page.getByRole('heading', { name: strings.service })).toBeVisible()
+			await page.getByRole('link', { name: /Haircut/ }).click()
+			await page.getByRole('link', { name: /Ana Silva/ }).click()
+			await page.locator('ul[aria-label] a[href*="start="]').first().click()
+			await expect(page).toHaveURL(/\/details\?/)
+			await page.getByLabel(strings.name, { exact: true }).fill('Lucía')
+			await page.getByLabel(strings.email, { exact: true }).fill(email)
+			await page.getByRole('button', { name: strings.cont }).click()
+			await page.getByRole('button', { name: strings.confirm }).click()
+			await expect(page.getByRole('heading', { name: strings.done })).toBeVisible()
+			if (locale === 'pt-BR') await expect(page.getByText('Aguardando confirmação')).toBeVisible()
+			expect(decodeQuotedPrintable(await latestMailTo(email))).toContain(strings.subject)
+		})
+	})
+}
+
+test('no address or form on the public pages gives a 5xx, even a year-long horizon', async ({ page }) => {
+	test.setTimeout(90_000)
+	const w = await bookingWorld(page.request, { maxAdvanceDays: 365 })
+	const uuid = '00000000-0000-4000-8000-000000000000'
+	const junk = ['', 'x', "'; drop table x; --", '%00', '9'.repeat(300), '2026-02-31', '+275760-09-13T00:00:00.001Z', '__proto__', 'Mars/Olympus', '-1']
+	const paths: string[] = ['/book', '/book/', `/book/${w.slug}`, `/book/${w.slug}/booked/${uuid}?token=${'a'.repeat(64)}`, `/book/${w.slug}/booked/x/calendar.ics?token=x`, `/book/${'x'.repeat(500)}/service`]
+	for (const value of junk) {
+		const v = encodeURIComponent(value)
+		for (const step of ['service', 'slot', 'details', 'confirm']) {
+			paths.push(`/book/${w.slug}/${step}?service=${w.serviceId}&provider=${w.providerIds[0]}&start=${v}&date=${v}&tz=${v}&more=${v}&mode=${v}&refused=${v}&reschedule=${v}`)
+			paths.push(`/book/${w.slug}/${step}?service=${v}&provider=${v}`)
+		}
+	}
+	for (const path of paths) {
+		const get = await page.request.get(path, { maxRedirects: 0 })
+		expect(get.status(), `GET ${path}`).toBeLessThan(500)
+		const post = await page.request.post(path, { form: { name: 'x'.repeat(5000), email: '@', phone: '\u0000', website: '', notes: 'n' }, maxRedirects: 0 })
+		expect(post.status(), `POST ${path}`).toBeLessThan(500)
+	}
+	// The year-long horizon lists its first days.
+	await page.goto(`/book/${w.slug}/slot?service=${w.serviceId}&mode=time`)
+	await expect(page.getByRole('list', { name: 'Free times' }).getByRole('link').first()).toBeVisible()
+})

@@ -1,0 +1,69 @@
+import { describe, expect, test } from 'vitest'
+import { brandingOf, choiceQuery, readChoices } from '#app/.server/public-booking.ts'
+import { contactFormSchema } from '#app/lib/schemas/book.ts'
+import { displayZones } from '#app/lib/timezones.ts'
+
+describe('the public details form', () => {
+	const errors = (value: Record<string, unknown>, requirePhone = false) => {
+		const result = contactFormSchema(requirePhone).safeParse(value)
+		// The first message of each field: the one shown under it.
+		return result.success ? {} : Object.fromEntries(result.error.issues.toReversed().map((i) => [i.path.join('.'), i.message]))
+	}
+	test('name is required and spaces alone count as empty; email must look like text@text.text', () => {
+		expect(errors({ name: '   ', email: '' })).toEqual({ name: 'nameRequired', email: 'emailRequired' })
+		for (const email of ['a@b', 'a b@c.d', '@c.d', 'a@.', 'plain']) expect(errors({ name: 'Ann', email })).toEqual({ email: 'emailInvalid' })
+		expect(errors({ name: ' Ann ', email: ' ann@example.com ' })).toEqual({})
+		expect(contactFormSchema(false).parse({ name: ' Ann ', email: ' ann@example.com ', phone: '  ', notes: '' })).toEqual({
+			name: 'Ann',
+			email: 'ann@example.com',
+		})
+	})
+	test('phone is required only when the organization requires it, and shows with the other errors', () => {
+		expect(errors({ name: 'Ann', email: 'ann@example.com' }, false)).toEqual({})
+		expect(errors({ name: '', email: 'ann@example.com', phone: ' ' }, true)).toEqual({ name: 'nameRequired', phone: 'phoneRequired' })
+		expect(errors({ name: 'Ann', email: 'ann@example.com', phone: '1'.repeat(41) }, true)).toEqual({ phone: 'phoneTooLong' })
+	})
+})
+
+describe('choices in the address', () => {
+	const url = (q: string) => new URL(`http://x/book/s/slot?${q}`)
+	test('keeps well-formed choices and drops the rest', () => {
+		const id = '6f1c2b3a-1111-4222-8333-444455556666'
+		expect(readChoices(url(`service=${id}&provider=nope&mode=time&start=2026-12-01T10:00:00Z&tz=Europe/Paris&more=2`))).toEqual({
+			service: id,
+			mode: 'time',
+			provider: undefined,
+			date: undefined,
+			start: '2026-12-01T10:00:00.000Z',
+			tz: 'Europe/Paris',
+			more: 2,
+			reschedule: undefined,
+		})
+		expect(readChoices(url('start=yesterday&tz=Mars/Olympus&more=-1&mode=x&reschedule=abc'))).toMatchObject({
+			mode: 'provider',
+			start: undefined,
+			tz: undefined,
+			more: undefined,
+			reschedule: undefined,
+		})
+	})
+	test('writes them back without empty values or the default mode', () => {
+		expect(choiceQuery({ service: 'a', mode: 'provider', provider: undefined, tz: 'UTC' })).toBe('?service=a&tz=UTC')
+		expect(choiceQuery({ mode: 'provider' })).toBe('')
+	})
+})
+
+describe('branding', () => {
+	test("the organization's logo and colours when valid, the defaults otherwise", () => {
+		expect(brandingOf({ logo_url: 'https://cdn.example.com/l.png', brand_colors: { primary: '#112233', secondary: '#445566' } })).toEqual({
+			logoUrl: 'https://cdn.example.com/l.png',
+			primary: '#112233',
+			secondary: '#445566',
+		})
+		expect(brandingOf({ logo_url: 'javascript:alert(1)', brand_colors: { primary: 'red' } })).toEqual({ logoUrl: null, primary: '#2563eb', secondary: '#64748b' })
+		expect(brandingOf({ logo_url: null, brand_colors: null })).toEqual({ logoUrl: null, primary: '#2563eb', secondary: '#64748b' })
+	})
+	test('the display zones include the organization zone and the chosen one first', () => {
+		expect(displayZones('America/Regina', 'UTC').slice(0, 2)).toEqual(['America/Regina', 'UTC'])
+	})
+})
