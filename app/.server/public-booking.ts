@@ -22,6 +22,8 @@ import { contactSchema, type ContactValues } from '#app/lib/schemas/book.ts'
 import { notifyBookingChange } from './booking-events.ts'
 import { asAnon, dbErrorCode, sql, type Tx } from './db/index.ts'
 import { env } from './env.ts'
+import { logError } from './log.ts'
+import { notifyStaffOfBooking } from './notifications/index.ts'
 import { allowEvent } from './rate-limit.ts'
 import { secureCookies } from './security.ts'
 import { sendBookingMail } from './public-booking-mail.ts'
@@ -510,7 +512,9 @@ export async function getManagedBooking(token: string): Promise<ManagedBooking |
 export async function afterBooked(organizationId: string, token: string, language: string) {
 	notifyBookingChange(organizationId)
 	const booking = await getManagedBooking(token)
-	if (booking) sendBookingMail('booked', booking, token, language)
+	if (!booking) return
+	sendBookingMail('booked', booking, token, language)
+	notifyStaff(booking, 'booked')
 }
 
 export async function afterCancelled(token: string, language: string) {
@@ -518,6 +522,7 @@ export async function afterCancelled(token: string, language: string) {
 	if (!booking) return
 	notifyBookingChange(booking.organizationId)
 	sendBookingMail('cancelled', booking, token, language)
+	notifyStaff(booking, 'cancelled')
 }
 
 export async function afterRescheduled(token: string, language: string) {
@@ -525,4 +530,15 @@ export async function afterRescheduled(token: string, language: string) {
 	if (!booking) return
 	notifyBookingChange(booking.organizationId)
 	sendBookingMail('rescheduled', booking, token, language)
+	notifyStaff(booking, 'rescheduled')
+}
+
+/**
+ * The staff's mail of the booking (their "Email notifications" preference, docs/product.md,
+ * Settings): sent in the background, so the visitor's page never waits for it or fails by it.
+ */
+function notifyStaff(booking: ManagedBooking, kind: 'booked' | 'cancelled' | 'rescheduled') {
+	void notifyStaffOfBooking({ organizationId: booking.organizationId, appointmentId: booking.id, kind }).catch((error: unknown) =>
+		logError(error, { where: 'staff booking notice', appointmentId: booking.id }),
+	)
 }

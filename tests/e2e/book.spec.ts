@@ -7,7 +7,7 @@ const EVERY_DAY = Object.fromEntries(
 	['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [d, { start: '08:00', end: '18:00', enabled: true }]),
 )
 
-type World = { slug: string; orgId: string; serviceId: string; providerIds: string[] }
+type World = { slug: string; orgId: string; serviceId: string; providerIds: string[]; ownerEmail: string }
 
 /** An organization open every day 08:00–18:00 UTC with one 30-minute service and two providers. */
 async function bookingWorld(request: APIRequestContext, settings: Record<string, unknown> = {}): Promise<World> {
@@ -34,7 +34,7 @@ async function bookingWorld(request: APIRequestContext, settings: Record<string,
 			`insert into public.booking_providers (organization_id, display_name, bio) values ($1, 'Ana Silva', 'Ten years of cuts'), ($1, 'Bruno Costa', null) returning id`,
 			[org.id],
 		)
-		return { slug: org.slug, orgId: org.id, serviceId: service.rows[0]!.id, providerIds: providers.rows.map((r) => r.id) }
+		return { slug: org.slug, orgId: org.id, serviceId: service.rows[0]!.id, providerIds: providers.rows.map((r) => r.id), ownerEmail: owner.email }
 	})
 }
 
@@ -105,6 +105,9 @@ test('a visitor books from /book/{slug} to the booked page in four steps, and ge
 	const ics = await page.request.get(await page.getByRole('link', { name: 'Download .ics file' }).getAttribute('href').then((h) => h!))
 	expect(ics.headers()['content-type']).toContain('text/calendar')
 	expect(await ics.text()).toContain(`UID:${id}@p2p-booking`)
+
+	// The staff hear of it too (the owner's "Email notifications" preference is on by default).
+	await expect.poll(() => mailsTo(w.ownerEmail).some((m) => decodeQuotedPrintable(m).includes('New booking: Haircut'))).toBe(true)
 
 	// The slot is gone for the next visitor.
 	await page.goto(`/book/${w.slug}/slot?service=${w.serviceId}&provider=${w.providerIds[0]}&date=${start.slice(0, 10)}`)

@@ -1,6 +1,8 @@
 import type { APIRequestContext, Page } from '@playwright/test'
 import { withDatabase } from './db.ts'
-import { expect, newAccount, signUpByRequest, test } from './fixtures.ts'
+import { decodeQuotedPrintable, expect, mailsTo, newAccount, signUpByRequest, test } from './fixtures.ts'
+
+const latestMail = (to: string) => mailsTo(to).at(-1) ?? ''
 
 /** The import journeys (docs/product.md, Imports), with and without JavaScript. */
 
@@ -68,7 +70,7 @@ async function commit(page: Page, count: number) {
 
 test.describe('imports @nojs', () => {
 	test('a Venmo statement: preview, commit, matched / review / unmatched; importing it again creates nothing', async ({ page, request }) => {
-		const { orgId } = await signUp(page, request, 'Venmo Importer')
+		const { orgId, account } = await signUp(page, request, 'Venmo Importer')
 		await page.goto('/app/transactions')
 		await page.getByRole('link', { name: 'Import payments' }).first().click()
 		await expect(page).toHaveURL(/\/app\/transactions\/import$/)
@@ -89,12 +91,16 @@ test.describe('imports @nojs', () => {
 			{ external_id: '3921234567890123457', amount: '80.00', category: 'review', client: null, email: null },
 			{ external_id: '3921234567890123458', amount: '15.00', category: 'unmatched', client: null, email: null },
 		])
+		// One "transaction alerts" digest for the whole import, never one mail per payment.
+		await expect.poll(() => mailsTo(account.email).filter((m) => decodeQuotedPrintable(m).includes('3 new payments in')).length).toBe(1)
+		expect(decodeQuotedPrintable(latestMail(account.email))).toContain('$1,345.00')
 
 		await upload(page, 'venmo.csv', VENMO)
 		await expect(page.getByTestId('count-create')).toHaveText('0')
 		await expect(page.getByTestId('count-duplicates')).toHaveText('3')
 		await expect(page.getByText('Nothing new to import from this file.')).toBeVisible()
 		expect(await transactions(orgId)).toHaveLength(3)
+		expect(mailsTo(account.email).filter((m) => decodeQuotedPrintable(m).includes('new payments in'))).toHaveLength(1)
 	})
 
 	test('an overlapping PayPal download creates only the new payment', async ({ page, request }) => {

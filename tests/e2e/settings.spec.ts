@@ -299,6 +299,7 @@ test('a member leaves an organization; the last owner cannot @nojs', async ({ pa
 
 test('owners edit name, description and slug (a taken slug is refused); the logo is served to anyone @nojs', async ({ page, browser, javaScriptEnabled }) => {
 	const { orgId } = await signedIn(page, 'Editing Owner')
+	const oldSlug = await withDatabase(async (db) => (await db.query('select slug from public.organizations where id = $1', [orgId])).rows[0].slug as string)
 	const other = await signedIn(await (await browser.newContext()).newPage(), 'Slug Holder')
 	const taken = await withDatabase(async (db) => (await db.query('select slug from public.organizations where id = $1', [other.orgId])).rows[0].slug as string)
 	await page.goto('/app/settings/organization')
@@ -328,6 +329,16 @@ test('owners edit name, description and slug (a taken slug is refused); the logo
 	await anonymous.close()
 	const row = await withDatabase(async (db) => (await db.query('select slug, logo_url from public.organizations where id = $1', [orgId])).rows[0])
 	expect(row).toEqual({ slug, logo_url: src })
+	// The old booking link still leads to the organization's page, and that page shows the logo.
+	const visitor = await browser.newContext({ javaScriptEnabled })
+	const moved = await visitor.request.get(`/book/${oldSlug}/service?mode=time`, { maxRedirects: 0 })
+	expect(moved.status()).toBe(301)
+	expect(moved.headers()['location']).toBe(`/book/${slug}/service?mode=time`)
+	const visitorPage = await visitor.newPage()
+	await visitorPage.goto(`/book/${oldSlug}`)
+	await expect(visitorPage).toHaveURL(new RegExp(`/book/${slug}/service`))
+	await expect(visitorPage.getByRole('banner').locator('img')).toHaveAttribute('src', src!)
+	await visitor.close()
 })
 
 test('members: roles change, and the last owner can be neither demoted nor removed @nojs', async ({ page, browser }) => {

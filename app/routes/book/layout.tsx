@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next'
-import { data, isRouteErrorResponse, Outlet, useNavigation, useRouteError } from 'react-router'
+import { data, isRouteErrorResponse, Outlet, redirect, useNavigation, useRouteError } from 'react-router'
+import { resolveOldSlug } from '#app/.server/organization-settings.ts'
 import { organizationFor } from '#app/.server/public-booking.ts'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { LanguageSwitcher } from '#app/components/language-switcher.tsx'
@@ -11,7 +12,17 @@ export const meta: Route.MetaFunction = (args) => pageMeta(args, 'book', args.lo
 
 export async function loader({ request, params }: Route.LoaderArgs) {
 	const found = await organizationFor(request, params.orgSlug)
-	if (!found) throw data({ orgNotFound: true }, { status: 404 })
+	if (!found) {
+		// A slug the organization changed within the last 90 days still leads to its page.
+		const current = await resolveOldSlug(params.orgSlug)
+		if (current) {
+			const url = new URL(request.url)
+			const prefix = `/book/${encodeURIComponent(params.orgSlug)}`
+			const rest = url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length) : ''
+			throw redirect(`/book/${encodeURIComponent(current)}${rest}${url.search}`, 301)
+		}
+		throw data({ orgNotFound: true }, { status: 404 })
+	}
 	return { org: found.org }
 }
 
