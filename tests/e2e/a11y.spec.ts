@@ -8,7 +8,7 @@ import { expect, test } from './fixtures.ts'
  * year of payments, the booking module active). Serious and critical violations fail the test;
  * every screen's counts are printed for the record.
  */
-const PUBLIC_SCREENS = ['/', '/auth', '/auth?mode=signup', '/auth/forgot-password', '/no-such-page']
+const PUBLIC_SCREENS = ['/', '/auth', '/auth?mode=signup', '/auth/forgot-password', '/no-such-page', '/book', '/book/no-such-organization']
 
 const SIGNED_IN_SCREENS = [
 	'/app/dashboard',
@@ -28,6 +28,12 @@ const SIGNED_IN_SCREENS = [
 	'/app/booking/analytics',
 	'/app/booking/settings',
 	'/app/settings',
+	'/app/settings/organization',
+	'/app/settings/members',
+	'/app/settings/notifications',
+	'/app/transactions/import',
+	'/app/transactions/import/history',
+	'/app/transactions/import/review',
 ]
 
 async function audit(page: Page, path: string) {
@@ -44,13 +50,31 @@ test('public screens have no serious or critical accessibility violation @embedd
 	for (const path of PUBLIC_SCREENS) expect(await audit(page, path), path).toEqual([])
 })
 
-test('signed-in screens have no serious or critical accessibility violation @embedded', async ({ page }) => {
-	test.setTimeout(180_000)
+async function signInAsDemo(page: Page) {
 	const demo = JSON.parse(readFileSync(`${process.env.E2E_EMBEDDED_DATA_DIR}/demo-credentials.json`, 'utf8')) as { email: string; password: string }
 	await page.goto('/auth')
 	await page.getByLabel('Email').fill(demo.email)
 	await page.getByLabel('Password', { exact: true }).fill(demo.password)
 	await page.getByRole('button', { name: 'Sign In' }).click()
 	await expect(page).toHaveURL(/\/app\/dashboard$/)
+}
+
+test('signed-in screens have no serious or critical accessibility violation @embedded', async ({ page }) => {
+	test.setTimeout(180_000)
+	await signInAsDemo(page)
 	for (const path of SIGNED_IN_SCREENS) expect(await audit(page, path), path).toEqual([])
+})
+
+test('the public booking steps have no serious or critical accessibility violation @embedded', async ({ page, browser }) => {
+	test.setTimeout(120_000)
+	await signInAsDemo(page)
+	await page.goto('/app/booking/calendar')
+	const publicUrl = await page.getByLabel('Public booking link').inputValue()
+	const context = await browser.newContext()
+	const visitor = await context.newPage()
+	expect(await audit(visitor, new URL(publicUrl).pathname), 'service step').toEqual([])
+	await visitor.getByRole('link').filter({ hasText: 'Initial Consultation' }).first().click()
+	await expect(visitor).toHaveURL(/\/slot\?/)
+	expect(await audit(visitor, visitor.url()), 'slot step').toEqual([])
+	await context.close()
 })

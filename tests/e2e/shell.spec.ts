@@ -242,7 +242,12 @@ const PHONE_SCREENS = [
 	'/app/gears',
 	'/app/booking/calendar',
 	'/app/settings',
+	'/app/settings/organization',
+	'/app/settings/members',
+	'/app/settings/notifications',
 	'/app/transactions/import',
+	'/app/transactions/import/history',
+	'/app/transactions/import/review',
 ]
 
 async function chooseLanguage(page: import('@playwright/test').Page, lng: string) {

@@ -1,9 +1,10 @@
 import { CheckIcon, CopyIcon, ExternalLinkIcon, Loader2Icon, StoreIcon } from 'lucide-react'
 import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Link, NavLink, Outlet, useNavigation } from 'react-router'
+import { Link, Outlet, useNavigation } from 'react-router'
 import { requireMember } from '#app/.server/auth/session.ts'
 import { bookingAccess, publicBookingUrl } from '#app/.server/booking.ts'
+import { TabNav } from '#app/components/tab-nav.tsx'
 import { Alert, AlertDescription, AlertTitle } from '#app/components/ui/alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
@@ -46,22 +47,7 @@ export default function BookingLayout({ loaderData }: Route.ComponentProps) {
 			{loaderData.active ? (
 				<>
 					<ShareableLink url={loaderData.publicUrl} />
-					<nav aria-label={t('tabs.label')} className="flex w-fit max-w-full flex-wrap gap-1 rounded-lg bg-muted p-1">
-						{TABS.map((tab) => (
-							<NavLink
-								key={tab}
-								to={`/app/booking/${tab}`}
-								className={({ isActive }) =>
-									cn(
-										'rounded-md px-3 py-1.5 text-sm font-medium text-foreground/75 transition-colors hover:text-foreground',
-										isActive && 'bg-background text-foreground shadow-sm',
-									)
-								}
-							>
-								{t(`tabs.${tab}`)}
-							</NavLink>
-						))}
-					</nav>
+					<TabNav label={t('tabs.label')} tabs={TABS.map((tab) => ({ to: `/app/booking/${tab}`, label: t(`tabs.${tab}`) }))} />
 					<TabPanel />
 				</>
 			) : (

@@ -1,9 +1,9 @@
 import { useTranslation } from 'react-i18next'
-import { NavLink, Outlet } from 'react-router'
+import { Outlet } from 'react-router'
 import { requireMember } from '#app/.server/auth/session.ts'
-import { hasRole } from '#app/lib/roles.ts'
+import { TabNav } from '#app/components/tab-nav.tsx'
 import { titleMeta } from '#app/lib/meta.ts'
-import { cn } from '#app/lib/utils.ts'
+import { hasRole } from '#app/lib/roles.ts'
 import type { Route } from './+types/layout'
 
 export { ErrorBoundary } from '#app/components/error-boundary.tsx'
@@ -25,23 +25,10 @@ export default function SettingsLayout({ loaderData }: Route.ComponentProps) {
 				<h1 className="text-2xl font-semibold tracking-tight">{t('title')}</h1>
 				<p className="text-sm text-muted-foreground">{t('description')}</p>
 			</div>
-			<nav aria-label={t('tabs.label')} className="flex w-fit max-w-full flex-wrap gap-1 rounded-lg bg-muted p-1">
-				{tabs.map((tab) => (
-					<NavLink
-						key={tab}
-						to={tab === 'profile' ? '/app/settings' : `/app/settings/${tab}`}
-						end
-						className={({ isActive }) =>
-							cn(
-								'rounded-md px-3 py-1.5 text-sm font-medium text-muted-foreground transition-colors hover:text-foreground',
-								isActive && 'bg-background text-foreground shadow-sm',
-							)
-						}
-					>
-						{t(`tabs.${tab}`)}
-					</NavLink>
-				))}
-			</nav>
+			<TabNav
+				label={t('tabs.label')}
+				tabs={tabs.map((tab) => ({ to: tab === 'profile' ? '/app/settings' : `/app/settings/${tab}`, label: t(`tabs.${tab}`), end: true }))}
+			/>
 			<Outlet />
 		</div>
 	)

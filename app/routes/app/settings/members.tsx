@@ -103,7 +103,7 @@ export default function MembersTab({ loaderData, actionData }: Route.ComponentPr
 	const { members, invitations, me, myRole } = loaderData
 	const grantable: readonly Role[] = myRole === 'owner' ? ROLES : ROLES.filter((r) => r !== 'owner')
 	return (
-		<div className="grid gap-6">
+		<div className="grid grid-cols-1 gap-6">
 			<Card>
 				<CardHeader>
 					<CardTitle>

@@ -106,7 +106,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function OrganizationTab({ loaderData, actionData }: Route.ComponentProps) {
 	const owner = isOwner(loaderData.role)
 	return (
-		<div className="grid gap-6 lg:grid-cols-2">
+		<div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
 			<OrganizationCard {...loaderData} owner={owner} lastResult={actionData && 'organization' in actionData ? actionData.organization : undefined} />
 			<div className="grid content-start gap-6">
 				{owner ? <BrandingCard settings={loaderData.settings} lastResult={actionData && 'branding' in actionData ? actionData.branding : undefined} /> : null}

@@ -112,7 +112,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function ProfileTab({ loaderData, actionData }: Route.ComponentProps) {
 	return (
-		<div className="grid gap-6 lg:grid-cols-2">
+		<div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
 			<ProfileCard profile={loaderData.profile} lastResult={actionData && 'profile' in actionData ? actionData.profile : undefined} />
 			<div className="grid content-start gap-6">
 				<EmailChangeCard email={loaderData.profile.email} lastResult={actionData && 'email' in actionData ? actionData.email : undefined} />
