@@ -175,9 +175,9 @@ function CategoryBreakdown({ report }: { report: RangeFigures }) {
 				</CardTitle>
 				<CardDescription>{t('breakdown.description')}</CardDescription>
 			</CardHeader>
-			<CardContent className="grid gap-4">
+			<CardContent className="grid grid-cols-1 gap-4">
 				<ShareChartSlot label={t('breakdown.chartLabel')} data={points} height={220} />
-				<Table data-testid="category-table">
+				<Table data-testid="category-table" className="[&_th]:whitespace-normal">
 					<TableCaption className="sr-only">{t('breakdown.title')}</TableCaption>
 					<TableHeader>
 						<TableRow>
@@ -227,7 +227,7 @@ function MonthlyTrends({ report }: { report: RangeFigures }) {
 				</CardTitle>
 				<CardDescription>{t('trends.description')}</CardDescription>
 			</CardHeader>
-			<CardContent className="grid gap-4">
+			<CardContent className="grid grid-cols-1 gap-4">
 				<MonthlyChartSlot label={t('trends.chartLabel')} data={points} height={220} amountLabel={t('columns.amount')} countLabel={t('columns.count')} />
 				<div className={cn(report.months.length > 12 && 'max-h-96 overflow-y-auto')}>
 					<MonthlyFiguresTable months={report.months} caption={t('trends.title')} testId="month-table">
