@@ -5,7 +5,8 @@ import { seedDemo } from './db/seed-demo.ts'
 import { env, usesEmbeddedDatabase } from './env.ts'
 import { log } from './log.ts'
 import { drainMail } from './mail/index.ts'
-import { registerNotificationJobs } from './notifications/index.ts'
+import { onImportCommitted } from './imports/pipeline.ts'
+import { registerNotificationJobs, sendImportDigest } from './notifications/index.ts'
 import { startScheduler, type Scheduler } from './scheduler.ts'
 
 let scheduler: Scheduler | undefined
@@ -25,6 +26,8 @@ export function ensureStarted() {
 		// Scheduled mails (the weekly report): exactly once across instances (app/.server/scheduler.ts).
 		registerNotificationJobs()
 		scheduler ??= startScheduler()
+		// One transactions digest per committed import (docs/product.md, Settings › Notifications).
+		onImportCommitted(sendImportDigest)
 		return { demo, trustProxy: env().TRUST_PROXY }
 	})()
 	return starting

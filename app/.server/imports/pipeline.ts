@@ -2,9 +2,8 @@ import { createHash } from 'node:crypto'
 import { sql } from 'kysely'
 import { parseIsoDate } from '#app/lib/dates.ts'
 import { PAYMENT_METHODS } from '#app/lib/schemas/transactions.ts'
-import { asSystem, asUser, dbErrorCode } from '../db/index.ts'
+import { asUser, dbErrorCode } from '../db/index.ts'
 import { logError } from '../log.ts'
-import { sendTransactionDigest } from '../notifications/index.ts'
 import {
 	parseImportFileAsync,
 	type FailReason,
@@ -221,24 +220,25 @@ export async function commitImport(userId: string, batchId: string): Promise<Com
  * is committed already.
  */
 export async function afterImportCommitted(batch: CommittedBatch): Promise<void> {
-	if (batch.counts.created <= 0) return
-	try {
-		const total = await asSystem(async (trx) =>
-			(
-				await sql<{ total: string | null }>`select sum(amount)::text as total from public.transactions
-					where organization_id = ${batch.organizationId} and import_batch_id = ${batch.batchId}`.execute(trx)
-			).rows[0]?.total ?? '0',
-		)
-		await sendTransactionDigest({
-			organizationId: batch.organizationId,
-			batchId: batch.batchId,
-			source: batch.source === 'email' ? 'sync' : 'import',
-			count: batch.counts.created,
-			total,
-		})
-	} catch (error) {
-		logError(error, { where: 'transaction digest', batchId: batch.batchId })
+	for (const listener of committedListeners) {
+		try {
+			await listener(batch)
+		} catch (error) {
+			logError(error, { where: 'after import committed', batchId: batch.batchId })
+		}
 	}
+}
+
+type CommittedListener = (batch: CommittedBatch) => Promise<unknown>
+const committedListeners = new Set<CommittedListener>()
+
+/**
+ * What the server does after every committed batch (the transactions digest), registered at
+ * start-up (app/.server/startup.ts), so the pipeline itself knows nothing of mail.
+ */
+export function onImportCommitted(listener: CommittedListener) {
+	committedListeners.add(listener)
+	return () => committedListeners.delete(listener)
 }
 
 export type UndoResult = { ok: true; removed: number } | { ok: false; code: 'batch_not_found' | 'already_undone' | 'not_committed' | 'not_member' }

@@ -53,3 +53,25 @@ export async function sendTransactionDigest(input: TransactionDigest): Promise<n
 	)
 	return sent
 }
+
+/**
+ * The digest of one committed import batch (files and mail alike): its created payments and
+ * their total. Registered with the import pipeline at start-up.
+ */
+export async function sendImportDigest(batch: { organizationId: string; batchId: string; source: string; counts: { created: number } }) {
+	if (batch.counts.created <= 0) return 0
+	const total = await asSystem(
+		async (trx) =>
+			(
+				await sql<{ total: string | null }>`select sum(amount)::text as total from public.transactions
+					where organization_id = ${batch.organizationId} and import_batch_id = ${batch.batchId}`.execute(trx)
+			).rows[0]?.total ?? '0',
+	)
+	return sendTransactionDigest({
+		organizationId: batch.organizationId,
+		batchId: batch.batchId,
+		source: batch.source === 'email' ? 'sync' : 'import',
+		count: batch.counts.created,
+		total,
+	})
+}

@@ -15,7 +15,7 @@ import { registerJob } from '../scheduler.ts'
 import { weeklyReportJob } from './weekly-report.ts'
 
 export { notifyStaffOfBooking, type BookingNotice } from './booking.ts'
-export { sendTransactionDigest, type TransactionDigest } from './digest.ts'
+export { sendImportDigest, sendTransactionDigest, type TransactionDigest } from './digest.ts'
 export { getPreferences, savePreferences, turnOff, recipientsFor } from './preferences.ts'
 export { unsubscribeUrl, verifyUnsubscribe, type UnsubscribeRequest } from './unsubscribe.ts'
 
