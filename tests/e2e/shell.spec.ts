@@ -344,3 +344,10 @@ signedInTest('the landing page greets a signed-in user and leads into the app in
 	await page.getByRole('main').getByRole('link', { name: 'Open the app' }).click()
 	await expect(page).toHaveURL(/\/app\/dashboard$/)
 })
+
+test('every page has the skip link’s target, the public ones too @nojs', async ({ page }) => {
+	for (const path of ['/', '/auth', '/auth/forgot-password', '/book', '/book/no-such-organization', '/no-such-page']) {
+		await page.goto(path)
+		await expect(page.locator('main#main-content'), path).toHaveCount(1)
+	}
+})

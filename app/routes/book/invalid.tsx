@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next'
 import { data } from 'react-router'
+import { MAIN_ID } from '#app/components/skip-link.tsx'
 import { titleMeta } from '#app/lib/meta.ts'
 
 export const meta = titleMeta('book')
@@ -12,7 +13,7 @@ export function loader() {
 export default function InvalidLink() {
 	const { t } = useTranslation('book')
 	return (
-		<main className="mx-auto flex min-h-svh max-w-lg flex-col justify-center gap-3 p-6 text-center">
+		<main id={MAIN_ID} tabIndex={-1} className="mx-auto flex min-h-svh max-w-lg flex-col justify-center gap-3 p-6 text-center">
 			<h1 className="text-2xl font-semibold">{t('invalidLink.title')}</h1>
 			<p className="text-muted-foreground">{t('invalidLink.description')}</p>
 		</main>

@@ -4,6 +4,7 @@ import { resolveOldSlug } from '#app/.server/organization-settings.ts'
 import { organizationFor } from '#app/.server/public-booking.ts'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { LanguageSwitcher } from '#app/components/language-switcher.tsx'
+import { MAIN_ID } from '#app/components/skip-link.tsx'
 import { Spinner } from '#app/components/ui/spinner.tsx'
 import { pageMeta } from '#app/lib/meta.ts'
 import type { Route } from './+types/layout'
@@ -50,7 +51,7 @@ export default function BookLayout({ loaderData }: Route.ComponentProps) {
 					<LanguageSwitcher />
 				</div>
 			</header>
-			<main className="mx-auto grid max-w-2xl gap-6 px-4 py-6">
+			<main id={MAIN_ID} tabIndex={-1} className="mx-auto grid max-w-2xl gap-6 px-4 py-6">
 				<Outlet />
 			</main>
 		</div>
@@ -63,14 +64,14 @@ export function ErrorBoundary() {
 	const known = isRouteErrorResponse(error) ? ({ 404: 'orgNotFound', 429: 'rateLimited' } as const)[error.status as 404 | 429] : undefined
 	if (known) {
 		return (
-			<main className="mx-auto flex min-h-svh max-w-lg flex-col justify-center gap-3 p-6 text-center">
+			<main id={MAIN_ID} tabIndex={-1} className="mx-auto flex min-h-svh max-w-lg flex-col justify-center gap-3 p-6 text-center">
 				<h1 className="text-2xl font-semibold">{t(`${known}.title`)}</h1>
 				<p className="text-muted-foreground">{t(`${known}.description`)}</p>
 			</main>
 		)
 	}
 	return (
-		<main className="mx-auto flex min-h-svh max-w-lg flex-col justify-center p-6">
+		<main id={MAIN_ID} tabIndex={-1} className="mx-auto flex min-h-svh max-w-lg flex-col justify-center p-6">
 			<GeneralErrorBoundary />
 		</main>
 	)
