@@ -19,6 +19,7 @@ import {
 } from '#app/lib/availability.ts'
 import { addDays, todayIn } from '#app/lib/dates.ts'
 import { contactSchema, type ContactValues } from '#app/lib/schemas/book.ts'
+import { BOOKING_REFUSALS } from './booking.ts'
 import { notifyBookingChange } from './booking-events.ts'
 import { asAnon, dbErrorCode, sql, type Tx } from './db/index.ts'
 import { env } from './env.ts'
@@ -355,25 +356,14 @@ export async function resolveWizard(request: Request, slug: string, step: Step, 
 // Booking, cancelling, rescheduling
 // ---------------------------------------------------------------------------------------------
 
-/** The refusals the wizard explains (create_booking's codes, the availability check's, the limits). */
+/**
+ * The refusals the wizard explains: the booking functions' shared codes (the same checks as the
+ * staff calendar's, app/.server/booking.ts), then the public side's own (guests, limits, the
+ * manage link).
+ */
 export const PUBLIC_REFUSALS = [
+	...BOOKING_REFUSALS,
 	'guest_booking_disabled',
-	'service_unavailable',
-	'provider_unavailable',
-	'invalid_guest_name',
-	'invalid_guest_email',
-	'phone_required',
-	'invalid_guest_phone',
-	'invalid_notes',
-	'invalid_start',
-	'too_soon',
-	'too_far_ahead',
-	'outside_business_hours',
-	'outside_provider_hours',
-	'closed_that_day',
-	'provider_day_off',
-	'off_grid',
-	'slot_taken',
 	'too_many_bookings',
 	'rate_limited',
 	'booking_not_found',
