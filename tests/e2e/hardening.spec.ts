@@ -44,7 +44,7 @@ async function sessionCookie(request: import('@playwright/test').APIRequestConte
 
 test.describe('any method on any path', () => {
 	const methods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE', 'PROPFIND', 'FOO']
-	const paths = ['/', '/auth', '/auth/forgot-password', '/app/dashboard', '/app/transactions?edit=1', '/app/reports/export.csv', '/app/module-marketplace', '/app/modules/b0000000-0000-4000-8000-000000000001/settings.json', '/app/gears?page=x', '/app/booking/calendar?day=9999-12-31', '/app/booking/analytics?from=9999-01-01&to=10000-01-01', '/app/booking/events', '/healthz', '/no/such/page', '/locales/en/common.json', '/assets/none.js']
+	const paths = ['/', '/auth', '/auth/forgot-password', '/app/dashboard', '/app/transactions?edit=1', '/app/reports/export.csv', '/app/module-marketplace', '/app/modules/b0000000-0000-4000-8000-000000000001/settings.json', '/app/gears?page=x', '/app/booking/calendar?day=9999-12-31', '/app/booking/analytics?from=9999-01-01&to=10000-01-01', '/app/booking/events', '/app/booking/providers/9999999999/hours', '/app/transactions/import/9999999999', '/storage/avatars/..%2F..%2Fetc%2Fpasswd', '/book/x/slot?date=9999-12-31&service=1', '/book/x/booked/1?token=%00', '/unsubscribe?token=%00', '/healthz', '/no/such/page', '/locales/en/common.json', '/assets/none.js']
 
 	test('gets a proper answer (never a 5xx), other methods a 405 with Allow, and the server keeps serving', async ({ request }) => {
 		test.setTimeout(60_000)
@@ -143,7 +143,11 @@ test.describe('links and redirects', () => {
 test.describe('bad bodies get a 4xx with a message', () => {
 	const actions = ['/auth', '/auth/forgot-password', '/auth/reset-password', '/auth/sign-out', '/onboarding', '/preferences', '/app/transactions?edit=1', '/app/clients?edit=1',
 		'/app/module-marketplace', '/app/modules/b0000000-0000-4000-8000-000000000001', '/app/plans',
-		'/app/booking/calendar', '/app/booking/settings', '/app/booking/services?edit=1', '/app/booking/providers?edit=1']
+		'/app/booking/calendar', '/app/booking/settings', '/app/booking/services?edit=1', '/app/booking/providers?edit=1',
+		'/app/booking/providers/00000000-0000-4000-8000-000000000000/hours',
+		'/app/settings', '/app/settings/organization', '/app/settings/members', '/app/settings/notifications',
+		'/app/transactions/import', '/app/transactions/import/history', '/app/transactions/import/review',
+		'/auth/confirm-email', '/auth/invitation', '/unsubscribe', '/book/no-such-organization/details', '/book/no-such-organization/confirm']
 
 	test('JSON, text, no body, malformed multipart and invalid UTF-8 on every action', async ({ request }) => {
 		const { cookie } = await sessionCookie(request)
