@@ -5,11 +5,14 @@
  * import pipeline (app/.server/imports/pipeline.ts) on a fresh database of the PostgreSQL test
  * server: parse + stage (the preview), commit (one set-based statement), and the same file
  * again (every row a duplicate). Prints the times and the process's peak RSS; not a pass/fail test.
+ * Then the same file goes through the built server (`npm run build` first) as a user sends it:
+ * signed in, uploaded to the import screen, committed from its preview; the server process's
+ * peak RSS (VmHWM) is the product's own figure. BENCH_IMPORT_SERVER=0 skips that part.
  *
  *   node_modules/.bin/tsx bench/imports.ts
  *   BENCH_IMPORT_ROWS=20000 node_modules/.bin/tsx bench/imports.ts
  */
-import { execFileSync } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
@@ -114,7 +117,7 @@ async function main() {
 		const r = JSON.parse(out) as ChildResult
 		const total = r.stageSeconds + r.commitSeconds
 		const c = r.counts
-		const rows = [
+		const rows: [string, string][] = [
 			['file', `${ROWS.toLocaleString('en-US')} rows, ${mb(Buffer.byteLength(text))} MB (Venmo layout), ${CLIENTS.toLocaleString('en-US')} clients`],
 			['parse + dedupe check + stage (preview)', `${r.stageSeconds.toFixed(2)} s`],
 			['commit (one set-based insert)', `${r.commitSeconds.toFixed(2)} s`],
@@ -122,8 +125,18 @@ async function main() {
 			['created / matched / review / unmatched', `${c.created} / ${c.matched} / ${c.review} / ${c.unmatched}`],
 			['same file again (all duplicates), committed', `${r.againSeconds.toFixed(2)} s, created ${r.again.created}, duplicates ${r.again.duplicates}`],
 			['peak RSS of the importing process', `${mb(r.maxRss)} MB ${mb(r.maxRss) <= TARGET_MB ? 'ok' : 'OVER'} (target ${TARGET_MB} MB; ${mb(r.baseline)} MB with the modules loaded, before reading the file)`],
-			['load average (1 min) when done', loadavg()[0]!.toFixed(1) + ` on ${cpus().length} cores`],
 		]
+		if (process.env.BENCH_IMPORT_SERVER !== '0') {
+			const s = await throughServer(text)
+			const total = s.stageSeconds + s.commitSeconds
+			rows.push(
+				['built server: upload to preview', `${s.stageSeconds.toFixed(2)} s`],
+				['built server: commit from the preview', `${s.commitSeconds.toFixed(2)} s`],
+				['built server: upload to committed', `${total.toFixed(2)} s ${total <= TARGET_S ? 'ok' : 'OVER'} (target ${TARGET_S} s)`],
+				['built server: peak RSS (VmHWM)', `${mb(s.peak)} MB ${mb(s.peak) <= TARGET_MB ? 'ok' : 'OVER'} (target ${TARGET_MB} MB; ${mb(s.idle)} MB idle before the upload)`],
+			)
+		}
+		rows.push(['load average (1 min) when done', loadavg()[0]!.toFixed(1) + ` on ${cpus().length} cores`])
 		const width = Math.max(...rows.map(([k]) => k!.length))
 		console.log(`\nImport benchmark: PostgreSQL server (scripts/pg-test-server.sh, fsync off), database ${name}\n`)
 		for (const [k, v] of rows) console.log(`${k!.padEnd(width)}  ${v}`)
@@ -134,6 +147,67 @@ async function main() {
 		await c.connect()
 		await c.query(`drop database if exists ${name} with (force)`)
 		await c.end()
+	}
+}
+
+
+const SERVER_PORT = Number(process.env.BENCH_PORT ?? 4295)
+
+/** Peak and current RSS of a process, from /proc (Linux). */
+function memoryOf(pid: number) {
+	const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+	const kb = (name: string) => Number(status.match(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm'))?.[1] ?? 0) * 1024
+	return { peak: kb('VmHWM'), now: kb('VmRSS') }
+}
+
+/** The file through the built server: sign up, upload, preview, commit; the server's peak RSS. */
+async function throughServer(text: string) {
+	const base = `http://127.0.0.1:${SERVER_PORT}`
+	const databaseUrl = execFileSync('bash', [path.join(root, 'scripts/e2e-database.sh')], { encoding: 'utf8' }).trim()
+	const dataDir = mkdtempSync(path.join(tmpdir(), 'p2p-bench-imports-server-'))
+	const server = spawn('node', ['server.js'], {
+		cwd: root,
+		env: { ...process.env, PORT: String(SERVER_PORT), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: databaseUrl,
+			SESSION_SECRET: 'bench-session-secret-of-at-least-32-characters', LOG_LEVEL: 'silent', NODE_ENV: 'production' },
+		stdio: ['ignore', 'ignore', 'inherit'],
+	})
+	try {
+		for (let i = 0; ; i++) {
+			if (i > 240) throw new Error('server did not start')
+			if (await fetch(`${base}/healthz`).then((r) => r.ok, () => false)) break
+			await new Promise((r) => setTimeout(r, 500))
+		}
+		const email = `bench-import-${Date.now()}@example.test`
+		const signup = new URLSearchParams({ intent: 'signup', fullName: 'Bench Importer', email, password: 'correct-horse-1', confirmPassword: 'correct-horse-1' })
+		const res = await fetch(`${base}/auth?mode=signup`, { method: 'POST', body: signup, redirect: 'manual', headers: { origin: base } })
+		const cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ')
+		if (res.status !== 302 || !cookie) throw new Error(`sign-up answered ${res.status}`)
+		const db = new pg.Client({ connectionString: databaseUrl })
+		await db.connect()
+		await db.query(
+			`insert into public.clients (organization_id, name)
+			 select m.organization_id, c.name from public.organization_members m join auth.users u on u.id = m.user_id,
+			 (select 'Client ' || g as name from generate_series(0, $2::int - 1) g union all select 'Shared Name' from generate_series(1, 2)) c
+			 where u.email = $1`,
+			[email, CLIENTS],
+		)
+		await db.end()
+		const headers = { cookie, origin: base }
+		await fetch(`${base}/app/transactions/import`, { headers }).then((r) => r.text())
+		const idle = memoryOf(server.pid!).now
+		const form = new FormData()
+		form.set('intent', 'upload')
+		form.set('file', new Blob([text], { type: 'text/csv' }), 'venmo.csv')
+		const [upload, stageSeconds] = await timed(() => fetch(`${base}/app/transactions/import`, { method: 'POST', body: form, headers, redirect: 'manual' }))
+		const preview = upload.headers.get('location')
+		if (upload.status !== 302 || !preview?.startsWith('/app/transactions/import/')) throw new Error(`upload answered ${upload.status} ${preview}`)
+		const [commit, commitSeconds] = await timed(() =>
+			fetch(`${base}${preview}`, { method: 'POST', body: new URLSearchParams({ intent: 'commit' }), headers, redirect: 'manual' }))
+		if (commit.status !== 302 || !commit.headers.get('location')?.endsWith('/import/history')) throw new Error(`commit answered ${commit.status}`)
+		return { stageSeconds, commitSeconds, idle, ...memoryOf(server.pid!) }
+	} finally {
+		server.kill('SIGTERM')
+		rmSync(dataDir, { recursive: true, force: true })
 	}
 }
 

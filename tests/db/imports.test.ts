@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest'
 import { asSystem, asUser, sql } from '#app/.server/db/index.ts'
 import { commitImport, importPayments, undoImport } from '#app/.server/imports/pipeline.ts'
 import type { NormalizedPayment } from '#app/.server/imports/parsers/index.ts'
+import { STAGE_CHUNK_ROWS } from '#app/.server/imports/staging.ts'
 import { addMember, createUser, refusal } from './fixtures.ts'
 
 const VENMO = [
@@ -121,6 +122,57 @@ describe('importing a file', () => {
 		expect(await refusal(importPayments({ organizationId: owner.orgId, userId: other.userId, file: VENMO }))).toBe('not_member')
 		await commitImport(owner.userId, staged.batch.batchId)
 		expect(await undoImport(other.userId, staged.batch.batchId)).toEqual({ ok: false, code: 'not_member' })
+		expect(await imported(owner.userId, owner.orgId)).toHaveLength(3)
+	})
+})
+
+describe('staging in chunks', () => {
+	test('a file of several chunks is staged whole: every row once, id-less twins across chunks both kept, counts right', async () => {
+		const owner = await org('Chunks')
+		const n = STAGE_CHUNK_ROWS * 2 + 17
+		const header = 'Posted,Who,Value,Memo'
+		// Every row the same id-less payment: the occurrence number keeps each one, across chunks.
+		const file = [header, ...Array.from({ length: n }, () => '2026-03-05,Ana Silva,10.00,Lesson'), '2026-03-05,,10.00,No payer'].join('\n')
+		const mapping = { date: 'Posted', amount: 'Value', payer: 'Who', externalId: '', description: 'Memo', method: 'Zelle' as const }
+		const staged = await importPayments({ organizationId: owner.orgId, userId: owner.userId, file, mapping, mode: 'preview' })
+		if (!staged.ok || staged.status !== 'staged') throw new Error('not staged')
+		expect(staged.batch).toMatchObject({ rowsRead: n + 1, payments: n, failed: 1, failures: [{ reason: 'payerMissing' }] })
+		const row = await asUser(owner.userId, (trx) => trx.selectFrom('import_batches').select(['payment_count', 'rows_read', 'failed_count']).where('id', '=', staged.batch.batchId).executeTakeFirstOrThrow())
+		expect(row).toEqual({ payment_count: n, rows_read: n + 1, failed_count: 1 })
+		const committed = await commitImport(owner.userId, staged.batch.batchId)
+		expect(committed).toMatchObject({ ok: true, batch: { counts: { created: n, duplicates: 0, matched: n } } })
+		const left = await asSystem(async (trx) => (await sql<{ n: number }>`select count(*)::int as n from private.import_staged_rows where batch_id = ${staged.batch.batchId}`.execute(trx)).rows[0]!.n)
+		expect(left).toBe(0)
+	})
+
+	test('a file found not to be CSV half-way leaves no staged batch behind', async () => {
+		const owner = await org('Broken')
+		const rows = Array.from({ length: STAGE_CHUNK_ROWS * 2 }, (_, i) => `2026-03-05,Payer ${i},10.00,Lesson`)
+		const file = ['Posted,Who,Value,Memo', ...rows, '2026-03-06,"Unclosed,10.00,x'].join('\n')
+		const mapping = { date: 'Posted', amount: 'Value', payer: 'Who', externalId: '', description: 'Memo', method: 'Zelle' as const }
+		expect(await importPayments({ organizationId: owner.orgId, userId: owner.userId, file, mapping })).toMatchObject({ ok: false, error: 'notCsv' })
+		const batches = await asSystem((trx) => trx.selectFrom('import_batches').select('id').where('organization_id', '=', owner.orgId).execute())
+		expect(batches).toEqual([])
+	})
+
+	test("only the member who staged a batch may append to it or finish it, and only while it is staged", async () => {
+		const owner = await org('Append')
+		const teammate = await createUser('Teammate')
+		await addMember(owner.orgId, teammate.userId, 'member')
+		const other = await createUser('Stranger')
+		const staged = await importPayments({ organizationId: owner.orgId, userId: owner.userId, file: VENMO, mode: 'preview' })
+		if (!staged.ok) throw new Error('not staged')
+		const id = staged.batch.batchId
+		const chunk = JSON.stringify([{ ord: 99, import_key: 'h:forged:1', amount: '1.00', date_received: '2026-03-01', payment_method: 'Zelle', raw_payer: 'Forged' }])
+		const append = (userId: string) => refusal(asUser(userId, (trx) => sql`select public.stage_import_rows(${id}, ${chunk}::jsonb)`.execute(trx)))
+		const finish = (userId: string) => refusal(asUser(userId, (trx) => sql`select public.finish_import_stage(${id}, 0, 0, 0, '[]'::jsonb)`.execute(trx)))
+		expect(await append(other.userId)).toBe('not_member')
+		expect(await finish(other.userId)).toBe('not_member')
+		expect(await append(teammate.userId)).toBe('batch_not_found')
+		expect(await finish(teammate.userId)).toBe('batch_not_found')
+		expect(await refusal(asUser(owner.userId, (trx) => sql`select public.stage_import_rows(${id}, '{}'::jsonb)`.execute(trx)))).toBe('invalid_batch')
+		await commitImport(owner.userId, id)
+		expect(await append(owner.userId)).toBe('batch_not_found')
 		expect(await imported(owner.userId, owner.orgId)).toHaveLength(3)
 	})
 })

@@ -1,30 +1,21 @@
-import { createHash } from 'node:crypto'
 import { sql } from 'kysely'
 import { parseIsoDate } from '#app/lib/dates.ts'
 import { PAYMENT_METHODS } from '#app/lib/schemas/transactions.ts'
 import { asUser, dbErrorCode } from '../db/index.ts'
 import { logError } from '../log.ts'
-import {
-	parseImportFileAsync,
-	type FailReason,
-	type FileError,
-	type FileSource,
-	type GenericMapping,
-	type ImportSource,
-	type NormalizedPayment,
-	type ParsedRow,
-} from './parsers/index.ts'
+import { parseImportFileAsync, type FileError, type GenericMapping, type ImportSource, type NormalizedPayment, type ParsedRow } from './parsers/index.ts'
+import { Stager, type RowFailure, type StagedBatch } from './staging.ts'
+
+export { MAX_KEPT_FAILURES, payerKey, type RowFailure, type StagedBatch } from './staging.ts'
 
 /**
  * The one import pipeline: parse (files) → normalise → dedupe → match → commit → digest hook.
  * A CSV upload and a mail sync both come through `importPayments`, so both get the same
  * dedupe keys, client matching, review queue, history and undo (docs/product.md, Imports;
- * docs/decisions/016-imports.md). Dedupe, matching and the commit itself run in SQL
- * (`stage_import`, `commit_import`), set-based, in one transaction.
+ * docs/decisions/016-imports.md). Rows are staged in chunks as they are read (`Stager`);
+ * dedupe, matching and the commit itself run in SQL (`import_plan`, `commit_import`),
+ * set-based, the commit in one transaction.
  */
-
-/** Failing rows kept with a batch for its preview. */
-export const MAX_KEPT_FAILURES = 200
 
 export type ImportCounts = {
 	created: number
@@ -34,18 +25,6 @@ export type ImportCounts = {
 	review: number
 	unmatched: number
 }
-
-export type StagedBatch = {
-	batchId: string
-	source: ImportSource
-	rowsRead: number
-	payments: number
-	ignored: number
-	failed: number
-	failures: RowFailure[]
-}
-
-export type RowFailure = { line: number; reason: FailReason; value: string }
 
 export type CommittedBatch = StagedBatch & { organizationId: string; userId: string; counts: ImportCounts }
 
@@ -71,19 +50,22 @@ export type ImportResult =
 export async function importPayments(input: ImportInput): Promise<ImportResult> {
 	const progress = input.onProgress ?? (() => undefined)
 	progress('reading', 0)
-	let source: ImportSource
-	let rows: ParsedRow[]
+	const stager = new Stager(input.organizationId, input.userId, input.label?.slice(0, 255) ?? null)
 	if ('file' in input) {
-		const parsed = await parseImportFileAsync(input.file, input.mapping, (share) => progress('reading', share))
-		if (!parsed.ok) return { ok: false, error: parsed.error, headers: parsed.headers }
-		source = parsed.source satisfies FileSource
-		rows = parsed.rows
+		const parsed = await parseImportFileAsync(input.file, input.mapping, stager, (share) => progress('reading', share)).catch(async (error: unknown) => {
+			await stager.abandon()
+			throw error
+		})
+		if (!parsed.ok) {
+			await stager.abandon()
+			return { ok: false, error: parsed.error, headers: parsed.headers }
+		}
 	} else {
-		source = input.source
-		rows = input.payments.map((payment, i) => checkPayment(payment, i + 1))
+		stager.layout(input.source)
+		input.payments.forEach((payment, i) => stager.row(checkPayment(payment, i + 1)))
 	}
 	progress('checking', 1)
-	const batch = await stage(input, source, rows)
+	const batch = await stager.finish()
 	if (input.mode === 'preview') return { ok: true, status: 'staged', batch }
 	progress('committing', 1)
 	const committed = await commitImport(input.userId, batch.batchId)
@@ -103,69 +85,6 @@ function checkPayment(p: NormalizedPayment, line: number): ParsedRow {
 	if (p.payer.length > 200 || (p.externalId?.length ?? 0) > 200 || p.provider.length > 40) return { line, kind: 'failed', reason: 'tooLong', value: p.payer.slice(0, 40) }
 	if (!(PAYMENT_METHODS as readonly string[]).includes(p.method)) return { line, kind: 'failed', reason: 'methodInvalid', value: String(p.method).slice(0, 40) }
 	return { line, kind: 'payment', payment: p }
-}
-
-/** The dedupe key of each payment: its provider's id, else a content hash plus occurrence. */
-export function importKeys(payments: NormalizedPayment[]): string[] {
-	const seen = new Map<string, number>()
-	return payments.map((p) => {
-		if (p.externalId) return `id:${p.provider}:${p.externalId}`
-		const content = [p.date, p.amount, payerKey(p.payer), (p.description ?? '').trim().toLowerCase(), p.method].join('\u001f')
-		const hash = createHash('sha256').update(content).digest('base64url')
-		const n = (seen.get(hash) ?? 0) + 1
-		seen.set(hash, n)
-		return `h:${hash}:${n}`
-	})
-}
-
-/** As `public.payer_key` in SQL: lowercased, trimmed, inner spaces collapsed. */
-export function payerKey(name: string) {
-	return name.trim().replace(/\s+/g, ' ').toLowerCase()
-}
-
-async function stage(input: ImportInput, source: ImportSource, rows: ParsedRow[]): Promise<StagedBatch> {
-	const payments: NormalizedPayment[] = []
-	const failures: RowFailure[] = []
-	let ignored = 0
-	let failed = 0
-	for (const row of rows) {
-		if (row.kind === 'payment') payments.push(row.payment)
-		else if (row.kind === 'ignored') ignored++
-		else {
-			failed++
-			if (failures.length < MAX_KEPT_FAILURES) failures.push({ line: row.line, reason: row.reason, value: row.value.slice(0, 80) })
-		}
-	}
-	const keys = importKeys(payments)
-	// The staged rows' JSON written row by row (no array of row objects next to the payments).
-	const parts: string[] = []
-	for (let i = 0; i < payments.length; i++) {
-		const p = payments[i]!
-		parts.push(
-			JSON.stringify({
-				ord: i + 1,
-				import_key: keys[i],
-				external_id: p.externalId,
-				amount: p.amount,
-				fee: p.fee,
-				date_received: p.date,
-				payment_method: p.method,
-				raw_payer: p.payer,
-				payer_email: p.payerEmail ?? null,
-				description: p.description?.slice(0, 2000) ?? null,
-			}),
-		)
-	}
-	const staged = `[${parts.join(',')}]`
-	parts.length = 0
-	const label = input.label?.slice(0, 255) ?? null
-	const batchId = await asUser(input.userId, async (trx) => {
-		const { rows: out } = await sql<{ id: string }>`
-			select public.stage_import(${input.organizationId}, ${source}, ${label}, ${staged}::jsonb,
-				${rows.length}::int, ${ignored}::int, ${failed}::int, ${JSON.stringify(failures)}::jsonb) as id`.execute(trx)
-		return out[0]!.id
-	})
-	return { batchId, source, rowsRead: rows.length, payments: payments.length, ignored, failed, failures }
 }
 
 export type CommitResult = { ok: true; batch: CommittedBatch } | { ok: false; code: 'batch_not_found' | 'already_committed' | 'not_member' }

@@ -176,8 +176,21 @@ describe('reading in chunks (large files)', () => {
 		['large generic without mapping', bigGeneric, null], ['large venmo with multi-line notes', bigVenmo, null], ['not csv', '"a,b\n1', null],
 	])('%s: the same rows as reading at once', async (_, text, m) => {
 		const shares: number[] = []
-		const chunked = await parseImportFileAsync(text, m, (share) => shares.push(share))
-		expect(chunked).toEqual(parseImportFile(text, m))
+		const rows: ParsedRow[] = []
+		const layouts: string[] = []
+		let drains = 0
+		const sink = { layout: (source: string) => layouts.push(source), row: (row: ParsedRow) => rows.push(row), drain: async () => void drains++ }
+		const chunked = await parseImportFileAsync(text, m, sink, (share) => shares.push(share))
+		const whole = parseImportFile(text, m)
+		if (whole.ok) {
+			expect(chunked).toEqual({ ok: true, source: whole.source, headers: whole.headers, rows: whole.rows.length })
+			expect(rows).toEqual(whole.rows)
+			expect(layouts).toEqual([whole.source])
+		} else {
+			expect(chunked).toEqual(whole)
+		}
+		// The sink is given a turn between chunks of a large file, where it writes what it holds.
+		if (text.length > 256 * 1024) expect(drains).toBeGreaterThan(1)
 		expect(shares.every((s, i) => s >= 0 && s <= 1 && (i === 0 || s >= shares[i - 1]!))).toBe(true)
 	})
 })

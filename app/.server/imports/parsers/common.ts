@@ -93,10 +93,15 @@ const CHUNK = 256 * 1024
 /**
  * As `readRecords`, in chunks that leave the event loop free between them (a 10 MB file does
  * not stall the server), handing each record to `onRecord` as it is read (so a large file's
- * records are never all held at once) and reporting the share of the text read. False when
- * the text is not CSV.
+ * records are never all held at once), reporting the share of the text read and awaiting
+ * `afterChunk` between chunks. False when the text is not CSV.
  */
-export async function readRecordsAsync(text: string, onRecord: (rec: Rec) => void, onProgress?: (share: number) => void): Promise<boolean> {
+export async function readRecordsAsync(
+	text: string,
+	onRecord: (rec: Rec) => void,
+	onProgress?: (share: number) => void,
+	afterChunk?: () => Promise<void>,
+): Promise<boolean> {
 	if (text.includes('\0')) return false
 	const parser = parseStream(CSV_OPTIONS)
 	let failed = false
@@ -118,6 +123,7 @@ export async function readRecordsAsync(text: string, onRecord: (rec: Rec) => voi
 		parser.write(text.slice(i, i + CHUNK))
 		onProgress?.(i / text.length)
 		await new Promise((resolve) => setImmediate(resolve))
+		await afterChunk?.()
 	}
 	parser.end()
 	await finished

@@ -30,27 +30,46 @@ export function parseImportFile(text: string, mapping?: GenericMapping | null): 
 	return parseRecords(readRecords(text), mapping)
 }
 
+/** Where `parseImportFileAsync` hands what it reads. */
+export type RowSink = {
+	/** The file's layout, once its header is found (before any row). */
+	layout(source: FileSource): void
+	row(row: ParsedRow): void
+	/** Awaited between two chunks of the file: the sink may write what it holds. */
+	drain?(): Promise<void>
+}
+
+export type StreamResult = { ok: true; source: FileSource; headers: string[]; rows: number } | Exclude<ParseResult, { ok: true }>
+
 /**
- * As `parseImportFile`, reading in chunks and reporting the share read (for large files): each
- * record after the header becomes its parsed row as soon as it is read.
+ * As `parseImportFile`, reading in chunks (the event loop stays free, and the share read is
+ * reported) and handing each row to `sink` as soon as its record is read, so a large file's
+ * rows are never all held at once.
  */
-export async function parseImportFileAsync(text: string, mapping?: GenericMapping | null, onProgress?: (share: number) => void): Promise<ParseResult> {
+export async function parseImportFileAsync(
+	text: string,
+	mapping: GenericMapping | null | undefined,
+	sink: RowSink,
+	onProgress?: (share: number) => void,
+): Promise<StreamResult> {
 	if (!text.trim()) return { ok: false, error: 'empty' }
 	const head: Rec[] = []
 	let convert: ((rec: Rec) => ParsedRow[]) | null = null
 	let found: { source: FileSource; header: string[] } | null = null
-	const rows: ParsedRow[] = []
+	let count = 0
+	const emit = (rows: ParsedRow[]) => {
+		for (const row of rows) sink.row(row)
+		count += rows.length
+	}
 	const read = await readRecordsAsync(
 		text,
 		(rec) => {
-			if (convert) {
-				for (const row of convert(rec)) rows.push(row)
-				return
-			}
+			if (convert) return emit(convert(rec))
 			head.push(rec)
 			const layout = LAYOUTS.find((l) => l.fits(rec.fields))
 			if (layout) {
 				found = { source: layout.source, header: rec.fields }
+				sink.layout(layout.source)
 				convert = (r) => layout.parse(rec.fields, [r])
 				head.length = 0
 			} else if (head.length >= HEADER_SEARCH_LINES) {
@@ -60,8 +79,9 @@ export async function parseImportFileAsync(text: string, mapping?: GenericMappin
 				head.length = 0
 				if (mapping && header.length >= 2 && mappingFits(header, mapping)) {
 					found = { source: 'generic', header }
+					sink.layout('generic')
 					convert = (r) => parseGeneric(header, [r], mapping)
-					for (const r of rest) rows.push(...convert(r))
+					for (const r of rest) emit(convert(r))
 				} else {
 					// Left to parseImportFile below, which says what is missing.
 					convert = () => []
@@ -69,14 +89,20 @@ export async function parseImportFileAsync(text: string, mapping?: GenericMappin
 			}
 		},
 		onProgress,
+		sink.drain?.bind(sink),
 	)
 	if (!read) return { ok: false, error: 'notCsv' }
 	if (!found) {
 		// A short file (no layout in its lines) or one whose generic mapping did not fit.
-		return parseImportFile(text, mapping)
+		const whole = parseImportFile(text, mapping)
+		if (!whole.ok) return whole
+		sink.layout(whole.source)
+		for (const row of whole.rows) sink.row(row)
+		return { ok: true, source: whole.source, headers: whole.headers, rows: whole.rows.length }
 	}
 	const { source, header } = found
-	return finish(source, header, rows)
+	if (count === 0) return { ok: false, error: 'noRows', headers: header }
+	return { ok: true, source, headers: header, rows: count }
 }
 
 function parseRecords(records: Rec[] | null, mapping?: GenericMapping | null): ParseResult {

@@ -1,0 +1,148 @@
+import { createHash } from 'node:crypto'
+import { sql } from 'kysely'
+import { asSystem, asUser } from '../db/index.ts'
+import type { FailReason, ImportSource, NormalizedPayment, ParsedRow } from './parsers/index.ts'
+
+/** Failing rows kept with a batch for its preview. */
+export const MAX_KEPT_FAILURES = 200
+
+/** Rows written to the database at a time while a file is read. */
+export const STAGE_CHUNK_ROWS = 5_000
+
+export type RowFailure = { line: number; reason: FailReason; value: string }
+
+export type StagedBatch = {
+	batchId: string
+	source: ImportSource
+	rowsRead: number
+	payments: number
+	ignored: number
+	failed: number
+	failures: RowFailure[]
+}
+
+/**
+ * Stages a batch while its rows are read: each payment gets its dedupe key and is written with
+ * the next chunk (`stage_import_rows`), so the importing process holds one chunk of rows, never
+ * the whole file's (docs/decisions/016-imports.md, "Staging in chunks"). The batch is created
+ * with the first chunk; `finish` records the counts, `abandon` removes a batch left half read.
+ */
+export class Stager {
+	#source: ImportSource | null = null
+	#batchId: string | null = null
+	#pending: string[] = []
+	#keys = new ImportKeys()
+	#rowsRead = 0
+	#payments = 0
+	#ignored = 0
+	#failed = 0
+	#failures: RowFailure[] = []
+
+	constructor(
+		private readonly organizationId: string,
+		private readonly userId: string,
+		private readonly label: string | null,
+	) {}
+
+	layout(source: ImportSource) {
+		this.#source = source
+	}
+
+	row(row: ParsedRow) {
+		this.#rowsRead++
+		if (row.kind === 'ignored') this.#ignored++
+		else if (row.kind === 'failed') {
+			this.#failed++
+			if (this.#failures.length < MAX_KEPT_FAILURES) this.#failures.push({ line: row.line, reason: row.reason, value: row.value.slice(0, 80) })
+		} else {
+			const p = row.payment
+			this.#payments++
+			this.#pending.push(
+				JSON.stringify({
+					ord: this.#payments,
+					import_key: this.#keys.next(p),
+					external_id: p.externalId,
+					amount: p.amount,
+					fee: p.fee,
+					date_received: p.date,
+					payment_method: p.method,
+					raw_payer: p.payer,
+					payer_email: p.payerEmail ?? null,
+					description: p.description?.slice(0, 2000) ?? null,
+				}),
+			)
+		}
+	}
+
+	/** Writes the pending rows once a chunk's worth is held. */
+	async drain() {
+		if (this.#pending.length >= STAGE_CHUNK_ROWS) await this.#flush()
+	}
+
+	async finish(): Promise<StagedBatch> {
+		await this.#flush()
+		const batchId = await this.#batch()
+		await asUser(this.userId, (trx) =>
+			sql`select public.finish_import_stage(${batchId}, ${this.#rowsRead}::int, ${this.#ignored}::int, ${this.#failed}::int,
+				${JSON.stringify(this.#failures)}::jsonb)`.execute(trx),
+		)
+		return {
+			batchId,
+			source: this.#source!,
+			rowsRead: this.#rowsRead,
+			payments: this.#payments,
+			ignored: this.#ignored,
+			failed: this.#failed,
+			failures: this.#failures,
+		}
+	}
+
+	/** Removes the batch staged so far (a file found not to be CSV half-way through). */
+	async abandon() {
+		const batchId = this.#batchId
+		if (!batchId) return
+		await asSystem((trx) => sql`delete from public.import_batches where id = ${batchId} and status = 'staged'`.execute(trx))
+	}
+
+	async #flush() {
+		if (this.#pending.length === 0) return
+		const batchId = await this.#batch()
+		const chunk = `[${this.#pending.join(',')}]`
+		this.#pending = []
+		await asUser(this.userId, (trx) => sql`select public.stage_import_rows(${batchId}, ${chunk}::jsonb)`.execute(trx))
+	}
+
+	async #batch(): Promise<string> {
+		if (this.#batchId) return this.#batchId
+		if (!this.#source) throw new Error('staging before the layout is known')
+		const id = await asUser(this.userId, async (trx) => {
+			const { rows } = await sql<{ id: string }>`
+				select public.stage_import(${this.organizationId}, ${this.#source}, ${this.label}, '[]'::jsonb, 0, 0, 0, '[]'::jsonb) as id`.execute(trx)
+			return rows[0]!.id
+		})
+		this.#batchId = id
+		return id
+	}
+}
+
+/**
+ * The dedupe key of each payment in turn: its provider's id, else a content hash plus its
+ * occurrence in the file, so two real identical payments on one day are both kept.
+ */
+export class ImportKeys {
+	#seen = new Map<string, number>()
+
+	next(p: NormalizedPayment): string {
+		if (p.externalId) return `id:${p.provider}:${p.externalId}`
+		const content = [p.date, p.amount, payerKey(p.payer), (p.description ?? '').trim().toLowerCase(), p.method].join('\u001f')
+		const hash = createHash('sha256').update(content).digest('base64url')
+		const n = (this.#seen.get(hash) ?? 0) + 1
+		this.#seen.set(hash, n)
+		return `h:${hash}:${n}`
+	}
+}
+
+/** As `public.payer_key` in SQL: lowercased, trimmed, inner spaces collapsed. */
+export function payerKey(name: string) {
+	return name.trim().replace(/\s+/g, ' ').toLowerCase()
+}
