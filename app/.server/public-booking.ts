@@ -7,6 +7,7 @@
  * the contact details in a short-lived signed cookie. `resolveWizard` reads both, keeps what is
  * still valid and says which step first needs input.
  */
+import { randomBytes } from 'node:crypto'
 import { createCookie, redirect } from 'react-router'
 import {
 	computeAvailability,
@@ -26,6 +27,7 @@ import { env } from './env.ts'
 import { logError } from './log.ts'
 import { notifyStaffOfBooking } from './notifications/index.ts'
 import { allowEvent } from './rate-limit.ts'
+import { open, seal } from './secrets.ts'
 import { secureCookies } from './security.ts'
 import { sendBookingMail } from './public-booking-mail.ts'
 
@@ -400,23 +402,62 @@ export async function allowPublic(kind: 'book_post' | 'slot_lookup', address: st
 	return allowEvent(kind, address, limit)
 }
 
+/** A confirm form's attempt key: random, URL-safe (`newBookingAttempt`). */
+const ATTEMPT = /^[\w-]{20,100}$/
+
+/** A fresh attempt key for one rendering of the confirm form. */
+export function newBookingAttempt() {
+	return randomBytes(18).toString('base64url')
+}
+
+const attemptContext = (attempt: string) => `booking-attempt:${attempt}`
+
+/**
+ * The booking a confirm form already made (its attempt key posted twice: a double tap with
+ * JavaScript off, a retried request), as the address of its booked page; null when none.
+ */
+export async function bookedByAttempt(attempt: unknown): Promise<{ id: string; token: string } | null> {
+	if (typeof attempt !== 'string' || !ATTEMPT.test(attempt)) return null
+	const row = await asAnon(async (trx) => (await sql<{ appointment_id: string; sealed_token: string }>`
+		select * from public.booking_attempt(${attempt})`.execute(trx)).rows[0])
+	if (!row) return null
+	try {
+		return { id: row.appointment_id, token: open(row.sealed_token, attemptContext(attempt)) }
+	} catch {
+		return null
+	}
+}
+
+/**
+ * Books a slot for a guest. With the confirm form's attempt key, the booking remembers it in
+ * its own transaction, so the same form posted again finds this booking (`bookedByAttempt`).
+ */
 export async function createPublicBooking(
 	org: PublicOrganization,
-	input: { serviceId: string; providerId: string; start: string; contact: ContactValues },
+	input: { serviceId: string; providerId: string; start: string; contact: ContactValues; attempt?: unknown },
 	language: string,
 ): Promise<{ ok: true; id: string; token: string } | { ok: false; code: PublicRefusal }> {
+	const attempt = typeof input.attempt === 'string' && ATTEMPT.test(input.attempt) ? input.attempt : null
 	try {
 		const row = await asAnon(async (trx) => {
 			await sql`select set_config('app.booking_max_upcoming', ${String(env().BOOK_MAX_UPCOMING_PER_EMAIL)}, true)`.execute(trx)
 			const r = await sql<{ id: string; manage_token: string }>`
 				select id, manage_token from public.create_booking(${org.id}, ${input.serviceId}, ${input.providerId},
 					${input.start}::timestamptz, ${input.contact.name}, ${input.contact.email}, ${input.contact.phone ?? null}, ${input.contact.notes ?? null})`.execute(trx)
-			return r.rows[0]!
+			const booked = r.rows[0]!
+			if (attempt) {
+				await sql`select public.remember_booking_attempt(${attempt}, ${booked.id}, ${seal(booked.manage_token, attemptContext(attempt))})`.execute(trx)
+			}
+			return booked
 		})
 		await afterBooked(org.id, row.manage_token, language)
 		return { ok: true, id: row.id, token: row.manage_token }
 	} catch (error) {
-		return { ok: false, code: refusalOf(error) }
+		const code = refusalOf(error)
+		// The same form's other post won the slot a moment ago: that booking is this guest's.
+		const twin = code === 'slot_taken' && attempt ? await bookedByAttempt(attempt) : null
+		if (twin) return { ok: true, ...twin }
+		return { ok: false, code }
 	}
 }
 

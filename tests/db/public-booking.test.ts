@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { asAnon, asSystem, sql } from '#app/.server/db/index.ts'
-import { allowPublic, createPublicBooking, getManagedBooking, getPublicOrganization } from '#app/.server/public-booking.ts'
+import { allowPublic, bookedByAttempt, createPublicBooking, getManagedBooking, getPublicOrganization, newBookingAttempt } from '#app/.server/public-booking.ts'
 import { at, createBookingSetup, createUser, refusal, upcomingWeekday } from './fixtures.ts'
 
 async function world() {
@@ -94,6 +94,32 @@ describe('get_public_date_overrides', () => {
 			{ provider_id: w.provider, date: w.day, closed: false, start_time: '10:00', end_time: '24:00' },
 		])
 		expect(await refusal(asAnon((trx) => sql`select * from public.get_public_date_overrides(${w.org}, '2030-01-01', '2031-06-01')`.execute(trx)))).toBe('invalid_range')
+	})
+})
+
+describe('one booking per confirm form', () => {
+	test('the same form posted twice books once: the second post gets the first booking, even when the slot check comes first', async () => {
+		const w = await world()
+		const org = (await getPublicOrganization((await asSystem((trx) => trx.selectFrom('organizations').select('slug').where('id', '=', w.org).executeTakeFirstOrThrow())).slug))!
+		const attempt = newBookingAttempt()
+		const input = { serviceId: w.service, providerId: w.provider, start: at(w.day, '09:00'), contact: { name: 'Twice', email: 'twice@example.com' }, attempt }
+		const first = await createPublicBooking(org, input, 'en')
+		if (!first.ok) throw new Error(first.code)
+		expect(await createPublicBooking(org, input, 'en')).toEqual(first)
+		expect(await bookedByAttempt(attempt)).toEqual({ id: first.id, token: first.token })
+		const rows = await asSystem((trx) => trx.selectFrom('booking_appointments').select('id').where('organization_id', '=', w.org).execute())
+		expect(rows).toEqual([{ id: first.id }])
+		// Another form (another attempt key) for the same slot is told it is taken.
+		expect(await createPublicBooking(org, { ...input, attempt: newBookingAttempt() }, 'en')).toEqual({ ok: false, code: 'slot_taken' })
+		expect(await bookedByAttempt(newBookingAttempt())).toBeNull()
+		expect(await bookedByAttempt('short')).toBeNull()
+	})
+
+	test("nobody can attach an attempt key to a booking their own transaction did not make", async () => {
+		const w = await world()
+		const { id } = await book(w, at(w.day, '10:00'), 'victim@example.com')
+		expect(await refusal(asAnon((trx) => sql`select public.remember_booking_attempt(${newBookingAttempt()}, ${id}, 'v1.x')`.execute(trx)))).toBe('invalid_attempt')
+		expect(await refusal(asAnon((trx) => sql`select * from private.booking_attempts`.execute(trx)))).toBe('42501')
 	})
 })
 

@@ -440,9 +440,9 @@ describe('the catalog', () => {
 				order by 1`.execute(trx)).rows.map((r) => r.name),
 		)
 		expect(names).toEqual([
-			'cancel_booking', 'create_booking', 'get_public_booking', 'get_public_booking_settings',
+			'booking_attempt', 'cancel_booking', 'create_booking', 'get_public_booking', 'get_public_booking_settings',
 			'get_public_busy_ranges', 'get_public_date_overrides', 'get_public_organization', 'get_public_providers',
-			'get_public_services', 'reschedule_booking', 'resolve_old_slug',
+			'get_public_services', 'remember_booking_attempt', 'reschedule_booking', 'resolve_old_slug',
 		])
 	})
 

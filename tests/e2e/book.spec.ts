@@ -230,6 +230,27 @@ test('two visitors confirming the same slot: one is booked, the other is told it
 	await Promise.all([a.close(), b.close()])
 })
 
+test('the same confirm form posted twice (a double tap) books once and shows the booking, not "slot taken" @nojs', async ({ page, baseURL }) => {
+	const w = await bookingWorld(page.request)
+	await page.context().clearCookies()
+	await page.goto(`/book/${w.slug}/slot?service=${w.serviceId}&provider=${w.providerIds[0]}`)
+	await page.getByRole('list', { name: 'Free times' }).getByRole('link').first().click()
+	await fillDetails(page, 'Double Tap', `double-${Date.now()}@example.test`)
+	await expect(page.getByRole('button', { name: 'Confirm booking' })).toBeVisible()
+	// The first post of the form, whose answer the browser never shows (the visitor tapped again).
+	const attempt = await page.locator('input[name="attempt"]').inputValue()
+	const first = await page.request.post(page.url(), { form: { attempt, website: '' }, headers: { origin: baseURL! }, maxRedirects: 0 })
+	expect(first.status()).toBe(302)
+	const bookedAt = first.headers()['location']!
+	expect(bookedAt).toMatch(/\/booked\/[0-9a-f-]{36}\?token=/)
+	// The second post of the same form: the booking it made, not "that time was just taken".
+	await page.getByRole('button', { name: 'Confirm booking' }).click()
+	await expect(page.getByRole('heading', { name: 'Booking confirmed' })).toBeVisible()
+	expect(new URL(page.url()).pathname + new URL(page.url()).search).toBe(bookedAt)
+	const count = await withDatabase((c) => c.query(`select count(*)::int as n from public.booking_appointments where organization_id = $1`, [w.orgId]))
+	expect(count.rows[0].n).toBe(1)
+})
+
 test('the manage link reschedules (same booking, update mail with the same UID) and cancels (cancellation .ics) @nojs', async ({ page }) => {
 	const w = await bookingWorld(page.request)
 	await page.context().clearCookies()

@@ -5,7 +5,9 @@ import { getLocale } from '#app/.server/i18n.ts'
 import {
 	allowPublic,
 	contactHeaders,
+	bookedByAttempt,
 	createPublicBooking,
+	newBookingAttempt,
 	reschedulePublicBooking,
 	resolveWizard,
 	stepUrl,
@@ -30,12 +32,16 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 		rescheduling: w.reschedule ? whenText(w.reschedule, getLocale(context), tz) : null,
 		back: stepUrl(w.org.slug, w.reschedule ? 'slot' : 'details', w.choices),
 		refused: refusedParam(request),
+		attempt: w.reschedule ? null : newBookingAttempt(),
 	}
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-	const w = await resolveWizard(request, params.orgSlug, 'confirm')
 	const formData = await request.formData()
+	// This form booked already (posted twice): its booking, not "slot taken".
+	const earlier = await bookedByAttempt(formData.get('attempt'))
+	if (earlier) throw redirect(bookedUrl(params.orgSlug, earlier), { headers: await contactHeaders(params.orgSlug, null) })
+	const w = await resolveWizard(request, params.orgSlug, 'confirm')
 	const retry = (code: string, status = 409) => data({ refused: code }, { status })
 	if (formData.get('website')) return retry('honeypot', 400)
 	if (!(await allowPublic('book_post', getClientAddress(request, context)))) return retry('rate_limited', 429)
@@ -50,7 +56,11 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 		}
 		throw redirect(`/book/${encodeURIComponent(w.org.slug)}/booked/${w.reschedule.id}?token=${w.choices.reschedule}&done=rescheduled`)
 	}
-	const booked = await createPublicBooking(w.org, { serviceId: w.service!.id, providerId: provider.id, start: slot.start, contact: w.contact! }, language)
+	const booked = await createPublicBooking(
+		w.org,
+		{ serviceId: w.service!.id, providerId: provider.id, start: slot.start, contact: w.contact!, attempt: formData.get('attempt') },
+		language,
+	)
 	if (!booked.ok) {
 		if (booked.code === 'slot_taken') {
 			// Plainly told, back at the slot choice: the slot is gone, the details are kept.
@@ -58,12 +68,15 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 		}
 		return retry(booked.code)
 	}
-	throw redirect(`/book/${encodeURIComponent(w.org.slug)}/booked/${booked.id}?token=${booked.token}`, { headers: await contactHeaders(w.org.slug, null) })
+	throw redirect(bookedUrl(w.org.slug, booked), { headers: await contactHeaders(w.org.slug, null) })
 }
+
+const bookedUrl = (slug: string, booked: { id: string; token: string }) =>
+	`/book/${encodeURIComponent(slug)}/booked/${booked.id}?token=${encodeURIComponent(booked.token)}`
 
 export default function ConfirmStep({ loaderData, actionData }: Route.ComponentProps) {
 	const { t } = useTranslation('book')
-	const { service, provider, when, contact, rescheduling, back, refused } = loaderData
+	const { service, provider, when, contact, rescheduling, back, refused, attempt } = loaderData
 	const row = (label: string, value: React.ReactNode) => (
 		<div className="grid gap-0.5 sm:grid-cols-[10rem_1fr]">
 			<dt className="text-sm text-muted-foreground">{label}</dt>
@@ -95,6 +108,7 @@ export default function ConfirmStep({ loaderData, actionData }: Route.ComponentP
 			</section>
 			<Form method="post" className="grid">
 				<input type="text" name="website" tabIndex={-1} autoComplete="off" aria-hidden="true" className="absolute -left-[9999px] h-px w-px" />
+				{attempt ? <input type="hidden" name="attempt" value={attempt} /> : null}
 				<SubmitButton
 					label={rescheduling ? t('confirm.reschedule') : t('confirm.submit')}
 					pendingLabel={t('confirm.pending')}
