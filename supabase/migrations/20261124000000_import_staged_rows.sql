@@ -47,14 +47,13 @@ create trigger import_batches_drop_staged_rows
   for each row when (old.status = 'staged' and new.status <> 'staged')
   execute function private.drop_staged_rows();
 
--- Appends one chunk of normalised rows (the same objects `stage_import` takes) to a batch the
--- caller staged, while it is still staged. Returns the batch's payment count so far.
-create function public.stage_import_rows(batch_id uuid, p_rows jsonb) returns integer
+-- The caller's own staged batch, locked for the rest of the transaction: only the member who
+-- staged a batch may add to it, and only while it is staged.
+create function private.own_staged_batch(batch_id uuid) returns public.import_batches
 language plpgsql security definer set search_path = ''
 as $$
 declare
   b public.import_batches;
-  added integer;
 begin
   select * into b from public.import_batches x where x.id = batch_id for update;
   if b.id is null or b.status <> 'staged' then
@@ -64,6 +63,21 @@ begin
   if b.user_id is distinct from (select auth.uid()) then
     raise exception 'batch_not_found' using errcode = 'P0001';
   end if;
+  return b;
+end
+$$;
+revoke execute on function private.own_staged_batch(uuid) from public;
+
+-- Appends one chunk of normalised rows (the same objects `stage_import` takes) to a batch the
+-- caller staged, while it is still staged. Returns the batch's payment count so far.
+create function public.stage_import_rows(batch_id uuid, p_rows jsonb) returns integer
+language plpgsql security definer set search_path = ''
+as $$
+declare
+  b public.import_batches;
+  added integer;
+begin
+  b := private.own_staged_batch(batch_id);
   if p_rows is null or jsonb_typeof(p_rows) <> 'array' then
     raise exception 'invalid_batch' using errcode = 'P0001';
   end if;
@@ -89,14 +103,7 @@ as $$
 declare
   b public.import_batches;
 begin
-  select * into b from public.import_batches x where x.id = batch_id for update;
-  if b.id is null or b.status <> 'staged' then
-    raise exception 'batch_not_found' using errcode = 'P0001';
-  end if;
-  perform private.require_member(b.organization_id);
-  if b.user_id is distinct from (select auth.uid()) then
-    raise exception 'batch_not_found' using errcode = 'P0001';
-  end if;
+  b := private.own_staged_batch(batch_id);
   if p_failures is null or jsonb_typeof(p_failures) <> 'array'
      or coalesce(p_rows_read, -1) < 0 or coalesce(p_ignored, -1) < 0 or coalesce(p_failed, -1) < 0 then
     raise exception 'invalid_batch' using errcode = 'P0001';
