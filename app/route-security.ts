@@ -15,7 +15,8 @@
  *   forms send (data-table rows as `rows[].name`), and `pages`: where its forms are rendered, so
  *   the walk reads them as a browser without JavaScript would and puts hostile text in every field.
  * - `redirects`: the query or form parameters whose value decides a redirect.
- * - `html`: a GET renders an HTML page (its headers and script nonces are checked).
+ * - `html`: a GET of its own path renders an HTML page (its headers and script nonces are checked);
+ *   false for a layout whose path redirects to a child, which is checked as that child.
  */
 export type Access = 'public' | 'guest' | 'user' | 'member' | 'module' | 'owner' | 'token'
 
@@ -47,7 +48,7 @@ export const routeSecurity: RouteSecurity[] = [
 	{ id: 'routes/healthz', path: '/healthz', access: 'public', html: false, post: null },
 	{ id: 'routes/storage', path: '/storage/:bucket/*', access: 'public', html: false, post: null },
 
-	{ id: 'routes/app/layout', path: '/app', access: 'member', html: true, post: null },
+	{ id: 'routes/app/layout', path: '/app', access: 'member', html: false, post: null },
 	{ id: 'routes/app/index', path: '/app', access: 'member', html: false, post: null },
 	{ id: 'routes/app/dashboard', path: '/app/dashboard', access: 'member', html: true, post: null },
 	{
@@ -91,10 +92,10 @@ export const routeSecurity: RouteSecurity[] = [
 		ids: ['moduleId'],
 		post: { intents: ['saveSettings', 'resetSettings', 'activate', 'deactivate', 'purchaseUpgrade', 'removeUpgrade', 'connectGoogle', 'refreshIntegration', 'disconnectIntegration'], fields: ['intent', 'upgradeId', 'provider'] },
 	},
-	{ id: 'routes/app/integrations-google-callback', path: '/app/integrations/google/callback', access: 'member', html: false, redirects: ['state'], post: null },
+	{ id: 'routes/app/integrations-google-callback', path: '/app/integrations/google/callback', access: 'member', html: false, post: null },
 	{ id: 'routes/app/plans', path: '/app/plans', access: 'member', html: true, post: { intents: ['choosePlan'], fields: ['intent', 'plan'], pages: ['/app/plans'] } },
 	{ id: 'routes/app/gears', path: '/app/gears', access: 'member', html: true, post: null },
-	{ id: 'routes/app/booking/layout', path: '/app/booking', access: 'module', html: true, post: null },
+	{ id: 'routes/app/booking/layout', path: '/app/booking', access: 'module', html: false, post: null },
 	{ id: 'routes/app/booking/index', path: '/app/booking', access: 'module', html: false, post: null },
 	{ id: 'routes/app/booking/calendar', path: '/app/booking/calendar', access: 'module', html: true, post: { intents: ['change-status', 'create-appointment'], fields: ['intent', 'id', 'change', 'day'], pages: ['/app/booking/calendar'] } },
 	{ id: 'routes/app/booking/services', path: '/app/booking/services', access: 'module', html: true, post: { intents: ['save'], fields: [], pages: ['/app/booking/services?edit=1&add=1'] } },
@@ -123,7 +124,7 @@ export const routeSecurity: RouteSecurity[] = [
 	{ id: 'routes/app/not-found', path: '/app/*', access: 'member', html: true, post: null },
 
 	{ id: 'routes/book/invalid', path: '/book', access: 'public', html: true, post: null },
-	{ id: 'routes/book/layout', path: '/book/:orgSlug', access: 'public', html: true, post: null },
+	{ id: 'routes/book/layout', path: '/book/:orgSlug', access: 'public', html: false, post: null },
 	{ id: 'routes/book/index', path: '/book/:orgSlug', access: 'public', html: false, post: null },
 	{ id: 'routes/book/service', path: '/book/:orgSlug/service', access: 'public', html: true, post: null },
 	{ id: 'routes/book/slot', path: '/book/:orgSlug/slot', access: 'public', html: true, post: null },
