@@ -18,6 +18,13 @@ export function raw(baseURL: string, method: string, path: string, options: { he
 		const req = http.request(
 			{ host: url.hostname, port: url.port, method, path: url.pathname + url.search, headers: { ...length, ...options.headers }, timeout: 10_000 },
 			(res) => {
+				if (String(res.headers['content-type']).startsWith('text/event-stream')) {
+					// A live stream never ends: its status and headers are the answer.
+					answered = { status: res.statusCode ?? 0, headers: res.headers, body: '' }
+					resolve(answered)
+					res.destroy()
+					return
+				}
 				const chunks: Buffer[] = []
 				res.on('data', (c: Buffer) => chunks.push(c))
 				res.on('end', () => {

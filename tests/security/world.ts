@@ -44,8 +44,8 @@ export async function signIn(baseURL: string, email: string, password: string, c
  * `secret` in its private text so that a leak shows in a response body.
  */
 export async function makeOrg(baseURL: string, name: string, secret: string): Promise<Org> {
-	const account = await signUp(baseURL, `${name} ${secret}Owner`)
-	const token = randomBytes(24).toString('base64url')
+	const account = await signUp(baseURL, `${name} Owner`)
+	const token = randomBytes(32).toString('hex')
 	const ids = await withDatabase(async (db) => {
 		const { rows } = await db.query<{ user_id: string; id: string; slug: string }>(
 			`select m.user_id, o.id, o.slug from public.organizations o join public.organization_members m on m.organization_id = o.id
@@ -53,6 +53,7 @@ export async function makeOrg(baseURL: string, name: string, secret: string): Pr
 			[account.email],
 		)
 		const org = rows[0]!
+		await db.query('update public.profiles set full_name = $2, phone = $3 where user_id = $1', [org.user_id, `${secret}Owner`, '555 0100'])
 		await db.query('insert into public.organization_modules (organization_id, module_id) values ($1, $2)', [org.id, BOOKING_MODULE_ID])
 		const one = async (text: string, values: unknown[]) => (await db.query<{ id: string }>(text, values)).rows[0]!.id
 		const clientId = await one(
