@@ -12,8 +12,9 @@
  *   with another organization's rows and expects a 403/404 without that organization's data.
  * - `post`: what the route's action takes (null: no action, a POST is a 405 or a 4xx):
  *   `intents` (the values of the `intent` field; `[]` when it has none), the text `fields` its
- *   forms send (data-table rows as `rows[].name`), and `pages`: where its forms are rendered, so
- *   the walk reads them as a browser without JavaScript would and puts hostile text in every field.
+ *   forms send (data-table rows as `rows[].name`, weekdays as `{day}`), and `pages`: where its forms are rendered, so
+ *   the walk reads them as a browser without JavaScript would and puts hostile text in every field;
+ *   `bare`: the intents that change something with no field at all (the path names what they act on).
  * - `redirects`: the query or form parameters whose value decides a redirect.
  * - `html`: a GET of its own path renders an HTML page (its headers and script nonces are checked);
  *   false for a layout whose path redirects to a child, which is checked as that child.
@@ -23,10 +24,12 @@ export type Access = 'public' | 'guest' | 'user' | 'member' | 'module' | 'owner'
 export type RouteSecurity = {
 	id: string
 	path: string
+	/** An index route: a form posts to it as `path?index`. */
+	index?: true
 	access: Access
 	html: boolean
 	ids?: string[]
-	post: null | { intents: string[]; fields: string[]; pages?: string[] }
+	post: null | { intents: string[]; fields: string[]; pages?: string[]; bare?: string[] }
 	redirects?: string[]
 }
 
@@ -49,7 +52,7 @@ export const routeSecurity: RouteSecurity[] = [
 	{ id: 'routes/storage', path: '/storage/:bucket/*', access: 'public', html: false, post: null },
 
 	{ id: 'routes/app/layout', path: '/app', access: 'member', html: false, post: null },
-	{ id: 'routes/app/index', path: '/app', access: 'member', html: false, post: null },
+	{ id: 'routes/app/index', path: '/app', index: true, access: 'member', html: false, post: null },
 	{ id: 'routes/app/dashboard', path: '/app/dashboard', access: 'member', html: true, post: null },
 	{
 		id: 'routes/app/transactions',
@@ -59,10 +62,10 @@ export const routeSecurity: RouteSecurity[] = [
 		post: { intents: ['save'], fields: ['rows[].dateReceived', 'rows[].clientId', 'rows[].client', 'rows[].externalId', 'rows[].amount', 'rows[].description', 'rows[].id', 'rows[].version', 'rows[].fingerprint', 'rows[].blank', 'rows[].newClient'], pages: ['/app/transactions?edit=1&add=1'] },
 	},
 	{ id: 'routes/app/imports/upload', path: '/app/transactions/import', access: 'member', html: true, post: { intents: ['upload', 'map'], fields: ['intent', 'progress'], pages: ['/app/transactions/import'] } },
-	{ id: 'routes/app/imports/history', path: '/app/transactions/import/history', access: 'member', html: true, post: { intents: ['undo'], fields: ['intent', 'batchId'], pages: ['/app/transactions/import/history'] } },
-	{ id: 'routes/app/imports/review', path: '/app/transactions/import/review', access: 'member', html: true, post: { intents: [], fields: ['transactionId', 'clientId', 'saveAlias'], pages: ['/app/transactions/import/review'] } },
+	{ id: 'routes/app/imports/history', path: '/app/transactions/import/history', access: 'member', html: true, post: { intents: ['undo'], fields: ['intent', 'batchId'] } },
+	{ id: 'routes/app/imports/review', path: '/app/transactions/import/review', access: 'member', html: true, post: { intents: [], fields: ['transactionId', 'clientId', 'saveAlias'] } },
 	{ id: 'routes/app/imports/progress', path: '/app/transactions/import/progress/:token', access: 'member', html: false, ids: ['token'], post: null },
-	{ id: 'routes/app/imports/preview', path: '/app/transactions/import/:batchId', access: 'member', html: true, ids: ['batchId'], post: { intents: ['commit'], fields: ['intent', 'progress'] } },
+	{ id: 'routes/app/imports/preview', path: '/app/transactions/import/:batchId', access: 'member', html: true, ids: ['batchId'], post: { intents: ['commit'], fields: ['intent', 'progress'], bare: ['commit'] } },
 	{
 		id: 'routes/app/clients',
 		path: '/app/clients',
@@ -81,7 +84,7 @@ export const routeSecurity: RouteSecurity[] = [
 		access: 'member',
 		html: true,
 		ids: ['moduleId'],
-		post: { intents: ['saveSettings', 'resetSettings', 'activate', 'deactivate', 'purchaseUpgrade', 'removeUpgrade', 'connectGoogle', 'refreshIntegration', 'disconnectIntegration'], fields: ['intent', 'upgradeId', 'provider'] },
+		post: { intents: ['saveSettings', 'resetSettings', 'activate', 'deactivate', 'purchaseUpgrade', 'removeUpgrade', 'connectGoogle', 'refreshIntegration', 'disconnectIntegration'], fields: ['intent', 'upgradeId', 'provider'], bare: ['resetSettings', 'activate', 'deactivate'] },
 	},
 	{ id: 'routes/app/module-settings-export', path: '/app/modules/:moduleId/settings.json', access: 'member', html: false, ids: ['moduleId'], post: null },
 	{
@@ -90,24 +93,24 @@ export const routeSecurity: RouteSecurity[] = [
 		access: 'member',
 		html: true,
 		ids: ['moduleId'],
-		post: { intents: ['saveSettings', 'resetSettings', 'activate', 'deactivate', 'purchaseUpgrade', 'removeUpgrade', 'connectGoogle', 'refreshIntegration', 'disconnectIntegration'], fields: ['intent', 'upgradeId', 'provider'] },
+		post: { intents: ['saveSettings', 'resetSettings', 'activate', 'deactivate', 'purchaseUpgrade', 'removeUpgrade', 'connectGoogle', 'refreshIntegration', 'disconnectIntegration'], fields: ['intent', 'upgradeId', 'provider'], bare: ['resetSettings', 'activate', 'deactivate'] },
 	},
 	{ id: 'routes/app/integrations-google-callback', path: '/app/integrations/google/callback', access: 'member', html: false, post: null },
 	{ id: 'routes/app/plans', path: '/app/plans', access: 'member', html: true, post: { intents: ['choosePlan'], fields: ['intent', 'plan'], pages: ['/app/plans'] } },
 	{ id: 'routes/app/gears', path: '/app/gears', access: 'member', html: true, post: null },
 	{ id: 'routes/app/booking/layout', path: '/app/booking', access: 'module', html: false, post: null },
-	{ id: 'routes/app/booking/index', path: '/app/booking', access: 'module', html: false, post: null },
-	{ id: 'routes/app/booking/calendar', path: '/app/booking/calendar', access: 'module', html: true, post: { intents: ['change-status', 'create-appointment'], fields: ['intent', 'id', 'change', 'day'], pages: ['/app/booking/calendar'] } },
-	{ id: 'routes/app/booking/services', path: '/app/booking/services', access: 'module', html: true, post: { intents: ['save'], fields: [], pages: ['/app/booking/services?edit=1&add=1'] } },
-	{ id: 'routes/app/booking/providers', path: '/app/booking/providers', access: 'module', html: true, post: { intents: ['save'], fields: [], pages: ['/app/booking/providers?edit=1&add=1'] } },
+	{ id: 'routes/app/booking/index', path: '/app/booking', index: true, access: 'module', html: false, post: null },
+	{ id: 'routes/app/booking/calendar', path: '/app/booking/calendar', access: 'module', html: true, post: { intents: ['change-status', 'create-appointment'], fields: ['intent', 'id', 'change', 'day'] } },
+	{ id: 'routes/app/booking/services', path: '/app/booking/services', access: 'module', html: true, post: { intents: ['save'], fields: ['rows[].name', 'rows[].description', 'rows[].price', 'rows[].duration', 'rows[].id', 'rows[].version', 'rows[].fingerprint', 'rows[].blank'], pages: ['/app/booking/services?edit=1&add=1'] } },
+	{ id: 'routes/app/booking/providers', path: '/app/booking/providers', access: 'module', html: true, post: { intents: ['save'], fields: ['rows[].displayName', 'rows[].bio', 'rows[].avatarUrl', 'rows[].id', 'rows[].version', 'rows[].fingerprint', 'rows[].blank'], pages: ['/app/booking/providers?edit=1&add=1'] } },
 	{ id: 'routes/app/booking/provider-hours', path: '/app/booking/providers/:providerId/hours', access: 'module', html: true, ids: ['providerId'], post: { intents: [], fields: [] } },
 	{ id: 'routes/app/booking/analytics', path: '/app/booking/analytics', access: 'module', html: true, post: null },
-	{ id: 'routes/app/booking/settings', path: '/app/booking/settings', access: 'module', html: true, post: { intents: ['save-settings', 'add-override', 'delete-override'], fields: ['intent', 'id'], pages: ['/app/booking/settings'] } },
+	{ id: 'routes/app/booking/settings', path: '/app/booking/settings', access: 'module', html: true, post: { intents: ['save-settings', 'add-override', 'delete-override'], fields: ['intent', 'id', 'minAdvanceHours', 'maxAdvanceDays', 'bufferMinutes', 'cancellationHours', 'hours.{day}.start', 'hours.{day}.end', 'date', 'note', 'start', 'end'], pages: ['/app/booking/settings'] } },
 	{ id: 'routes/app/booking/events', path: '/app/booking/events', access: 'module', html: false, post: null },
 	{ id: 'routes/app/settings/layout', path: '/app/settings', access: 'member', html: true, post: null },
 	{
 		id: 'routes/app/settings/profile',
-		path: '/app/settings',
+		path: '/app/settings', index: true,
 		access: 'member',
 		html: true,
 		post: { intents: ['profile', 'email-change', 'avatar-upload', 'avatar-remove', 'password', 'sign-out-others'], fields: ['intent', 'fullName', 'username', 'phone', 'email', 'currentPassword', 'newPassword', 'confirmPassword'], pages: ['/app/settings'] },
@@ -117,7 +120,7 @@ export const routeSecurity: RouteSecurity[] = [
 		path: '/app/settings/organization',
 		access: 'owner',
 		html: true,
-		post: { intents: ['organization', 'logo-upload', 'logo-remove', 'branding', 'leave', 'delete'], fields: ['intent', 'name', 'slug', 'description', 'primary', 'secondary', 'confirmation'], pages: ['/app/settings/organization'] },
+		post: { intents: ['organization', 'logo-upload', 'logo-remove', 'branding', 'leave', 'delete'], fields: ['intent', 'name', 'slug', 'description', 'primary', 'secondary', 'confirmation'], bare: ['logo-remove'], pages: ['/app/settings/organization'] },
 	},
 	{ id: 'routes/app/settings/members', path: '/app/settings/members', access: 'owner', html: true, post: { intents: ['invite', 'role', 'remove', 'revoke'], fields: ['intent', 'userId', 'email', 'invitationId'], pages: ['/app/settings/members'] } },
 	{ id: 'routes/app/settings/notifications', path: '/app/settings/notifications', access: 'member', html: true, post: { intents: ['notifications'], fields: ['intent'], pages: ['/app/settings/notifications'] } },
@@ -125,7 +128,7 @@ export const routeSecurity: RouteSecurity[] = [
 
 	{ id: 'routes/book/invalid', path: '/book', access: 'public', html: true, post: null },
 	{ id: 'routes/book/layout', path: '/book/:orgSlug', access: 'public', html: false, post: null },
-	{ id: 'routes/book/index', path: '/book/:orgSlug', access: 'public', html: false, post: null },
+	{ id: 'routes/book/index', path: '/book/:orgSlug', index: true, access: 'public', html: false, post: null },
 	{ id: 'routes/book/service', path: '/book/:orgSlug/service', access: 'public', html: true, post: null },
 	{ id: 'routes/book/slot', path: '/book/:orgSlug/slot', access: 'public', html: true, post: null },
 	{ id: 'routes/book/details', path: '/book/:orgSlug/details', access: 'public', html: true, post: { intents: [], fields: ['name', 'email', 'phone', 'notes', 'website'] } },

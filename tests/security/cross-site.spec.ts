@@ -21,7 +21,7 @@ test('a cross-site POST to every route is refused with a 4xx and changes nothing
 	const before = await fingerprint(victim.orgId)
 	let checked = 0
 	for (const entry of routeSecurity) {
-		const path = concretePath(entry, victim, { token: victim.appointmentToken })
+		const path = concretePath(entry, victim, { token: victim.appointmentToken, post: true })
 		const intent = firstIntent(entry)
 		const body = new URLSearchParams({ ...(intent ? { intent } : {}), name: 'Cross Site', email: 'cross@evil.example' }).toString()
 		for (const [label, headers] of CROSS_SITE) {

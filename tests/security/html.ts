@@ -1,6 +1,6 @@
 /** Small readers of server-rendered HTML: the forms a page renders without JavaScript, its script tags. */
 
-export type HtmlForm = { method: string; action: string; fields: Array<[string, string]>; textFields: string[] }
+export type HtmlForm = { method: string; action: string; fields: Array<[string, string]>; textFields: string[]; hiddenFields: string[] }
 
 const TEXT_TYPES = new Set(['text', 'email', 'search', 'password', 'tel', 'url', 'hidden', 'number', 'date', 'time', ''])
 
@@ -28,6 +28,7 @@ export function formsOf(html: string, pageUrl: string): HtmlForm[] {
 		const action = new URL(attr(open, 'action') ?? pageUrl, pageUrl).toString()
 		const fields: Array<[string, string]> = []
 		const textFields: string[] = []
+		const hiddenFields: string[] = []
 		for (const [tag] of inner.matchAll(/<input\b[^>]*>/gi)) {
 			const name = attr(tag, 'name')
 			if (!name || /\sdisabled(?:[\s=>]|$)/i.test(tag)) continue
@@ -39,6 +40,7 @@ export function formsOf(html: string, pageUrl: string): HtmlForm[] {
 			if (['submit', 'button', 'file', 'image', 'reset'].includes(type)) continue
 			fields.push([name, attr(tag, 'value') ?? ''])
 			if (TEXT_TYPES.has(type)) textFields.push(name)
+			if (type === 'hidden') hiddenFields.push(name)
 		}
 		for (const m of inner.matchAll(/<textarea\b([^>]*)>([\s\S]*?)<\/textarea>/gi)) {
 			const name = attr(m[0], 'name')
@@ -53,9 +55,11 @@ export function formsOf(html: string, pageUrl: string): HtmlForm[] {
 			const chosen = options.find((o) => /\sselected(?:[\s=>]|$)/i.test(o)) ?? options[0]
 			fields.push([name, chosen ? (attr(chosen, 'value') ?? '') : ''])
 		}
-		const submitter = /<button\b[^>]*\sname=[^>]*>/i.exec(inner)?.[0]
+		// The button a user presses to send it: the one named `intent` when there is one.
+		const buttons = [...inner.matchAll(/<button\b[^>]*\sname=[^>]*>/gi)].map((m) => m[0])
+		const submitter = buttons.find((b) => attr(b, 'name') === 'intent') ?? buttons[0]
 		if (submitter && attr(submitter, 'name') && (attr(submitter, 'type') ?? 'submit') === 'submit') fields.push([attr(submitter, 'name')!, attr(submitter, 'value') ?? ''])
-		forms.push({ method, action, fields, textFields })
+		forms.push({ method, action, fields, textFields, hiddenFields })
 	}
 	return forms
 }

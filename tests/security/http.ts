@@ -15,9 +15,11 @@ export function raw(baseURL: string, method: string, path: string, options: { he
 	const length = options.body === undefined || options.chunked ? {} : { 'content-length': String(Buffer.byteLength(options.body)) }
 	return new Promise<Raw>((resolve, reject) => {
 		let answered: Raw | null = null
+		let responded = false
 		const req = http.request(
 			{ host: url.hostname, port: url.port, method, path: url.pathname + url.search, headers: { ...length, ...options.headers }, timeout: 10_000 },
 			(res) => {
+				responded = true
 				if (String(res.headers['content-type']).startsWith('text/event-stream')) {
 					// A live stream never ends: its status and headers are the answer.
 					answered = { status: res.statusCode ?? 0, headers: res.headers, body: '' }
@@ -35,14 +37,28 @@ export function raw(baseURL: string, method: string, path: string, options: { he
 		)
 		req.on('timeout', () => req.destroy(new Error(`${method} ${path} took more than 10 s`)))
 		req.on('error', (error) => (answered ? resolve(answered) : reject(error)))
-		if (options.body !== undefined) {
-			if (options.chunked) {
-				// In 64 kB pieces, with no declared length: the server counts what arrives.
-				const body = Buffer.from(options.body)
-				for (let i = 0; i < body.length; i += 65_536) req.write(body.subarray(i, i + 65_536))
-			} else req.write(options.body)
+		const body = options.body === undefined ? undefined : Buffer.from(options.body)
+		if (!body || body.length <= 1024 * 1024) {
+			if (body) req.write(body)
+			req.end()
+			return
 		}
-		req.end()
+		// A large body goes in 64 kB pieces, as the socket takes them, and stops once the server
+		// has answered (a 413 before the whole body was read): what a browser's upload would do.
+		void (async () => {
+			for (let i = 0; i < body.length && !responded && !req.destroyed; i += 65_536) {
+				if (!req.write(body.subarray(i, i + 65_536))) {
+					await new Promise<void>((r) => {
+						const done = () => {
+							req.off('drain', done).off('close', done)
+							r()
+						}
+						req.on('drain', done).on('close', done)
+					})
+				}
+			}
+			if (!req.destroyed) req.end()
+		})()
 	})
 }
 

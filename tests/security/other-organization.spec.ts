@@ -41,7 +41,7 @@ test('every route, asked for organization B’s rows by a member of A or by anyo
 				const requests: Array<[string, string | undefined]> = [['GET', undefined]]
 				if (entry.post) for (const intent of entry.post.intents.length ? entry.post.intents : ['']) requests.push(['POST', new URLSearchParams({ intent, id: b.appointmentId, clientId: b.clientId, batchId: b.batchId, organizationId: b.orgId }).toString()])
 				for (const [method, body] of requests) {
-					const response = await raw(base, method, path, { headers: { ...FORM, cookie }, body })
+					const response = await raw(base, method, method === 'POST' ? concretePath(entry, b, { token, post: true }) : path, { headers: { ...FORM, cookie }, body })
 					const label = `${who}: ${method} ${path} ${body ?? ''}`
 					expect(response.status, label).toBeLessThan(500)
 					expect(response.body, label).not.toContain(MARKER)

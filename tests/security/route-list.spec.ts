@@ -12,13 +12,13 @@ function flatten(entries: RouteConfigEntry[], parent = ''): Array<[string, strin
 	return entries.flatMap((entry) => {
 		const path = entry.path === undefined ? parent || '/' : `${parent}/${entry.path}`.replace(/\/+/g, '/')
 		const id = entry.id ?? entry.file.replace(/\.[^.]+$/, '')
-		return [[id, path] as [string, string], ...flatten(entry.children ?? [], path === '/' ? '' : path)]
+		return [[id, `${path}${entry.index ? ' (index)' : ''}`] as [string, string], ...flatten(entry.children ?? [], path === '/' ? '' : path)]
 	})
 }
 
 test('every route of the route table has one entry in the security list, and every entry a route', () => {
 	const table = flatten(routes).map(([id, path]) => `${id} ${path}`).sort()
-	const list = routeSecurity.map((r) => `${r.id} ${r.path}`).sort()
+	const list = routeSecurity.map((r) => `${r.id} ${r.path}${r.index ? ' (index)' : ''}`).sort()
 	expect(list, 'app/route-security.ts must describe exactly the routes of app/routes.ts').toEqual(table)
 	expect(new Set(routeSecurity.map((r) => r.id)).size).toBe(routeSecurity.length)
 })

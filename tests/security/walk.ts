@@ -7,7 +7,7 @@ export { routeSecurity, type RouteSecurity }
 export const baseURLOf = () => test.info().project.use.baseURL!
 
 /** A request path for the entry, its parameters filled with `org`'s rows (another organization's, to attack). */
-export function concretePath(entry: RouteSecurity, org: Org, options: { token?: string } = {}) {
+export function concretePath(entry: RouteSecurity, org: Org, options: { token?: string; post?: boolean } = {}) {
 	const values: Record<string, string> = {
 		orgSlug: org.slug,
 		clientId: org.clientId,
@@ -23,6 +23,8 @@ export function concretePath(entry: RouteSecurity, org: Org, options: { token?: 
 		.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(values[name] ?? name))
 		.replace(/\*$/, entry.id === 'routes/storage' ? `${org.orgId}/logo.png` : 'no-such-page')
 	if (entry.id.startsWith('routes/book/booked') && options.token !== undefined) path += `?token=${encodeURIComponent(options.token)}`
+	// A form posts to an index route with `?index` (else the post reaches its layout, which has no action).
+	if (entry.index && options.post) path += '?index'
 	return path
 }
 

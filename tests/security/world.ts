@@ -1,3 +1,4 @@
+import pg from 'pg'
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
 import { withDatabase } from '../e2e/db.ts'
 import { FORM, mergeCookies, raw } from './http.ts'
@@ -82,43 +83,46 @@ export async function makeOrg(baseURL: string, name: string, secret: string): Pr
 	return { ...account, ...ids, appointmentToken: token }
 }
 
+const FINGERPRINTED = [
+	'organizations:id',
+	'organization_members',
+	'clients',
+	'transactions',
+	'booking_settings',
+	'booking_services',
+	'booking_providers',
+	'booking_appointments',
+	'booking_date_overrides',
+	'organization_modules',
+	'organization_module_upgrades',
+	'import_batches',
+	'gear_ledger',
+	'module_favorites',
+]
+
+/** One query that hashes every row of the organization's data and its members' profiles. */
+const FINGERPRINT_SQL = [
+	...FINGERPRINTED.map((entry) => {
+		const [table, column = 'organization_id'] = entry.split(':')
+		return `select '${table}' as t, md5(coalesce(string_agg(x::text, '|' order by x::text), '')) as h from public.${table} x where ${column} = $1`
+	}),
+	`select 'profiles', md5(coalesce(string_agg(x::text, '|' order by x::text), '')) from public.profiles x
+	 where x.user_id in (select user_id from public.organization_members where organization_id = $1)`,
+].join('\nunion all\n')
+
 /**
- * A fingerprint of every row of an organization's data (and of the shared tables an action
- * might touch): two equal fingerprints mean nothing changed.
+ * A fingerprint of every row of an organization's data (and of its members' profiles): two
+ * equal fingerprints mean nothing changed. Pass a connected client when calling it often.
  */
-export async function fingerprint(orgId: string) {
-	return withDatabase(async (db) => {
-		const tables = [
-			'organizations:id',
-			'organization_members',
-			'clients',
-			'transactions',
-			'booking_settings',
-			'booking_services',
-			'booking_providers',
-			'booking_appointments',
-			'booking_date_overrides',
-			'organization_modules',
-			'organization_module_upgrades',
-			'import_batches',
-			'gear_ledger',
-			'module_favorites',
-		]
-		const parts: string[] = []
-		for (const entry of tables) {
-			const [table, column = 'organization_id'] = entry.split(':')
-			const { rows } = await db.query<{ h: string | null }>(
-				`select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) as h from public.${table} t where ${column} = $1`,
-				[orgId],
-			)
-			parts.push(`${table}=${rows[0]!.h}`)
-		}
-		const profile = await db.query<{ h: string }>(
-			`select md5(coalesce(string_agg(p::text, '|' order by p::text), '')) as h from public.profiles p
-			 where p.user_id in (select user_id from public.organization_members where organization_id = $1)`,
-			[orgId],
-		)
-		parts.push(`profiles=${profile.rows[0]!.h}`)
-		return parts.join('\n')
-	})
+export async function fingerprint(orgId: string, client?: pg.Client): Promise<string> {
+	if (!client) return withDatabase((db) => fingerprint(orgId, db))
+	const { rows } = await client.query<{ t: string; h: string }>(FINGERPRINT_SQL, [orgId])
+	return rows.map((r) => `${r.t}=${r.h}`).join('\n')
+}
+
+/** A client of the e2e server's database, for a whole file (close it in afterAll). */
+export async function openDatabase() {
+	const client = new pg.Client({ connectionString: process.env.E2E_DATABASE_URL })
+	await client.connect()
+	return client
 }
