@@ -11,13 +11,15 @@ export const FORM = { 'content-type': 'application/x-www-form-urlencoded' }
  * still being written: the answer it sent is returned.
  */
 export function raw(baseURL: string, method: string, path: string, options: { headers?: Record<string, string>; body?: string | Buffer; chunked?: boolean } = {}) {
-	const url = new URL(path, baseURL)
+	// A path is sent as written (`//evil.example` stays a path on this server, not another host).
+	const literal = path.startsWith('/')
+	const url = new URL(literal ? '/' : path, baseURL)
 	const length = options.body === undefined || options.chunked ? {} : { 'content-length': String(Buffer.byteLength(options.body)) }
 	return new Promise<Raw>((resolve, reject) => {
 		let answered: Raw | null = null
 		let responded = false
 		const req = http.request(
-			{ host: url.hostname, port: url.port, method, path: url.pathname + url.search, headers: { ...length, ...options.headers }, timeout: 10_000 },
+			{ host: url.hostname, port: url.port, method, path: literal ? path : url.pathname + url.search, headers: { ...length, ...options.headers }, timeout: 10_000 },
 			(res) => {
 				responded = true
 				if (String(res.headers['content-type']).startsWith('text/event-stream')) {

@@ -22,6 +22,7 @@ function expectOnSite(location: string | undefined, label: string) {
 }
 
 test('every redirect parameter of the list, in the query and in the form, never redirects off-site', async () => {
+	test.setTimeout(180_000)
 	const base = baseURLOf()
 	const org = await makeOrg(base, 'Redirected', 'RedirectedOwn')
 	const withRedirects = routeSecurity.filter((e) => e.redirects?.length)

@@ -70,6 +70,8 @@ test('behind an https PUBLIC_URL every cookie is Secure too', async () => {
 	const port = Number(new URL(baseURLOf()).port) + 2
 	const dataDir = `tests/.tmp/e2e-secure-${port}`
 	rmSync(dataDir, { recursive: true, force: true })
+	const busy = await raw(`http://localhost:${port}`, 'GET', '/healthz').catch(() => null)
+	if (busy) throw new Error(`port ${port} is in use: the https-configured server needs it`)
 	const server = spawn('node', ['server.js'], {
 		env: {
 			...process.env,
@@ -90,7 +92,7 @@ test('behind an https PUBLIC_URL every cookie is Secure too', async () => {
 		for (let i = 0; ; i++) {
 			const up = await raw(base, 'GET', '/healthz').catch(() => null)
 			if (up?.status === 200) break
-			if (i > 120) throw new Error('the https-configured server did not start')
+			if (i > 120 || server.exitCode !== null) throw new Error('the https-configured server did not start')
 			await new Promise((r) => setTimeout(r, 500))
 		}
 		const byName = expectFlags(await everyCookie(base), true)
