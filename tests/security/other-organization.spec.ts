@@ -3,6 +3,8 @@
  * every route of the list: they get a 403/404 (or their own organization's page), and no byte
  * of B's private data (every private row of B carries MARKER).
  */
+import { mkdirSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
 import { expect, test } from '@playwright/test'
 import { createCookie } from 'react-router'
 import { withDatabase } from '../e2e/db.ts'
@@ -39,7 +41,8 @@ test('every route, asked for organization B’s rows by a member of A or by anyo
 			for (const token of tokens) {
 				const path = concretePath(entry, b, { token })
 				const requests: Array<[string, string | undefined]> = [['GET', undefined]]
-				if (entry.post) for (const intent of entry.post.intents.length ? entry.post.intents : ['']) requests.push(['POST', new URLSearchParams({ intent, id: b.appointmentId, clientId: b.clientId, batchId: b.batchId, organizationId: b.orgId }).toString()])
+				// (Signing out would end A's session, which the other tests of this file use.)
+				if (entry.post && !(entry.id === 'routes/auth/sign-out' && cookie)) for (const intent of entry.post.intents.length ? entry.post.intents : ['']) requests.push(['POST', new URLSearchParams({ intent, id: b.appointmentId, clientId: b.clientId, batchId: b.batchId, organizationId: b.orgId }).toString()])
 				for (const [method, body] of requests) {
 					const response = await raw(base, method, method === 'POST' ? concretePath(entry, b, { token, post: true }) : path, { headers: { ...FORM, cookie }, body })
 					const label = `${who}: ${method} ${path} ${body ?? ''}`
@@ -105,4 +108,37 @@ test('the manage link of B’s booking opens only with B’s own slug, id and to
 	}
 	const status = await withDatabase((db) => db.query<{ status: string }>('select status::text from public.booking_appointments where id = $1', [b.appointmentId]))
 	expect(status.rows[0]!.status).toBe('confirmed')
+})
+
+test('stored files: pictures are public by design (decision 014), anything else and any path out of storage is a 404', async () => {
+	const base = baseURLOf()
+	const dataDir = path.resolve(process.env.E2E_DATA_DIR!)
+	const folder = path.join(dataDir, 'storage', 'logos', b.orgId)
+	mkdirSync(folder, { recursive: true })
+	writeFileSync(path.join(folder, 'logo.png'), Buffer.from('89504e470d0a1a0a', 'hex'))
+	writeFileSync(path.join(folder, 'page.html'), `<script>alert('${MARKER}')</script>`)
+	writeFileSync(path.join(dataDir, 'secret.txt'), MARKER)
+	const picture = await raw(base, 'GET', `/storage/logos/${b.orgId}/logo.png`)
+	expect(picture.status).toBe(200)
+	expect(picture.headers['content-type']).toBe('image/png')
+	expect(picture.headers['x-content-type-options']).toBe('nosniff')
+	expect(picture.headers['content-security-policy']).toMatch(/sandbox/)
+	for (const path of [
+		`/storage/logos/${b.orgId}/page.html`,
+		`/storage/logos/${b.orgId}/logo.png.tmp`,
+		'/storage/logos/..%2F..%2Fsecret.txt',
+		'/storage/logos/%2e%2e/%2e%2e/secret.txt',
+		'/storage/logos/../../secret.txt',
+		'/storage/..%2Fsecret.txt/x',
+		'/storage/%2e%2e/secret.txt',
+		`/storage/logos/${b.orgId}%2F..%2F..%2F..%2Fsecret.txt`,
+		'/storage/logos/%2Fetc%2Fpasswd',
+		'/storage/secret.txt/x',
+	]) {
+		const response = await raw(base, 'GET', path)
+		expect(response.status, path).toBeGreaterThanOrEqual(400)
+		expect(response.status, path).toBeLessThan(500)
+		expect(response.body, path).not.toContain(MARKER)
+		expect(response.body, path).not.toContain('root:')
+	}
 })
