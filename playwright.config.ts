@@ -40,6 +40,8 @@ export default defineConfig({
 	use: { baseURL: `http://localhost:${PORT}`, trace: 'retain-on-failure', locale: 'en-US' },
 	projects: [
 		{ name: 'js', grepInvert: /@embedded/, use: { ...chromium } },
+		// The attacker's walk (docs/security.md): mostly plain requests; the few pages it opens, without JavaScript.
+		{ name: 'security', testDir: 'tests/security', use: { ...chromium, javaScriptEnabled: false } },
 		// Without JavaScript: only the tests tagged @nojs.
 		{ name: 'no-js', grep: /@nojs/, grepInvert: /@embedded/, use: { ...chromium, javaScriptEnabled: false } },
 		// The default install: the embedded database with its demo data.

@@ -5,7 +5,7 @@ import { isbot } from 'isbot'
 import type { RenderToPipeableStreamOptions } from 'react-dom/server'
 import { renderToPipeableStream } from 'react-dom/server'
 import { I18nextProvider } from 'react-i18next'
-import { RouterContextProvider, ServerRouter, type EntryContext } from 'react-router'
+import { isRouteErrorResponse, RouterContextProvider, ServerRouter, type EntryContext } from 'react-router'
 import { socketAddressContext } from './.server/context.ts'
 import { requestI18n } from './.server/i18n.ts'
 import { logError } from './.server/log.ts'
@@ -85,5 +85,8 @@ export default function handleRequest(
 /** Errors of loaders, actions and rendering: logged once, never thrown out of the request. */
 export function handleError(error: unknown, { request }: { request: Request }) {
 	if (request.signal.aborted) return
+	// A refusal React Router answers itself (a POST to a route with no action: 405) is the client's
+	// mistake, not the server's: logged as an error it read "[object Object]" and buried real ones.
+	if (isRouteErrorResponse(error) && error.status < 500) return
 	logError(error, { method: request.method, path: new URL(request.url).pathname })
 }

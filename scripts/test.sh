@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Everything CI runs: install what is missing, then type check, lint, unit and database tests
-# (PGlite and a PostgreSQL server), build, and the browser tests (JS on, JS off, embedded).
+# (PGlite and a PostgreSQL server), build, and the browser tests (JS on, JS off, embedded) with
+# the attacker's walk (tests/security, the playwright project `security`; docs/security.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

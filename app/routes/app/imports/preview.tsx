@@ -9,7 +9,7 @@ import { ImportHeader, ImportProgress, useProgressToken } from '#app/components/
 import { SubmitButton } from '#app/components/submit-button.tsx'
 import { Card, CardContent, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
-import { invariantResponse } from '#app/lib/errors.ts'
+import { errorResponse, invariantResponse } from '#app/lib/errors.ts'
 import { formatDate, formatMoney, formatNumber } from '#app/lib/format.ts'
 import { titleMeta } from '#app/lib/meta.ts'
 import type { Route } from './+types/preview'
@@ -33,6 +33,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 	const { user, organization } = requireMember(context)
 	invariantResponse(UUID.test(params.batchId), 404)
 	const form = await request.formData()
+	// The one thing this form does; any other post (a stray or forged intent) commits nothing.
+	if (form.get('intent') !== 'commit') errorResponse(400, 'badRequest')
 	const token = form.get('progress')
 	const progressToken = isProgressToken(token) ? token : null
 	reportProgress(progressToken, organization.id, 'committing', 1)

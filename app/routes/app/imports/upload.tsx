@@ -8,6 +8,7 @@ import { Field } from '#app/components/field.tsx'
 import { SubmitButton } from '#app/components/submit-button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { Input } from '#app/components/ui/input.tsx'
+import { errorResponse } from '#app/lib/errors.ts'
 import { titleMeta } from '#app/lib/meta.ts'
 import { PAYMENT_METHODS } from '#app/lib/schemas/transactions.ts'
 import type { Route } from './+types/upload'
@@ -24,7 +25,11 @@ export function loader({ context }: Route.LoaderArgs) {
 /** Upload (or the mapping of a file no layout fits): stages a preview batch and shows it. */
 export async function action({ request, context }: Route.ActionArgs) {
 	const { user, organization } = requireMember(context)
-	const outcome = await handleUpload(await request.formData(), user, organization.id)
+	const form = await request.formData()
+	// The upload and the mapping form; a stray or forged intent is refused, not read as an upload.
+	const intent = form.get('intent')
+	if (intent !== 'upload' && intent !== 'map') errorResponse(400, 'badRequest')
+	const outcome = await handleUpload(form, user, organization.id)
 	if (outcome.ok) return redirect(`/app/transactions/import/${outcome.batchId}`)
 	if ('mapping' in outcome) return { error: outcome.error, mapping: outcome.mapping }
 	return { error: outcome.error, mapping: null }

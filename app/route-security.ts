@@ -1,0 +1,143 @@
+/**
+ * What every route of `app/routes.ts` lets whom do, for the attacker's walk (tests/security,
+ * docs/security.md). A test checks that every route of the table has exactly one entry here and
+ * every entry a route, so a new route cannot be forgotten: add its entry next to it.
+ *
+ * - `access`: who may read it. `public`: anyone (the landing page, the booking wizard, stored
+ *   pictures); `guest`: the sign-in pages, meant for the signed-out; `user`: any signed-in user
+ *   (onboarding); `member`: a member of the current organization; `module`: a member whose
+ *   organization has the route's module active; `owner`: the organization's owner; `token`: whoever
+ *   holds the link's token (a booking's manage link, a recovery link).
+ * - `ids`: the path parameters that name a stored row of one organization. The walk fills them
+ *   with another organization's rows and expects a 403/404 without that organization's data.
+ * - `post`: what the route's action takes (null: no action, a POST is a 405 or a 4xx):
+ *   `intents` (the values of the `intent` field; `[]` when it has none), the text `fields` its
+ *   forms send (data-table rows as `rows[].name`, weekdays as `{day}`), and `pages`: where its forms are rendered, so
+ *   the walk reads them as a browser without JavaScript would and puts hostile text in every field;
+ *   `bare`: the intents that change something with no field at all (the path names what they act on).
+ * - `redirects`: the query or form parameters whose value decides a redirect.
+ * - `html`: a GET of its own path renders an HTML page (its headers and script nonces are checked);
+ *   false for a layout whose path redirects to a child, which is checked as that child.
+ */
+export type Access = 'public' | 'guest' | 'user' | 'member' | 'module' | 'owner' | 'token'
+
+export type RouteSecurity = {
+	id: string
+	path: string
+	/** An index route: a form posts to it as `path?index`. */
+	index?: true
+	access: Access
+	html: boolean
+	ids?: string[]
+	post: null | { intents: string[]; fields: string[]; pages?: string[]; bare?: string[] }
+	redirects?: string[]
+}
+
+const SHELL = null
+
+export const routeSecurity: RouteSecurity[] = [
+	{ id: 'routes/landing', path: '/', access: 'public', html: true, post: SHELL },
+	{ id: 'routes/auth/auth', path: '/auth', access: 'guest', html: true, redirects: ['redirectTo'], post: { intents: ['login', 'signup'], fields: ['email', 'password', 'fullName', 'confirmPassword', 'redirectTo'] } },
+	{ id: 'routes/auth/forgot-password', path: '/auth/forgot-password', access: 'guest', html: true, post: { intents: [], fields: ['email'], pages: ['/auth/forgot-password'] } },
+	{ id: 'routes/auth/reset-password', path: '/auth/reset-password', access: 'token', html: true, post: { intents: [], fields: ['token', 'password', 'confirmPassword'] } },
+	{ id: 'routes/auth/google', path: '/auth/google', access: 'guest', html: false, redirects: ['redirectTo'], post: null },
+	{ id: 'routes/auth/callback', path: '/auth/callback', access: 'token', html: false, post: null },
+	{ id: 'routes/auth/sign-out', path: '/auth/sign-out', access: 'public', html: false, post: { intents: [], fields: [] } },
+	{ id: 'routes/auth/confirm-email', path: '/auth/confirm-email', access: 'token', html: true, post: { intents: [], fields: ['token'] } },
+	{ id: 'routes/auth/invitation', path: '/auth/invitation', access: 'token', html: true, post: { intents: [], fields: ['token'] } },
+	{ id: 'routes/unsubscribe', path: '/unsubscribe', access: 'token', html: true, post: { intents: [], fields: ['token'] } },
+	{ id: 'routes/onboarding', path: '/onboarding', access: 'user', html: true, post: { intents: [], fields: ['name'] } },
+	{ id: 'routes/preferences', path: '/preferences', access: 'public', html: false, redirects: ['redirectTo'], post: { intents: ['language', 'sidebar', 'organization'], fields: ['intent', 'redirectTo', 'state', 'organizationId'], pages: ['/app/dashboard'] } },
+	{ id: 'routes/healthz', path: '/healthz', access: 'public', html: false, post: null },
+	{ id: 'routes/storage', path: '/storage/:bucket/*', access: 'public', html: false, post: null },
+
+	{ id: 'routes/app/layout', path: '/app', access: 'member', html: false, post: null },
+	{ id: 'routes/app/index', path: '/app', index: true, access: 'member', html: false, post: null },
+	{ id: 'routes/app/dashboard', path: '/app/dashboard', access: 'member', html: true, post: null },
+	{
+		id: 'routes/app/transactions',
+		path: '/app/transactions',
+		access: 'member',
+		html: true,
+		post: { intents: ['save'], fields: ['rows[].dateReceived', 'rows[].clientId', 'rows[].client', 'rows[].externalId', 'rows[].amount', 'rows[].description', 'rows[].id', 'rows[].version', 'rows[].fingerprint', 'rows[].blank', 'rows[].newClient'], pages: ['/app/transactions?edit=1&add=1'] },
+	},
+	{ id: 'routes/app/imports/upload', path: '/app/transactions/import', access: 'member', html: true, post: { intents: ['upload', 'map'], fields: ['intent', 'progress'], pages: ['/app/transactions/import'] } },
+	{ id: 'routes/app/imports/history', path: '/app/transactions/import/history', access: 'member', html: true, post: { intents: ['undo'], fields: ['intent', 'batchId'] } },
+	{ id: 'routes/app/imports/review', path: '/app/transactions/import/review', access: 'member', html: true, post: { intents: [], fields: ['transactionId', 'clientId', 'saveAlias'] } },
+	{ id: 'routes/app/imports/progress', path: '/app/transactions/import/progress/:token', access: 'member', html: false, ids: ['token'], post: null },
+	{ id: 'routes/app/imports/preview', path: '/app/transactions/import/:batchId', access: 'member', html: true, ids: ['batchId'], post: { intents: ['commit'], fields: ['intent', 'progress'], bare: ['commit'] } },
+	{
+		id: 'routes/app/clients',
+		path: '/app/clients',
+		access: 'member',
+		html: true,
+		post: { intents: ['save'], fields: ['rows[].name', 'rows[].email', 'rows[].phone', 'rows[].company', 'rows[].id', 'rows[].version', 'rows[].fingerprint', 'rows[].blank'], pages: ['/app/clients?edit=1&add=1'] },
+	},
+	{ id: 'routes/app/client-detail', path: '/app/clients/:clientId', access: 'member', html: true, ids: ['clientId'], post: null },
+	{ id: 'routes/app/categories', path: '/app/categories', access: 'member', html: true, post: null },
+	{ id: 'routes/app/reports', path: '/app/reports', access: 'member', html: true, post: null },
+	{ id: 'routes/app/reports-export', path: '/app/reports/export.csv', access: 'member', html: false, post: null },
+	{ id: 'routes/app/module-marketplace', path: '/app/module-marketplace', access: 'member', html: true, post: { intents: ['activate', 'deactivate', 'favorite', 'unfavorite'], fields: ['intent', 'moduleId'], pages: ['/app/module-marketplace'] } },
+	{
+		id: 'routes/app/module-detail',
+		path: '/app/modules/:moduleId',
+		access: 'member',
+		html: true,
+		ids: ['moduleId'],
+		post: { intents: ['saveSettings', 'resetSettings', 'activate', 'deactivate', 'purchaseUpgrade', 'removeUpgrade', 'connectGoogle', 'refreshIntegration', 'disconnectIntegration'], fields: ['intent', 'upgradeId', 'provider'], bare: ['resetSettings', 'activate', 'deactivate'] },
+	},
+	{ id: 'routes/app/module-settings-export', path: '/app/modules/:moduleId/settings.json', access: 'member', html: false, ids: ['moduleId'], post: null },
+	{
+		id: 'settings-module-detail',
+		path: '/app/settings/modules/:moduleId',
+		access: 'member',
+		html: true,
+		ids: ['moduleId'],
+		post: { intents: ['saveSettings', 'resetSettings', 'activate', 'deactivate', 'purchaseUpgrade', 'removeUpgrade', 'connectGoogle', 'refreshIntegration', 'disconnectIntegration'], fields: ['intent', 'upgradeId', 'provider'], bare: ['resetSettings', 'activate', 'deactivate'] },
+	},
+	{ id: 'routes/app/integrations-google-callback', path: '/app/integrations/google/callback', access: 'member', html: false, post: null },
+	{ id: 'routes/app/plans', path: '/app/plans', access: 'member', html: true, post: { intents: ['choosePlan'], fields: ['intent', 'plan'], pages: ['/app/plans'] } },
+	{ id: 'routes/app/gears', path: '/app/gears', access: 'member', html: true, post: null },
+	{ id: 'routes/app/booking/layout', path: '/app/booking', access: 'module', html: false, post: null },
+	{ id: 'routes/app/booking/index', path: '/app/booking', index: true, access: 'module', html: false, post: null },
+	{ id: 'routes/app/booking/calendar', path: '/app/booking/calendar', access: 'module', html: true, post: { intents: ['change-status', 'create-appointment'], fields: ['intent', 'id', 'change', 'day'] } },
+	{ id: 'routes/app/booking/services', path: '/app/booking/services', access: 'module', html: true, post: { intents: ['save'], fields: ['rows[].name', 'rows[].description', 'rows[].price', 'rows[].duration', 'rows[].id', 'rows[].version', 'rows[].fingerprint', 'rows[].blank'], pages: ['/app/booking/services?edit=1&add=1'] } },
+	{ id: 'routes/app/booking/providers', path: '/app/booking/providers', access: 'module', html: true, post: { intents: ['save'], fields: ['rows[].displayName', 'rows[].bio', 'rows[].avatarUrl', 'rows[].id', 'rows[].version', 'rows[].fingerprint', 'rows[].blank'], pages: ['/app/booking/providers?edit=1&add=1'] } },
+	{ id: 'routes/app/booking/provider-hours', path: '/app/booking/providers/:providerId/hours', access: 'module', html: true, ids: ['providerId'], post: { intents: [], fields: [] } },
+	{ id: 'routes/app/booking/analytics', path: '/app/booking/analytics', access: 'module', html: true, post: null },
+	{ id: 'routes/app/booking/settings', path: '/app/booking/settings', access: 'module', html: true, post: { intents: ['save-settings', 'add-override', 'delete-override'], fields: ['intent', 'id', 'minAdvanceHours', 'maxAdvanceDays', 'bufferMinutes', 'cancellationHours', 'hours.{day}.start', 'hours.{day}.end', 'date', 'note', 'start', 'end'], pages: ['/app/booking/settings'] } },
+	{ id: 'routes/app/booking/events', path: '/app/booking/events', access: 'module', html: false, post: null },
+	{ id: 'routes/app/settings/layout', path: '/app/settings', access: 'member', html: true, post: null },
+	{
+		id: 'routes/app/settings/profile',
+		path: '/app/settings', index: true,
+		access: 'member',
+		html: true,
+		post: { intents: ['profile', 'email-change', 'avatar-upload', 'avatar-remove', 'password', 'sign-out-others'], fields: ['intent', 'fullName', 'username', 'phone', 'email', 'currentPassword', 'newPassword', 'confirmPassword'], bare: ['avatar-remove'], pages: ['/app/settings'] },
+	},
+	{
+		id: 'routes/app/settings/organization',
+		path: '/app/settings/organization',
+		access: 'owner',
+		html: true,
+		post: { intents: ['organization', 'logo-upload', 'logo-remove', 'branding', 'leave', 'delete'], fields: ['intent', 'name', 'slug', 'description', 'primary', 'secondary', 'confirmation'], bare: ['logo-remove'], pages: ['/app/settings/organization'] },
+	},
+	{ id: 'routes/app/settings/members', path: '/app/settings/members', access: 'owner', html: true, post: { intents: ['invite', 'role', 'remove', 'revoke'], fields: ['intent', 'userId', 'email', 'invitationId'], pages: ['/app/settings/members'] } },
+	{ id: 'routes/app/settings/notifications', path: '/app/settings/notifications', access: 'member', html: true, post: { intents: ['notifications'], fields: ['intent'], pages: ['/app/settings/notifications'] } },
+	{ id: 'routes/app/not-found', path: '/app/*', access: 'member', html: true, post: null },
+
+	{ id: 'routes/book/invalid', path: '/book', access: 'public', html: true, post: null },
+	{ id: 'routes/book/layout', path: '/book/:orgSlug', access: 'public', html: false, post: null },
+	{ id: 'routes/book/index', path: '/book/:orgSlug', index: true, access: 'public', html: false, post: null },
+	{ id: 'routes/book/service', path: '/book/:orgSlug/service', access: 'public', html: true, post: null },
+	{ id: 'routes/book/slot', path: '/book/:orgSlug/slot', access: 'public', html: true, post: null },
+	{ id: 'routes/book/details', path: '/book/:orgSlug/details', access: 'public', html: true, post: { intents: [], fields: ['name', 'email', 'phone', 'notes', 'website'] } },
+	{ id: 'routes/book/confirm', path: '/book/:orgSlug/confirm', access: 'public', html: true, post: { intents: [], fields: ['website'] } },
+	{ id: 'routes/book/booked', path: '/book/:orgSlug/booked/:id', access: 'token', html: true, ids: ['id'], post: { intents: [], fields: [] } },
+	{ id: 'routes/book/booked-ics', path: '/book/:orgSlug/booked/:id/calendar.ics', access: 'token', html: false, ids: ['id'], post: null },
+
+	...['dashboard', 'transactions', 'clients', 'categories', 'reports', 'module-marketplace', 'booking', 'settings'].map(
+		(path): RouteSecurity => ({ id: `legacy-${path}`, path: `/${path}`, access: 'public', html: false, post: null }),
+	),
+	{ id: 'routes/not-found', path: '/*', access: 'public', html: true, post: { intents: [], fields: [] } },
+]

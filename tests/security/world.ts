@@ -1,0 +1,128 @@
+import pg from 'pg'
+import { createHash, randomBytes, randomUUID } from 'node:crypto'
+import { withDatabase } from '../e2e/db.ts'
+import { FORM, mergeCookies, raw } from './http.ts'
+
+export const BOOKING_MODULE_ID = 'b0000000-0000-4000-8000-000000000003'
+
+/** Strings that appear nowhere but in organization B's private rows: none may reach anyone else. */
+export const MARKER = 'ZqxOrgBSecret'
+
+export type Org = {
+	email: string
+	password: string
+	cookie: string
+	userId: string
+	orgId: string
+	slug: string
+	clientId: string
+	providerId: string
+	serviceId: string
+	appointmentId: string
+	appointmentToken: string
+	batchId: string
+}
+
+export async function signUp(baseURL: string, fullName: string) {
+	const email = `sec-${randomUUID()}@example.test`
+	const password = 'correct-horse-1'
+	const response = await raw(baseURL, 'POST', '/auth?mode=signup', {
+		headers: FORM,
+		body: new URLSearchParams({ intent: 'signup', fullName, email, password, confirmPassword: password }).toString(),
+	})
+	if (response.status !== 302) throw new Error(`sign-up answered ${response.status}`)
+	return { email, password, cookie: mergeCookies('', response.headers) }
+}
+
+export async function signIn(baseURL: string, email: string, password: string, cookie = '') {
+	const response = await raw(baseURL, 'POST', '/auth', { headers: { ...FORM, cookie }, body: new URLSearchParams({ intent: 'login', email, password }).toString() })
+	return { response, cookie: mergeCookies(cookie, response.headers) }
+}
+
+/**
+ * An organization with the booking module, one of each private row (a client, a payment, a
+ * provider with a service, a booking with its manage token, a staged import), each carrying
+ * `secret` in its private text so that a leak shows in a response body.
+ */
+export async function makeOrg(baseURL: string, name: string, secret: string): Promise<Org> {
+	const account = await signUp(baseURL, `${name} Owner`)
+	const token = randomBytes(32).toString('hex')
+	const ids = await withDatabase(async (db) => {
+		const { rows } = await db.query<{ user_id: string; id: string; slug: string }>(
+			`select m.user_id, o.id, o.slug from public.organizations o join public.organization_members m on m.organization_id = o.id
+			 join auth.users u on u.id = m.user_id where u.email = $1`,
+			[account.email],
+		)
+		const org = rows[0]!
+		await db.query('update public.profiles set full_name = $2, phone = $3 where user_id = $1', [org.user_id, `${secret}Owner`, '555 0100'])
+		await db.query('insert into public.organization_modules (organization_id, module_id) values ($1, $2)', [org.id, BOOKING_MODULE_ID])
+		const one = async (text: string, values: unknown[]) => (await db.query<{ id: string }>(text, values)).rows[0]!.id
+		const clientId = await one(
+			`insert into public.clients (organization_id, name, email, company) values ($1, $2, $3, $4) returning id`,
+			[org.id, `${secret}Client`, `${secret.toLowerCase()}@client.example`, `${secret}Company`],
+		)
+		await db.query(
+			`insert into public.transactions (organization_id, client_id, amount, description, external_id) values ($1, $2, 4321.09, $3, $4)`,
+			[org.id, clientId, `${secret}Payment`, `${secret}External`],
+		)
+		const providerId = await one(`insert into public.booking_providers (organization_id, display_name, bio) values ($1, $2, $3) returning id`, [org.id, `${name} Provider`, `${name} bio`])
+		const serviceId = await one(`insert into public.booking_services (organization_id, name, price, duration_minutes) values ($1, $2, 10, 30) returning id`, [org.id, `${name} Service`])
+		const start = new Date(Date.now() + 5 * 86_400_000)
+		start.setUTCHours(10, 0, 0, 0)
+		const appointmentId = await one(
+			`insert into public.booking_appointments (organization_id, service_id, provider_id, starts_at, ends_at, status, guest_name, guest_email, notes, manage_token_hash)
+			 values ($1, $2, $3, $4, $5, 'confirmed', $6, $7, $8, $9) returning id`,
+			[org.id, serviceId, providerId, start, new Date(start.getTime() + 30 * 60_000), `${secret}Guest`, `${secret.toLowerCase()}@guest.example`, `${secret}Notes`, createHash('sha256').update(token).digest('hex')],
+		)
+		const batchId = await one(
+			`insert into public.import_batches (organization_id, user_id, source, file_name, staged_rows) values ($1, $2, 'generic', $3, $4) returning id`,
+			[org.id, org.user_id, `${secret}File.csv`, JSON.stringify([])],
+		)
+		return { userId: org.user_id, orgId: org.id, slug: org.slug, clientId, providerId, serviceId, appointmentId, batchId }
+	})
+	return { ...account, ...ids, appointmentToken: token }
+}
+
+const FINGERPRINTED = [
+	'organizations:id',
+	'organization_members',
+	'clients',
+	'transactions',
+	'booking_settings',
+	'booking_services',
+	'booking_providers',
+	'booking_appointments',
+	'booking_date_overrides',
+	'organization_modules',
+	'organization_module_upgrades',
+	'import_batches',
+	'gear_ledger',
+	'module_favorites',
+]
+
+/** One query that hashes every row of the organization's data and its members' profiles. */
+const FINGERPRINT_SQL = [
+	...FINGERPRINTED.map((entry) => {
+		const [table, column = 'organization_id'] = entry.split(':')
+		return `select '${table}' as t, md5(coalesce(string_agg(x::text, '|' order by x::text), '')) as h from public.${table} x where ${column} = $1`
+	}),
+	`select 'profiles', md5(coalesce(string_agg(x::text, '|' order by x::text), '')) from public.profiles x
+	 where x.user_id in (select user_id from public.organization_members where organization_id = $1)`,
+].join('\nunion all\n')
+
+/**
+ * A fingerprint of every row of an organization's data (and of its members' profiles): two
+ * equal fingerprints mean nothing changed. Pass a connected client when calling it often.
+ */
+export async function fingerprint(orgId: string, client?: pg.Client): Promise<string> {
+	if (!client) return withDatabase((db) => fingerprint(orgId, db))
+	const { rows } = await client.query<{ t: string; h: string }>(FINGERPRINT_SQL, [orgId])
+	return rows.map((r) => `${r.t}=${r.h}`).join('\n')
+}
+
+/** A client of the e2e server's database, for a whole file (close it in afterAll). */
+export async function openDatabase() {
+	const client = new pg.Client({ connectionString: process.env.E2E_DATABASE_URL })
+	await client.connect()
+	return client
+}
