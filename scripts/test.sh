@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Everything CI runs: install what is missing, then type check, lint, unit and database tests
-# (PGlite and a PostgreSQL server), build, and the browser tests (JS on, JS off, embedded).
+# (PGlite and a PostgreSQL server), build, two instances behind a proxy (tests/scale), and the
+# browser tests (JS on, JS off, embedded).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,4 +13,5 @@ step typecheck; npm run -s typecheck;                       done_step typecheck
 step lint;      npm run -s lint;                            done_step lint
 step vitest;    node_modules/.bin/vitest run;               done_step vitest
 step build;     npm run -s build >/dev/null;                done_step build
+step scale;     node_modules/.bin/vitest run --config vitest.scale.config.ts; done_step scale
 step e2e;       node_modules/.bin/playwright test;          done_step e2e
