@@ -16,6 +16,15 @@ const schema = z.object({
 		.transform((v) => (v === 'true' ? 1 : v === 'false' ? 0 : Number(v))),
 	DATA_DIR: z.string().default('./.data'),
 	DATABASE_URL: z.string().optional(),
+	// A session-mode or direct connection for LISTEN (the calendar's live refresh) when
+	// DATABASE_URL is a transaction-mode pooler, as on Supabase (docs/deploy.md).
+	DIRECT_DATABASE_URL: z.string().optional(),
+	// The Supabase adapters of the auth and storage ports (docs/decisions/019-supabase-adapters.md).
+	SUPABASE_URL: z.url().optional(),
+	SUPABASE_ANON_KEY: z.string().min(20).optional(),
+	SUPABASE_SERVICE_ROLE_KEY: z.string().min(20).optional(),
+	// With Supabase: the Google provider is enabled in the project (Authentication › Providers).
+	SUPABASE_AUTH_GOOGLE: z.enum(['true', 'false']).default('false'),
 	SESSION_SECRET: z.string().min(32).optional(),
 	// Seals integration credentials (app/.server/secrets.ts); generated under DATA_DIR when embedded.
 	SECRETS_KEY: z.string().min(32).optional(),
@@ -75,6 +84,12 @@ function readOrCreateSecret(dataDir: string) {
 		writeFileSync(file, secret, { mode: 0o600 })
 		return secret
 	}
+}
+
+/** Both Supabase settings are there: auth (and storage, with the service key) use Supabase. */
+export function usesSupabase() {
+	const { SUPABASE_URL, SUPABASE_ANON_KEY } = env()
+	return Boolean(SUPABASE_URL && SUPABASE_ANON_KEY)
 }
 
 export function usesEmbeddedDatabase() {
