@@ -7,7 +7,7 @@
 import { createClient } from '@supabase/supabase-js'
 import { describe, test } from 'vitest'
 import { localAuth } from '#app/.server/auth/port.ts'
-import { supabaseAuth } from '#app/.server/auth/supabase.ts'
+import { serverClientOptions, supabaseAuth } from '#app/.server/auth/supabase.ts'
 import { asSystem } from '#app/.server/db/index.ts'
 import { authContract } from '#tests/contract/auth-port.ts'
 
@@ -27,7 +27,7 @@ authContract('local', {
 
 const { SUPABASE_URL, SUPABASE_ANON_KEY, SUPABASE_SERVICE_ROLE_KEY } = process.env
 if (SUPABASE_URL && SUPABASE_ANON_KEY && SUPABASE_SERVICE_ROLE_KEY) {
-	const admin = createClient(SUPABASE_URL, SUPABASE_SERVICE_ROLE_KEY, { auth: { persistSession: false } })
+	const admin = createClient(SUPABASE_URL, SUPABASE_SERVICE_ROLE_KEY, { ...serverClientOptions, auth: { persistSession: false } })
 	authContract('supabase', {
 		port: () => supabaseAuth,
 		memberships: async (userId) => {

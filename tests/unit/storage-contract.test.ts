@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { createClient } from '@supabase/supabase-js'
 import { afterAll, describe, test } from 'vitest'
+import { serverClientOptions } from '#app/.server/auth/supabase.ts'
 import { localStorageAdapter } from '#app/.server/storage/local.ts'
 import { supabaseStorageAdapter } from '#app/.server/storage/supabase.ts'
 import { storageContract } from '#tests/contract/storage-port.ts'
@@ -25,7 +26,7 @@ storageContract('local', {
 
 const { SUPABASE_URL, SUPABASE_SERVICE_ROLE_KEY } = process.env
 if (SUPABASE_URL && SUPABASE_SERVICE_ROLE_KEY) {
-	const client = createClient(SUPABASE_URL, SUPABASE_SERVICE_ROLE_KEY, { auth: { persistSession: false } })
+	const client = createClient(SUPABASE_URL, SUPABASE_SERVICE_ROLE_KEY, { ...serverClientOptions, auth: { persistSession: false } })
 	storageContract('supabase', {
 		adapter: () => supabaseStorageAdapter(() => client),
 		urlPattern: (bucket, key) => new RegExp(`^${escape(SUPABASE_URL.replace(/\/$/, ''))}/storage/v1/object/public/${bucket}/${escape(key)}\\?v=`),

@@ -1,6 +1,6 @@
 import type { MiddlewareFunction } from 'react-router'
 import { usesSupabase } from '../env.ts'
-import { applySupabaseHeaders } from './supabase.ts'
+import { applySupabaseHeaders, withSupabaseScope } from './supabase.ts'
 
 /**
  * With the Supabase auth adapter: whatever the request's Supabase client wrote (a sign-in, a
@@ -9,10 +9,12 @@ import { applySupabaseHeaders } from './supabase.ts'
  */
 export const supabaseCookies: MiddlewareFunction<Response> = async ({ request }, next) => {
 	if (!usesSupabase()) return next()
-	try {
-		return applySupabaseHeaders(request, await next())
-	} catch (thrown) {
-		if (thrown instanceof Response) throw applySupabaseHeaders(request, thrown)
-		throw thrown
-	}
+	return withSupabaseScope(async () => {
+		try {
+			return applySupabaseHeaders(request, await next())
+		} catch (thrown) {
+			if (thrown instanceof Response) throw applySupabaseHeaders(request, thrown)
+			throw thrown
+		}
+	})
 }

@@ -13,6 +13,7 @@
  * Sign-in throttling is ours as well as Supabase's: failures per (email, address) and per
  * address are counted in private.rate_limit_events, the same limits as the local adapter.
  */
+import { AsyncLocalStorage } from 'node:async_hooks'
 import { createServerClient, parseCookieHeader, serializeCookieHeader } from '@supabase/ssr'
 import { createClient, type SupabaseClient } from '@supabase/supabase-js'
 import { env } from '../env.ts'
@@ -22,7 +23,34 @@ import type { AuthPort, AuthUser, ClientMeta } from './port.ts'
 
 type Scope = { client: SupabaseClient; headers: Headers }
 
+/**
+ * The server never opens Realtime, but supabase-js builds its Realtime client in every
+ * createClient, and on Node 20 (no native WebSocket) that throws unless a transport is given.
+ * This one is never constructed; if it ever were, it says why.
+ */
+class NoRealtimeTransport {
+	constructor() {
+		throw new Error('Supabase Realtime is not used by the server')
+	}
+}
+
+/** Options every server-side Supabase client takes (Node 20: see NoRealtimeTransport). */
+export const serverClientOptions = {
+	realtime: { transport: NoRealtimeTransport as unknown as NonNullable<NonNullable<Parameters<typeof createClient>[2]>['realtime']>['transport'] },
+}
+
+/**
+ * The request's scope: the root middleware runs the rest of the request inside
+ * `withSupabaseScope`, so every loader and action of one request finds the same client, whatever
+ * Request object it was handed. Outside of it (tests calling the port directly) the scope hangs
+ * on the Request object.
+ */
+const requestScope = new AsyncLocalStorage<{ scope?: Scope }>()
 const scopes = new WeakMap<Request, Scope>()
+
+export function withSupabaseScope<T>(fn: () => Promise<T>): Promise<T> {
+	return requestScope.run({}, fn)
+}
 
 function settings() {
 	const { SUPABASE_URL, SUPABASE_ANON_KEY, SUPABASE_SERVICE_ROLE_KEY } = env()
@@ -32,11 +60,13 @@ function settings() {
 
 /** The request's server client (made on first use, then the same one) and the headers it has written. */
 export function supabaseFor(request: Request): Scope {
-	let scope = scopes.get(request)
+	const holder = requestScope.getStore()
+	let scope = holder?.scope ?? scopes.get(request)
 	if (scope) return scope
 	const { url, anonKey } = settings()
 	const headers = new Headers()
 	const client = createServerClient(url, anonKey, {
+		...serverClientOptions,
 		cookieOptions: { path: '/', sameSite: 'lax', httpOnly: true, secure: secureCookies() },
 		cookies: {
 			getAll: () => parseCookieHeader(request.headers.get('cookie') ?? '').map((c) => ({ name: c.name, value: c.value ?? '' })),
@@ -49,13 +79,14 @@ export function supabaseFor(request: Request): Scope {
 		auth: { flowType: 'pkce' },
 	})
 	scope = { client, headers }
-	scopes.set(request, scope)
+	if (holder) holder.scope = scope
+	else scopes.set(request, scope)
 	return scope
 }
 
 /** Adds the cookies the request's client wrote to a response (the root middleware calls it for every answer). */
 export function applySupabaseHeaders(request: Request, response: Response) {
-	const scope = scopes.get(request)
+	const scope = requestScope.getStore()?.scope ?? scopes.get(request)
 	if (!scope) return response
 	for (const cookie of scope.headers.getSetCookie()) response.headers.append('set-cookie', cookie)
 	for (const [key, value] of scope.headers) if (key !== 'set-cookie') response.headers.set(key, value)
@@ -66,7 +97,7 @@ export function applySupabaseHeaders(request: Request, response: Response) {
 export function supabaseAdmin(): SupabaseClient {
 	const { url, serviceRoleKey } = settings()
 	if (!serviceRoleKey) throw new Error('SUPABASE_SERVICE_ROLE_KEY is required for this Supabase operation.')
-	return createClient(url, serviceRoleKey, { auth: { persistSession: false, autoRefreshToken: false } })
+	return createClient(url, serviceRoleKey, { ...serverClientOptions, auth: { persistSession: false, autoRefreshToken: false } })
 }
 
 /** Where Supabase sends the browser back after Google, an email confirmation or a reset link. */
