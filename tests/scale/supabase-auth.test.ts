@@ -8,7 +8,7 @@
  * on one instance holds on the other. Not run against a real Supabase project (docs/deploy.md).
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { startSupabaseAuthStandIn, type StandIn } from '#tests/support/supabase-auth-stand-in.ts'
+import { createUserIn, startSupabaseAuthStandIn, type StandIn } from '#tests/support/supabase-auth-stand-in.ts'
 import { CookieJar, startCluster, type Backend, type Cluster } from './cluster.ts'
 
 const PROXY_PORT = Number(process.env.SCALE_PORT ?? process.env.E2E_PORT ?? 4180)
@@ -17,6 +17,7 @@ const COOKIE = 'sb-127-auth-token'
 
 let cluster: Cluster
 let standIn: StandIn
+let createUser: ReturnType<typeof createUserIn> | undefined
 
 beforeAll(async () => {
 	cluster = await startCluster({
@@ -24,11 +25,13 @@ beforeAll(async () => {
 		SUPABASE_ANON_KEY: 'anon-key-of-the-stand-in-0123456789',
 		SIGNUP_MAX_PER_IP: '1000',
 	})
-	standIn = await startSupabaseAuthStandIn(STAND_IN_PORT, cluster.databaseUrl)
+	createUser = createUserIn(cluster.databaseUrl)
+	standIn = await startSupabaseAuthStandIn(STAND_IN_PORT, createUser)
 })
 
 afterAll(async () => {
 	await standIn?.stop()
+	await createUser?.end()
 	await cluster?.stop()
 })
 

@@ -33,7 +33,24 @@ function jwt(privateKey: KeyObject, kid: string, payload: Record<string, unknown
 	return `${head}.${body}.${b64url(signature)}`
 }
 
-export async function startSupabaseAuthStandIn(port: number, databaseUrl: string): Promise<StandIn> {
+/** Inserts a user into auth.users (the trigger does the rest) and returns its id. */
+export type CreateUser = (email: string, metadata: Record<string, unknown>) => Promise<string>
+
+/** A CreateUser over a PostgreSQL URL (for servers in other processes). */
+export function createUserIn(databaseUrl: string): CreateUser & { end: () => Promise<void> } {
+	const db = new pg.Pool({ connectionString: databaseUrl, max: 2 })
+	const create = async (email: string, metadata: Record<string, unknown>) => {
+		const { rows } = await db.query<{ id: string }>(
+			`insert into auth.users (email, raw_user_meta_data, raw_app_meta_data, email_confirmed_at) values ($1, $2, $3, now()) returning id`,
+			[email, JSON.stringify(metadata), JSON.stringify({ provider: 'email', providers: ['email'] })],
+		)
+		return rows[0]!.id
+	}
+	return Object.assign(create, { end: () => db.end() })
+}
+
+/** Listens on `port` (0: any free port; the URL says which). */
+export async function startSupabaseAuthStandIn(port: number, createUser: CreateUser): Promise<StandIn> {
 	const kid = randomUUID()
 	const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' })
 	const other = generateKeyPairSync('ec', { namedCurve: 'P-256' })
@@ -42,7 +59,6 @@ export async function startSupabaseAuthStandIn(port: number, databaseUrl: string
 	const refreshTokens = new Map<string, string>() // token → user id
 	const calls: string[] = []
 	let lifetime = 3600
-	const db = new pg.Pool({ connectionString: databaseUrl, max: 2 })
 
 	const userJson = (u: StoredUser) => ({
 		id: u.id,
@@ -69,7 +85,7 @@ export async function startSupabaseAuthStandIn(port: number, databaseUrl: string
 			iat: now,
 			exp: now + lifetime,
 			session_id: randomUUID(),
-			iss: `http://127.0.0.1:${port}/auth/v1`,
+			iss: 'supabase-auth-stand-in',
 		})
 		return { access_token: access, token_type: 'bearer', expires_in: lifetime, expires_at: now + lifetime, refresh_token: refresh, user: userJson(u) }
 	}
@@ -89,7 +105,7 @@ export async function startSupabaseAuthStandIn(port: number, databaseUrl: string
 		req.on('data', (c: Buffer) => (raw += c.toString()))
 		req.on('end', () => {
 			void (async () => {
-				const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`)
+				const url = new URL(req.url ?? '/', 'http://stand-in')
 				calls.push(`${req.method} ${url.pathname}${url.search}`)
 				const body = (raw ? JSON.parse(raw) : {}) as Record<string, unknown>
 				const send = (status: number, json?: unknown) => {
@@ -102,11 +118,7 @@ export async function startSupabaseAuthStandIn(port: number, databaseUrl: string
 					const email = String(body.email).toLowerCase()
 					if ([...users.values()].some((u) => u.email === email)) return send(422, { code: 422, error_code: 'user_already_exists', msg: 'User already registered' })
 					const metadata = (body.data ?? {}) as Record<string, unknown>
-					const { rows } = await db.query<{ id: string }>(
-						`insert into auth.users (email, raw_user_meta_data, raw_app_meta_data, email_confirmed_at) values ($1, $2, $3, now()) returning id`,
-						[email, JSON.stringify(metadata), JSON.stringify({ provider: 'email', providers: ['email'] })],
-					)
-					const user = { id: rows[0]!.id, email, password: String(body.password), metadata, createdAt: new Date().toISOString() }
+					const user = { id: await createUser(email, metadata), email, password: String(body.password), metadata, createdAt: new Date().toISOString() }
 					users.set(user.id, user)
 					return send(200, session(user))
 				}
@@ -140,8 +152,10 @@ export async function startSupabaseAuthStandIn(port: number, databaseUrl: string
 		})
 	})
 	await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve))
+	const address = server.address()
+	const listening = typeof address === 'object' && address ? address.port : port
 	return {
-		url: `http://127.0.0.1:${port}`,
+		url: `http://127.0.0.1:${listening}`,
 		calls,
 		setTokenLifetime: (seconds) => (lifetime = seconds),
 		forgedToken: (sub, email) => {
@@ -151,7 +165,6 @@ export async function startSupabaseAuthStandIn(port: number, databaseUrl: string
 		stop: async () => {
 			server.closeAllConnections()
 			await new Promise((resolve) => server.close(resolve))
-			await db.end()
 		},
 	}
 }
