@@ -76,7 +76,7 @@ async function handleSignUp(request: Request, context: Route.ActionArgs['context
 	const outcome = await auth().signUp(request, { email, password, fullName: fullName ?? '', ...clientMeta(request, context) })
 	if (!outcome.ok) {
 		const throttled = outcome.code === 'too_many_attempts'
-		const formError = throttled ? 'tooManySignUps' : outcome.code === 'weak_password' ? 'weakPassword' : 'signupFailed'
+		const formError = throttled ? 'tooManySignUps' : outcome.code === 'weak_password' ? 'passwordRefused' : 'signupFailed'
 		return data({ result: submission.reply({ hideFields: ['password', 'confirmPassword'] }), formError }, { status: throttled ? 429 : 400 })
 	}
 	// A Supabase project with "Confirm email" on: the account exists, the session comes with the emailed link.

@@ -36,7 +36,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 	if (usesSupabase()) {
 		const outcome = await setSupabasePassword(request, submission.value.password)
 		if (outcome !== 'ok') {
-			return data({ result: submission.reply(), formError: outcome === 'weak_password' ? 'weakPassword' : 'invalidResetLink' }, { status: 400 })
+			return data({ result: submission.reply(), formError: outcome === 'weak_password' ? 'passwordRefused' : 'invalidResetLink' }, { status: 400 })
 		}
 		return redirectWithToast('/app/dashboard', { type: 'success', title: 'auth:toast.passwordUpdated.title' })
 	}

@@ -98,7 +98,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 				{ current: submission.value.currentPassword, next: submission.value.newPassword, ...clientMeta(request, context) },
 			)
 			if (!changed.ok) {
-				const fieldErrors: Record<string, string[]> = changed.code === 'wrong_password' ? { currentPassword: ['currentPasswordWrong'] } : { newPassword: ['weakPassword'] }
+				const fieldErrors: Record<string, string[]> = changed.code === 'wrong_password' ? { currentPassword: ['currentPasswordWrong'] } : { newPassword: ['passwordRefused'] }
 				return data({ password: submission.reply({ fieldErrors, hideFields: ['currentPassword', 'newPassword', 'confirmPassword'] }) }, { status: 400 })
 			}
 			// The other sessions ended with the change; this browser keeps one (a new one, locally).
