@@ -2,6 +2,7 @@ import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
 import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData, type ShouldRevalidateFunction } from 'react-router'
 import { toast as showToast, Toaster } from 'sonner'
+import { supabaseCookies } from '#app/.server/auth/middleware.ts'
 import { responseDefaults } from '#app/.server/headers.ts'
 import { getLocale, i18nextMiddleware } from '#app/.server/i18n.ts'
 import { requestGuard } from '#app/.server/request-guard.ts'
@@ -22,6 +23,7 @@ export const middleware: Route.MiddlewareFunction[] = [
 		return next()
 	},
 	responseDefaults,
+	supabaseCookies,
 	i18nextMiddleware,
 	requestGuard,
 ]

@@ -16,6 +16,15 @@ const schema = z.object({
 		.transform((v) => (v === 'true' ? 1 : v === 'false' ? 0 : Number(v))),
 	DATA_DIR: z.string().default('./.data'),
 	DATABASE_URL: z.string().optional(),
+	// A session-mode or direct connection for LISTEN (the calendar's live refresh) when
+	// DATABASE_URL is a transaction-mode pooler, as on Supabase (docs/deploy.md).
+	DIRECT_DATABASE_URL: z.string().optional(),
+	// The Supabase adapters of the auth and storage ports (docs/decisions/019-supabase-adapters.md).
+	SUPABASE_URL: z.url().optional(),
+	SUPABASE_ANON_KEY: z.string().min(20).optional(),
+	SUPABASE_SERVICE_ROLE_KEY: z.string().min(20).optional(),
+	// With Supabase: the Google provider is enabled in the project (Authentication › Providers).
+	SUPABASE_AUTH_GOOGLE: z.enum(['true', 'false']).default('false'),
 	SESSION_SECRET: z.string().min(32).optional(),
 	// Seals integration credentials (app/.server/secrets.ts); generated under DATA_DIR when embedded.
 	SECRETS_KEY: z.string().min(32).optional(),
@@ -35,6 +44,10 @@ const schema = z.object({
 	BOOK_LOOKUPS_PER_HOUR: z.coerce.number().int().min(1).default(600),
 	BOOK_MAX_UPCOMING_PER_EMAIL: z.coerce.number().int().min(1).default(3),
 	LOG_LEVEL: z.enum(['silent', 'info']).default('info'),
+	// The scheduler (app/.server/scheduler.ts): how often each instance looks for due jobs, and,
+	// for tests and rehearsals only, a fixed instant it takes as "now" (e.g. a Monday 09:00 UTC).
+	SCHEDULER_TICK_MS: z.coerce.number().int().min(100).default(60_000),
+	SCHEDULER_NOW: z.iso.datetime({ offset: true }).optional(),
 })
 
 export type Env = z.infer<typeof schema> & { SESSION_SECRET: string; dataDir: string }
@@ -71,6 +84,12 @@ function readOrCreateSecret(dataDir: string) {
 		writeFileSync(file, secret, { mode: 0o600 })
 		return secret
 	}
+}
+
+/** Both Supabase settings are there: auth (and storage, with the service key) use Supabase. */
+export function usesSupabase() {
+	const { SUPABASE_URL, SUPABASE_ANON_KEY } = env()
+	return Boolean(SUPABASE_URL && SUPABASE_ANON_KEY)
 }
 
 export function usesEmbeddedDatabase() {

@@ -22,3 +22,23 @@ export async function allowEvent(kind: string, key: string, { limit, windowMinut
 		return true
 	})
 }
+
+/** How many events of `kind` for `key` happened in the last `windowMinutes` (for limits on failures, counted apart from attempts). */
+export async function countEvents(kind: string, key: string, windowMinutes: number) {
+	const since = new Date(Date.now() - windowMinutes * 60_000)
+	const safeKey = key.slice(0, 200) || 'unknown'
+	const { rows } = await asSystem((trx) =>
+		sql<{ count: number }>`select count(*)::int as count from private.rate_limit_events
+			where kind = ${kind} and key = ${safeKey} and happened_at > ${since}`.execute(trx),
+	)
+	return rows[0]!.count
+}
+
+/** Records one event of `kind` for `key` (a failure, counted by `countEvents`). */
+export async function recordEvent(kind: string, key: string) {
+	const safeKey = key.slice(0, 200) || 'unknown'
+	await asSystem(async (trx) => {
+		await sql`insert into private.rate_limit_events (kind, key) values (${kind}, ${safeKey})`.execute(trx)
+		await sql`delete from private.rate_limit_events where kind = ${kind} and key = ${safeKey} and happened_at < now() - interval '1 day'`.execute(trx)
+	})
+}

@@ -25,7 +25,9 @@ export function ensureStarted() {
 		const demo = wantDemo ? await seedDemo() : null
 		// Scheduled mails (the weekly report): exactly once across instances (app/.server/scheduler.ts).
 		registerNotificationJobs()
-		scheduler ??= startScheduler()
+		const { SCHEDULER_TICK_MS, SCHEDULER_NOW } = env()
+		const fixedNow = SCHEDULER_NOW ? new Date(SCHEDULER_NOW) : null
+		scheduler ??= startScheduler({ intervalMs: SCHEDULER_TICK_MS, now: fixedNow ? () => fixedNow : undefined })
 		// One transactions digest per committed import (docs/product.md, Settings › Notifications).
 		onImportCommitted(sendImportDigest)
 		return { demo, trustProxy: env().TRUST_PROXY }

@@ -1,6 +1,6 @@
 import { decodeIdToken, Google, generateCodeVerifier, generateState } from 'arctic'
 import { createCookie } from 'react-router'
-import { env } from '../env.ts'
+import { env, usesSupabase } from '../env.ts'
 import { publicOrigin, secureCookies } from '../security.ts'
 
 const oauthCookie = createCookie('p2p_oauth', { path: '/auth', sameSite: 'lax', httpOnly: true, maxAge: 600 })
@@ -8,6 +8,11 @@ const oauthCookie = createCookie('p2p_oauth', { path: '/auth', sameSite: 'lax', 
 export function googleConfigured() {
 	const { GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET } = env()
 	return Boolean(GOOGLE_CLIENT_ID && GOOGLE_CLIENT_SECRET)
+}
+
+/** Whether the sign-in page offers Google: through Supabase Auth when it is the adapter, else our own OAuth client. */
+export function googleSignInAvailable() {
+	return usesSupabase() ? env().SUPABASE_AUTH_GOOGLE === 'true' : googleConfigured()
 }
 
 function client() {

@@ -1,26 +1,19 @@
-import { createCookie, redirect, type RouterContextProvider } from 'react-router'
+import { redirect, type RouterContextProvider } from 'react-router'
 import { errorResponse } from '#app/lib/errors.ts'
 import { hasRole, type Role } from '#app/lib/roles.ts'
 import { memberContext, socketAddressContext } from '../context.ts'
 import { languageCookie } from '../i18n.ts'
 import { clientAddress, secureCookies } from '../security.ts'
-import { createSession, getSessionUser, revokeSession, SESSION_ABSOLUTE_DAYS, type AuthUser } from './local.ts'
+import { auth, localSessionHeaders, readLocalToken, type AuthUser, type ClientMeta } from './port.ts'
 
-const sessionCookie = createCookie('p2p_session', { path: '/', sameSite: 'lax', httpOnly: true })
-
-/** The session token of the request's cookie (to tell the current session in the list of sessions). */
+/** The local session token of the request's cookie (to tell the current session in the list of sessions). */
 export async function readSessionToken(request: Request): Promise<string | null> {
-	return readToken(request)
+	return readLocalToken(request)
 }
 
-async function readToken(request: Request): Promise<string | null> {
-	const value: unknown = await sessionCookie.parse(request.headers.get('cookie'))
-	return typeof value === 'string' && value.length > 20 ? value : null
-}
-
+/** The signed-in user, from the configured auth adapter (app/.server/auth/port.ts), or null. */
 export async function getOptionalUser(request: Request): Promise<AuthUser | null> {
-	const token = await readToken(request)
-	return token ? getSessionUser(token) : null
+	return auth().getUser(request)
 }
 
 /** The signed-in user, or a redirect to /auth that comes back here afterwards. */
@@ -36,32 +29,34 @@ export function getClientAddress(request: Request, context: Readonly<RouterConte
 	return clientAddress(request, context.get(socketAddressContext))
 }
 
-/** Starts a session and returns the Set-Cookie headers (plus the profile's language, if any). */
+/** Who sent the request, for throttling and the list of sessions. */
+export function clientMeta(request: Request, context: Readonly<RouterContextProvider>): ClientMeta {
+	return { ip: getClientAddress(request, context), userAgent: request.headers.get('user-agent') }
+}
+
+/** The cookie that keeps the profile's language, added to a sign-in's headers. */
+export async function appendLanguage(headers: Headers, preferredLanguage?: string | null) {
+	if (preferredLanguage) headers.append('set-cookie', await languageCookie.serialize(preferredLanguage, { secure: secureCookies() }))
+	return headers
+}
+
+/**
+ * Starts a local session for a user the server has just authenticated itself (a recovery
+ * link, an invitation, Google through our own OAuth client) and returns the Set-Cookie headers
+ * (plus the profile's language, if any). Local adapter only: with Supabase, sessions come
+ * from Supabase Auth.
+ */
 export async function startSession(
 	request: Request,
 	context: Readonly<RouterContextProvider>,
 	userId: string,
 	preferredLanguage?: string | null,
 ) {
-	const token = await createSession(userId, {
-		userAgent: request.headers.get('user-agent'),
-		ip: getClientAddress(request, context),
-	})
-	const headers = new Headers()
-	headers.append(
-		'set-cookie',
-		await sessionCookie.serialize(token, { maxAge: SESSION_ABSOLUTE_DAYS * 86_400, secure: secureCookies() }),
-	)
-	if (preferredLanguage) {
-		headers.append('set-cookie', await languageCookie.serialize(preferredLanguage, { secure: secureCookies() }))
-	}
-	return headers
+	return appendLanguage(await localSessionHeaders(userId, clientMeta(request, context)), preferredLanguage)
 }
 
 export async function endSession(request: Request) {
-	const token = await readToken(request)
-	if (token) await revokeSession(token)
-	return new Headers({ 'set-cookie': await sessionCookie.serialize('', { maxAge: 0, secure: secureCookies() }) })
+	return auth().signOut(request)
 }
 
 /**

@@ -29,7 +29,8 @@ type Connection = {
 
 export type DatabaseOptions =
 	| { kind: 'pglite'; dataDir?: string; loadDataDir?: Blob | File }
-	| { kind: 'pg'; url: string; max?: number }
+	/** `listenUrl`: where LISTEN connects when `url` is a transaction-mode pooler (which cannot hold one); `url` otherwise. */
+	| { kind: 'pg'; url: string; max?: number; listenUrl?: string }
 
 const INT8 = 20
 const DATE = 1082
@@ -83,7 +84,7 @@ async function openPg(options: Extract<DatabaseOptions, { kind: 'pg' }>): Promis
 		runScript: async (trx, text) => void (await sql.raw(text).execute(trx)),
 		// Outside the pool: a LISTEN holds its connection for as long as it listens.
 		listen: async (channel, onNotify) => {
-			const client = new pg.Client({ connectionString: options.url })
+			const client = new pg.Client({ connectionString: options.listenUrl ?? options.url })
 			client.on('notification', (message) => {
 				if (message.channel === channel) onNotify(message.payload ?? '')
 			})

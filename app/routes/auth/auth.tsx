@@ -2,9 +2,9 @@ import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from 'react-i18next'
 import { data, Form, Link, redirect, useSearchParams } from 'react-router'
-import { googleConfigured } from '#app/.server/auth/google.ts'
-import { signIn, signUp } from '#app/.server/auth/local.ts'
-import { getClientAddress, getOptionalUser, startSession } from '#app/.server/auth/session.ts'
+import { googleSignInAvailable } from '#app/.server/auth/google.ts'
+import { auth } from '#app/.server/auth/port.ts'
+import { appendLanguage, clientMeta, getOptionalUser } from '#app/.server/auth/session.ts'
 import { asUser } from '#app/.server/db/index.ts'
 import { safeRedirect } from '#app/.server/security.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
@@ -26,7 +26,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 	const url = new URL(request.url)
 	if (await getOptionalUser(request)) throw redirect(safeRedirect(url.searchParams.get('redirectTo')))
 	// Without Google credentials the button would only lead to an error: it is left out.
-	return { googleError: url.searchParams.get('error'), google: googleConfigured() }
+	return { googleError: url.searchParams.get('error'), google: googleSignInAvailable() }
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -47,7 +47,7 @@ async function handleLogin(request: Request, context: Route.ActionArgs['context'
 		return data({ result: submission.reply({ hideFields: ['password'] }), formError: undefined }, { status: 400 })
 	}
 	const { email, password, redirectTo } = submission.value
-	const outcome = await signIn({ email, password, ip: getClientAddress(request, context) })
+	const outcome = await auth().signIn(request, { email, password, ...clientMeta(request, context) })
 	if (!outcome.ok) {
 		const status = outcome.code === 'too_many_attempts' ? 429 : 400
 		const formError = outcome.code === 'too_many_attempts' ? 'tooManyAttempts' : 'loginFailed'
@@ -56,7 +56,7 @@ async function handleLogin(request: Request, context: Route.ActionArgs['context'
 	const profile = await asUser(outcome.user.userId, (trx) =>
 		trx.selectFrom('profiles').select('preferred_language').where('user_id', '=', outcome.user.userId).executeTakeFirst(),
 	)
-	const headers = await startSession(request, context, outcome.user.userId, profile?.preferred_language)
+	const headers = await appendLanguage(outcome.headers, profile?.preferred_language)
 	return redirectWithToast(
 		safeRedirect(redirectTo),
 		{ type: 'success', title: 'auth:toast.welcomeBack.title', description: 'auth:toast.welcomeBack.description' },
@@ -72,15 +72,18 @@ async function handleSignUp(request: Request, context: Route.ActionArgs['context
 			{ status: 400 },
 		)
 	}
-	const outcome = await signUp({ ...submission.value, ip: getClientAddress(request, context) })
+	const { email, password, fullName } = submission.value
+	const outcome = await auth().signUp(request, { email, password, fullName: fullName ?? '', ...clientMeta(request, context) })
 	if (!outcome.ok) {
 		const throttled = outcome.code === 'too_many_attempts'
-		return data(
-			{ result: submission.reply({ hideFields: ['password', 'confirmPassword'] }), formError: throttled ? 'tooManySignUps' : 'signupFailed' },
-			{ status: throttled ? 429 : 400 },
-		)
+		const formError = throttled ? 'tooManySignUps' : outcome.code === 'weak_password' ? 'passwordRefused' : 'signupFailed'
+		return data({ result: submission.reply({ hideFields: ['password', 'confirmPassword'] }), formError }, { status: throttled ? 429 : 400 })
 	}
-	const headers = await startSession(request, context, outcome.user.userId)
+	// A Supabase project with "Confirm email" on: the account exists, the session comes with the emailed link.
+	if (!outcome.signedIn) {
+		return redirectWithToast('/auth', { type: 'info', title: 'auth:toast.confirmEmail.title', description: 'auth:toast.confirmEmail.description' })
+	}
+	const headers = outcome.headers
 	return redirectWithToast(
 		'/app/dashboard',
 		{ type: 'success', title: 'auth:toast.accountCreated.title', description: 'auth:toast.accountCreated.description' },

@@ -3,6 +3,8 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from 'react-i18next'
 import { data, Form, Link } from 'react-router'
 import { createRecoveryToken } from '#app/.server/auth/local.ts'
+import { sendSupabaseReset } from '#app/.server/auth/supabase.ts'
+import { usesSupabase } from '#app/.server/env.ts'
 import { getInstance } from '#app/.server/i18n.ts'
 import { queueMail } from '#app/.server/mail/index.ts'
 import { publicOrigin } from '#app/.server/security.ts'
@@ -20,7 +22,8 @@ export const meta = titleMeta('forgotPassword')
 export async function action({ request, context }: Route.ActionArgs) {
 	const submission = parseWithZod(await request.formData(), { schema: forgotPasswordSchema })
 	if (submission.status !== 'success') return data({ result: submission.reply(), sent: false }, { status: 400 })
-	const recovery = await createRecoveryToken(submission.value.email)
+	// With Supabase, Supabase Auth mails its own link (its "Reset password" template), which comes back through /auth/callback.
+	const recovery = usesSupabase() ? await sendSupabaseReset(request, submission.value.email).then(() => null) : await createRecoveryToken(submission.value.email)
 	if (recovery) {
 		const t = getInstance(context).getFixedT(null, 'auth')
 		const link = `${publicOrigin()}/auth/reset-password?${new URLSearchParams({ token: recovery.token })}`

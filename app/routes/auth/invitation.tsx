@@ -3,7 +3,8 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from 'react-i18next'
 import { data, Form } from 'react-router'
 import { z } from 'zod'
-import { startSession } from '#app/.server/auth/session.ts'
+import { auth } from '#app/.server/auth/port.ts'
+import { clientMeta, startSession } from '#app/.server/auth/session.ts'
 import { acceptInvitation, findInvitation } from '#app/.server/members.ts'
 import { currentOrganizationCookie } from '#app/.server/organizations.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
@@ -43,11 +44,19 @@ export async function action({ request, context }: Route.ActionArgs) {
 	if (submission.status !== 'success') {
 		return data({ result: submission.reply({ hideFields: ['password', 'confirmPassword'] }) }, { status: 400 })
 	}
+	const invitation = await findInvitation(submission.value.token)
 	const accepted = await acceptInvitation(submission.value.token, { fullName: submission.value.fullName ?? '', password: submission.value.password })
-	if (!accepted.ok) {
-		return redirectWithToast('/auth', { type: 'error', title: accepted.code === 'email_taken' ? 'settings:errors.emailTaken' : 'settings:members.invitation.invalid' })
+	if (!accepted.ok || !invitation) {
+		const code = accepted.ok ? 'invalid_token' : accepted.code
+		return redirectWithToast('/auth', { type: 'error', title: code === 'email_taken' ? 'settings:errors.emailTaken' : 'settings:members.invitation.invalid' })
 	}
-	const headers = await startSession(request, context, accepted.userId)
+	// With Supabase the new account signs in through Supabase Auth (docs/decisions/019-supabase-adapters.md).
+	const headers =
+		auth().name === 'supabase'
+			? await auth()
+					.signIn(request, { email: invitation.email, password: submission.value.password, ...clientMeta(request, context) })
+					.then((outcome) => (outcome.ok ? outcome.headers : new Headers()))
+			: await startSession(request, context, accepted.userId)
 	headers.append('set-cookie', await currentOrganizationCookie(accepted.organizationId))
 	return redirectWithToast(
 		'/app/dashboard',

@@ -3,7 +3,9 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from 'react-i18next'
 import { data, Form, Link } from 'react-router'
 import { findRecoveryUser, resetPasswordWithToken } from '#app/.server/auth/local.ts'
-import { startSession } from '#app/.server/auth/session.ts'
+import { getOptionalUser, startSession } from '#app/.server/auth/session.ts'
+import { setSupabasePassword } from '#app/.server/auth/supabase.ts'
+import { usesSupabase } from '#app/.server/env.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { AuthCard } from '#app/components/auth-card.tsx'
 import { Field } from '#app/components/field.tsx'
@@ -16,7 +18,11 @@ import type { Route } from './+types/reset-password'
 
 export const meta = titleMeta('resetPassword')
 
+/** With Supabase, the reset link has already signed the user in (/auth/callback): the form stands for that session. */
+const SUPABASE_SESSION = 'supabase-session'
+
 export async function loader({ request }: Route.LoaderArgs) {
+	if (usesSupabase()) return { token: SUPABASE_SESSION, valid: Boolean(await getOptionalUser(request)) }
 	const token = new URL(request.url).searchParams.get('token') ?? ''
 	const user = token ? await findRecoveryUser(token) : null
 	return { token, valid: Boolean(user) }
@@ -26,6 +32,13 @@ export async function action({ request, context }: Route.ActionArgs) {
 	const submission = parseWithZod(await request.formData(), { schema: resetPasswordSchema })
 	if (submission.status !== 'success') {
 		return data({ result: submission.reply({ hideFields: ['password', 'confirmPassword'] }), formError: undefined }, { status: 400 })
+	}
+	if (usesSupabase()) {
+		const outcome = await setSupabasePassword(request, submission.value.password)
+		if (outcome !== 'ok') {
+			return data({ result: submission.reply(), formError: outcome === 'weak_password' ? 'passwordRefused' : 'invalidResetLink' }, { status: 400 })
+		}
+		return redirectWithToast('/app/dashboard', { type: 'success', title: 'auth:toast.passwordUpdated.title' })
 	}
 	const user = await resetPasswordWithToken(submission.value.token, submission.value.password)
 	if (!user) return data({ result: submission.reply(), formError: 'invalidResetLink' }, { status: 400 })

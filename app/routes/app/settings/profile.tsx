@@ -3,10 +3,12 @@ import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { data, Form } from 'react-router'
-import { readSessionToken, requireMember, startSession } from '#app/.server/auth/session.ts'
+import { auth } from '#app/.server/auth/port.ts'
+import { clientMeta, readSessionToken, requireMember } from '#app/.server/auth/session.ts'
+import { supabaseFor } from '#app/.server/auth/supabase.ts'
 import { requestEmailChange } from '#app/.server/email-change.ts'
 import { languageCookie } from '#app/.server/i18n.ts'
-import { changePassword, getProfile, listSessions, removeAvatar, revokeOtherSessions, setAvatar, updateProfile } from '#app/.server/profile.ts'
+import { getProfile, listSessions, removeAvatar, revokeOtherSessions, setAvatar, updateProfile } from '#app/.server/profile.ts'
 import { logError } from '#app/.server/log.ts'
 import { allowEvent } from '#app/.server/rate-limit.ts'
 import { secureCookies } from '#app/.server/security.ts'
@@ -32,7 +34,9 @@ const HERE = '/app/settings'
 
 export async function loader({ request, context }: Route.LoaderArgs) {
 	const { user } = requireMember(context)
-	const [profile, sessions] = await Promise.all([getProfile(user.userId), listSessions(user.userId, await readSessionToken(request))])
+	// The list of sessions is the local adapter's; Supabase Auth keeps its own (the button still ends the others).
+	const local = auth().name === 'local'
+	const [profile, sessions] = await Promise.all([getProfile(user.userId), local ? listSessions(user.userId, await readSessionToken(request)) : []])
 	return { profile, sessions }
 }
 
@@ -88,18 +92,23 @@ export async function action({ request, context }: Route.ActionArgs) {
 			if (!(await allowEvent('password-change', user.userId, { limit: 10, windowMinutes: 15 }))) {
 				return data({ password: submission.reply({ formErrors: ['tooManyAttempts'], hideFields: ['currentPassword', 'newPassword', 'confirmPassword'] }) }, { status: 429 })
 			}
-			const changed = await changePassword(user.userId, submission.value.currentPassword, submission.value.newPassword)
-			if (!changed) {
-				return data(
-					{ password: submission.reply({ fieldErrors: { currentPassword: ['currentPasswordWrong'] }, hideFields: ['currentPassword', 'newPassword', 'confirmPassword'] }) },
-					{ status: 400 },
-				)
+			const changed = await auth().changePassword(
+				request,
+				{ userId: user.userId, email: user.email },
+				{ current: submission.value.currentPassword, next: submission.value.newPassword, ...clientMeta(request, context) },
+			)
+			if (!changed.ok) {
+				const fieldErrors: Record<string, string[]> = changed.code === 'wrong_password' ? { currentPassword: ['currentPasswordWrong'] } : { newPassword: ['passwordRefused'] }
+				return data({ password: submission.reply({ fieldErrors, hideFields: ['currentPassword', 'newPassword', 'confirmPassword'] }) }, { status: 400 })
 			}
-			// Every session ended with the change; this browser gets a new one.
-			const headers = await startSession(request, context, user.userId)
-			return redirectWithToast(HERE, { type: 'success', title: 'settings:password.updated' }, { headers })
+			// The other sessions ended with the change; this browser keeps one (a new one, locally).
+			return redirectWithToast(HERE, { type: 'success', title: 'settings:password.updated' }, { headers: changed.headers })
 		}
 		case 'sign-out-others': {
+			if (auth().name === 'supabase') {
+				await supabaseFor(request).client.auth.signOut({ scope: 'others' })
+				return redirectWithToast(HERE, { type: 'success', title: 'settings:security.signedOutEverywhereElse' })
+			}
 			const token = await readSessionToken(request)
 			if (!token) return errorResponse(403, 'forbidden')
 			const count = await revokeOtherSessions(user.userId, token)

@@ -1,0 +1,44 @@
+import type { SupabaseClient } from '@supabase/supabase-js'
+import { contentTypeOf } from './local.ts'
+import { isSafeKey, type Bucket, type StoragePort } from './index.ts'
+
+/**
+ * Supabase Storage (docs/decisions/019-supabase-adapters.md): the public buckets `avatars` and
+ * `logos` (made by supabase/migrations/20261124030000_storage_buckets.sql), the same keys as
+ * locally (`{user_id}/avatar.{ext}`, `{organization_id}/logo.{ext}`), and Supabase's public
+ * URLs. The server writes with the service role key after its own checks (type by magic bytes,
+ * size, who may change what); the bucket policies are a second line for any other client.
+ */
+export function supabaseStorageAdapter(client: () => SupabaseClient): StoragePort {
+	const check = (key: string) => {
+		if (!isSafeKey(key)) throw new Error(`Unsafe storage key: ${key}`)
+	}
+	return {
+		async put(bucket, key, bytes, contentType) {
+			check(key)
+			const { error } = await client()
+				.storage.from(bucket)
+				.upload(key, bytes, { contentType, upsert: true, cacheControl: '31536000' })
+			if (error) throw error
+		},
+		async get(bucket, key) {
+			if (!isSafeKey(key)) return null
+			const { data, error } = await client().storage.from(bucket).download(key)
+			if (error || !data) return null
+			return { bytes: Buffer.from(await data.arrayBuffer()), contentType: data.type || contentTypeOf(key) }
+		},
+		async delete(bucket, key) {
+			check(key)
+			const storage = client().storage.from(bucket)
+			// A folder: every file under it (one level, as the app writes); a file: itself.
+			const { data: listed } = await storage.list(key, { limit: 1000 })
+			const paths = [key, ...(listed ?? []).filter((f) => f.id !== null).map((f) => `${key}/${f.name}`)]
+			const { error } = await storage.remove(paths)
+			if (error) throw error
+		},
+		url(bucket: Bucket, key: string, version: string) {
+			const { data } = client().storage.from(bucket).getPublicUrl(key)
+			return `${data.publicUrl}?v=${encodeURIComponent(version)}`
+		},
+	}
+}

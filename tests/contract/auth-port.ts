@@ -1,0 +1,141 @@
+/**
+ * The auth port's contract (app/.server/auth/port.ts): one list of tests, run against each
+ * adapter (tests/db/auth-contract.test.ts). Everything goes through Requests and Set-Cookie
+ * headers, as a browser would: the cookies an answer sets are what the next request carries.
+ */
+import { randomUUID } from 'node:crypto'
+import { describe, expect, test } from 'vitest'
+import type { AuthPort } from '#app/.server/auth/port.ts'
+import { applySupabaseHeaders } from '#app/.server/auth/supabase.ts'
+
+export type AuthContractDriver = {
+	port: () => AuthPort
+	/** The user's memberships as the auth.users trigger made them. */
+	memberships: (userId: string) => Promise<Array<{ role: string }>>
+	/** Whether a profile row exists with this full name. */
+	profileName: (userId: string) => Promise<string | null>
+	/** Sign-out revokes the session at once (a replayed cookie is refused), rather than at the access token's expiry. */
+	revokesAtOnce: boolean
+	/** Failures allowed per (email, address) before sign-in is refused (LOGIN_MAX_FAILURES). */
+	maxFailures: number
+}
+
+class Browser {
+	private jar = new Map<string, string>()
+	request(path = '/') {
+		const cookie = [...this.jar].map(([k, v]) => `${k}=${v}`).join('; ')
+		return new Request(`http://localhost${path}`, { headers: cookie ? { cookie } : {} })
+	}
+	/** Keeps what the answer (the port's headers plus what the request's Supabase client wrote) sets. */
+	take(request: Request, headers: Headers) {
+		const response = applySupabaseHeaders(request, new Response(null, { headers }))
+		for (const line of response.headers.getSetCookie()) {
+			const [pair, ...attributes] = line.split(';')
+			const eq = pair!.indexOf('=')
+			const name = pair!.slice(0, eq).trim()
+			const value = pair!.slice(eq + 1).trim()
+			if (!value || attributes.some((a) => /^\s*max-age=0\s*$/i.test(a))) this.jar.delete(name)
+			else this.jar.set(name, value)
+		}
+	}
+	get cookieCount() {
+		return this.jar.size
+	}
+	snapshot() {
+		const copy = new Browser()
+		for (const [k, v] of this.jar) copy.jar.set(k, v)
+		return copy
+	}
+}
+
+const meta = (ip = `10.9.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`) => ({ ip, userAgent: 'contract-test' })
+const address = () => `contract-${randomUUID()}@example.test`
+const PASSWORD = 'contract password 1'
+
+async function signUp(driver: AuthContractDriver, browser: Browser, email = address(), fullName = 'Contract Tester') {
+	const request = browser.request('/auth')
+	const outcome = await driver.port().signUp(request, { email, password: PASSWORD, fullName, ...meta() })
+	if (!outcome.ok) throw new Error(`sign-up refused: ${outcome.code}`)
+	browser.take(request, outcome.headers)
+	return { email, user: outcome.user, signedIn: outcome.signedIn }
+}
+
+export function authContract(name: string, driver: AuthContractDriver) {
+	describe(`auth port contract: ${name}`, () => {
+		test('sign-up makes the user, and the auth.users trigger makes profile (full_name from the metadata) and an owned organization', async () => {
+			const browser = new Browser()
+			const { user, email, signedIn } = await signUp(driver, browser, address(), 'Ana Contract')
+			expect(user.email).toBe(email)
+			expect(signedIn).toBe(true)
+			expect(await driver.profileName(user.userId)).toBe('Ana Contract')
+			expect(await driver.memberships(user.userId)).toEqual([{ role: 'owner' }])
+		})
+
+		test("the sign-up's cookies identify the user on the next request; no cookie or a forged one is nobody", async () => {
+			const browser = new Browser()
+			const { user } = await signUp(driver, browser)
+			expect(browser.cookieCount).toBeGreaterThan(0)
+			expect(await driver.port().getUser(browser.request())).toEqual(user)
+			expect(await driver.port().getUser(new Request('http://localhost/'))).toBeNull()
+			const forged = new Request('http://localhost/', {
+				headers: { cookie: 'p2p_session=forged-token-forged-token-forged; sb-project-auth-token=base64-eyJmb3JnZWQiOnRydWV9' },
+			})
+			expect(await driver.port().getUser(forged)).toBeNull()
+		})
+
+		test('a second account with the same email is refused', async () => {
+			const { email } = await signUp(driver, new Browser())
+			const again = await driver.port().signUp(new Browser().request(), { email, password: PASSWORD, fullName: 'Again', ...meta() })
+			expect(again).toEqual({ ok: false, code: 'email_taken' })
+		})
+
+		test('sign-in: a wrong password and an unknown email fail alike; the right one gives a session', async () => {
+			const { email, user } = await signUp(driver, new Browser())
+			const ip = meta()
+			expect(await driver.port().signIn(new Browser().request(), { email, password: 'wrong password 1', ...ip })).toEqual({ ok: false, code: 'invalid_credentials' })
+			expect(await driver.port().signIn(new Browser().request(), { email: address(), password: PASSWORD, ...ip })).toEqual({ ok: false, code: 'invalid_credentials' })
+			const browser = new Browser()
+			const request = browser.request('/auth')
+			const outcome = await driver.port().signIn(request, { email: email.toUpperCase(), password: PASSWORD, ...ip })
+			expect(outcome.ok).toBe(true)
+			if (outcome.ok) browser.take(request, outcome.headers)
+			expect(await driver.port().getUser(browser.request())).toEqual(user)
+		})
+
+		test('sign-in is refused, even with the right password, after too many failures for one email and address', async () => {
+			const { email } = await signUp(driver, new Browser())
+			const ip = meta()
+			for (let i = 0; i < driver.maxFailures; i++) {
+				expect((await driver.port().signIn(new Browser().request(), { email, password: `wrong password ${i}`, ...ip })).ok).toBe(false)
+			}
+			expect(await driver.port().signIn(new Browser().request(), { email, password: PASSWORD, ...ip })).toEqual({ ok: false, code: 'too_many_attempts' })
+			// From another address the account is not locked.
+			expect((await driver.port().signIn(new Browser().request(), { email, password: PASSWORD, ...meta() })).ok).toBe(true)
+		})
+
+		test("sign-out clears the browser's session", async () => {
+			const browser = new Browser()
+			const { user } = await signUp(driver, browser)
+			const replay = browser.snapshot()
+			const request = browser.request('/auth/sign-out')
+			browser.take(request, await driver.port().signOut(request))
+			expect(await driver.port().getUser(browser.request())).toBeNull()
+			if (driver.revokesAtOnce) expect(await driver.port().getUser(replay.request())).toBeNull()
+			else expect([null, user]).toContainEqual(await driver.port().getUser(replay.request()))
+		})
+
+		test('a password change needs the current password; then only the new one signs in, and this browser stays signed in', async () => {
+			const browser = new Browser()
+			const { user, email } = await signUp(driver, browser)
+			const wrong = await driver.port().changePassword(browser.request(), user, { current: 'not it at all', next: 'next password 2', ...meta() })
+			expect(wrong).toEqual({ ok: false, code: 'wrong_password' })
+			const request = browser.request('/app/settings')
+			const changed = await driver.port().changePassword(request, user, { current: PASSWORD, next: 'next password 2', ...meta() })
+			expect(changed.ok).toBe(true)
+			if (changed.ok) browser.take(request, changed.headers)
+			expect(await driver.port().getUser(browser.request())).toEqual(user)
+			expect((await driver.port().signIn(new Browser().request(), { email, password: PASSWORD, ...meta() })).ok).toBe(false)
+			expect((await driver.port().signIn(new Browser().request(), { email, password: 'next password 2', ...meta() })).ok).toBe(true)
+		})
+	})
+}

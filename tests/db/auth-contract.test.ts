@@ -1,0 +1,90 @@
+/**
+ * The auth port's one test list (tests/contract/auth-port.ts) against:
+ * - the local adapter, always;
+ * - the Supabase adapter talking to a local stand-in for Supabase Auth
+ *   (tests/support/supabase-auth-stand-in.ts) that creates users in this test database, always:
+ *   it checks our side of the protocol, not Supabase;
+ * - the Supabase adapter against a real project when SUPABASE_URL, SUPABASE_ANON_KEY and
+ *   SUPABASE_SERVICE_ROLE_KEY are set (a project, or `supabase start`, with "Confirm email" off
+ *   and this repository's migrations pushed); otherwise that part is skipped and says why.
+ */
+import { createClient } from '@supabase/supabase-js'
+import { afterAll, beforeAll, describe, test } from 'vitest'
+import { localAuth } from '#app/.server/auth/port.ts'
+import { serverClientOptions, supabaseAuth } from '#app/.server/auth/supabase.ts'
+import { asSystem } from '#app/.server/db/index.ts'
+import { authContract } from '#tests/contract/auth-port.ts'
+import { startSupabaseAuthStandIn, type StandIn } from '#tests/support/supabase-auth-stand-in.ts'
+
+const real = {
+	url: process.env.SUPABASE_URL,
+	anonKey: process.env.SUPABASE_ANON_KEY,
+	serviceRoleKey: process.env.SUPABASE_SERVICE_ROLE_KEY,
+}
+const useReal = Boolean(real.url && real.anonKey && real.serviceRoleKey)
+
+process.env.SESSION_SECRET ??= 'test-session-secret-of-at-least-32-characters'
+process.env.LOG_LEVEL = 'silent'
+process.env.LOGIN_MAX_FAILURES = '3'
+
+const memberships = (userId: string) => asSystem((trx) => trx.selectFrom('organization_members').select('role').where('user_id', '=', userId).execute())
+const profileName = async (userId: string) =>
+	(await asSystem((trx) => trx.selectFrom('profiles').select('full_name').where('user_id', '=', userId).executeTakeFirst()))?.full_name ?? null
+
+authContract('local', { port: () => localAuth, memberships, profileName, revokesAtOnce: true, maxFailures: 3 })
+
+if (useReal) {
+	const admin = createClient(real.url!, real.serviceRoleKey!, { ...serverClientOptions, auth: { persistSession: false } })
+	authContract('supabase (the configured project)', {
+		port: () => supabaseAuth,
+		memberships: async (userId) => {
+			const { data, error } = await admin.from('organization_members').select('role').eq('user_id', userId)
+			if (error) throw error
+			return data
+		},
+		profileName: async (userId) => {
+			const { data, error } = await admin.from('profiles').select('full_name').eq('user_id', userId).maybeSingle()
+			if (error) throw error
+			return (data?.full_name as string | undefined) ?? null
+		},
+		// getClaims() verifies the access token's signature; a signed-out token stays valid until it expires (jwt_expiry).
+		revokesAtOnce: false,
+		maxFailures: 3,
+	})
+} else {
+	// The adapter reads SUPABASE_URL once (app/.server/env.ts): here it is the stand-in's.
+	let standIn: StandIn | undefined
+	beforeAll(async () => {
+		standIn = await startSupabaseAuthStandIn(0, async (email, metadata) => {
+			const row = await asSystem((trx) =>
+				trx
+					.insertInto('auth.users')
+					.values({
+						email,
+						raw_user_meta_data: JSON.stringify(metadata),
+						raw_app_meta_data: JSON.stringify({ provider: 'email', providers: ['email'] }),
+						email_confirmed_at: new Date(),
+					})
+					.returning('id')
+					.executeTakeFirstOrThrow(),
+			)
+			return row.id
+		})
+		process.env.SUPABASE_URL = standIn.url
+		process.env.SUPABASE_ANON_KEY = 'anon-key-of-the-stand-in-0123456789'
+	})
+	afterAll(async () => {
+		await standIn?.stop()
+	})
+	authContract('supabase (a local stand-in for Supabase Auth)', {
+		port: () => supabaseAuth,
+		memberships,
+		profileName,
+		revokesAtOnce: false,
+		maxFailures: 3,
+	})
+	describe('auth port contract: supabase (the configured project)', () => {
+		test.skip('skipped: set SUPABASE_URL, SUPABASE_ANON_KEY and SUPABASE_SERVICE_ROLE_KEY to run it against a Supabase project', () => {})
+	})
+	console.log('auth port contract: the real Supabase project is skipped (SUPABASE_URL, SUPABASE_ANON_KEY and SUPABASE_SERVICE_ROLE_KEY are not all set); the Supabase adapter runs against a local stand-in.')
+}

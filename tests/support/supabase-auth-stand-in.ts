@@ -1,0 +1,170 @@
+/**
+ * A stand-in for Supabase Auth (GoTrue) on localhost, for tests that cannot reach a real
+ * project: the few endpoints @supabase/supabase-js calls for password sign-up, sign-in, token
+ * refresh, user update and sign-out, and the JWKS endpoint against which `getClaims()` verifies
+ * access tokens (ES256, as a project with asymmetric signing keys). New users are inserted into
+ * the test database's auth.users, so the data model's trigger runs as it does when Supabase Auth
+ * creates a user. It is not Supabase: what it proves is that our adapter speaks the protocol the
+ * client library expects and carries the cookies; docs/deploy.md says what was not run for real.
+ */
+import { generateKeyPairSync, randomUUID, sign, type KeyObject } from 'node:crypto'
+import http from 'node:http'
+import pg from 'pg'
+
+type StoredUser = { id: string; email: string; password: string; metadata: Record<string, unknown>; createdAt: string }
+
+export type StandIn = {
+	url: string
+	/** Every call received, as "METHOD /path?query". */
+	calls: string[]
+	/** Seconds the next issued access tokens live (supabase-js refreshes within 90 s of expiry). */
+	setTokenLifetime: (seconds: number) => void
+	/** An access token for `sub` signed with a key the JWKS does not publish. */
+	forgedToken: (sub: string, email: string) => string
+	stop: () => Promise<void>
+}
+
+const b64url = (value: Buffer | string) => Buffer.from(value).toString('base64url')
+
+function jwt(privateKey: KeyObject, kid: string, payload: Record<string, unknown>) {
+	const head = b64url(JSON.stringify({ alg: 'ES256', typ: 'JWT', kid }))
+	const body = b64url(JSON.stringify(payload))
+	const signature = sign('sha256', Buffer.from(`${head}.${body}`), { key: privateKey, dsaEncoding: 'ieee-p1363' })
+	return `${head}.${body}.${b64url(signature)}`
+}
+
+/** Inserts a user into auth.users (the trigger does the rest) and returns its id. */
+export type CreateUser = (email: string, metadata: Record<string, unknown>) => Promise<string>
+
+/** A CreateUser over a PostgreSQL URL (for servers in other processes). */
+export function createUserIn(databaseUrl: string): CreateUser & { end: () => Promise<void> } {
+	const db = new pg.Pool({ connectionString: databaseUrl, max: 2 })
+	const create = async (email: string, metadata: Record<string, unknown>) => {
+		const { rows } = await db.query<{ id: string }>(
+			`insert into auth.users (email, raw_user_meta_data, raw_app_meta_data, email_confirmed_at) values ($1, $2, $3, now()) returning id`,
+			[email, JSON.stringify(metadata), JSON.stringify({ provider: 'email', providers: ['email'] })],
+		)
+		return rows[0]!.id
+	}
+	return Object.assign(create, { end: () => db.end() })
+}
+
+/** Listens on `port` (0: any free port; the URL says which). */
+export async function startSupabaseAuthStandIn(port: number, createUser: CreateUser): Promise<StandIn> {
+	const kid = randomUUID()
+	const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' })
+	const other = generateKeyPairSync('ec', { namedCurve: 'P-256' })
+	const jwk = { ...publicKey.export({ format: 'jwk' }), kid, alg: 'ES256', use: 'sig', key_ops: ['verify'] }
+	const users = new Map<string, StoredUser>()
+	const refreshTokens = new Map<string, string>() // token → user id
+	const calls: string[] = []
+	let lifetime = 3600
+
+	const userJson = (u: StoredUser) => ({
+		id: u.id,
+		aud: 'authenticated',
+		role: 'authenticated',
+		email: u.email,
+		email_confirmed_at: u.createdAt,
+		app_metadata: { provider: 'email', providers: ['email'] },
+		user_metadata: u.metadata,
+		identities: [{ id: u.id, user_id: u.id, provider: 'email', identity_data: { sub: u.id, email: u.email } }],
+		created_at: u.createdAt,
+		updated_at: u.createdAt,
+	})
+
+	const session = (u: StoredUser) => {
+		const now = Math.floor(Date.now() / 1000)
+		const refresh = randomUUID()
+		refreshTokens.set(refresh, u.id)
+		const access = jwt(privateKey, kid, {
+			sub: u.id,
+			email: u.email,
+			role: 'authenticated',
+			aud: 'authenticated',
+			iat: now,
+			exp: now + lifetime,
+			session_id: randomUUID(),
+			iss: 'supabase-auth-stand-in',
+		})
+		return { access_token: access, token_type: 'bearer', expires_in: lifetime, expires_at: now + lifetime, refresh_token: refresh, user: userJson(u) }
+	}
+
+	const userOfBearer = (header: string | undefined) => {
+		const token = header?.replace(/^Bearer /i, '') ?? ''
+		try {
+			const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as { sub?: string }
+			return [...users.values()].find((u) => u.id === payload.sub) ?? null
+		} catch {
+			return null
+		}
+	}
+
+	const server = http.createServer((req, res) => {
+		let raw = ''
+		req.on('data', (c: Buffer) => (raw += c.toString()))
+		req.on('end', () => {
+			void (async () => {
+				const url = new URL(req.url ?? '/', 'http://stand-in')
+				calls.push(`${req.method} ${url.pathname}${url.search}`)
+				const body = (raw ? JSON.parse(raw) : {}) as Record<string, unknown>
+				const send = (status: number, json?: unknown) => {
+					res.writeHead(status, { 'content-type': 'application/json' })
+					res.end(json === undefined ? '' : JSON.stringify(json))
+				}
+				const path = url.pathname.replace(/^\/auth\/v1/, '')
+				if (req.method === 'GET' && path === '/.well-known/jwks.json') return send(200, { keys: [jwk] })
+				if (req.method === 'POST' && path === '/signup') {
+					const email = String(body.email).toLowerCase()
+					if ([...users.values()].some((u) => u.email === email)) return send(422, { code: 422, error_code: 'user_already_exists', msg: 'User already registered' })
+					const metadata = (body.data ?? {}) as Record<string, unknown>
+					const user = { id: await createUser(email, metadata), email, password: String(body.password), metadata, createdAt: new Date().toISOString() }
+					users.set(user.id, user)
+					return send(200, session(user))
+				}
+				if (req.method === 'POST' && path === '/token') {
+					const grant = url.searchParams.get('grant_type')
+					if (grant === 'password') {
+						const user = [...users.values()].find((u) => u.email === String(body.email).toLowerCase())
+						if (!user || user.password !== body.password) return send(400, { code: 400, error_code: 'invalid_credentials', msg: 'Invalid login credentials' })
+						return send(200, session(user))
+					}
+					if (grant === 'refresh_token') {
+						const id = refreshTokens.get(String(body.refresh_token))
+						refreshTokens.delete(String(body.refresh_token))
+						const user = id ? users.get(id) : undefined
+						if (!user) return send(400, { code: 400, error_code: 'refresh_token_not_found', msg: 'Invalid Refresh Token' })
+						return send(200, session(user))
+					}
+				}
+				if (path === '/user') {
+					const user = userOfBearer(req.headers.authorization)
+					if (!user) return send(401, { code: 401, error_code: 'bad_jwt', msg: 'invalid JWT' })
+					if (req.method === 'PUT' && typeof body.password === 'string') user.password = body.password
+					return send(200, userJson(user))
+				}
+				if (req.method === 'POST' && path === '/logout') return send(204)
+				send(404, { code: 404, error_code: 'not_found', msg: `no stand-in for ${req.method} ${path}` })
+			})().catch((error: unknown) => {
+				res.writeHead(500, { 'content-type': 'application/json' })
+				res.end(JSON.stringify({ code: 500, msg: String(error) }))
+			})
+		})
+	})
+	await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve))
+	const address = server.address()
+	const listening = typeof address === 'object' && address ? address.port : port
+	return {
+		url: `http://127.0.0.1:${listening}`,
+		calls,
+		setTokenLifetime: (seconds) => (lifetime = seconds),
+		forgedToken: (sub, email) => {
+			const now = Math.floor(Date.now() / 1000)
+			return jwt(other.privateKey, kid, { sub, email, role: 'authenticated', aud: 'authenticated', iat: now, exp: now + 3600 })
+		},
+		stop: async () => {
+			server.closeAllConnections()
+			await new Promise((resolve) => server.close(resolve))
+		},
+	}
+}

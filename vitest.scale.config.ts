@@ -1,0 +1,16 @@
+import { defineConfig } from 'vitest/config'
+
+// Scale-out tests (tests/scale): two built servers (`npm run build` first) on one PostgreSQL
+// database behind a proxy the test starts. Separate from vitest.config.ts because they need
+// the build, which the test command makes after the unit and database tests.
+export default defineConfig({
+	resolve: { tsconfigPaths: true },
+	test: {
+		name: 'scale',
+		include: ['tests/scale/**/*.test.ts'],
+		environment: 'node',
+		testTimeout: 60_000,
+		hookTimeout: 120_000,
+		fileParallelism: false,
+	},
+})
