@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright'
 import type { Locator, Page } from '@playwright/test'
 import { withDatabase } from './db.ts'
 import { expect, test } from './fixtures.ts'
@@ -169,4 +170,20 @@ test('a six-figure category total stays inside its card, on a laptop and on a ph
 		expect(box.left, `${width}px`).toBeGreaterThanOrEqual(inner.left - 0.5)
 		expect(box.right, `${width}px`).toBeLessThanOrEqual(inner.right + 0.5)
 	}
+})
+
+test('the cards have no serious or critical accessibility violation, and a scrolling table is a named region the keyboard reaches', async ({ page, request }) => {
+	test.setTimeout(120_000)
+	await ownerWithPayments(page, request, 'Phone Axe Owner')
+	for (const path of ['/app/transactions', '/app/transactions?edit=1', '/app/clients', '/app/dashboard', '/app/reports']) {
+		await page.goto(path)
+		const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()
+		const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+		expect(serious.map((v) => `${v.id}: ${v.nodes[0]?.target.join(' ')}`), path).toEqual([])
+	}
+	// The report's categories table (which scrolls sideways on a narrow laptop column) is a region in the tab order.
+	const region = page.getByRole('region', { name: 'Category breakdown' })
+	await expect(region).toHaveAttribute('tabindex', '0')
+	await region.focus()
+	await expect(region).toBeFocused()
 })
