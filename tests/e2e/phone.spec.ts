@@ -146,6 +146,12 @@ test('texts that cannot fit wrap or carry their full text, in es and pt-BR @nojs
 		expect(await subtitle.evaluate((el) => el.scrollWidth <= el.clientWidth && getComputedStyle(el).textOverflow !== 'ellipsis')).toBe(true)
 		await page.setViewportSize({ width: PHONE_WIDTH, height: 844 })
 	}
+	// On the phone's menu too (pt-BR is the language now).
+	await page.goto('/app/dashboard')
+	await page.getByLabel('Abrir menu').click()
+	const inMenu = page.locator('[role=dialog], details[open] > nav').getByText(/·/).first()
+	await expectOnScreen(inMenu)
+	expect(await inMenu.evaluate((el) => el.scrollWidth <= el.clientWidth && getComputedStyle(el).textOverflow !== 'ellipsis')).toBe(true)
 })
 
 test('a six-figure category total stays inside its card, on a laptop and on a phone', async ({ page, request }) => {
