@@ -116,7 +116,7 @@ export function AppShell({ sidebarExpanded, children, ...sidebar }: AppShellProp
 							<PanelLeftIcon />
 						</Button>
 					</Form>
-					<p className="truncate text-sm font-medium" data-testid="current-organization">
+					<p className="truncate text-sm font-medium" data-testid="current-organization" title={sidebar.organization.name}>
 						{sidebar.organization.name}
 					</p>
 					<div className="ml-auto flex items-center gap-2">

@@ -106,7 +106,7 @@ export function BookingReadTable({
 	const { t } = useTranslation('booking')
 	return (
 		<div className="rounded-md border">
-			<Table>
+			<Table cards>
 				<caption className="sr-only">{t(`${tab}.title`)}</caption>
 				<TableHeader>
 					<TableRow>{head}</TableRow>

@@ -21,7 +21,8 @@ export function MonthlyFiguresTable({
 	const { t, i18n } = useTranslation('reports')
 	const monthLabel = useMonthLabel()
 	return (
-		<Table data-testid={testId}>
+		// Fits a phone in every language: headers and months wrap, the cells' padding narrows.
+		<Table data-testid={testId} className="[&_th]:whitespace-normal max-md:[&_td]:px-1 max-md:[&_th]:px-1">
 			<TableCaption className="sr-only">{caption}</TableCaption>
 			<TableHeader>
 				<TableRow>

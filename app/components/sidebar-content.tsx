@@ -103,8 +103,12 @@ export function SidebarContent({ user, organization, memberships, activeModules,
 						</span>
 					)}
 					<span className={cn('grid min-w-0 text-left text-sm leading-tight', collapsed && 'sr-only')}>
-						<span className="truncate font-medium">{user.fullName ?? user.email}</span>
-						<span className="truncate text-xs text-muted-foreground">{user.email}</span>
+						<span className="truncate font-medium" title={user.fullName ?? user.email}>
+							{user.fullName ?? user.email}
+						</span>
+						<span className="truncate text-xs text-muted-foreground" title={user.email}>
+							{user.email}
+						</span>
 					</span>
 				</Link>
 			</div>
@@ -131,8 +135,11 @@ function OrganizationSwitcher({
 	)
 	const label = (
 		<span className={cn('grid min-w-0 flex-1 text-left leading-tight', collapsed && 'sr-only')}>
-			<span className="truncate text-sm font-semibold">{organization.name}</span>
-			<span className="truncate text-xs text-muted-foreground">
+			<span className="truncate text-sm font-semibold" title={organization.name}>
+				{organization.name}
+			</span>
+			{/* Wraps rather than cuts: "Propietario · 14.000 engranajes restantes" is long. */}
+			<span className="text-xs break-words text-muted-foreground">
 				{t(`roles.${organization.role}`)} · {t('gears.remaining', { count: organization.gearsRemaining })}
 			</span>
 		</span>
@@ -171,7 +178,9 @@ function OrganizationSwitcher({
 						aria-current={m.id === organization.id ? 'true' : undefined}
 						className="flex items-center justify-between gap-2 rounded-sm px-2 py-1.5 text-left text-sm hover:bg-accent"
 					>
-						<span className="truncate">{m.name}</span>
+						<span className="truncate" title={m.name}>
+							{m.name}
+						</span>
 						{m.id === organization.id ? <CheckIcon className="size-4" aria-hidden="true" /> : null}
 					</button>
 				))}

@@ -200,23 +200,40 @@ signedInTest.describe('on a phone', () => {
 	})
 
 	for (const lng of ['en', 'es', 'pt-BR']) {
-		signedInTest(`no screen is wider than the phone, signed in or out, in ${lng}`, async ({ page, account, browser }) => {
-			signedInTest.setTimeout(120_000)
-			await withDatabase((db) =>
-				db.query(
-					`insert into public.transactions (organization_id, external_id, amount, description, date_received)
-					 select m.organization_id, 'EXT-LONG-IDENTIFIER-' || g, 1234.56 * g, 'A long description of what this payment was for, ' || g, current_date - g
-					 from public.organization_members m join auth.users u on u.id = m.user_id, generate_series(1, 5) g
-					 where u.email = $1 and not exists (select 1 from public.transactions t where t.organization_id = m.organization_id and t.external_id = 'EXT-LONG-IDENTIFIER-1')`,
+		signedInTest(`no screen is wider than the phone, signed in or out, in ${lng}`, async ({ page, browser, request }) => {
+			signedInTest.setTimeout(240_000)
+			// An organization of its own, with long values, a client, and the booking module on.
+			const account = newAccount(`Phone Owner ${lng}`)
+			await signUpByRequest(request, account)
+			await page.context().clearCookies()
+			await page.context().addCookies((await request.storageState()).cookies)
+			const clientId = await withDatabase(async (db) => {
+				const { rows } = await db.query<{ organization_id: string; user_id: string }>(
+					'select m.organization_id, u.id as user_id from auth.users u join public.organization_members m on m.user_id = u.id where u.email = $1',
 					[account.email],
-				),
-			)
+				)
+				const { organization_id: orgId, user_id: userId } = rows[0]!
+				const client = await db.query<{ id: string }>(
+					`insert into public.clients (organization_id, user_id, name, email, company) values ($1, $2, 'Ana Beatriz Silva Nascimento', 'ana.beatriz.silva.nascimento@example.com', 'Estúdio de Design Nascimento e Filhos') returning id`,
+					[orgId, userId],
+				)
+				await db.query(
+					`insert into public.transactions (organization_id, user_id, client_id, external_id, amount, description, date_received)
+					 select $1, $2, $3, 'EXT-LONG-IDENTIFIER-' || g, 123456.78 * g, 'A long description of what this payment was for, ' || g, current_date - g
+					 from generate_series(1, 5) g`,
+					[orgId, userId, client.rows[0]!.id],
+				)
+				await db.query('insert into public.organization_modules (organization_id, module_id) values ($1, $2)', [orgId, BOOKING_MODULE_ID])
+				return client.rows[0]!.id
+			})
 			await chooseLanguage(page, lng)
 			const overflowOf = async (target: import('@playwright/test').Page, path: string) => {
 				await target.goto(path)
 				return target.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
 			}
-			for (const path of PHONE_SCREENS) expect(await overflowOf(page, path), `${lng} ${path}`).toBeLessThanOrEqual(0)
+			for (const path of [...PHONE_SCREENS, `/app/clients/${clientId}`, `/app/clients/${clientId}?edit=1`]) {
+				expect(await overflowOf(page, path), `${lng} ${path}`).toBeLessThanOrEqual(0)
+			}
 			const anonymous = await browser.newPage({ viewport: { width: 390, height: 844 } })
 			await chooseLanguage(anonymous, lng)
 			for (const path of ['/', '/auth', '/auth?mode=signup', '/auth/forgot-password']) {
@@ -227,7 +244,13 @@ signedInTest.describe('on a phone', () => {
 	}
 })
 
-/** Every signed-in screen a phone user reaches from the menu, and the landing page signed in. */
+const P2P_MODULE_ID = 'b0000000-0000-4000-8000-000000000001'
+const BOOKING_MODULE_ID = 'b0000000-0000-4000-8000-000000000003'
+
+/**
+ * Every signed-in screen a phone user reaches from the menu and the tabs, and the landing page
+ * signed in (the client's own page is added with the client the test creates).
+ */
 const PHONE_SCREENS = [
 	'/',
 	'/app/dashboard',
@@ -238,9 +261,17 @@ const PHONE_SCREENS = [
 	'/app/categories',
 	'/app/reports',
 	'/app/module-marketplace',
+	`/app/modules/${P2P_MODULE_ID}`,
+	`/app/modules/${BOOKING_MODULE_ID}`,
 	'/app/plans',
 	'/app/gears',
 	'/app/booking/calendar',
+	'/app/booking/services',
+	'/app/booking/services?edit=1&add=1',
+	'/app/booking/providers',
+	'/app/booking/providers?edit=1',
+	'/app/booking/analytics',
+	'/app/booking/settings',
 	'/app/settings',
 	'/app/settings/organization',
 	'/app/settings/members',

@@ -149,7 +149,10 @@ export function TableSearch({
 					maxLength={200}
 					aria-label={t('search')}
 					placeholder={placeholder ?? t('searchPlaceholder')}
-					className="pl-8"
+					// A long hint ("Client, external ID, description or amount") stays readable on a phone:
+					// smaller than the typed text, and whole in the title.
+					title={placeholder ?? t('searchPlaceholder')}
+					className="pl-8 placeholder:text-sm"
 				/>
 			</div>
 			{children}

@@ -153,7 +153,7 @@ export function EditableTable<L extends LoadedRow, R extends EditRowValues, V>({
 			{actionData?.confirm ? <ConfirmSave formId={form.id} ns={ns} confirm={actionData.confirm} /> : null}
 			{children}
 			<div className="rounded-md border" ref={tableRef}>
-				<Table>
+				<Table cards data-editing="">
 					<caption className="sr-only">{t(`${ns}:editCaption`)}</caption>
 					<TableHeader>
 						<TableRow>
@@ -181,7 +181,7 @@ export function EditableTable<L extends LoadedRow, R extends EditRowValues, V>({
 									<EditRow key={row.key ?? row.id} deleted={deleted} columnCount={columnCount}>
 										<>
 											{cells(f, { index, isNew, errorText })}
-											<TableCell className={cn(stickyCell, 'align-top no-underline')}>
+											<TableCell data-card="actions" className={cn(stickyCell, 'align-top no-underline')}>
 												<input {...getInputProps(f.id, { type: 'hidden' })} />
 												<input {...getInputProps(f.version, { type: 'hidden' })} />
 												<input {...getInputProps(f.fingerprint, { type: 'hidden' })} />
@@ -358,12 +358,20 @@ function ConfirmSave({ formId, ns, confirm }: { formId: string; ns: string; conf
 	)
 }
 
+/**
+ * A cell's place in the card a row becomes on a phone (app.css): the title (the amount) and
+ * subtitle (the client) first, meta (date, category) under them, other values next, wide ones
+ * across the card, the actions at the end; hidden ones are left out of the card.
+ */
+export type CardRole = 'title' | 'subtitle' | 'meta' | 'wide' | 'actions' | 'hidden'
+
 /** A text cell: the input, labelled by its column, and its error under it. */
 export function TextCell({
 	field,
 	label,
 	errorText,
 	type = 'text',
+	card,
 	className,
 	...props
 }: {
@@ -371,9 +379,11 @@ export function TextCell({
 	label: string
 	errorText: ErrorText
 	type?: 'text' | 'email' | 'tel' | 'date'
+	/** Its place in the phone's card (docs/decisions/021-table-cards.md). */
+	card?: CardRole
 } & Omit<React.ComponentProps<'input'>, 'type' | 'form'>) {
 	return (
-		<TableCell className="align-top">
+		<TableCell className="align-top" data-label={label} data-card={card}>
 			<Input {...getInputProps(field, { type })} aria-label={label} className={cn('w-full', className)} {...props} />
 			<CellError id={field.errorId} message={errorText(field.errors?.[0])} />
 		</TableCell>
@@ -386,16 +396,18 @@ export function SelectCell({
 	label,
 	errorText,
 	options,
+	card,
 	className,
 }: {
 	field: CellField
 	label: string
 	errorText: ErrorText
 	options: readonly (readonly [string, string])[]
+	card?: CardRole
 	className?: string
 }) {
 	return (
-		<TableCell className="align-top">
+		<TableCell className="align-top" data-label={label} data-card={card}>
 			<NativeSelect {...getSelectProps(field)} aria-label={label} className={cn('w-full', className)}>
 				{options.map(([value, text]) => (
 					<option key={value} value={value}>

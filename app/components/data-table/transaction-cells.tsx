@@ -71,7 +71,7 @@ export function ClientCell({
 	const typed = (field.value ?? '').trim().toLowerCase()
 	const known = !typed || choices.some((c) => c.value.toLowerCase() === typed || c.name.toLowerCase() === typed)
 	return (
-		<TableCell className="align-top">
+		<TableCell className="align-top" data-label={t('columns.client')} data-card="subtitle">
 			<input {...getInputProps(clientId, { type: 'hidden' })} />
 			<Input
 				{...getInputProps(field, { type: 'text' })}
@@ -118,7 +118,7 @@ export function TransactionsReadTable({
 	const { t } = useTranslation('transactions')
 	return (
 		<div className="rounded-md border">
-			<Table>
+			<Table cards>
 				<caption className="sr-only">{t('title')}</caption>
 				<TransactionHeaders state={state} hideClient={hideClient} />
 				<TableBody>
@@ -131,9 +131,11 @@ export function TransactionsReadTable({
 					) : (
 						rows.map((row) => (
 							<TableRow key={row.id}>
-								<TableCell className="tabular-nums">{formatDate(row.dateReceived)}</TableCell>
+								<TableCell className="tabular-nums" data-label={t('columns.date')} data-card="meta">
+									{formatDate(row.dateReceived)}
+								</TableCell>
 								{hideClient ? null : (
-									<TableCell>
+									<TableCell data-label={t('columns.client')} data-card="subtitle">
 										{row.clientId && row.clientName ? (
 											<Link to={`/app/clients/${row.clientId}`} className="text-primary underline-offset-4 hover:underline">
 												{row.clientName}
@@ -143,13 +145,22 @@ export function TransactionsReadTable({
 										)}
 									</TableCell>
 								)}
-								<TableCell className="font-mono text-xs">{row.externalId}</TableCell>
-								<TableCell className="text-right tabular-nums">{formatMoney(row.amount)}</TableCell>
-								<TableCell>
+								<TableCell className="font-mono text-xs" data-label={t('columns.externalId')}>
+									{row.externalId}
+								</TableCell>
+								<TableCell className="text-right tabular-nums" data-label={t('columns.amount')} data-card="title">
+									{formatMoney(row.amount)}
+								</TableCell>
+								<TableCell data-label={t('columns.category')} data-card="meta">
 									<CategoryBadge category={row.category} />
 								</TableCell>
-								<TableCell>{t(`methods.${row.paymentMethod}`)}</TableCell>
-								<TableCell className="max-w-80 truncate" title={row.description ?? undefined}>
+								<TableCell data-label={t('columns.method')}>{t(`methods.${row.paymentMethod}`)}</TableCell>
+								<TableCell
+									className="max-w-80 truncate"
+									title={row.description ?? undefined}
+									data-label={t('columns.description')}
+									data-card={row.description ? 'wide' : 'hidden'}
+								>
 									{row.description}
 								</TableCell>
 							</TableRow>

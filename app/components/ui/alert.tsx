@@ -38,7 +38,7 @@ function AlertTitle({ className, ...props }: React.ComponentProps<'div'>) {
 	return (
 		<div
 			data-slot="alert-title"
-			className={cn('col-start-2 line-clamp-1 min-h-4 font-medium tracking-tight', className)}
+			className={cn('col-start-2 min-h-4 font-medium tracking-tight', className)}
 			{...props}
 		/>
 	)

@@ -29,7 +29,8 @@ function CardHeader({ className, ...props }: React.ComponentProps<'div'>) {
 
 function CardTitle({ className, ...props }: React.ComponentProps<'div'>) {
 	return (
-		<div data-slot="card-title" className={cn('leading-none font-semibold', className)} {...props} />
+		// Column 1 always, so that an action moved under the title (a narrow card) leaves the description under it too.
+		<div data-slot="card-title" className={cn('col-start-1 leading-none font-semibold', className)} {...props} />
 	)
 }
 
@@ -37,7 +38,7 @@ function CardDescription({ className, ...props }: React.ComponentProps<'div'>) {
 	return (
 		<div
 			data-slot="card-description"
-			className={cn('text-sm text-muted-foreground', className)}
+			className={cn('col-start-1 text-sm text-muted-foreground', className)}
 			{...props}
 		/>
 	)

@@ -1,10 +1,25 @@
 import * as React from 'react'
 import { cn } from '../../lib/utils.ts'
 
-function Table({ className, ...props }: React.ComponentProps<'table'>) {
+/**
+ * `cards` lists the rows as cards below md (app.css, docs/decisions/021-table-cards.md): give
+ * each cell a `data-label` (its column) and, where it matters, a `data-card` role (title,
+ * subtitle, meta, wide, actions, hidden). `scrollLabel` names the scroll area and lets the
+ * keyboard reach it (a region in the tab order) for a table that may scroll sideways.
+ */
+function Table({
+	className,
+	cards,
+	scrollLabel,
+	...props
+}: React.ComponentProps<'table'> & { cards?: boolean; scrollLabel?: string }) {
 	return (
-		<div data-slot="table-container" className="relative w-full overflow-x-auto">
-			<table data-slot="table" className={cn('w-full caption-bottom text-sm', className)} {...props} />
+		<div
+			data-slot="table-container"
+			className="relative w-full overflow-x-auto focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none"
+			{...(scrollLabel ? { role: 'region', 'aria-label': scrollLabel, tabIndex: 0 } : {})}
+		>
+			<table data-slot="table" data-cards={cards ? '' : undefined} className={cn('w-full caption-bottom text-sm', className)} {...props} />
 		</div>
 	)
 }

@@ -145,16 +145,17 @@ function CategoryCard({ summary }: { summary: CategorySummary }) {
 				<TagIcon className="size-4 text-muted-foreground" aria-hidden="true" />
 			</CardHeader>
 			<CardContent>
-				<dl className="grid grid-cols-2 gap-4">
-					<div className="grid gap-1">
+				{/* The amount moves under the count when the two do not fit side by side (a six-figure total). */}
+				<dl className="flex flex-wrap gap-x-8 gap-y-3">
+					<div className="grid min-w-0 gap-1">
 						<dt className="text-xs text-muted-foreground">{t('transactions')}</dt>
 						<dd className="text-2xl font-semibold tabular-nums" data-testid="category-count">
 							{formatNumber(summary.count, i18n.language)}
 						</dd>
 					</div>
-					<div className="grid gap-1">
+					<div className="grid min-w-0 gap-1">
 						<dt className="text-xs text-muted-foreground">{t('amount')}</dt>
-						<dd className="text-2xl font-semibold tabular-nums" data-testid="category-amount">
+						<dd className="text-2xl font-semibold tabular-nums [overflow-wrap:anywhere]" data-testid="category-amount">
 							{formatMoney(summary.amount)}
 						</dd>
 					</div>

@@ -80,7 +80,7 @@ function ReadTable({ rows, state }: { rows: LoaderData['rows']; state: TableStat
 	const { t } = useTranslation('clients')
 	return (
 		<div className="rounded-md border">
-			<Table>
+			<Table cards>
 				<caption className="sr-only">{t('title')}</caption>
 				<TableHeader>
 					<TableRow>
@@ -97,18 +97,26 @@ function ReadTable({ rows, state }: { rows: LoaderData['rows']; state: TableStat
 					) : (
 						rows.map((row) => (
 							<TableRow key={row.id}>
-								<TableCell>
+								<TableCell data-label={t('columns.name')} data-card="title">
 									<Link to={`/app/clients/${row.id}`} className="font-medium text-primary underline-offset-4 hover:underline">
 										{row.name || t('unnamed')}
 									</Link>
 								</TableCell>
-								<TableCell>{row.email}</TableCell>
-								<TableCell>{row.phone}</TableCell>
-								<TableCell>{row.company}</TableCell>
-								<TableCell>
+								<TableCell data-label={t('columns.email')} data-card={row.email ? 'wide' : 'hidden'}>
+									{row.email}
+								</TableCell>
+								<TableCell data-label={t('columns.phone')} data-card={row.phone ? undefined : 'hidden'}>
+									{row.phone}
+								</TableCell>
+								<TableCell data-label={t('columns.company')} data-card={row.company ? undefined : 'hidden'}>
+									{row.company}
+								</TableCell>
+								<TableCell data-label={t('columns.status')} data-card="subtitle">
 									<ClientStatusBadge status={row.status} />
 								</TableCell>
-								<TableCell className="tabular-nums">{formatDate(row.createdDate)}</TableCell>
+								<TableCell className="tabular-nums" data-label={t('columns.created')} data-card="meta">
+									{formatDate(row.createdDate)}
+								</TableCell>
 							</TableRow>
 						))
 					)}
@@ -136,12 +144,14 @@ function EditClients({ loaderData, actionData }: Pick<Route.ComponentProps, 'loa
 				const created = createdOf.get(f.id.initialValue ?? '')
 				return (
 					<>
-						<TextCell field={f.name} label={t('columns.name')} errorText={errorText} className="min-w-32" />
-						<TextCell field={f.email} type="email" label={t('columns.email')} errorText={errorText} className="min-w-40" />
+						<TextCell field={f.name} label={t('columns.name')} errorText={errorText} card="title" className="min-w-32" />
+						<TextCell field={f.email} type="email" label={t('columns.email')} errorText={errorText} card="wide" className="min-w-40" />
 						<TextCell field={f.phone} type="tel" label={t('columns.phone')} errorText={errorText} className="min-w-28" />
 						<TextCell field={f.company} label={t('columns.company')} errorText={errorText} className="min-w-32" />
-						<SelectCell field={f.status} label={t('columns.status')} errorText={errorText} options={statuses} />
-						<TableCell className="align-top leading-9 tabular-nums">{created ? formatDate(created) : t('new')}</TableCell>
+						<SelectCell field={f.status} label={t('columns.status')} errorText={errorText} options={statuses} card="subtitle" />
+						<TableCell className="align-top leading-9 tabular-nums" data-label={t('columns.created')}>
+							{created ? formatDate(created) : t('new')}
+						</TableCell>
 					</>
 				)
 			}}

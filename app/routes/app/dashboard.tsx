@@ -100,7 +100,7 @@ function LatestTransactions({ latest, className }: { latest: Route.ComponentProp
 				</CardAction>
 			</CardHeader>
 			<CardContent>
-				<Table>
+				<Table cards scrollLabel={t('latest.title')}>
 					<TableHeader>
 						<TableRow>
 							<TableHead scope="col">{t('reports:columns.date')}</TableHead>
@@ -109,7 +109,7 @@ function LatestTransactions({ latest, className }: { latest: Route.ComponentProp
 								{t('reports:columns.amount')}
 							</TableHead>
 							<TableHead scope="col">{t('reports:columns.category')}</TableHead>
-							<TableHead scope="col" className="hidden sm:table-cell">
+							<TableHead scope="col" className="hidden md:table-cell">
 								{t('reports:columns.method')}
 							</TableHead>
 						</TableRow>
@@ -124,15 +124,21 @@ function LatestTransactions({ latest, className }: { latest: Route.ComponentProp
 						) : (
 							latest.map((row) => (
 								<TableRow key={row.id}>
-									<TableCell className="tabular-nums">{formatDate(row.dateReceived)}</TableCell>
-									<TableCell className="max-w-48 truncate">
+									<TableCell className="tabular-nums" data-label={t('reports:columns.date')} data-card="meta">
+										{formatDate(row.dateReceived)}
+									</TableCell>
+									<TableCell className="max-w-48 truncate" data-label={t('reports:columns.client')} data-card="subtitle" title={row.clientName || undefined}>
 										{row.clientName || <span className="text-muted-foreground">{t('reports:noClient')}</span>}
 									</TableCell>
-									<TableCell className="text-right tabular-nums">{formatMoney(row.amount)}</TableCell>
-									<TableCell>
+									<TableCell className="text-right tabular-nums" data-label={t('reports:columns.amount')} data-card="title">
+										{formatMoney(row.amount)}
+									</TableCell>
+									<TableCell data-label={t('reports:columns.category')} data-card="meta">
 										<CategoryBadge category={row.category} />
 									</TableCell>
-									<TableCell className="hidden sm:table-cell">{t(`transactions:methods.${row.paymentMethod}`)}</TableCell>
+									<TableCell className="hidden md:table-cell" data-label={t('reports:columns.method')} data-card="hidden">
+										{t(`transactions:methods.${row.paymentMethod}`)}
+									</TableCell>
 								</TableRow>
 							))
 						)}

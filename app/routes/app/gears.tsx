@@ -44,7 +44,7 @@ export default function GearHistory({ loaderData }: Route.ComponentProps) {
 					<CardDescription>{t('history.description')}</CardDescription>
 				</CardHeader>
 				<CardContent className="grid gap-4">
-					<Table>
+					<Table cards>
 						<TableHeader>
 							<TableRow>
 								<TableHead scope="col">{t('history.columns.date')}</TableHead>
@@ -68,17 +68,23 @@ export default function GearHistory({ loaderData }: Route.ComponentProps) {
 							) : (
 								rows.map((row) => (
 									<TableRow key={row.id}>
-										<TableCell className="tabular-nums">{formatDate(row.createdAt)}</TableCell>
-										<TableCell>
+										<TableCell className="tabular-nums" data-label={t('history.columns.date')} data-card="meta">
+											{formatDate(row.createdAt)}
+										</TableCell>
+										<TableCell data-label={t('history.columns.what')} data-card="wide">
 											{t(`history.reasons.${row.reason}`)}
 											{row.upgradeName || row.moduleName ? `: ${row.upgradeName ?? row.moduleName}` : ''}
 										</TableCell>
-										<TableCell>{row.actor ?? t('history.system')}</TableCell>
-										<TableCell className="text-right tabular-nums">
+										<TableCell data-label={t('history.columns.who')} data-card="meta">
+											{row.actor ?? t('history.system')}
+										</TableCell>
+										<TableCell className="text-right tabular-nums" data-label={t('history.columns.change')} data-card="title">
 											{row.delta > 0 ? '+' : ''}
 											{formatNumber(row.delta, i18n.language)}
 										</TableCell>
-										<TableCell className="text-right tabular-nums">{formatNumber(row.balanceAfter, i18n.language)}</TableCell>
+										<TableCell className="text-right tabular-nums" data-label={t('history.columns.balance')}>
+											{formatNumber(row.balanceAfter, i18n.language)}
+										</TableCell>
 									</TableRow>
 								))
 							)}

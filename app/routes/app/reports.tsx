@@ -177,7 +177,14 @@ function CategoryBreakdown({ report }: { report: RangeFigures }) {
 			</CardHeader>
 			<CardContent className="grid grid-cols-1 gap-4">
 				<ShareChartSlot label={t('breakdown.chartLabel')} data={points} height={220} />
-				<Table data-testid="category-table" className="[&_th]:whitespace-normal">
+				<Table
+					data-testid="category-table"
+					cards
+					scrollLabel={t('breakdown.title')}
+					className="[&_th]:whitespace-normal"
+					// Count, amount and share side by side, each as wide as its value needs.
+					style={{ '--card-template': 'auto auto auto' } as React.CSSProperties}
+				>
 					<TableCaption className="sr-only">{t('breakdown.title')}</TableCaption>
 					<TableHeader>
 						<TableRow>
@@ -196,15 +203,21 @@ function CategoryBreakdown({ report }: { report: RangeFigures }) {
 					<TableBody>
 						{report.categories.map((c) => (
 							<TableRow key={c.category}>
-								<TableHead scope="row" className="font-normal">
+								<TableHead scope="row" className="font-normal" data-card="title">
 									<span className="flex items-center gap-2">
 										<span className="size-2.5 rounded-full" style={{ background: categoryColors[c.category] }} aria-hidden="true" />
 										{t(`category.${c.category}`)}
 									</span>
 								</TableHead>
-								<TableCell className="text-right tabular-nums">{formatNumber(c.count, i18n.language)}</TableCell>
-								<TableCell className="text-right tabular-nums">{formatMoney(c.amount)}</TableCell>
-								<TableCell className="text-right tabular-nums">{formatPercent(c.share, i18n.language)}</TableCell>
+								<TableCell className="text-right tabular-nums" data-label={t('columns.count')}>
+									{formatNumber(c.count, i18n.language)}
+								</TableCell>
+								<TableCell className="text-right tabular-nums" data-label={t('columns.amount')}>
+									{formatMoney(c.amount)}
+								</TableCell>
+								<TableCell className="text-right tabular-nums" data-label={t('columns.share')}>
+									{formatPercent(c.share, i18n.language)}
+								</TableCell>
 							</TableRow>
 						))}
 					</TableBody>
@@ -229,7 +242,10 @@ function MonthlyTrends({ report }: { report: RangeFigures }) {
 			</CardHeader>
 			<CardContent className="grid grid-cols-1 gap-4">
 				<MonthlyChartSlot label={t('trends.chartLabel')} data={points} height={220} amountLabel={t('columns.amount')} countLabel={t('columns.count')} />
-				<div className={cn(report.months.length > 12 && 'max-h-96 overflow-y-auto')}>
+				<div
+					className={cn(report.months.length > 12 && 'max-h-96 overflow-y-auto focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none')}
+					{...(report.months.length > 12 ? { role: 'region', 'aria-label': t('trends.title'), tabIndex: 0 } : {})}
+				>
 					<MonthlyFiguresTable months={report.months} caption={t('trends.title')} testId="month-table">
 						<TotalsFooter totals={report.totals} columns={3} />
 					</MonthlyFiguresTable>
@@ -244,10 +260,20 @@ function TotalsFooter({ totals, columns }: { totals: RangeFigures['totals']; col
 	return (
 		<TableFooter>
 			<TableRow>
-				<TableHead scope="row">{t('columns.total')}</TableHead>
-				<TableCell className="text-right tabular-nums">{formatNumber(totals.count, i18n.language)}</TableCell>
-				<TableCell className="text-right tabular-nums">{formatMoney(totals.amount)}</TableCell>
-				{columns === 4 ? <TableCell className="text-right tabular-nums">{formatPercent(1, i18n.language)}</TableCell> : null}
+				<TableHead scope="row" data-card="title">
+					{t('columns.total')}
+				</TableHead>
+				<TableCell className="text-right tabular-nums" data-label={t('columns.count')}>
+					{formatNumber(totals.count, i18n.language)}
+				</TableCell>
+				<TableCell className="text-right tabular-nums" data-label={t('columns.amount')}>
+					{formatMoney(totals.amount)}
+				</TableCell>
+				{columns === 4 ? (
+					<TableCell className="text-right tabular-nums" data-label={t('columns.share')}>
+						{formatPercent(1, i18n.language)}
+					</TableCell>
+				) : null}
 			</TableRow>
 		</TableFooter>
 	)

@@ -140,7 +140,9 @@ function ShareableLink({ url }: { url: string }) {
 						readOnly
 						value={url}
 						aria-label={t('share.urlLabel')}
-						className="min-w-0 flex-1 font-mono"
+						title={url}
+						// A line of its own on a phone, so the address shows whole (or nearly).
+						className="min-w-0 flex-1 basis-full font-mono sm:basis-0"
 						onFocus={(event) => event.currentTarget.select()}
 					/>
 					{hydrated ? (

@@ -65,14 +65,22 @@ function ReadTable({ rows }: { rows: LoaderData['rows'] }) {
 		<BookingReadTable tab="providers" head={<HeadCells withHours />} columnCount={6} rowCount={rows.length}>
 			{rows.map((row) => (
 				<TableRow key={row.id}>
-					<TableCell className="text-muted-foreground">{row.member}</TableCell>
-					<TableCell className="font-medium">{row.displayName}</TableCell>
-					<TableCell className="max-w-64 truncate text-muted-foreground">{row.bio}</TableCell>
-					<TableCell className="max-w-48 truncate font-mono text-xs">{row.avatarUrl}</TableCell>
-					<TableCell>
+					<TableCell className="text-muted-foreground" data-label={t('providers.columns.member')} data-card="wide">
+						{row.member}
+					</TableCell>
+					<TableCell className="font-medium" data-label={t('providers.columns.displayName')} data-card="title">
+						{row.displayName}
+					</TableCell>
+					<TableCell className="max-w-64 truncate text-muted-foreground" data-label={t('providers.columns.bio')} data-card={row.bio ? 'wide' : 'hidden'}>
+						{row.bio}
+					</TableCell>
+					<TableCell className="max-w-48 truncate font-mono text-xs" data-label={t('providers.columns.avatarUrl')} data-card={row.avatarUrl ? 'wide' : 'hidden'}>
+						{row.avatarUrl}
+					</TableCell>
+					<TableCell data-label={t('providers.columns.status')} data-card="subtitle">
 						<ActiveBadge active={row.isActive} />
 					</TableCell>
-					<TableCell>
+					<TableCell data-label={t('providers.columns.hours')}>
 						<Link
 							to={`/app/booking/providers/${row.id}/hours`}
 							aria-label={t('providers.hours.edit', { name: row.displayName })}
@@ -104,7 +112,7 @@ function MemberCell({
 }) {
 	const { t } = useTranslation('booking')
 	return (
-		<TableCell className="align-top">
+		<TableCell className="align-top" data-label={label} data-card="wide">
 			<NativeSelect
 				{...getSelectProps(field)}
 				aria-label={label}
@@ -155,18 +163,21 @@ function EditProviders({ loaderData, actionData }: Pick<Route.ComponentProps, 'l
 					{isNew ? (
 						<MemberCell field={f.member} label={t('providers.columns.member')} errorText={errorText} members={loaderData.freeMembers} />
 					) : (
-						<TableCell className="align-top leading-9 text-muted-foreground">{memberOf.get(f.id.initialValue ?? '')}</TableCell>
+						<TableCell className="align-top leading-9 text-muted-foreground" data-label={t('providers.columns.member')} data-card="wide">
+							{memberOf.get(f.id.initialValue ?? '')}
+						</TableCell>
 					)}
 					<TextCell
 						field={f.displayName}
 						label={t('providers.columns.displayName')}
 						errorText={errorText}
 						placeholder={isNew ? t('providers.displayNameHint') : undefined}
+						card="title"
 						className="min-w-36"
 					/>
-					<TextCell field={f.bio} label={t('providers.columns.bio')} errorText={errorText} className="min-w-40" />
-					<TextCell field={f.avatarUrl} label={t('providers.columns.avatarUrl')} errorText={errorText} inputMode="url" className="min-w-40" />
-					<SelectCell field={f.active} label={t('providers.columns.status')} errorText={errorText} options={states} />
+					<TextCell field={f.bio} label={t('providers.columns.bio')} errorText={errorText} card="wide" className="min-w-40" />
+					<TextCell field={f.avatarUrl} label={t('providers.columns.avatarUrl')} errorText={errorText} inputMode="url" card="wide" className="min-w-40" />
+					<SelectCell field={f.active} label={t('providers.columns.status')} errorText={errorText} options={states} card="subtitle" />
 				</>
 			)}
 			conflictItems={(values) => [

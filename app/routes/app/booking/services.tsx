@@ -63,17 +63,25 @@ function ReadTable({ rows }: { rows: LoaderData['rows'] }) {
 		<BookingReadTable tab="services" head={<HeadCells />} columnCount={6} rowCount={rows.length}>
 			{rows.map((row) => (
 				<TableRow key={row.id}>
-					<TableCell className="font-medium">{row.name}</TableCell>
-					<TableCell className="max-w-64 truncate text-muted-foreground">{row.description}</TableCell>
-					<TableCell className="tabular-nums">{formatMoney(row.price)}</TableCell>
-					<TableCell className="tabular-nums">{t('services.minutes', { count: row.durationMinutes })}</TableCell>
-					<TableCell>
+					<TableCell className="font-medium" data-label={t('services.columns.name')} data-card="title">
+						{row.name}
+					</TableCell>
+					<TableCell className="max-w-64 truncate text-muted-foreground" data-label={t('services.columns.description')} data-card={row.description ? 'wide' : 'hidden'}>
+						{row.description}
+					</TableCell>
+					<TableCell className="tabular-nums" data-label={t('services.columns.price')} data-card="meta">
+						{formatMoney(row.price)}
+					</TableCell>
+					<TableCell className="tabular-nums" data-label={t('services.columns.duration')} data-card="meta">
+						{t('services.minutes', { count: row.durationMinutes })}
+					</TableCell>
+					<TableCell data-label={t('services.columns.color')}>
 						<span className="inline-flex items-center gap-2 font-mono text-xs">
 							<span className="size-4 rounded-full border" style={{ backgroundColor: row.color }} aria-hidden="true" />
 							{row.color}
 						</span>
 					</TableCell>
-					<TableCell>
+					<TableCell data-label={t('services.columns.status')} data-card="subtitle">
 						<ActiveBadge active={row.isActive} />
 					</TableCell>
 				</TableRow>
@@ -85,7 +93,7 @@ function ReadTable({ rows }: { rows: LoaderData['rows'] }) {
 /** A colour cell: the browser's colour picker (a hex value), with its error. */
 function ColorCell({ field, label, errorText }: { field: CellField; label: string; errorText: ErrorText }) {
 	return (
-		<TableCell className="align-top">
+		<TableCell className="align-top" data-label={label}>
 			<Input {...getInputProps(field, { type: 'color' })} aria-label={label} className="h-9 w-14 p-1" />
 			<CellError id={field.errorId} message={errorText(field.errors?.[0])} />
 		</TableCell>
@@ -114,12 +122,12 @@ function EditServices({ loaderData, actionData }: Pick<Route.ComponentProps, 'lo
 			columnCount={6}
 			cells={(f, { errorText }) => (
 				<>
-					<TextCell field={f.name} label={t('services.columns.name')} errorText={errorText} className="min-w-36" />
-					<TextCell field={f.description} label={t('services.columns.description')} errorText={errorText} className="min-w-40" />
-					<TextCell field={f.price} label={t('services.columns.price')} errorText={errorText} inputMode="decimal" className="w-24" />
-					<TextCell field={f.duration} label={t('services.columns.duration')} errorText={errorText} inputMode="numeric" className="w-20" />
+					<TextCell field={f.name} label={t('services.columns.name')} errorText={errorText} card="title" className="min-w-36" />
+					<TextCell field={f.description} label={t('services.columns.description')} errorText={errorText} card="wide" className="min-w-40" />
+					<TextCell field={f.price} label={t('services.columns.price')} errorText={errorText} inputMode="decimal" card="meta" className="w-24" />
+					<TextCell field={f.duration} label={t('services.columns.duration')} errorText={errorText} inputMode="numeric" card="meta" className="w-20" />
 					<ColorCell field={f.color} label={t('services.columns.color')} errorText={errorText} />
-					<SelectCell field={f.active} label={t('services.columns.status')} errorText={errorText} options={states} />
+					<SelectCell field={f.active} label={t('services.columns.status')} errorText={errorText} options={states} card="subtitle" />
 				</>
 			)}
 			conflictItems={(values) => [

@@ -55,7 +55,7 @@ export default function ReviewQueue({ loaderData, actionData }: Route.ComponentP
 					) : clients.length === 0 ? (
 						<p className="text-sm text-muted-foreground">{t('review.noClients')}</p>
 					) : (
-						<Table data-testid="review-queue">
+						<Table data-testid="review-queue" cards>
 							<TableHeader>
 								<TableRow>
 									<TableHead scope="col">{t('review.columns.date')}</TableHead>
@@ -71,16 +71,22 @@ export default function ReviewQueue({ loaderData, actionData }: Route.ComponentP
 									const others = clients.filter((c) => !r.candidates.includes(c.id))
 									return (
 										<TableRow key={r.id} data-testid="review-row">
-											<TableCell>{formatDate(r.date)}</TableCell>
-											<TableCell>
+											<TableCell data-label={t('review.columns.date')} data-card="meta">
+												{formatDate(r.date)}
+											</TableCell>
+											<TableCell data-label={t('review.columns.payer')} data-card="subtitle">
 												<div className="font-medium" data-testid="review-payer">
 													{r.payer}
 												</div>
 												<div className="text-xs text-muted-foreground">{t(`transactions:methods.${r.method}`)}</div>
 											</TableCell>
-											<TableCell className="text-right">{formatMoney(r.amount)}</TableCell>
-											<TableCell>{t(`review.why.${r.category}`)}</TableCell>
-											<TableCell>
+											<TableCell className="text-right" data-label={t('review.columns.amount')} data-card="title">
+												{formatMoney(r.amount)}
+											</TableCell>
+											<TableCell data-label={t('review.columns.why')} data-card="meta">
+												{t(`review.why.${r.category}`)}
+											</TableCell>
+											<TableCell data-label={t('review.columns.client')} data-card="wide">
 												<Form method="post" className="grid gap-2">
 													<input type="hidden" name="transactionId" value={r.id} />
 													<div className="flex flex-wrap items-center gap-2">

@@ -112,7 +112,7 @@ export default function MembersTab({ loaderData, actionData }: Route.ComponentPr
 					<CardDescription>{t('members.description', { name: loaderData.organizationName })}</CardDescription>
 				</CardHeader>
 				<CardContent>
-					<Table>
+					<Table cards>
 						<TableHeader>
 							<TableRow>
 								<TableHead>{t('members.columns.member')}</TableHead>
@@ -127,7 +127,7 @@ export default function MembersTab({ loaderData, actionData }: Route.ComponentPr
 								const editable = myRole === 'owner' || m.role !== 'owner'
 								return (
 									<TableRow key={m.userId} data-testid="member-row">
-										<TableCell>
+										<TableCell data-label={t('members.columns.member')} data-card="title">
 											<div className="flex items-center gap-2">
 												{m.avatarUrl ? (
 													<img src={m.avatarUrl} alt="" width={28} height={28} className="size-7 rounded-full object-cover" />
@@ -142,11 +142,13 @@ export default function MembersTab({ loaderData, actionData }: Route.ComponentPr
 												</span>
 											</div>
 										</TableCell>
-										<TableCell>{m.email}</TableCell>
-										<TableCell>
+										<TableCell data-label={t('members.columns.email')} data-card="wide">
+											{m.email}
+										</TableCell>
+										<TableCell data-label={t('members.columns.role')} data-card="subtitle">
 											<Badge variant={m.role === 'owner' ? 'default' : 'secondary'}>{tc(`roles.${m.role}`)}</Badge>
 										</TableCell>
-										<TableCell>
+										<TableCell data-card={editable ? 'actions' : 'hidden'}>
 											{editable ? (
 												<div className="flex flex-wrap items-center gap-2">
 													<Form method="post" className="flex items-center gap-2">
