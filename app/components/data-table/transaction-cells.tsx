@@ -4,7 +4,7 @@ import { Link } from 'react-router'
 import { CategoryBadge } from '#app/components/category-badge.tsx'
 import { Input } from '#app/components/ui/input.tsx'
 import { Table, TableBody, TableCell, TableHeader, TableRow } from '#app/components/ui/table.tsx'
-import { formatDate, formatMoney } from '#app/lib/format.ts'
+import { useFormat } from '#app/lib/use-format.ts'
 import type { ClientChoice } from '#app/lib/schemas/clients.ts'
 import type { TransactionRow, TransactionSort } from '#app/lib/schemas/transactions.ts'
 import { CellError, SortableHead } from './data-table.tsx'
@@ -115,6 +115,7 @@ export function TransactionsReadTable({
 	state: TableState<TransactionSort>
 	hideClient?: boolean
 }) {
+	const fmt = useFormat()
 	const { t } = useTranslation('transactions')
 	return (
 		<div className="rounded-md border">
@@ -131,7 +132,7 @@ export function TransactionsReadTable({
 					) : (
 						rows.map((row) => (
 							<TableRow key={row.id}>
-								<TableCell className="tabular-nums">{formatDate(row.dateReceived)}</TableCell>
+								<TableCell className="tabular-nums">{fmt.date(row.dateReceived)}</TableCell>
 								{hideClient ? null : (
 									<TableCell>
 										{row.clientId && row.clientName ? (
@@ -144,7 +145,7 @@ export function TransactionsReadTable({
 									</TableCell>
 								)}
 								<TableCell className="font-mono text-xs">{row.externalId}</TableCell>
-								<TableCell className="text-right tabular-nums">{formatMoney(row.amount)}</TableCell>
+								<TableCell className="text-right tabular-nums">{fmt.money(row.amount)}</TableCell>
 								<TableCell>
 									<CategoryBadge category={row.category} />
 								</TableCell>

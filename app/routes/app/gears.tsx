@@ -6,7 +6,7 @@ import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
 import { invariantResponse } from '#app/lib/errors.ts'
-import { formatDate, formatNumber } from '#app/lib/format.ts'
+import { useFormat } from '#app/lib/use-format.ts'
 import { titleMeta } from '#app/lib/meta.ts'
 import type { Route } from './+types/gears'
 
@@ -23,7 +23,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export default function GearHistory({ loaderData }: Route.ComponentProps) {
-	const { t, i18n } = useTranslation(['marketplace', 'common'])
+	const fmt = useFormat()
+	const { t } = useTranslation(['marketplace', 'common'])
 	const { rows, page, hasNext } = loaderData
 	return (
 		<div className="grid grid-cols-1 gap-6">
@@ -31,8 +32,8 @@ export default function GearHistory({ loaderData }: Route.ComponentProps) {
 				<h1 className="text-2xl font-semibold tracking-tight">{t('history.title')}</h1>
 				<p className="text-sm text-muted-foreground">
 					{t('history.balance', {
-						remaining: formatNumber(loaderData.gearsRemaining, i18n.language),
-						owned: formatNumber(loaderData.gearsOwned, i18n.language),
+						remaining: fmt.number(loaderData.gearsRemaining),
+						owned: fmt.number(loaderData.gearsOwned),
 					})}
 				</p>
 			</div>
@@ -68,7 +69,7 @@ export default function GearHistory({ loaderData }: Route.ComponentProps) {
 							) : (
 								rows.map((row) => (
 									<TableRow key={row.id}>
-										<TableCell className="tabular-nums">{formatDate(row.createdAt)}</TableCell>
+										<TableCell className="tabular-nums">{fmt.date(row.createdAt)}</TableCell>
 										<TableCell>
 											{t(`history.reasons.${row.reason}`)}
 											{row.upgradeName || row.moduleName ? `: ${row.upgradeName ?? row.moduleName}` : ''}
@@ -76,9 +77,9 @@ export default function GearHistory({ loaderData }: Route.ComponentProps) {
 										<TableCell>{row.actor ?? t('history.system')}</TableCell>
 										<TableCell className="text-right tabular-nums">
 											{row.delta > 0 ? '+' : ''}
-											{formatNumber(row.delta, i18n.language)}
+											{fmt.number(row.delta)}
 										</TableCell>
-										<TableCell className="text-right tabular-nums">{formatNumber(row.balanceAfter, i18n.language)}</TableCell>
+										<TableCell className="text-right tabular-nums">{fmt.number(row.balanceAfter)}</TableCell>
 									</TableRow>
 								))
 							)}

@@ -13,7 +13,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/
 import { Input } from '#app/components/ui/input.tsx'
 import { Label } from '#app/components/ui/label.tsx'
 import { Table, TableBody, TableCaption, TableCell, TableFooter, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
-import { formatDate, formatMoney, formatNumber, formatPercent } from '#app/lib/format.ts'
+import { useFormat } from '#app/lib/use-format.ts'
 import { MonthlyFiguresTable } from '#app/components/monthly-figures-table.tsx'
 import { cn } from '#app/lib/utils.ts'
 import { titleMeta } from '#app/lib/meta.ts'
@@ -122,23 +122,25 @@ function RangePicker({ data }: { data: LoaderData }) {
 }
 
 function RangeCaption({ range }: { range: DateRange }) {
+	const fmt = useFormat()
 	const { t } = useTranslation('reports')
 	return (
 		<p className="text-sm text-muted-foreground" data-testid="range-caption">
-			{range.from && range.to ? t('range.showing', { from: formatDate(range.from), to: formatDate(range.to) }) : t('range.showingAll')}
+			{range.from && range.to ? t('range.showing', { from: fmt.date(range.from), to: fmt.date(range.to) }) : t('range.showingAll')}
 		</p>
 	)
 }
 
 function ReportBody({ report }: { report: RangeFigures }) {
-	const { t, i18n } = useTranslation('reports')
+	const fmt = useFormat()
+	const { t } = useTranslation('reports')
 	const { totals } = report
 	return (
 		<>
 			<section className="grid gap-4 md:grid-cols-3" aria-label={t('subtitle')}>
-				<StatCard icon={DollarSignIcon} title={t('cards.totalRevenue')} value={formatMoney(totals.amount)} hint={t('cards.totalRevenueHint')} />
-				<StatCard icon={CalculatorIcon} title={t('cards.average')} value={formatMoney(totals.average)} hint={t('cards.averageHint')} />
-				<StatCard icon={ReceiptIcon} title={t('cards.volume')} value={formatNumber(totals.count, i18n.language)} hint={t('cards.volumeHint')} />
+				<StatCard icon={DollarSignIcon} title={t('cards.totalRevenue')} value={fmt.money(totals.amount)} hint={t('cards.totalRevenueHint')} />
+				<StatCard icon={CalculatorIcon} title={t('cards.average')} value={fmt.money(totals.average)} hint={t('cards.averageHint')} />
+				<StatCard icon={ReceiptIcon} title={t('cards.volume')} value={fmt.number(totals.count)} hint={t('cards.volumeHint')} />
 			</section>
 			{totals.count === 0 ? (
 				<Card>
@@ -160,7 +162,8 @@ function ReportBody({ report }: { report: RangeFigures }) {
 }
 
 function CategoryBreakdown({ report }: { report: RangeFigures }) {
-	const { t, i18n } = useTranslation('reports')
+	const fmt = useFormat()
+	const { t } = useTranslation('reports')
 	const points = report.categories.map((c) => ({
 		label: t(`category.${c.category}`),
 		amount: Number(c.amount),
@@ -202,9 +205,9 @@ function CategoryBreakdown({ report }: { report: RangeFigures }) {
 										{t(`category.${c.category}`)}
 									</span>
 								</TableHead>
-								<TableCell className="text-right tabular-nums">{formatNumber(c.count, i18n.language)}</TableCell>
-								<TableCell className="text-right tabular-nums">{formatMoney(c.amount)}</TableCell>
-								<TableCell className="text-right tabular-nums">{formatPercent(c.share, i18n.language)}</TableCell>
+								<TableCell className="text-right tabular-nums">{fmt.number(c.count)}</TableCell>
+								<TableCell className="text-right tabular-nums">{fmt.money(c.amount)}</TableCell>
+								<TableCell className="text-right tabular-nums">{fmt.percent(c.share)}</TableCell>
 							</TableRow>
 						))}
 					</TableBody>
@@ -240,14 +243,15 @@ function MonthlyTrends({ report }: { report: RangeFigures }) {
 }
 
 function TotalsFooter({ totals, columns }: { totals: RangeFigures['totals']; columns: 3 | 4 }) {
-	const { t, i18n } = useTranslation('reports')
+	const fmt = useFormat()
+	const { t } = useTranslation('reports')
 	return (
 		<TableFooter>
 			<TableRow>
 				<TableHead scope="row">{t('columns.total')}</TableHead>
-				<TableCell className="text-right tabular-nums">{formatNumber(totals.count, i18n.language)}</TableCell>
-				<TableCell className="text-right tabular-nums">{formatMoney(totals.amount)}</TableCell>
-				{columns === 4 ? <TableCell className="text-right tabular-nums">{formatPercent(1, i18n.language)}</TableCell> : null}
+				<TableCell className="text-right tabular-nums">{fmt.number(totals.count)}</TableCell>
+				<TableCell className="text-right tabular-nums">{fmt.money(totals.amount)}</TableCell>
+				{columns === 4 ? <TableCell className="text-right tabular-nums">{fmt.percent(1)}</TableCell> : null}
 			</TableRow>
 		</TableFooter>
 	)

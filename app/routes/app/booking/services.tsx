@@ -8,7 +8,7 @@ import { CellError } from '#app/components/data-table/data-table.tsx'
 import { EditableTable, SelectCell, TextCell, type CellField, type ErrorText } from '#app/components/data-table/editable-table.tsx'
 import { Input } from '#app/components/ui/input.tsx'
 import { TableCell, TableHead, TableRow } from '#app/components/ui/table.tsx'
-import { formatMoney } from '#app/lib/format.ts'
+import { useFormat } from '#app/lib/use-format.ts'
 import { ACTIVE_STATES, newServiceRow, servicesSaveSchema } from '#app/lib/schemas/booking-tables.ts'
 import type { Route } from './+types/services'
 
@@ -58,6 +58,7 @@ function HeadCells() {
 }
 
 function ReadTable({ rows }: { rows: LoaderData['rows'] }) {
+	const fmt = useFormat()
 	const { t } = useTranslation('booking')
 	return (
 		<BookingReadTable tab="services" head={<HeadCells />} columnCount={6} rowCount={rows.length}>
@@ -65,7 +66,7 @@ function ReadTable({ rows }: { rows: LoaderData['rows'] }) {
 				<TableRow key={row.id}>
 					<TableCell className="font-medium">{row.name}</TableCell>
 					<TableCell className="max-w-64 truncate text-muted-foreground">{row.description}</TableCell>
-					<TableCell className="tabular-nums">{formatMoney(row.price)}</TableCell>
+					<TableCell className="tabular-nums">{fmt.money(row.price)}</TableCell>
 					<TableCell className="tabular-nums">{t('services.minutes', { count: row.durationMinutes })}</TableCell>
 					<TableCell>
 						<span className="inline-flex items-center gap-2 font-mono text-xs">
@@ -93,6 +94,7 @@ function ColorCell({ field, label, errorText }: { field: CellField; label: strin
 }
 
 function EditServices({ loaderData, actionData }: Pick<Route.ComponentProps, 'loaderData' | 'actionData'>) {
+	const fmt = useFormat()
 	const { t } = useTranslation('booking')
 	const states = ACTIVE_STATES.map((s) => [s, t(`active.${s}`)] as const)
 	return (
@@ -125,7 +127,7 @@ function EditServices({ loaderData, actionData }: Pick<Route.ComponentProps, 'lo
 			conflictItems={(values) => [
 				[t('services.columns.name'), values.name],
 				[t('services.columns.description'), values.description ?? ''],
-				[t('services.columns.price'), formatMoney(values.price)],
+				[t('services.columns.price'), fmt.money(values.price)],
 				[t('services.columns.duration'), t('services.minutes', { count: values.durationMinutes })],
 				[t('services.columns.color'), values.color],
 				[t('services.columns.status'), values.isActive ? t('active.active') : t('active.inactive')],

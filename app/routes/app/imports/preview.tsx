@@ -10,7 +10,7 @@ import { SubmitButton } from '#app/components/submit-button.tsx'
 import { Card, CardContent, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
 import { invariantResponse } from '#app/lib/errors.ts'
-import { formatDate, formatMoney, formatNumber } from '#app/lib/format.ts'
+import { useFormat } from '#app/lib/use-format.ts'
 import { titleMeta } from '#app/lib/meta.ts'
 import type { Route } from './+types/preview'
 
@@ -53,10 +53,11 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 }
 
 export default function ImportPreview({ loaderData }: Route.ComponentProps) {
-	const { t, i18n } = useTranslation('imports')
+	const fmt = useFormat()
+	const { t } = useTranslation('imports')
 	const token = useProgressToken()
 	const { batch, counts, rows } = loaderData
-	const n = (value: number) => formatNumber(value, i18n.language)
+	const n = (value: number) => fmt.number(value)
 	if (!counts) {
 		return (
 			<div className="grid grid-cols-1 gap-6">
@@ -167,9 +168,9 @@ export default function ImportPreview({ loaderData }: Route.ComponentProps) {
 							<TableBody>
 								{rows.map((r) => (
 									<TableRow key={r.ord}>
-										<TableCell>{formatDate(r.date)}</TableCell>
+										<TableCell>{fmt.date(r.date)}</TableCell>
 										<TableCell>{r.payer}</TableCell>
-										<TableCell className="text-right">{formatMoney(r.amount)}</TableCell>
+										<TableCell className="text-right">{fmt.money(r.amount)}</TableCell>
 										<TableCell className="font-mono text-xs">{r.externalId ?? ''}</TableCell>
 										<TableCell>
 											{t(`preview.states.${r.state}`)}
