@@ -3,6 +3,7 @@ import { AlertCircleIcon, DownloadIcon, XIcon } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
 import { data, Form, Link, redirect, useSearchParams } from 'react-router'
 import { requireMember } from '#app/.server/auth/session.ts'
+import { catalogueT, localizeModule, localizeUpgrade } from '#app/.server/catalogue-text.ts'
 import { checkGmail, startGmailConnect } from '#app/.server/gmail.ts'
 import { connectImap, disconnectIntegration, refreshIntegration } from '#app/.server/integrations.ts'
 import {
@@ -52,7 +53,11 @@ async function loadModule(context: Route.LoaderArgs['context'], moduleId: string
 }
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-	const { member, detail } = await loadModule(context, params.moduleId)
+	const loaded = await loadModule(context, params.moduleId)
+	const { member } = loaded
+	// Names, descriptions and features in the interface language (app/.server/catalogue-text.ts).
+	const t = catalogueT(context)
+	const detail = { ...loaded.detail, module: localizeModule(t, loaded.detail.module), upgrades: loaded.detail.upgrades.map((u) => localizeUpgrade(t, u)) }
 	const search = new URL(request.url).searchParams
 	const dialogUpgrade = detail.upgrades.find((u) => u.id === search.get('upgrade') && !u.active) ?? null
 	const removing = detail.upgrades.find((u) => u.id === search.get('remove') && u.active) ?? null
@@ -205,7 +210,7 @@ export default function ModuleDetailScreen({ loaderData, actionData }: Route.Com
 	const { t } = useTranslation(['marketplace', 'common'])
 	const { detail } = loaderData
 	const { module: m, record } = detail
-	const mailActive = detail.upgrades.some((u) => u.name === MAIL_UPGRADE_NAME && u.active)
+	const mailActive = detail.upgrades.some((u) => u.catalogueName === MAIL_UPGRADE_NAME && u.active)
 	return (
 		<div className="grid grid-cols-1 gap-6">
 			<div className="flex flex-wrap items-start gap-4">
@@ -541,7 +546,7 @@ function UpgradeDialog({ data: d, upgrade: u }: { data: LoaderData; upgrade: Non
 					))}
 				</ul>
 			</div>
-			{u.name === 'P2P Tracking - Email' ? <EmailIntegrations /> : null}
+			{u.catalogueName === MAIL_UPGRADE_NAME ? <EmailIntegrations /> : null}
 			{missing.length > 0 ? (
 				<Alert>
 					<AlertCircleIcon />

@@ -3,6 +3,7 @@ import { AlertCircleIcon, GemIcon, HeartIcon, HistoryIcon, SearchIcon, XIcon } f
 import { useTranslation } from 'react-i18next'
 import { data, Form, Link, useNavigation, useSearchParams } from 'react-router'
 import { requireMember } from '#app/.server/auth/session.ts'
+import { catalogueT, localizeModule, localizeUpgrade } from '#app/.server/catalogue-text.ts'
 import {
 	activateModule,
 	deactivateModule,
@@ -36,7 +37,18 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	const params = new URL(request.url).searchParams
 	const q = (params.get('q') ?? '').slice(0, 100)
 	const favoritesOnly = params.get('favorites') === '1'
-	const { modules, catalogue } = await getMarketplace(user.userId, organization.id, { q, favoritesOnly })
+	const found = await getMarketplace(user.userId, organization.id, { q, favoritesOnly })
+	// Names, descriptions, features and tags in the interface language (app/.server/catalogue-text.ts).
+	const t = catalogueT(context)
+	const localize = (m: (typeof found.catalogue)[number]) => ({ ...localizeModule(t, m), upgrades: m.upgrades.map((u) => localizeUpgrade(t, u)) })
+	const catalogue = found.catalogue.map(localize)
+	// The search also finds a module by its translated texts.
+	const needle = q.trim().toLocaleLowerCase()
+	const byText = (m: (typeof catalogue)[number]) =>
+		[m.name, m.shortDescription, m.description, ...m.industryTags].some((s) => s.toLocaleLowerCase().includes(needle))
+	const modules = catalogue.filter(
+		(m) => (found.modules.some((f) => f.id === m.id) || (needle !== '' && byText(m))) && (!favoritesOnly || m.favorite),
+	)
 	const selected = catalogue.find((m) => m.id === params.get('module')) ?? null
 	return {
 		q,
