@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { requireMember } from '#app/.server/auth/session.ts'
+import { catalogueT, localizeModule, localizeUpgrade } from '#app/.server/catalogue-text.ts'
 import { getGearHistory } from '#app/.server/modules.ts'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
@@ -19,7 +20,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	const raw = new URL(request.url).searchParams.get('page') ?? '1'
 	invariantResponse(/^[1-9][0-9]{0,5}$/.test(raw), 400)
 	const history = await getGearHistory(user.userId, organization.id, Number(raw))
-	return { ...history, gearsRemaining: organization.gearsRemaining, gearsOwned: organization.gearsOwned }
+	// Module and upgrade names in the interface language (app/.server/catalogue-text.ts).
+	const t = catalogueT(context)
+	const rows = history.rows.map(({ moduleId, upgradeId, ...r }) => ({
+		...r,
+		moduleName: moduleId && r.moduleName ? localizeModule(t, { id: moduleId, name: r.moduleName }).name : r.moduleName,
+		upgradeName: upgradeId && r.upgradeName ? localizeUpgrade(t, { id: upgradeId, name: r.upgradeName }).name : r.upgradeName,
+	}))
+	return { ...history, rows, gearsRemaining: organization.gearsRemaining, gearsOwned: organization.gearsOwned }
 }
 
 export default function GearHistory({ loaderData }: Route.ComponentProps) {
