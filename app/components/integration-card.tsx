@@ -51,7 +51,7 @@ export function IntegrationCard({
 	lastResult?: SubmissionResult<string[]> | null
 }) {
 	const fmt = useFormat()
-	const { t, i18n } = useTranslation('marketplace')
+	const { t } = useTranslation('marketplace')
 	const providerName = useProviderName()
 	const errorText = useIntegrationError()
 	const connected = integration !== null && integration.status !== 'disconnected'
@@ -85,7 +85,7 @@ export function IntegrationCard({
 						{integration.lastCheckedAt && connected ? (
 							<>
 								<dt className="text-muted-foreground">{t('integrations.lastChecked')}</dt>
-								<dd>{new Date(integration.lastCheckedAt).toLocaleString(i18n.language, { timeZone: 'UTC', timeZoneName: 'short' })}</dd>
+								<dd>{fmt.dateTimeUtc(integration.lastCheckedAt)}</dd>
 							</>
 						) : null}
 					</dl>

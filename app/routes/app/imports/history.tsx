@@ -42,9 +42,9 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function ImportHistory({ loaderData }: Route.ComponentProps) {
 	const fmt = useFormat()
-	const { t, i18n } = useTranslation('imports')
+	const { t } = useTranslation('imports')
 	const n = (value: number) => fmt.number(value)
-	const when = (iso: string) => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(new Date(iso)) + ' UTC'
+	const when = (iso: string) => fmt.dateTimeUtc(iso)
 	return (
 		<div className="grid grid-cols-1 gap-6">
 			<ImportHeader title={t('history.title')} description={t('history.description')} current="history" />
