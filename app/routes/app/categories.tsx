@@ -146,7 +146,8 @@ function CategoryCard({ summary }: { summary: CategorySummary }) {
 				<TagIcon className="size-4 text-muted-foreground" aria-hidden="true" />
 			</CardHeader>
 			<CardContent>
-				<dl className="grid grid-cols-2 gap-4">
+				{/* The count column takes what it needs, the amount the rest: "US$ 18.518,40" is longer than "$18,518.40". */}
+				<dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-4">
 					<div className="grid gap-1">
 						<dt className="text-xs text-muted-foreground">{t('transactions')}</dt>
 						<dd className="text-2xl font-semibold tabular-nums" data-testid="category-count">
