@@ -248,7 +248,7 @@ export async function getGearHistory(userId: string, organizationId: string, pag
 			.leftJoin('modules as m', 'm.id', 'l.module_id')
 			.leftJoin('module_upgrades as u', 'u.id', 'l.upgrade_id')
 			.leftJoin('profiles as p', 'p.user_id', 'l.actor_id')
-			.select(['l.id', 'l.delta', 'l.balance_after', 'l.reason', 'l.created_at', 'm.name as moduleName', 'u.name as upgradeName', 'p.full_name as actorName', 'p.email as actorEmail'])
+			.select(['l.id', 'l.delta', 'l.balance_after', 'l.reason', 'l.created_at', 'l.module_id as moduleId', 'l.upgrade_id as upgradeId', 'm.name as moduleName', 'u.name as upgradeName', 'p.full_name as actorName', 'p.email as actorEmail'])
 			.where('l.organization_id', '=', organizationId)
 			.orderBy('l.created_at', 'desc')
 			.orderBy('l.id', 'desc')
@@ -264,6 +264,8 @@ export async function getGearHistory(userId: string, organizationId: string, pag
 				balanceAfter: r.balance_after,
 				reason: r.reason,
 				createdAt: new Date(r.created_at).toISOString(),
+				moduleId: r.moduleId,
+				upgradeId: r.upgradeId,
 				moduleName: r.moduleName,
 				upgradeName: r.upgradeName,
 				actor: r.actorName ?? r.actorEmail,

@@ -4,12 +4,10 @@
  * pages without JavaScript.
  */
 import { Bar, BarChart, CartesianGrid, ComposedChart, Legend, Line, Pie, PieChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
-import { formatMoney } from '#app/lib/format.ts'
+import { useFormat } from '#app/lib/use-format.ts'
 
 export type MonthPoint = { label: string; amount: number; count: number }
 export type SharePoint = { label: string; amount: number; share: number; fill: string }
-
-const compactUsd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', notation: 'compact', maximumFractionDigits: 1 })
 
 const axis = { stroke: 'var(--muted-foreground)', fontSize: 12, tickLine: false, axisLine: false } as const
 const tooltipStyle = {
@@ -19,16 +17,17 @@ const tooltipStyle = {
 
 /** Amount per month as bars; with `countLabel`, the count as a line on a second axis. */
 export function MonthlyChart({ data, height, amountLabel, countLabel }: { data: MonthPoint[]; height: number; amountLabel: string; countLabel?: string }) {
+	const fmt = useFormat()
 	return (
 		<ResponsiveContainer width="100%" height={height}>
 			<ComposedChart data={data} margin={{ top: 8, right: countLabel ? 8 : 0, bottom: 0, left: 0 }} accessibilityLayer={false}>
 				<CartesianGrid vertical={false} stroke="var(--border)" />
 				<XAxis dataKey="label" {...axis} interval="preserveStartEnd" minTickGap={8} />
-				<YAxis yAxisId="amount" {...axis} width={56} tickFormatter={(v: number) => compactUsd.format(v)} />
+				<YAxis yAxisId="amount" {...axis} width={56} tickFormatter={(v: number) => fmt.compactMoney(v)} />
 				{countLabel ? <YAxis yAxisId="count" orientation="right" {...axis} width={40} allowDecimals={false} /> : null}
 				<Tooltip
 					{...tooltipStyle}
-					formatter={(value, name) => (name === amountLabel ? formatMoney(Number(value)) : String(value))}
+					formatter={(value, name) => (name === amountLabel ? fmt.money(Number(value)) : String(value))}
 				/>
 				<Bar yAxisId="amount" dataKey="amount" name={amountLabel} fill="var(--chart-1)" radius={[4, 4, 0, 0]} maxBarSize={48} />
 				{countLabel ? <Legend verticalAlign="top" align="right" height={24} iconSize={10} wrapperStyle={{ fontSize: 12 }} /> : null}
@@ -42,12 +41,13 @@ export function MonthlyChart({ data, height, amountLabel, countLabel }: { data: 
 
 /** The last months' amounts as plain bars (the dashboard's small chart). */
 export function SmallMonthlyChart({ data, height, amountLabel }: { data: MonthPoint[]; height: number; amountLabel: string }) {
+	const fmt = useFormat()
 	return (
 		<ResponsiveContainer width="100%" height={height}>
 			<BarChart data={data} margin={{ top: 8, right: 0, bottom: 0, left: 0 }} accessibilityLayer={false}>
 				<XAxis dataKey="label" {...axis} interval="preserveStartEnd" minTickGap={4} />
-				<YAxis {...axis} width={48} tickFormatter={(v: number) => compactUsd.format(v)} />
-				<Tooltip {...tooltipStyle} formatter={(value) => formatMoney(Number(value))} />
+				<YAxis {...axis} width={48} tickFormatter={(v: number) => fmt.compactMoney(v)} />
+				<Tooltip {...tooltipStyle} formatter={(value) => fmt.money(Number(value))} />
 				<Bar dataKey="amount" name={amountLabel} fill="var(--chart-1)" radius={[4, 4, 0, 0]} maxBarSize={32} />
 			</BarChart>
 		</ResponsiveContainer>
@@ -56,11 +56,12 @@ export function SmallMonthlyChart({ data, height, amountLabel }: { data: MonthPo
 
 /** Each category's share of the amount, as a donut. */
 export function ShareChart({ data, height }: { data: SharePoint[]; height: number }) {
+	const fmt = useFormat()
 	return (
 		<ResponsiveContainer width="100%" height={height}>
 			<PieChart accessibilityLayer={false}>
 				<Pie data={data} dataKey="amount" nameKey="label" innerRadius="55%" outerRadius="85%" paddingAngle={2} stroke="var(--card)" isAnimationActive={false} />
-				<Tooltip {...tooltipStyle} formatter={(value) => formatMoney(Number(value))} />
+				<Tooltip {...tooltipStyle} formatter={(value) => fmt.money(Number(value))} />
 			</PieChart>
 		</ResponsiveContainer>
 	)

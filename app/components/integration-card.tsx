@@ -9,7 +9,7 @@ import { Alert, AlertDescription } from '#app/components/ui/alert.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { Input } from '#app/components/ui/input.tsx'
-import { formatDate } from '#app/lib/format.ts'
+import { useFormat } from '#app/lib/use-format.ts'
 import { CHECK_FAILURES, INTEGRATION_PROVIDERS } from '#app/lib/integrations.ts'
 import { imapConnectSchema } from '#app/lib/schemas/integrations.ts'
 
@@ -50,7 +50,8 @@ export function IntegrationCard({
 	canManage: boolean
 	lastResult?: SubmissionResult<string[]> | null
 }) {
-	const { t, i18n } = useTranslation('marketplace')
+	const fmt = useFormat()
+	const { t } = useTranslation('marketplace')
 	const providerName = useProviderName()
 	const errorText = useIntegrationError()
 	const connected = integration !== null && integration.status !== 'disconnected'
@@ -80,11 +81,11 @@ export function IntegrationCard({
 							</>
 						) : null}
 						<dt className="text-muted-foreground">{t('integrations.lastSync')}</dt>
-						<dd>{integration.lastSync ? formatDate(integration.lastSync) : t('integrations.never')}</dd>
+						<dd>{integration.lastSync ? fmt.date(integration.lastSync) : t('integrations.never')}</dd>
 						{integration.lastCheckedAt && connected ? (
 							<>
 								<dt className="text-muted-foreground">{t('integrations.lastChecked')}</dt>
-								<dd>{new Date(integration.lastCheckedAt).toLocaleString(i18n.language, { timeZone: 'UTC', timeZoneName: 'short' })}</dd>
+								<dd>{fmt.dateTimeUtc(integration.lastCheckedAt)}</dd>
 							</>
 						) : null}
 					</dl>

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next'
 import { useMonthLabel } from '#app/components/month-label.ts'
 import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
-import { formatMoney, formatNumber } from '#app/lib/format.ts'
+import { useFormat } from '#app/lib/use-format.ts'
 
 /**
  * Month, count and amount: the figures behind a monthly chart, for screen readers and without
@@ -18,7 +18,8 @@ export function MonthlyFiguresTable({
 	testId?: string
 	children?: React.ReactNode
 }) {
-	const { t, i18n } = useTranslation('reports')
+	const fmt = useFormat()
+	const { t } = useTranslation('reports')
 	const monthLabel = useMonthLabel()
 	return (
 		// Fits a phone in every language: headers and months wrap, the cells' padding narrows.
@@ -41,8 +42,8 @@ export function MonthlyFiguresTable({
 						<TableHead scope="row" className="font-normal">
 							{monthLabel(m.month, { long: true })}
 						</TableHead>
-						<TableCell className="text-right tabular-nums">{formatNumber(m.count, i18n.language)}</TableCell>
-						<TableCell className="text-right tabular-nums">{formatMoney(m.amount)}</TableCell>
+						<TableCell className="text-right tabular-nums">{fmt.number(m.count)}</TableCell>
+						<TableCell className="text-right tabular-nums">{fmt.money(m.amount)}</TableCell>
 					</TableRow>
 				))}
 			</TableBody>

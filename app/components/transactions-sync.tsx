@@ -5,7 +5,7 @@ import { Form, Link, useLocation, useNavigation } from 'react-router'
 import { Alert, AlertDescription, AlertTitle } from '#app/components/ui/alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Spinner } from '#app/components/ui/spinner.tsx'
-import { formatDate } from '#app/lib/format.ts'
+import { useFormat } from '#app/lib/use-format.ts'
 import { P2P_MODULE_ID, SYNC_NO_SOURCE, SYNC_UNAVAILABLE } from '#app/lib/schemas/transactions.ts'
 
 /** The button shows its syncing label for 5 seconds (docs/product.md, Transactions). */
@@ -55,6 +55,7 @@ export function ImportLink() {
 }
 
 export function SyncStatus({ sync }: { sync: SyncView }) {
+	const fmt = useFormat()
 	const { t } = useTranslation('transactions')
 	const known = sync.errorMessage === SYNC_NO_SOURCE || sync.errorMessage === SYNC_UNAVAILABLE
 	const outcome = sync.errorMessage === SYNC_UNAVAILABLE ? 'unavailable' : 'noSource'
@@ -71,7 +72,7 @@ export function SyncStatus({ sync }: { sync: SyncView }) {
 					<dt className="text-muted-foreground">{t('sync.lastSyncLabel')}</dt>
 					<dd className="font-medium">
 						{sync.lastSynced
-							? t('sync.lastSyncAt', { date: formatDate(sync.lastSynced.date), time: sync.lastSynced.time, timezone: sync.timezone })
+							? t('sync.lastSyncAt', { date: fmt.date(sync.lastSynced.date), time: sync.lastSynced.time, timezone: sync.timezone })
 							: t('sync.never')}
 					</dd>
 				</div>

@@ -1,26 +1,97 @@
-/**
- * docs/product.md, Limits and formats: money in US dollars with 2 decimals, dates as MM/DD/YYYY in the staff app.
- * Amounts arrive from the database as strings (numeric), dates as 'YYYY-MM-DD'.
- */
-const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 })
+import { fallbackLanguage, isLanguage, type Language } from './i18n.ts'
 
-export function formatMoney(amount: string | number | null | undefined) {
-	const value = typeof amount === 'string' ? Number(amount) : (amount ?? 0)
-	return usd.format(Number.isFinite(value) ? value : 0)
+/**
+ * Numbers, money and dates in the interface language (docs/decisions/022-formats-follow-the-language.md).
+ *
+ * - Money is always US dollars (the payments are US rails), written by the language's rules:
+ *   "$1,234.50" (en), "1.234,50 US$" (es), "US$ 1.234,50" (pt-BR). Outside English "$" alone
+ *   would read as the local peso, so Intl's "US$" is kept there.
+ * - Thousands are always grouped ("1.400" too, not only from five digits as Spanish prose
+ *   does), so figures in a column line up the same way in every language.
+ * - Dates are MM/DD/YYYY in en and DD/MM/YYYY in es and pt-BR, built by hand from
+ *   'YYYY-MM-DD' (no timezone shift, and the same text on the server and in the browser).
+ *
+ * Every function takes the language: components get it from `useFormat()`
+ * (app/lib/use-format.ts), server code (loaders, CSV, emails) passes the request's or the
+ * recipient's language. Amounts arrive from the database as strings (numeric), dates as
+ * 'YYYY-MM-DD'.
+ */
+
+/** An interface language for the formatters: a supported one, else the fallback (en). */
+export function formatLanguage(lng: string | null | undefined): Language {
+	return isLanguage(lng) ? lng : fallbackLanguage
 }
 
-/** 'YYYY-MM-DD' (or a Date) as MM/DD/YYYY, without shifting through the local timezone. */
-export function formatDate(value: string | Date | null | undefined) {
+/** Intl's locale for a language: plain 'en' is US English in Intl. */
+function intlLocale(lng: string | null | undefined) {
+	return formatLanguage(lng)
+}
+
+const cache = new Map<string, Intl.NumberFormat>()
+function numberFormat(lng: string | null | undefined, kind: 'money' | 'wholeMoney' | 'number' | 'percent' | 'compactMoney') {
+	const locale = intlLocale(lng)
+	const key = `${locale}:${kind}`
+	let format = cache.get(key)
+	if (!format) {
+		const options: Intl.NumberFormatOptions = { useGrouping: 'always' }
+		if (kind === 'money') Object.assign(options, { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 })
+		if (kind === 'wholeMoney') Object.assign(options, { style: 'currency', currency: 'USD', minimumFractionDigits: 0, maximumFractionDigits: 0 })
+		if (kind === 'compactMoney') Object.assign(options, { style: 'currency', currency: 'USD', notation: 'compact', maximumFractionDigits: 1 })
+		if (kind === 'percent') Object.assign(options, { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 })
+		format = new Intl.NumberFormat(locale, options)
+		cache.set(key, format)
+	}
+	return format
+}
+
+function toNumber(amount: string | number | null | undefined) {
+	const value = typeof amount === 'string' ? Number(amount) : (amount ?? 0)
+	return Number.isFinite(value) ? value : 0
+}
+
+/** US dollars with 2 decimals in the language's way: "$1,234.50", "1.234,50 US$", "US$ 1.234,50". */
+export function formatMoney(amount: string | number | null | undefined, lng: string | null | undefined) {
+	return numberFormat(lng, 'money').format(toNumber(amount))
+}
+
+/** Whole US dollars (plan prices): "$29", "29 US$", "US$ 29". */
+export function formatWholeMoney(amount: number, lng: string | null | undefined) {
+	return numberFormat(lng, 'wholeMoney').format(toNumber(amount))
+}
+
+/** Short US dollars for chart axes: "$12.5K", "12,5 mil US$", "US$ 12,5 mil". */
+export function formatCompactMoney(amount: number, lng: string | null | undefined) {
+	return numberFormat(lng, 'compactMoney').format(toNumber(amount))
+}
+
+/** A count (transactions, gears): "14,000", "14.000". */
+export function formatNumber(value: number, lng: string | null | undefined) {
+	return numberFormat(lng, 'number').format(value)
+}
+
+/** A fraction as a percentage with one decimal: "45.1%", "45,1 %", "45,1%". */
+export function formatPercent(fraction: number, lng: string | null | undefined) {
+	return numberFormat(lng, 'percent').format(fraction)
+}
+
+/** The order of day, month and year in each language's numeric dates. */
+const DATE_ORDER: Record<Language, 'mdy' | 'dmy'> = { en: 'mdy', es: 'dmy', 'pt-BR': 'dmy' }
+
+/** 'YYYY-MM-DD' (or a Date, or a timestamp) as MM/DD/YYYY (en) or DD/MM/YYYY (es, pt-BR), without shifting through the local timezone. */
+export function formatDate(value: string | Date | null | undefined, lng: string | null | undefined) {
 	if (!value) return ''
 	const iso = value instanceof Date ? value.toISOString().slice(0, 10) : value.slice(0, 10)
 	const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso)
-	return match ? `${match[2]}/${match[3]}/${match[1]}` : ''
+	if (!match) return ''
+	const [, y, m, d] = match
+	return DATE_ORDER[formatLanguage(lng)] === 'dmy' ? `${d}/${m}/${y}` : `${m}/${d}/${y}`
 }
 
-export function formatNumber(value: number, locale = 'en-US') {
-	return new Intl.NumberFormat(locale).format(value)
-}
-
-export function formatPercent(fraction: number, locale = 'en-US') {
-	return new Intl.NumberFormat(locale, { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(fraction)
+/** A moment as its UTC date and time, "11/23/2026 04:05 UTC" (en), "23/11/2026 04:05 UTC" (es, pt-BR): the same text on the server and in the browser. */
+export function formatDateTimeUtc(value: string | Date | null | undefined, lng: string | null | undefined) {
+	if (!value) return ''
+	const date = new Date(value)
+	if (Number.isNaN(date.getTime())) return ''
+	const iso = date.toISOString()
+	return `${formatDate(iso, lng)} ${iso.slice(11, 16)} UTC`
 }

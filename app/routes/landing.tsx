@@ -11,6 +11,7 @@ import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { pageMeta } from '#app/lib/meta.ts'
 import { plans } from '#app/lib/plans.ts'
+import { useFormat } from '#app/lib/use-format.ts'
 import type { Route } from './+types/landing'
 
 export const meta: Route.MetaFunction = (args) => [
@@ -37,6 +38,7 @@ const features = [
 ] as const
 
 export default function Landing({ loaderData }: Route.ComponentProps) {
+	const fmt = useFormat()
 	const { t } = useTranslation()
 	return (
 		<div className="min-h-svh">
@@ -130,7 +132,7 @@ export default function Landing({ loaderData }: Route.ComponentProps) {
 									</CardHeader>
 									<CardContent className="grid gap-3">
 										<p>
-											<span className="text-3xl font-bold">{t('plans.price', { price: plan.price })}</span>{' '}
+											<span className="text-3xl font-bold">{fmt.wholeMoney(plan.price)}</span>{' '}
 											<span className="text-muted-foreground">{t('plans.perMonth')}</span>
 										</p>
 										<p className="font-medium">{t(`plans.${plan.id}.gears`)}</p>

@@ -103,6 +103,7 @@ describe('sendTransactionDigest', () => {
 		expect(toOwner!.subject).toBe('250 new payments in Digest Owner')
 		expect(toOwner!.text).toContain('$12,345.50')
 		expect((await mailsTo(member.email))[0]!.subject).toBe('250 novos pagamentos em Digest Owner')
+		expect((await mailsTo(member.email))[0]!.text.replace(/\u00a0/g, ' ')).toContain('US$ 12.345,50')
 		expect(await mailsTo(manager.email)).toEqual([])
 		expect(await mailsTo(owner.email)).toHaveLength(1)
 	})
@@ -183,7 +184,8 @@ describe('the weekly report job', () => {
 				where job = ${WEEKLY_REPORT_JOB} and run_key = ${`${t.orgId}:2026-11-09`} group by recipient`.execute(trx),
 		)
 		expect(deliveries.rows.map((r) => r.n)).toEqual([1, 1, 1])
-		expect((await mailsTo(t.member.email)).map((m) => m.subject)).toEqual(['Sua semana em Weekly Owner: $0.00'])
+		// Amounts in the recipient's language (docs/decisions/022-formats-follow-the-language.md).
+		expect((await mailsTo(t.member.email)).map((m) => m.subject.replace(/\u00a0/g, ' '))).toEqual(['Sua semana em Weekly Owner: US$ 0,00'])
 		expect((await mailsTo(t.owner.email)).filter((m) => m.subject.startsWith('Your week'))).toHaveLength(3)
 	})
 })

@@ -140,7 +140,7 @@ test('the module screen and its upgrade dialog render in Spanish and Brazilian P
 	await useLanguage(page, 'es')
 	await page.goto(`/app/modules/${REPORTS}?upgrade=${ANALYTICS}`)
 	await expect(page.getByRole('heading', { name: 'Mejoras y dependencias' })).toBeVisible()
-	await expect(page.getByRole('button', { name: 'Activar Reports & Analytics y comprar Advanced Analytics: 2750 engranajes' })).toBeVisible()
+	await expect(page.getByRole('button', { name: 'Activar Informes y análisis y comprar Análisis avanzado: 2.750 engranajes' })).toBeVisible()
 	await useLanguage(page, 'pt-BR')
 	await page.goto(`/app/modules/${REPORTS}`)
 	await expect(page.getByRole('heading', { name: 'Engrenagens de manutenção' })).toBeVisible()

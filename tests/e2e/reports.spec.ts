@@ -134,6 +134,7 @@ test('a malformed range answers 400 with a translated message, never a 500 @nojs
 })
 
 test('Export Report downloads the range’s rows and a summary as CSV, safely escaped @nojs', async ({ page, request }) => {
+	// Machine-readable dates and numbers in every language (docs/decisions/022-formats-follow-the-language.md).
 	const account = await signUpFresh(page, request, 'Exporter')
 	await seedPayments(account.email, clients, payments)
 	await page.goto(`/app/reports?${RANGE}`)
@@ -150,17 +151,17 @@ test('Export Report downloads the range’s rows and a summary as CSV, safely es
 	const rows = parseCsv(text.slice(1))
 	expect(rows.slice(0, 6)).toEqual([
 		['Date', 'Client', 'External ID', 'Amount', 'Category', 'Method', 'Description'],
-		['01/10/2025', 'Ana, "A" Díaz', 'EXT-1', '100.00', 'Matched', 'Zelle', 'first, "quoted"\nsecond line'],
-		['01/31/2025', 'Bruno', '', '50.50', 'Pending', 'Venmo', ''],
+		['2025-01-10', 'Ana, "A" Díaz', 'EXT-1', '100.00', 'Matched', 'Zelle', 'first, "quoted"\nsecond line'],
+		['2025-01-31', 'Bruno', '', '50.50', 'Pending', 'Venmo', ''],
 		// A spreadsheet would run these as formulas: they are written as text.
-		['02/14/2025', `'=HYPERLINK("http://evil.example")`, '', '200.00', 'Matched', 'Cash App', "'+SUM(1,2)"],
-		['03/20/2025', '', "'@ext", '25.25', 'Review', 'PayPal', ''],
+		['2025-02-14', `'=HYPERLINK("http://evil.example")`, '', '200.00', 'Matched', 'Cash App', "'+SUM(1,2)"],
+		['2025-03-20', '', "'@ext", '25.25', 'Review', 'PayPal', ''],
 		[''],
 	])
 	expect(rows.slice(6)).toEqual([
 		['Summary'],
 		['Organization', expect.any(String)],
-		['Range', '01/10/2025', '03/20/2025'],
+		['Range', '2025-01-10', '2025-03-20'],
 		['Total revenue', '375.75'],
 		['Transactions', '4'],
 		['Average transaction', '93.94'],
@@ -174,7 +175,7 @@ test('Export Report downloads the range’s rows and a summary as CSV, safely es
 	// All time: every row, oldest first.
 	const all = parseCsv((await (await page.request.get('/app/reports/export.csv?range=all')).text()).slice(1))
 	const dataRows = all.slice(1, all.findIndex((r) => r.length === 1 && r[0] === ''))
-	expect(dataRows.map((r) => r[0])).toEqual(['01/09/2025', '01/10/2025', '01/31/2025', '02/14/2025', '03/20/2025', '03/21/2025'])
+	expect(dataRows.map((r) => r[0])).toEqual(['2025-01-09', '2025-01-10', '2025-01-31', '2025-02-14', '2025-03-20', '2025-03-21'])
 	expect(all).toContainEqual(['Total revenue', '1375.75'])
 	expect(all).toContainEqual(['Range', 'All time'])
 })

@@ -1,18 +1,81 @@
 import { describe, expect, test } from 'vitest'
-import { formatDate, formatMoney, formatPercent } from '#app/lib/format.ts'
+import { formatCompactMoney, formatDate, formatDateTimeUtc, formatMoney, formatNumber, formatPercent, formatWholeMoney } from '#app/lib/format.ts'
 
-describe('money and date formats (docs/product.md, Limits and formats)', () => {
+// Intl separates "US$" and "%" from the number with a no-break space: compare with plain spaces.
+const plain = (s: string) => s.replace(/[\u00a0\u202f]/g, ' ')
+
+describe('money and date formats in English (docs/decisions/022-formats-follow-the-language.md)', () => {
 	test('money is US dollars with 2 decimals', () => {
-		expect(formatMoney('1234.5')).toBe('$1,234.50')
-		expect(formatMoney(0)).toBe('$0.00')
-		expect(formatMoney('not a number')).toBe('$0.00')
+		expect(formatMoney('1234.5', 'en')).toBe('$1,234.50')
+		expect(formatMoney(0, 'en')).toBe('$0.00')
+		expect(formatMoney('not a number', 'en')).toBe('$0.00')
+		expect(formatMoney('-5', 'en')).toBe('-$5.00')
 	})
 	test('dates are MM/DD/YYYY and never shift a day', () => {
-		expect(formatDate('2026-01-02')).toBe('01/02/2026')
-		expect(formatDate('2026-12-31')).toBe('12/31/2026')
-		expect(formatDate(null)).toBe('')
+		expect(formatDate('2026-01-02', 'en')).toBe('01/02/2026')
+		expect(formatDate('2026-12-31', 'en')).toBe('12/31/2026')
+		expect(formatDate('2026-12-31T23:30:00.000Z', 'en')).toBe('12/31/2026')
+		expect(formatDate(null, 'en')).toBe('')
+		expect(formatDate('not a date', 'en')).toBe('')
 	})
 	test('percentages keep one decimal', () => {
-		expect(formatPercent(0.5)).toBe('50.0%')
+		expect(formatPercent(0.5, 'en')).toBe('50.0%')
+		expect(formatPercent(0.451, 'en')).toBe('45.1%')
+	})
+	test('counts and plan prices', () => {
+		expect(formatNumber(14000, 'en')).toBe('14,000')
+		expect(formatNumber(1400, 'en')).toBe('1,400')
+		expect(formatWholeMoney(29, 'en')).toBe('$29')
+		expect(formatCompactMoney(12500, 'en')).toBe('$12.5K')
+	})
+})
+
+describe('Spanish: comma decimals, dot thousands, "US$" after the amount, DD/MM/YYYY', () => {
+	test('money', () => {
+		expect(plain(formatMoney('1234.56', 'es'))).toBe('1.234,56 US$')
+		expect(plain(formatMoney('24308.85', 'es'))).toBe('24.308,85 US$')
+		expect(plain(formatMoney(0, 'es'))).toBe('0,00 US$')
+		expect(plain(formatWholeMoney(29, 'es'))).toBe('29 US$')
+	})
+	test('four-digit figures are grouped too, so a column lines up', () => {
+		expect(formatNumber(1400, 'es')).toBe('1.400')
+		expect(formatNumber(14000, 'es')).toBe('14.000')
+	})
+	test('percentages', () => {
+		expect(plain(formatPercent(0.451, 'es'))).toBe('45,1 %')
+	})
+	test('dates put the day first', () => {
+		expect(formatDate('2025-01-12', 'es')).toBe('12/01/2025')
+		expect(formatDate('2026-12-31', 'es')).toBe('31/12/2026')
+	})
+})
+
+describe('Brazilian Portuguese: "US$" before the amount, DD/MM/YYYY', () => {
+	test('money', () => {
+		expect(plain(formatMoney('1234.56', 'pt-BR'))).toBe('US$ 1.234,56')
+		expect(plain(formatWholeMoney(199, 'pt-BR'))).toBe('US$ 199')
+	})
+	test('numbers and percentages', () => {
+		expect(formatNumber(1400, 'pt-BR')).toBe('1.400')
+		expect(formatPercent(0.451, 'pt-BR')).toBe('45,1%')
+	})
+	test('dates put the day first', () => {
+		expect(formatDate('2025-01-12', 'pt-BR')).toBe('12/01/2025')
+	})
+})
+
+describe('an unknown or missing language formats as English', () => {
+	test('fallback', () => {
+		expect(formatMoney('1', 'fr')).toBe('$1.00')
+		expect(formatDate('2026-01-02', null)).toBe('01/02/2026')
+		expect(formatNumber(1400, undefined)).toBe('1,400')
+	})
+})
+
+describe('moments in UTC', () => {
+	test('date in the language order, then the UTC time', () => {
+		expect(formatDateTimeUtc('2026-11-23T04:05:09.000Z', 'en')).toBe('11/23/2026 04:05 UTC')
+		expect(formatDateTimeUtc('2026-11-23T04:05:09.000Z', 'es')).toBe('23/11/2026 04:05 UTC')
+		expect(formatDateTimeUtc('nonsense', 'es')).toBe('')
 	})
 })

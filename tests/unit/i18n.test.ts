@@ -48,3 +48,16 @@ describe('translations', () => {
 		})
 	}
 })
+
+describe('the plans of the catalogue (app/lib/plans.ts)', () => {
+	test('every plan has its name, description, gears line and features in every language', async () => {
+		const { plans } = await import('#app/lib/plans.ts')
+		for (const lng of supportedLanguages) {
+			const common = load(lng, 'common')
+			for (const plan of plans) {
+				for (const key of ['name', 'description', 'gears']) expect(common.get(`plans.${plan.id}.${key}`), `${lng} ${plan.id}.${key}`).toBeTruthy()
+				for (const feature of plan.features) expect(common.get(`plans.features.${feature}`), `${lng} ${feature}`).toBeTruthy()
+			}
+		}
+	})
+})

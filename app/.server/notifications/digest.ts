@@ -37,7 +37,7 @@ export async function sendTransactionDigest(input: TransactionDigest): Promise<n
 	let sent = 0
 	for (const recipient of await recipientsFor(input.organizationId, 'transactionAlerts')) {
 		const t = tIn(recipient.language, 'settings')
-		const values = { count: input.count, total: formatMoney(input.total), organization, source: t(`notifications.digest.sources.${input.source}`) }
+		const values = { count: input.count, total: formatMoney(input.total, recipient.language), organization, source: t(`notifications.digest.sources.${input.source}`) }
 		try {
 			await sendNotification(recipient, input.organizationId, 'transactionAlerts', {
 				subject: t('notifications.digest.subject', values),

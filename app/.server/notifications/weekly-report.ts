@@ -93,15 +93,15 @@ async function runReport(runKey: string) {
 			const t = tIn(recipient.language, 'settings')
 			const values = {
 				organization,
-				total: formatMoney(figures.total),
-				previous: formatMoney(figures.previousTotal),
+				total: formatMoney(figures.total, recipient.language),
+				previous: formatMoney(figures.previousTotal, recipient.language),
 				count: figures.count,
 				change: change(figures.total, figures.previousTotal, t, recipient.language ?? 'en'),
-				from: formatDate(addDays(monday, -7)),
-				to: formatDate(addDays(monday, -1)),
+				from: formatDate(addDays(monday, -7), recipient.language),
+				to: formatDate(addDays(monday, -1), recipient.language),
 			}
 			const top = figures.topClients.length
-				? `${t('notifications.weekly.top')}\n${figures.topClients.map((c, i) => `${i + 1}. ${c.name}: ${formatMoney(c.total)}`).join('\n')}`
+				? `${t('notifications.weekly.top')}\n${figures.topClients.map((c, i) => `${i + 1}. ${c.name}: ${formatMoney(c.total, recipient.language)}`).join('\n')}`
 				: t('notifications.weekly.none')
 			await sendNotification(recipient, organizationId, 'weeklyReports', {
 				subject: t('notifications.weekly.subject', values),

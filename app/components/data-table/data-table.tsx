@@ -4,7 +4,7 @@ import { Form, isRouteErrorResponse, Link, useLocation, useRouteError } from 're
 import { Button } from '#app/components/ui/button.tsx'
 import { Input } from '#app/components/ui/input.tsx'
 import { TableHead } from '#app/components/ui/table.tsx'
-import { formatNumber } from '#app/lib/format.ts'
+import { useFormat } from '#app/lib/use-format.ts'
 import { cn } from '#app/lib/utils.ts'
 import { sortChanges, withParams, type TableState } from '#app/lib/table-params.ts'
 
@@ -62,11 +62,12 @@ export function TablePagination({
 	totalCapped: boolean
 	rowCount: number
 }) {
-	const { t, i18n } = useTranslation('table')
+	const fmt = useFormat()
+	const { t } = useTranslation('table')
 	const location = useLocation()
 	const first = rowCount > 0 ? (page - 1) * pageSize + 1 : 0
 	const last = rowCount > 0 ? first + rowCount - 1 : 0
-	const totalText = `${formatNumber(total, i18n.language)}${totalCapped ? '+' : ''}`
+	const totalText = `${fmt.number(total)}${totalCapped ? '+' : ''}`
 	const pages = Math.max(1, Math.ceil(total / pageSize))
 	const hasNext = totalCapped ? rowCount === pageSize : page < pages
 	const hasPrevious = page > 1
@@ -75,14 +76,14 @@ export function TablePagination({
 		<nav aria-label={t('pagination')} className="flex flex-wrap items-center justify-between gap-3 text-sm text-muted-foreground">
 			<p aria-live="polite">
 				{rowCount > 0
-					? t('showing', { first: formatNumber(first, i18n.language), last: formatNumber(last, i18n.language), total: totalText })
+					? t('showing', { first: fmt.number(first), last: fmt.number(last), total: totalText })
 					: t('showingNone', { total: totalText })}
 			</p>
 			<div className="flex items-center gap-2">
 				<span>
 					{totalCapped
-						? t('pageNumber', { page: formatNumber(page, i18n.language) })
-						: t('pageOf', { page: formatNumber(page, i18n.language), pages: formatNumber(pages, i18n.language) })}
+						? t('pageNumber', { page: fmt.number(page) })
+						: t('pageOf', { page: fmt.number(page), pages: fmt.number(pages) })}
 				</span>
 				<PageLink to={hasPrevious ? href(page - 1) : null} rel="prev">
 					<ChevronLeftIcon aria-hidden="true" />

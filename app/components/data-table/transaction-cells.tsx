@@ -4,7 +4,7 @@ import { Link } from 'react-router'
 import { CategoryBadge } from '#app/components/category-badge.tsx'
 import { Input } from '#app/components/ui/input.tsx'
 import { Table, TableBody, TableCell, TableHeader, TableRow } from '#app/components/ui/table.tsx'
-import { formatDate, formatMoney } from '#app/lib/format.ts'
+import { useFormat } from '#app/lib/use-format.ts'
 import type { ClientChoice } from '#app/lib/schemas/clients.ts'
 import type { TransactionRow, TransactionSort } from '#app/lib/schemas/transactions.ts'
 import { CellError, SortableHead } from './data-table.tsx'
@@ -115,6 +115,7 @@ export function TransactionsReadTable({
 	state: TableState<TransactionSort>
 	hideClient?: boolean
 }) {
+	const fmt = useFormat()
 	const { t } = useTranslation('transactions')
 	return (
 		<div className="rounded-md border">
@@ -132,7 +133,7 @@ export function TransactionsReadTable({
 						rows.map((row) => (
 							<TableRow key={row.id}>
 								<TableCell className="tabular-nums" data-label={t('columns.date')} data-card="meta">
-									{formatDate(row.dateReceived)}
+									{fmt.date(row.dateReceived)}
 								</TableCell>
 								{hideClient ? null : (
 									<TableCell data-label={t('columns.client')} data-card="subtitle">
@@ -149,7 +150,7 @@ export function TransactionsReadTable({
 									{row.externalId}
 								</TableCell>
 								<TableCell className="text-right tabular-nums" data-label={t('columns.amount')} data-card="title">
-									{formatMoney(row.amount)}
+									{fmt.money(row.amount)}
 								</TableCell>
 								<TableCell data-label={t('columns.category')} data-card="meta">
 									<CategoryBadge category={row.category} />

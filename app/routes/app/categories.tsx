@@ -9,7 +9,7 @@ import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { Input } from '#app/components/ui/input.tsx'
 import { Skeleton } from '#app/components/ui/skeleton.tsx'
-import { formatMoney, formatNumber } from '#app/lib/format.ts'
+import { useFormat } from '#app/lib/use-format.ts'
 import { titleMeta } from '#app/lib/meta.ts'
 import type { Route } from './+types/categories'
 
@@ -124,7 +124,8 @@ function SearchForm({ q }: { q: string }) {
 }
 
 function CategoryCard({ summary }: { summary: CategorySummary }) {
-	const { t, i18n } = useTranslation(['categories', 'reports'])
+	const fmt = useFormat()
+	const { t } = useTranslation(['categories', 'reports'])
 	const name = t(`reports:category.${summary.category}`)
 	return (
 		<Card
@@ -150,13 +151,13 @@ function CategoryCard({ summary }: { summary: CategorySummary }) {
 					<div className="grid min-w-0 gap-1">
 						<dt className="text-xs text-muted-foreground">{t('transactions')}</dt>
 						<dd className="text-2xl font-semibold tabular-nums" data-testid="category-count">
-							{formatNumber(summary.count, i18n.language)}
+							{fmt.number(summary.count)}
 						</dd>
 					</div>
 					<div className="grid min-w-0 gap-1">
 						<dt className="text-xs text-muted-foreground">{t('amount')}</dt>
 						<dd className="text-2xl font-semibold tabular-nums [overflow-wrap:anywhere]" data-testid="category-amount">
-							{formatMoney(summary.amount)}
+							{fmt.money(summary.amount)}
 						</dd>
 					</div>
 				</dl>

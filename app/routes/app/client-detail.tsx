@@ -15,7 +15,7 @@ import { TablePagination } from '#app/components/data-table/data-table.tsx'
 import { readTableState } from '#app/lib/table-params.ts'
 import { TransactionsReadTable } from '#app/components/data-table/transaction-cells.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
-import { formatDate, formatMoney, formatNumber } from '#app/lib/format.ts'
+import { useFormat } from '#app/lib/use-format.ts'
 import { TRANSACTION_DEFAULT_SORT, TRANSACTION_SORTS } from '#app/lib/schemas/transactions.ts'
 import type { Route } from './+types/client-detail'
 
@@ -51,19 +51,20 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 }
 
 export default function ClientDetailScreen({ loaderData }: Route.ComponentProps) {
-	const { t, i18n } = useTranslation('clients')
+	const fmt = useFormat()
+	const { t } = useTranslation('clients')
 	const { client, totals } = loaderData
 	const details: [string, string][] = [
 		[t('columns.email'), client.email ?? '—'],
 		[t('columns.phone'), client.phone ?? '—'],
 		[t('columns.company'), client.company ?? '—'],
-		[t('columns.created'), formatDate(client.createdDate)],
+		[t('columns.created'), fmt.date(client.createdDate)],
 	]
 	const stats: [string, string][] = [
-		[t('detail.totalReceived'), formatMoney(totals.amount)],
-		[t('detail.payments'), formatNumber(totals.count, i18n.language)],
-		[t('detail.firstPayment'), totals.first ? formatDate(totals.first) : '—'],
-		[t('detail.lastPayment'), totals.last ? formatDate(totals.last) : '—'],
+		[t('detail.totalReceived'), fmt.money(totals.amount)],
+		[t('detail.payments'), fmt.number(totals.count)],
+		[t('detail.firstPayment'), totals.first ? fmt.date(totals.first) : '—'],
+		[t('detail.lastPayment'), totals.last ? fmt.date(totals.last) : '—'],
 	]
 	return (
 		<div className="grid min-w-0 grid-cols-1 gap-6">

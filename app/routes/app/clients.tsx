@@ -13,7 +13,7 @@ import { SortableHead, TableLoadError, TableSearch } from '#app/components/data-
 import { EditableTable, SelectCell, TextCell } from '#app/components/data-table/editable-table.tsx'
 import { TableScreen } from '#app/components/data-table/table-screen.tsx'
 import { Table, TableBody, TableCell, TableHeader, TableRow } from '#app/components/ui/table.tsx'
-import { formatDate } from '#app/lib/format.ts'
+import { useFormat } from '#app/lib/use-format.ts'
 import { CLIENT_DEFAULT_SORT, CLIENT_SORTS, CLIENT_STATUSES, clientsSaveSchema, newClientRow, type ClientSort } from '#app/lib/schemas/clients.ts'
 import { type TableState } from '#app/lib/table-params.ts'
 import type { Route } from './+types/clients'
@@ -77,6 +77,7 @@ function HeadCells({ state }: { state: TableState<ClientSort> }) {
 }
 
 function ReadTable({ rows, state }: { rows: LoaderData['rows']; state: TableState<ClientSort> }) {
+	const fmt = useFormat()
 	const { t } = useTranslation('clients')
 	return (
 		<div className="rounded-md border">
@@ -115,7 +116,7 @@ function ReadTable({ rows, state }: { rows: LoaderData['rows']; state: TableStat
 									<ClientStatusBadge status={row.status} />
 								</TableCell>
 								<TableCell className="tabular-nums" data-label={t('columns.created')} data-card="meta">
-									{formatDate(row.createdDate)}
+									{fmt.date(row.createdDate)}
 								</TableCell>
 							</TableRow>
 						))
@@ -127,6 +128,7 @@ function ReadTable({ rows, state }: { rows: LoaderData['rows']; state: TableStat
 }
 
 function EditClients({ loaderData, actionData }: Pick<Route.ComponentProps, 'loaderData' | 'actionData'>) {
+	const fmt = useFormat()
 	const { t } = useTranslation('clients')
 	const statuses = CLIENT_STATUSES.map((s) => [s, t(`statuses.${s}`)] as const)
 	const createdOf = new Map(loaderData.rows.map((r) => [r.id, r.createdDate]))
@@ -150,7 +152,7 @@ function EditClients({ loaderData, actionData }: Pick<Route.ComponentProps, 'loa
 						<TextCell field={f.company} label={t('columns.company')} errorText={errorText} className="min-w-32" />
 						<SelectCell field={f.status} label={t('columns.status')} errorText={errorText} options={statuses} card="subtitle" />
 						<TableCell className="align-top leading-9 tabular-nums" data-label={t('columns.created')}>
-							{created ? formatDate(created) : t('new')}
+							{created ? fmt.date(created) : t('new')}
 						</TableCell>
 					</>
 				)

@@ -11,7 +11,7 @@ import { StatCard } from '#app/components/stat-card.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardAction, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
-import { formatDate, formatMoney, formatNumber, formatPercent } from '#app/lib/format.ts'
+import { useFormat } from '#app/lib/use-format.ts'
 import { titleMeta } from '#app/lib/meta.ts'
 import type { Route } from './+types/dashboard'
 
@@ -25,7 +25,8 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
-	const { t, i18n } = useTranslation(['dashboard', 'common'])
+	const fmt = useFormat()
+	const { t } = useTranslation(['dashboard', 'common'])
 	const { totals } = loaderData
 	const empty = totals.transactionCount === 0
 	return (
@@ -35,19 +36,19 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
 				<p className="text-sm text-muted-foreground">{t('subtitle')}</p>
 			</div>
 			<section className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4" aria-label={t('subtitle')}>
-				<StatCard icon={DollarSignIcon} title={t('cards.totalReceived')} value={formatMoney(totals.totalReceived)} hint={t('cards.totalReceivedHint')} />
+				<StatCard icon={DollarSignIcon} title={t('cards.totalReceived')} value={fmt.money(totals.totalReceived)} hint={t('cards.totalReceivedHint')} />
 				<StatCard
 					icon={ReceiptIcon}
 					title={t('cards.totalTransactions')}
-					value={formatNumber(totals.transactionCount, i18n.language)}
+					value={fmt.number(totals.transactionCount)}
 					hint={t('cards.totalTransactionsHint')}
 				/>
-				<StatCard icon={UsersIcon} title={t('cards.uniqueClients')} value={formatNumber(totals.uniqueClients, i18n.language)} hint={t('cards.uniqueClientsHint')} />
+				<StatCard icon={UsersIcon} title={t('cards.uniqueClients')} value={fmt.number(totals.uniqueClients)} hint={t('cards.uniqueClientsHint')} />
 				<StatCard
 					icon={CheckCircle2Icon}
 					title={t('cards.matched')}
-					value={formatNumber(totals.matchedCount, i18n.language)}
-					hint={t('cards.matchedHint', { percent: formatPercent(totals.matchedShare, i18n.language) })}
+					value={fmt.number(totals.matchedCount)}
+					hint={t('cards.matchedHint', { percent: fmt.percent(totals.matchedShare) })}
 				/>
 			</section>
 			{empty ? <EmptyState /> : null}
@@ -82,6 +83,7 @@ function EmptyState() {
 }
 
 function LatestTransactions({ latest, className }: { latest: Route.ComponentProps['loaderData']['latest']; className?: string }) {
+	const fmt = useFormat()
 	const { t } = useTranslation(['dashboard', 'reports'])
 	return (
 		<Card className={className}>
@@ -125,13 +127,13 @@ function LatestTransactions({ latest, className }: { latest: Route.ComponentProp
 							latest.map((row) => (
 								<TableRow key={row.id}>
 									<TableCell className="tabular-nums" data-label={t('reports:columns.date')} data-card="meta">
-										{formatDate(row.dateReceived)}
+										{fmt.date(row.dateReceived)}
 									</TableCell>
 									<TableCell className="max-w-48 truncate" data-label={t('reports:columns.client')} data-card="subtitle" title={row.clientName || undefined}>
 										{row.clientName || <span className="text-muted-foreground">{t('reports:noClient')}</span>}
 									</TableCell>
 									<TableCell className="text-right tabular-nums" data-label={t('reports:columns.amount')} data-card="title">
-										{formatMoney(row.amount)}
+										{fmt.money(row.amount)}
 									</TableCell>
 									<TableCell data-label={t('reports:columns.category')} data-card="meta">
 										<CategoryBadge category={row.category} />

@@ -1,12 +1,13 @@
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { requireMember } from '#app/.server/auth/session.ts'
+import { catalogueT, localizeModule, localizeUpgrade } from '#app/.server/catalogue-text.ts'
 import { getGearHistory } from '#app/.server/modules.ts'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
 import { invariantResponse } from '#app/lib/errors.ts'
-import { formatDate, formatNumber } from '#app/lib/format.ts'
+import { useFormat } from '#app/lib/use-format.ts'
 import { titleMeta } from '#app/lib/meta.ts'
 import type { Route } from './+types/gears'
 
@@ -19,11 +20,19 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	const raw = new URL(request.url).searchParams.get('page') ?? '1'
 	invariantResponse(/^[1-9][0-9]{0,5}$/.test(raw), 400)
 	const history = await getGearHistory(user.userId, organization.id, Number(raw))
-	return { ...history, gearsRemaining: organization.gearsRemaining, gearsOwned: organization.gearsOwned }
+	// Module and upgrade names in the interface language (app/.server/catalogue-text.ts).
+	const t = catalogueT(context)
+	const rows = history.rows.map(({ moduleId, upgradeId, ...r }) => ({
+		...r,
+		moduleName: moduleId && r.moduleName ? localizeModule(t, { id: moduleId, name: r.moduleName }).name : r.moduleName,
+		upgradeName: upgradeId && r.upgradeName ? localizeUpgrade(t, { id: upgradeId, name: r.upgradeName }).name : r.upgradeName,
+	}))
+	return { ...history, rows, gearsRemaining: organization.gearsRemaining, gearsOwned: organization.gearsOwned }
 }
 
 export default function GearHistory({ loaderData }: Route.ComponentProps) {
-	const { t, i18n } = useTranslation(['marketplace', 'common'])
+	const fmt = useFormat()
+	const { t } = useTranslation(['marketplace', 'common'])
 	const { rows, page, hasNext } = loaderData
 	return (
 		<div className="grid grid-cols-1 gap-6">
@@ -31,8 +40,8 @@ export default function GearHistory({ loaderData }: Route.ComponentProps) {
 				<h1 className="text-2xl font-semibold tracking-tight">{t('history.title')}</h1>
 				<p className="text-sm text-muted-foreground">
 					{t('history.balance', {
-						remaining: formatNumber(loaderData.gearsRemaining, i18n.language),
-						owned: formatNumber(loaderData.gearsOwned, i18n.language),
+						remaining: fmt.number(loaderData.gearsRemaining),
+						owned: fmt.number(loaderData.gearsOwned),
 					})}
 				</p>
 			</div>
@@ -69,7 +78,7 @@ export default function GearHistory({ loaderData }: Route.ComponentProps) {
 								rows.map((row) => (
 									<TableRow key={row.id}>
 										<TableCell className="tabular-nums" data-label={t('history.columns.date')} data-card="meta">
-											{formatDate(row.createdAt)}
+											{fmt.date(row.createdAt)}
 										</TableCell>
 										<TableCell data-label={t('history.columns.what')} data-card="wide">
 											{t(`history.reasons.${row.reason}`)}
@@ -80,10 +89,10 @@ export default function GearHistory({ loaderData }: Route.ComponentProps) {
 										</TableCell>
 										<TableCell className="text-right tabular-nums" data-label={t('history.columns.change')} data-card="title">
 											{row.delta > 0 ? '+' : ''}
-											{formatNumber(row.delta, i18n.language)}
+											{fmt.number(row.delta)}
 										</TableCell>
 										<TableCell className="text-right tabular-nums" data-label={t('history.columns.balance')}>
-											{formatNumber(row.balanceAfter, i18n.language)}
+											{fmt.number(row.balanceAfter)}
 										</TableCell>
 									</TableRow>
 								))

@@ -2,6 +2,7 @@ import { Outlet, redirect } from 'react-router'
 import { requireMember, requireUser } from '#app/.server/auth/session.ts'
 import { publicWizardRedirect } from '#app/.server/booking.ts'
 import { memberContext } from '#app/.server/context.ts'
+import { catalogueT, localizeModule } from '#app/.server/catalogue-text.ts'
 import { listActiveModules } from '#app/.server/modules.ts'
 import { resolveMember } from '#app/.server/organizations.ts'
 import { readSidebarExpanded } from '#app/.server/sidebar.ts'
@@ -31,7 +32,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 		user: { email: member.user.email, fullName: member.user.fullName, avatarUrl: member.user.avatarUrl },
 		organization: member.organization,
 		memberships: member.memberships.map((m) => ({ id: m.id, name: m.name, role: m.role })),
-		activeModules: await listActiveModules(member.user.userId, member.organization.id, member.organization.role),
+		activeModules: (await listActiveModules(member.user.userId, member.organization.id, member.organization.role)).map((m) =>
+			localizeModule(catalogueT(context), { ...m, id: m.moduleId }),
+		),
 		sidebarExpanded: readSidebarExpanded(request),
 	}
 }

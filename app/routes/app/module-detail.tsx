@@ -3,6 +3,7 @@ import { AlertCircleIcon, DownloadIcon, XIcon } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
 import { data, Form, Link, redirect, useSearchParams } from 'react-router'
 import { requireMember } from '#app/.server/auth/session.ts'
+import { catalogueT, localizeModule, localizeUpgrade } from '#app/.server/catalogue-text.ts'
 import { checkGmail, startGmailConnect } from '#app/.server/gmail.ts'
 import { connectImap, disconnectIntegration, refreshIntegration } from '#app/.server/integrations.ts'
 import {
@@ -26,7 +27,7 @@ import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { Label } from '#app/components/ui/label.tsx'
 import { errorResponse, invariantResponse } from '#app/lib/errors.ts'
-import { formatDate, formatNumber } from '#app/lib/format.ts'
+import { useFormat } from '#app/lib/use-format.ts'
 import { pageMeta } from '#app/lib/meta.ts'
 import { DEFAULT_MODULE_SETTINGS, MODULE_VISIBILITIES } from '#app/lib/modules.ts'
 import { MAIL_UPGRADE_NAME } from '#app/lib/integrations.ts'
@@ -52,7 +53,11 @@ async function loadModule(context: Route.LoaderArgs['context'], moduleId: string
 }
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-	const { member, detail } = await loadModule(context, params.moduleId)
+	const loaded = await loadModule(context, params.moduleId)
+	const { member } = loaded
+	// Names, descriptions and features in the interface language (app/.server/catalogue-text.ts).
+	const t = catalogueT(context)
+	const detail = { ...loaded.detail, module: localizeModule(t, loaded.detail.module), upgrades: loaded.detail.upgrades.map((u) => localizeUpgrade(t, u)) }
 	const search = new URL(request.url).searchParams
 	const dialogUpgrade = detail.upgrades.find((u) => u.id === search.get('upgrade') && !u.active) ?? null
 	const removing = detail.upgrades.find((u) => u.id === search.get('remove') && u.active) ?? null
@@ -201,10 +206,11 @@ function failure(back: string, title: string, result: Extract<ModuleChangeResult
 type LoaderData = Route.ComponentProps['loaderData']
 
 export default function ModuleDetailScreen({ loaderData, actionData }: Route.ComponentProps) {
+	const fmt = useFormat()
 	const { t } = useTranslation(['marketplace', 'common'])
 	const { detail } = loaderData
 	const { module: m, record } = detail
-	const mailActive = detail.upgrades.some((u) => u.name === MAIL_UPGRADE_NAME && u.active)
+	const mailActive = detail.upgrades.some((u) => u.catalogueName === MAIL_UPGRADE_NAME && u.active)
 	return (
 		<div className="grid grid-cols-1 gap-6">
 			<div className="flex flex-wrap items-start gap-4">
@@ -217,7 +223,7 @@ export default function ModuleDetailScreen({ loaderData, actionData }: Route.Com
 						<Badge variant={record ? 'default' : 'secondary'}>{record ? t('status.activated') : t('status.available')}</Badge>
 					</div>
 					<p className="text-sm text-muted-foreground">
-						{t('panel.version', { version: m.version })} · {t('detail.updated', { date: formatDate(m.updatedAt) })}
+						{t('panel.version', { version: m.version })} · {t('detail.updated', { date: fmt.date(m.updatedAt) })}
 					</p>
 					<p className="max-w-3xl text-sm">{m.description}</p>
 				</div>
@@ -271,7 +277,8 @@ function useHref() {
 }
 
 function NotActive({ data: d }: { data: LoaderData }) {
-	const { t, i18n } = useTranslation('marketplace')
+	const fmt = useFormat()
+	const { t } = useTranslation('marketplace')
 	const cost = d.detail.module.baseGearCost
 	return (
 		<Card>
@@ -286,7 +293,7 @@ function NotActive({ data: d }: { data: LoaderData }) {
 					<Form method="post">
 						<input type="hidden" name="intent" value="activate" />
 						<Button type="submit">
-							{cost > 0 ? t('actions.activateFor', { gears: formatNumber(cost, i18n.language) }) : t('actions.activate')}
+							{cost > 0 ? t('actions.activateFor', { gears: fmt.number(cost) }) : t('actions.activate')}
 						</Button>
 					</Form>
 				</CardContent>
@@ -401,8 +408,9 @@ function ConfirmDeactivate({ name }: { name: string }) {
 }
 
 function GearsToMaintain({ detail }: { detail: NonNullable<ModuleDetail> }) {
-	const { t, i18n } = useTranslation('marketplace')
-	const n = (value: number) => t('price.paid', { gears: formatNumber(value, i18n.language) })
+	const fmt = useFormat()
+	const { t } = useTranslation('marketplace')
+	const n = (value: number) => t('price.paid', { gears: fmt.number(value) })
 	const providerName = useProviderName()
 	const integration = detail.integration
 	return (
@@ -434,7 +442,8 @@ function GearsToMaintain({ detail }: { detail: NonNullable<ModuleDetail> }) {
 }
 
 function Upgrades({ data: d }: { data: LoaderData }) {
-	const { t, i18n } = useTranslation('marketplace')
+	const fmt = useFormat()
+	const { t } = useTranslation('marketplace')
 	const href = useHref()
 	const { upgrades } = d.detail
 	const active = upgrades.filter((u) => u.active)
@@ -483,7 +492,7 @@ function Upgrades({ data: d }: { data: LoaderData }) {
 									<li key={u.id} className="flex items-center justify-between gap-2 rounded-md border p-3 text-sm">
 										<span>
 											<span className="font-medium">{u.name}</span> <Badge variant="outline">{t(`tiers.${u.tier}`)}</Badge>{' '}
-											<span className="text-muted-foreground">{t('price.paid', { gears: formatNumber(u.gearCost, i18n.language) })}</span>
+											<span className="text-muted-foreground">{t('price.paid', { gears: fmt.number(u.gearCost) })}</span>
 										</span>
 										<Button asChild size="sm" variant="outline">
 											<Link to={href({ upgrade: u.id, remove: null })} aria-label={t('detail.viewUpgradeOf', { name: u.name })} preventScrollReset>
@@ -503,14 +512,15 @@ function Upgrades({ data: d }: { data: LoaderData }) {
 
 /** The upgrade's dialog, opened by ?upgrade= and rendered by the server (works without JavaScript). */
 function UpgradeDialog({ data: d, upgrade: u }: { data: LoaderData; upgrade: NonNullable<LoaderData['dialogUpgrade']> }) {
-	const { t, i18n } = useTranslation('marketplace')
+	const fmt = useFormat()
+	const { t } = useTranslation('marketplace')
 	const href = useHref()
 	const m = d.detail.module
 	const needsModule = d.detail.record === null
 	const total = u.gearCost + (needsModule ? m.baseGearCost : 0)
 	const names = Object.fromEntries(d.detail.upgrades.map((x) => [x.id, x]))
 	const missing = u.dependencies.filter((dep) => !names[dep]?.active).map((dep) => names[dep]?.name ?? dep)
-	const gears = formatNumber(total, i18n.language)
+	const gears = fmt.number(total)
 	return (
 		<section role="dialog" aria-labelledby="upgrade-title" className="grid gap-4 rounded-lg border bg-card p-5 shadow-md">
 			<div className="flex items-start justify-between gap-2">
@@ -527,7 +537,7 @@ function UpgradeDialog({ data: d, upgrade: u }: { data: LoaderData; upgrade: Non
 				</Button>
 			</div>
 			<p className="text-sm">{u.description}</p>
-			<p className="text-sm font-medium">{t('price.paid', { gears: formatNumber(u.gearCost, i18n.language) })}</p>
+			<p className="text-sm font-medium">{t('price.paid', { gears: fmt.number(u.gearCost) })}</p>
 			<div>
 				<h3 className="text-sm font-semibold">{t('dialog.features')}</h3>
 				<ul className="list-disc ps-5 text-sm">
@@ -536,14 +546,14 @@ function UpgradeDialog({ data: d, upgrade: u }: { data: LoaderData; upgrade: Non
 					))}
 				</ul>
 			</div>
-			{u.name === 'P2P Tracking - Email' ? <EmailIntegrations /> : null}
+			{u.catalogueName === MAIL_UPGRADE_NAME ? <EmailIntegrations /> : null}
 			{missing.length > 0 ? (
 				<Alert>
 					<AlertCircleIcon />
 					<AlertDescription>{t('dialog.requires', { names: missing.join(', ') })}</AlertDescription>
 				</Alert>
 			) : null}
-			{needsModule ? <p className="text-sm">{t('dialog.withModule', { module: m.name, base: formatNumber(m.baseGearCost, i18n.language) })}</p> : null}
+			{needsModule ? <p className="text-sm">{t('dialog.withModule', { module: m.name, base: fmt.number(m.baseGearCost) })}</p> : null}
 			<div className="flex flex-wrap justify-end gap-2">
 				<Button asChild variant="outline">
 					<Link to={href({ upgrade: null })} preventScrollReset>

@@ -3,6 +3,7 @@ import { AlertCircleIcon, GemIcon, HeartIcon, HistoryIcon, SearchIcon, XIcon } f
 import { useTranslation } from 'react-i18next'
 import { data, Form, Link, useNavigation, useSearchParams } from 'react-router'
 import { requireMember } from '#app/.server/auth/session.ts'
+import { catalogueT, localizeModule, localizeUpgrade } from '#app/.server/catalogue-text.ts'
 import {
 	activateModule,
 	deactivateModule,
@@ -20,7 +21,7 @@ import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { Input } from '#app/components/ui/input.tsx'
 import { Label } from '#app/components/ui/label.tsx'
-import { formatNumber } from '#app/lib/format.ts'
+import { useFormat } from '#app/lib/use-format.ts'
 import { titleMeta } from '#app/lib/meta.ts'
 import { INDUSTRY_TEMPLATES, VISIBLE_FEATURES, VISIBLE_TAGS } from '#app/lib/modules.ts'
 import { isOwner } from '#app/lib/roles.ts'
@@ -36,7 +37,18 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	const params = new URL(request.url).searchParams
 	const q = (params.get('q') ?? '').slice(0, 100)
 	const favoritesOnly = params.get('favorites') === '1'
-	const { modules, catalogue } = await getMarketplace(user.userId, organization.id, { q, favoritesOnly })
+	const found = await getMarketplace(user.userId, organization.id, { q, favoritesOnly })
+	// Names, descriptions, features and tags in the interface language (app/.server/catalogue-text.ts).
+	const t = catalogueT(context)
+	const localize = (m: (typeof found.catalogue)[number]) => ({ ...localizeModule(t, m), upgrades: m.upgrades.map((u) => localizeUpgrade(t, u)) })
+	const catalogue = found.catalogue.map(localize)
+	// The search also finds a module by its translated texts.
+	const needle = q.trim().toLocaleLowerCase()
+	const byText = (m: (typeof catalogue)[number]) =>
+		[m.name, m.shortDescription, m.description, ...m.industryTags].some((s) => s.toLocaleLowerCase().includes(needle))
+	const modules = catalogue.filter(
+		(m) => (found.modules.some((f) => f.id === m.id) || (needle !== '' && byText(m))) && (!favoritesOnly || m.favorite),
+	)
 	const selected = catalogue.find((m) => m.id === params.get('module')) ?? null
 	return {
 		q,
@@ -109,7 +121,8 @@ function moduleToast(back: string, intent: 'activate' | 'deactivate', result: Mo
 type LoaderData = Route.ComponentProps['loaderData']
 
 export default function ModuleMarketplace({ loaderData, actionData }: Route.ComponentProps) {
-	const { t, i18n } = useTranslation(['marketplace', 'common'])
+	const fmt = useFormat()
+	const { t } = useTranslation(['marketplace', 'common'])
 	return (
 		<div className="grid grid-cols-1 gap-6">
 			<div className="flex flex-wrap items-end justify-between gap-4">
@@ -123,7 +136,7 @@ export default function ModuleMarketplace({ loaderData, actionData }: Route.Comp
 					</p>
 					<p className="flex items-center gap-2 text-xl font-semibold tabular-nums">
 						<GemIcon className="size-4" aria-hidden="true" />
-						{formatNumber(loaderData.gearsRemaining, i18n.language)}
+						{fmt.number(loaderData.gearsRemaining)}
 					</p>
 					<div className="flex gap-3 text-xs">
 						<Link className="inline-flex items-center gap-1 underline underline-offset-4" to="/app/gears">
@@ -241,9 +254,10 @@ function ModuleGrid({ data }: { data: LoaderData }) {
 }
 
 function Price({ module }: { module: Pick<MarketplaceModule, 'baseGearCost'> }) {
-	const { t, i18n } = useTranslation('marketplace')
+	const fmt = useFormat()
+	const { t } = useTranslation('marketplace')
 	return module.baseGearCost > 0 ? (
-		<span className="font-medium tabular-nums">{t('price.paid', { gears: formatNumber(module.baseGearCost, i18n.language) })}</span>
+		<span className="font-medium tabular-nums">{t('price.paid', { gears: fmt.number(module.baseGearCost) })}</span>
 	) : (
 		<span className="font-medium">{t('price.free')}</span>
 	)
@@ -341,7 +355,8 @@ function FavoriteButton({ module: m }: { module: MarketplaceModule }) {
 
 /** Activate (a form post) or Deactivate (a link to the confirmation step). Owners only. */
 function ManageButton({ module: m }: { module: MarketplaceModule }) {
-	const { t, i18n } = useTranslation('marketplace')
+	const fmt = useFormat()
+	const { t } = useTranslation('marketplace')
 	const href = useHref()
 	const navigation = useNavigation()
 	const pending = navigation.state === 'submitting' && navigation.formData?.get('moduleId') === m.id && navigation.formData.get('intent') === 'activate'
@@ -360,7 +375,7 @@ function ManageButton({ module: m }: { module: MarketplaceModule }) {
 			<input type="hidden" name="moduleId" value={m.id} />
 			<Button type="submit" size="sm" disabled={pending} aria-label={t('actions.activateOf', { name: m.name })}>
 				{m.baseGearCost > 0
-					? t('actions.activateFor', { gears: formatNumber(m.baseGearCost, i18n.language) })
+					? t('actions.activateFor', { gears: fmt.number(m.baseGearCost) })
 					: t('actions.activate')}
 			</Button>
 		</Form>
@@ -369,7 +384,8 @@ function ManageButton({ module: m }: { module: MarketplaceModule }) {
 
 /** The side panel of one module, opened by ?module= (a link, so it works without JavaScript). */
 function DetailPanel({ module: m, data }: { module: MarketplaceModule; data: LoaderData }) {
-	const { t, i18n } = useTranslation('marketplace')
+	const fmt = useFormat()
+	const { t } = useTranslation('marketplace')
 	const href = useHref()
 	const names = Object.fromEntries(m.upgrades.map((u) => [u.id, u.name]))
 	return (
@@ -414,7 +430,7 @@ function DetailPanel({ module: m, data }: { module: MarketplaceModule; data: Loa
 										<span className="font-medium">{u.name}</span>
 										<Badge variant="outline">{t(`tiers.${u.tier}`)}</Badge>
 									</p>
-									<p className="text-xs text-muted-foreground">{t('price.paid', { gears: formatNumber(u.gearCost, i18n.language) })}</p>
+									<p className="text-xs text-muted-foreground">{t('price.paid', { gears: fmt.number(u.gearCost) })}</p>
 									{u.dependencies.length > 0 ? (
 										<p className="mt-1 text-xs">
 											{t('panel.requires', { names: u.dependencies.map((d) => names[d] ?? d).join(', ') })}

@@ -9,6 +9,7 @@ import { Badge } from '#app/components/ui/badge.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { titleMeta } from '#app/lib/meta.ts'
+import { useFormat } from '#app/lib/use-format.ts'
 import { plans } from '#app/lib/plans.ts'
 import type { Route } from './+types/plans'
 
@@ -36,6 +37,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Plans() {
+	const fmt = useFormat()
 	const { t } = useTranslation(['marketplace', 'common'])
 	return (
 		<div className="grid grid-cols-1 gap-6">
@@ -71,7 +73,7 @@ export default function Plans() {
 								</CardHeader>
 								<CardContent className="grid gap-3">
 									<p>
-										<span className="text-3xl font-bold">{t('common:plans.price', { price: plan.price })}</span>{' '}
+										<span className="text-3xl font-bold">{fmt.wholeMoney(plan.price)}</span>{' '}
 										<span className="text-muted-foreground">{t('common:plans.perMonth')}</span>
 									</p>
 									<p className="font-medium">{t(`common:plans.${plan.id}.gears`)}</p>

@@ -1,13 +1,18 @@
 import { ExportTally, exportTransactions, resolveReportRange, csvLine, type DateRange } from '#app/.server/analytics.ts'
 import { requireMember } from '#app/.server/auth/session.ts'
 import { getInstance } from '#app/.server/i18n.ts'
-import { formatDate, formatPercent } from '#app/lib/format.ts'
+import { formatPercent } from '#app/lib/format.ts'
 import type { Route } from './+types/reports-export'
 
 /**
  * Export Report: the range's transactions as CSV, oldest first, then a summary
  * computed from the very rows above it. Streamed in batches, each read in its own short
  * transaction, so a large export neither holds the database nor the memory.
+ *
+ * Headers and words (categories, payment methods) are in the interface language; dates and
+ * numbers are machine-readable in every language: ISO dates (YYYY-MM-DD) and dot-decimal
+ * amounts without a currency sign, so a spreadsheet or a script reads the same file whoever
+ * exported it (docs/decisions/022-formats-follow-the-language.md).
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
 	const { user, organization } = requireMember(context)
@@ -36,7 +41,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 					for (const row of next.value) {
 						tally.add(row)
 						chunk += csvLine([
-							formatDate(row.dateReceived),
+							row.dateReceived,
 							row.clientName,
 							row.externalId,
 							row.amount,
@@ -67,6 +72,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	})
 }
 
+/** The CSV's percentages use dot decimals in every language, like its amounts. */
+const CSV_NUMBERS = 'en'
+
 type T = (key: string, options?: Record<string, unknown>) => string
 
 function summary(t: T, organizationName: string, range: DateRange, tally: ExportTally) {
@@ -74,13 +82,13 @@ function summary(t: T, organizationName: string, range: DateRange, tally: Export
 		'\r\n',
 		csvLine([t('csv.summary')]),
 		csvLine([t('csv.organization'), organizationName]),
-		range.from && range.to ? csvLine([t('csv.range'), formatDate(range.from), formatDate(range.to)]) : csvLine([t('csv.range'), t('csv.allTime')]),
+		range.from && range.to ? csvLine([t('csv.range'), range.from, range.to]) : csvLine([t('csv.range'), t('csv.allTime')]),
 		csvLine([t('csv.totalRevenue'), tally.total()]),
 		csvLine([t('csv.transactions'), tally.count]),
 		csvLine([t('csv.average'), tally.average()]),
 		'\r\n',
 		csvLine([t('csv.byCategory'), t('columns.count'), t('columns.amount'), t('columns.share')]),
-		...tally.categories().map((c) => csvLine([t(`category.${c.category}`), c.count, c.amount, formatPercent(c.share)])),
+		...tally.categories().map((c) => csvLine([t(`category.${c.category}`), c.count, c.amount, formatPercent(c.share, CSV_NUMBERS)])),
 	]
 	return lines.join('')
 }

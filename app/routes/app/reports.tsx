@@ -13,7 +13,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/
 import { Input } from '#app/components/ui/input.tsx'
 import { Label } from '#app/components/ui/label.tsx'
 import { Table, TableBody, TableCaption, TableCell, TableFooter, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
-import { formatDate, formatMoney, formatNumber, formatPercent } from '#app/lib/format.ts'
+import { useFormat } from '#app/lib/use-format.ts'
 import { MonthlyFiguresTable } from '#app/components/monthly-figures-table.tsx'
 import { cn } from '#app/lib/utils.ts'
 import { titleMeta } from '#app/lib/meta.ts'
@@ -122,23 +122,25 @@ function RangePicker({ data }: { data: LoaderData }) {
 }
 
 function RangeCaption({ range }: { range: DateRange }) {
+	const fmt = useFormat()
 	const { t } = useTranslation('reports')
 	return (
 		<p className="text-sm text-muted-foreground" data-testid="range-caption">
-			{range.from && range.to ? t('range.showing', { from: formatDate(range.from), to: formatDate(range.to) }) : t('range.showingAll')}
+			{range.from && range.to ? t('range.showing', { from: fmt.date(range.from), to: fmt.date(range.to) }) : t('range.showingAll')}
 		</p>
 	)
 }
 
 function ReportBody({ report }: { report: RangeFigures }) {
-	const { t, i18n } = useTranslation('reports')
+	const fmt = useFormat()
+	const { t } = useTranslation('reports')
 	const { totals } = report
 	return (
 		<>
 			<section className="grid gap-4 md:grid-cols-3" aria-label={t('subtitle')}>
-				<StatCard icon={DollarSignIcon} title={t('cards.totalRevenue')} value={formatMoney(totals.amount)} hint={t('cards.totalRevenueHint')} />
-				<StatCard icon={CalculatorIcon} title={t('cards.average')} value={formatMoney(totals.average)} hint={t('cards.averageHint')} />
-				<StatCard icon={ReceiptIcon} title={t('cards.volume')} value={formatNumber(totals.count, i18n.language)} hint={t('cards.volumeHint')} />
+				<StatCard icon={DollarSignIcon} title={t('cards.totalRevenue')} value={fmt.money(totals.amount)} hint={t('cards.totalRevenueHint')} />
+				<StatCard icon={CalculatorIcon} title={t('cards.average')} value={fmt.money(totals.average)} hint={t('cards.averageHint')} />
+				<StatCard icon={ReceiptIcon} title={t('cards.volume')} value={fmt.number(totals.count)} hint={t('cards.volumeHint')} />
 			</section>
 			{totals.count === 0 ? (
 				<Card>
@@ -160,7 +162,8 @@ function ReportBody({ report }: { report: RangeFigures }) {
 }
 
 function CategoryBreakdown({ report }: { report: RangeFigures }) {
-	const { t, i18n } = useTranslation('reports')
+	const fmt = useFormat()
+	const { t } = useTranslation('reports')
 	const points = report.categories.map((c) => ({
 		label: t(`category.${c.category}`),
 		amount: Number(c.amount),
@@ -210,13 +213,13 @@ function CategoryBreakdown({ report }: { report: RangeFigures }) {
 									</span>
 								</TableHead>
 								<TableCell className="text-right tabular-nums" data-label={t('columns.count')}>
-									{formatNumber(c.count, i18n.language)}
+									{fmt.number(c.count)}
 								</TableCell>
 								<TableCell className="text-right tabular-nums" data-label={t('columns.amount')}>
-									{formatMoney(c.amount)}
+									{fmt.money(c.amount)}
 								</TableCell>
 								<TableCell className="text-right tabular-nums" data-label={t('columns.share')}>
-									{formatPercent(c.share, i18n.language)}
+									{fmt.percent(c.share)}
 								</TableCell>
 							</TableRow>
 						))}
@@ -256,7 +259,8 @@ function MonthlyTrends({ report }: { report: RangeFigures }) {
 }
 
 function TotalsFooter({ totals, columns }: { totals: RangeFigures['totals']; columns: 3 | 4 }) {
-	const { t, i18n } = useTranslation('reports')
+	const fmt = useFormat()
+	const { t } = useTranslation('reports')
 	return (
 		<TableFooter>
 			<TableRow>
@@ -264,14 +268,14 @@ function TotalsFooter({ totals, columns }: { totals: RangeFigures['totals']; col
 					{t('columns.total')}
 				</TableHead>
 				<TableCell className="text-right tabular-nums" data-label={t('columns.count')}>
-					{formatNumber(totals.count, i18n.language)}
+					{fmt.number(totals.count)}
 				</TableCell>
 				<TableCell className="text-right tabular-nums" data-label={t('columns.amount')}>
-					{formatMoney(totals.amount)}
+					{fmt.money(totals.amount)}
 				</TableCell>
 				{columns === 4 ? (
 					<TableCell className="text-right tabular-nums" data-label={t('columns.share')}>
-						{formatPercent(1, i18n.language)}
+						{fmt.percent(1)}
 					</TableCell>
 				) : null}
 			</TableRow>

@@ -17,7 +17,7 @@ import { EditableTable, SelectCell, TextCell } from '#app/components/data-table/
 import { TableScreen } from '#app/components/data-table/table-screen.tsx'
 import { ClientCell, ClientOptions, TransactionHeadCells, TransactionsReadTable } from '#app/components/data-table/transaction-cells.tsx'
 import { ImportLink, SyncButton, SyncStatus } from '#app/components/transactions-sync.tsx'
-import { formatDate, formatMoney } from '#app/lib/format.ts'
+import { useFormat } from '#app/lib/use-format.ts'
 import {
 	isCategory,
 	newTransactionRow,
@@ -141,6 +141,7 @@ export default function TransactionsScreen({ loaderData, actionData }: Route.Com
 const CLIENT_LIST = 'transaction-client-names'
 
 function EditTransactions({ loaderData, actionData }: Pick<Route.ComponentProps, 'loaderData' | 'actionData'>) {
+	const fmt = useFormat()
 	const { t } = useTranslation('transactions')
 	const categoryLabel = useCategoryLabel()
 	const categories = TRANSACTION_CATEGORIES.map((c) => [c, categoryLabel(c)] as const)
@@ -176,10 +177,10 @@ function EditTransactions({ loaderData, actionData }: Pick<Route.ComponentProps,
 				</>
 			)}
 			conflictItems={(values) => [
-				[t('columns.date'), formatDate(values.dateReceived)],
+				[t('columns.date'), fmt.date(values.dateReceived)],
 				[t('columns.client'), values.clientName ?? t('noClient')],
 				[t('columns.externalId'), values.externalId ?? ''],
-				[t('columns.amount'), formatMoney(values.amount)],
+				[t('columns.amount'), fmt.money(values.amount)],
 				[t('columns.category'), categoryLabel(values.category)],
 				[t('columns.method'), t(`methods.${values.paymentMethod}`)],
 				[t('columns.description'), values.description ?? ''],

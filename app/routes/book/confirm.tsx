@@ -25,7 +25,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 	const slot = w.slot!
 	const tz = w.choices.tz ?? w.catalogue.settings.timezone
 	return {
-		service: { name: service.name, description: service.description, durationMinutes: service.durationMinutes, price: formatMoney(service.price) },
+		service: { name: service.name, description: service.description, durationMinutes: service.durationMinutes, price: formatMoney(service.price, getLocale(context)) },
 		provider: w.provider!.displayName,
 		when: whenText({ startsAt: slot.start, endsAt: slot.end, timezone: w.catalogue.settings.timezone }, getLocale(context), tz),
 		contact: w.reschedule ? null : w.contact,

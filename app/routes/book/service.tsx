@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { resolveWizard, stepUrl, refusedParam } from '#app/.server/public-booking.ts'
 import { RefusedNotice, STEP_HEADING, WizardNav, WizardProgress } from '#app/components/book-wizard.tsx'
-import { formatMoney } from '#app/lib/format.ts'
+import { useFormat } from '#app/lib/use-format.ts'
 import { cn } from '#app/lib/utils.ts'
 import type { Route } from './+types/service'
 
@@ -19,6 +19,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 }
 
 export default function ServiceStep({ loaderData }: Route.ComponentProps) {
+	const fmt = useFormat()
 	const { t } = useTranslation('book')
 	const { services, selected, linkOf, next, refused } = loaderData
 	return (
@@ -47,7 +48,7 @@ export default function ServiceStep({ loaderData }: Route.ComponentProps) {
 								{s.description ? <span className="text-sm text-muted-foreground">{s.description}</span> : null}
 								<span className="flex gap-4 text-sm">
 									<span>{t('minutes', { count: s.durationMinutes })}</span>
-									<span>{formatMoney(s.price)}</span>
+									<span>{fmt.money(s.price)}</span>
 								</span>
 							</Link>
 						</li>

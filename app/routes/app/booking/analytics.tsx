@@ -11,7 +11,7 @@ import { Input } from '#app/components/ui/input.tsx'
 import { Label } from '#app/components/ui/label.tsx'
 import { addDays as addIsoDays, parseIsoDate } from '#app/lib/dates.ts'
 import { errorResponse } from '#app/lib/errors.ts'
-import { formatDate, formatMoney, formatNumber, formatPercent } from '#app/lib/format.ts'
+import { useFormat } from '#app/lib/use-format.ts'
 import type { Route } from './+types/analytics'
 
 export { ErrorBoundary } from '#app/components/error-boundary.tsx'
@@ -37,18 +37,18 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export default function Analytics({ loaderData }: Route.ComponentProps) {
-	const { t, i18n } = useTranslation('booking')
+	const fmt = useFormat()
+	const { t } = useTranslation('booking')
 	const { current, previous, from, to, today } = loaderData
-	const lang = i18n.language
 	const change = (cur: number | null, prev: number | null) => {
 		if (cur === null || prev === null || prev === 0) return t('analytics.noComparison')
 		const ratio = (cur - prev) / prev
-		return t('analytics.change', { change: `${ratio > 0 ? '+' : ''}${formatPercent(ratio, lang)}` })
+		return t('analytics.change', { change: `${ratio > 0 ? '+' : ''}${fmt.percent(ratio)}` })
 	}
 	const pointChange = (cur: number | null, prev: number | null) => {
 		if (cur === null || prev === null) return t('analytics.noComparison')
 		const points = (cur - prev) * 100
-		return t('analytics.pointChange', { change: `${points > 0 ? '+' : ''}${formatNumber(Math.round(points * 10) / 10, lang)}` })
+		return t('analytics.pointChange', { change: `${points > 0 ? '+' : ''}${fmt.number(Math.round(points * 10) / 10)}` })
 	}
 	const num = (f: BookingFigures, key: 'revenue' | 'averagePrice') => (f[key] === null ? null : Number(f[key]))
 	return (
@@ -60,10 +60,10 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
 					</CardTitle>
 					<CardDescription>
 						{t('analytics.period', {
-							from: formatDate(from),
-							to: formatDate(to),
-							previousFrom: formatDate(loaderData.previousFrom),
-							previousTo: formatDate(loaderData.previousTo),
+							from: fmt.date(from),
+							to: fmt.date(to),
+							previousFrom: fmt.date(loaderData.previousFrom),
+							previousTo: fmt.date(loaderData.previousTo),
 						})}
 					</CardDescription>
 				</CardHeader>
@@ -92,37 +92,37 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
 				<StatCard
 					icon={CalendarCheckIcon}
 					title={t('analytics.cards.appointments')}
-					value={formatNumber(current.appointments, lang)}
+					value={fmt.number(current.appointments)}
 					hint={change(current.appointments, previous.appointments)}
 				/>
 				<StatCard
 					icon={DollarSignIcon}
 					title={t('analytics.cards.revenue')}
-					value={formatMoney(current.revenue)}
+					value={fmt.money(current.revenue)}
 					hint={change(num(current, 'revenue'), num(previous, 'revenue'))}
 				/>
 				<StatCard
 					icon={ReceiptIcon}
 					title={t('analytics.cards.averagePrice')}
-					value={current.averagePrice === null ? t('analytics.none') : formatMoney(current.averagePrice)}
+					value={current.averagePrice === null ? t('analytics.none') : fmt.money(current.averagePrice)}
 					hint={change(num(current, 'averagePrice'), num(previous, 'averagePrice'))}
 				/>
 				<StatCard
 					icon={UsersIcon}
 					title={t('analytics.cards.uniqueClients')}
-					value={formatNumber(current.uniqueClients, lang)}
+					value={fmt.number(current.uniqueClients)}
 					hint={change(current.uniqueClients, previous.uniqueClients)}
 				/>
 				<StatCard
 					icon={CheckCircle2Icon}
 					title={t('analytics.cards.completionRate')}
-					value={current.completionRate === null ? t('analytics.none') : formatPercent(current.completionRate, lang)}
+					value={current.completionRate === null ? t('analytics.none') : fmt.percent(current.completionRate)}
 					hint={pointChange(current.completionRate, previous.completionRate)}
 				/>
 				<StatCard
 					icon={UserXIcon}
 					title={t('analytics.cards.noShowRate')}
-					value={current.noShowRate === null ? t('analytics.none') : formatPercent(current.noShowRate, lang)}
+					value={current.noShowRate === null ? t('analytics.none') : fmt.percent(current.noShowRate)}
 					hint={pointChange(current.noShowRate, previous.noShowRate)}
 				/>
 			</section>
@@ -143,7 +143,7 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
 									{t(`analytics.activity.${e.kind}`, {
 										client: e.client.trim() || t('calendar.unknownClient'),
 										service: e.service ?? t('calendar.noService'),
-										date: formatDate(e.date),
+										date: fmt.date(e.date),
 										time: e.time,
 										status: t(`status.${e.status}`),
 									})}

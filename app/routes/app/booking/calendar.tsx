@@ -32,7 +32,7 @@ import { Textarea } from '#app/components/ui/textarea.tsx'
 import { computeAvailability, isSlotAvailable } from '#app/lib/availability.ts'
 import { addDays as addIsoDays, parseIsoDate } from '#app/lib/dates.ts'
 import { errorResponse, invariantResponse } from '#app/lib/errors.ts'
-import { formatDate } from '#app/lib/format.ts'
+import { useFormat } from '#app/lib/use-format.ts'
 import { newAppointmentSchema } from '#app/lib/schemas/booking.ts'
 import type { Route } from './+types/calendar'
 
@@ -143,6 +143,7 @@ const STATUS_VARIANT: Record<AppointmentStatus, 'success' | 'warning' | 'destruc
 }
 
 export default function Calendar({ loaderData, actionData }: Route.ComponentProps) {
+	const fmt = useFormat()
 	const { t, i18n } = useTranslation('booking')
 	const { day, today, week, counts, appointments, cancelling, booking } = loaderData
 	const weekday = new Intl.DateTimeFormat(i18n.language, { weekday: 'short', timeZone: 'UTC' })
@@ -152,7 +153,7 @@ export default function Calendar({ loaderData, actionData }: Route.ComponentProp
 			<Card>
 				<CardHeader>
 					<CardTitle>
-						<h2>{t('calendar.title', { date: formatDate(day) })}</h2>
+						<h2>{t('calendar.title', { date: fmt.date(day) })}</h2>
 					</CardTitle>
 					<CardDescription>{t('calendar.timezone', { timezone: loaderData.timezone })}</CardDescription>
 					<CardAction>
@@ -319,6 +320,7 @@ function ConfirmCancel({ day, appointment }: { day: string; appointment: { id: s
 type Booking = NonNullable<Route.ComponentProps['loaderData']['booking']>
 
 function NewAppointment({ day, booking, result }: { day: string; booking: Booking; result: SubmissionResult<string[]> | undefined }) {
+	const fmt = useFormat()
 	const { t } = useTranslation('booking')
 	const [form, fields] = useForm<z.input<typeof newAppointmentSchema>>({
 		id: 'new-appointment',
@@ -373,7 +375,7 @@ function NewAppointment({ day, booking, result }: { day: string; booking: Bookin
 					</Form>
 				)}
 				{booking.slots === null ? null : booking.slots.length === 0 ? (
-					<p className="text-sm text-muted-foreground">{t('calendar.noTimes', { date: formatDate(booking.date) })}</p>
+					<p className="text-sm text-muted-foreground">{t('calendar.noTimes', { date: fmt.date(booking.date) })}</p>
 				) : (
 					<Form method="post" {...getFormProps(form)} noValidate className="grid gap-4">
 						<input type="hidden" name="intent" value="create-appointment" />

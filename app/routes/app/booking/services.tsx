@@ -8,7 +8,7 @@ import { CellError } from '#app/components/data-table/data-table.tsx'
 import { EditableTable, SelectCell, TextCell, type CellField, type ErrorText } from '#app/components/data-table/editable-table.tsx'
 import { Input } from '#app/components/ui/input.tsx'
 import { TableCell, TableHead, TableRow } from '#app/components/ui/table.tsx'
-import { formatMoney } from '#app/lib/format.ts'
+import { useFormat } from '#app/lib/use-format.ts'
 import { ACTIVE_STATES, newServiceRow, servicesSaveSchema } from '#app/lib/schemas/booking-tables.ts'
 import type { Route } from './+types/services'
 
@@ -58,6 +58,7 @@ function HeadCells() {
 }
 
 function ReadTable({ rows }: { rows: LoaderData['rows'] }) {
+	const fmt = useFormat()
 	const { t } = useTranslation('booking')
 	return (
 		<BookingReadTable tab="services" head={<HeadCells />} columnCount={6} rowCount={rows.length}>
@@ -70,7 +71,7 @@ function ReadTable({ rows }: { rows: LoaderData['rows'] }) {
 						{row.description}
 					</TableCell>
 					<TableCell className="tabular-nums" data-label={t('services.columns.price')} data-card="meta">
-						{formatMoney(row.price)}
+						{fmt.money(row.price)}
 					</TableCell>
 					<TableCell className="tabular-nums" data-label={t('services.columns.duration')} data-card="meta">
 						{t('services.minutes', { count: row.durationMinutes })}
@@ -101,6 +102,7 @@ function ColorCell({ field, label, errorText }: { field: CellField; label: strin
 }
 
 function EditServices({ loaderData, actionData }: Pick<Route.ComponentProps, 'loaderData' | 'actionData'>) {
+	const fmt = useFormat()
 	const { t } = useTranslation('booking')
 	const states = ACTIVE_STATES.map((s) => [s, t(`active.${s}`)] as const)
 	return (
@@ -133,7 +135,7 @@ function EditServices({ loaderData, actionData }: Pick<Route.ComponentProps, 'lo
 			conflictItems={(values) => [
 				[t('services.columns.name'), values.name],
 				[t('services.columns.description'), values.description ?? ''],
-				[t('services.columns.price'), formatMoney(values.price)],
+				[t('services.columns.price'), fmt.money(values.price)],
 				[t('services.columns.duration'), t('services.minutes', { count: values.durationMinutes })],
 				[t('services.columns.color'), values.color],
 				[t('services.columns.status'), values.isActive ? t('active.active') : t('active.inactive')],

@@ -19,7 +19,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/
 import { Input } from '#app/components/ui/input.tsx'
 import { Label } from '#app/components/ui/label.tsx'
 import { errorResponse, invariantResponse } from '#app/lib/errors.ts'
-import { formatDate } from '#app/lib/format.ts'
+import { useFormat } from '#app/lib/use-format.ts'
 import { BOOKING_TIMEZONES, bookingSettingsSchema, dateOverrideSchema, SETTINGS_LIMITS } from '#app/lib/schemas/booking.ts'
 import { Button } from '#app/components/ui/button.tsx'
 import { WeeklyHoursFieldset, weeklyHoursDefaults } from '#app/components/weekly-hours-fieldset.tsx'
@@ -189,6 +189,7 @@ function DateOverrides({
 	providers: LoaderData['providers']
 	result: SubmissionResult<string[]> | undefined
 }) {
+	const fmt = useFormat()
 	const { t } = useTranslation('booking')
 	const [form, fields] = useForm<z.input<typeof dateOverrideSchema>>({
 		id: 'date-override',
@@ -215,7 +216,7 @@ function DateOverrides({
 							<li key={o.id} className="flex flex-wrap items-center justify-between gap-2 rounded-md border p-3 text-sm">
 								<span>
 									{t('overrides.line', {
-										date: formatDate(o.date),
+										date: fmt.date(o.date),
 										who: o.providerName ?? t('overrides.everyone'),
 										what: o.closed ? t('overrides.closed') : t('overrides.hours', { start: o.start, end: o.end }),
 									})}

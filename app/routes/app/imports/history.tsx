@@ -9,7 +9,7 @@ import { SubmitButton } from '#app/components/submit-button.tsx'
 import { Card, CardContent } from '#app/components/ui/card.tsx'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
 import { errorResponse } from '#app/lib/errors.ts'
-import { formatNumber } from '#app/lib/format.ts'
+import { useFormat } from '#app/lib/use-format.ts'
 import { titleMeta } from '#app/lib/meta.ts'
 import type { Route } from './+types/history'
 
@@ -41,9 +41,10 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function ImportHistory({ loaderData }: Route.ComponentProps) {
-	const { t, i18n } = useTranslation('imports')
-	const n = (value: number) => formatNumber(value, i18n.language)
-	const when = (iso: string) => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(new Date(iso)) + ' UTC'
+	const fmt = useFormat()
+	const { t } = useTranslation('imports')
+	const n = (value: number) => fmt.number(value)
+	const when = (iso: string) => fmt.dateTimeUtc(iso)
 	return (
 		<div className="grid grid-cols-1 gap-6">
 			<ImportHeader title={t('history.title')} description={t('history.description')} current="history" />

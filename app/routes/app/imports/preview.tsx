@@ -55,10 +55,11 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 }
 
 export default function ImportPreview({ loaderData }: Route.ComponentProps) {
-	const { t, i18n } = useTranslation('imports')
+	const fmt = useFormat()
+	const { t } = useTranslation('imports')
 	const token = useProgressToken()
 	const { batch, counts, rows } = loaderData
-	const n = (value: number) => formatNumber(value, i18n.language)
+	const n = (value: number) => fmt.number(value)
 	if (!counts) {
 		return (
 			<div className="grid grid-cols-1 gap-6">
@@ -169,9 +170,9 @@ export default function ImportPreview({ loaderData }: Route.ComponentProps) {
 							<TableBody>
 								{rows.map((r) => (
 									<TableRow key={r.ord}>
-										<TableCell>{formatDate(r.date)}</TableCell>
+										<TableCell>{fmt.date(r.date)}</TableCell>
 										<TableCell>{r.payer}</TableCell>
-										<TableCell className="text-right">{formatMoney(r.amount)}</TableCell>
+										<TableCell className="text-right">{fmt.money(r.amount)}</TableCell>
 										<TableCell className="font-mono text-xs">{r.externalId ?? ''}</TableCell>
 										<TableCell>
 											{t(`preview.states.${r.state}`)}

@@ -8,7 +8,7 @@ import { ImportHeader } from '#app/components/imports.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent } from '#app/components/ui/card.tsx'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
-import { formatDate, formatMoney } from '#app/lib/format.ts'
+import { useFormat } from '#app/lib/use-format.ts'
 import { titleMeta } from '#app/lib/meta.ts'
 import type { Route } from './+types/review'
 
@@ -42,6 +42,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function ReviewQueue({ loaderData, actionData }: Route.ComponentProps) {
+	const fmt = useFormat()
 	const { t } = useTranslation(['imports', 'transactions'])
 	const { rows, clients } = loaderData
 	const nameOf = new Map(clients.map((c) => [c.id, c.email ? `${c.name} <${c.email}>` : c.name]))
@@ -72,7 +73,7 @@ export default function ReviewQueue({ loaderData, actionData }: Route.ComponentP
 									return (
 										<TableRow key={r.id} data-testid="review-row">
 											<TableCell data-label={t('review.columns.date')} data-card="meta">
-												{formatDate(r.date)}
+												{fmt.date(r.date)}
 											</TableCell>
 											<TableCell data-label={t('review.columns.payer')} data-card="subtitle">
 												<div className="font-medium" data-testid="review-payer">
@@ -81,7 +82,7 @@ export default function ReviewQueue({ loaderData, actionData }: Route.ComponentP
 												<div className="text-xs text-muted-foreground">{t(`transactions:methods.${r.method}`)}</div>
 											</TableCell>
 											<TableCell className="text-right" data-label={t('review.columns.amount')} data-card="title">
-												{formatMoney(r.amount)}
+												{fmt.money(r.amount)}
 											</TableCell>
 											<TableCell data-label={t('review.columns.why')} data-card="meta">
 												{t(`review.why.${r.category}`)}

@@ -15,7 +15,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/
 import { Input } from '#app/components/ui/input.tsx'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
 import { errorResponse } from '#app/lib/errors.ts'
-import { formatDate } from '#app/lib/format.ts'
+import { useFormat } from '#app/lib/use-format.ts'
 import { ROLES, type Role } from '#app/lib/roles.ts'
 import { inviteSchema } from '#app/lib/schemas/settings.ts'
 import { firstError } from './field-error.ts'
@@ -201,6 +201,7 @@ function InviteCard({
 	invitations: Route.ComponentProps['loaderData']['invitations']
 	lastResult: Parameters<typeof useForm>[0]['lastResult']
 }) {
+	const fmt = useFormat()
 	const { t } = useTranslation('settings')
 	const { t: tc } = useTranslation()
 	const [form, fields] = useForm({
@@ -243,7 +244,7 @@ function InviteCard({
 							{invitations.map((i) => (
 								<li key={i.id} className="flex flex-wrap items-center justify-between gap-2 rounded-md border p-2 text-sm">
 									<span>
-										{i.email} · {tc(`roles.${i.role}`)} · <span className="text-muted-foreground">{t('members.invite.expires', { date: formatDate(i.expiresAt) })}</span>
+										{i.email} · {tc(`roles.${i.role}`)} · <span className="text-muted-foreground">{t('members.invite.expires', { date: fmt.date(i.expiresAt) })}</span>
 									</span>
 									<Form method="post">
 										<input type="hidden" name="intent" value="revoke" />

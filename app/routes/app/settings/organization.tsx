@@ -23,7 +23,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/
 import { Input } from '#app/components/ui/input.tsx'
 import { Textarea } from '#app/components/ui/textarea.tsx'
 import { errorResponse } from '#app/lib/errors.ts'
-import { formatNumber } from '#app/lib/format.ts'
+import { useFormat } from '#app/lib/use-format.ts'
 import { isOwner } from '#app/lib/roles.ts'
 import { brandContrastWarnings, brandingSchema, contrastRatio, DELETE_PHRASE, organizationSchema } from '#app/lib/schemas/settings.ts'
 import { useHydrated } from '#app/lib/use-hydrated.ts'
@@ -121,6 +121,7 @@ type Loader = Route.ComponentProps['loaderData']
 type LastResult = Parameters<typeof useForm>[0]['lastResult']
 
 function OrganizationCard({ settings, role, gears, bookingUrl, owner, lastResult }: Loader & { owner: boolean; lastResult: LastResult }) {
+	const fmt = useFormat()
 	const { t } = useTranslation('settings')
 	const { t: tc } = useTranslation()
 	const [form, fields] = useForm({
@@ -145,7 +146,7 @@ function OrganizationCard({ settings, role, gears, bookingUrl, owner, lastResult
 						{tc(`roles.${role}`)}
 					</Badge>
 				</CardTitle>
-				<CardDescription>{t('organization.gears', { remaining: formatNumber(gears.remaining), owned: formatNumber(gears.owned) })}</CardDescription>
+				<CardDescription>{t('organization.gears', { remaining: fmt.number(gears.remaining), owned: fmt.number(gears.owned) })}</CardDescription>
 			</CardHeader>
 			<CardContent className="grid gap-4">
 				{settings.description ? <p className="text-sm whitespace-pre-line">{settings.description}</p> : null}

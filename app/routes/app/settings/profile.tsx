@@ -20,7 +20,7 @@ import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { Input } from '#app/components/ui/input.tsx'
 import { errorResponse } from '#app/lib/errors.ts'
-import { formatDate } from '#app/lib/format.ts'
+import { useFormat } from '#app/lib/use-format.ts'
 import { languageNames, supportedLanguages } from '#app/lib/i18n.ts'
 import { useHydrated } from '#app/lib/use-hydrated.ts'
 import { emailChangeSchema, passwordSchema, profileSchema } from '#app/lib/schemas/settings.ts'
@@ -135,6 +135,7 @@ export default function ProfileTab({ loaderData, actionData }: Route.ComponentPr
 type Loader = Route.ComponentProps['loaderData']
 
 function ProfileCard({ profile, lastResult }: { profile: Loader['profile']; lastResult: Parameters<typeof useForm>[0]['lastResult'] }) {
+	const fmt = useFormat()
 	const { t } = useTranslation('settings')
 	const [form, fields] = useForm({
 		id: 'profile',
@@ -220,7 +221,7 @@ function ProfileCard({ profile, lastResult }: { profile: Loader['profile']; last
 						</select>
 					</Field>
 					<p className="text-sm text-muted-foreground">
-						{t('profile.createdAt', { date: formatDate(profile.createdAt) })}
+						{t('profile.createdAt', { date: fmt.date(profile.createdAt) })}
 					</p>
 					<SubmitButton intent="profile" label={t('profile.save')} pendingLabel={t('profile.saving')} className="w-fit" />
 				</Form>
@@ -284,6 +285,7 @@ function PasswordCard({ lastResult }: { lastResult: Parameters<typeof useForm>[0
 }
 
 function SecurityCard({ sessions }: { sessions: Loader['sessions'] }) {
+	const fmt = useFormat()
 	const { t } = useTranslation('settings')
 	const others = sessions.filter((s) => !s.current).length
 	return (
@@ -303,7 +305,7 @@ function SecurityCard({ sessions }: { sessions: Loader['sessions'] }) {
 								{s.current ? <span className="ml-2 rounded bg-primary/10 px-1.5 py-0.5 text-xs text-primary">{t('security.thisDevice')}</span> : null}
 							</p>
 							<p className="text-muted-foreground">
-								{t('security.seen', { address: s.ip ?? '—', date: formatDate(s.lastSeen) })}
+								{t('security.seen', { address: s.ip ?? '—', date: fmt.date(s.lastSeen) })}
 							</p>
 						</li>
 					))}
