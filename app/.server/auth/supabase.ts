@@ -101,8 +101,8 @@ export function supabaseAdmin(): SupabaseClient {
 }
 
 /** Where Supabase sends the browser back after Google, an email confirmation or a reset link. */
-export function callbackUrl(next: string) {
-	return `${publicOrigin()}/auth/callback?${new URLSearchParams({ next })}`
+export function callbackUrl(next: string, via: 'google' | 'email' = 'email') {
+	return `${publicOrigin()}/auth/callback?${new URLSearchParams({ next, via })}`
 }
 
 const LOGIN_FAILURE = 'login_failure'
@@ -198,7 +198,7 @@ export async function startSupabaseGoogle(request: Request, redirectTo: string) 
 	const { client } = supabaseFor(request)
 	const { data, error } = await client.auth.signInWithOAuth({
 		provider: 'google',
-		options: { redirectTo: callbackUrl(redirectTo), skipBrowserRedirect: true },
+		options: { redirectTo: callbackUrl(redirectTo, 'google'), skipBrowserRedirect: true },
 	})
 	if (error || !data.url) throw error ?? new Error('Supabase returned no Google URL')
 	return data.url

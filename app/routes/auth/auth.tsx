@@ -130,7 +130,7 @@ export default function AuthScreen({ loaderData, actionData }: Route.ComponentPr
 }
 
 function googleErrorCode(code: string) {
-	return ['googleNotConfigured', 'googleFailed', 'googleEmailNotVerified'].includes(code) ? code : 'googleFailed'
+	return ['googleNotConfigured', 'googleFailed', 'googleEmailNotVerified', 'emailLinkFailed'].includes(code) ? code : 'googleFailed'
 }
 
 type FormResult = Route.ComponentProps['actionData'] extends infer A ? (A extends { result: infer R } ? R : never) : never

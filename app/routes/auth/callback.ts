@@ -19,12 +19,16 @@ const welcome = { type: 'success', title: 'auth:toast.welcomeBack.title', descri
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
 	if (usesSupabase()) {
-		const next = safeRedirect(new URL(request.url).searchParams.get('next'))
+		const url = new URL(request.url)
+		const next = safeRedirect(url.searchParams.get('next'))
 		const user = await finishSupabaseCallback(request).catch((error: unknown) => {
 			log({ event: 'supabase_callback_failed', error: String(error) })
 			return null
 		})
-		if (!user) return redirect(next.startsWith('/auth/reset-password') ? '/auth/reset-password' : '/auth?error=googleFailed')
+		if (!user) {
+			if (next.startsWith('/auth/reset-password')) return redirect('/auth/reset-password')
+			return redirect(url.searchParams.get('via') === 'google' ? '/auth?error=googleFailed' : '/auth?error=emailLinkFailed')
+		}
 		return next.startsWith('/auth/reset-password') ? redirect(next) : redirectWithToast(next, welcome)
 	}
 	if (!googleSignInAvailable()) return redirect('/auth?error=googleNotConfigured')
