@@ -110,6 +110,7 @@ export function importKeys(payments: NormalizedPayment[]): string[] {
 	const seen = new Map<string, number>()
 	return payments.map((p) => {
 		if (p.externalId) return `id:${p.provider}:${p.externalId}`
+		if (p.dedupeKey) return p.dedupeKey
 		const content = [p.date, p.amount, payerKey(p.payer), (p.description ?? '').trim().toLowerCase(), p.method].join('\u001f')
 		const hash = createHash('sha256').update(content).digest('base64url')
 		const n = (seen.get(hash) ?? 0) + 1
