@@ -18,10 +18,11 @@ import { readSecrets, recordSyncHealth } from '../integrations.ts'
 import { logError } from '../log.ts'
 import { organizationClock } from '../query.ts'
 import { registerJob, type ScheduledJob } from '../scheduler.ts'
+import type { ToastInput } from '../toast.ts'
 import { readGmailMessages, type GmailCursor } from './gmail-reader.ts'
 import { collectPayments, MailboxError, noticeCollector, type CollectedNotices, type MailboxCursor } from './mailbox.ts'
 import type { NoticePayment } from './parsers/index.ts'
-import { MAIL_UPGRADE_NAME } from '#app/lib/integrations.ts'
+import { MAIL_UPGRADE_NAME, type SyncFailure } from '#app/lib/integrations.ts'
 import { SYNC_NO_SOURCE, P2P_MODULE_ID } from '#app/lib/schemas/transactions.ts'
 
 /** A claim left pending this long (its server died mid-run) may be taken over. */
@@ -33,9 +34,6 @@ export const MAX_UNREADABLE = 100
 
 export type SyncTrigger = 'button' | 'schedule'
 
-/** Why a run did not complete: the mailbox's check failures, plus the sync's own. */
-export const SYNC_FAILURES = ['auth', 'unreachable', 'timeout', 'tls', 'protocol', 'internal'] as const
-export type SyncFailure = (typeof SYNC_FAILURES)[number]
 
 export type RunCounts = { read: number; created: number; duplicates: number; ignored: number; unreadable: number; errors: number }
 
@@ -208,13 +206,13 @@ async function readMailbox(connection: Connection, cursor: StoredCursor | null, 
  */
 export async function syncMailbox(organizationId: string, options: SyncOptions): Promise<SyncOutcome> {
 	if (options.userId && !(await isMember(options.userId, organizationId))) return { ok: false, code: 'not_member' }
+	if (!(await claim(organizationId))) return { ok: false, code: 'in_progress' }
 	const connection = await findConnection(organizationId)
 	if (!connection) {
-		// The button says why nothing happened (docs/product.md, Transactions: no source connected).
-		if (options.trigger === 'button' && (await claim(organizationId))) await finish(organizationId, SYNC_NO_SOURCE)
+		// The status says why nothing happened (docs/product.md, Transactions: no source connected).
+		await finish(organizationId, SYNC_NO_SOURCE)
 		return { ok: false, code: 'no_connection' }
 	}
-	if (!(await claim(organizationId))) return { ok: false, code: 'in_progress' }
 	let runId: string
 	try {
 		runId = await asSystem(async (trx) => {
@@ -308,6 +306,29 @@ export async function syncMailbox(organizationId: string, options: SyncOptions):
 		if (code !== 'internal') await recordSyncHealth(connection.credentialId, code).catch(() => undefined)
 		await finish(organizationId, code)
 		return { ok: false, code, runId }
+	}
+}
+
+/** What a Sync click says afterwards (a toast after the redirect, with or without JavaScript). */
+export function syncToast(result: SyncOutcome): ToastInput {
+	if (result.ok) {
+		const { created, duplicates, read } = result.counts
+		return {
+			type: 'success',
+			title: 'transactions:sync.toast.done',
+			description: 'transactions:sync.toast.doneDescription',
+			values: { count: created, duplicates, read },
+		}
+	}
+	switch (result.code) {
+		case 'in_progress':
+			return { type: 'error', title: 'transactions:sync.toast.inProgress' }
+		case 'no_connection':
+			return { type: 'info', title: 'transactions:sync.outcome.noSource.title', description: 'transactions:sync.outcome.noSource.description' }
+		case 'not_member':
+			return { type: 'error', title: 'table:toast.syncFailed' }
+		default:
+			return { type: 'error', title: 'transactions:sync.failed', description: `transactions:sync.failure.${result.code}` }
 	}
 }
 
