@@ -5,6 +5,7 @@
  * going through the one import pipeline into transactions.
  */
 import { readdirSync, readFileSync } from 'node:fs'
+import { createServer } from 'node:http'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { asSystem, asUser, sql } from '#app/.server/db/index.ts'
@@ -210,5 +211,46 @@ describe('syncing the connected mailbox', () => {
 		expect(runs[0]!.counts.created).toBeGreaterThanOrEqual(1)
 		// Just synced: not due again in this interval.
 		expect(await job.due(new Date())).toEqual([])
+	})
+
+	test('a Gmail mailbox is read through the API with its token into the same pipeline; an expired token that cannot be refreshed is a refused login', async () => {
+		// A stand-in for the two Gmail API calls (Google is not reachable from tests).
+		const stored = [
+			{ id: 'g1', file: '01-venmo-paid-you.eml', internalDate: Date.now() - 2 * DAY },
+			{ id: 'g2', file: '13-wellsfargo-zelle.eml', internalDate: Date.now() - DAY },
+		]
+		const server = createServer((req, res) => {
+			const url = new URL(req.url ?? '/', 'http://x')
+			if (req.headers.authorization !== 'Bearer gmail-token') return void res.writeHead(401).end('{}')
+			res.setHeader('content-type', 'application/json')
+			const get = /\/messages\/([^/]+)$/.exec(url.pathname)
+			if (get) {
+				const m = stored.find((x) => x.id === get[1])!
+				return void res.end(JSON.stringify({ id: m.id, internalDate: String(m.internalDate), raw: fixture(m.file).toString('base64url') }))
+			}
+			const after = Number(/after:(\d+)/.exec(url.searchParams.get('q') ?? '')?.[1] ?? 0) * 1000
+			res.end(JSON.stringify({ messages: stored.filter((m) => m.internalDate > after).reverse().map((m) => ({ id: m.id })) }))
+		})
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+		const address = server.address()
+		const gmailBaseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`
+		try {
+			const owner = await createUser('Gmail Owner')
+			await asUser(owner.userId, (trx) => sql`select public.purchase_upgrade(${owner.orgId}, ${CATALOGUE.upgrades.p2pEmail})`.execute(trx))
+			const connect = (expiresAt: Date) =>
+				saveConnection(owner.userId, owner.orgId, CATALOGUE.upgrades.p2pEmail, { provider: 'gmail', account: 'owner@gmail.test', accessToken: 'gmail-token', refreshToken: null, expiresAt })
+			await connect(new Date(Date.now() + 3600_000))
+			const first = await syncMailbox(owner.orgId, { trigger: 'button', userId: owner.userId, gmailBaseUrl })
+			expect(first).toMatchObject({ ok: true, counts: { read: 2, created: 2 } })
+			expect(await syncMailbox(owner.orgId, { trigger: 'schedule', gmailBaseUrl })).toMatchObject({ ok: true, counts: { read: 0, created: 0 } })
+			expect((await transactions(owner.orgId)).map((t) => t.payment_method).sort()).toEqual(['Venmo', 'Zelle'])
+
+			// The token expired and no refresh token was granted: the owner must connect Gmail again.
+			await connect(new Date(Date.now() - 3600_000))
+			expect(await syncMailbox(owner.orgId, { trigger: 'button', userId: owner.userId, gmailBaseUrl })).toMatchObject({ ok: false, code: 'auth' })
+			expect((await syncState(owner.orgId)).status).toMatchObject({ sync_status: 'error', error_message: 'auth' })
+		} finally {
+			await new Promise<void>((resolve) => server.close(() => resolve()))
+		}
 	})
 })

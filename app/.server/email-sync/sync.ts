@@ -46,10 +46,11 @@ export type SyncOptions = {
 	trigger: SyncTrigger
 	/** Who clicked Sync (a member of the organization); the schedule runs as the connecting owner. */
 	userId?: string
-	/** Tests: another folder than INBOX, another look-back, another clock. */
+	/** Tests: another folder than INBOX, another look-back, another clock, a stand-in for the Gmail API. */
 	mailbox?: string
 	lookbackDays?: number
 	now?: Date
+	gmailBaseUrl?: string
 }
 
 type Connection = {
@@ -194,6 +195,7 @@ async function readMailbox(connection: Connection, cursor: StoredCursor | null, 
 		const result = await readGmailMessages(token, cursor?.kind === 'gmail' ? { after: cursor.after, edgeIds: cursor.edgeIds } : null, collector.add, {
 			lookbackDays: options.lookbackDays,
 			now: options.now,
+			baseUrl: options.gmailBaseUrl,
 		})
 		return { collected: { read: result.read, ...collector.result }, cursor: { kind: 'gmail', ...(result.cursor satisfies GmailCursor) }, reread: false }
 	}
