@@ -10,7 +10,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { asSystem, asUser, sql } from '#app/.server/db/index.ts'
 import { dueSyncKeys, emailSyncJob, listSyncRuns, syncMailbox } from '#app/.server/email-sync/sync.ts'
-import { undoImport } from '#app/.server/imports/pipeline.ts'
+import { onImportCommitted, undoImport, type CommittedBatch } from '#app/.server/imports/pipeline.ts'
 import { connectImap, saveConnection } from '#app/.server/integrations.ts'
 import { runDueJobs } from '#app/.server/scheduler.ts'
 import { startImapServer, type ImapServer } from '#tests/support/imap-server.ts'
@@ -79,6 +79,11 @@ async function syncState(orgId: string) {
 describe('syncing the connected mailbox', () => {
 	test('the first sync imports every notice as one batch; a second imports nothing; a new notice imports one; undo removes the batch', async () => {
 		const owner = await connectedOwner()
+		// What the transactions digest listens to (app/.server/startup.ts): once per run that found payments.
+		const committed: CommittedBatch[] = []
+		const stop = onImportCommitted(async (batch) => {
+			if (batch.organizationId === owner.orgId) committed.push(batch)
+		})
 		const first = await syncMailbox(owner.orgId, { trigger: 'button', userId: owner.userId, mailbox: owner.mailbox })
 		expect(first).toEqual({
 			ok: true,
@@ -108,6 +113,11 @@ describe('syncing the connected mailbox', () => {
 		const third = await syncMailbox(owner.orgId, { trigger: 'button', userId: owner.userId, mailbox: owner.mailbox })
 		expect(third).toMatchObject({ ok: true, counts: { read: 1, created: 1, duplicates: 0 } })
 		expect(await transactions(owner.orgId)).toHaveLength(13)
+		stop()
+		expect(committed.map((b) => [b.source, b.counts.created])).toEqual([
+			['email', 12],
+			['email', 1],
+		])
 
 		// The history a member reads: newest first, with trigger, counts and the notices not understood.
 		const member = await createUser('Sync Member')
