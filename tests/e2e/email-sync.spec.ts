@@ -84,6 +84,10 @@ test('Sync reads the connected mailbox into transactions; the run shows on the m
 	await expect(runs.getByRole('row').nth(2).getByRole('cell').nth(4)).toHaveText('5')
 	await expect(history).toContainText('You have a new payment')
 	await expect(history).toContainText('venmo@venmo.com')
+	// Sync now, from the module page: a run like the button's, nothing new.
+	await history.getByRole('button', { name: 'Sync now' }).click()
+	await expect(page.getByText('Sync finished: 0 new payments').first()).toBeVisible()
+	await expect(runs.getByRole('row')).toHaveCount(4)
 
 	// Undo the first run from the import history.
 	await history.getByRole('link', { name: 'Import history' }).click()
