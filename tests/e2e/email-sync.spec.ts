@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
+import AxeBuilder from '@axe-core/playwright'
 import type { APIRequestContext, Page } from '@playwright/test'
 import { startImapServer, type ImapServer } from '../support/imap-server.ts'
 import { withDatabase } from './db.ts'
@@ -53,6 +54,8 @@ async function ownerWithMailbox(page: Page, request: APIRequestContext) {
 }
 
 test('Sync reads the connected mailbox into transactions; the run shows on the module page; undo removes it @nojs', async ({ page, request }) => {
+	// Many steps, and axe on the module page.
+	test.slow()
 	const { orgId } = await ownerWithMailbox(page, request)
 	const history = page.getByRole('region', { name: 'Email sync' })
 	await expect(history).toContainText('No sync has run yet.')
@@ -88,6 +91,8 @@ test('Sync reads the connected mailbox into transactions; the run shows on the m
 	await history.getByRole('button', { name: 'Sync now' }).click()
 	await expect(page.getByText('Sync finished: 0 new payments').first()).toBeVisible()
 	await expect(runs.getByRole('row')).toHaveCount(4)
+	const { violations } = await new AxeBuilder({ page }).include('#email-sync').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()
+	expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([])
 
 	// Undo the first run from the import history.
 	await history.getByRole('link', { name: 'Import history' }).click()
