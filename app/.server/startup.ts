@@ -5,6 +5,7 @@ import { seedDemo } from './db/seed-demo.ts'
 import { env, usesEmbeddedDatabase } from './env.ts'
 import { log } from './log.ts'
 import { drainMail } from './mail/index.ts'
+import { registerEmailSyncJob } from './email-sync/sync.ts'
 import { onImportCommitted } from './imports/pipeline.ts'
 import { registerNotificationJobs, sendImportDigest } from './notifications/index.ts'
 import { startScheduler, type Scheduler } from './scheduler.ts'
@@ -25,6 +26,8 @@ export function ensureStarted() {
 		const demo = wantDemo ? await seedDemo() : null
 		// Scheduled mails (the weekly report): exactly once across instances (app/.server/scheduler.ts).
 		registerNotificationJobs()
+		// The email sync: every 15 minutes per organization with a connected mailbox (docs/product.md, Email sync).
+		registerEmailSyncJob()
 		const { SCHEDULER_TICK_MS, SCHEDULER_NOW } = env()
 		const fixedNow = SCHEDULER_NOW ? new Date(SCHEDULER_NOW) : null
 		scheduler ??= startScheduler({ intervalMs: SCHEDULER_TICK_MS, now: fixedNow ? () => fixedNow : undefined })

@@ -1,8 +1,6 @@
 import { sql, type RawBuilder } from 'kysely'
 import {
 	P2P_MODULE_ID,
-	SYNC_NO_SOURCE,
-	SYNC_UNAVAILABLE,
 	TRANSACTION_CATEGORIES,
 	TRANSACTION_DEFAULT_SORT,
 	TRANSACTION_SORTS,
@@ -15,7 +13,7 @@ import {
 } from '#app/lib/schemas/transactions.ts'
 import { type BatchResult } from '#app/lib/editable-rows.ts'
 import { batchSaver, fingerprint, versionOf, type Fail } from './data-table.ts'
-import { asUser, dbErrorCode, type Tx } from './db/index.ts'
+import { asUser, type Tx } from './db/index.ts'
 import { COUNT_CAP, likePattern, normalizeSearch, readPaging, type PageOptions, type SortDirection } from './query.ts'
 
 /**
@@ -489,44 +487,3 @@ export async function getSyncStatus(userId: string, organizationId: string): Pro
 	}
 }
 
-
-export type SyncResult = { ok: true; state: SyncState; outcome: typeof SYNC_NO_SOURCE | typeof SYNC_UNAVAILABLE } | { ok: false; code: string }
-
-/**
- * A sync through the module's status machine: the row is created when missing, set pending
- * (refused while another sync is pending), then ended. No source can be read yet (imports come
- * with a later release), so the sync ends in 'error' with a code that says so; it never
- * claims to have fetched anything, and last_synced_at stays as it was.
- */
-export async function requestSync(userId: string, organizationId: string): Promise<SyncResult> {
-	try {
-		return await asUser(userId, async (trx) => {
-			await sql`select public.get_or_create_sync_status(${organizationId}, ${P2P_MODULE_ID})`.execute(trx)
-			await sql`select public.update_sync_status(${organizationId}, ${P2P_MODULE_ID}, 'pending', null)`.execute(trx)
-			const connected = await trx
-				.selectFrom('integration_credentials')
-				.select('id')
-				.where('organization_id', '=', organizationId)
-				.where('status', '=', 'connected')
-				.executeTakeFirst()
-			const outcome = connected ? SYNC_UNAVAILABLE : SYNC_NO_SOURCE
-			const { rows } = await sql<{ sync_status: SyncState['status']; error_message: string | null; last_synced_at: Date | null }>`
-				select sync_status, error_message, last_synced_at
-				from public.update_sync_status(${organizationId}, ${P2P_MODULE_ID}, 'error', ${outcome})`.execute(trx)
-			const row = rows[0]
-			return {
-				ok: true as const,
-				outcome,
-				state: {
-					status: row?.sync_status ?? 'error',
-					errorMessage: row?.error_message ?? outcome,
-					lastSyncedAt: row?.last_synced_at ? new Date(row.last_synced_at).toISOString() : null,
-				},
-			}
-		})
-	} catch (error) {
-		const code = dbErrorCode(error)
-		if (code === 'sync_in_progress' || code === 'not_member' || code === 'module_not_found') return { ok: false, code }
-		throw error
-	}
-}

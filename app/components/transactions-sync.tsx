@@ -5,6 +5,7 @@ import { Form, Link, useLocation, useNavigation } from 'react-router'
 import { Alert, AlertDescription, AlertTitle } from '#app/components/ui/alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Spinner } from '#app/components/ui/spinner.tsx'
+import { SYNC_FAILURES } from '#app/lib/integrations.ts'
 import { useFormat } from '#app/lib/use-format.ts'
 import { P2P_MODULE_ID, SYNC_NO_SOURCE, SYNC_UNAVAILABLE } from '#app/lib/schemas/transactions.ts'
 
@@ -59,6 +60,8 @@ export function SyncStatus({ sync }: { sync: SyncView }) {
 	const { t } = useTranslation('transactions')
 	const known = sync.errorMessage === SYNC_NO_SOURCE || sync.errorMessage === SYNC_UNAVAILABLE
 	const outcome = sync.errorMessage === SYNC_UNAVAILABLE ? 'unavailable' : 'noSource'
+	// A failed email sync stores its failure's code: said in the user's language, with what to do.
+	const failure = (SYNC_FAILURES as readonly (string | null)[]).includes(sync.errorMessage) ? sync.errorMessage : null
 	return (
 		<div className="grid gap-3">
 			<dl className="flex flex-wrap gap-x-6 gap-y-1 text-sm">
@@ -82,9 +85,9 @@ export function SyncStatus({ sync }: { sync: SyncView }) {
 					<InfoIcon />
 					<AlertTitle>{known ? t(`sync.outcome.${outcome}.title`) : t('sync.failed')}</AlertTitle>
 					<AlertDescription>
-						<p>{known ? t(`sync.outcome.${outcome}.description`) : sync.errorMessage}</p>
+						<p>{known ? t(`sync.outcome.${outcome}.description`) : failure ? t(`sync.failure.${failure}`) : sync.errorMessage}</p>
 						<p className="flex flex-wrap gap-x-4">
-							<Link to={`/app/modules/${P2P_MODULE_ID}`} className="text-primary underline-offset-4 hover:underline">
+							<Link to={`/app/modules/${P2P_MODULE_ID}#email-sync`} className="text-primary underline-offset-4 hover:underline">
 								{t('sync.connectLink')}
 							</Link>
 							<Link to="/app/transactions/import" className="text-primary underline-offset-4 hover:underline">

@@ -15,3 +15,7 @@ export const PROVIDER_SCOPES: Record<IntegrationProvider, string> = {
 /** What a failed connection check says, each with a translated message. */
 export const CHECK_FAILURES = ['auth', 'unreachable', 'timeout', 'tls', 'protocol'] as const
 export type CheckFailure = (typeof CHECK_FAILURES)[number]
+
+/** Why an email sync run failed: a check failure of the mailbox, or the sync's own trouble. */
+export const SYNC_FAILURES = [...CHECK_FAILURES, 'internal'] as const
+export type SyncFailure = (typeof SYNC_FAILURES)[number]

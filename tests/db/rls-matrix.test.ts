@@ -106,6 +106,13 @@ const CASES: TableCase[] = [
 		update: () => ({ created_count: next() }),
 	},
 	{
+		table: 'email_sync_runs',
+		allowed: { select: MEMBERS, insert: NOBODY, update: NOBODY, delete: NOBODY },
+		row: (w) => systemInsert('email_sync_runs', { organization_id: w.a.orgId, trigger: 'button' }),
+		insert: (w) => ({ organization_id: w.a.orgId, trigger: 'schedule' }),
+		update: () => ({ created_count: next() }),
+	},
+	{
 		table: 'import_tombstones',
 		allowed: { select: MEMBERS, insert: NOBODY, update: NOBODY, delete: NOBODY },
 		row: (w) => systemInsert('import_tombstones', { organization_id: w.a.orgId, import_key: `id:venmo:matrix-${next()}` }, ['organization_id', 'import_key']),

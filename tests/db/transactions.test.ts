@@ -1,10 +1,10 @@
 import { describe, expect, test } from 'vitest'
 import { asSystem, asUser, sql } from '#app/.server/db/index.ts'
+import { syncMailbox } from '#app/.server/email-sync/sync.ts'
 import { organizationToday } from '#app/.server/query.ts'
 import {
 	getSyncStatus,
 	listTransactions,
-	requestSync,
 	saveTransactions,
 	type TransactionRow,
 } from '#app/.server/transactions.ts'
@@ -365,17 +365,17 @@ describe('sync status and today', () => {
 	test('Sync goes through pending and ends saying no source is connected, never recording a sync', async () => {
 		const org = await orgWithTransactions('Sync')
 		expect(await getSyncStatus(org.userId, org.orgId)).toEqual({ status: 'idle', errorMessage: null, lastSyncedAt: null })
-		const first = await requestSync(org.userId, org.orgId)
-		expect(first).toMatchObject({ ok: true, outcome: 'no_source_connected', state: { status: 'error', lastSyncedAt: null } })
+		expect(await syncMailbox(org.orgId, { trigger: 'button', userId: org.userId })).toEqual({ ok: false, code: 'no_connection' })
+		expect(await getSyncStatus(org.userId, org.orgId)).toEqual({ status: 'error', errorMessage: 'no_source_connected', lastSyncedAt: null })
 		// From error a new sync may start again.
-		expect(await requestSync(org.userId, org.orgId)).toMatchObject({ ok: true })
+		expect(await syncMailbox(org.orgId, { trigger: 'button', userId: org.userId })).toEqual({ ok: false, code: 'no_connection' })
 		expect(await getSyncStatus(org.userId, org.orgId)).toEqual({ status: 'error', errorMessage: 'no_source_connected', lastSyncedAt: null })
 		// While another sync is pending, a new one is refused.
 		await asUser(org.userId, (trx) => sql`select public.update_sync_status(${org.orgId}, ${P2P_MODULE_ID}, 'pending', null)`.execute(trx))
-		expect(await requestSync(org.userId, org.orgId)).toEqual({ ok: false, code: 'sync_in_progress' })
+		expect(await syncMailbox(org.orgId, { trigger: 'button', userId: org.userId })).toEqual({ ok: false, code: 'in_progress' })
 		// A non-member cannot sync another organization.
 		const stranger = await createUser('Sync Stranger')
-		expect(await requestSync(stranger.userId, org.orgId)).toEqual({ ok: false, code: 'not_member' })
+		expect(await syncMailbox(org.orgId, { trigger: 'button', userId: stranger.userId })).toEqual({ ok: false, code: 'not_member' })
 	})
 
 	test("today is the organization's date in its timezone", async () => {

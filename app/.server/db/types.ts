@@ -184,6 +184,28 @@ export interface Clients {
   user_id: Generated<string | null>;
 }
 
+export interface EmailSyncRuns {
+  created_count: Generated<number>;
+  credential_id: string | null;
+  duplicate_count: Generated<number>;
+  error_code: string | null;
+  error_count: Generated<number>;
+  finished_at: Timestamp | null;
+  id: Generated<string>;
+  ignored_count: Generated<number>;
+  import_batch_id: string | null;
+  organization_id: string;
+  provider: string | null;
+  read_count: Generated<number>;
+  reread: Generated<boolean>;
+  started_at: Generated<Timestamp>;
+  started_by: string | null;
+  status: Generated<string>;
+  trigger: string;
+  unreadable: Generated<Json>;
+  unreadable_count: Generated<number>;
+}
+
 export interface GearLedger {
   actor_id: string | null;
   balance_after: number;
@@ -431,6 +453,7 @@ export interface DB {
   booking_services: BookingServices;
   booking_settings: BookingSettings;
   clients: Clients;
+  email_sync_runs: EmailSyncRuns;
   gear_ledger: GearLedger;
   import_batches: ImportBatches;
   import_mappings: ImportMappings;

@@ -7,7 +7,7 @@
  */
 import { ImapFlow } from 'imapflow'
 import { classifyImapError, imapClientOptions, type ImapAccess } from '../integrations.ts'
-import { readNotice } from './notice.ts'
+import { readNotice, type Notice } from './notice.ts'
 import { parseNotice, type NoticePayment, type ParseOptions } from './parsers/index.ts'
 import type { CheckFailure } from '#app/lib/integrations.ts'
 
@@ -88,7 +88,9 @@ export type CollectedNotices = {
 	payments: NoticePayment[]
 	ignored: { outgoing: number; request: number; other: number; spoofed: number; unknown_sender: number }
 	/** Notices of a known sender that could not be read: shown to the owner with their subject. */
-	unreadable: Array<{ subject: string; sender: string }>
+	unreadable: Array<{ subject: string; sender: string; date: string | null }>
+	/** Messages that could not even be parsed as MIME (counted, never imported). */
+	errors: number
 }
 
 /**
@@ -100,14 +102,22 @@ export function noticeCollector(options: ParseOptions = {}) {
 		payments: [],
 		ignored: { outgoing: 0, request: 0, other: 0, spoofed: 0, unknown_sender: 0 },
 		unreadable: [],
+		errors: 0,
 	}
 	return {
 		result,
 		add: async (raw: Buffer | string) => {
-			const outcome = parseNotice(await readNotice(raw), options)
+			let notice: Notice
+			try {
+				notice = await readNotice(raw)
+			} catch {
+				result.errors++
+				return
+			}
+			const outcome = parseNotice(notice, options)
 			if (outcome.kind === 'payment') result.payments.push(outcome.payment)
 			else if (outcome.kind === 'ignored') result.ignored[outcome.reason]++
-			else result.unreadable.push({ subject: outcome.subject, sender: outcome.sender })
+			else result.unreadable.push({ subject: outcome.subject, sender: outcome.sender, date: notice.date?.toISOString() ?? null })
 		},
 	}
 }

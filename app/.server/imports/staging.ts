@@ -126,14 +126,16 @@ export class Stager {
 }
 
 /**
- * The dedupe key of each payment in turn: its provider's id, else a content hash plus its
- * occurrence in the file, so two real identical payments on one day are both kept.
+ * The dedupe key of each payment in turn: its provider's id, else the key its channel gave it
+ * (a mail notice's message id), else a content hash plus its occurrence in the file, so two
+ * real identical payments on one day are both kept.
  */
 export class ImportKeys {
 	#seen = new Map<string, number>()
 
 	next(p: NormalizedPayment): string {
 		if (p.externalId) return `id:${p.provider}:${p.externalId}`
+		if (p.dedupeKey) return p.dedupeKey
 		const content = [p.date, p.amount, payerKey(p.payer), (p.description ?? '').trim().toLowerCase(), p.method].join('\u001f')
 		const hash = createHash('sha256').update(content).digest('base64url')
 		const n = (this.#seen.get(hash) ?? 0) + 1

@@ -2,8 +2,11 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { AlertCircleIcon, DownloadIcon, XIcon } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
 import { data, Form, Link, redirect, useSearchParams } from 'react-router'
+import { TZDate } from '@date-fns/tz'
+import { format } from 'date-fns'
 import { requireMember } from '#app/.server/auth/session.ts'
 import { catalogueT, localizeModule, localizeUpgrade } from '#app/.server/catalogue-text.ts'
+import { listSyncRuns, syncMailbox, syncToast } from '#app/.server/email-sync/sync.ts'
 import { checkGmail, startGmailConnect } from '#app/.server/gmail.ts'
 import { connectImap, disconnectIntegration, refreshIntegration } from '#app/.server/integrations.ts'
 import {
@@ -17,8 +20,11 @@ import {
 	type ModuleChangeResult,
 	type ModuleDetail,
 } from '#app/.server/modules.ts'
+import { organizationToday } from '#app/.server/query.ts'
 import { allowEvent } from '#app/.server/rate-limit.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
+import { getSyncStatus } from '#app/.server/transactions.ts'
+import { EmailSyncHistory, type EmailSyncView } from '#app/components/email-sync-history.tsx'
 import { IntegrationCard, useProviderName } from '#app/components/integration-card.tsx'
 import { ModuleIcon } from '#app/components/module-icon.tsx'
 import { Alert, AlertDescription, AlertTitle } from '#app/components/ui/alert.tsx'
@@ -61,8 +67,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 	const search = new URL(request.url).searchParams
 	const dialogUpgrade = detail.upgrades.find((u) => u.id === search.get('upgrade') && !u.active) ?? null
 	const removing = detail.upgrades.find((u) => u.id === search.get('remove') && u.active) ?? null
+	const mailActive = detail.upgrades.some((u) => u.name === MAIL_UPGRADE_NAME && u.active)
 	return {
 		detail,
+		emailSync: mailActive ? await loadEmailSync(member.user.userId, member.organization.id) : null,
 		canManage: isOwner(member.organization.role),
 		gearsRemaining: member.organization.gearsRemaining,
 		dialogUpgrade,
@@ -71,9 +79,53 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 	}
 }
 
+/** The email sync's state, latest runs and the notices not understood, times in the organization's timezone. */
+async function loadEmailSync(userId: string, organizationId: string): Promise<EmailSyncView> {
+	const [status, runs, clock] = await Promise.all([
+		getSyncStatus(userId, organizationId),
+		listSyncRuns(userId, organizationId, 20),
+		organizationToday(userId, organizationId),
+	])
+	const local = (iso: string) => {
+		const d = new TZDate(iso, clock.timezone)
+		return { date: format(d, 'yyyy-MM-dd'), time: format(d, 'HH:mm') }
+	}
+	const seen = new Set<string>()
+	const unreadable = runs
+		.flatMap((r) => r.unreadable)
+		.filter((n) => {
+			const key = `${n.sender}\u001f${n.subject}\u001f${n.date ?? ''}`
+			if (seen.has(key)) return false
+			seen.add(key)
+			return true
+		})
+		.slice(0, 50)
+		.map((n) => ({ ...n, date: n.date ? local(n.date).date : null }))
+	return {
+		status: status.status,
+		errorCode: status.errorMessage,
+		timezone: clock.timezone,
+		runs: runs.map((r) => ({
+			id: r.id,
+			trigger: r.trigger,
+			status: r.status,
+			started: local(r.startedAt),
+			counts: r.counts,
+			errorCode: r.errorCode,
+			batchId: r.batchId,
+		})),
+		unreadable,
+	}
+}
+
 export async function action({ request, params, context }: Route.ActionArgs) {
 	const { member, detail } = await loadModule(context, params.moduleId)
 	const formData = await request.formData()
+	if (formData.get('intent') === 'syncNow') {
+		// Any member may sync, as with Sync on the Transactions page (docs/product.md, Email sync).
+		const result = await syncMailbox(member.organization.id, { trigger: 'button', userId: member.user.userId })
+		return redirectWithToast(new URL(request.url).pathname, syncToast(result))
+	}
 	if ((INTEGRATION_INTENTS as readonly unknown[]).includes(formData.get('intent'))) {
 		return integrationAction(request, member, detail, formData)
 	}
@@ -258,6 +310,7 @@ export default function ModuleDetailScreen({ loaderData, actionData }: Route.Com
 					lastResult={actionData && 'imap' in actionData ? actionData.imap : null}
 				/>
 			) : null}
+			{loaderData.emailSync ? <EmailSyncHistory sync={loaderData.emailSync} /> : null}
 			<Upgrades data={loaderData} />
 		</div>
 	)

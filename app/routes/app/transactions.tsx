@@ -10,7 +10,8 @@ import { listClientChoices } from '#app/.server/clients.ts'
 import { readTableRequest, tableAction } from '#app/.server/data-table.ts'
 import { DEFAULT_PAGE_SIZE, organizationToday } from '#app/.server/query.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
-import { getSyncStatus, listTransactions, requestSync, saveTransactions } from '#app/.server/transactions.ts'
+import { syncMailbox, syncToast } from '#app/.server/email-sync/sync.ts'
+import { getSyncStatus, listTransactions, saveTransactions } from '#app/.server/transactions.ts'
 import { useCategoryLabel } from '#app/components/category-badge.tsx'
 import { NativeSelect, TableLoadError, TableSearch } from '#app/components/data-table/data-table.tsx'
 import { EditableTable, SelectCell, TextCell } from '#app/components/data-table/editable-table.tsx'
@@ -22,7 +23,6 @@ import {
 	isCategory,
 	newTransactionRow,
 	PAYMENT_METHODS,
-	SYNC_NO_SOURCE,
 	TRANSACTION_CATEGORIES,
 	TRANSACTION_DEFAULT_SORT,
 	TRANSACTION_SORTS,
@@ -70,19 +70,10 @@ export async function action({ request, context }: Route.ActionArgs) {
 	})
 }
 
+/** Sync: reads the connected mailbox now (docs/product.md, Email sync); a toast says what came of it. */
 async function sync(url: URL, userId: string, organizationId: string) {
-	const result = await requestSync(userId, organizationId)
-	const back = url.pathname + url.search
-	if (!result.ok) {
-		const title = result.code === 'sync_in_progress' ? 'transactions:sync.toast.inProgress' : 'table:toast.syncFailed'
-		return redirectWithToast(back, { type: 'error', title })
-	}
-	const outcome = result.outcome === SYNC_NO_SOURCE ? 'noSource' : 'unavailable'
-	return redirectWithToast(back, {
-		type: 'info',
-		title: `transactions:sync.outcome.${outcome}.title`,
-		description: `transactions:sync.outcome.${outcome}.description`,
-	})
+	const result = await syncMailbox(organizationId, { trigger: 'button', userId })
+	return redirectWithToast(url.pathname + url.search, syncToast(result))
 }
 
 export default function TransactionsScreen({ loaderData, actionData }: Route.ComponentProps) {

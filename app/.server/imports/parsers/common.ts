@@ -41,6 +41,12 @@ export type NormalizedPayment = {
 	 * 'bofa', 'csv', or a bank name for Zelle notices.
 	 */
 	provider: string
+	/**
+	 * A dedupe key of the caller's own, for a payment without an id: the email sync gives an
+	 * id-less notice its message's key, so the same notice read twice is one payment and two
+	 * alike notices (even in two runs) are two (docs/decisions/017-email-sync-runs.md).
+	 */
+	dedupeKey?: string | null
 }
 
 export type IgnoreReason = 'outgoing' | 'notReceived' | 'notCompleted' | 'memo' | 'summary'

@@ -10,7 +10,7 @@ import { SubmitButton } from '#app/components/submit-button.tsx'
 import { Card, CardContent, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
 import { errorResponse, invariantResponse } from '#app/lib/errors.ts'
-import { formatDate, formatMoney, formatNumber } from '#app/lib/format.ts'
+import { useFormat } from '#app/lib/use-format.ts'
 import { titleMeta } from '#app/lib/meta.ts'
 import type { Route } from './+types/preview'
 

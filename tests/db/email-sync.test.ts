@@ -1,0 +1,266 @@
+/**
+ * The email sync (docs/product.md, Email sync) end to end below the screens: a real IMAP server
+ * started by the test (dovecot, tests/support/imap-server.ts) holding the fixture mailbox of
+ * tests/unit/fixtures/mailbox, a mailbox connected through the integrations code, and the runs
+ * going through the one import pipeline into transactions.
+ */
+import { readdirSync, readFileSync } from 'node:fs'
+import { createServer } from 'node:http'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { asSystem, asUser, sql } from '#app/.server/db/index.ts'
+import { dueSyncKeys, emailSyncJob, listSyncRuns, syncMailbox } from '#app/.server/email-sync/sync.ts'
+import { onImportCommitted, undoImport, type CommittedBatch } from '#app/.server/imports/pipeline.ts'
+import { connectImap, saveConnection } from '#app/.server/integrations.ts'
+import { runDueJobs } from '#app/.server/scheduler.ts'
+import { startImapServer, type ImapServer } from '#tests/support/imap-server.ts'
+import { addMember, CATALOGUE, createUser, type TestUser } from './fixtures.ts'
+
+process.env.SECRETS_KEY ??= 'db-test-secrets-key-of-at-least-32-characters'
+
+const DIR = path.resolve('tests/unit/fixtures/mailbox')
+const FILES = readdirSync(DIR).filter((f) => f.endsWith('.eml')).sort()
+const fixture = (file: string) => readFileSync(path.join(DIR, file))
+const DAY = 86_400_000
+const P2P = CATALOGUE.modules.p2p
+
+let imap: ImapServer
+let folders = 0
+
+beforeAll(async () => {
+	imap = await startImapServer()
+})
+afterAll(async () => {
+	await imap?.stop()
+})
+
+/** An owner with the email upgrade and the test mailbox connected, and a folder of their own in it. */
+async function connectedOwner(files: string[] = FILES): Promise<TestUser & { mailbox: string }> {
+	const owner = await createUser('Sync Owner')
+	await asUser(owner.userId, (trx) => sql`select public.purchase_upgrade(${owner.orgId}, ${CATALOGUE.upgrades.p2pEmail})`.execute(trx))
+	const result = await connectImap(owner.userId, owner.orgId, CATALOGUE.upgrades.p2pEmail, {
+		host: imap.host,
+		port: imap.port,
+		tls: false,
+		user: imap.user,
+		password: imap.password,
+	})
+	expect(result).toEqual({ ok: true, provider: 'imap' })
+	const mailbox = `Sync${++folders}-${process.env.DB_TARGET}`
+	const c = await imap.client()
+	await c.mailboxCreate(mailbox)
+	await c.logout()
+	for (const file of files) await imap.appendMessage(fixture(file), { mailbox, date: new Date(Date.now() - 2 * DAY) })
+	return { ...owner, mailbox }
+}
+
+async function transactions(orgId: string) {
+	return asSystem((trx) =>
+		trx
+			.selectFrom('transactions')
+			.select(['external_id', 'amount', 'payment_method', 'raw_payer', 'import_source', 'import_batch_id'])
+			.where('organization_id', '=', orgId)
+			.execute(),
+	)
+}
+
+async function syncState(orgId: string) {
+	return asSystem(async (trx) => ({
+		status: await trx
+			.selectFrom('module_sync_status')
+			.select(['sync_status', 'error_message', 'last_synced_at'])
+			.where('organization_id', '=', orgId)
+			.where('module_id', '=', P2P)
+			.executeTakeFirst(),
+		credential: await trx.selectFrom('integration_credentials').select(['error_message', 'last_sync']).where('organization_id', '=', orgId).executeTakeFirst(),
+	}))
+}
+
+describe('syncing the connected mailbox', () => {
+	test('the first sync imports every notice as one batch; a second imports nothing; a new notice imports one; undo removes the batch', async () => {
+		const owner = await connectedOwner()
+		// What the transactions digest listens to (app/.server/startup.ts): once per run that found payments.
+		const committed: CommittedBatch[] = []
+		const stop = onImportCommitted(async (batch) => {
+			if (batch.organizationId === owner.orgId) committed.push(batch)
+		})
+		const first = await syncMailbox(owner.orgId, { trigger: 'button', userId: owner.userId, mailbox: owner.mailbox })
+		expect(first).toEqual({
+			ok: true,
+			runId: expect.any(String),
+			batchId: expect.any(String),
+			counts: { read: 21, created: 12, duplicates: 0, ignored: 7, unreadable: 2, errors: 0 },
+		})
+		const rows = await transactions(owner.orgId)
+		expect(rows).toHaveLength(12)
+		expect(rows.every((r) => r.import_source === 'email' && r.import_batch_id === (first.ok && first.batchId))).toBe(true)
+		// The two Bank of America notices alike in all but their message: two payments.
+		expect(rows.filter((r) => r.raw_payer === 'Mary Jones' && Number(r.amount) === 60)).toHaveLength(2)
+		expect(rows.map((r) => r.external_id)).toContain('4012345678901234567')
+		const state = await syncState(owner.orgId)
+		expect(state.status).toMatchObject({ sync_status: 'idle', error_message: null })
+		expect(state.status!.last_synced_at).not.toBeNull()
+		expect(state.credential).toMatchObject({ error_message: null })
+		expect(state.credential!.last_sync).not.toBeNull()
+
+		const batch = await asSystem((trx) => trx.selectFrom('import_batches').selectAll().where('organization_id', '=', owner.orgId).execute())
+		expect(batch).toMatchObject([{ source: 'email', status: 'committed', created_count: 12 }])
+
+		const second = await syncMailbox(owner.orgId, { trigger: 'schedule', mailbox: owner.mailbox })
+		expect(second).toMatchObject({ ok: true, batchId: null, counts: { read: 0, created: 0 } })
+
+		await imap.appendMessage(fixture('12-td-zelle.eml').toString().replace('TDZ84736251', 'TDZ99999999'), { mailbox: owner.mailbox })
+		const third = await syncMailbox(owner.orgId, { trigger: 'button', userId: owner.userId, mailbox: owner.mailbox })
+		expect(third).toMatchObject({ ok: true, counts: { read: 1, created: 1, duplicates: 0 } })
+		expect(await transactions(owner.orgId)).toHaveLength(13)
+		stop()
+		expect(committed.map((b) => [b.source, b.counts.created])).toEqual([
+			['email', 12],
+			['email', 1],
+		])
+
+		// The history a member reads: newest first, with trigger, counts and the notices not understood.
+		const member = await createUser('Sync Member')
+		await addMember(owner.orgId, member.userId, 'member')
+		const runs = await listSyncRuns(member.userId, owner.orgId)
+		expect(runs.map((r) => [r.trigger, r.status, r.counts.created])).toEqual([
+			['button', 'succeeded', 1],
+			['schedule', 'succeeded', 0],
+			['button', 'succeeded', 12],
+		])
+		expect(runs[2]!.unreadable).toEqual([
+			{ subject: 'You have a new payment', sender: 'venmo@venmo.com', date: expect.stringMatching(/^2026-11-20T/) },
+			{ subject: 'Hans Weber sent you €20.00 EUR', sender: 'service@paypal.com', date: expect.stringMatching(/^2026-11-20T/) },
+		])
+		// Another organization sees none of it.
+		const stranger = await createUser('Stranger')
+		expect(await listSyncRuns(stranger.userId, owner.orgId)).toEqual([])
+		expect(await syncMailbox(owner.orgId, { trigger: 'button', userId: stranger.userId, mailbox: owner.mailbox })).toEqual({ ok: false, code: 'not_member' })
+
+		// Undo from the import history removes the first run's payments.
+		expect(await undoImport(owner.userId, (first.ok && first.batchId) as string)).toEqual({ ok: true, removed: 12 })
+		expect(await transactions(owner.orgId)).toHaveLength(1)
+	})
+
+	test('a wrong password puts the sync in error, with the run recorded; the schedule stops trying until the owner reconnects', async () => {
+		const owner = await connectedOwner(['01-venmo-paid-you.eml'])
+		// The app password was changed on the mail server side: the stored one no longer works.
+		await saveConnection(owner.userId, owner.orgId, CATALOGUE.upgrades.p2pEmail, {
+			provider: 'imap',
+			account: imap.user,
+			settings: { host: imap.host, port: imap.port, tls: false, user: imap.user },
+			password: 'revoked-password',
+		})
+		const failed = await syncMailbox(owner.orgId, { trigger: 'button', userId: owner.userId, mailbox: owner.mailbox })
+		expect(failed).toEqual({ ok: false, code: 'auth', runId: expect.any(String) })
+		const state = await syncState(owner.orgId)
+		expect(state.status).toMatchObject({ sync_status: 'error', error_message: 'auth' })
+		expect(state.credential).toMatchObject({ error_message: 'auth' })
+		expect(await transactions(owner.orgId)).toEqual([])
+		const runs = await listSyncRuns(owner.userId, owner.orgId)
+		expect(runs).toMatchObject([{ status: 'failed', errorCode: 'auth', trigger: 'button' }])
+
+		const later = new Date(Date.now() + 60 * 60_000)
+		expect((await dueSyncKeys(later)).filter((k) => k.startsWith(owner.orgId))).toEqual([])
+
+		// Reconnecting with the right password: due again, and the next run imports.
+		await connectImap(owner.userId, owner.orgId, CATALOGUE.upgrades.p2pEmail, { host: imap.host, port: imap.port, tls: false, user: imap.user, password: imap.password })
+		expect((await dueSyncKeys(later)).filter((k) => k.startsWith(owner.orgId))).toHaveLength(1)
+		expect(await syncMailbox(owner.orgId, { trigger: 'button', userId: owner.userId, mailbox: owner.mailbox })).toMatchObject({ ok: true, counts: { created: 1 } })
+		expect((await syncState(owner.orgId)).status).toMatchObject({ sync_status: 'idle', error_message: null })
+	})
+
+	test('when the folder is recreated (new UIDVALIDITY) the window is read again without duplicates', async () => {
+		const owner = await connectedOwner(['01-venmo-paid-you.eml', '09-bofa-zelle-1.eml'])
+		expect(await syncMailbox(owner.orgId, { trigger: 'button', userId: owner.userId, mailbox: owner.mailbox })).toMatchObject({ ok: true, counts: { created: 2 } })
+		const c = await imap.client()
+		await c.mailboxDelete(owner.mailbox)
+		await c.mailboxCreate(owner.mailbox)
+		await c.logout()
+		for (const file of ['01-venmo-paid-you.eml', '09-bofa-zelle-1.eml', '04-cashapp-base64.eml']) await imap.appendMessage(fixture(file), { mailbox: owner.mailbox })
+		const after = await syncMailbox(owner.orgId, { trigger: 'button', userId: owner.userId, mailbox: owner.mailbox })
+		expect(after).toMatchObject({ ok: true, counts: { read: 3, created: 1, duplicates: 2 } })
+		expect(await transactions(owner.orgId)).toHaveLength(3)
+		expect((await listSyncRuns(owner.userId, owner.orgId))[0]).toMatchObject({ counts: { read: 3 } })
+	})
+
+	test('two syncs at once: one runs, the other is told a sync is running; a claim left by a dead server is taken over', async () => {
+		const owner = await connectedOwner(['06-paypal-got-money.eml', '08-chase-zelle.eml'])
+		const both = await Promise.all([
+			syncMailbox(owner.orgId, { trigger: 'button', userId: owner.userId, mailbox: owner.mailbox }),
+			syncMailbox(owner.orgId, { trigger: 'schedule', mailbox: owner.mailbox }),
+		])
+		expect(both.filter((r) => r.ok)).toHaveLength(1)
+		expect(both.filter((r) => !r.ok)).toEqual([{ ok: false, code: 'in_progress' }])
+		expect(await transactions(owner.orgId)).toHaveLength(2)
+		expect(await listSyncRuns(owner.userId, owner.orgId)).toHaveLength(1)
+
+		// Pending for longer than the stale timeout: the next sync takes over.
+		// (set without the touch trigger, which would make updated_at now)
+		await asSystem(async (trx) => {
+			await sql`alter table public.module_sync_status disable trigger module_sync_status_touch`.execute(trx)
+			await sql`update public.module_sync_status set sync_status = 'pending', updated_at = now() - interval '1 hour'
+				where organization_id = ${owner.orgId}`.execute(trx)
+			await sql`alter table public.module_sync_status enable trigger module_sync_status_touch`.execute(trx)
+		})
+		expect(await syncMailbox(owner.orgId, { trigger: 'button', userId: owner.userId, mailbox: owner.mailbox })).toMatchObject({ ok: true })
+		// A fresh pending claim is respected.
+		await asSystem((trx) => sql`update public.module_sync_status set sync_status = 'pending' where organization_id = ${owner.orgId}`.execute(trx))
+		expect(await syncMailbox(owner.orgId, { trigger: 'button', userId: owner.userId, mailbox: owner.mailbox })).toEqual({ ok: false, code: 'in_progress' })
+	})
+
+	test('the schedule runs each organization once per interval, whichever instance ticks', async () => {
+		const owner = await connectedOwner([])
+		await imap.appendMessage(fixture('13-wellsfargo-zelle.eml'))
+		const now = new Date(Date.now() + 30 * 60_000)
+		const job = { ...emailSyncJob, due: async (at: Date) => (await dueSyncKeys(at)).filter((k) => k.startsWith(owner.orgId)) }
+		const [a, b] = await Promise.all([runDueJobs(now, [job]), runDueJobs(now, [job])])
+		expect([...a, ...b]).toHaveLength(1)
+		const runs = await listSyncRuns(owner.userId, owner.orgId)
+		expect(runs).toMatchObject([{ trigger: 'schedule', status: 'succeeded' }])
+		expect(runs[0]!.counts.created).toBeGreaterThanOrEqual(1)
+		// Just synced: not due again in this interval.
+		expect(await job.due(new Date())).toEqual([])
+	})
+
+	test('a Gmail mailbox is read through the API with its token into the same pipeline; an expired token that cannot be refreshed is a refused login', async () => {
+		// A stand-in for the two Gmail API calls (Google is not reachable from tests).
+		const stored = [
+			{ id: 'g1', file: '01-venmo-paid-you.eml', internalDate: Date.now() - 2 * DAY },
+			{ id: 'g2', file: '13-wellsfargo-zelle.eml', internalDate: Date.now() - DAY },
+		]
+		const server = createServer((req, res) => {
+			const url = new URL(req.url ?? '/', 'http://x')
+			if (req.headers.authorization !== 'Bearer gmail-token') return void res.writeHead(401).end('{}')
+			res.setHeader('content-type', 'application/json')
+			const get = /\/messages\/([^/]+)$/.exec(url.pathname)
+			if (get) {
+				const m = stored.find((x) => x.id === get[1])!
+				return void res.end(JSON.stringify({ id: m.id, internalDate: String(m.internalDate), raw: fixture(m.file).toString('base64url') }))
+			}
+			const after = Number(/after:(\d+)/.exec(url.searchParams.get('q') ?? '')?.[1] ?? 0) * 1000
+			res.end(JSON.stringify({ messages: stored.filter((m) => m.internalDate > after).reverse().map((m) => ({ id: m.id })) }))
+		})
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+		const address = server.address()
+		const gmailBaseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`
+		try {
+			const owner = await createUser('Gmail Owner')
+			await asUser(owner.userId, (trx) => sql`select public.purchase_upgrade(${owner.orgId}, ${CATALOGUE.upgrades.p2pEmail})`.execute(trx))
+			const connect = (expiresAt: Date) =>
+				saveConnection(owner.userId, owner.orgId, CATALOGUE.upgrades.p2pEmail, { provider: 'gmail', account: 'owner@gmail.test', accessToken: 'gmail-token', refreshToken: null, expiresAt })
+			await connect(new Date(Date.now() + 3600_000))
+			const first = await syncMailbox(owner.orgId, { trigger: 'button', userId: owner.userId, gmailBaseUrl })
+			expect(first).toMatchObject({ ok: true, counts: { read: 2, created: 2 } })
+			expect(await syncMailbox(owner.orgId, { trigger: 'schedule', gmailBaseUrl })).toMatchObject({ ok: true, counts: { read: 0, created: 0 } })
+			expect((await transactions(owner.orgId)).map((t) => t.payment_method).sort()).toEqual(['Venmo', 'Zelle'])
+
+			// The token expired and no refresh token was granted: the owner must connect Gmail again.
+			await connect(new Date(Date.now() - 3600_000))
+			expect(await syncMailbox(owner.orgId, { trigger: 'button', userId: owner.userId, gmailBaseUrl })).toMatchObject({ ok: false, code: 'auth' })
+			expect((await syncState(owner.orgId)).status).toMatchObject({ sync_status: 'error', error_message: 'auth' })
+		} finally {
+			await new Promise<void>((resolve) => server.close(() => resolve()))
+		}
+	})
+})
