@@ -89,6 +89,15 @@ const SPECS: Spec[] = [
 		],
 	},
 	{
+		table: 'email_sync_runs',
+		insert: (c) => ({ organization_id: c.owner.orgId, trigger: 'button' }),
+		bad: [
+			[{ trigger: 'cron' }, CHECK], [{ status: 'done' }, CHECK], [{ read_count: -1 }, CHECK], [{ created_count: -1 }, CHECK],
+			[{ duplicate_count: -1 }, CHECK], [{ ignored_count: -1 }, CHECK], [{ unreadable_count: -1 }, CHECK], [{ error_count: -1 }, CHECK],
+			[{ provider: long(41) }, CHECK], [{ error_code: long(41) }, CHECK], [{ unreadable: '{}' }, CHECK], [{ trigger: null }, '23502'],
+		],
+	},
+	{
 		table: 'import_tombstones',
 		insert: (c) => ({ organization_id: c.owner.orgId, import_key: 'id:venmo:1' }),
 		bad: [[{ import_key: long(301) }, CHECK], [{ import_key: null }, '23502']],

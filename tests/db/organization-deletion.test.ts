@@ -55,6 +55,7 @@ async function fullOrganization(name: string): Promise<TestUser & { memberId: st
 	const payments = [1, 2].map((n) => ({ date: '2026-03-01', amount: `${n}.00`, fee: null, payer: 'Payer Alias', description: null, externalId: `D${n}`, method: 'Venmo' as const, provider: 'venmo' }))
 	await importPayments({ organizationId: owner.orgId, userId: owner.userId, source: 'venmo', payments })
 	await asUser(owner.userId, (trx) => trx.deleteFrom('transactions').where('organization_id', '=', owner.orgId).where('external_id', '=', 'D1').execute())
+	await asSystem((trx) => trx.insertInto('email_sync_runs').values({ organization_id: owner.orgId, trigger: 'schedule', status: 'succeeded' }).execute())
 	return { ...owner, memberId: member.userId }
 }
 
