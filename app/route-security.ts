@@ -36,7 +36,7 @@ export type RouteSecurity = {
 const SHELL = null
 
 export const routeSecurity: RouteSecurity[] = [
-	{ id: 'routes/landing', path: '/', access: 'public', html: true, post: SHELL },
+	{ id: 'routes/landing', path: '/', index: true, access: 'public', html: true, post: SHELL },
 	{ id: 'routes/auth/auth', path: '/auth', access: 'guest', html: true, redirects: ['redirectTo'], post: { intents: ['login', 'signup'], fields: ['email', 'password', 'fullName', 'confirmPassword', 'redirectTo'] } },
 	{ id: 'routes/auth/forgot-password', path: '/auth/forgot-password', access: 'guest', html: true, post: { intents: [], fields: ['email'], pages: ['/auth/forgot-password'] } },
 	{ id: 'routes/auth/reset-password', path: '/auth/reset-password', access: 'token', html: true, post: { intents: [], fields: ['token', 'password', 'confirmPassword'] } },
@@ -64,7 +64,8 @@ export const routeSecurity: RouteSecurity[] = [
 	{ id: 'routes/app/imports/upload', path: '/app/transactions/import', access: 'member', html: true, post: { intents: ['upload', 'map'], fields: ['intent', 'progress'], pages: ['/app/transactions/import'] } },
 	{ id: 'routes/app/imports/history', path: '/app/transactions/import/history', access: 'member', html: true, post: { intents: ['undo'], fields: ['intent', 'batchId'] } },
 	{ id: 'routes/app/imports/review', path: '/app/transactions/import/review', access: 'member', html: true, post: { intents: [], fields: ['transactionId', 'clientId', 'saveAlias'] } },
-	{ id: 'routes/app/imports/progress', path: '/app/transactions/import/progress/:token', access: 'member', html: false, ids: ['token'], post: null },
+	// :token is made by the browser for one upload and read only within the member's organization (null otherwise).
+	{ id: 'routes/app/imports/progress', path: '/app/transactions/import/progress/:token', access: 'member', html: false, post: null },
 	{ id: 'routes/app/imports/preview', path: '/app/transactions/import/:batchId', access: 'member', html: true, ids: ['batchId'], post: { intents: ['commit'], fields: ['intent', 'progress'], bare: ['commit'] } },
 	{
 		id: 'routes/app/clients',

@@ -16,6 +16,7 @@ const CROSS_SITE: Array<[string, Record<string, string>]> = [
 ]
 
 test('a cross-site POST to every route is refused with a 4xx and changes nothing', async () => {
+	test.setTimeout(120_000)
 	const base = baseURLOf()
 	const victim = await makeOrg(base, 'Victim', 'VictimOwn')
 	const before = await fingerprint(victim.orgId)
