@@ -13,7 +13,7 @@
  * and the booking step ≥ 60 %; the booking step's p99 ≤ 250 ms.
  */
 import { execFileSync } from 'node:child_process'
-import { load, signIn, startServer, type LoadResult } from './server.ts'
+import { demoBookingSlug, load, signIn, startServer, type LoadResult } from './server.ts'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
 const SOAK_SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 30)
@@ -35,9 +35,7 @@ const PAGES: Page[] = [
 ]
 
 async function bookingStep(base: string, cookie: string) {
-	const html = await (await fetch(`${base}/app/booking/settings`, { headers: { cookie } })).text()
-	const slug = /\/book\/([a-z0-9-]+)/.exec(html)?.[1]
-	if (!slug) throw new Error('no public booking address on /app/booking/settings')
+	const slug = await demoBookingSlug(base, cookie)
 	const serviceHtml = await (await fetch(`${base}/book/${slug}/service`)).text()
 	const service = /slot\?service=([\w-]+)/.exec(serviceHtml)?.[1]
 	const providers = await (await fetch(`${base}/book/${slug}/slot?service=${service}`)).text()

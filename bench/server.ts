@@ -3,7 +3,7 @@
  * server (npm run build first) started as a child process, on a fresh database of the PostgreSQL
  * test server or on the embedded database; the demo owner's sign-in; one autocannon run.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -156,4 +156,50 @@ export async function bookingSteps(base: string, slug: string) {
 		['confirm', `${book}/confirm?${choice}`],
 	]
 	return { steps, cookie, slotPage }
+}
+
+/** The demo organization's booking slug, read from its booking settings screen (signed in). */
+export async function demoBookingSlug(base: string, cookie: string) {
+	const html = await (await fetch(`${base}/app/booking/settings`, { headers: { cookie } })).text()
+	const slug = /\/book\/([a-z0-9-]+)/.exec(html)?.[1]
+	if (!slug) throw new Error('no public booking address on /app/booking/settings')
+	return slug
+}
+
+export type LighthouseResult = { scores: Record<string, number>; failing: string[] }
+
+/**
+ * Lighthouse 12 (the CLI of the devDependency) with /usr/bin/chromium, its default mobile
+ * preset (Moto G Power emulation, simulated slow 4G, 4× CPU slowdown). `failing`: the audits
+ * of the given categories that count (weight > 0) and scored under 0.9.
+ */
+export function lighthouse(url: string, categories: string[], headers: Record<string, string> = {}): Promise<LighthouseResult> {
+	return new Promise((resolve, reject) =>
+		execFile(
+			path.join(root, 'node_modules/.bin/lighthouse'),
+			[
+				url,
+				`--only-categories=${categories.join(',')}`,
+				'--output=json',
+				'--quiet',
+				'--chrome-flags=--headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage',
+				...(Object.keys(headers).length ? [`--extra-headers=${JSON.stringify(headers)}`] : []),
+			],
+			{ encoding: 'utf8', env: { ...process.env, CHROME_PATH: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' }, maxBuffer: 128 * 1024 * 1024 },
+			(error, stdout) => {
+				if (error) return reject(error)
+				type Report = {
+					categories: Record<string, { score: number; auditRefs: Array<{ id: string; weight: number }> }>
+					audits: Record<string, { score: number | null; title: string; displayValue?: string }>
+				}
+				const report = JSON.parse(stdout) as Report
+				const scores = Object.fromEntries(Object.entries(report.categories).map(([id, c]) => [id, Math.round(c.score * 100)]))
+				const counted = new Set(Object.values(report.categories).flatMap((c) => c.auditRefs.filter((a) => a.weight > 0).map((a) => a.id)))
+				const failing = Object.entries(report.audits)
+					.filter(([id, a]) => counted.has(id) && a.score !== null && a.score < 0.9)
+					.map(([, a]) => (a.displayValue ? `${a.title} (${a.displayValue})` : a.title))
+				resolve({ scores, failing })
+			},
+		),
+	)
 }

@@ -17,10 +17,24 @@ export function formatDate(value: string | Date | null | undefined) {
 	return match ? `${match[2]}/${match[3]}/${match[1]}` : ''
 }
 
+// Building an Intl formatter costs far more than formatting with one: one per locale, kept.
+const numberFormats = new Map<string, Intl.NumberFormat>()
+const percentFormats = new Map<string, Intl.NumberFormat>()
+
+function cached(cache: Map<string, Intl.NumberFormat>, locale: string, make: () => Intl.NumberFormat) {
+	let format = cache.get(locale)
+	if (!format) {
+		format = make()
+		// Locales come from a short list; the bound only guards against a caller passing anything.
+		if (cache.size < 50) cache.set(locale, format)
+	}
+	return format
+}
+
 export function formatNumber(value: number, locale = 'en-US') {
-	return new Intl.NumberFormat(locale).format(value)
+	return cached(numberFormats, locale, () => new Intl.NumberFormat(locale)).format(value)
 }
 
 export function formatPercent(fraction: number, locale = 'en-US') {
-	return new Intl.NumberFormat(locale, { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(fraction)
+	return cached(percentFormats, locale, () => new Intl.NumberFormat(locale, { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 })).format(fraction)
 }

@@ -4,7 +4,10 @@ import { hasRole, type Role } from '#app/lib/roles.ts'
 import { memberContext, socketAddressContext } from '../context.ts'
 import { languageCookie } from '../i18n.ts'
 import { clientAddress, secureCookies } from '../security.ts'
-import { createSession, getSessionUser, revokeSession, SESSION_ABSOLUTE_DAYS, type AuthUser } from './local.ts'
+import { asSystemThenUser } from '../db/index.ts'
+import { activeModulesIn, type ActiveModule } from '../modules.ts'
+import { chooseMember, membershipsIn, type CurrentMember } from '../organizations.ts'
+import { createSession, getSessionUser, revokeSession, sessionUserIn, SESSION_ABSOLUTE_DAYS, type AuthUser } from './local.ts'
 
 const sessionCookie = createCookie('p2p_session', { path: '/', sameSite: 'lax', httpOnly: true })
 
@@ -27,9 +30,34 @@ export async function getOptionalUser(request: Request): Promise<AuthUser | null
 export async function requireUser(request: Request): Promise<AuthUser> {
 	const user = await getOptionalUser(request)
 	if (user) return user
+	throw signInRedirect(request)
+}
+
+function signInRedirect(request: Request) {
 	const url = new URL(request.url)
 	const redirectTo = url.pathname + url.search
-	throw redirect(`/auth?${new URLSearchParams({ redirectTo })}`)
+	return redirect(`/auth?${new URLSearchParams({ redirectTo })}`)
+}
+
+/**
+ * For the /app layout's middleware: requireUser, then the member of the current organization
+ * (resolveMember; null when the user belongs to none) and the sidebar's modules, all in one
+ * transaction instead of three (docs/decisions/018-one-transaction-per-signed-in-shell.md).
+ */
+export async function requireSignedInMember(request: Request): Promise<{ member: CurrentMember | null; activeModules: ActiveModule[] }> {
+	const token = await readToken(request)
+	const result = token
+		? await asSystemThenUser(
+				(trx) => sessionUserIn(trx, token),
+				async (trx, user) => {
+					const member = await chooseMember(request, user, await membershipsIn(trx, user.userId))
+					const activeModules = member ? await activeModulesIn(trx, member.organization.id, member.organization.role) : []
+					return { member, activeModules }
+				},
+			)
+		: null
+	if (!result) throw signInRedirect(request)
+	return result.value
 }
 
 export function getClientAddress(request: Request, context: Readonly<RouterContextProvider>) {
