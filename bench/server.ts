@@ -190,14 +190,20 @@ export function lighthouse(url: string, categories: string[], headers: Record<st
 				if (error) return reject(error)
 				type Report = {
 					categories: Record<string, { score: number; auditRefs: Array<{ id: string; weight: number }> }>
-					audits: Record<string, { score: number | null; title: string; displayValue?: string }>
+					audits: Record<string, { score: number | null; title: string; displayValue?: string; details?: { items?: Array<Record<string, unknown>> } }>
 				}
 				const report = JSON.parse(stdout) as Report
 				const scores = Object.fromEntries(Object.entries(report.categories).map(([id, c]) => [id, Math.round(c.score * 100)]))
 				const counted = new Set(Object.values(report.categories).flatMap((c) => c.auditRefs.filter((a) => a.weight > 0).map((a) => a.id)))
+				// The issues panel's and the console's entries say what they are, not only that they exist.
+				const detail = (id: string, a: Report['audits'][string]) => {
+					if (id !== 'inspector-issues' && id !== 'errors-in-console') return a.displayValue ? `${a.title} (${a.displayValue})` : a.title
+					const items = (a.details?.items ?? []).map((i) => String(i.issueType ?? i.description ?? i.source ?? '')).filter(Boolean)
+					return `${a.title}: ${[...new Set(items)].join(', ')}`
+				}
 				const failing = Object.entries(report.audits)
 					.filter(([id, a]) => counted.has(id) && a.score !== null && a.score < 0.9)
-					.map(([, a]) => (a.displayValue ? `${a.title} (${a.displayValue})` : a.title))
+					.map(([id, a]) => detail(id, a))
 				resolve({ scores, failing })
 			},
 		),
