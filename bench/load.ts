@@ -4,7 +4,9 @@
  * this process (the server is a child process of its own). For each page: req/s, p50 and p99 at
  * 20 connections, and req/s as a share of the server's own 404 page (the floor: SSR, no data).
  * Then 50 connections for 30 s over the booking step and the signed-in screens: zero non-2xx and
- * zero errors expected. Prints figures and budgets; not a pass/fail test.
+ * zero errors expected. Also the server process's CPU time per request (from /proc), which a
+ * loaded machine stretches far less than req/s: floor ÷ CPU is the ratio an idle machine would
+ * approach. Prints figures and budgets; not a pass/fail test.
  *
  *   npm run build && node_modules/.bin/tsx bench/load.ts
  *   BENCH_TARGETS=embedded BENCH_SECONDS=5 BENCH_SOAK_SECONDS=10 node_modules/.bin/tsx bench/load.ts
@@ -34,6 +36,12 @@ const PAGES: Page[] = [
 	{ name: 'reports', path: '/app/reports', signedIn: true, budget: { pg: 35, embedded: 25 } },
 ]
 
+/** The status codes other than 2xx, when there were any. */
+const codes = (r: LoadResult) => {
+	const other = Object.entries(r.statusCodeStats ?? {}).filter(([code]) => !code.startsWith('2') && code !== '404')
+	return other.length ? ` (${other.map(([code, { count }]) => `${count}× ${code}`).join(', ')})` : ''
+}
+
 async function bookingStep(base: string, cookie: string) {
 	const slug = await demoBookingSlug(base, cookie)
 	const serviceHtml = await (await fetch(`${base}/book/${slug}/service`)).text()
@@ -52,23 +60,29 @@ async function run(target: 'pg' | 'embedded') {
 		const booking = await bookingStep(server.base, cookie)
 		console.log(`\n## ${target === 'pg' ? 'PostgreSQL server' : 'embedded database (PGlite)'}: ${CONNECTIONS} connections, ${SECONDS} s each`)
 		console.log(`(${uptime()} before the run)`)
-		console.log('| page | req/s | p50 ms | p99 ms | non-2xx | share of floor | budget |')
-		console.log('|---|---|---|---|---|---|---|')
+		console.log('| page | req/s | p50 ms | p99 ms | non-2xx | share of floor | budget | server CPU ms/request | floor ÷ CPU |')
+		console.log('|---|---|---|---|---|---|---|---|---|')
 		let floor = 0
+		let floorCpu = 0
 		for (const page of PAGES) {
 			if (ONLY && page.budget && !ONLY.some((o) => page.name.includes(o))) continue
 			const path = page.path === 'BOOKING' ? booking : page.path
 			// Warm-up: the first requests compile code paths and fill caches.
 			for (let i = 0; i < 5; i++) await (await fetch(`${server.base}${path}`, { headers: page.signedIn ? { cookie } : {} })).text()
+			const cpuBefore = server.cpuMs()
 			const r: LoadResult = await load(`${server.base}${path}`, { connections: CONNECTIONS, seconds: SECONDS, headers: page.signedIn ? { cookie } : undefined })
+			const cpu = (server.cpuMs() - cpuBefore) / Math.max(1, r.requests.total)
 			// The 404 page answers 404 by design; every other page must answer 2xx.
 			const bad = page.budget ? r.non2xx : 0
-			if (!page.budget) floor = r.requests.average
+			if (!page.budget) {
+				floor = r.requests.average
+				floorCpu = cpu
+			}
 			const share = (r.requests.average / floor) * 100
 			const budget = page.budget?.[target]
 			const verdict = budget === undefined ? '—' : `≥ ${budget} % ${share >= budget ? 'ok' : '**missed**'}`
 			const p99 = page.name.startsWith('booking') ? `${r.latency.p99} (≤ 250 ${r.latency.p99 <= 250 ? 'ok' : '**missed**'})` : String(r.latency.p99)
-			console.log(`| ${page.name} | ${r.requests.average.toFixed(0)} | ${r.latency.p50} | ${p99} | ${bad + r.errors} | ${page.budget ? `${share.toFixed(0)} %` : '100 %'} | ${verdict} |`)
+			console.log(`| ${page.name} | ${r.requests.average.toFixed(0)} | ${r.latency.p50} | ${p99} | ${bad + r.errors}${codes(r)} | ${page.budget ? `${share.toFixed(0)} %` : '100 %'} | ${verdict} | ${cpu.toFixed(1)} | ${((floorCpu / cpu) * 100).toFixed(0)} % |`)
 		}
 		if (SOAK_SECONDS > 0) {
 			console.log(`\n50 connections, ${SOAK_SECONDS} s each (zero non-2xx and zero errors expected)`)
@@ -77,10 +91,13 @@ async function run(target: 'pg' | 'embedded') {
 			for (const [name, path, signedIn] of [['booking: slot step', booking, false], ['dashboard', '/app/dashboard', true]] as const) {
 				const r = await load(`${server.base}${path}`, { connections: 50, seconds: SOAK_SECONDS, headers: signedIn ? { cookie } : undefined })
 				const ok = r.non2xx === 0 && r.errors === 0 ? '' : ' **not clean**'
-				console.log(`| ${name} | ${r.requests.total} | ${r.requests.average.toFixed(0)} | ${r.latency.p99} | ${r.non2xx} | ${r.errors} | ${r.timeouts} |${ok}`)
+				console.log(`| ${name} | ${r.requests.total} | ${r.requests.average.toFixed(0)} | ${r.latency.p99} | ${r.non2xx}${codes(r)} | ${r.errors} | ${r.timeouts} |${ok}`)
 			}
 		}
-		console.log(`(${uptime()} after the run)`)
+		const logged = server.stderr()
+		const aborted = logged.filter((l) => l.includes('Unexpected Server Error')).length
+		const other = logged.filter((l) => !l.includes('Unexpected Server Error'))
+		console.log(`(${uptime()} after the run; server stderr: ${aborted} renders aborted after their headers (stream timeout or dropped connection)${other.length ? `, and:\n${other.slice(0, 20).join('\n')}` : ''})`)
 	} finally {
 		await server.stop()
 	}

@@ -4,7 +4,7 @@
  * test server or on the embedded database; the demo owner's sign-in; one autocannon run.
  */
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import autocannon from 'autocannon'
@@ -15,6 +15,13 @@ export type BenchServer = {
 	base: string
 	/** The PostgreSQL database's URL, on 'pg'. */
 	databaseUrl: string | null
+	/**
+	 * The server process's CPU time so far (user + system, ms, from /proc): per request, a figure
+	 * that a loaded machine stretches far less than wall-clock times.
+	 */
+	cpuMs: () => number
+	/** The server's stderr lines since the last call. */
+	stderr: () => string[]
 	/** The demo owner's credentials, when the demo was seeded. */
 	demo: { email: string; password: string } | null
 	stop: () => Promise<void>
@@ -53,8 +60,13 @@ export async function startServer(options: { port: number; database: 'pg' | 'emb
 	const child: ChildProcess = spawn('node', [...(process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof-server'] : []), 'server.js'], {
 		cwd: root,
 		env,
-		stdio: ['ignore', 'pipe', 'inherit'],
+		stdio: ['ignore', 'pipe', 'pipe'],
 	})
+	// The server's stderr, kept rather than interleaved with the tables. On a starved machine a
+	// render that passes the stream timeout (6 s, app/entry.server.tsx) is aborted after its
+	// headers went out (status 200) and logged as "Unexpected Server Error": load.ts counts them.
+	const stderrLines: string[] = []
+	child.stderr!.on('data', (chunk: Buffer) => stderrLines.push(...chunk.toString().split('\n').filter(Boolean)))
 	let stdout = ''
 	child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
 	const stop = async () => {
@@ -67,7 +79,7 @@ export async function startServer(options: { port: number; database: 'pg' | 'emb
 	}
 	try {
 		for (let i = 0; ; i++) {
-			if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`)
+			if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${stderrLines.join('\n')}`)
 			if (i > 240) throw new Error('server did not start in 2 minutes')
 			try {
 				if ((await fetch(`${base}/healthz`)).ok) break
@@ -83,7 +95,14 @@ export async function startServer(options: { port: number; database: 'pg' | 'emb
 		throw error
 	}
 	const match = /Demo sign-in: (\S+) \/ (\S+)/.exec(stdout)
-	return { base, databaseUrl: env.DATABASE_URL ?? null, demo: match ? { email: match[1]!, password: match[2]! } : null, stop }
+	const ticks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100
+	const cpuMs = () => {
+		// Fields 14 and 15 of /proc/PID/stat, counted after the command name's closing parenthesis.
+		const stat = readFileSync(`/proc/${child.pid}/stat`, 'utf8')
+		const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+		return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticks
+	}
+	return { base, databaseUrl: env.DATABASE_URL ?? null, cpuMs, stderr: () => stderrLines.splice(0), demo: match ? { email: match[1]!, password: match[2]! } : null, stop }
 }
 
 /** Posts the sign-in form as a browser would; returns the session cookie (name=value). */
