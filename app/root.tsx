@@ -13,6 +13,7 @@ import { FlashNotice } from '#app/components/flash-notice.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { MAIN_ID, SkipLink } from '#app/components/skip-link.tsx'
 import { titleMeta } from '#app/lib/meta.ts'
+import '#app/lib/zod-jitless.ts'
 import type { Route } from './+types/root'
 import stylesheet from './styles/app.css?url'
 
