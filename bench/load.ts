@@ -96,7 +96,7 @@ async function run(target: 'pg' | 'embedded') {
 		}
 		const logged = server.stderr()
 		const aborted = logged.filter((l) => l.includes('Unexpected Server Error')).length
-		const other = logged.filter((l) => !l.includes('Unexpected Server Error'))
+		const other = logged.filter((l) => !l.includes('Unexpected Server Error') && !l.startsWith('PUBLIC_URL is not set'))
 		console.log(`(${uptime()} after the run; server stderr: ${aborted} renders aborted after their headers (stream timeout or dropped connection)${other.length ? `, and:\n${other.slice(0, 20).join('\n')}` : ''})`)
 	} finally {
 		await server.stop()
