@@ -12,53 +12,16 @@
  *   node_modules/.bin/tsx bench/book.ts
  *   BENCH_SKIP_LIGHTHOUSE=1 BENCH_SECONDS=5 node_modules/.bin/tsx bench/book.ts
  */
-import { execFileSync, spawn } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
 import { gzipSync } from 'node:zlib'
-import autocannon from 'autocannon'
 import pg from 'pg'
+import { bookingSteps, lighthouse, load, startServer } from './server.ts'
 
-const root = path.resolve(import.meta.dirname, '..')
 const PORT = Number(process.env.BENCH_PORT ?? 4290)
-const BASE = `http://127.0.0.1:${PORT}`
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
 
-const databaseUrl = execFileSync('bash', [path.join(root, 'scripts/e2e-database.sh')], { encoding: 'utf8' }).trim()
-const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-book-'))
-const server = spawn('node', [...(process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof-server'] : []), 'server.js'], {
-	cwd: root,
-	env: {
-		...process.env,
-		PORT: String(PORT),
-		HOST: '127.0.0.1',
-		DATA_DIR: dataDir,
-		DATABASE_URL: databaseUrl,
-		SESSION_SECRET: 'bench-session-secret-of-at-least-32-characters',
-		SIGNUP_MAX_PER_IP: '100000',
-		BOOK_POSTS_PER_HOUR: '100000000',
-		BOOK_LOOKUPS_PER_HOUR: '100000000',
-		// Each autocannon request comes from an address of its own (X-Forwarded-For), as visitors do:
-		// the per-address limit is counted, but never hit.
-		TRUST_PROXY: '1',
-		LOG_LEVEL: 'silent',
-		NODE_ENV: 'production',
-	},
-	stdio: ['ignore', 'ignore', 'inherit'],
-})
-
-async function waitForServer() {
-	for (let i = 0; i < 120; i++) {
-		try {
-			if ((await fetch(`${BASE}/healthz`)).ok) return
-		} catch {
-			// not up yet
-		}
-		await new Promise((r) => setTimeout(r, 500))
-	}
-	throw new Error('server did not start')
-}
+const server = await startServer({ port: PORT, database: 'pg' })
+const BASE = server.base
+const databaseUrl = server.databaseUrl!
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`
 
@@ -97,29 +60,10 @@ async function seed() {
 }
 
 async function main() {
-	await waitForServer()
 	const { slug, service, provider } = await seed()
-	const book = `${BASE}/book/${slug}`
-	const slotPage = `${book}/slot?service=${service}&provider=${provider}`
-	const slotHtml = await (await fetch(slotPage)).text()
-	const start = /start=([^"&]+)/.exec(slotHtml)![1]!
-	const choice = `service=${service}&provider=${provider}&start=${start}`
-	// The details post sets the contact cookie the confirmation needs.
-	const details = await fetch(`${book}/details?${choice}`, {
-		method: 'POST',
-		redirect: 'manual',
-		headers: { origin: BASE },
-		body: new URLSearchParams({ name: 'Bench Visitor', email: 'visitor@example.test' }),
-	})
-	const cookie = details.headers.get('set-cookie')!.split(';')[0]!
-	const steps: Array<[string, string]> = [
-		['service', `${book}/service`],
-		['slot: providers', `${book}/slot?service=${service}`],
-		['slot: by provider', slotPage],
-		['slot: by time', `${book}/slot?service=${service}&mode=time`],
-		['details', `${book}/details?${choice}`],
-		['confirm', `${book}/confirm?${choice}`],
-	]
+	const slotPage = `${BASE}/book/${slug}/slot?service=${service}&provider=${provider}`
+	// The details post (inside bookingSteps) sets the contact cookie the confirmation needs.
+	const { steps, cookie } = await bookingSteps(BASE, slug)
 
 	console.log('\nHTML per step (gzipped; budget 30 KB)')
 	console.log('| step | HTML | gzipped |')
@@ -151,18 +95,7 @@ async function main() {
 		console.log(`sequential ${name}: ${((performance.now() - t0) / runs).toFixed(1)} ms per request`)
 	}
 	console.log(`\nThroughput (autocannon, 10 connections, ${SECONDS} s each; budget: step ≥ 50 % of 404)`)
-	const run = (url: string) =>
-		new Promise<autocannon.Result>((resolve, reject) =>
-			autocannon(
-				{
-					url,
-					connections: 10,
-					duration: SECONDS,
-					requests: [{ setupRequest: (req: { headers: Record<string, string> }) => ({ ...req, headers: { ...req.headers, 'x-forwarded-for': `10.${Math.floor(Math.random() * 255)}.${Math.floor(Math.random() * 255)}.${Math.floor(Math.random() * 255)}` } }) }],
-				},
-				(error, result) => (error ? reject(error) : resolve(result)),
-			),
-		)
+	const run = (url: string) => load(url, { connections: 10, seconds: SECONDS })
 	const notFound = await run(`${BASE}/no-such-page`)
 	const step = await run(slotPage)
 	console.log('| page | req/s | p50 ms | p99 ms |\n|---|---|---|---|')
@@ -174,23 +107,8 @@ async function main() {
 		console.log('\nLighthouse 12, mobile preset (budget: performance ≥ 95, accessibility 100)')
 		console.log('| step | performance | accessibility |\n|---|---|---|')
 		for (const [name, url] of steps) {
-			const out = execFileSync(
-				path.join(root, 'node_modules/.bin/lighthouse'),
-				[
-					url,
-					'--only-categories=performance,accessibility',
-					'--output=json',
-					'--quiet',
-					'--chrome-flags=--headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage',
-					`--extra-headers=${JSON.stringify({ Cookie: cookie })}`,
-				],
-				{ encoding: 'utf8', env: { ...process.env, CHROME_PATH: '/usr/bin/chromium' }, maxBuffer: 64 * 1024 * 1024 },
-			)
-			const report = JSON.parse(out) as { categories: Record<string, { score: number }>; audits: Record<string, { score: number | null; title: string }> }
-			const failing = Object.values(report.audits).filter((a) => a.score === 0).map((a) => a.title).slice(0, 4)
-			console.log(
-				`| ${name} | ${Math.round(report.categories.performance!.score * 100)} | ${Math.round(report.categories.accessibility!.score * 100)} |${failing.length ? ` failing: ${failing.join('; ')}` : ''}`,
-			)
+			const { scores, failing } = await lighthouse(url, ['performance', 'accessibility'], { Cookie: cookie })
+			console.log(`| ${name} | ${scores.performance} | ${scores.accessibility} |${failing.length ? ` failing: ${failing.slice(0, 4).join('; ')}` : ''}`)
 		}
 	}
 }
@@ -198,6 +116,5 @@ async function main() {
 try {
 	await main()
 } finally {
-	server.kill('SIGTERM')
-	rmSync(dataDir, { recursive: true, force: true })
+	await server.stop()
 }

@@ -1,4 +1,5 @@
 import { createContext } from 'react-router'
+import type { ActiveModule } from './modules.ts'
 import type { CurrentMember } from './organizations.ts'
 
 /** The TCP peer's address, set by the server for throttling (see server.js). */
@@ -6,3 +7,6 @@ export const socketAddressContext = createContext<string | undefined>(undefined)
 
 /** The signed-in member and current organization, set by the /app layout's middleware. */
 export const memberContext = createContext<CurrentMember | null>(null)
+
+/** The current organization's modules the member sees in the sidebar, read with the member. */
+export const activeModulesContext = createContext<ActiveModule[]>([])

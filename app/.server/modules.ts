@@ -4,7 +4,7 @@
  * (activate_module, deactivate_module, purchase_upgrade, remove_upgrade,
  * update_module_settings), which check the owner again and spend gears in the same transaction.
  */
-import { asUser, dbErrorCode, sql } from './db/index.ts'
+import { asUser, dbErrorCode, sql, type Tx } from './db/index.ts'
 import { hasRole, type Role } from '#app/lib/roles.ts'
 import { MODULE_VISIBILITIES, type ModuleVisibility } from '#app/lib/modules.ts'
 
@@ -26,15 +26,18 @@ function visibleTo(visibility: string, role: Role): boolean {
 
 /** The organization's activated modules the member may see, in activation order, for the sidebar. */
 export async function listActiveModules(userId: string, organizationId: string, role: Role = 'owner'): Promise<ActiveModule[]> {
-	const rows = await asUser(userId, (trx) =>
-		trx
-			.selectFrom('organization_modules as om')
-			.innerJoin('modules as m', 'm.id', 'om.module_id')
-			.select(['m.id as moduleId', 'm.name', 'm.icon', 'om.default_visibility'])
-			.where('om.organization_id', '=', organizationId)
-			.orderBy('om.activated_at')
-			.execute(),
-	)
+	return asUser(userId, (trx) => activeModulesIn(trx, organizationId, role))
+}
+
+/** listActiveModules inside the caller's transaction (as the member). */
+export async function activeModulesIn(trx: Tx, organizationId: string, role: Role): Promise<ActiveModule[]> {
+	const rows = await trx
+		.selectFrom('organization_modules as om')
+		.innerJoin('modules as m', 'm.id', 'om.module_id')
+		.select(['m.id as moduleId', 'm.name', 'm.icon', 'om.default_visibility'])
+		.where('om.organization_id', '=', organizationId)
+		.orderBy('om.activated_at')
+		.execute()
 	return rows.filter((r) => visibleTo(r.default_visibility, role)).map(({ moduleId, name, icon }) => ({ moduleId, name, icon }))
 }
 

@@ -1,6 +1,6 @@
 import { createCookie } from 'react-router'
 import type { Role } from '#app/lib/roles.ts'
-import { asUser, dbErrorCode, sql } from './db/index.ts'
+import { asUser, dbErrorCode, sql, type Tx } from './db/index.ts'
 import { secureCookies } from './security.ts'
 import type { AuthUser } from './auth/local.ts'
 
@@ -31,31 +31,34 @@ export async function displayName(user: { userId: string; email: string }) {
 }
 
 export async function listMemberships(userId: string) {
-	return asUser(userId, async (trx) => {
-		const rows = await trx
-			.selectFrom('organization_members as m')
-			.innerJoin('organizations as o', 'o.id', 'm.organization_id')
-			.select(['o.id', 'o.name', 'o.slug', 'o.description', 'm.role', 'o.gears_owned', 'o.gears_remaining'])
-			.where('m.user_id', '=', userId)
-			.orderBy('m.joined_at')
-			.orderBy('o.id')
-			.execute()
-		const profile = await trx
-			.selectFrom('profiles')
-			.select(['full_name', 'avatar_url', 'preferred_language'])
-			.where('user_id', '=', userId)
-			.executeTakeFirst()
-		const memberships: Membership[] = rows.map((r) => ({
-			id: r.id,
-			name: r.name,
-			slug: r.slug,
-			description: r.description,
-			role: r.role,
-			gearsOwned: r.gears_owned,
-			gearsRemaining: r.gears_remaining,
-		}))
-		return { memberships, profile }
-	})
+	return asUser(userId, (trx) => membershipsIn(trx, userId))
+}
+
+/** listMemberships inside the caller's transaction (as the user). */
+export async function membershipsIn(trx: Tx, userId: string) {
+	const rows = await trx
+		.selectFrom('organization_members as m')
+		.innerJoin('organizations as o', 'o.id', 'm.organization_id')
+		.select(['o.id', 'o.name', 'o.slug', 'o.description', 'm.role', 'o.gears_owned', 'o.gears_remaining'])
+		.where('m.user_id', '=', userId)
+		.orderBy('m.joined_at')
+		.orderBy('o.id')
+		.execute()
+	const profile = await trx
+		.selectFrom('profiles')
+		.select(['full_name', 'avatar_url', 'preferred_language'])
+		.where('user_id', '=', userId)
+		.executeTakeFirst()
+	const memberships: Membership[] = rows.map((r) => ({
+		id: r.id,
+		name: r.name,
+		slug: r.slug,
+		description: r.description,
+		role: r.role,
+		gearsOwned: r.gears_owned,
+		gearsRemaining: r.gears_remaining,
+	}))
+	return { memberships, profile }
 }
 
 /**
@@ -63,7 +66,11 @@ export async function listMemberships(userId: string) {
  * else the first by joined_at; null when the user belongs to none (onboarding).
  */
 export async function resolveMember(request: Request, user: AuthUser): Promise<CurrentMember | null> {
-	const { memberships, profile } = await listMemberships(user.userId)
+	return chooseMember(request, user, await listMemberships(user.userId))
+}
+
+/** resolveMember's choice among memberships already read. */
+export async function chooseMember(request: Request, user: AuthUser, { memberships, profile }: Awaited<ReturnType<typeof membershipsIn>>): Promise<CurrentMember | null> {
 	const chosen: unknown = await orgCookie.parse(request.headers.get('cookie'))
 	const organization = memberships.find((m) => m.id === chosen) ?? memberships[0]
 	if (!organization) return null

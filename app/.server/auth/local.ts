@@ -120,28 +120,34 @@ export async function createSession(userId: string, meta: { userAgent?: string |
 
 /** The session's user, or null when unknown, idle for 7 days or past its 30 days. */
 export async function getSessionUser(token: string): Promise<AuthUser | null> {
+	return asSystem((trx) => sessionUserIn(trx, token))
+}
+
+/**
+ * getSessionUser inside a transaction of the owner role (auth.sessions is out of RLS's reach):
+ * for `asSystemThenUser`, which goes on as the user in the same transaction.
+ */
+export async function sessionUserIn(trx: Tx, token: string): Promise<AuthUser | null> {
 	const tokenHash = hashToken(token)
-	return asSystem(async (trx) => {
-		const row = await trx
-			.selectFrom('auth.sessions as s')
-			.innerJoin('auth.users as u', 'u.id', 's.user_id')
-			.select(['s.id', 's.updated_at', 's.not_after', 'u.id as user_id', 'u.email'])
-			.where('s.token_hash', '=', tokenHash)
-			.where('u.deleted_at', 'is', null)
-			.executeTakeFirst()
-		if (!row) return null
-		const now = Date.now()
-		const idleLimit = new Date(row.updated_at).getTime() + SESSION_IDLE_DAYS * 86_400_000
-		if (now > new Date(row.not_after).getTime() || now > idleLimit) {
-			await trx.deleteFrom('auth.sessions').where('id', '=', row.id).execute()
-			return null
-		}
-		// Sliding idle expiry, written at most once an hour.
-		if (now - new Date(row.updated_at).getTime() > 3_600_000) {
-			await trx.updateTable('auth.sessions').set({ updated_at: new Date() }).where('id', '=', row.id).execute()
-		}
-		return { userId: row.user_id, email: row.email ?? '' }
-	})
+	const row = await trx
+		.selectFrom('auth.sessions as s')
+		.innerJoin('auth.users as u', 'u.id', 's.user_id')
+		.select(['s.id', 's.updated_at', 's.not_after', 'u.id as user_id', 'u.email'])
+		.where('s.token_hash', '=', tokenHash)
+		.where('u.deleted_at', 'is', null)
+		.executeTakeFirst()
+	if (!row) return null
+	const now = Date.now()
+	const idleLimit = new Date(row.updated_at).getTime() + SESSION_IDLE_DAYS * 86_400_000
+	if (now > new Date(row.not_after).getTime() || now > idleLimit) {
+		await trx.deleteFrom('auth.sessions').where('id', '=', row.id).execute()
+		return null
+	}
+	// Sliding idle expiry, written at most once an hour.
+	if (now - new Date(row.updated_at).getTime() > 3_600_000) {
+		await trx.updateTable('auth.sessions').set({ updated_at: new Date() }).where('id', '=', row.id).execute()
+	}
+	return { userId: row.user_id, email: row.email ?? '' }
 }
 
 export async function revokeSession(token: string) {

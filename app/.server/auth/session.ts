@@ -4,6 +4,10 @@ import { hasRole, type Role } from '#app/lib/roles.ts'
 import { memberContext, socketAddressContext } from '../context.ts'
 import { languageCookie } from '../i18n.ts'
 import { clientAddress, secureCookies } from '../security.ts'
+import { asSystemThenUser, asUser, type Tx } from '../db/index.ts'
+import { activeModulesIn, type ActiveModule } from '../modules.ts'
+import { chooseMember, membershipsIn, type CurrentMember } from '../organizations.ts'
+import { sessionUserIn } from './local.ts'
 import { auth, localSessionHeaders, readLocalToken, type AuthUser, type ClientMeta } from './port.ts'
 
 /** The local session token of the request's cookie (to tell the current session in the list of sessions). */
@@ -20,9 +24,37 @@ export async function getOptionalUser(request: Request): Promise<AuthUser | null
 export async function requireUser(request: Request): Promise<AuthUser> {
 	const user = await getOptionalUser(request)
 	if (user) return user
+	throw signInRedirect(request)
+}
+
+function signInRedirect(request: Request) {
 	const url = new URL(request.url)
 	const redirectTo = url.pathname + url.search
-	throw redirect(`/auth?${new URLSearchParams({ redirectTo })}`)
+	return redirect(`/auth?${new URLSearchParams({ redirectTo })}`)
+}
+
+/**
+ * For the /app layout's middleware: requireUser, then the member of the current organization
+ * (null when the user belongs to none) and the sidebar's modules, in one transaction instead of
+ * three (docs/decisions/018-one-transaction-per-signed-in-shell.md). With the local adapter the
+ * session is read in that transaction too; Supabase's verified claims need no database.
+ */
+export async function requireSignedInMember(request: Request): Promise<{ member: CurrentMember | null; activeModules: ActiveModule[] }> {
+	const memberAndModules = async (trx: Tx, user: AuthUser) => {
+		const member = await chooseMember(request, user, await membershipsIn(trx, user.userId))
+		const activeModules = member ? await activeModulesIn(trx, member.organization.id, member.organization.role) : []
+		return { member, activeModules }
+	}
+	const port = auth()
+	if (port.name === 'local') {
+		const token = await readLocalToken(request)
+		const result = token ? await asSystemThenUser((trx) => sessionUserIn(trx, token), memberAndModules) : null
+		if (!result) throw signInRedirect(request)
+		return result.value
+	}
+	const user = await port.getUser(request)
+	if (!user) throw signInRedirect(request)
+	return asUser(user.userId, (trx) => memberAndModules(trx, user))
 }
 
 export function getClientAddress(request: Request, context: Readonly<RouterContextProvider>) {

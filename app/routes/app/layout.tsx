@@ -1,10 +1,9 @@
 import { Outlet, redirect } from 'react-router'
-import { requireMember, requireUser } from '#app/.server/auth/session.ts'
+import { requireMember, requireSignedInMember } from '#app/.server/auth/session.ts'
 import { publicWizardRedirect } from '#app/.server/booking.ts'
-import { memberContext } from '#app/.server/context.ts'
 import { catalogueT, localizeModule } from '#app/.server/catalogue-text.ts'
+import { activeModulesContext, memberContext } from '#app/.server/context.ts'
 import { listActiveModules } from '#app/.server/modules.ts'
-import { resolveMember } from '#app/.server/organizations.ts'
 import { readSidebarExpanded } from '#app/.server/sidebar.ts'
 import { AppShell } from '#app/components/app-shell.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
@@ -18,23 +17,25 @@ import type { Route } from './+types/layout'
 export const middleware: Route.MiddlewareFunction[] = [
 	async ({ request, context }, next) => {
 		publicWizardRedirect(request)
-		const user = await requireUser(request)
-		const member = await resolveMember(request, user)
+		const { member, activeModules } = await requireSignedInMember(request)
 		if (!member) throw redirect('/onboarding')
 		context.set(memberContext, member)
+		context.set(activeModulesContext, activeModules)
 		return next()
 	},
 ]
 
 export async function loader({ request, context }: Route.LoaderArgs) {
 	const member = requireMember(context)
+	// Read with the member before any action ran; after an action (a module just activated) read again.
+	const modules = ['GET', 'HEAD'].includes(request.method)
+		? context.get(activeModulesContext)
+		: await listActiveModules(member.user.userId, member.organization.id, member.organization.role)
 	return {
 		user: { email: member.user.email, fullName: member.user.fullName, avatarUrl: member.user.avatarUrl },
 		organization: member.organization,
 		memberships: member.memberships.map((m) => ({ id: m.id, name: m.name, role: m.role })),
-		activeModules: (await listActiveModules(member.user.userId, member.organization.id, member.organization.role)).map((m) =>
-			localizeModule(catalogueT(context), { ...m, id: m.moduleId }),
-		),
+		activeModules: modules.map((m) => localizeModule(catalogueT(context), { ...m, id: m.moduleId })),
 		sidebarExpanded: readSidebarExpanded(request),
 	}
 }
