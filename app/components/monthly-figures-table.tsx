@@ -22,8 +22,9 @@ export function MonthlyFiguresTable({
 	const { t } = useTranslation('reports')
 	const monthLabel = useMonthLabel()
 	return (
-		// Fits a phone in every language: headers and months wrap, the cells' padding narrows.
-		<Table data-testid={testId} className="[&_th]:whitespace-normal max-md:[&_td]:px-1 max-md:[&_th]:px-1">
+		// Fits a phone in every language: headers and months wrap, the cells' padding narrows, and
+		// the text is a size smaller there ("123.456,78 US$" does not break).
+		<Table data-testid={testId} className="[&_th]:whitespace-normal max-md:text-xs max-md:[&_td]:px-1 max-md:[&_th]:px-1">
 			<TableCaption className="sr-only">{caption}</TableCaption>
 			<TableHeader>
 				<TableRow>

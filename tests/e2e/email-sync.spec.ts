@@ -53,7 +53,7 @@ async function ownerWithMailbox(page: Page, request: APIRequestContext) {
 	return { orgId: rows[0]!.organization_id }
 }
 
-test('Sync reads the connected mailbox into transactions; the run shows on the module page; undo removes it @nojs', async ({ page, request }) => {
+test('Sync reads the connected mailbox into transactions; the run shows on the module page; undo removes it @nojs', async ({ page, request, javaScriptEnabled }) => {
 	// Many steps, and axe on the module page.
 	test.slow()
 	const { orgId } = await ownerWithMailbox(page, request)
@@ -91,8 +91,11 @@ test('Sync reads the connected mailbox into transactions; the run shows on the m
 	await history.getByRole('button', { name: 'Sync now' }).click()
 	await expect(page.getByText('Sync finished: 0 new payments').first()).toBeVisible()
 	await expect(runs.getByRole('row')).toHaveCount(4)
-	const { violations } = await new AxeBuilder({ page }).include('#email-sync').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()
-	expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([])
+	// axe runs in the page, so only where the page runs scripts.
+	if (javaScriptEnabled) {
+		const { violations } = await new AxeBuilder({ page }).include('#email-sync').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()
+		expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([])
+	}
 
 	// Undo the first run from the import history.
 	await history.getByRole('link', { name: 'Import history' }).click()
