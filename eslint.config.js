@@ -32,6 +32,13 @@ export default tseslint.config(
 		},
 	},
 	{
+		files: ['app/**/*.{ts,tsx}'],
+		ignores: ['app/lib/use-translation.ts'],
+		rules: {
+			'no-restricted-imports': ['error', { paths: [{ name: 'react-i18next', importNames: ['useTranslation'], message: "Use '#app/lib/use-translation.ts': react-i18next's hook is costly on the server." }] }],
+		},
+	},
+	{
 		files: ['tests/**/*.ts'],
 		rules: { 'no-empty-pattern': 'off' },
 	},

@@ -1,6 +1,6 @@
 import { LogOutIcon, MenuIcon, PanelLeftIcon } from 'lucide-react'
 import { useCallback, useEffect, useState } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { Form, useLocation } from 'react-router'
 import { LanguageSwitcher } from '#app/components/language-switcher.tsx'
 import { SidebarContent, type SidebarProps } from '#app/components/sidebar-content.tsx'

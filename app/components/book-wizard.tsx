@@ -1,5 +1,5 @@
 import { CheckIcon } from 'lucide-react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { Link } from 'react-router'
 import { cn } from '#app/lib/utils.ts'
 

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { Badge } from '#app/components/ui/badge.tsx'
 import type { TransactionCategory } from '#app/lib/schemas/transactions.ts'
 

@@ -1,5 +1,5 @@
 import { lazy, Suspense, type ComponentProps } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { Skeleton } from '#app/components/ui/skeleton.tsx'
 import { useHydrated } from '#app/lib/use-hydrated.ts'
 

@@ -1,5 +1,5 @@
 import { AlertCircleIcon } from 'lucide-react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { Form, Link } from 'react-router'
 import { SubmitButton } from '#app/components/submit-button.tsx'
 import { Alert, AlertDescription } from '#app/components/ui/alert.tsx'

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { isRouteErrorResponse, Link, useLocation, useParams, useRouteError, type ErrorResponse, type Params } from 'react-router'
 import { errorMessageOf, type ErrorMessage } from '#app/lib/errors.ts'
 

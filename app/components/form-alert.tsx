@@ -1,5 +1,5 @@
 import { AlertCircleIcon } from 'lucide-react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { Alert, AlertDescription, AlertTitle } from '#app/components/ui/alert.tsx'
 
 /**

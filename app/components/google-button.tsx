@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { Button } from '#app/components/ui/button.tsx'
 
 /** A link, not a form: the OAuth redirect must not run into the CSP's form-action. */

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { Link, useNavigation } from 'react-router'
 import { useHydrated } from '#app/lib/use-hydrated.ts'
 

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { AlertCircleIcon, MailIcon } from 'lucide-react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { Form } from 'react-router'
 import { Field } from '#app/components/field.tsx'
 import { SubmitButton } from '#app/components/submit-button.tsx'

@@ -1,5 +1,5 @@
 import { CheckIcon, LanguagesIcon } from 'lucide-react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { Form, useLocation } from 'react-router'
 import { languageNames, supportedLanguages } from '#app/lib/i18n.ts'
 import { cn } from '#app/lib/utils.ts'

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 
 /**
  * 'YYYY-MM-01' as a short month label ("Jan 2026", "ene 2026"), from the translation files

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { useNavigation } from 'react-router'
 
 /** A navigation faster than this shows nothing: a flash of a bar would only distract. */

@@ -1,6 +1,6 @@
 import { EyeIcon, EyeOffIcon } from 'lucide-react'
 import { useState } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { Input } from '#app/components/ui/input.tsx'
 import { useHydrated } from '#app/lib/use-hydrated.ts'
 

@@ -13,7 +13,7 @@ import {
 	UsersIcon,
 	type LucideIcon,
 } from 'lucide-react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { Form, Link, NavLink, useLocation } from 'react-router'
 import type { ActiveModule } from '#app/.server/modules.ts'
 import { ModuleIcon } from '#app/components/module-icon.tsx'

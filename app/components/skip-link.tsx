@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 
 /** The id of every page's `<main>`: the skip link's target. */
 export const MAIN_ID = 'main-content'

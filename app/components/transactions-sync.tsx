@@ -1,6 +1,6 @@
 import { InfoIcon, RefreshCwIcon, UploadIcon } from 'lucide-react'
 import { useEffect, useState } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { Form, Link, useLocation, useNavigation } from 'react-router'
 import { Alert, AlertDescription, AlertTitle } from '#app/components/ui/alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'

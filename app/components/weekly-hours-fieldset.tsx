@@ -1,5 +1,5 @@
 import { getInputProps, type FieldMetadata } from '@conform-to/react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { Input } from '#app/components/ui/input.tsx'
 import { Label } from '#app/components/ui/label.tsx'
 import { WEEKDAYS, type Weekday } from '#app/lib/availability.ts'

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { formatCompactMoney, formatDate, formatDateTimeUtc, formatLanguage, formatMoney, formatNumber, formatPercent, formatWholeMoney } from './format.ts'
 
 /**

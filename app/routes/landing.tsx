@@ -1,5 +1,5 @@
 import { ArrowLeftRightIcon, BarChart3Icon, CalendarDaysIcon, CheckIcon, PuzzleIcon, UsersIcon } from 'lucide-react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { Link } from 'react-router'
 import { getOptionalUser } from '#app/.server/auth/session.ts'
 import { getInstance } from '#app/.server/i18n.ts'

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Link } from 'react-router'
 import { log } from '#app/.server/log.ts'
 import { MAIN_ID } from '#app/components/skip-link.tsx'

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form } from 'react-router'
 import { asSystem } from '#app/.server/db/index.ts'
 import { turnOff, verifyUnsubscribe, type UnsubscribeRequest } from '#app/.server/notifications/index.ts'

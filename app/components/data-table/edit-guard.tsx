@@ -1,6 +1,6 @@
 import { CircleDotIcon, PlusIcon, SaveIcon } from 'lucide-react'
 import { useEffect, useRef } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { Link, useBlocker, useNavigation, type Blocker } from 'react-router'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Button } from '#app/components/ui/button.tsx'

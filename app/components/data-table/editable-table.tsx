@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, getSelectProps, useForm, type FieldMetadat
 import { parseWithZod } from '@conform-to/zod/v4'
 import { Trash2Icon, XIcon } from 'lucide-react'
 import { useEffect, useRef, useState } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { Form, useLocation, useNavigation } from 'react-router'
 import { toast } from 'sonner'
 import type { z } from 'zod'

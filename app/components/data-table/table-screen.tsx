@@ -1,6 +1,6 @@
 import { PencilIcon, PlusIcon } from 'lucide-react'
 import { Fragment } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { Link, useLocation } from 'react-router'
 import { FormAlert } from '#app/components/form-alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'

@@ -1,5 +1,5 @@
 import { getInputProps } from '@conform-to/react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { Link } from 'react-router'
 import { CategoryBadge } from '#app/components/category-badge.tsx'
 import { Input } from '#app/components/ui/input.tsx'

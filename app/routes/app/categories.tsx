@@ -1,6 +1,6 @@
 import { PlusIcon, SearchIcon, TagIcon, XIcon } from 'lucide-react'
 import { useEffect, useRef } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { Form, Link, useNavigation, useSubmit } from 'react-router'
 import { getCategorySummaries, type CategorySummary } from '#app/.server/analytics.ts'
 import { requireMember } from '#app/.server/auth/session.ts'

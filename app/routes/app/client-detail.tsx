@@ -1,7 +1,7 @@
 import { TZDate } from '@date-fns/tz'
 import { format } from 'date-fns'
 import { ArrowLeftIcon } from 'lucide-react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { Link } from 'react-router'
 import { requireMember } from '#app/.server/auth/session.ts'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'

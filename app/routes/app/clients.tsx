@@ -1,6 +1,6 @@
 import { TZDate } from '@date-fns/tz'
 import { format } from 'date-fns'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { Link } from 'react-router'
 import { titleMeta } from '#app/lib/meta.ts'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'

@@ -1,5 +1,5 @@
 import { ArrowRightIcon, CheckCircle2Icon, DollarSignIcon, PlusIcon, ReceiptIcon, UsersIcon } from 'lucide-react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { Link } from 'react-router'
 import { getDashboard } from '#app/.server/analytics.ts'
 import { requireMember } from '#app/.server/auth/session.ts'

@@ -1,6 +1,6 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { AlertCircleIcon, DownloadIcon, XIcon } from 'lucide-react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form, Link, redirect, useSearchParams } from 'react-router'
 import { TZDate } from '@date-fns/tz'
 import { format } from 'date-fns'

@@ -1,6 +1,6 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { AlertCircleIcon, GemIcon, HeartIcon, HistoryIcon, SearchIcon, XIcon } from 'lucide-react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form, Link, useNavigation, useSearchParams } from 'react-router'
 import { requireMember } from '#app/.server/auth/session.ts'
 import { catalogueT, localizeModule, localizeUpgrade } from '#app/.server/catalogue-text.ts'

@@ -1,6 +1,6 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { CheckIcon, GemIcon, InfinityIcon, RefreshCwIcon, RepeatIcon } from 'lucide-react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form } from 'react-router'
 import { z } from 'zod'
 import { requireMember } from '#app/.server/auth/session.ts'

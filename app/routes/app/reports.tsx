@@ -1,5 +1,5 @@
 import { CalculatorIcon, DollarSignIcon, DownloadIcon, ReceiptIcon } from 'lucide-react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form, Link } from 'react-router'
 import { getReport, RANGE_PRESETS, rangeSearchParams, type DateRange, type RangeFigures } from '#app/.server/analytics.ts'
 import { requireMember } from '#app/.server/auth/session.ts'

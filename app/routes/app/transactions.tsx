@@ -1,7 +1,7 @@
 import { TZDate } from '@date-fns/tz'
 import { format } from 'date-fns'
 import { XIcon } from 'lucide-react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { Link, useLocation } from 'react-router'
 import { titleMeta } from '#app/lib/meta.ts'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'

@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form, Link, redirect, useSearchParams } from 'react-router'
 import { googleSignInAvailable } from '#app/.server/auth/google.ts'
 import { auth } from '#app/.server/auth/port.ts'

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { Form, Link } from 'react-router'
 import { confirmEmailChange, findEmailChange } from '#app/.server/email-change.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'

@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form, Link } from 'react-router'
 import { createRecoveryToken } from '#app/.server/auth/local.ts'
 import { sendSupabaseReset } from '#app/.server/auth/supabase.ts'

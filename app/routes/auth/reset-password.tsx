@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form, Link } from 'react-router'
 import { findRecoveryUser, resetPasswordWithToken } from '#app/.server/auth/local.ts'
 import { getOptionalUser, startSession } from '#app/.server/auth/session.ts'

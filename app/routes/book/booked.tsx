@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form, Link, redirect } from 'react-router'
 import { googleCalendarUrl } from '#app/.server/booking-calendar.ts'
 import { getLocale } from '#app/.server/i18n.ts'

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form, redirect } from 'react-router'
 import { getClientAddress } from '#app/.server/auth/session.ts'
 import { getLocale } from '#app/.server/i18n.ts'

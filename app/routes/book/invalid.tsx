@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { data } from 'react-router'
 import { MAIN_ID } from '#app/components/skip-link.tsx'
 import { titleMeta } from '#app/lib/meta.ts'

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, isRouteErrorResponse, Outlet, redirect, useNavigation, useRouteError } from 'react-router'
 import { resolveOldSlug } from '#app/.server/organization-settings.ts'
 import { organizationFor } from '#app/.server/public-booking.ts'

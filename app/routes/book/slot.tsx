@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form, Link, useSubmit } from 'react-router'
 import { getLocale } from '#app/.server/i18n.ts'
 import { getClientAddress } from '#app/.server/auth/session.ts'

@@ -1,6 +1,6 @@
 import { differenceInCalendarDays, parseISO } from 'date-fns'
 import { CalendarCheckIcon, CheckCircle2Icon, DollarSignIcon, ReceiptIcon, UserXIcon, UsersIcon } from 'lucide-react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { Form, Link } from 'react-router'
 import { todayIn } from '#app/lib/dates.ts'
 import { getBookingAnalytics, getBookingSettings, requireBookingMember, type BookingFigures } from '#app/.server/booking.ts'

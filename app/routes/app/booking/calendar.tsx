@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, getTextareaProps, useForm, type Submission
 import { parseWithZod } from '@conform-to/zod/v4'
 import { addDays, format, parseISO, startOfWeek } from 'date-fns'
 import { ChevronLeftIcon, ChevronRightIcon, PlusIcon, RefreshCwIcon } from 'lucide-react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { useEffect } from 'react'
 import { data, Form, Link, useRevalidator } from 'react-router'
 import type { z } from 'zod'

@@ -1,6 +1,6 @@
 import { CheckIcon, CopyIcon, ExternalLinkIcon, Loader2Icon, StoreIcon } from 'lucide-react'
 import { useEffect, useRef, useState } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { Link, Outlet, useNavigation } from 'react-router'
 import { requireMember } from '#app/.server/auth/session.ts'
 import { bookingAccess, publicBookingUrl } from '#app/.server/booking.ts'

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { ArrowLeftIcon } from 'lucide-react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form, Link } from 'react-router'
 import { getProviderHours, requireBookingMember, saveProviderHours } from '#app/.server/booking.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'

@@ -1,5 +1,5 @@
 import { getSelectProps } from '@conform-to/react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { Link } from 'react-router'
 import { requireBookingMember } from '#app/.server/booking.ts'
 import { listFreeMembers, listProviders, saveProviders } from '#app/.server/booking-tables.ts'

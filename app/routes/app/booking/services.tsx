@@ -1,5 +1,5 @@
 import { getInputProps } from '@conform-to/react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { requireBookingMember } from '#app/.server/booking.ts'
 import { listServices, saveServices } from '#app/.server/booking-tables.ts'
 import { tableAction } from '#app/.server/data-table.ts'

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { Form, redirect } from 'react-router'
 import { requireMember } from '#app/.server/auth/session.ts'
 import { handleUpload, type MappingStep, type UploadError } from '#app/.server/imports/upload.ts'

@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { Form } from 'react-router'
 import { Field } from '#app/components/field.tsx'
 import { SubmitButton } from '#app/components/submit-button.tsx'

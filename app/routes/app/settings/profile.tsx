@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, getSelectProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useState } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form } from 'react-router'
 import { auth } from '#app/.server/auth/port.ts'
 import { clientMeta, readSessionToken, requireMember } from '#app/.server/auth/session.ts'

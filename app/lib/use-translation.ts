@@ -1,0 +1,34 @@
+import { useContext } from 'react'
+import { I18nContext, useTranslation as useReactI18nextTranslation } from 'react-i18next'
+
+type UseTranslation = typeof useReactI18nextTranslation
+
+/**
+ * The one `useTranslation` of the app's components. In the browser it is react-i18next's. On the
+ * server it is a lean one: the server renders each component once, with the request's own i18next
+ * instance (entry.server.tsx), whose language and resources do not change during the render, so
+ * there is nothing to subscribe to. react-i18next's hook copies the whole i18next instance into
+ * a wrapper for every component it mounts and builds its `t` through `getFixedT`, which copies
+ * the instance's options on every call: on a table of 25 rows that was a tenth of the page's
+ * server time (bench/README.md, "load.ts").
+ *
+ * Like react-i18next's default, `t` looks keys up in the first namespace given (or the default
+ * one); `other:key` reaches another namespace.
+ */
+const useServerTranslation = ((ns?: string | readonly string[], options?: { keyPrefix?: string }) => {
+	const { i18n } = useContext(I18nContext)
+	const first = (Array.isArray(ns) ? ns[0] : ns) ?? i18n.options.defaultNS
+	const prefix = options?.keyPrefix
+	const t = (key: string, opts?: unknown, ...rest: unknown[]) => {
+		const o: Record<string, unknown> =
+			typeof opts === 'object' && opts !== null
+				? { ...opts }
+				: (i18n.options.overloadTranslationOptionHandler?.([key, opts, ...rest] as string[]) ?? {})
+		o.ns ??= first
+		return i18n.t(prefix ? `${prefix}.${key}` : key, o)
+	}
+	const result = [t, i18n, true] as unknown as ReturnType<UseTranslation>
+	return Object.assign(result, { t, i18n, ready: true })
+}) as unknown as UseTranslation
+
+export const useTranslation: UseTranslation = import.meta.env.SSR ? useServerTranslation : useReactI18nextTranslation
