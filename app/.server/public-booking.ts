@@ -8,7 +8,7 @@
  * still valid and says which step first needs input.
  */
 import { randomBytes } from 'node:crypto'
-import { createCookie, redirect } from 'react-router'
+import { createCookie, redirect, type RouterContextProvider } from 'react-router'
 import {
 	computeAvailability,
 	DEFAULT_BUSINESS_HOURS,
@@ -60,38 +60,54 @@ export function brandingOf(org: { logo_url: string | null; brand_colors: unknown
 
 export type PublicOrganization = { id: string; slug: string; name: string; branding: Branding }
 
-async function readOrganization(trx: Tx, slug: string): Promise<PublicOrganization | null> {
-	if (!slug || slug.length > 200) return null
-	const row = await sql<{ id: string; slug: string; name: string; logo_url: string | null; brand_colors: unknown }>`
-		select * from public.get_public_organization(${slug})`
-		.execute(trx)
-		.then((r) => r.rows[0])
-	return row ? { id: row.id, slug: row.slug, name: row.name, branding: brandingOf(row) } : null
+type OrganizationRow = { id: string; slug: string; name: string; logo_url: string | null; brand_colors: unknown }
+
+function organizationOf(row: OrganizationRow): PublicOrganization {
+	return { id: row.id, slug: row.slug, name: row.name, branding: brandingOf(row) }
 }
 
 export async function getPublicOrganization(slug: string): Promise<PublicOrganization | null> {
-	return asAnon((trx) => readOrganization(trx, slug))
+	if (!slug || slug.length > 200) return null
+	const row = await asAnon((trx) => sql<OrganizationRow>`select * from public.get_public_organization(${slug})`.execute(trx).then((r) => r.rows[0]))
+	return row ? organizationOf(row) : null
 }
 
-/** The organization and its catalogue in one transaction; null when there is no such organization. */
+/**
+ * The organization and its catalogue in one transaction and one statement (the public functions'
+ * rows as JSON: docs/decisions/023-fewer-round-trips.md); null when there is no such organization.
+ */
 export async function getOrganizationWithCatalogue(slug: string) {
-	return asAnon(async (trx) => {
-		const org = await readOrganization(trx, slug)
-		return org ? { org, catalogue: await readCatalogue(trx, org.id) } : null
-	})
+	if (!slug || slug.length > 200) return null
+	const row = await asAnon((trx) =>
+		sql<{ org: OrganizationRow; services: ServiceRow[]; providers: ProviderRow[]; settings: SettingsRow | null }>`
+			with o as (select * from public.get_public_organization(${slug}))
+			select to_jsonb(o) as org,
+				(select coalesce(jsonb_agg(jsonb_build_object('id', s.id, 'name', s.name, 'description', s.description,
+					'price', s.price::text, 'duration_minutes', s.duration_minutes, 'color', s.color) order by s.n), '[]')
+					from public.get_public_services(o.id) with ordinality s(id, name, description, price, duration_minutes, color, n)) as services,
+				(select coalesce(jsonb_agg(jsonb_build_object('id', p.id, 'display_name', p.display_name, 'bio', p.bio,
+					'avatar_url', p.avatar_url, 'business_hours', p.business_hours) order by p.n), '[]')
+					from public.get_public_providers(o.id) with ordinality p(id, display_name, bio, avatar_url, business_hours, n)) as providers,
+				(select to_jsonb(b) from public.get_public_booking_settings(o.id) b) as settings
+			from o`
+			.execute(trx)
+			.then((r) => r.rows[0]),
+	)
+	return row ? { org: organizationOf(row.org), catalogue: catalogueOf(row) } : null
 }
 
-const perRequest = new WeakMap<Request, Promise<Awaited<ReturnType<typeof getOrganizationWithCatalogue>>>>()
+const perRequest = new WeakMap<object, ReturnType<typeof getOrganizationWithCatalogue>>()
 
 /**
  * The same, read once per request: the /book layout (the header) and the step's loader run side
- * by side on one request and share the read.
+ * by side on one request and share the read. Keyed by the request's router context, which both
+ * loaders get (each may get its own Request object).
  */
-export function organizationFor(request: Request, slug: string) {
-	let found = perRequest.get(request)
+export function organizationFor(context: Readonly<RouterContextProvider>, slug: string) {
+	let found = perRequest.get(context)
 	if (!found) {
 		found = getOrganizationWithCatalogue(slug)
-		perRequest.set(request, found)
+		perRequest.set(context, found)
 	}
 	return found
 }
@@ -112,25 +128,23 @@ export type PublicSettings = {
 
 export type Catalogue = { services: PublicService[]; providers: PublicProvider[]; settings: PublicSettings }
 
-async function readCatalogue(trx: Tx, organizationId: string): Promise<Catalogue> {
-	const services = await sql<{ id: string; name: string; description: string | null; price: string; duration_minutes: number; color: string }>`
-		select * from public.get_public_services(${organizationId})`.execute(trx)
-	const providers = await sql<{ id: string; display_name: string; bio: string | null; avatar_url: string | null; business_hours: unknown }>`
-		select * from public.get_public_providers(${organizationId})`.execute(trx)
-	const settings = await sql<{
-		min_advance_hours: number
-		max_advance_days: number
-		buffer_minutes: number
-		auto_confirm: boolean
-		allow_guest_booking: boolean
-		require_phone: boolean
-		cancellation_hours: number
-		timezone: string
-		business_hours: unknown
-	}>`select * from public.get_public_booking_settings(${organizationId})`.execute(trx)
-	const s = settings.rows[0]
+type ServiceRow = { id: string; name: string; description: string | null; price: string; duration_minutes: number; color: string }
+type ProviderRow = { id: string; display_name: string; bio: string | null; avatar_url: string | null; business_hours: unknown }
+type SettingsRow = {
+	min_advance_hours: number
+	max_advance_days: number
+	buffer_minutes: number
+	auto_confirm: boolean
+	allow_guest_booking: boolean
+	require_phone: boolean
+	cancellation_hours: number
+	timezone: string
+	business_hours: unknown
+}
+
+function catalogueOf({ services, providers, settings: s }: { services: ServiceRow[]; providers: ProviderRow[]; settings: SettingsRow | null }): Catalogue {
 	return {
-		services: services.rows.map((r) => ({
+		services: services.map((r) => ({
 			id: r.id,
 			name: r.name,
 			description: r.description,
@@ -138,7 +152,7 @@ async function readCatalogue(trx: Tx, organizationId: string): Promise<Catalogue
 			durationMinutes: r.duration_minutes,
 			color: r.color,
 		})),
-		providers: providers.rows.map((r) => ({
+		providers: providers.map((r) => ({
 			id: r.id,
 			displayName: r.display_name,
 			bio: r.bio,
@@ -165,20 +179,32 @@ export async function getAvailabilityInput(organizationId: string, catalogue: Ca
 	const today = todayIn(settings.timezone, now)
 	const days = Math.min(settings.maxAdvanceDays + 1, LISTED_DAYS)
 	const last = addDays(today, days - 1)
-	const [busy, overrides] = await asAnon(async (trx) => [
-		await sql<{ provider_id: string; busy_from: Date; busy_until: Date }>`
-			select * from public.get_public_busy_ranges(${organizationId}, ${addDays(today, -1)}::date, ${addDays(last, 1)}::date)`.execute(trx),
-		await sql<{ provider_id: string | null; date: string; closed: boolean; start_time: string | null; end_time: string | null }>`
-			select * from public.get_public_date_overrides(${organizationId}, ${today}::date, ${last}::date)`.execute(trx),
-	] as const)
+	// One statement for both reads; instants travel as epoch milliseconds.
+	const { busy, overrides } = await asAnon((trx) =>
+		sql<{
+			busy: Array<{ provider_id: string; busy_from: number; busy_until: number }>
+			overrides: Array<{ provider_id: string | null; date: string; closed: boolean; start_time: string | null; end_time: string | null }>
+		}>`
+			select
+				(select coalesce(jsonb_agg(jsonb_build_object('provider_id', b.provider_id,
+					'busy_from', extract(epoch from b.busy_from) * 1000, 'busy_until', extract(epoch from b.busy_until) * 1000) order by b.n), '[]')
+					from public.get_public_busy_ranges(${organizationId}, ${addDays(today, -1)}::date, ${addDays(last, 1)}::date)
+						with ordinality b(provider_id, busy_from, busy_until, n)) as busy,
+				(select coalesce(jsonb_agg(jsonb_build_object('provider_id', d.provider_id, 'date', d.date, 'closed', d.closed,
+					'start_time', d.start_time, 'end_time', d.end_time) order by d.n), '[]')
+					from public.get_public_date_overrides(${organizationId}, ${today}::date, ${last}::date)
+						with ordinality d(provider_id, date, closed, start_time, end_time, n)) as overrides`
+			.execute(trx)
+			.then((r) => r.rows[0]!),
+	)
 	return {
 		now,
 		timezone: settings.timezone,
 		settings,
 		service: { durationMinutes: service.durationMinutes },
 		providers: catalogue.providers.map((p) => ({ id: p.id, hours: p.hours })),
-		appointments: busy.rows.map((r) => ({ providerId: r.provider_id, startsAt: r.busy_from, endsAt: r.busy_until, bufferEndsAt: r.busy_until })),
-		overrides: overrides.rows.map((r) => ({ date: r.date, providerId: r.provider_id, closed: r.closed, start: r.start_time, end: r.end_time })),
+		appointments: busy.map((r) => ({ providerId: r.provider_id, startsAt: new Date(r.busy_from), endsAt: new Date(r.busy_until), bufferEndsAt: new Date(r.busy_until) })),
+		overrides: overrides.map((r) => ({ date: r.date, providerId: r.provider_id, closed: r.closed, start: r.start_time, end: r.end_time })),
 		fromDate: today,
 		days,
 	}
@@ -292,8 +318,12 @@ export type Wizard = {
  * that are still valid. A choice that is no longer valid (a service made inactive, a start taken)
  * is dropped; `refused` says why, for the message on the page it lands on.
  */
-export async function resolveWizard(request: Request, slug: string, step: Step, now = new Date()): Promise<Wizard> {
-	const found = await organizationFor(request, slug)
+export async function resolveWizard(
+	{ request, context, slug }: { request: Request; context: Readonly<RouterContextProvider>; slug: string },
+	step: Step,
+	now = new Date(),
+): Promise<Wizard> {
+	const found = await organizationFor(context, slug)
 	if (!found) throw new Response(null, { status: 404 })
 	const { org, catalogue } = found
 	const url = new URL(request.url)

@@ -11,16 +11,10 @@ export type RateLimit = { limit: number; windowMinutes: number }
 export async function allowEvent(kind: string, key: string, { limit, windowMinutes }: RateLimit) {
 	const since = new Date(Date.now() - windowMinutes * 60_000)
 	const safeKey = key.slice(0, 200) || 'unknown'
-	return asSystem(async (trx) => {
-		await sql`select pg_advisory_xact_lock(hashtextextended(${`rate:${kind}:${safeKey}`}, 0))`.execute(trx)
-		const { rows } = await sql<{ count: number }>`
-			select count(*)::int as count from private.rate_limit_events
-			where kind = ${kind} and key = ${safeKey} and happened_at > ${since}`.execute(trx)
-		if (rows[0]!.count >= limit) return false
-		await sql`insert into private.rate_limit_events (kind, key) values (${kind}, ${safeKey})`.execute(trx)
-		await sql`delete from private.rate_limit_events where kind = ${kind} and key = ${safeKey} and happened_at < ${since}`.execute(trx)
-		return true
-	})
+	const { rows } = await asSystem((trx) =>
+		sql<{ allowed: boolean }>`select private.allow_event(${kind}, ${safeKey}, ${limit}, ${since}) as allowed`.execute(trx),
+	)
+	return rows[0]!.allowed
 }
 
 /** How many events of `kind` for `key` happened in the last `windowMinutes` (for limits on failures, counted apart from attempts). */

@@ -20,7 +20,7 @@ import { formatMoney } from '#app/lib/format.ts'
 import type { Route } from './+types/confirm'
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-	const w = await resolveWizard(request, params.orgSlug, 'confirm')
+	const w = await resolveWizard({ request, context, slug: params.orgSlug }, 'confirm')
 	const service = w.service!
 	const slot = w.slot!
 	const tz = w.choices.tz ?? w.catalogue.settings.timezone
@@ -41,7 +41,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 	// This form booked already (posted twice): its booking, not "slot taken".
 	const earlier = await bookedByAttempt(formData.get('attempt'))
 	if (earlier) throw redirect(bookedUrl(params.orgSlug, earlier), { headers: await contactHeaders(params.orgSlug, null) })
-	const w = await resolveWizard(request, params.orgSlug, 'confirm')
+	const w = await resolveWizard({ request, context, slug: params.orgSlug }, 'confirm')
 	const retry = (code: string, status = 409) => data({ refused: code }, { status })
 	if (formData.get('website')) return retry('honeypot', 400)
 	if (!(await allowPublic('book_post', getClientAddress(request, context)))) return retry('rate_limited', 429)

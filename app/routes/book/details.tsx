@@ -11,8 +11,8 @@ import { Textarea } from '#app/components/ui/textarea.tsx'
 import { contactFormSchema } from '#app/lib/schemas/book.ts'
 import type { Route } from './+types/details'
 
-export async function loader({ request, params }: Route.LoaderArgs) {
-	const w = await resolveWizard(request, params.orgSlug, 'details')
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+	const w = await resolveWizard({ request, context, slug: params.orgSlug }, 'details')
 	return {
 		contact: w.contact,
 		requirePhone: w.catalogue.settings.requirePhone,
@@ -22,8 +22,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 	}
 }
 
-export async function action({ request, params }: Route.ActionArgs) {
-	const w = await resolveWizard(request, params.orgSlug, 'details')
+export async function action({ request, params, context }: Route.ActionArgs) {
+	const w = await resolveWizard({ request, context, slug: params.orgSlug }, 'details')
 	const formData = await request.formData()
 	const schema = contactFormSchema(w.catalogue.settings.requirePhone)
 	const submission = parseWithZod(formData, { schema })

@@ -11,8 +11,8 @@ import type { Route } from './+types/layout'
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, 'book', args.loaderData?.org.name)
 
-export async function loader({ request, params }: Route.LoaderArgs) {
-	const found = await organizationFor(request, params.orgSlug)
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+	const found = await organizationFor(context, params.orgSlug)
 	if (!found) {
 		// A slug the organization changed within the last 90 days still leads to its page.
 		const current = await resolveOldSlug(params.orgSlug)

@@ -6,8 +6,8 @@ import { useFormat } from '#app/lib/use-format.ts'
 import { cn } from '#app/lib/utils.ts'
 import type { Route } from './+types/service'
 
-export async function loader({ request, params }: Route.LoaderArgs) {
-	const w = await resolveWizard(request, params.orgSlug, 'service')
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+	const w = await resolveWizard({ request, context, slug: params.orgSlug }, 'service')
 	const { choices } = w
 	return {
 		services: w.catalogue.services,

@@ -11,7 +11,7 @@ import type { Route } from './+types/slot'
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
 	if (!(await allowPublic('slot_lookup', getClientAddress(request, context)))) throw data({ rateLimited: true }, { status: 429 })
-	const w = await resolveWizard(request, params.orgSlug, 'slot')
+	const w = await resolveWizard({ request, context, slug: params.orgSlug }, 'slot')
 	const url = new URL(request.url)
 	return {
 		view: slotView(w, getLocale(context)),
