@@ -12,7 +12,8 @@
  */
 import { asUser, sql, type Tx } from './db/index.ts'
 import type { PaymentMethod } from './db/types.ts'
-import { organizationClock, organizationToday } from './query.ts'
+import { memberClock, organizationClock } from './query.ts'
+import type { Membership } from './organizations.ts'
 import { addMonths, monthEnd, monthsBetween, monthsFrom, monthStart, MONTHS_IN_DATE_RANGE, parseIsoDate, previousDay } from '#app/lib/dates.ts'
 import { TRANSACTION_CATEGORIES, type TransactionCategory } from '#app/lib/schemas/transactions.ts'
 
@@ -204,9 +205,9 @@ export type LatestTransaction = {
 }
 
 /** The dashboard: the four figures, the latest transactions, and the last 12 months' amounts. */
-export async function getDashboard(userId: string, organizationId: string, options: { latest?: number; now?: Date } = {}) {
+export async function getDashboard(userId: string, organizationId: string, options: { latest?: number; now?: Date; timezone?: string } = {}) {
 	return asUser(userId, async (trx) => {
-		const today = (await organizationClock(trx, organizationId, options.now)).today
+		const today = (await organizationClock(trx, organizationId, options.now, options.timezone)).today
 		const totals = await trx
 			.selectFrom('organization_transaction_totals')
 			.select(['transaction_count', 'amount_sum', 'matched_count', 'unique_client_count'])
@@ -270,18 +271,22 @@ export async function getCategorySummaries(userId: string, organizationId: strin
 }
 
 /** The range the URL asks for, seen from the organization's today (for the CSV export). */
-export async function resolveReportRange(userId: string, organizationId: string, params: URLSearchParams, options: { now?: Date } = {}) {
-	const today = (await organizationToday(userId, organizationId, options.now)).today
-	return resolveRange(params, today)
+export function resolveReportRange(organization: Pick<Membership, 'timezone'>, params: URLSearchParams, options: { now?: Date } = {}) {
+	return resolveRange(params, memberClock(organization, options.now).today)
 }
 
 export type Report = RangeFigures & { range: DateRange; today: string }
 export type ReportResult = ({ ok: true } & Report) | { ok: false; error: RangeError; from: string; to: string; today: string }
 
 /** The reports screen: the figures of the range the URL asks for (see resolveRange). */
-export async function getReport(userId: string, organizationId: string, params: URLSearchParams, options: { now?: Date } = {}): Promise<ReportResult> {
+export async function getReport(
+	userId: string,
+	organizationId: string,
+	params: URLSearchParams,
+	options: { now?: Date; timezone?: string } = {},
+): Promise<ReportResult> {
 	return asUser(userId, async (trx) => {
-		const today = (await organizationClock(trx, organizationId, options.now)).today
+		const today = (await organizationClock(trx, organizationId, options.now, options.timezone)).today
 		const resolved = resolveRange(params, today)
 		if (!resolved.ok) return { ...resolved, today }
 		const { range } = resolved

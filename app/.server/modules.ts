@@ -38,6 +38,11 @@ export async function activeModulesIn(trx: Tx, organizationId: string, role: Rol
 		.where('om.organization_id', '=', organizationId)
 		.orderBy('om.activated_at')
 		.execute()
+	return visibleModules(rows, role)
+}
+
+/** The activated modules a member of `role` sees in the sidebar (their visibility set by an administrator). */
+export function visibleModules(rows: Array<ActiveModule & { default_visibility: string }>, role: Role): ActiveModule[] {
 	return rows.filter((r) => visibleTo(r.default_visibility, role)).map(({ moduleId, name, icon }) => ({ moduleId, name, icon }))
 }
 

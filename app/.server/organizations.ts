@@ -12,13 +12,44 @@ export type Membership = {
 	role: Role
 	gearsOwned: number
 	gearsRemaining: number
+	/** The organization's booking timezone (its clock: "today" on every screen), UTC when unset. */
+	timezone: string
 }
+
+/** A membership as the database gives it (membershipsIn's rows, private.signed_in_shell's JSON). */
+export type MembershipRow = {
+	id: string
+	name: string
+	slug: string
+	description: string | null
+	role: Role
+	gears_owned: number
+	gears_remaining: number
+	timezone: string | null
+}
+
+export function membershipOf(r: MembershipRow): Membership {
+	return {
+		id: r.id,
+		name: r.name,
+		slug: r.slug,
+		description: r.description,
+		role: r.role,
+		gearsOwned: Number(r.gears_owned),
+		gearsRemaining: Number(r.gears_remaining),
+		timezone: r.timezone || 'UTC',
+	}
+}
+
+export type ProfileRow = { full_name: string | null; avatar_url: string | null; preferred_language: string | null }
 
 export type CurrentMember = {
 	user: AuthUser & { fullName: string | null; avatarUrl: string | null; preferredLanguage: string | null }
 	organization: Membership
 	memberships: Membership[]
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 const orgCookie = createCookie('p2p_org', { path: '/', sameSite: 'lax', httpOnly: true, maxAge: 60 * 60 * 24 * 365 })
 
@@ -39,26 +70,18 @@ export async function membershipsIn(trx: Tx, userId: string) {
 	const rows = await trx
 		.selectFrom('organization_members as m')
 		.innerJoin('organizations as o', 'o.id', 'm.organization_id')
-		.select(['o.id', 'o.name', 'o.slug', 'o.description', 'm.role', 'o.gears_owned', 'o.gears_remaining'])
+		.leftJoin('booking_settings as b', 'b.organization_id', 'o.id')
+		.select(['o.id', 'o.name', 'o.slug', 'o.description', 'm.role', 'o.gears_owned', 'o.gears_remaining', 'b.timezone'])
 		.where('m.user_id', '=', userId)
 		.orderBy('m.joined_at')
 		.orderBy('o.id')
 		.execute()
-	const profile = await trx
+	const profile: ProfileRow | undefined = await trx
 		.selectFrom('profiles')
 		.select(['full_name', 'avatar_url', 'preferred_language'])
 		.where('user_id', '=', userId)
 		.executeTakeFirst()
-	const memberships: Membership[] = rows.map((r) => ({
-		id: r.id,
-		name: r.name,
-		slug: r.slug,
-		description: r.description,
-		role: r.role,
-		gearsOwned: r.gears_owned,
-		gearsRemaining: r.gears_remaining,
-	}))
-	return { memberships, profile }
+	return { memberships: rows.map(membershipOf), profile }
 }
 
 /**
@@ -69,10 +92,24 @@ export async function resolveMember(request: Request, user: AuthUser): Promise<C
 	return chooseMember(request, user, await listMemberships(user.userId))
 }
 
-/** resolveMember's choice among memberships already read. */
-export async function chooseMember(request: Request, user: AuthUser, { memberships, profile }: Awaited<ReturnType<typeof membershipsIn>>): Promise<CurrentMember | null> {
+/** The organization cookie's choice: an organization id, or null. */
+export async function chosenOrganization(request: Request): Promise<string | null> {
 	const chosen: unknown = await orgCookie.parse(request.headers.get('cookie'))
-	const organization = memberships.find((m) => m.id === chosen) ?? memberships[0]
+	return typeof chosen === 'string' && UUID.test(chosen) ? chosen : null
+}
+
+/** resolveMember's choice among memberships already read. */
+export async function chooseMember(request: Request, user: AuthUser, read: Awaited<ReturnType<typeof membershipsIn>>): Promise<CurrentMember | null> {
+	const chosen = await chosenOrganization(request)
+	return memberOf(user, read, read.memberships.find((m) => m.id === chosen) ?? read.memberships[0])
+}
+
+/** The current member, from the user, their memberships and profile, and the organization chosen. */
+export function memberOf(
+	user: AuthUser,
+	{ memberships, profile }: { memberships: Membership[]; profile: ProfileRow | null | undefined },
+	organization: Membership | undefined,
+): CurrentMember | null {
 	if (!organization) return null
 	return {
 		user: {

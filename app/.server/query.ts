@@ -1,4 +1,5 @@
-import { asUser, type Tx } from './db/index.ts'
+import type { Tx } from './db/index.ts'
+import type { Membership } from './organizations.ts'
 import { todayIn } from '#app/lib/dates.ts'
 import { checkSortAndPage, MAX_PAGE, type SortDirection } from '#app/lib/table-params.ts'
 
@@ -53,14 +54,19 @@ export function normalizeSearch(q: string | null | undefined) {
 	return text.length > 0 ? text : null
 }
 
-/** The organization's timezone (booking_settings, UTC by default) and today's date there. */
-export async function organizationClock(trx: Tx, organizationId: string, now = new Date()) {
-	const row = await trx.selectFrom('booking_settings').select('timezone').where('organization_id', '=', organizationId).executeTakeFirst()
-	const timezone = row?.timezone || 'UTC'
+/**
+ * The organization's timezone (booking_settings, UTC by default) and today's date there. A
+ * caller that knows the timezone (a loader: the member read by the /app layout carries it) passes
+ * it, and nothing is read.
+ */
+export async function organizationClock(trx: Tx, organizationId: string, now = new Date(), knownTimezone?: string) {
+	const timezone =
+		knownTimezone ??
+		((await trx.selectFrom('booking_settings').select('timezone').where('organization_id', '=', organizationId).executeTakeFirst())?.timezone || 'UTC')
 	return { timezone, today: todayIn(timezone, now) }
 }
 
-/** organizationClock in its own short transaction, for a loader. */
-export function organizationToday(userId: string, organizationId: string, now = new Date()) {
-	return asUser(userId, (trx) => organizationClock(trx, organizationId, now))
+/** The clock of the member's current organization, for a loader: nothing to read. */
+export function memberClock(organization: Pick<Membership, 'timezone'>, now = new Date()) {
+	return { timezone: organization.timezone, today: todayIn(organization.timezone, now) }
 }

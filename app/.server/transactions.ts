@@ -99,15 +99,28 @@ export async function listTransactions(
 	organizationId: string,
 	options: ListTransactionsOptions = {},
 ): Promise<TransactionPage> {
+	return asUser(userId, (trx) => transactionPageIn(trx, organizationId, options))
+}
+
+/**
+ * The transactions screen's reads in one transaction: a page of transactions and the sync
+ * status of the P2P module (docs/decisions/023-fewer-round-trips.md).
+ */
+export async function getTransactionsScreen(userId: string, organizationId: string, options: ListTransactionsOptions = {}) {
+	return asUser(userId, async (trx) => ({
+		page: await transactionPageIn(trx, organizationId, options),
+		sync: await syncStatusIn(trx, organizationId),
+	}))
+}
+
+function transactionPageIn(trx: Tx, organizationId: string, options: ListTransactionsOptions): Promise<TransactionPage> {
 	const { sort, dir, pageSize, offset } = readPaging(options, TRANSACTION_SORTS, TRANSACTION_DEFAULT_SORT)
 	const category = options.category && TRANSACTION_CATEGORIES.includes(options.category) ? options.category : null
 	const clientId = options.clientId ?? null
 	const q = normalizeSearch(options.q)
-	return asUser(userId, (trx) => {
-		const filter = { organizationId, category, clientId }
-		if (q) return searchPage(trx, filter, q, sort, dir, pageSize, offset)
-		return listPage(trx, filter, sort, dir, pageSize, offset)
-	})
+	const filter = { organizationId, category, clientId }
+	if (q) return searchPage(trx, filter, q, sort, dir, pageSize, offset)
+	return listPage(trx, filter, sort, dir, pageSize, offset)
 }
 
 type Filter = {
@@ -472,14 +485,16 @@ async function createClients(trx: Tx, userId: string, organizationId: string, { 
 export type SyncState = { status: 'idle' | 'pending' | 'error'; errorMessage: string | null; lastSyncedAt: string | null }
 
 export async function getSyncStatus(userId: string, organizationId: string): Promise<SyncState> {
-	const row = await asUser(userId, (trx) =>
-		trx
-			.selectFrom('module_sync_status')
-			.select(['sync_status', 'error_message', 'last_synced_at'])
-			.where('organization_id', '=', organizationId)
-			.where('module_id', '=', P2P_MODULE_ID)
-			.executeTakeFirst(),
-	)
+	return asUser(userId, (trx) => syncStatusIn(trx, organizationId))
+}
+
+async function syncStatusIn(trx: Tx, organizationId: string): Promise<SyncState> {
+	const row = await trx
+		.selectFrom('module_sync_status')
+		.select(['sync_status', 'error_message', 'last_synced_at'])
+		.where('organization_id', '=', organizationId)
+		.where('module_id', '=', P2P_MODULE_ID)
+		.executeTakeFirst()
 	return {
 		status: row?.sync_status ?? 'idle',
 		errorMessage: row?.error_message ?? null,

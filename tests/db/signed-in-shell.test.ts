@@ -1,7 +1,8 @@
+import { createHash } from 'node:crypto'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { createSession, revokeSession } from '#app/.server/auth/local.ts'
 import { requireSignedInMember } from '#app/.server/auth/session.ts'
-import { asSystemThenUser, sql } from '#app/.server/db/index.ts'
+import { asSystem, sql } from '#app/.server/db/index.ts'
 import { listActiveModules } from '#app/.server/modules.ts'
 import { resolveMember } from '#app/.server/organizations.ts'
 import { createCookie } from 'react-router'
@@ -22,7 +23,7 @@ async function requestWith(token: string | null, orgId?: string) {
 	return new Request('http://localhost/app/dashboard?x=1', { headers: { cookie: cookies.join('; ') } })
 }
 
-describe('the signed-in shell in one transaction (decision 018)', () => {
+describe('the signed-in shell in one statement (decisions 018, 023)', () => {
 	test('gives what requireUser, resolveMember and listActiveModules give one by one', async () => {
 		const owner = await createUser('Shell Owner')
 		const other = await createUser('Other Org')
@@ -48,17 +49,49 @@ describe('the signed-in shell in one transaction (decision 018)', () => {
 		}
 	})
 
-	test('the second part runs as the user, under RLS', async () => {
-		const user = await createUser('Shell RLS')
-		const result = await asSystemThenUser(
-			async () => ({ userId: user.userId }),
-			async (trx) => {
-				const { rows } = await sql<{ uid: string; role: string }>`select auth.uid()::text as uid, current_user as role`.execute(trx)
-				const orgs = await trx.selectFrom('organizations').select('id').execute()
-				return { ...rows[0]!, orgs: orgs.map((o) => o.id) }
-			},
+	test('an expired or idle session is refused and deleted; an hour-old one slides its idle expiry', async () => {
+		const user = await createUser('Shell Expiry')
+		const idle = await createSession(user.userId, { userAgent: null })
+		const absolute = await createSession(user.userId, { userAgent: null })
+		const stale = await createSession(user.userId, { userAgent: null })
+		const hash = (token: string) => createHash('sha256').update(token).digest('hex')
+		await asSystem(async (trx) => {
+			await trx.updateTable('auth.sessions').set({ updated_at: sql`now() - interval '8 days'` }).where('token_hash', '=', hash(idle)).execute()
+			await trx.updateTable('auth.sessions').set({ not_after: sql`now() - interval '1 minute'` }).where('token_hash', '=', hash(absolute)).execute()
+			await trx.updateTable('auth.sessions').set({ updated_at: sql`now() - interval '2 hours'` }).where('token_hash', '=', hash(stale)).execute()
+		})
+		for (const token of [idle, absolute]) {
+			await expect(requireSignedInMember(await requestWith(token))).rejects.toBeInstanceOf(Response)
+		}
+		const left = await asSystem((trx) => trx.selectFrom('auth.sessions').select('token_hash').where('user_id', '=', user.userId).execute())
+		expect(left.map((r) => r.token_hash)).toEqual([hash(stale)])
+		const { member } = await requireSignedInMember(await requestWith(stale))
+		expect(member!.user.userId).toBe(user.userId)
+		const touched = await asSystem((trx) =>
+			sql<{ fresh: boolean }>`select updated_at > now() - interval '1 minute' as fresh from auth.sessions where token_hash = ${hash(stale)}`.execute(trx),
 		)
-		expect(result!.value).toEqual({ uid: user.userId, role: 'authenticated', orgs: [user.orgId] })
-		expect(await asSystemThenUser(async () => null, async () => 'never')).toBeNull()
+		expect(touched.rows[0]!.fresh).toBe(true)
+	})
+
+	test('an organization cookie the user is no member of, or not an id, falls back to the first membership', async () => {
+		const owner = await createUser('Shell Cookie')
+		const stranger = await createUser('Shell Stranger')
+		const token = await createSession(owner.userId, { userAgent: null })
+		for (const chosen of [stranger.orgId, 'not-a-uuid']) {
+			const { member, activeModules } = await requireSignedInMember(await requestWith(token, chosen))
+			expect(member!.organization.id).toBe(owner.orgId)
+			expect(member!.memberships.map((m) => m.id)).toEqual([owner.orgId])
+			expect(activeModules).toEqual(await listActiveModules(owner.userId, owner.orgId, 'owner'))
+		}
+	})
+
+	test('the shell function is the server\'s own: anon and authenticated may not call it', async () => {
+		for (const role of ['anon', 'authenticated']) {
+			const error = await asSystem(async (trx) => {
+				await sql`select set_config('role', ${role}, true)`.execute(trx)
+				return sql`select private.signed_in_shell(null, gen_random_uuid(), null, '7 days', '1 hour')`.execute(trx).then(() => null, (e: unknown) => e)
+			})
+			expect(error).toBeTruthy()
+		}
 	})
 })

@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest'
 import { asSystem, asUser, sql } from '#app/.server/db/index.ts'
 import { syncMailbox } from '#app/.server/email-sync/sync.ts'
-import { organizationToday } from '#app/.server/query.ts'
+import { listMemberships } from '#app/.server/organizations.ts'
+import { memberClock, organizationClock } from '#app/.server/query.ts'
 import {
 	getSyncStatus,
 	listTransactions,
@@ -382,6 +383,8 @@ describe('sync status and today', () => {
 		const org = await createUser('Clock')
 		await asSystem((trx) => trx.updateTable('booking_settings').set({ timezone: 'Australia/Sydney' }).where('organization_id', '=', org.orgId).execute())
 		const late = new Date('2026-03-01T20:00:00Z')
-		expect(await organizationToday(org.userId, org.orgId, late)).toEqual({ timezone: 'Australia/Sydney', today: '2026-03-02' })
+		const [membership] = (await listMemberships(org.userId)).memberships
+		expect(memberClock(membership!, late)).toEqual({ timezone: 'Australia/Sydney', today: '2026-03-02' })
+		expect(await asUser(org.userId, (trx) => organizationClock(trx, org.orgId, late))).toEqual({ timezone: 'Australia/Sydney', today: '2026-03-02' })
 	})
 })

@@ -13,6 +13,9 @@ export type AuthUser = { userId: string; email: string }
 
 export const SESSION_IDLE_DAYS = 7
 export const SESSION_ABSOLUTE_DAYS = 30
+/** The idle limit and how often the sliding idle expiry is written at most, as SQL intervals. */
+export const SESSION_IDLE = `${SESSION_IDLE_DAYS} days`
+export const SESSION_TOUCH_AFTER = '1 hour'
 const RECOVERY_MINUTES = 60
 
 export function normalizeEmail(email: string) {
@@ -124,30 +127,16 @@ export async function getSessionUser(token: string): Promise<AuthUser | null> {
 }
 
 /**
- * getSessionUser inside a transaction of the owner role (auth.sessions is out of RLS's reach):
- * for `asSystemThenUser`, which goes on as the user in the same transaction.
+ * getSessionUser inside a transaction of the owner role (auth.sessions is out of RLS's reach).
+ * The rule (unknown, expired or idle: null, an expired session deleted; the idle expiry slid at
+ * most once per SESSION_TOUCH_AFTER) is `private.session_user`'s, which the signed-in shell uses
+ * too (app/.server/auth/session.ts).
  */
 export async function sessionUserIn(trx: Tx, token: string): Promise<AuthUser | null> {
-	const tokenHash = hashToken(token)
-	const row = await trx
-		.selectFrom('auth.sessions as s')
-		.innerJoin('auth.users as u', 'u.id', 's.user_id')
-		.select(['s.id', 's.updated_at', 's.not_after', 'u.id as user_id', 'u.email'])
-		.where('s.token_hash', '=', tokenHash)
-		.where('u.deleted_at', 'is', null)
-		.executeTakeFirst()
-	if (!row) return null
-	const now = Date.now()
-	const idleLimit = new Date(row.updated_at).getTime() + SESSION_IDLE_DAYS * 86_400_000
-	if (now > new Date(row.not_after).getTime() || now > idleLimit) {
-		await trx.deleteFrom('auth.sessions').where('id', '=', row.id).execute()
-		return null
-	}
-	// Sliding idle expiry, written at most once an hour.
-	if (now - new Date(row.updated_at).getTime() > 3_600_000) {
-		await trx.updateTable('auth.sessions').set({ updated_at: new Date() }).where('id', '=', row.id).execute()
-	}
-	return { userId: row.user_id, email: row.email ?? '' }
+	const { rows } = await sql<{ user_id: string; email: string | null }>`
+		select * from private.session_user(${hashToken(token)}, ${SESSION_IDLE}::interval, ${SESSION_TOUCH_AFTER}::interval)`.execute(trx)
+	const row = rows[0]
+	return row ? { userId: row.user_id, email: row.email ?? '' } : null
 }
 
 export async function revokeSession(token: string) {

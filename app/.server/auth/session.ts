@@ -4,10 +4,11 @@ import { hasRole, type Role } from '#app/lib/roles.ts'
 import { memberContext, socketAddressContext } from '../context.ts'
 import { languageCookie } from '../i18n.ts'
 import { clientAddress, secureCookies } from '../security.ts'
-import { asSystemThenUser, asUser, type Tx } from '../db/index.ts'
-import { activeModulesIn, type ActiveModule } from '../modules.ts'
-import { chooseMember, membershipsIn, type CurrentMember } from '../organizations.ts'
-import { sessionUserIn } from './local.ts'
+import { asSystem, sql } from '../db/index.ts'
+import { visibleModules, type ActiveModule } from '../modules.ts'
+import { chosenOrganization, memberOf, membershipOf, type CurrentMember, type MembershipRow, type ProfileRow } from '../organizations.ts'
+import { SESSION_IDLE, SESSION_TOUCH_AFTER } from './local.ts'
+import { hashToken } from './tokens.ts'
 import { auth, localSessionHeaders, readLocalToken, type AuthUser, type ClientMeta } from './port.ts'
 
 /** The local session token of the request's cookie (to tell the current session in the list of sessions). */
@@ -35,26 +36,47 @@ function signInRedirect(request: Request) {
 
 /**
  * For the /app layout's middleware: requireUser, then the member of the current organization
- * (null when the user belongs to none) and the sidebar's modules, in one transaction instead of
- * three (docs/decisions/018-one-transaction-per-signed-in-shell.md). With the local adapter the
- * session is read in that transaction too; Supabase's verified claims need no database.
+ * (null when the user belongs to none) and the sidebar's modules, in one statement
+ * (`private.signed_in_shell`; docs/decisions/023-fewer-round-trips.md). With the local adapter
+ * the session is checked in that statement too; Supabase's verified claims need no database.
  */
 export async function requireSignedInMember(request: Request): Promise<{ member: CurrentMember | null; activeModules: ActiveModule[] }> {
-	const memberAndModules = async (trx: Tx, user: AuthUser) => {
-		const member = await chooseMember(request, user, await membershipsIn(trx, user.userId))
-		const activeModules = member ? await activeModulesIn(trx, member.organization.id, member.organization.role) : []
-		return { member, activeModules }
-	}
+	const chosen = await chosenOrganization(request)
 	const port = auth()
+	let shell: SignedInShell | null = null
 	if (port.name === 'local') {
 		const token = await readLocalToken(request)
-		const result = token ? await asSystemThenUser((trx) => sessionUserIn(trx, token), memberAndModules) : null
-		if (!result) throw signInRedirect(request)
-		return result.value
+		if (token) shell = await readSignedInShell({ sessionTokenHash: hashToken(token), verifiedUser: null, chosen })
+	} else {
+		const user = await port.getUser(request)
+		if (user) shell = await readSignedInShell({ sessionTokenHash: null, verifiedUser: user, chosen })
 	}
-	const user = await port.getUser(request)
-	if (!user) throw signInRedirect(request)
-	return asUser(user.userId, (trx) => memberAndModules(trx, user))
+	if (!shell) throw signInRedirect(request)
+	return shell
+}
+
+type SignedInShell = { member: CurrentMember | null; activeModules: ActiveModule[] }
+
+async function readSignedInShell({ sessionTokenHash, verifiedUser, chosen }: { sessionTokenHash: string | null; verifiedUser: AuthUser | null; chosen: string | null }): Promise<SignedInShell | null> {
+	const { rows } = await asSystem((trx) =>
+		sql<{
+			shell: {
+				user_id: string
+				email: string | null
+				memberships: MembershipRow[]
+				organization_id: string | null
+				profile: ProfileRow | null
+				modules: Array<ActiveModule & { default_visibility: string }>
+			} | null
+		}>`select private.signed_in_shell(${sessionTokenHash}, ${verifiedUser?.userId ?? null}::uuid, ${chosen}::uuid,
+			${SESSION_IDLE}::interval, ${SESSION_TOUCH_AFTER}::interval) as shell`.execute(trx),
+	)
+	const shell = rows[0]?.shell
+	if (!shell) return null
+	const user: AuthUser = verifiedUser ?? { userId: shell.user_id, email: shell.email ?? '' }
+	const memberships = shell.memberships.map(membershipOf)
+	const member = memberOf(user, { memberships, profile: shell.profile }, memberships.find((m) => m.id === shell.organization_id))
+	return { member, activeModules: member ? visibleModules(shell.modules, member.organization.role) : [] }
 }
 
 export function getClientAddress(request: Request, context: Readonly<RouterContextProvider>) {

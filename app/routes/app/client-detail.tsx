@@ -8,7 +8,7 @@ import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { invariantResponse } from '#app/lib/errors.ts'
 import { pageMeta } from '#app/lib/meta.ts'
 import { getClient } from '#app/.server/clients.ts'
-import { DEFAULT_PAGE_SIZE, organizationToday } from '#app/.server/query.ts'
+import { DEFAULT_PAGE_SIZE, memberClock } from '#app/.server/query.ts'
 import { listTransactions } from '#app/.server/transactions.ts'
 import { ClientStatusBadge } from '#app/components/data-table/client-cells.tsx'
 import { TablePagination } from '#app/components/data-table/data-table.tsx'
@@ -38,7 +38,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 	)
 	const [page, clock] = await Promise.all([
 		listTransactions(user.userId, organization.id, { ...state, q: null, clientId: found.client.id, pageSize: DEFAULT_PAGE_SIZE }),
-		organizationToday(user.userId, organization.id),
+		memberClock(organization),
 	])
 	const { version: _version, fingerprint: _fingerprint, ...client } = found.client
 	return {

@@ -7,7 +7,7 @@ import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { requireMember } from '#app/.server/auth/session.ts'
 import { listClients, saveClients } from '#app/.server/clients.ts'
 import { readTableRequest, tableAction } from '#app/.server/data-table.ts'
-import { DEFAULT_PAGE_SIZE, organizationToday } from '#app/.server/query.ts'
+import { DEFAULT_PAGE_SIZE, memberClock } from '#app/.server/query.ts'
 import { ClientStatusBadge } from '#app/components/data-table/client-cells.tsx'
 import { SortableHead, TableLoadError, TableSearch } from '#app/components/data-table/data-table.tsx'
 import { EditableTable, SelectCell, TextCell } from '#app/components/data-table/editable-table.tsx'
@@ -24,7 +24,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	const { user, organization, state } = readTableRequest(request, context, CLIENT_SORTS, CLIENT_DEFAULT_SORT)
 	const [page, clock] = await Promise.all([
 		listClients(user.userId, organization.id, { ...state, pageSize: DEFAULT_PAGE_SIZE }),
-		organizationToday(user.userId, organization.id),
+		memberClock(organization),
 	])
 	return {
 		state,

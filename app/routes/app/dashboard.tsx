@@ -21,7 +21,7 @@ export const meta = titleMeta('dashboard')
 
 export async function loader({ context }: Route.LoaderArgs) {
 	const { user, organization } = requireMember(context)
-	return getDashboard(user.userId, organization.id, { latest: 8 })
+	return getDashboard(user.userId, organization.id, { latest: 8, timezone: organization.timezone })
 }
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {

@@ -20,7 +20,8 @@ import {
 	type ModuleChangeResult,
 	type ModuleDetail,
 } from '#app/.server/modules.ts'
-import { organizationToday } from '#app/.server/query.ts'
+import { memberClock } from '#app/.server/query.ts'
+import type { Membership } from '#app/.server/organizations.ts'
 import { allowEvent } from '#app/.server/rate-limit.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { getSyncStatus } from '#app/.server/transactions.ts'
@@ -70,7 +71,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 	const mailActive = detail.upgrades.some((u) => u.name === MAIL_UPGRADE_NAME && u.active)
 	return {
 		detail,
-		emailSync: mailActive ? await loadEmailSync(member.user.userId, member.organization.id) : null,
+		emailSync: mailActive ? await loadEmailSync(member.user.userId, member.organization) : null,
 		canManage: isOwner(member.organization.role),
 		gearsRemaining: member.organization.gearsRemaining,
 		dialogUpgrade,
@@ -80,12 +81,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 }
 
 /** The email sync's state, latest runs and the notices not understood, times in the organization's timezone. */
-async function loadEmailSync(userId: string, organizationId: string): Promise<EmailSyncView> {
-	const [status, runs, clock] = await Promise.all([
-		getSyncStatus(userId, organizationId),
-		listSyncRuns(userId, organizationId, 20),
-		organizationToday(userId, organizationId),
-	])
+async function loadEmailSync(userId: string, organization: Membership): Promise<EmailSyncView> {
+	const clock = memberClock(organization)
+	const [status, runs] = await Promise.all([getSyncStatus(userId, organization.id), listSyncRuns(userId, organization.id, 20)])
 	const local = (iso: string) => {
 		const d = new TZDate(iso, clock.timezone)
 		return { date: format(d, 'yyyy-MM-dd'), time: format(d, 'HH:mm') }

@@ -18,7 +18,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	const { user, organization } = requireMember(context)
 	const t = getInstance(context).getFixedT(null, 'reports')
 	const methodLabel = getInstance(context).getFixedT(null, 'transactions')
-	const resolved = await resolveReportRange(user.userId, organization.id, new URL(request.url).searchParams)
+	const resolved = resolveReportRange(organization, new URL(request.url).searchParams)
 	if (!resolved.ok) {
 		const message = `${t(`errors.${resolved.error}.title`)}: ${t(`errors.${resolved.error}.description`)}`
 		return new Response(message, { status: 400, headers: { 'content-type': 'text/plain; charset=utf-8' } })

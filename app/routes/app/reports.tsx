@@ -25,7 +25,7 @@ export const meta = titleMeta('reports')
 
 export async function loader({ request, context }: Route.LoaderArgs) {
 	const { user, organization } = requireMember(context)
-	const report = await getReport(user.userId, organization.id, new URL(request.url).searchParams)
+	const report = await getReport(user.userId, organization.id, new URL(request.url).searchParams, { timezone: organization.timezone })
 	if (!report.ok) {
 		// A malformed custom range: the form again, with what was typed and why it was refused.
 		return data({ ...report, presets: RANGE_PRESETS, exportHref: null }, { status: 400 })

@@ -8,10 +8,10 @@ import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { requireMember } from '#app/.server/auth/session.ts'
 import { listClientChoices } from '#app/.server/clients.ts'
 import { readTableRequest, tableAction } from '#app/.server/data-table.ts'
-import { DEFAULT_PAGE_SIZE, organizationToday } from '#app/.server/query.ts'
+import { DEFAULT_PAGE_SIZE, memberClock } from '#app/.server/query.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { syncMailbox, syncToast } from '#app/.server/email-sync/sync.ts'
-import { getSyncStatus, listTransactions, saveTransactions } from '#app/.server/transactions.ts'
+import { getTransactionsScreen, saveTransactions } from '#app/.server/transactions.ts'
 import { useCategoryLabel } from '#app/components/category-badge.tsx'
 import { NativeSelect, TableLoadError, TableSearch } from '#app/components/data-table/data-table.tsx'
 import { EditableTable, SelectCell, TextCell } from '#app/components/data-table/editable-table.tsx'
@@ -38,10 +38,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	const { user, organization, url, state } = readTableRequest(request, context, TRANSACTION_SORTS, TRANSACTION_DEFAULT_SORT)
 	const categoryParam = url.searchParams.get('category')
 	const category = isCategory(categoryParam) ? categoryParam : null
-	const [page, sync, clock, clients] = await Promise.all([
-		listTransactions(user.userId, organization.id, { ...state, category, pageSize: DEFAULT_PAGE_SIZE }),
-		getSyncStatus(user.userId, organization.id),
-		organizationToday(user.userId, organization.id),
+	const clock = memberClock(organization)
+	const [{ page, sync }, clients] = await Promise.all([
+		getTransactionsScreen(user.userId, organization.id, { ...state, category, pageSize: DEFAULT_PAGE_SIZE }),
 		state.edit ? listClientChoices(user.userId, organization.id) : [],
 	])
 	const lastSynced = sync.lastSyncedAt ? new TZDate(sync.lastSyncedAt, clock.timezone) : null
