@@ -164,27 +164,6 @@ export function asAnon<T>(fn: (trx: Tx) => Promise<T>): Promise<T> {
 	return withRole({ role: 'anon' }, fn)
 }
 
-/**
- * One transaction that starts as the owner role and goes on as a user: `first` runs with RLS
- * off (reading the session, whose table only the owner role reads) and names the user, or
- * returns null to stop there (null is returned, and what `first` wrote commits); `then` runs
- * as that user, exactly as inside asUser. For a signed-in request's session, memberships and
- * sidebar, which would otherwise be three transactions (docs/decisions/018-one-transaction-per-signed-in-shell.md).
- */
-export async function asSystemThenUser<A extends { userId: string }, B>(
-	first: (trx: Tx) => Promise<A | null>,
-	then: (trx: Tx, found: A) => Promise<B>,
-): Promise<{ found: A; value: B } | null> {
-	const { db } = await current()
-	return db.transaction().execute(async (trx) => {
-		const found = await first(trx)
-		if (!found) return null
-		if (!found.userId) throw new Error('asSystemThenUser needs a user id')
-		await assumeRole(trx, { sub: found.userId, role: 'authenticated' })
-		return { found, value: await then(trx, found) }
-	})
-}
-
 /** One transaction as the owner role, bypassing RLS: migrations, seeding, auth internals. */
 export async function asSystem<T>(fn: (trx: Tx, runScript: (text: string) => Promise<void>) => Promise<T>): Promise<T> {
 	const c = await current()
