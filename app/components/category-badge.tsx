@@ -26,8 +26,10 @@ export function useCategoryLabel() {
 	return (category: TransactionCategory) => t(`reports:category.${category}`)
 }
 
-/** A transaction category (docs/product.md, Rules) as a coloured, translated badge. */
-export function CategoryBadge({ category }: { category: TransactionCategory }) {
-	const label = useCategoryLabel()
-	return <Badge variant={variants[category]}>{label(category)}</Badge>
+/**
+ * A transaction category (docs/product.md, Rules) as a coloured badge, with its translated label
+ * (useCategoryLabel, called once by the table for all its rows).
+ */
+export function CategoryBadge({ category, label }: { category: TransactionCategory; label: string }) {
+	return <Badge variant={variants[category]}>{label}</Badge>
 }

@@ -1,7 +1,7 @@
 import { getInputProps } from '@conform-to/react'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { Link } from 'react-router'
-import { CategoryBadge } from '#app/components/category-badge.tsx'
+import { CategoryBadge, useCategoryLabel } from '#app/components/category-badge.tsx'
 import { Input } from '#app/components/ui/input.tsx'
 import { Table, TableBody, TableCell, TableHeader, TableRow } from '#app/components/ui/table.tsx'
 import { useFormat } from '#app/lib/use-format.ts'
@@ -117,6 +117,18 @@ export function TransactionsReadTable({
 }) {
 	const fmt = useFormat()
 	const { t } = useTranslation('transactions')
+	const categoryLabel = useCategoryLabel()
+	// Every row's cells carry their column's name (the phone cards' labels): translated once.
+	const label = {
+		date: t('columns.date'),
+		client: t('columns.client'),
+		externalId: t('columns.externalId'),
+		amount: t('columns.amount'),
+		category: t('columns.category'),
+		method: t('columns.method'),
+		description: t('columns.description'),
+	}
+	const noClient = t('noClient')
 	return (
 		<div className="rounded-md border">
 			<Table cards>
@@ -132,34 +144,34 @@ export function TransactionsReadTable({
 					) : (
 						rows.map((row) => (
 							<TableRow key={row.id}>
-								<TableCell className="tabular-nums" data-label={t('columns.date')} data-card="meta">
+								<TableCell className="tabular-nums" data-label={label.date} data-card="meta">
 									{fmt.date(row.dateReceived)}
 								</TableCell>
 								{hideClient ? null : (
-									<TableCell data-label={t('columns.client')} data-card="subtitle">
+									<TableCell data-label={label.client} data-card="subtitle">
 										{row.clientId && row.clientName ? (
 											<Link to={`/app/clients/${row.clientId}`} className="text-primary underline-offset-4 hover:underline">
 												{row.clientName}
 											</Link>
 										) : (
-											<span className="text-muted-foreground">{t('noClient')}</span>
+											<span className="text-muted-foreground">{noClient}</span>
 										)}
 									</TableCell>
 								)}
-								<TableCell className="font-mono text-xs" data-label={t('columns.externalId')}>
+								<TableCell className="font-mono text-xs" data-label={label.externalId}>
 									{row.externalId}
 								</TableCell>
-								<TableCell className="text-right tabular-nums" data-label={t('columns.amount')} data-card="title">
+								<TableCell className="text-right tabular-nums" data-label={label.amount} data-card="title">
 									{fmt.money(row.amount)}
 								</TableCell>
-								<TableCell data-label={t('columns.category')} data-card="meta">
-									<CategoryBadge category={row.category} />
+								<TableCell data-label={label.category} data-card="meta">
+									<CategoryBadge category={row.category} label={categoryLabel(row.category)} />
 								</TableCell>
-								<TableCell data-label={t('columns.method')}>{t(`methods.${row.paymentMethod}`)}</TableCell>
+								<TableCell data-label={label.method}>{t(`methods.${row.paymentMethod}`)}</TableCell>
 								<TableCell
 									className="max-w-80 truncate"
 									title={row.description ?? undefined}
-									data-label={t('columns.description')}
+									data-label={label.description}
 									data-card={row.description ? 'wide' : 'hidden'}
 								>
 									{row.description}

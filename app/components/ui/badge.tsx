@@ -4,20 +4,16 @@ import { Slot } from 'radix-ui'
 import { cn } from '../../lib/utils.ts'
 
 const badgeVariants = cva(
-	'inline-flex w-fit shrink-0 items-center justify-center gap-1 overflow-hidden rounded-md border px-2 py-0.5 text-xs font-medium whitespace-nowrap transition-[color,box-shadow] focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/50 aria-invalid:border-destructive aria-invalid:ring-destructive/20 dark:aria-invalid:ring-destructive/40 [&>svg]:pointer-events-none [&>svg]:size-3',
+	'inline-flex w-fit shrink-0 items-center justify-center gap-1 overflow-hidden rounded-md border px-2 py-0.5 text-xs font-medium whitespace-nowrap [&>svg]:pointer-events-none [&>svg]:size-3',
 	{
 		variants: {
 			variant: {
-				default: 'border-transparent bg-primary text-primary-foreground [a&]:hover:bg-primary/90',
-				secondary:
-					'border-transparent bg-secondary text-secondary-foreground [a&]:hover:bg-secondary/90',
-				destructive:
-					'border-transparent bg-destructive text-white focus-visible:ring-destructive/20 dark:bg-destructive/60 dark:focus-visible:ring-destructive/40 [a&]:hover:bg-destructive/90',
-				outline: 'text-foreground [a&]:hover:bg-accent [a&]:hover:text-accent-foreground',
-				success:
-					'border-transparent bg-success/15 text-green-800 dark:bg-success/20 dark:text-success [a&]:hover:bg-success/25',
-				warning:
-					'border-transparent bg-warning/20 text-amber-800 dark:bg-warning/20 dark:text-warning [a&]:hover:bg-warning/30',
+				default: 'border-transparent bg-primary text-primary-foreground',
+				secondary: 'border-transparent bg-secondary text-secondary-foreground',
+				destructive: 'border-transparent bg-destructive text-white dark:bg-destructive/60',
+				outline: 'text-foreground',
+				success: 'border-transparent bg-success/15 text-green-800 dark:bg-success/20 dark:text-success',
+				warning: 'border-transparent bg-warning/20 text-amber-800 dark:bg-warning/20 dark:text-warning',
 			},
 		},
 		defaultVariants: { variant: 'default' },

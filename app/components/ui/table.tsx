@@ -46,7 +46,7 @@ function TableRow({ className, ...props }: React.ComponentProps<'tr'>) {
 	return (
 		<tr
 			data-slot="table-row"
-			className={cn('border-b transition-colors hover:bg-muted/50 data-[state=selected]:bg-muted', className)}
+			className={cn('border-b transition-colors hover:bg-muted/50', className)}
 			{...props}
 		/>
 	)
@@ -57,7 +57,7 @@ function TableHead({ className, ...props }: React.ComponentProps<'th'>) {
 		<th
 			data-slot="table-head"
 			className={cn(
-				'h-10 px-2 text-left align-middle font-medium whitespace-nowrap text-foreground [&:has([role=checkbox])]:pr-0 [&>[role=checkbox]]:translate-y-[2px]',
+				'h-10 px-2 text-left align-middle font-medium whitespace-nowrap text-foreground',
 				className,
 			)}
 			{...props}
@@ -70,7 +70,7 @@ function TableCell({ className, ...props }: React.ComponentProps<'td'>) {
 		<td
 			data-slot="table-cell"
 			className={cn(
-				'p-2 align-middle whitespace-nowrap [&:has([role=checkbox])]:pr-0 [&>[role=checkbox]]:translate-y-[2px]',
+				'p-2 align-middle whitespace-nowrap',
 				className,
 			)}
 			{...props}

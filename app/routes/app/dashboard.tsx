@@ -3,7 +3,7 @@ import { useTranslation } from '#app/lib/use-translation.ts'
 import { Link } from 'react-router'
 import { getDashboard } from '#app/.server/analytics.ts'
 import { requireMember } from '#app/.server/auth/session.ts'
-import { CategoryBadge } from '#app/components/category-badge.tsx'
+import { CategoryBadge, useCategoryLabel } from '#app/components/category-badge.tsx'
 import { SmallMonthlyChartSlot } from '#app/components/chart-slot.tsx'
 import { useMonthLabel } from '#app/components/month-label.ts'
 import { MonthlyFiguresTable } from '#app/components/monthly-figures-table.tsx'
@@ -85,6 +85,14 @@ function EmptyState() {
 function LatestTransactions({ latest, className }: { latest: Route.ComponentProps['loaderData']['latest']; className?: string }) {
 	const fmt = useFormat()
 	const { t } = useTranslation(['dashboard', 'reports'])
+	const categoryLabel = useCategoryLabel()
+	const label = {
+		date: t('reports:columns.date'),
+		client: t('reports:columns.client'),
+		amount: t('reports:columns.amount'),
+		category: t('reports:columns.category'),
+		method: t('reports:columns.method'),
+	}
 	return (
 		<Card className={className}>
 			<CardHeader>
@@ -105,14 +113,14 @@ function LatestTransactions({ latest, className }: { latest: Route.ComponentProp
 				<Table cards scrollLabel={t('latest.title')}>
 					<TableHeader>
 						<TableRow>
-							<TableHead scope="col">{t('reports:columns.date')}</TableHead>
-							<TableHead scope="col">{t('reports:columns.client')}</TableHead>
+							<TableHead scope="col">{label.date}</TableHead>
+							<TableHead scope="col">{label.client}</TableHead>
 							<TableHead scope="col" className="text-right">
-								{t('reports:columns.amount')}
+								{label.amount}
 							</TableHead>
-							<TableHead scope="col">{t('reports:columns.category')}</TableHead>
+							<TableHead scope="col">{label.category}</TableHead>
 							<TableHead scope="col" className="hidden md:table-cell">
-								{t('reports:columns.method')}
+								{label.method}
 							</TableHead>
 						</TableRow>
 					</TableHeader>
@@ -126,19 +134,19 @@ function LatestTransactions({ latest, className }: { latest: Route.ComponentProp
 						) : (
 							latest.map((row) => (
 								<TableRow key={row.id}>
-									<TableCell className="tabular-nums" data-label={t('reports:columns.date')} data-card="meta">
+									<TableCell className="tabular-nums" data-label={label.date} data-card="meta">
 										{fmt.date(row.dateReceived)}
 									</TableCell>
-									<TableCell className="max-w-48 truncate" data-label={t('reports:columns.client')} data-card="subtitle" title={row.clientName || undefined}>
+									<TableCell className="max-w-48 truncate" data-label={label.client} data-card="subtitle" title={row.clientName || undefined}>
 										{row.clientName || <span className="text-muted-foreground">{t('reports:noClient')}</span>}
 									</TableCell>
-									<TableCell className="text-right tabular-nums" data-label={t('reports:columns.amount')} data-card="title">
+									<TableCell className="text-right tabular-nums" data-label={label.amount} data-card="title">
 										{fmt.money(row.amount)}
 									</TableCell>
-									<TableCell data-label={t('reports:columns.category')} data-card="meta">
-										<CategoryBadge category={row.category} />
+									<TableCell data-label={label.category} data-card="meta">
+										<CategoryBadge category={row.category} label={categoryLabel(row.category)} />
 									</TableCell>
-									<TableCell className="hidden md:table-cell" data-label={t('reports:columns.method')} data-card="hidden">
+									<TableCell className="hidden md:table-cell" data-label={label.method} data-card="hidden">
 										{t(`transactions:methods.${row.paymentMethod}`)}
 									</TableCell>
 								</TableRow>
