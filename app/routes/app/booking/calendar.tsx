@@ -3,8 +3,8 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { addDays, format, parseISO, startOfWeek } from 'date-fns'
 import { ChevronLeftIcon, ChevronRightIcon, PlusIcon, RefreshCwIcon } from 'lucide-react'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { useEffect } from 'react'
-import { data, Form, Link, useRevalidator } from 'react-router'
+import { useEffect, useRef } from 'react'
+import { data, Form, Link, useNavigation, useRevalidator } from 'react-router'
 import type { z } from 'zod'
 import { todayIn } from '#app/lib/dates.ts'
 import {
@@ -445,10 +445,26 @@ function NewAppointment({ day, booking, result }: { day: string; booking: Bookin
 function useLiveRefresh() {
 	const revalidator = useRevalidator()
 	const revalidate = revalidator.revalidate
+	// A change while a navigation or a form is under way (often the staff's own, told back by the
+	// server) waits for it to end: revalidating would interrupt it, and the redirect of a form
+	// carries the flash message that its toast shows.
+	const idle = useNavigation().state === 'idle'
+	const navigating = useRef(false)
+	const missed = useRef(false)
+	useEffect(() => {
+		navigating.current = !idle
+		if (idle && missed.current) {
+			missed.current = false
+			void revalidate()
+		}
+	}, [idle, revalidate])
 	useEffect(() => {
 		if (typeof EventSource === 'undefined') return
 		const source = new EventSource('/app/booking/events')
-		const onChange = () => void revalidate()
+		const onChange = () => {
+			if (navigating.current) missed.current = true
+			else void revalidate()
+		}
 		source.addEventListener('change', onChange)
 		return () => {
 			source.removeEventListener('change', onChange)
