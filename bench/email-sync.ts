@@ -16,7 +16,7 @@ import { readFileSync } from 'node:fs'
 import { cpus, loadavg } from 'node:os'
 import path from 'node:path'
 import { performance } from 'node:perf_hooks'
-import pg from 'pg'
+import { freshPgDatabase } from './pg-database.ts'
 import { startImapServer } from '../tests/support/imap-server.ts'
 
 process.env.SECRETS_KEY ??= 'bench-secrets-key-of-at-least-32-characters!'
@@ -85,14 +85,7 @@ async function main() {
 	const { asSystem, asUser, closeDatabase, openDatabase, sql } = await import('../app/.server/db/index.ts')
 	const { migrate } = await import('../app/.server/db/migrate.ts')
 	const { saveConnection } = await import('../app/.server/integrations.ts')
-	const adminUrl = execFileSync('bash', [path.join(root, 'scripts/pg-test-server.sh')], { encoding: 'utf8' }).trim()
-	const name = `p2p_bench_email_sync_${Date.now()}`
-	const admin = new pg.Client({ connectionString: adminUrl })
-	await admin.connect()
-	await admin.query(`create database ${name}`)
-	await admin.end()
-	const url = new URL(adminUrl)
-	url.pathname = `/${name}`
+	const { name, url, drop } = await freshPgDatabase('p2p_bench_email_sync')
 	const imap = await startImapServer()
 	try {
 		const notices = ['01-venmo-paid-you.eml', '04-cashapp-base64.eml', '06-paypal-got-money.eml', '08-chase-zelle.eml', '09-bofa-zelle-1.eml', '12-td-zelle.eml', '13-wellsfargo-zelle.eml'].map((f) =>
@@ -103,7 +96,7 @@ async function main() {
 		imap.deliverToMaildir(Array.from({ length: TOTAL }, (_, i) => message(notices, filler, i)), new Date(Date.now() - 86_400_000))
 		const writeSeconds = (performance.now() - started) / 1000
 
-		await openDatabase({ kind: 'pg', url: url.toString(), max: 4 })
+		await openDatabase({ kind: 'pg', url, max: 4 })
 		await migrate(root)
 		const owner = await asSystem(async (trx) => {
 			const user = await sql<{ id: string }>`
@@ -122,7 +115,7 @@ async function main() {
 		if (!saved.ok) throw new Error(`connection not saved: ${saved.code}`)
 		await closeDatabase()
 
-		const out = execFileSync(path.join(root, 'node_modules/.bin/tsx'), [import.meta.filename, '--child', url.toString(), owner.orgId, owner.userId], {
+		const out = execFileSync(path.join(root, 'node_modules/.bin/tsx'), [import.meta.filename, '--child', url, owner.orgId, owner.userId], {
 			encoding: 'utf8',
 			maxBuffer: 1024 * 1024,
 			env: process.env,
@@ -146,10 +139,7 @@ async function main() {
 	} finally {
 		await imap.stop()
 		await closeDatabase().catch(() => undefined)
-		const c = new pg.Client({ connectionString: adminUrl })
-		await c.connect()
-		await c.query(`drop database if exists ${name} with (force)`)
-		await c.end()
+		await drop()
 	}
 }
 

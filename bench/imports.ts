@@ -18,6 +18,7 @@ import { cpus, loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
 import { performance } from 'node:perf_hooks'
 import pg from 'pg'
+import { freshPgDatabase } from './pg-database.ts'
 import { asSystem, closeDatabase, openDatabase, sql } from '../app/.server/db/index.ts'
 import { migrate } from '../app/.server/db/migrate.ts'
 import { commitImport, importPayments } from '../app/.server/imports/pipeline.ts'
@@ -83,15 +84,8 @@ async function child([url, orgId, userId, filePath]: string[]) {
 }
 
 async function main() {
-	const adminUrl = execFileSync('bash', [path.join(root, 'scripts/pg-test-server.sh')], { encoding: 'utf8' }).trim()
-	const name = `p2p_bench_imports_${Date.now()}`
-	const admin = new pg.Client({ connectionString: adminUrl })
-	await admin.connect()
-	await admin.query(`create database ${name}`)
-	await admin.end()
-	const url = new URL(adminUrl)
-	url.pathname = `/${name}`
-	await openDatabase({ kind: 'pg', url: url.toString(), max: 4 })
+	const { name, url, drop } = await freshPgDatabase('p2p_bench_imports')
+	await openDatabase({ kind: 'pg', url, max: 4 })
 	const dir = mkdtempSync(path.join(tmpdir(), 'p2p-bench-imports-'))
 	try {
 		await migrate(root)
@@ -110,7 +104,7 @@ async function main() {
 		const filePath = path.join(dir, 'venmo.csv')
 		const text = venmoFile(ROWS)
 		writeFileSync(filePath, text)
-		const out = execFileSync(path.join(root, 'node_modules/.bin/tsx'), [import.meta.filename, '--child', url.toString(), owner.orgId, owner.userId, filePath], {
+		const out = execFileSync(path.join(root, 'node_modules/.bin/tsx'), [import.meta.filename, '--child', url, owner.orgId, owner.userId, filePath], {
 			encoding: 'utf8',
 			maxBuffer: 1024 * 1024,
 		})
@@ -143,10 +137,7 @@ async function main() {
 	} finally {
 		rmSync(dir, { recursive: true, force: true })
 		await closeDatabase()
-		const c = new pg.Client({ connectionString: adminUrl })
-		await c.connect()
-		await c.query(`drop database if exists ${name} with (force)`)
-		await c.end()
+		await drop()
 	}
 }
 
