@@ -10,15 +10,12 @@
  * BENCH_PGLITE_ROWS overrides the row count on PGlite only (its bulk load is the slow part).
  */
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { performance } from 'node:perf_hooks'
+import { runnerImport } from 'vite'
 import { freshPgDatabase } from './pg-database.ts'
-import { exportTransactions, getCategorySummaries, getDashboard, getReport, presetRange } from '../app/.server/analytics.ts'
-import { todayIn } from '../app/lib/dates.ts'
-import { asSystem, closeDatabase, openDatabase, sql } from '../app/.server/db/index.ts'
-import { migrate } from '../app/.server/db/migrate.ts'
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000)
 const PGLITE_ROWS = Number(process.env.BENCH_PGLITE_ROWS ?? ROWS)
@@ -28,6 +25,15 @@ const WARMUP = 3
 const CHUNK = 250_000
 const TARGETS = (process.env.BENCH_TARGETS ?? 'pg,pglite').split(',').map((t) => t.trim()) as Array<'pg' | 'pglite'>
 const root = path.resolve(import.meta.dirname, '..')
+
+// The app's services, loaded as the server loads them (see bench/payments-app.ts).
+const { module: app } = await runnerImport<typeof import('./payments-app.ts')>(path.join(root, 'bench/payments-app.ts'), {
+	configFile: false,
+	root,
+	logLevel: 'warn',
+	ssr: { external: ['@electric-sql/pglite', 'pg', 'nodemailer'] },
+})
+const { asSystem, closeDatabase, exportTransactions, getCategorySummaries, getDashboard, getReport, listTransactions, migrate, openDatabase, presetRange, sql, todayIn } = app
 
 /** Targets of issue 4 on the PostgreSQL server (ms, p95); PGlite is allowed three times as much. */
 const TARGET_MS: Record<string, number> = {
@@ -135,20 +141,6 @@ async function measure(name: string, fn: () => Promise<unknown>, runs = RUNS): P
 	return result
 }
 
-type ListTransactions = (userId: string, orgId: string, options: Record<string, unknown>) => Promise<{ rows: unknown[]; total: number; totalCapped?: boolean }>
-
-async function loadListTransactions(): Promise<ListTransactions | null> {
-	const file = path.join(root, 'app/.server/transactions.ts')
-	if (!existsSync(file)) return null
-	try {
-		const mod = (await import(file)) as { listTransactions?: ListTransactions }
-		return typeof mod.listTransactions === 'function' ? mod.listTransactions : null
-	} catch (error) {
-		log(`app/.server/transactions.ts did not load: ${String(error)}`)
-		return null
-	}
-}
-
 async function run(target: 'pg' | 'pglite'): Promise<{ results: Result[]; notes: string[] }> {
 	const notes: string[] = []
 	const rows = target === 'pglite' ? PGLITE_ROWS : ROWS
@@ -191,20 +183,13 @@ async function run(target: 'pg' | 'pglite'): Promise<{ results: Result[]; notes:
 		)
 		results.push(await measure('reports: all time', () => getReport(a.userId, a.orgId, new URLSearchParams('range=all'))))
 
-		const list = await loadListTransactions()
-		if (list) {
-			results.push(await measure('transactions: page 1', () => list(a.userId, a.orgId, {})))
-			results.push(await measure('transactions: page 500 by amount', () => list(a.userId, a.orgId, { page: 500, sort: 'amount', dir: 'asc' })))
-			results.push(await measure('transactions: search text', () => list(a.userId, a.orgId, { q: 'catering' })))
-			results.push(await measure('transactions: search client', () => list(a.userId, a.orgId, { q: 'Client 04321' })))
-			results.push(await measure('transactions: search amount', () => list(a.userId, a.orgId, { q: '$1,234.56' })))
-			const first = await list(a.userId, a.orgId, {})
-			notes.push(`transactions page 1: ${first.rows.length} rows, total ${first.total.toLocaleString('en-US')}${first.totalCapped ? '+ (capped)' : ''}`)
-		} else {
-			// transactions.ts reaches app/.server/i18n.ts (through the table saver and the request
-			// guard), whose import.meta.glob only Vite understands: under tsx it does not load.
-			notes.push('transactions list: NOT MEASURED, app/.server/transactions.ts did not load under tsx (see the log line above)')
-		}
+		results.push(await measure('transactions: page 1', () => listTransactions(a.userId, a.orgId, {})))
+		results.push(await measure('transactions: page 500 by amount', () => listTransactions(a.userId, a.orgId, { page: 500, sort: 'amount', dir: 'asc' })))
+		results.push(await measure('transactions: search text', () => listTransactions(a.userId, a.orgId, { q: 'catering' })))
+		results.push(await measure('transactions: search client', () => listTransactions(a.userId, a.orgId, { q: 'Client 04321' })))
+		results.push(await measure('transactions: search amount', () => listTransactions(a.userId, a.orgId, { q: '$1,234.56' })))
+		const first = await listTransactions(a.userId, a.orgId, {})
+		notes.push(`transactions page 1: ${first.rows.length} rows, total ${first.total.toLocaleString('en-US')}${first.totalCapped ? '+ (capped)' : ''}`)
 
 		// The CSV export of one month, streamed in batches.
 		const month = presetRange('this-month', addDays(today, -40))
