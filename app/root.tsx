@@ -6,6 +6,7 @@ import { supabaseCookies } from '#app/.server/auth/middleware.ts'
 import { responseDefaults } from '#app/.server/headers.ts'
 import { getLocale, i18nextMiddleware } from '#app/.server/i18n.ts'
 import { requestGuard } from '#app/.server/request-guard.ts'
+import { forgetReadsOnWrite } from '#app/.server/shared-reads.ts'
 import { ensureStarted } from '#app/.server/startup.ts'
 import { getToast, type Toast } from '#app/.server/toast.ts'
 import { NavigationProgress } from '#app/components/navigation-progress.tsx'
@@ -27,6 +28,7 @@ export const middleware: Route.MiddlewareFunction[] = [
 	supabaseCookies,
 	i18nextMiddleware,
 	requestGuard,
+	forgetReadsOnWrite,
 ]
 
 export const links: Route.LinksFunction = () => [

@@ -29,6 +29,7 @@ import { notifyStaffOfBooking } from './notifications/index.ts'
 import { allowEvent } from './rate-limit.ts'
 import { open, seal } from './secrets.ts'
 import { secureCookies } from './security.ts'
+import { sharedReads } from './shared-reads.ts'
 import { sendBookingMail } from './public-booking-mail.ts'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
@@ -73,11 +74,24 @@ export async function getPublicOrganization(slug: string): Promise<PublicOrganiz
 }
 
 /**
+ * How long the public pages keep what every visitor of an organization reads alike, the
+ * catalogue and the busy times, when no change has made them forget it first
+ * (app/.server/shared-reads.ts; docs/decisions/024-public-booking-reads.md).
+ */
+const SHARED_READS = { ttlMs: 10_000, max: 500 }
+type OrganizationWithCatalogue = { org: PublicOrganization; catalogue: Catalogue } | null
+const catalogues = sharedReads<OrganizationWithCatalogue>(SHARED_READS)
+
+/**
  * The organization and its catalogue in one transaction and one statement (the public functions'
  * rows as JSON: docs/decisions/023-fewer-round-trips.md); null when there is no such organization.
  */
-export async function getOrganizationWithCatalogue(slug: string) {
+export async function getOrganizationWithCatalogue(slug: string): Promise<OrganizationWithCatalogue> {
 	if (!slug || slug.length > 200) return null
+	return catalogues.get(slug, () => readOrganizationWithCatalogue(slug))
+}
+
+async function readOrganizationWithCatalogue(slug: string): Promise<OrganizationWithCatalogue> {
 	const row = await asAnon((trx) =>
 		sql<{ org: OrganizationRow; services: ServiceRow[]; providers: ProviderRow[]; settings: SettingsRow | null }>`
 			with o as (select * from public.get_public_organization(${slug}))
@@ -179,12 +193,30 @@ export async function getAvailabilityInput(organizationId: string, catalogue: Ca
 	const today = todayIn(settings.timezone, now)
 	const days = Math.min(settings.maxAdvanceDays + 1, LISTED_DAYS)
 	const last = addDays(today, days - 1)
-	// One statement for both reads; instants travel as epoch milliseconds.
-	const { busy, overrides } = await asAnon((trx) =>
-		sql<{
-			busy: Array<{ provider_id: string; busy_from: number; busy_until: number }>
-			overrides: Array<{ provider_id: string | null; date: string; closed: boolean; start_time: string | null; end_time: string | null }>
-		}>`
+	const { busy, overrides } = await busyTimes.get(`${organizationId} ${today} ${last}`, () => readBusyTimes(organizationId, today, last))
+	return {
+		now,
+		timezone: settings.timezone,
+		settings,
+		service: { durationMinutes: service.durationMinutes },
+		providers: catalogue.providers.map((p) => ({ id: p.id, hours: p.hours })),
+		appointments: busy.map((r) => ({ providerId: r.provider_id, startsAt: new Date(r.busy_from), endsAt: new Date(r.busy_until), bufferEndsAt: new Date(r.busy_until) })),
+		overrides: overrides.map((r) => ({ date: r.date, providerId: r.provider_id, closed: r.closed, start: r.start_time, end: r.end_time })),
+		fromDate: today,
+		days,
+	}
+}
+
+type BusyTimes = {
+	busy: Array<{ provider_id: string; busy_from: number; busy_until: number }>
+	overrides: Array<{ provider_id: string | null; date: string; closed: boolean; start_time: string | null; end_time: string | null }>
+}
+const busyTimes = sharedReads<BusyTimes>(SHARED_READS)
+
+/** Busy ranges and date overrides from `today` to `last`, in one statement; instants travel as epoch milliseconds. */
+function readBusyTimes(organizationId: string, today: string, last: string) {
+	return asAnon((trx) =>
+		sql<BusyTimes>`
 			select
 				(select coalesce(jsonb_agg(jsonb_build_object('provider_id', b.provider_id,
 					'busy_from', extract(epoch from b.busy_from) * 1000, 'busy_until', extract(epoch from b.busy_until) * 1000) order by b.n), '[]')
@@ -197,17 +229,6 @@ export async function getAvailabilityInput(organizationId: string, catalogue: Ca
 			.execute(trx)
 			.then((r) => r.rows[0]!),
 	)
-	return {
-		now,
-		timezone: settings.timezone,
-		settings,
-		service: { durationMinutes: service.durationMinutes },
-		providers: catalogue.providers.map((p) => ({ id: p.id, hours: p.hours })),
-		appointments: busy.map((r) => ({ providerId: r.provider_id, startsAt: new Date(r.busy_from), endsAt: new Date(r.busy_until), bufferEndsAt: new Date(r.busy_until) })),
-		overrides: overrides.map((r) => ({ date: r.date, providerId: r.provider_id, closed: r.closed, start: r.start_time, end: r.end_time })),
-		fromDate: today,
-		days,
-	}
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -38,6 +38,16 @@ async function bookingWorld(request: APIRequestContext, settings: Record<string,
 	})
 }
 
+/**
+ * Shows tomorrow's times (UTC, the test organization's zone): a whole day of them whatever the
+ * hour the test runs at, where today's thin out as the day goes.
+ */
+async function showTomorrow(page: Page) {
+	const url = new URL(page.url())
+	url.searchParams.set('date', new Date(Date.now() + 86_400_000).toISOString().slice(0, 10))
+	await page.goto(url.toString())
+}
+
 async function fillDetails(page: Page, name: string, email: string) {
 	await expect(page).toHaveURL(/\/details\?/)
 	await page.getByLabel('Name', { exact: true }).fill(name)
@@ -67,6 +77,8 @@ test('a visitor books from /book/{slug} to the booked page in four steps, and ge
 	await page.getByRole('link', { name: /Haircut/ }).click()
 	await expect(page).toHaveURL(/\/slot\?service=/)
 	await page.getByRole('link', { name: /Ana Silva/ }).click()
+	await expect(page).toHaveURL(/provider=/)
+	await showTomorrow(page)
 	const first = page.getByRole('list', { name: 'Free times' }).getByRole('link').first()
 	await expect(first).toBeVisible()
 	await expect(page.getByRole('list', { name: 'Free times' }).getByRole('link')).toHaveCount(6)
@@ -185,6 +197,8 @@ test('by time: slots with their provider counts, in any display zone, then the p
 	await page.context().clearCookies()
 	await page.goto(`/book/${w.slug}/slot?service=${w.serviceId}`)
 	await page.getByRole('link', { name: 'By time' }).click()
+	await expect(page).toHaveURL(/mode=time/)
+	await showTomorrow(page)
 	const times = page.getByRole('list', { name: 'Free times' }).getByRole('link')
 	await expect(times).toHaveCount(12)
 	// Shown in another zone: the same instants, other labels; the choice stays in the address.
@@ -204,6 +218,35 @@ test('by time: slots with their provider counts, in any display zone, then the p
 	// Back to the slot step: the chosen provider is ringed (aria-current).
 	await page.getByRole('link', { name: 'Back' }).click()
 	await expect(page.getByRole('link', { name: /Bruno Costa/ })).toHaveAttribute('aria-current', 'true')
+})
+
+test('a change made outside this server (another instance, SQL by hand) shows on the next load of a public page @nojs', async ({ page }) => {
+	const w = await bookingWorld(page.request)
+	await page.context().clearCookies()
+	await page.goto(`/book/${w.slug}/slot?service=${w.serviceId}&provider=${w.providerIds[0]}`)
+	await showTomorrow(page)
+	const first = page.getByRole('list', { name: 'Free times' }).getByRole('link').first()
+	const start = new URL((await first.getAttribute('href'))!, 'http://x').searchParams.get('start')!
+	await page.goto(`/book/${w.slug}/service`)
+	await expect(page.getByRole('link', { name: /Haircut/ })).toBeVisible()
+	// The public pages keep what they read for a while, unless told of a change (docs/decisions/024-public-booking-reads.md).
+	await withDatabase(async (c) => {
+		await c.query(`update public.booking_services set name = 'Beard trim' where id = $1`, [w.serviceId])
+		await c.query(
+			`insert into public.booking_appointments (organization_id, service_id, provider_id, starts_at, ends_at, buffer_ends_at, guest_name, guest_email, status, total_price)
+			 values ($1, $2, $3, $4, $4::timestamptz + interval '30 minutes', $4::timestamptz + interval '30 minutes', 'Walk-in', 'walk-in@example.test', 'confirmed', 25)`,
+			[w.orgId, w.serviceId, w.providerIds[0], start],
+		)
+	})
+	await expect(async () => {
+		await page.reload()
+		await expect(page.getByRole('link', { name: /Beard trim/ })).toBeVisible({ timeout: 200 })
+	}).toPass({ timeout: 2_000 })
+	await page.goto(`/book/${w.slug}/slot?service=${w.serviceId}&provider=${w.providerIds[0]}`)
+	await showTomorrow(page)
+	// The walk-in's time is taken: the first time offered is a later one.
+	const firstNow = await page.getByRole('list', { name: 'Free times' }).getByRole('link').first().getAttribute('href')
+	expect(new URL(firstNow!, 'http://x').searchParams.get('start')).not.toBe(start)
 })
 
 test('two visitors confirming the same slot: one is booked, the other is told it is taken and keeps their details @nojs', async ({ browser, page }) => {

@@ -1,8 +1,8 @@
 /**
  * Scale out (docs/deploy.md, "Scale out"): two server instances on one PostgreSQL database
  * behind a proxy. Whatever one instance does, the other sees: sessions, flash messages,
- * sign-in throttling, the public pages' rate limits, the scheduler's once-only runs and the
- * booking calendar's live refresh. Needs the build (`npm run build`).
+ * sign-in throttling, the public pages' rate limits and the reads they keep, the scheduler's
+ * once-only runs and the booking calendar's live refresh. Needs the build (`npm run build`).
  */
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
@@ -113,6 +113,43 @@ describe('two instances on one database', () => {
 		}
 		expect((await call('a', page)).status).toBe(429)
 		expect((await call('b', page)).status).toBe(429)
+	})
+
+	test('a change made through instance A reaches the public pages that instance B keeps (NOTIFY)', async () => {
+		const jar = new CookieJar()
+		const owner = await signUp('a', jar)
+		const day = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10)
+		const start = `${day}T09:00:00.000Z`
+		const everyDay = Object.fromEntries(
+			['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [d, { start: '08:00', end: '18:00', enabled: true }]),
+		)
+		const [ids] = await cluster.query<{ service: string; provider: string; appointment: string }>(
+			`with m as (insert into public.organization_modules (organization_id, module_id) values ($1, $2)),
+			 b as (update public.booking_settings set business_hours = $4, timezone = 'UTC', min_advance_hours = 1 where organization_id = $1),
+			 s as (insert into public.booking_services (organization_id, name, price, duration_minutes, color) values ($1, 'Haircut', 25, 30, '#16a34a') returning id),
+			 p as (insert into public.booking_providers (organization_id, display_name) values ($1, 'Ana Silva') returning id),
+			 a as (insert into public.booking_appointments (organization_id, service_id, provider_id, starts_at, ends_at, status, guest_name, guest_email)
+			   select $1, s.id, p.id, $3::timestamptz, $3::timestamptz + interval '30 minutes', 'confirmed', 'Pat Booked', 'pat@example.com' from s, p returning id)
+			 select s.id as service, p.id as provider, a.id as appointment from s, p, a`,
+			[owner.orgId, BOOKING_MODULE_ID, start, JSON.stringify(everyDay)],
+		)
+		// The details step of a taken time sends the visitor back to choose another.
+		const details = `/book/${owner.slug}/details?service=${ids!.service}&provider=${ids!.provider}&start=${encodeURIComponent(start)}`
+		for (let i = 0; i < 3; i++) {
+			const taken = await call('b', details)
+			expect(taken.status).toBe(302)
+			expect(taken.headers.get('location')).toContain('refused=slot_taken')
+			await new Promise((resolve) => setTimeout(resolve, 100))
+		}
+		const cancelled = await call('a', '/app/booking/calendar', { jar, form: { intent: 'change-status', id: ids!.appointment, change: 'cancel', day } })
+		expect(cancelled.status).toBe(302)
+		// B kept the busy times for a while; the database told it they changed.
+		let free = await call('b', details)
+		for (let i = 0; i < 20 && free.status !== 200; i++) {
+			await new Promise((resolve) => setTimeout(resolve, 50))
+			free = await call('b', details)
+		}
+		expect(free.status).toBe(200)
 	})
 
 	test('a scheduled job runs once although both instances tick', async () => {

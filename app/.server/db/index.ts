@@ -23,7 +23,7 @@ type Connection = {
 	runScript: (trx: Tx, text: string) => Promise<void>
 	dump?: () => Promise<Blob>
 	/** PostgreSQL server only: a dedicated connection that LISTENs on a channel. */
-	listen?: (channel: string, onNotify: (payload: string) => void) => Promise<() => Promise<void>>
+	listen?: (channel: string, onNotify: (payload: string) => void, onEnd?: () => void) => Promise<() => Promise<void>>
 	close: () => Promise<void>
 }
 
@@ -78,22 +78,29 @@ async function openPg(options: Extract<DatabaseOptions, { kind: 'pg' }>): Promis
 		},
 	})
 	const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) })
+	const listeners = new Set<pg.Client>()
 	return {
 		db,
 		// Without parameters, pg uses the simple protocol, which takes several statements.
 		runScript: async (trx, text) => void (await sql.raw(text).execute(trx)),
 		// Outside the pool: a LISTEN holds its connection for as long as it listens.
-		listen: async (channel, onNotify) => {
+		listen: async (channel, onNotify, onEnd) => {
 			const client = new pg.Client({ connectionString: options.listenUrl ?? options.url })
+			listeners.add(client)
+			client.on('end', () => listeners.delete(client))
 			client.on('notification', (message) => {
 				if (message.channel === channel) onNotify(message.payload ?? '')
 			})
 			client.on('error', () => undefined)
+			client.on('end', () => onEnd?.())
 			await client.connect()
 			await client.query(`listen ${client.escapeIdentifier(channel)}`)
 			return () => client.end()
 		},
-		close: () => db.destroy(),
+		close: async () => {
+			await Promise.all([...listeners].map((client) => client.end()))
+			await db.destroy()
+		},
 	}
 }
 
@@ -129,12 +136,13 @@ export async function dumpDatabaseImage(): Promise<Blob> {
 
 /**
  * Listens to NOTIFY on a channel of a PostgreSQL server, on a connection of its own (no
- * queries run on it). Null on the embedded database, whose single connection cannot be held:
+ * queries run on it); `onEnd` is called when that connection ends (the server restarted, the
+ * network dropped). Null on the embedded database, whose single connection cannot be held:
  * there the app notifies in process instead (app/.server/booking-events.ts).
  */
-export async function listenToChannel(channel: string, onNotify: (payload: string) => void): Promise<(() => Promise<void>) | null> {
+export async function listenToChannel(channel: string, onNotify: (payload: string) => void, onEnd?: () => void): Promise<(() => Promise<void>) | null> {
 	const c = await current()
-	return c.listen ? c.listen(channel, onNotify) : null
+	return c.listen ? c.listen(channel, onNotify, onEnd) : null
 }
 
 type Claims = { sub?: string; role: 'authenticated' | 'anon' }
