@@ -1,4 +1,4 @@
-import { asSystem, sql } from './db/index.ts'
+import { asSystem, sql, systemStatement } from './db/index.ts'
 
 export type RateLimit = { limit: number; windowMinutes: number }
 
@@ -11,21 +11,19 @@ export type RateLimit = { limit: number; windowMinutes: number }
 export async function allowEvent(kind: string, key: string, { limit, windowMinutes }: RateLimit) {
 	const since = new Date(Date.now() - windowMinutes * 60_000)
 	const safeKey = key.slice(0, 200) || 'unknown'
-	const { rows } = await asSystem((trx) =>
-		sql<{ allowed: boolean }>`select private.allow_event(${kind}, ${safeKey}, ${limit}, ${since}) as allowed`.execute(trx),
-	)
-	return rows[0]!.allowed
+	const [row] = await systemStatement(sql<{ allowed: boolean }>`select private.allow_event(${kind}, ${safeKey}, ${limit}, ${since}) as allowed`)
+	return row!.allowed
 }
 
 /** How many events of `kind` for `key` happened in the last `windowMinutes` (for limits on failures, counted apart from attempts). */
 export async function countEvents(kind: string, key: string, windowMinutes: number) {
 	const since = new Date(Date.now() - windowMinutes * 60_000)
 	const safeKey = key.slice(0, 200) || 'unknown'
-	const { rows } = await asSystem((trx) =>
+	const [row] = await systemStatement(
 		sql<{ count: number }>`select count(*)::int as count from private.rate_limit_events
-			where kind = ${kind} and key = ${safeKey} and happened_at > ${since}`.execute(trx),
+			where kind = ${kind} and key = ${safeKey} and happened_at > ${since}`,
 	)
-	return rows[0]!.count
+	return row!.count
 }
 
 /** Records one event of `kind` for `key` (a failure, counted by `countEvents`). */

@@ -2,14 +2,14 @@
  * The one way into the database. No module gets a bare handle: every access is one short
  * transaction through asUser (RLS as `authenticated` with the user's claims), asAnon (RLS as
  * `anon`, for the public pages) or asSystem (the owner role: migrations, seeding, the auth
- * adapter's own tables). On PGlite, which has a single connection, the dialect queues
+ * adapter's own tables), or one statement on its own as the owner (systemStatement). On PGlite, which has a single connection, the dialect queues
  * transactions, so a request never runs inside another request's role.
  */
 import { PGlite } from '@electric-sql/pglite'
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist'
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import { unaccent } from '@electric-sql/pglite/contrib/unaccent'
-import { Kysely, PostgresDialect, sql, type Transaction } from 'kysely'
+import { Kysely, PostgresDialect, sql, type RawBuilder, type Transaction } from 'kysely'
 import { PGliteDialect } from 'kysely-pglite-dialect'
 import pg from 'pg'
 import { defaultDatabaseOptions } from './config.ts'
@@ -176,6 +176,16 @@ export function asAnon<T>(fn: (trx: Tx) => Promise<T>): Promise<T> {
 export async function asSystem<T>(fn: (trx: Tx, runScript: (text: string) => Promise<void>) => Promise<T>): Promise<T> {
 	const c = await current()
 	return c.db.transaction().execute((trx) => fn(trx, (text) => c.runScript(trx, text)))
+}
+
+/**
+ * One statement as the owner role, on its own: PostgreSQL runs it as its own transaction, without
+ * the two extra round trips of `begin` and `commit`. For one call of a function that is atomic by
+ * itself (the rate limits' `private.allow_event`); anything more is a transaction (`asSystem`).
+ */
+export async function systemStatement<R>(query: RawBuilder<R>): Promise<R[]> {
+	const { db } = await current()
+	return (await query.execute(db)).rows
 }
 
 /** The stable code of an error raised by one of our SQL functions, or the SQLSTATE. */
