@@ -4,7 +4,7 @@ import { hasRole, type Role } from '#app/lib/roles.ts'
 import { memberContext, socketAddressContext } from '../context.ts'
 import { languageCookie } from '../i18n.ts'
 import { clientAddress, secureCookies } from '../security.ts'
-import { asSystem, sql } from '../db/index.ts'
+import { sql, systemStatement } from '../db/index.ts'
 import { visibleModules, type ActiveModule } from '../modules.ts'
 import { chosenOrganization, memberOf, membershipOf, type CurrentMember, type MembershipRow, type ProfileRow } from '../organizations.ts'
 import { SESSION_IDLE, SESSION_TOUCH_AFTER } from './local.ts'
@@ -58,7 +58,7 @@ export async function requireSignedInMember(request: Request): Promise<{ member:
 type SignedInShell = { member: CurrentMember | null; activeModules: ActiveModule[] }
 
 async function readSignedInShell({ sessionTokenHash, verifiedUser, chosen }: { sessionTokenHash: string | null; verifiedUser: AuthUser | null; chosen: string | null }): Promise<SignedInShell | null> {
-	const { rows } = await asSystem((trx) =>
+	const rows = await systemStatement(
 		sql<{
 			shell: {
 				user_id: string
@@ -69,7 +69,7 @@ async function readSignedInShell({ sessionTokenHash, verifiedUser, chosen }: { s
 				modules: Array<ActiveModule & { default_visibility: string }>
 			} | null
 		}>`select private.signed_in_shell(${sessionTokenHash}, ${verifiedUser?.userId ?? null}::uuid, ${chosen}::uuid,
-			${SESSION_IDLE}::interval, ${SESSION_TOUCH_AFTER}::interval) as shell`.execute(trx),
+			${SESSION_IDLE}::interval, ${SESSION_TOUCH_AFTER}::interval) as shell`,
 	)
 	const shell = rows[0]?.shell
 	if (!shell) return null

@@ -181,7 +181,8 @@ export async function asSystem<T>(fn: (trx: Tx, runScript: (text: string) => Pro
 /**
  * One statement as the owner role, on its own: PostgreSQL runs it as its own transaction, without
  * the two extra round trips of `begin` and `commit`. For one call of a function that is atomic by
- * itself (the rate limits' `private.allow_event`); anything more is a transaction (`asSystem`).
+ * itself (the signed-in shell, the rate limits' `private.allow_event`); anything more is a
+ * transaction (`asSystem`).
  */
 export async function systemStatement<R>(query: RawBuilder<R>): Promise<R[]> {
 	const { db } = await current()
