@@ -2,8 +2,9 @@
  * The one way into the database. No module gets a bare handle: every access is one short
  * transaction through asUser (RLS as `authenticated` with the user's claims), asAnon (RLS as
  * `anon`, for the public pages) or asSystem (the owner role: migrations, seeding, the auth
- * adapter's own tables), or one statement on its own as the owner (systemStatement). On PGlite, which has a single connection, the dialect queues
- * transactions, so a request never runs inside another request's role.
+ * adapter's own tables), or one statement on its own as the owner (systemStatement). On PGlite,
+ * which has a single connection, the dialect queues transactions, so a request never runs inside
+ * another request's role.
  */
 import { PGlite } from '@electric-sql/pglite'
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist'
@@ -87,12 +88,14 @@ async function openPg(options: Extract<DatabaseOptions, { kind: 'pg' }>): Promis
 		listen: async (channel, onNotify, onEnd) => {
 			const client = new pg.Client({ connectionString: options.listenUrl ?? options.url })
 			listeners.add(client)
-			client.on('end', () => listeners.delete(client))
 			client.on('notification', (message) => {
 				if (message.channel === channel) onNotify(message.payload ?? '')
 			})
 			client.on('error', () => undefined)
-			client.on('end', () => onEnd?.())
+			client.on('end', () => {
+				listeners.delete(client)
+				onEnd?.()
+			})
 			await client.connect()
 			await client.query(`listen ${client.escapeIdentifier(channel)}`)
 			return () => client.end()
