@@ -15,11 +15,28 @@ type UseTranslation = typeof useReactI18nextTranslation
  * Like react-i18next's default, `t` looks keys up in the first namespace given (or the default
  * one); `other:key` reaches another namespace.
  */
+/**
+ * Plain lookups (a key, no options) by language, namespace and prefix: the server's resources never
+ * change, and i18next's `t` costs about 6 µs a call against 0.1 µs for the map, on pages that make
+ * hundreds of them (the sidebar, table headers, labels). Bounded, for keys made at run time.
+ */
+const plain = new Map<string, unknown>()
+
 const useServerTranslation = ((ns?: string | readonly string[], options?: { keyPrefix?: string }) => {
 	const { i18n } = useContext(I18nContext)
 	const first = (Array.isArray(ns) ? ns[0] : ns) ?? i18n.options.defaultNS
 	const prefix = options?.keyPrefix
 	const t = (key: string, opts?: unknown, ...rest: unknown[]) => {
+		if (opts === undefined && rest.length === 0) {
+			const id = `${i18n.language}\u0000${first}\u0000${prefix ?? ''}\u0000${key}`
+			let text = plain.get(id)
+			if (text === undefined) {
+				text = i18n.t(prefix ? `${prefix}.${key}` : key, { ns: first })
+				if (plain.size >= 20_000) plain.clear()
+				plain.set(id, text)
+			}
+			return text
+		}
 		const o: Record<string, unknown> =
 			typeof opts === 'object' && opts !== null
 				? { ...opts }
