@@ -94,7 +94,14 @@ export default function App({ loaderData }: Route.ComponentProps) {
 			<NavigationProgress />
 			<FlashToast toast={loaderData.toast} />
 			<Outlet />
-			<Toaster position="bottom-right" visibleToasts={1} richColors closeButton containerAriaLabel={t('notifications')} />
+			<Toaster
+				position="bottom-right"
+				visibleToasts={1}
+				richColors
+				closeButton
+				containerAriaLabel={t('notifications')}
+				toastOptions={{ closeButtonAriaLabel: t('closeNotification') }}
+			/>
 		</>
 	)
 }

@@ -54,6 +54,18 @@ export function mailsTo(to: string) {
 }
 
 /** The newest mail to `to`, waiting for it (the server sends mail after answering). */
+/**
+ * Closes the toast on screen, as a user would. Sonner keeps a toast while the pointer is over it,
+ * so a click aimed at a link the toast covers (bottom right) would wait for it forever. Without
+ * JavaScript there is no toast (the notice is part of the page) and nothing to close.
+ */
+export async function closeToast(page: Page) {
+	const close = page.getByRole('button', { name: 'Close notification' })
+	// It may go by itself between the count and the click.
+	if (await close.count()) await close.click({ timeout: 3_000 }).catch(() => {})
+	await expect(close).toHaveCount(0)
+}
+
 export async function latestMailTo(to: string, timeout = 5_000) {
 	const until = Date.now() + timeout
 	for (;;) {

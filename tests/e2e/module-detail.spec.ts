@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from '@playwright/test'
 import { withDatabase } from './db.ts'
-import { expect, newAccount, signUpByRequest, test } from './fixtures.ts'
+import { closeToast, expect, newAccount, signUpByRequest, test } from './fixtures.ts'
 import { signUpFresh, useLanguage } from './reports-data.ts'
 
 const REPORTS = 'b0000000-0000-4000-8000-000000000004'
@@ -65,9 +65,11 @@ test('an upgrade whose dependency is not active is refused; with it, bought; dea
 	await page.goto(`/app/modules/${REPORTS}?upgrade=${ANALYTICS}`)
 	await page.getByRole('dialog').getByRole('button', { name: /Activate Reports & Analytics and buy/ }).click()
 	await expect(page.getByText('Upgrade activated successfully').first()).toBeVisible()
+	await closeToast(page)
 	await page.getByRole('link', { name: 'View Automation' }).click()
 	await page.getByRole('dialog').getByRole('button', { name: 'Upgrade for 1,500 gears' }).click()
 	await expect(page.getByText('Upgrade activated successfully').first()).toBeVisible()
+	await closeToast(page)
 	await expect(page.getByRole('region', { name: 'Active Upgrades' })).toContainText('Automation')
 	expect(await state(orgId)).toMatchObject({ remaining: 15000 - 750 - 2000 - 1500, upgrades: [ANALYTICS, AUTOMATION] })
 

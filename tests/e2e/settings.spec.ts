@@ -74,7 +74,7 @@ test('avatar: a real PNG shows in the sidebar with no EXIF stored; a renamed tex
 	await expect(page.getByTestId('sidebar-avatar')).toHaveCount(0)
 })
 
-test('profile fields: a taken username is refused; saving the language switches the interface @nojs', async ({ page, browser }) => {
+test('profile fields: a taken username is refused; saving the language switches the interface @nojs', async ({ page, browser, javaScriptEnabled }) => {
 	const other = await signedIn(await (await browser.newContext()).newPage(), 'Other Holder')
 	const username = `holder_${other.userId.slice(0, 8)}`
 	await withDatabase((db) => db.query('update public.profiles set username = $1 where user_id = $2', [username, other.userId]))
@@ -88,6 +88,7 @@ test('profile fields: a taken username is refused; saving the language switches 
 	await page.getByLabel('Preferred language').selectOption('es')
 	await page.getByRole('button', { name: 'Save profile' }).click()
 	await expect(page.getByText('Perfil actualizado')).toBeVisible()
+	if (javaScriptEnabled) await expect(page.getByRole('button', { name: 'Cerrar notificación' })).toBeVisible()
 	await expect(page.getByRole('heading', { name: 'Configuración' })).toBeVisible()
 	await expect(page.getByLabel('Teléfono')).toHaveValue('+1 555 0100')
 })
