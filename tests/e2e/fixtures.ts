@@ -55,9 +55,11 @@ export function mailsTo(to: string) {
 
 /** The newest mail to `to`, waiting for it (the server sends mail after answering). */
 /**
- * Closes the toast on screen, as a user would. Sonner keeps a toast while the pointer is over it,
- * so a click aimed at a link the toast covers (bottom right) would wait for it forever. Without
- * JavaScript there is no toast (the notice is part of the page) and nothing to close.
+ * Closes the toast on screen, as a user would before clicking what it covers (bottom right). A
+ * toast still sliding in can cover a link between the press and the release, so the click goes
+ * nowhere (a trace of the full run showed it: the link focused, no navigation); and sonner keeps a
+ * toast while the pointer is over it. Without JavaScript there is no toast (the notice is part of
+ * the page) and nothing to close.
  */
 export async function closeToast(page: Page) {
 	const close = page.getByRole('button', { name: 'Close notification' })
