@@ -13,11 +13,13 @@ import { cn } from '#app/lib/utils.ts'
 type AppShellProps = SidebarProps & { sidebarExpanded: boolean; children: React.ReactNode }
 
 const SIDEBAR_COOKIE_MAX_AGE = 60 * 60 * 24 * 7
+const MENU_TOGGLE_ID = 'menu-toggle'
 
 /**
  * docs/product.md, App shell and sidebar: a collapsible sidebar (16rem, 3rem as icons; an 18rem sheet under 768px) whose
  * state lives in the sidebar:state cookie, toggled by Ctrl/Cmd+B, and a top bar. Without
- * JavaScript the toggle posts to /preferences and the mobile sheet is a disclosure.
+ * JavaScript the toggle posts to /preferences, and on a phone a checkbox over the menu icon shows
+ * the same sidebar as the menu (CSS only), so the server renders the sidebar once.
  */
 export function AppShell({ sidebarExpanded, children, ...sidebar }: AppShellProps) {
 	const { t } = useTranslation()
@@ -50,13 +52,25 @@ export function AppShell({ sidebarExpanded, children, ...sidebar }: AppShellProp
 	const here = location.pathname + location.search
 	return (
 		<div className="flex min-h-svh">
+			{hydrated ? null : (
+				// Transparent, over the header's menu icon, and before the sidebar: it is the first tab stop
+				// on a phone, and the sidebar (its peer) follows it.
+				<input
+					type="checkbox"
+					id={MENU_TOGGLE_ID}
+					aria-label={t('sidebar.openMenu')}
+					aria-controls="app-sidebar"
+					className="peer fixed top-2.5 left-3 z-40 size-9 cursor-pointer appearance-none rounded-md outline-none hover:bg-foreground/5 checked:bg-foreground/10 focus-visible:ring-2 focus-visible:ring-ring md:hidden"
+				/>
+			)}
 			<aside
 				id="app-sidebar"
 				data-state={expanded ? 'expanded' : 'collapsed'}
 				aria-label={t('sidebar.label')}
 				className={cn(
-					'sticky top-0 hidden h-svh shrink-0 flex-col border-r bg-sidebar text-sidebar-foreground transition-[width] duration-200 md:flex',
-					expanded ? 'w-64' : 'w-12',
+					'fixed top-14 bottom-0 left-0 z-40 hidden w-72 shrink-0 flex-col overflow-y-auto border-r bg-sidebar text-sidebar-foreground shadow-lg peer-checked:flex',
+					'md:sticky md:top-0 md:flex md:h-svh md:overflow-visible md:shadow-none md:transition-[width] md:duration-200',
+					expanded ? 'md:w-64' : 'md:w-12',
 				)}
 			>
 				<SidebarContent {...sidebar} collapsed={!expanded} />
@@ -77,20 +91,10 @@ export function AppShell({ sidebarExpanded, children, ...sidebar }: AppShellProp
 							</SheetContent>
 						</Sheet>
 					) : (
-						<details className="md:hidden">
-							<summary
-								className="flex size-9 cursor-pointer list-none items-center justify-center rounded-md hover:bg-accent [&::-webkit-details-marker]:hidden"
-								aria-label={t('sidebar.openMenu')}
-							>
-								<MenuIcon className="size-4" aria-hidden="true" />
-							</summary>
-							<nav
-								aria-label={t('sidebar.label')}
-								className="fixed inset-y-0 left-0 top-14 z-40 flex w-72 flex-col overflow-y-auto border-r bg-sidebar shadow-lg"
-							>
-								<SidebarContent {...sidebar} collapsed={false} />
-							</nav>
-						</details>
+						// The checkbox above this icon opens the menu.
+						<span className="flex size-9 shrink-0 items-center justify-center md:hidden" aria-hidden="true">
+							<MenuIcon className="size-4" />
+						</span>
 					)}
 					<Form
 						method="post"

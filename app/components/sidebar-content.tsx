@@ -40,17 +40,21 @@ const items: Array<{ to: string; key: string; icon: LucideIcon }> = [
 	{ to: '/app/settings', key: 'settings', icon: SettingsIcon },
 ]
 
+/**
+ * `collapsed` (icons only) applies from the md breakpoint up: under it the same sidebar is the
+ * phone's menu (app-shell.tsx), always with its labels.
+ */
 export function SidebarContent({ user, organization, memberships, activeModules, collapsed }: SidebarProps & { collapsed: boolean }) {
 	const { t } = useTranslation()
 	const linkClass = ({ isActive }: { isActive: boolean }) =>
 		cn(
 			'flex h-9 items-center gap-3 rounded-md px-2.5 text-sm outline-none hover:bg-sidebar-accent hover:text-sidebar-accent-foreground focus-visible:ring-2 focus-visible:ring-sidebar-ring',
 			isActive && 'bg-sidebar-accent font-medium text-sidebar-accent-foreground',
-			collapsed && 'justify-center px-0',
+			collapsed && 'md:justify-center md:px-0',
 		)
 	return (
 		<div className="flex h-full min-h-0 flex-col">
-			<div className={cn('border-b p-2', collapsed && 'px-1')}>
+			<div className={cn('border-b p-2', collapsed && 'md:px-1')}>
 				<OrganizationSwitcher organization={organization} memberships={memberships} collapsed={collapsed} />
 			</div>
 			<nav aria-label={t('sidebar.navigation')} className="flex-1 overflow-y-auto p-2">
@@ -59,7 +63,7 @@ export function SidebarContent({ user, organization, memberships, activeModules,
 						<li key={to}>
 							<NavLink to={to} className={linkClass} title={collapsed ? t(`nav.${key}`) : undefined}>
 								<Icon className="size-4 shrink-0" aria-hidden="true" />
-								<span className={cn(collapsed && 'sr-only')}>{t(`nav.${key}`)}</span>
+								<span className={cn(collapsed && 'md:sr-only')}>{t(`nav.${key}`)}</span>
 							</NavLink>
 						</li>
 					))}
@@ -67,12 +71,12 @@ export function SidebarContent({ user, organization, memberships, activeModules,
 				<section aria-labelledby="active-modules-heading" className="mt-6">
 					<h2
 						id="active-modules-heading"
-						className={cn('px-2.5 pb-1 text-xs font-medium text-muted-foreground uppercase', collapsed && 'sr-only')}
+						className={cn('px-2.5 pb-1 text-xs font-medium text-muted-foreground uppercase', collapsed && 'md:sr-only')}
 					>
 						{t('sidebar.activeModules')}
 					</h2>
 					{activeModules.length === 0 ? (
-						<p className={cn('px-2.5 text-xs text-muted-foreground', collapsed && 'sr-only')}>{t('sidebar.noActiveModules')}</p>
+						<p className={cn('px-2.5 text-xs text-muted-foreground', collapsed && 'md:sr-only')}>{t('sidebar.noActiveModules')}</p>
 					) : (
 						<ul className="grid gap-1">
 							{activeModules.map((m) => {
@@ -80,7 +84,7 @@ export function SidebarContent({ user, organization, memberships, activeModules,
 									<li key={m.moduleId}>
 										<NavLink to={`/app/settings/modules/${m.moduleId}`} className={linkClass} title={collapsed ? m.name : undefined}>
 											<ModuleIcon name={m.icon} className="size-4 shrink-0" />
-											<span className={cn('truncate', collapsed && 'sr-only')}>{m.name}</span>
+											<span className={cn('truncate', collapsed && 'md:sr-only')}>{m.name}</span>
 										</NavLink>
 									</li>
 								)
@@ -92,7 +96,7 @@ export function SidebarContent({ user, organization, memberships, activeModules,
 			<div className="border-t p-2">
 				<Link
 					to="/app/settings"
-					className={cn('flex items-center gap-3 rounded-md p-2 hover:bg-sidebar-accent', collapsed && 'justify-center p-1')}
+					className={cn('flex items-center gap-3 rounded-md p-2 hover:bg-sidebar-accent', collapsed && 'md:justify-center md:p-1')}
 					aria-label={collapsed ? t('sidebar.userCard', { name: user.fullName ?? user.email }) : undefined}
 				>
 					{user.avatarUrl ? (
@@ -102,7 +106,7 @@ export function SidebarContent({ user, organization, memberships, activeModules,
 							{initials(user.fullName ?? user.email)}
 						</span>
 					)}
-					<span className={cn('grid min-w-0 text-left text-sm leading-tight', collapsed && 'sr-only')}>
+					<span className={cn('grid min-w-0 text-left text-sm leading-tight', collapsed && 'md:sr-only')}>
 						<span className="truncate font-medium" title={user.fullName ?? user.email}>
 							{user.fullName ?? user.email}
 						</span>
@@ -134,7 +138,7 @@ function OrganizationSwitcher({
 		</span>
 	)
 	const label = (
-		<span className={cn('grid min-w-0 flex-1 text-left leading-tight', collapsed && 'sr-only')}>
+		<span className={cn('grid min-w-0 flex-1 text-left leading-tight', collapsed && 'md:sr-only')}>
 			<span className="truncate text-sm font-semibold" title={organization.name}>
 				{organization.name}
 			</span>
@@ -146,7 +150,7 @@ function OrganizationSwitcher({
 	)
 	if (memberships.length < 2) {
 		return (
-			<div className={cn('flex items-center gap-2 p-1', collapsed && 'justify-center p-0')}>
+			<div className={cn('flex items-center gap-2 p-1', collapsed && 'md:justify-center md:p-0')}>
 				{badge}
 				{label}
 			</div>
@@ -157,13 +161,13 @@ function OrganizationSwitcher({
 			<summary
 				className={cn(
 					'flex cursor-pointer list-none items-center gap-2 rounded-md p-1 hover:bg-sidebar-accent [&::-webkit-details-marker]:hidden',
-					collapsed && 'justify-center p-0',
+					collapsed && 'md:justify-center md:p-0',
 				)}
 				aria-label={t('sidebar.switchOrganization')}
 			>
 				{badge}
 				{label}
-				{collapsed ? null : <ChevronsUpDownIcon className="size-4 text-muted-foreground" aria-hidden="true" />}
+				<ChevronsUpDownIcon className={cn('size-4 text-muted-foreground', collapsed && 'md:hidden')} aria-hidden="true" />
 			</summary>
 			<Form method="post" action="/preferences" className="absolute left-0 z-50 mt-1 grid w-60 gap-1 rounded-md border bg-popover p-1 text-popover-foreground shadow-md">
 				<input type="hidden" name="intent" value="organization" />

@@ -16,33 +16,52 @@ type UseTranslation = typeof useReactI18nextTranslation
  * one); `other:key` reaches another namespace.
  */
 /**
- * Plain lookups (a key, no options) by language, namespace and prefix: the server's resources never
- * change, and i18next's `t` costs about 6 µs a call against 0.1 µs for the map, on pages that make
- * hundreds of them (the sidebar, table headers, labels). Bounded, for keys made at run time.
+ * Lookups kept by language, namespace, prefix, key and options: the server's resources never
+ * change, and i18next's `t` costs about 6 µs a call against 0.1 µs for the map (more on the first
+ * plural of a request: i18next builds its Intl.PluralRules per instance), on pages that make
+ * hundreds of them (the sidebar, table headers, labels, month names). Only options that are all
+ * strings, numbers or booleans are kept (not `returnObjects`), so a text depends on nothing else.
+ * Bounded: interpolated values (names, amounts) make new keys.
  */
-const plain = new Map<string, unknown>()
+const kept = new Map<string, unknown>()
+const KEPT_MAX = 20_000
+
+function keyOf(language: string, ns: string, prefix: string | undefined, key: string, opts: object | undefined) {
+	let id = `${language}\u0000${ns}\u0000${prefix ?? ''}\u0000${key}`
+	if (opts === undefined) return id
+	for (const [name, value] of Object.entries(opts)) {
+		const type = typeof value
+		if (name === 'returnObjects' || (type !== 'string' && type !== 'number' && type !== 'boolean')) return null
+		// JSON: a value cannot pass for another option (it escapes the separators) nor a number for a string.
+		id += `\u0000${name}\u0001${JSON.stringify(value)}`
+	}
+	return id
+}
 
 const useServerTranslation = ((ns?: string | readonly string[], options?: { keyPrefix?: string }) => {
 	const { i18n } = useContext(I18nContext)
 	const first = (Array.isArray(ns) ? ns[0] : ns) ?? i18n.options.defaultNS
 	const prefix = options?.keyPrefix
 	const t = (key: string, opts?: unknown, ...rest: unknown[]) => {
-		if (opts === undefined && rest.length === 0) {
-			const id = `${i18n.language}\u0000${first}\u0000${prefix ?? ''}\u0000${key}`
-			let text = plain.get(id)
-			if (text === undefined) {
-				text = i18n.t(prefix ? `${prefix}.${key}` : key, { ns: first })
-				if (plain.size >= 20_000) plain.clear()
-				plain.set(id, text)
-			}
-			return text
+		const simple = rest.length === 0 && (opts === undefined || (typeof opts === 'object' && opts !== null && !Array.isArray(opts)))
+		const id = simple ? keyOf(i18n.language, first, prefix, key, opts as object | undefined) : null
+		if (id !== null) {
+			const text = kept.get(id)
+			if (text !== undefined) return text
 		}
 		const o: Record<string, unknown> =
 			typeof opts === 'object' && opts !== null
 				? { ...opts }
-				: (i18n.options.overloadTranslationOptionHandler?.([key, opts, ...rest] as string[]) ?? {})
+				: opts === undefined
+					? {}
+					: (i18n.options.overloadTranslationOptionHandler?.([key, opts, ...rest] as string[]) ?? {})
 		o.ns ??= first
-		return i18n.t(prefix ? `${prefix}.${key}` : key, o)
+		const text = i18n.t(prefix ? `${prefix}.${key}` : key, o)
+		if (id !== null) {
+			if (kept.size >= KEPT_MAX) kept.clear()
+			kept.set(id, text)
+		}
+		return text
 	}
 	const result = [t, i18n, true] as unknown as ReturnType<UseTranslation>
 	return Object.assign(result, { t, i18n, ready: true })

@@ -149,7 +149,7 @@ test('texts that cannot fit wrap or carry their full text, in es and pt-BR @nojs
 	// On the phone's menu too (pt-BR is the language now).
 	await page.goto('/app/dashboard')
 	await page.getByLabel('Abrir menu').click()
-	const inMenu = page.locator('[role=dialog], details[open] > nav').getByText(/·/).first()
+	const inMenu = page.locator('[role=dialog], #app-sidebar:visible').getByText(/·/).first()
 	await expectOnScreen(inMenu)
 	expect(await inMenu.evaluate((el) => el.scrollWidth <= el.clientWidth && getComputedStyle(el).textOverflow !== 'ellipsis')).toBe(true)
 })

@@ -199,6 +199,18 @@ signedInTest.describe('on a phone', () => {
 		await expect(page).toHaveURL(/\/app\/clients$/)
 	})
 
+	signedInTest('with the sidebar collapsed on a laptop, the phone menu still shows its labels, and closes again @nojs', async ({ page, context, baseURL, javaScriptEnabled }) => {
+		await context.addCookies([{ name: 'sidebar:state', value: 'false', url: baseURL! }])
+		await page.goto('/app/dashboard')
+		await page.getByLabel('Open menu').click()
+		const label = page.getByRole('link', { name: 'Clients', exact: true }).getByText('Clients')
+		await expect(label).toBeVisible()
+		expect((await label.boundingBox())?.width ?? 0).toBeGreaterThan(30)
+		if (javaScriptEnabled) await page.keyboard.press('Escape')
+		else await page.getByLabel('Open menu').click()
+		await expect(page.getByRole('link', { name: 'Clients', exact: true })).toHaveCount(0)
+	})
+
 	for (const lng of ['en', 'es', 'pt-BR']) {
 		signedInTest(`no screen is wider than the phone, signed in or out, in ${lng}`, async ({ page, browser, request }) => {
 			signedInTest.setTimeout(240_000)
