@@ -447,8 +447,8 @@ function toSlot(date: string, c: Candidate, providerIds: string[]): Slot {
 	const time = clock(c.startMin)
 	const offset = formatOffset(c.offset)
 	return {
-		start: new Date(c.startMs).toISOString(),
-		end: new Date(c.endMs).toISOString(),
+		start: isoInstant(c.startMs),
+		end: isoInstant(c.endMs),
 		date,
 		time,
 		endTime: clock(c.endMin % 1440),
@@ -498,8 +498,27 @@ function dayNumberOf(iso: string, what: string): number {
 	return Date.UTC(Number(iso.slice(0, 4)), Number(iso.slice(5, 7)) - 1, Number(iso.slice(8, 10))) / DAY
 }
 
+/**
+ * Day numbers as "YYYY-MM-DD", kept up to a bound: a page lists hundreds of slots over a few
+ * dozen dates, and Date's toISOString costs about a microsecond a call.
+ */
+const isoDays = new Map<number, string>()
+
 function isoOfDay(day: number): string {
-	return new Date(day * DAY).toISOString().slice(0, 10)
+	let iso = isoDays.get(day)
+	if (iso === undefined) {
+		iso = new Date(day * DAY).toISOString().slice(0, 10)
+		if (isoDays.size >= 10_000) isoDays.clear()
+		isoDays.set(day, iso)
+	}
+	return iso
+}
+
+/** `new Date(ms).toISOString()`, from the kept dates and clocks when `ms` is a whole minute (every slot's start and end is). */
+function isoInstant(ms: number): string {
+	if (ms % MINUTE !== 0) return new Date(ms).toISOString()
+	const day = Math.floor(ms / DAY)
+	return `${isoOfDay(day)}T${clock((ms - day * DAY) / MINUTE)}:00.000Z`
 }
 
 /** 0 for Monday … 6 for Sunday (1970-01-01 was a Thursday). */
@@ -535,8 +554,13 @@ function parseWeekly(hours: WeeklyHours, what: string): Period[][] {
 	})
 }
 
+const formatClock = (minutes: number) => `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`
+
+/** "HH:mm" of every minute of a day and of 24:00, built once. */
+const CLOCKS = Array.from({ length: 1441 }, (_, m) => formatClock(m))
+
 function clock(minutes: number): string {
-	return `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`
+	return CLOCKS[minutes] ?? formatClock(minutes)
 }
 
 function formatOffset(minutes: number): string {

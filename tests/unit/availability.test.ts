@@ -118,7 +118,7 @@ describe('daylight saving in America/New_York, hours 00:00 to 04:00', () => {
 		}
 	})
 
-	test('in every accepted timezone, through a whole year, each slot is the local date and time it claims', () => {
+	test('in every accepted timezone, through a whole year, each slot is the local date and time it claims, its instants in canonical ISO form', () => {
 		const formatters = new Map(ZONES.map((tz) => [tz, new Intl.DateTimeFormat('en-CA', { timeZone: tz, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' })]))
 		const local = (tz: string, iso: string) => formatters.get(tz)!.format(new Date(iso)).replace(', ', ' ')
 		for (const tz of ZONES) {
@@ -134,7 +134,8 @@ describe('daylight saving in America/New_York, hours 00:00 to 04:00', () => {
 				lengths.add(d.slots.length)
 				for (const s of d.slots) {
 					const start = Date.parse(s.start)
-					if (local(tz, s.start) !== `${s.date} ${s.time}` || Date.parse(s.end) - start !== 3_600_000 || start <= previous) wrong.push(`${tz} ${s.date} ${s.label} ${s.start}`)
+					const canonical = new Date(start).toISOString() === s.start && new Date(s.end).toISOString() === s.end
+					if (!canonical || local(tz, s.start) !== `${s.date} ${s.time}` || Date.parse(s.end) - start !== 3_600_000 || start <= previous) wrong.push(`${tz} ${s.date} ${s.label} ${s.start}`)
 					previous = start
 				}
 			}
