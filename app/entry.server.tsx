@@ -7,7 +7,7 @@ import { renderToPipeableStream } from 'react-dom/server'
 import { I18nextProvider } from 'react-i18next'
 import { isRouteErrorResponse, RouterContextProvider, ServerRouter, type EntryContext } from 'react-router'
 import { socketAddressContext } from './.server/context.ts'
-import { requestI18n } from './.server/i18n.ts'
+import { getInstance } from './.server/i18n.ts'
 import { logError } from './.server/log.ts'
 import { securityHeaders } from './.server/headers.ts'
 import { NonceProvider } from './components/nonce.tsx'
@@ -48,7 +48,7 @@ export default function handleRequest(
 
 		const { pipe, abort } = renderToPipeableStream(
 			<NonceProvider value={nonce}>
-				<I18nextProvider i18n={requestI18n(loadContext)}>
+				<I18nextProvider i18n={getInstance(loadContext)}>
 					<ServerRouter context={routerContext} url={request.url} nonce={nonce} />
 				</I18nextProvider>
 			</NonceProvider>,

@@ -1,6 +1,6 @@
 import type { TFunction } from 'i18next'
 import type { RouterContextProvider } from 'react-router'
-import { requestI18n } from './i18n.ts'
+import { getInstance } from './i18n.ts'
 
 /**
  * The module catalogue (modules, upgrades, industry tags) in the interface language.
@@ -13,7 +13,7 @@ import { requestI18n } from './i18n.ts'
  * recognises a row by it. The namespace is read on the server only (the browser never needs it).
  */
 export function catalogueT(context: Readonly<RouterContextProvider>): TFunction {
-	return requestI18n(context).getFixedT(null, 'catalogue')
+	return getInstance(context).getFixedT(null, 'catalogue')
 }
 
 function text(t: TFunction, key: string, fallback: string): string {

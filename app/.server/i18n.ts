@@ -1,8 +1,7 @@
 import { createInstance, type i18n, type Resource } from 'i18next'
-import type { RouterContextProvider } from 'react-router'
-import { createCookie } from 'react-router'
-import { createI18nextMiddleware } from 'remix-i18next/middleware'
-import { fallbackLanguage, i18nConfig, supportedLanguages } from '#app/lib/i18n.ts'
+import { createContext, createCookie, type MiddlewareFunction, type RouterContextProvider } from 'react-router'
+import { RemixI18Next } from 'remix-i18next/server'
+import { fallbackLanguage, i18nConfig, isLanguage, supportedLanguages, type Language } from '#app/lib/i18n.ts'
 
 // Every translation file, bundled once into the server: no file read per request.
 const files = import.meta.glob<{ default: Record<string, unknown> }>('../../public/locales/*/*.json', {
@@ -26,31 +25,44 @@ export const languageCookie = createCookie('lng', {
 	maxAge: 60 * 60 * 24 * 365,
 })
 
-export const [i18nextMiddleware, getLocale, getInstance] = createI18nextMiddleware({
+const detector = new RemixI18Next({
 	detection: {
 		supportedLanguages: [...supportedLanguages],
 		fallbackLanguage,
 		cookie: languageCookie,
 		order: ['cookie', 'header'],
 	},
-	i18next: { ...i18nConfig, resources },
 })
 
-let fallbackInstance: i18n | undefined
+/** The request's language; the fallback when the middleware never ran (a request React Router refused before middleware). */
+const localeContext = createContext<Language>(fallbackLanguage)
+
+const instances = new Map<Language, i18n>()
 
 /**
- * The request's i18next instance, or, when the i18n middleware never ran (a request React
- * Router refused before middleware, such as an unsupported method), one in the fallback
- * language, so the error page still renders.
+ * The i18next instance of one language, made once and shared by every request and job in it.
+ * Nothing on the server changes an instance's language or resources (all are bundled), so
+ * sharing is safe; a fresh instance per request cost about a fifth of a millisecond of CPU
+ * (bench/README.md).
  */
-export function requestI18n(context: Readonly<RouterContextProvider>) {
-	try {
-		return getInstance(context)
-	} catch {
-		if (!fallbackInstance) {
-			fallbackInstance = createInstance({ ...i18nConfig, resources, lng: fallbackLanguage, initAsync: false })
-			void fallbackInstance.init()
-		}
-		return fallbackInstance
+export function instanceFor(language: Language): i18n {
+	let instance = instances.get(language)
+	if (!instance) {
+		instance = createInstance({ ...i18nConfig, resources, lng: language, initAsync: false })
+		void instance.init()
+		instances.set(language, instance)
 	}
+	return instance
 }
+
+/** Root middleware: the request's language, from the saved choice, else the browser's. */
+export const i18nextMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+	const detected = await detector.getLocale(request)
+	context.set(localeContext, isLanguage(detected) ? detected : fallbackLanguage)
+	return next()
+}
+
+export const getLocale = (context: Readonly<RouterContextProvider>): Language => context.get(localeContext)
+
+/** The i18next instance in the request's language. */
+export const getInstance = (context: Readonly<RouterContextProvider>): i18n => instanceFor(getLocale(context))

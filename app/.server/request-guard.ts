@@ -1,5 +1,5 @@
 import { data, type RouterContextProvider } from 'react-router'
-import { requestI18n } from './i18n.ts'
+import { getInstance } from './i18n.ts'
 import type { ErrorMessage, ErrorPayload } from '#app/lib/errors.ts'
 
 /**
@@ -180,7 +180,7 @@ export async function requestGuard({ request, context }: { request: Request; con
 		const headers = refusal.status === 413 ? { connection: 'close' } : undefined
 		const message = MESSAGES[refusal.status]
 		// `message` for the error boundary (lib/errors.ts); `text` for a resource route's caller.
-		const text = requestI18n(context).t(`errors.${message}`)
+		const text = getInstance(context).t(`errors.${message}`)
 		throw data({ message, reason: refusal.reason, text } satisfies ErrorPayload & Record<string, string>, { status: refusal.status, headers })
 	}
 	return next()
