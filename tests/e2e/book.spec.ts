@@ -368,6 +368,42 @@ for (const [locale, strings] of [
 	})
 }
 
+test.describe('on a phone in Spanish', () => {
+	test.use({ locale: 'es-ES', viewport: { width: 390, height: 844 } })
+	test('the wizard fetches only the translations it uses, hydrates without an error, and validates and books in Spanish', async ({ page }) => {
+		const w = await bookingWorld(page.request)
+		await page.context().clearCookies()
+		const fetched: string[] = []
+		page.on('request', (r) => {
+			const path = new URL(r.url()).pathname
+			if (path.startsWith('/locales/')) fetched.push(path)
+		})
+		// The details post refused with a 400 (below) is the one failed load the browser reports.
+		const errors: string[] = []
+		page.on('console', (m) => m.type() === 'error' && !m.text().includes('status of 400') && errors.push(m.text()))
+		page.on('pageerror', (e) => errors.push(e.message))
+
+		await page.goto(`/book/${w.slug}`)
+		await expect(page.locator('html[data-hydrated="true"]')).toBeAttached()
+		await page.getByRole('link', { name: /Haircut/ }).click()
+		await page.getByRole('link', { name: /Ana Silva/ }).click()
+		await page.locator('ul[aria-label] a[href*="start="]').first().click()
+		await expect(page).toHaveURL(/\/details\?/)
+		// The refusal comes back as data and is rendered by the hydrated page, in Spanish.
+		await page.getByRole('button', { name: 'Continuar' }).click()
+		await expect(page.getByText('El nombre es obligatorio')).toBeVisible()
+		await page.getByLabel('Nombre', { exact: true }).fill('Lucía')
+		await page.getByLabel('Correo electrónico', { exact: true }).fill(`phone-${Date.now()}@example.test`)
+		await page.getByRole('button', { name: 'Continuar' }).click()
+		await page.getByRole('button', { name: 'Confirmar reserva' }).click()
+		await expect(page.getByRole('heading', { name: 'Reserva confirmada' })).toBeVisible()
+
+		// Spanish only (no English fallback: every key exists in every language), two namespaces.
+		expect([...new Set(fetched)].sort()).toEqual(['/locales/es/book.json', '/locales/es/common.json'])
+		expect(errors).toEqual([])
+	})
+})
+
 test('no address or form on the public pages gives a 5xx, even a year-long horizon', async ({ page }) => {
 	test.setTimeout(90_000)
 	const w = await bookingWorld(page.request, { maxAdvanceDays: 365 })
