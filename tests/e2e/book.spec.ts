@@ -397,9 +397,14 @@ test.describe('on a phone in Spanish', () => {
 		await page.getByRole('button', { name: 'Continuar' }).click()
 		await page.getByRole('button', { name: 'Confirmar reserva' }).click()
 		await expect(page.getByRole('heading', { name: 'Reserva confirmada' })).toBeVisible()
-
 		// Spanish only (no English fallback: every key exists in every language), two namespaces.
 		expect([...new Set(fetched)].sort()).toEqual(['/locales/es/book.json', '/locales/es/common.json'])
+
+		// Another language from the menu: the same two namespaces in it, and the page follows.
+		await page.getByLabel('Idioma').click()
+		await page.getByRole('button', { name: 'Português (Brasil)' }).click()
+		await expect(page.getByRole('heading', { name: 'Agendamento confirmado' })).toBeVisible()
+		expect([...new Set(fetched)].sort()).toEqual(['/locales/es/book.json', '/locales/es/common.json', '/locales/pt-BR/book.json', '/locales/pt-BR/common.json'])
 		expect(errors).toEqual([])
 	})
 })
