@@ -42,7 +42,7 @@ const instances = new Map<Language, i18n>()
 /**
  * The i18next instance of one language, made once and shared by every request and job in it.
  * Nothing on the server changes an instance's language or resources (all are bundled), so
- * sharing is safe; a fresh instance per request cost about a fifth of a millisecond of CPU
+ * sharing is safe; a fresh instance per request cost about half a millisecond of CPU
  * (bench/README.md).
  */
 export function instanceFor(language: Language): i18n {
