@@ -3,29 +3,20 @@
  * update (rescheduled) and cancellation, each with the booking's .ics (same UID throughout) and
  * the manage link. Sent through the mail port after the request has answered.
  */
-import { createInstance, type TFunction } from 'i18next'
-import { fallbackLanguage, i18nConfig, isLanguage, type Language } from '#app/lib/i18n.ts'
+import type { TFunction } from 'i18next'
+import { fallbackLanguage, isLanguage } from '#app/lib/i18n.ts'
 import { bookingIcs, googleCalendarUrl } from './booking-calendar.ts'
-import { resources } from './i18n.ts'
+import { instanceFor } from './i18n.ts'
 import { queueMail } from './mail/index.ts'
 import type { ManagedBooking } from './public-booking.ts'
 import { publicOrigin } from './security.ts'
 
 export type BookingMailKind = 'booked' | 'rescheduled' | 'cancelled'
 
-const instances = new Map<Language, TFunction>()
-
 /** A `book` namespace translator for a language outside any request (mails). */
 export function bookT(language: string): TFunction {
 	const lng = isLanguage(language) ? language : fallbackLanguage
-	let t = instances.get(lng)
-	if (!t) {
-		const instance = createInstance({ ...i18nConfig, resources, lng, initAsync: false })
-		void instance.init()
-		t = instance.getFixedT(lng, 'book')
-		instances.set(lng, t)
-	}
-	return t
+	return instanceFor(lng).getFixedT(lng, 'book')
 }
 
 /** The booking's date and time range in its organization's timezone, in the given language. */
