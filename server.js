@@ -18,7 +18,12 @@ process.env.NODE_ENV ??= 'production'
 process.on('uncaughtException', (error) => entry.logError(error, { event: 'uncaughtException' }))
 process.on('unhandledRejection', (error) => entry.logError(error, { event: 'unhandledRejection' }))
 
-const { demo, trustProxy } = await entry.ensureStarted()
+// A server that cannot start (a bad environment, a database it cannot open) says why and exits
+// with a failure, so that whatever supervises it notices.
+const { demo, trustProxy } = await entry.ensureStarted().catch((error) => {
+	entry.logError(error, { event: 'startup' })
+	process.exit(1)
+})
 
 const app = express()
 app.disable('x-powered-by')

@@ -1,8 +1,9 @@
 import { defineConfig } from 'vitest/config'
 
-// Scale-out tests (tests/scale): two built servers (`npm run build` first) on one PostgreSQL
-// database behind a proxy the test starts. Separate from vitest.config.ts because they need
-// the build, which the test command makes after the unit and database tests.
+// Tests of the built server (`npm run build` first), in tests/scale: scale out (two instances on
+// one PostgreSQL database behind a proxy the test starts) and starting as a deployment does.
+// Separate from vitest.config.ts because they need the build, which the test command makes after
+// the unit and database tests.
 export default defineConfig({
 	resolve: { tsconfigPaths: true },
 	test: {

@@ -6,6 +6,7 @@
  * which has a single connection, the dialect queues transactions, so a request never runs inside
  * another request's role.
  */
+import { mkdirSync } from 'node:fs'
 import { PGlite } from '@electric-sql/pglite'
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist'
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
@@ -45,6 +46,8 @@ export function pgliteExtensions() {
 }
 
 async function openPglite(options: Extract<DatabaseOptions, { kind: 'pglite' }>): Promise<Connection> {
+	// PGlite makes its own folder but not the ones above it (a DATA_DIR that does not exist yet).
+	if (options.dataDir) mkdirSync(options.dataDir, { recursive: true })
 	// Options go in one object: PGlite.create(undefined, options) ignores the options.
 	const client = await PGlite.create({
 		dataDir: options.dataDir,
