@@ -133,4 +133,34 @@ describe('one way into the database', () => {
 		const after = await asAnon(async (trx) => (await sql<{ uid: string | null }>`select auth.uid()::text as uid`.execute(trx)).rows[0]!.uid)
 		expect(after).toBeNull()
 	})
+
+	test('a transaction whose work fails changes nothing, and leaves no role behind', async () => {
+		const a = await createUser('Rollback Owner')
+		const rename = (trx: Tx) => trx.updateTable('organizations').set({ name: 'Half done' }).where('id', '=', a.orgId).execute()
+		const failure = new Error('fails after a write')
+		await expect(
+			asUser(a.userId, async (trx) => {
+				await rename(trx)
+				throw failure
+			}),
+		).rejects.toBe(failure)
+		await expect(
+			asUser(a.userId, async (trx) => {
+				await rename(trx)
+				await sql`select 1 / 0`.execute(trx)
+			}),
+		).rejects.toThrow(/division by zero/)
+		const after = await asSystem(async (trx) => ({
+			name: (await trx.selectFrom('organizations').select('name').where('id', '=', a.orgId).executeTakeFirstOrThrow()).name,
+			...(await sql<{ role: string; claims: string | null }>`select current_user as role, nullif(current_setting('request.jwt.claims', true), '') as claims`.execute(trx)).rows[0]!,
+		}))
+		expect(after).toEqual({ name: 'Rollback Owner', role: expect.not.stringMatching(/^(authenticated|anon)$/), claims: null })
+	})
+
+	test('a user id that is not a UUID is refused before any statement', async () => {
+		const a = await createUser('Quoted Id')
+		for (const id of [`${a.userId}', true); select 1; --`, `${a.userId} `, 'not-a-uuid']) {
+			await expect(asUser(id, async () => 'ran')).rejects.toThrow('asUser needs a user id')
+		}
+	})
 })
