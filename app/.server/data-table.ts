@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data } from 'react-router'
 import type { z } from 'zod'
-import { MAX_ROWS_PER_SAVE, type BatchResult, type RowErrors, type SaveCounts, type SaveOutcome, type SaveWarning } from '#app/lib/editable-rows.ts'
+import { FORM_END_FIELD, MAX_ROWS_PER_SAVE, type BatchResult, type RowErrors, type SaveCounts, type SaveOutcome, type SaveWarning } from '#app/lib/editable-rows.ts'
 import { readTableState, withoutEditMode, type SortDirection } from '#app/lib/table-params.ts'
 import type { RouterContextProvider } from 'react-router'
 import { readCapped } from './request-guard.ts'
@@ -13,8 +13,9 @@ import { redirectWithToast } from './toast.ts'
 /**
  * The server half of the editable-table kit. A table declares its zod schema and a save
  * function built on saveBatch (which rows to lock, how to write them); tableAction does the
- * rest: the body read with a size cap, other intents, conform's list intents, the confirmation
- * a deletion (or a warning) needs, and the outcome as the screen expects it.
+ * rest: the body read with a size cap, other intents, a form posted before it had loaded whole,
+ * conform's list intents, the confirmation a deletion (or a warning) needs, and the outcome as
+ * the screen expects it.
  */
 
 /** A table loader's start: the member asking, the URL, and the table's state read from it. */
@@ -117,7 +118,7 @@ export const CONFIRM_FIELD = 'confirmed'
 /**
  * An editable table's action, end to end: the body read with its cap, other intents handed to
  * their handlers (looked up as own keys only: `__proto__` or `toString` is an unknown intent),
- * conform's intents (add or remove a row, validate) answered with the form's new state, the
+ * a post without the form's last field refused (FORM_END_FIELD), conform's intents (add or remove a row, validate) answered with the form's new state, the
  * batch saved all or nothing, and the outcome as the screen expects: row errors and conflicts
  * with a 400/409, a question when the save deletes rows or has warnings (answered by posting
  * again with `confirmed=1`), or a redirect out of edit mode with a toast.
@@ -144,6 +145,7 @@ export async function tableAction<S extends z.ZodType<{ rows: unknown[] }>, V>(
 	if (typeof intent === 'string' && Object.hasOwn(intents, intent)) return intents[intent]!(url)
 	if (intent !== 'save' && !formData.has('__intent__')) return tableError('unknownIntent')
 	if (listLength(formData, 'rows') > MAX_ROWS_PER_SAVE) return tableError('tooManyRows', 413)
+	if (!formData.has(FORM_END_FIELD)) return tableError('incomplete')
 
 	const submission = parseWithZod(formData, { schema: options.schema })
 	if (submission.status !== 'success') {

@@ -10,6 +10,13 @@ import { z } from 'zod'
 export const MAX_ROWS_PER_SAVE = 500
 
 /**
+ * The last field of a table's edit form. Without JavaScript a browser posts the fields it has
+ * parsed so far: a button pressed while a long table is still arriving would post only the rows
+ * above it. A post without this field is refused (nothing changed, the whole table shown again).
+ */
+export const FORM_END_FIELD = 'formEnd'
+
+/**
  * The fields every row carries besides its values: the id and version it was loaded with, the
  * fingerprint of its values as shown (a row left alone is skipped), the delete checkbox, and,
  * for a new row, `blank`: the values it was added with, so that a new row nobody filled in is

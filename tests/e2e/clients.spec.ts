@@ -211,6 +211,7 @@ test("a client's page shows their payments and totals; unknown and other organiz
 			'rows[0].version': '1',
 			'rows[0].name': 'Hijacked',
 			'rows[0].status': 'active',
+			formEnd: '1',
 		},
 		maxRedirects: 0,
 	})

@@ -284,7 +284,8 @@ test('forged ids, bad values, unknown intents and oversized bodies get a 4xx and
 		Object.fromEntries(
 			Object.entries({ amount: '1', dateReceived: '2026-01-01', category: 'matched', paymentMethod: 'Zelle', ...fields }).map(([k, v]) => [`rows[0].${k}`, v]),
 		)
-	const post = (form: Record<string, string>) => request.post('/app/transactions?edit=1', { form, maxRedirects: 0 })
+	// As the browser posts the whole form: with its last field.
+	const post = (form: Record<string, string>) => request.post('/app/transactions?edit=1', { form: { ...form, formEnd: '1' }, maxRedirects: 0 })
 
 	const forgedClient = await post({ intent: 'save', ...row({ client: 'Victim Client', clientId: victim.clients['Victim Client']! }) })
 	expect(forgedClient.status()).toBe(400)
@@ -304,6 +305,10 @@ test('forged ids, bad values, unknown intents and oversized bodies get a 4xx and
 		expect(response.status(), JSON.stringify(fields)).toBe(400)
 		expect(await response.text()).toContain(message)
 	}
+	// Posted before the page had loaded whole (no last field): refused, whatever the rows say.
+	const early = await request.post('/app/transactions?edit=1', { form: { intent: 'save', ...row({ amount: '5' }) }, maxRedirects: 0 })
+	expect(early.status()).toBe(400)
+	expect(await early.text()).toContain('The page had not finished loading')
 	const unknown = await post({ intent: 'drop-table' })
 	expect(unknown.status()).toBe(400)
 	expect(await unknown.text()).toContain('The server did not recognise this request.')

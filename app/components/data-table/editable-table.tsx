@@ -12,7 +12,7 @@ import { Button } from '#app/components/ui/button.tsx'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '#app/components/ui/dialog.tsx'
 import { Input } from '#app/components/ui/input.tsx'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
-import { blankOf, type Confirmation } from '#app/lib/editable-rows.ts'
+import { blankOf, FORM_END_FIELD, type Confirmation } from '#app/lib/editable-rows.ts'
 import { withoutEditMode } from '#app/lib/table-params.ts'
 import { useHydrated } from '#app/lib/use-hydrated.ts'
 import { cn } from '#app/lib/utils.ts'
@@ -105,6 +105,8 @@ export function EditableTable<L extends LoadedRow, R extends EditRowValues, V>({
 		onValidate: ({ formData }) => parseWithZod(formData, { schema }) as never,
 		shouldValidate: 'onBlur',
 		shouldRevalidate: 'onInput',
+		// The form's last field is no value of the user's.
+		shouldDirtyConsider: (name) => name !== FORM_END_FIELD,
 	})
 	const rows = fields.rows.getFieldList()
 	const dirty = form.dirty || rows.some((row) => !row.getFieldset().id?.initialValue)
@@ -224,6 +226,8 @@ export function EditableTable<L extends LoadedRow, R extends EditRowValues, V>({
 				</Table>
 			</div>
 			<UnsavedChangesDialog blocker={blocker} />
+			{/* Last: a post without it was sent before the page had finished loading. */}
+			<input type="hidden" name={FORM_END_FIELD} value="1" />
 		</Form>
 	)
 }
