@@ -10,6 +10,7 @@
  *
  * "Today" is the organization's, from booking_settings.timezone.
  */
+import type { RawBuilder } from 'kysely'
 import { asUser, sql, type Tx } from './db/index.ts'
 import type { PaymentMethod } from './db/types.ts'
 import { memberClock, organizationClock } from './query.ts'
@@ -115,9 +116,10 @@ type AggregateRow = { g: number; month: string | null; category: TransactionCate
 
 /**
  * Count and amount of a range per month, per category and in total, in one statement: whole
- * months from the rollups, edge days from the transactions, then grouping sets.
+ * months from the rollups, edge days from the transactions, then grouping sets. Null when the
+ * range holds no day.
  */
-async function aggregateRange(trx: Tx, organizationId: string, from: string | null, to: string | null) {
+function aggregateRangeQuery(organizationId: string, from: string | null, to: string | null): RawBuilder<AggregateRow> | null {
 	const split = splitRange(from, to)
 	const branches = []
 	if (split.months) {
@@ -136,14 +138,18 @@ async function aggregateRange(trx: Tx, organizationId: string, from: string | nu
 			where t.organization_id = ${organizationId} and t.date_received between ${first}::date and ${last}::date
 			group by 1, 2`)
 	}
-	if (branches.length === 0) return emptyFigures()
-	const { rows } = await sql<AggregateRow>`
+	if (branches.length === 0) return null
+	return sql<AggregateRow>`
 		select grouping(x.month, x.category)::int as g, x.month::text as month, x.category::text as category,
 			coalesce(sum(x.n), 0)::int8 as count, coalesce(sum(x.s), 0)::numeric(18, 2)::text as amount,
 			coalesce(round(sum(x.s) / nullif(sum(x.n), 0), 2), 0)::numeric(18, 2)::text as average
 		from (${sql.join(branches, sql` union all `)}) x
-		group by grouping sets ((x.month), (x.category), ())`.execute(trx)
-	return figuresOf(rows)
+		group by grouping sets ((x.month), (x.category), ())`
+}
+
+async function aggregateRange(trx: Tx, organizationId: string, from: string | null, to: string | null) {
+	const query = aggregateRangeQuery(organizationId, from, to)
+	return query ? figuresOf((await query.execute(trx)).rows) : emptyFigures()
 }
 
 function emptyFigures(): RangeFigures {
@@ -204,38 +210,50 @@ export type LatestTransaction = {
 	paymentMethod: PaymentMethod
 }
 
-/** The dashboard: the four figures, the latest transactions, and the last 12 months' amounts. */
+type DashboardRow = {
+	totals: { transaction_count: number; amount_sum: string; matched_count: number; unique_client_count: number } | null
+	latest: Array<{ id: string; date_received: string; client_name: string | null; external_id: string | null; amount: string; category: TransactionCategory; payment_method: PaymentMethod }>
+	months: AggregateRow[]
+}
+
+/**
+ * The dashboard: the four figures, the latest transactions, and the last 12 months' amounts, in
+ * one statement (each part as JSON, amounts as text so that none goes through a float).
+ */
 export async function getDashboard(userId: string, organizationId: string, options: { latest?: number; now?: Date; timezone?: string } = {}) {
 	return asUser(userId, async (trx) => {
 		const today = (await organizationClock(trx, organizationId, options.now, options.timezone)).today
-		const totals = await trx
+		const first = addMonths(today, -11)
+		const totals = trx
 			.selectFrom('organization_transaction_totals')
-			.select(['transaction_count', 'amount_sum', 'matched_count', 'unique_client_count'])
+			.select(['transaction_count', sql<string>`amount_sum::text`.as('amount_sum'), 'matched_count', 'unique_client_count'])
 			.where('organization_id', '=', organizationId)
-			.executeTakeFirst()
-		const latest = await trx
+		const latest = trx
 			.selectFrom('transactions as t')
 			.leftJoin('clients as c', (join) => join.onRef('c.organization_id', '=', 't.organization_id').onRef('c.id', '=', 't.client_id'))
-			.select(['t.id', 't.date_received', 'c.name as client_name', 't.external_id', 't.amount', 't.category', 't.payment_method'])
+			.select(['t.id', 't.date_received', 'c.name as client_name', 't.external_id', sql<string>`t.amount::text`.as('amount'), 't.category', 't.payment_method'])
 			.where('t.organization_id', '=', organizationId)
 			.orderBy('t.date_received', 'desc')
 			.orderBy('t.id', 'desc')
 			.limit(options.latest ?? 5)
-			.execute()
-		const first = addMonths(today, -11)
-		const { months } = await aggregateRange(trx, organizationId, first, monthEnd(today))
-		const count = totals?.transaction_count ?? 0
-		const matched = totals?.matched_count ?? 0
+		const months = aggregateRangeQuery(organizationId, first, monthEnd(today))!
+		const { rows } = await sql<DashboardRow>`
+			select (select to_json(x) from (${totals}) x) as totals,
+				(select coalesce(json_agg(x), '[]') from (${latest}) x) as latest,
+				(select coalesce(json_agg(x), '[]') from (${months}) x) as months`.execute(trx)
+		const { totals: sums, latest: recent, months: monthRows } = rows[0]!
+		const count = sums?.transaction_count ?? 0
+		const matched = sums?.matched_count ?? 0
 		return {
 			today,
 			totals: {
-				totalReceived: totals?.amount_sum ?? '0.00',
+				totalReceived: sums?.amount_sum ?? '0.00',
 				transactionCount: count,
-				uniqueClients: totals?.unique_client_count ?? 0,
+				uniqueClients: sums?.unique_client_count ?? 0,
 				matchedCount: matched,
 				matchedShare: count > 0 ? matched / count : 0,
 			},
-			latest: latest.map(
+			latest: recent.map(
 				(t): LatestTransaction => ({
 					id: t.id,
 					dateReceived: t.date_received,
@@ -246,7 +264,7 @@ export async function getDashboard(userId: string, organizationId: string, optio
 					paymentMethod: t.payment_method,
 				}),
 			),
-			months: fillMonths(months, first, today),
+			months: fillMonths(figuresOf(monthRows).months, first, today),
 		}
 	})
 }

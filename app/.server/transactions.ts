@@ -145,20 +145,27 @@ function filterSql(filter: Filter) {
 }
 
 async function listPage(trx: Tx, filter: Filter, sort: TransactionSort, dir: SortDirection, limit: number, offset: number) {
-	const ids =
+	const rows =
 		sort === 'client' && !filter.clientId
-			? await clientOrderIds(trx, filter, dir, limit, offset)
-			: await pageIds(trx, filter, sort, dir, limit, offset)
+			? await rowsByIds(trx, filter.organizationId, await clientOrderIds(trx, filter, dir, limit, offset))
+			: await pageRows(trx, filter, sort, dir, limit, offset)
 	const { total, capped } = await countRows(trx, filter)
-	return { rows: await rowsByIds(trx, filter.organizationId, ids), total, totalCapped: capped }
+	return { rows, total, totalCapped: capped }
 }
 
-/** The page's ids: an index walk (often index-only) that skips the offset without reading rows. */
-async function pageIds(trx: Tx, filter: Filter, sort: TransactionSort, dir: SortDirection, limit: number, offset: number) {
+/**
+ * One page's full rows in sort order, in one statement: the page's ids by an index walk (often
+ * index-only) that skips the offset without reading rows, then those rows in the walk's order.
+ */
+async function pageRows(trx: Tx, filter: Filter, sort: TransactionSort, dir: SortDirection, limit: number, offset: number) {
 	const join = sort === 'client' ? clientJoin : sql``
 	const walk = sql`select ${walkColumns} from public.transactions t ${join} where ${baseSql(filter)} order by ${orderBy(sort, dir)}`
-	const { rows } = await sql<{ id: string }>`${page(walk, filter.match, offset, limit)}`.execute(trx)
-	return rows.map((r) => r.id)
+	const { rows } = await sql<DbRow>`select ${columns}
+		from unnest(array(${page(walk, filter.match, offset, limit)})) with ordinality as p(id, n)
+		join public.transactions t on t.organization_id = ${filter.organizationId} and t.id = p.id
+		${clientJoin}
+		order by p.n`.execute(trx)
+	return rows.map(toRow)
 }
 
 /** What a walk reads: the id, and the columns a search's condition looks at. */
@@ -290,14 +297,14 @@ async function searchPage(trx: Tx, filter: Filter, q: string, sort: TransactionS
 		order by t.date_received desc, t.id desc limit ${SEARCH_PROBE}) t where ${match}`.execute(trx)
 	if (Number(probe.rows[0]?.n ?? 0) >= DENSE_MATCHES) {
 		const dense = { ...filter, match }
-		const ids =
+		const rows =
 			sort === 'client' && !filter.clientId
-				? await clientOrderIds(trx, dense, dir, limit, offset)
-				: await pageIds(trx, dense, sort, dir, limit, offset)
+				? await rowsByIds(trx, organizationId, await clientOrderIds(trx, dense, dir, limit, offset))
+				: await pageRows(trx, dense, sort, dir, limit, offset)
 		const count = await sql<{ n: number }>`select count(*)::int8 as n from
 			(select 1 from public.transactions t where ${filterSql(dense)} limit ${DENSE_COUNT_CAP + 1}) s`.execute(trx)
 		const n = Number(count.rows[0]?.n ?? 0)
-		return { rows: await rowsByIds(trx, organizationId, ids), total: Math.min(n, DENSE_COUNT_CAP), totalCapped: n > DENSE_COUNT_CAP }
+		return { rows, total: Math.min(n, DENSE_COUNT_CAP), totalCapped: n > DENSE_COUNT_CAP }
 	}
 
 	// search_transaction_ids is PL/pgSQL: after a few calls on one connection its query would get
