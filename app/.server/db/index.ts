@@ -176,11 +176,13 @@ async function withRole<T>(claims: Claims, fn: (trx: Tx) => Promise<T>): Promise
 	return c.db.connection().execute(async (connection) => {
 		// The connection is the transaction's: Kysely's Transaction type adds nothing the queries use.
 		const trx = connection as unknown as Tx
-		await c.runScript(trx, script)
 		let result: T
 		try {
+			await c.runScript(trx, script)
 			result = await fn(trx)
 		} catch (error) {
+			// Also when the script failed after its `begin`: no connection goes back to the pool
+			// inside an aborted transaction.
 			await c.runScript(trx, 'rollback').catch(() => undefined)
 			throw error
 		}
