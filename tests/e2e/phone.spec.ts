@@ -32,12 +32,18 @@ async function expectNoSidewaysScroll(page: Page) {
 	for (const table of overflow.tables) expect(table).toBeLessThanOrEqual(0)
 }
 
-/** The element is on screen, whole, within the phone's width. */
+/**
+ * The element is on screen, whole, within the phone's width: once it has settled (the phone menu
+ * slides in from the left, so its text starts off screen).
+ */
 async function expectOnScreen(locator: Locator) {
 	await expect(locator).toBeVisible()
-	const box = (await locator.boundingBox())!
-	expect(box.x).toBeGreaterThanOrEqual(0)
-	expect(box.x + box.width).toBeLessThanOrEqual(PHONE_WIDTH)
+	await expect
+		.poll(async () => {
+			const box = (await locator.boundingBox())!
+			return { leftEdgeOnScreen: box.x >= 0, rightEdgeOnScreen: box.x + box.width <= PHONE_WIDTH }
+		})
+		.toEqual({ leftEdgeOnScreen: true, rightEdgeOnScreen: true })
 }
 
 function card(page: Page, text: string) {
