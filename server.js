@@ -1,6 +1,8 @@
 // The production server: static assets, the React Router request handler, one log line per
 // request, the cross-site check for every non-GET request, and a clean exit on SIGTERM.
 import { randomUUID } from 'node:crypto'
+import { readdirSync } from 'node:fs'
+import path from 'node:path'
 import compression from 'compression'
 import express from 'express'
 import { createRequestHandler } from '@react-router/express'
@@ -77,7 +79,16 @@ const staticHeaders = (res) => {
 }
 app.use(compression())
 app.use('/assets', express.static('build/client/assets', { immutable: true, maxAge: '1y', setHeaders: staticHeaders }))
-app.use(express.static('build/client', { maxAge: '1h', setHeaders: staticHeaders }))
+// The other files of the browser build (translations, icons, robots.txt) are known at start: only
+// their paths go to express.static, so a page request costs no look-up on the disk.
+const clientFiles = new Set(
+	readdirSync('build/client', { recursive: true, withFileTypes: true })
+		.filter((entry) => entry.isFile())
+		.map((entry) => `/${path.relative('build/client', path.join(entry.parentPath, entry.name)).split(path.sep).join('/')}`)
+		.filter((file) => !file.startsWith('/assets/')),
+)
+const serveClientFile = express.static('build/client', { maxAge: '1h', setHeaders: staticHeaders })
+app.use((req, res, next) => (clientFiles.has(req.path) ? serveClientFile(req, res, next) : next()))
 app.all(
 	'*splat',
 	createRequestHandler({ build, getLoadContext: (req) => entry.getLoadContext(req) }),
