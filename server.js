@@ -79,7 +79,7 @@ const staticHeaders = (res) => {
 }
 app.use(compression())
 app.use('/assets', express.static('build/client/assets', { immutable: true, maxAge: '1y', setHeaders: staticHeaders }))
-// The other files of the browser build (translations, icons, robots.txt) are known at start: only
+// The other files of the browser build (the translations, the favicon) are known at start: only
 // their paths go to express.static, so a page request costs no look-up on the disk.
 const clientFiles = new Set(
 	readdirSync('build/client', { recursive: true, withFileTypes: true })

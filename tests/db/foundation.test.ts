@@ -159,7 +159,7 @@ describe('one way into the database', () => {
 
 	test('a user id that is not a UUID is refused before any statement', async () => {
 		const a = await createUser('Quoted Id')
-		for (const id of [`${a.userId}', true); select 1; --`, `${a.userId} `, 'not-a-uuid']) {
+		for (const id of [`${a.userId}', true); select 1; --`, `${a.userId} `, 'not-a-uuid', '']) {
 			await expect(asUser(id, async () => 'ran')).rejects.toThrow('asUser needs a user id')
 		}
 	})
