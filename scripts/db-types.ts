@@ -7,15 +7,16 @@ import { PGlite } from '@electric-sql/pglite'
 import { Kysely } from 'kysely'
 import { generate, PostgresDialect } from 'kysely-codegen'
 import { PGliteDialect } from 'kysely-pglite-dialect'
-import { closeDatabase, dumpDatabaseImage, openDatabase, pgliteExtensions } from '../app/.server/db/index.ts'
+import { closeDatabase, dumpDatabaseImage, openDatabase } from '../app/.server/db/index.ts'
 import { migrate } from '../app/.server/db/migrate.ts'
+import { pgliteOptions } from '../app/.server/db/pglite-options.js'
 
 await openDatabase({ kind: 'pglite' })
 await migrate()
 const image = await dumpDatabaseImage()
 await closeDatabase()
 
-const client = await PGlite.create({ extensions: pgliteExtensions(), loadDataDir: image })
+const client = await PGlite.create({ extensions: pgliteOptions().extensions, loadDataDir: image })
 const db = new Kysely<unknown>({ dialect: new PGliteDialect(client) })
 await generate({
 	db,

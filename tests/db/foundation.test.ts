@@ -157,6 +157,21 @@ describe('one way into the database', () => {
 		expect(after).toEqual({ name: 'Rollback Owner', role: expect.not.stringMatching(/^(authenticated|anon)$/), claims: null })
 	})
 
+	test('a commit that fails reaches the caller and keeps nothing, and the next transaction runs', async () => {
+		const a = await createUser('Commit Owner')
+		// A constraint checked only at commit: the commit is sent before the connection is released
+		// and its answer awaited after (docs/decisions/026-embedded-database-thread.md).
+		const attempt = asUser(a.userId, async (trx) => {
+			await trx.updateTable('organizations').set({ name: 'Never committed' }).where('id', '=', a.orgId).execute()
+			await sql`create temp table commit_check (n int unique deferrable initially deferred) on commit drop`.execute(trx)
+			await sql`insert into commit_check values (1), (1)`.execute(trx)
+			return 'returned'
+		})
+		await expect(attempt).rejects.toMatchObject({ code: '23505' })
+		const name = await asUser(a.userId, async (trx) => (await trx.selectFrom('organizations').select('name').where('id', '=', a.orgId).executeTakeFirstOrThrow()).name)
+		expect(name).toBe('Commit Owner')
+	})
+
 	test('a user id that is not a UUID is refused before any statement', async () => {
 		const a = await createUser('Quoted Id')
 		for (const id of [`${a.userId}', true); select 1; --`, `${a.userId} `, 'not-a-uuid', '']) {

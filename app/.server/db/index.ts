@@ -7,14 +7,13 @@
  * another request's role.
  */
 import { mkdirSync } from 'node:fs'
-import { PGlite } from '@electric-sql/pglite'
-import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist'
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
-import { unaccent } from '@electric-sql/pglite/contrib/unaccent'
+import type { PGlite } from '@electric-sql/pglite'
 import { Kysely, PostgresDialect, sql, type RawBuilder, type Transaction } from 'kysely'
 import { PGliteDialect } from 'kysely-pglite-dialect'
 import pg from 'pg'
 import { defaultDatabaseOptions } from './config.ts'
+import { DATE, INT8, NUMERIC } from './pglite-options.js'
+import { startPgliteThread } from './pglite-thread.ts'
 import type { DB } from './types.ts'
 
 export type Tx = Transaction<DB>
@@ -23,6 +22,11 @@ type Connection = {
 	db: Kysely<DB>
 	/** Runs a multi-statement SQL script inside the given transaction. */
 	runScript: (trx: Tx, text: string) => Promise<void>
+	/**
+	 * Begins a transaction with the script (`begin; …`). On the embedded database the script goes
+	 * with the transaction's first statement, which fails if the script fails.
+	 */
+	begin: (trx: Tx, script: string) => Promise<void>
 	dump?: () => Promise<Blob>
 	/** PostgreSQL server only: a dedicated connection that LISTENs on a channel. */
 	listen?: (channel: string, onNotify: (payload: string) => void, onEnd?: () => void) => Promise<() => Promise<void>>
@@ -34,37 +38,21 @@ export type DatabaseOptions =
 	/** `listenUrl`: where LISTEN connects when `url` is a transaction-mode pooler (which cannot hold one); `url` otherwise. */
 	| { kind: 'pg'; url: string; max?: number; listenUrl?: string }
 
-const INT8 = 20
-const DATE = 1082
-const NUMERIC = 1700
-
 let connection: Connection | undefined
 let opening: Promise<Connection> | undefined
-
-export function pgliteExtensions() {
-	return { btree_gist, pg_trgm, unaccent }
-}
 
 async function openPglite(options: Extract<DatabaseOptions, { kind: 'pglite' }>): Promise<Connection> {
 	// PGlite makes its own folder but not the ones above it (a DATA_DIR that does not exist yet).
 	if (options.dataDir) mkdirSync(options.dataDir, { recursive: true })
-	// Options go in one object: PGlite.create(undefined, options) ignores the options.
-	const client = await PGlite.create({
-		dataDir: options.dataDir,
-		extensions: pgliteExtensions(),
-		loadDataDir: options.loadDataDir,
-		parsers: {
-			[INT8]: (v: string) => Number(v),
-			[DATE]: (v: string) => v,
-			[NUMERIC]: (v: string) => v,
-		},
-	})
-	const db = new Kysely<DB>({ dialect: new PGliteDialect(client) })
+	const client = await startPgliteThread({ dataDir: options.dataDir, loadDataDir: options.loadDataDir })
+	// The dialect's driver calls only `query` and `close`, which the thread's client has.
+	const db = new Kysely<DB>({ dialect: new PGliteDialect(client as unknown as PGlite) })
 	return {
 		db,
 		// The transaction holds PGlite's only connection, so exec runs inside it.
-		runScript: async (_trx, text) => void (await client.exec(text)),
-		dump: () => client.dumpDataDir('gzip'),
+		runScript: async (_trx, text) => client.exec(text),
+		begin: async (_trx, script) => client.execBefore(script),
+		dump: () => client.dumpDataDir(),
 		close: () => db.destroy(),
 	}
 }
@@ -87,6 +75,7 @@ async function openPg(options: Extract<DatabaseOptions, { kind: 'pg' }>): Promis
 		db,
 		// Without parameters, pg uses the simple protocol, which takes several statements.
 		runScript: async (trx, text) => void (await sql.raw(text).execute(trx)),
+		begin: async (trx, script) => void (await sql.raw(script).execute(trx)),
 		// Outside the pool: a LISTEN holds its connection for as long as it listens.
 		listen: async (channel, onNotify, onEnd) => {
 			const client = new pg.Client({ connectionString: options.listenUrl ?? options.url })
@@ -169,16 +158,21 @@ function beginAs(claims: Claims) {
 /**
  * One transaction as `claims.role`. Begun and ended by scripts of its own rather than by
  * Kysely's transaction (which sends `begin` alone); `fn` gets the connection that holds it.
+ * The `commit` is sent before the connection goes back and awaited after: a statement sent
+ * on the connection next queues behind it (on the embedded database, whose one connection
+ * every request waits for, the next transaction does not also wait for the answer to reach
+ * this one: docs/decisions/026-embedded-database-thread.md).
  */
 async function withRole<T>(claims: Claims, fn: (trx: Tx) => Promise<T>): Promise<T> {
 	const c = await current()
 	const script = beginAs(claims)
-	return c.db.connection().execute(async (connection) => {
+	let committed: Promise<void> = Promise.resolve()
+	const result = await c.db.connection().execute(async (connection) => {
 		// The connection is the transaction's: Kysely's Transaction type adds nothing the queries use.
 		const trx = connection as unknown as Tx
 		let result: T
 		try {
-			await c.runScript(trx, script)
+			await c.begin(trx, script)
 			result = await fn(trx)
 		} catch (error) {
 			// Also when the script failed after its `begin`: no connection goes back to the pool
@@ -186,9 +180,13 @@ async function withRole<T>(claims: Claims, fn: (trx: Tx) => Promise<T>): Promise
 			await c.runScript(trx, 'rollback').catch(() => undefined)
 			throw error
 		}
-		await c.runScript(trx, 'commit')
+		committed = c.runScript(trx, 'commit')
+		// Awaited below; until then a failure must not count as unhandled.
+		committed.catch(() => undefined)
 		return result
 	})
+	await committed
+	return result
 }
 
 /** One transaction as the signed-in user: RLS applies with auth.uid() = userId. */

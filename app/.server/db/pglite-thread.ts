@@ -1,0 +1,81 @@
+/**
+ * The embedded database on a thread of its own (docs/decisions/026-embedded-database-thread.md):
+ * the server's thread renders pages while PGlite works. This is the server's side: `query`,
+ * `exec`, `dumpDataDir` and `close`, the calls the Kysely dialect and index.ts make on a PGlite,
+ * each sent to the worker (pglite-worker.js) as one message; and `execBefore`, a script that goes
+ * with the next call.
+ */
+import { Worker } from 'node:worker_threads'
+
+export type PgliteThreadOptions = { dataDir?: string; loadDataDir?: Blob }
+
+export type PgliteThread = {
+	query: <R>(sql: string, params?: unknown[]) => Promise<{ rows: R[]; affectedRows?: number }>
+	exec: (sql: string) => Promise<void>
+	/**
+	 * Runs the script just before the next call, in the same message: a transaction's `begin`
+	 * travels with its first statement. When the script fails, that call fails with its error and
+	 * is not made.
+	 */
+	execBefore: (sql: string) => void
+	dumpDataDir: () => Promise<Blob>
+	close: () => Promise<void>
+}
+
+type Call = { resolve: (result: unknown) => void; reject: (error: Error) => void }
+type Reply = { id: number; result?: unknown; error?: Record<string, unknown> }
+
+/** Starts the thread and opens PGlite in it; rejects with PGlite's error when it cannot open. */
+export async function startPgliteThread(options: PgliteThreadOptions): Promise<PgliteThread> {
+	// vite.config.ts points this at the worker's file in the server build.
+	const worker = new Worker(new URL('./pglite-worker.js', import.meta.url), { workerData: options })
+	const pending = new Map<number, Call>()
+	let nextId = 0
+	let stopped: Error | undefined
+	let before: string | undefined
+
+	// Like PGlite in the server's thread, an idle database does not keep the process alive.
+	worker.unref()
+	worker.on('message', ({ id, result, error }: Reply) => {
+		const call = pending.get(id)
+		if (!call) return
+		pending.delete(id)
+		if (pending.size === 0) worker.unref()
+		if (error) call.reject(Object.assign(new Error(String(error.message)), error))
+		else call.resolve(result)
+	})
+	const stop = (error: Error) => {
+		stopped ??= error
+		for (const call of pending.values()) call.reject(stopped)
+		pending.clear()
+	}
+	worker.on('error', (error) => stop(new Error(`The embedded database stopped: ${error.message}`, { cause: error })))
+	worker.on('exit', (code) => stop(new Error(`The embedded database stopped (exit code ${code})`)))
+
+	const call = <T>(message: { op: string; sql?: string; params?: unknown[] }, id = ++nextId) =>
+		new Promise<T>((resolve, reject) => {
+			if (stopped) return reject(stopped)
+			pending.set(id, { resolve: resolve as Call['resolve'], reject })
+			worker.ref()
+			if (id !== 0) worker.postMessage({ id, ...message, before })
+			before = undefined
+		})
+
+	// Message 0 is the worker's answer to its start.
+	await call({ op: 'start' }, 0).catch(async (error) => {
+		await worker.terminate()
+		throw error
+	})
+	return {
+		query: (sql, params) => call({ op: 'query', sql, params }),
+		exec: (sql) => call({ op: 'exec', sql }),
+		execBefore: (sql) => {
+			before = before ? `${before};\n${sql}` : sql
+		},
+		dumpDataDir: async () => new Blob([await call<ArrayBuffer>({ op: 'dump' })], { type: 'application/x-gzip' }),
+		close: async () => {
+			await call({ op: 'close' }).catch(() => undefined)
+			await worker.terminate()
+		},
+	}
+}
