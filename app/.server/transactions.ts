@@ -104,13 +104,14 @@ export async function listTransactions(
 
 /**
  * The transactions screen's reads in one transaction: a page of transactions and the sync
- * status of the P2P module (docs/decisions/023-fewer-round-trips.md).
+ * status of the P2P module (docs/decisions/023-fewer-round-trips.md), sent together (the
+ * connection runs them one after the other without waiting for us in between: decision 026).
  */
 export async function getTransactionsScreen(userId: string, organizationId: string, options: ListTransactionsOptions = {}) {
-	return asUser(userId, async (trx) => ({
-		page: await transactionPageIn(trx, organizationId, options),
-		sync: await syncStatusIn(trx, organizationId),
-	}))
+	return asUser(userId, async (trx) => {
+		const [page, sync] = await Promise.all([transactionPageIn(trx, organizationId, options), syncStatusIn(trx, organizationId)])
+		return { page, sync }
+	})
 }
 
 function transactionPageIn(trx: Tx, organizationId: string, options: ListTransactionsOptions): Promise<TransactionPage> {
@@ -145,11 +146,12 @@ function filterSql(filter: Filter) {
 }
 
 async function listPage(trx: Tx, filter: Filter, sort: TransactionSort, dir: SortDirection, limit: number, offset: number) {
-	const rows =
+	const [rows, { total, capped }] = await Promise.all([
 		sort === 'client' && !filter.clientId
-			? await rowsByIds(trx, filter.organizationId, await clientOrderIds(trx, filter, dir, limit, offset))
-			: await pageRows(trx, filter, sort, dir, limit, offset)
-	const { total, capped } = await countRows(trx, filter)
+			? clientOrderIds(trx, filter, dir, limit, offset).then((ids) => rowsByIds(trx, filter.organizationId, ids))
+			: pageRows(trx, filter, sort, dir, limit, offset),
+		countRows(trx, filter),
+	])
 	return { rows, total, totalCapped: capped }
 }
 
