@@ -274,6 +274,32 @@ const DENSE_MATCHES = 20
 /** A common search's count stops here ("500+"): counting further would read too many rows. */
 export const DENSE_COUNT_CAP = 500
 
+/** From this many matches in the probe (5 %), a dense count walks the date index first (countDense). */
+const WALKED_COUNT_MATCHES = 100
+/** How far that walk goes: twice the rows that 5 % needs for DENSE_COUNT_CAP matches. */
+const WALKED_COUNT_ROWS = 20_000
+
+/**
+ * A common search's count, up to DENSE_COUNT_CAP + 1. When the probe says that many matches come
+ * within about 10,000 rows, walking the newest rows first finds them soonest: 7 ms against 15–18
+ * ms for "catering" at a million rows, on the server. Otherwise (a sparser search, or a walk that
+ * ends short of the cap because the matches are all recent), the count reads the organization's
+ * rows in the table's order (a bitmap of all of them), which costs about the same at any density.
+ */
+async function countDense(trx: Tx, filter: Filter & { match: RawBuilder<unknown> }, probed: number) {
+	const cap = DENSE_COUNT_CAP + 1
+	const count = async (matching: RawBuilder<unknown>) => {
+		const { rows } = await sql<{ n: number }>`select count(*)::int8 as n from (${matching} limit ${cap}) s`.execute(trx)
+		return Number(rows[0]?.n ?? 0)
+	}
+	if (probed >= WALKED_COUNT_MATCHES) {
+		const walked = await count(sql`select 1 from (select ${walkColumns} from public.transactions t where ${baseSql(filter)}
+			order by t.date_received desc, t.id desc limit ${WALKED_COUNT_ROWS}) t where ${filter.match}`)
+		if (walked === cap) return walked
+	}
+	return count(sql`select 1 from public.transactions t where ${filterSql(filter)}`)
+}
+
 /**
  * A search matches the description, the external id, the client's name, and the amount when
  * the text reads as one. Under RLS, ilike cannot use the trigram indexes, so:
@@ -297,15 +323,15 @@ async function searchPage(trx: Tx, filter: Filter, q: string, sort: TransactionS
 	const probe = await sql<{ n: number }>`select count(*)::int8 as n from (
 		select t.description, t.external_id, t.client_id, t.amount from public.transactions t where ${filterSql(filter)}
 		order by t.date_received desc, t.id desc limit ${SEARCH_PROBE}) t where ${match}`.execute(trx)
-	if (Number(probe.rows[0]?.n ?? 0) >= DENSE_MATCHES) {
+	const probed = Number(probe.rows[0]?.n ?? 0)
+	if (probed >= DENSE_MATCHES) {
 		const dense = { ...filter, match }
-		const rows =
+		const [rows, n] = await Promise.all([
 			sort === 'client' && !filter.clientId
-				? await rowsByIds(trx, organizationId, await clientOrderIds(trx, dense, dir, limit, offset))
-				: await pageRows(trx, dense, sort, dir, limit, offset)
-		const count = await sql<{ n: number }>`select count(*)::int8 as n from
-			(select 1 from public.transactions t where ${filterSql(dense)} limit ${DENSE_COUNT_CAP + 1}) s`.execute(trx)
-		const n = Number(count.rows[0]?.n ?? 0)
+				? clientOrderIds(trx, dense, dir, limit, offset).then((ids) => rowsByIds(trx, organizationId, ids))
+				: pageRows(trx, dense, sort, dir, limit, offset),
+			countDense(trx, dense, probed),
+		])
 		return { rows, total: Math.min(n, DENSE_COUNT_CAP), totalCapped: n > DENSE_COUNT_CAP }
 	}
 

@@ -201,6 +201,29 @@ describe('listing transactions', () => {
 		expect(filtered.total).toBe(30)
 	})
 
+	test("a common search's count: capped at 500, exact below, and exact when the matches are all recent in a long history", async () => {
+		const owner = await createUser('Dense Count Owner')
+		// `rows` payments, newest first by day; the ones whose index `matches` accepts are for catering.
+		const insert = (rows: number, matches: string) =>
+			asSystem((trx) =>
+				sql`insert into public.transactions (organization_id, external_id, amount, date_received, category, description)
+					select ${owner.orgId}, 'D-' || i, 10, date '2026-11-01' - (i / 40), (case when i % 2 = 0 then 'matched' else 'pending' end)::public.transaction_category,
+						case when ${sql.raw(matches)} then 'Catering ' || i else 'Design ' || i end
+					from generate_series(0, ${rows - 1}) as i`.execute(trx),
+			)
+		const search = (category?: 'matched') => listTransactions(owner.userId, owner.orgId, { q: 'catering', category })
+
+		// 600 matches among 2,100 rows, 40 % of the newest: more than the cap.
+		await insert(2_100, 'i % 5 < 2 and i < 1500')
+		expect(await search()).toMatchObject({ total: 500, totalCapped: true })
+		expect(await search('matched')).toMatchObject({ total: 300, totalCapped: false })
+		await asSystem((trx) => sql`delete from public.transactions where organization_id = ${owner.orgId}`.execute(trx))
+
+		// 300 recent matches and 40 more beyond the newest 20,000 rows: the count has every one.
+		await insert(21_000, '(i < 1500 and i % 5 = 0) or i >= 20960')
+		expect(await search()).toMatchObject({ total: 340, totalCapped: false })
+	})
+
 	test('filters by category with the exact total, and never shows another organization', async () => {
 		const org = await orgWithTransactions('Filter')
 		const other = await orgWithTransactions('Filter Other')
