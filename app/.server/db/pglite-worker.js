@@ -5,7 +5,8 @@
  * stopped every other request. This thread owns the PGlite instance and answers the messages of
  * pglite-thread.ts, one call each: { id, op: 'query' | 'exec' | 'dump' | 'close', sql, params,
  * before } → { id, result } or { id, error }. `before` is a script run first (a transaction's
- * `begin`); when it fails, its error is the answer and the call is not made. Message 0 is the start: its answer says whether PGlite opened.
+ * `begin`); when it fails, its error is the answer and the call is not made. Message 0 is the
+ * start: its answer says whether PGlite opened.
  * Plain JavaScript: Node runs a worker's file as it is, in development and tests as well as from
  * the build (vite.config.ts emits it next to the server build).
  */
@@ -34,6 +35,7 @@ try {
 	port.postMessage({ id: 0, result: null })
 } catch (error) {
 	port.postMessage({ id: 0, error: plainError(error) })
+	// In a worker, this ends the thread, not the process.
 	process.exit(1)
 }
 
