@@ -67,6 +67,14 @@ describe.runIf(isDbTarget('pglite'))('the embedded database on its own thread', 
 		])
 	})
 
+	it('fails only the call whose parameter cannot be sent, and keeps the script waiting to go', async () => {
+		const db = await start()
+		db.execBefore('create temp table waiting (n int)')
+		await expect(db.query('select $1::text as v', [() => 'a function'])).rejects.toThrow()
+		// The script was not sent with the failed call: it goes with this one.
+		expect((await db.query('select count(*)::int as n from waiting')).rows).toEqual([{ n: 0 }])
+	})
+
 	it('dumps a copy that another thread opens', async () => {
 		const db = await start()
 		await db.exec("create table t (s text); insert into t values ('kept')")

@@ -57,8 +57,16 @@ export async function startPgliteThread(options: PgliteThreadOptions): Promise<P
 			if (stopped) return reject(stopped)
 			pending.set(id, { resolve: resolve as Call['resolve'], reject })
 			worker.ref()
-			if (id !== 0) worker.postMessage({ id, ...message, before })
-			before = undefined
+			try {
+				if (id !== 0) worker.postMessage({ id, ...message, before })
+				before = undefined
+			} catch (error) {
+				// A parameter that cannot be copied to the thread (a function, say): this call fails
+				// alone, and a `begin` waiting to go stays for the next one.
+				pending.delete(id)
+				if (pending.size === 0) worker.unref()
+				reject(error)
+			}
 		})
 
 	// Message 0 is the worker's answer to its start.
