@@ -83,6 +83,15 @@ describe.runIf(isDbTarget('pglite'))('the embedded database on its own thread', 
 		expect((await copy.query('select s from t')).rows).toEqual([{ s: 'kept' }])
 	})
 
+	it('creates a database in a new data directory, and opens it again with its data', async () => {
+		const dataDir = path.join(mkdtempSync(path.join(tmpdir(), 'p2p-thread-')), 'pglite')
+		const first = await start({ dataDir })
+		await first.exec("create table t (s text); insert into t values ('on disk')")
+		await first.close()
+		const again = await start({ dataDir })
+		expect((await again.query('select s from t')).rows).toEqual([{ s: 'on disk' }])
+	})
+
 	it('refuses to start on a data directory it cannot open', async () => {
 		const file = path.join(mkdtempSync(path.join(tmpdir(), 'p2p-thread-')), 'not-a-directory')
 		writeFileSync(file, 'x')

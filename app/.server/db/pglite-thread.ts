@@ -5,6 +5,8 @@
  * each sent to the worker (pglite-worker.js) as one message; and `execBefore`, a script that goes
  * with the next call.
  */
+import { existsSync } from 'node:fs'
+import path from 'node:path'
 import { Worker } from 'node:worker_threads'
 
 export type PgliteThreadOptions = { dataDir?: string; loadDataDir?: Blob }
@@ -27,6 +29,14 @@ type Reply = { id: number; result?: unknown; error?: Record<string, unknown> }
 
 /** Starts the thread and opens PGlite in it; rejects with PGlite's error when it cannot open. */
 export async function startPgliteThread(options: PgliteThreadOptions): Promise<PgliteThread> {
+	// PGlite's first start on a data directory creates the database cluster (initdb), which leaves
+	// some 250 MB behind that a thread, quiet afterwards, may never collect. A first thread does
+	// that and ends, and its memory goes with it.
+	if (options.dataDir && !existsSync(path.join(options.dataDir, 'PG_VERSION'))) await (await startThread(options)).close()
+	return startThread(options)
+}
+
+async function startThread(options: PgliteThreadOptions): Promise<PgliteThread> {
 	// vite.config.ts points this at the worker's file in the server build.
 	const worker = new Worker(new URL('./pglite-worker.js', import.meta.url), { workerData: options })
 	const pending = new Map<number, Call>()
