@@ -7,7 +7,7 @@
  * Then 50 connections for 30 s over the booking step and the signed-in screens: zero non-2xx and
  * zero errors expected. Also the server process's CPU time per request (from /proc), which a
  * loaded machine stretches far less than req/s: floor ÷ CPU is the ratio an idle machine would
- * approach. Prints figures and budgets; not a pass/fail test.
+ * approach, and its memory (RSS) at the end. Prints figures and budgets; not a pass/fail test.
  *
  *   npm run build && node_modules/.bin/tsx bench/load.ts
  *   BENCH_TARGETS=embedded BENCH_SECONDS=5 BENCH_SOAK_SECONDS=10 node_modules/.bin/tsx bench/load.ts
@@ -109,6 +109,7 @@ async function run(target: 'pg' | 'embedded') {
 		const logged = server.stderr()
 		const aborted = logged.filter((l) => l.includes('Unexpected Server Error')).length
 		const other = logged.filter((l) => !l.includes('Unexpected Server Error') && !l.startsWith('PUBLIC_URL is not set'))
+		console.log(`(server memory after the run: ${server.rssMb().toFixed(0)} MB RSS)`)
 		console.log(`(${uptime()} after the run; server stderr: ${aborted} renders aborted after their headers (stream timeout or dropped connection)${other.length ? `, and:\n${other.slice(0, 20).join('\n')}` : ''})`)
 	} finally {
 		await server.stop()

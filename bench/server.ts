@@ -20,6 +20,8 @@ export type BenchServer = {
 	 * that a loaded machine stretches far less than wall-clock times.
 	 */
 	cpuMs: () => number
+	/** The server process's resident memory in MB (VmRSS in /proc: both threads when embedded). */
+	rssMb: () => number
 	/** The server's stderr lines since the last call. */
 	stderr: () => string[]
 	/** The demo owner's credentials, when the demo was seeded. */
@@ -102,7 +104,8 @@ export async function startServer(options: { port: number; database: 'pg' | 'emb
 		const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
 		return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticks
 	}
-	return { base, databaseUrl: env.DATABASE_URL ?? null, cpuMs, stderr: () => stderrLines.splice(0), demo: match ? { email: match[1]!, password: match[2]! } : null, stop }
+	const rssMb = () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024
+	return { base, databaseUrl: env.DATABASE_URL ?? null, cpuMs, rssMb, stderr: () => stderrLines.splice(0), demo: match ? { email: match[1]!, password: match[2]! } : null, stop }
 }
 
 /** Posts the sign-in form as a browser would; returns the session cookie (name=value). */
