@@ -118,10 +118,11 @@ export const CONFIRM_FIELD = 'confirmed'
 /**
  * An editable table's action, end to end: the body read with its cap, other intents handed to
  * their handlers (looked up as own keys only: `__proto__` or `toString` is an unknown intent),
- * a post without the form's last field refused (FORM_END_FIELD), conform's intents (add or remove a row, validate) answered with the form's new state, the
- * batch saved all or nothing, and the outcome as the screen expects: row errors and conflicts
- * with a 400/409, a question when the save deletes rows or has warnings (answered by posting
- * again with `confirmed=1`), or a redirect out of edit mode with a toast.
+ * a post without the form's last field refused (FORM_END_FIELD), conform's intents (add or
+ * remove a row, validate) answered with the form's new state, the batch saved all or nothing,
+ * and the outcome as the screen expects: row errors and conflicts with a 400/409, a question
+ * when the save deletes rows or has warnings (answered by posting again with `confirmed=1`), or
+ * a redirect out of edit mode with a toast.
  */
 export async function tableAction<S extends z.ZodType<{ rows: unknown[] }>, V>(
 	request: Request,

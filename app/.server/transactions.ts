@@ -146,13 +146,15 @@ function filterSql(filter: Filter) {
 }
 
 async function listPage(trx: Tx, filter: Filter, sort: TransactionSort, dir: SortDirection, limit: number, offset: number) {
-	const [rows, { total, capped }] = await Promise.all([
-		sort === 'client' && !filter.clientId
-			? clientOrderIds(trx, filter, dir, limit, offset).then((ids) => rowsByIds(trx, filter.organizationId, ids))
-			: pageRows(trx, filter, sort, dir, limit, offset),
-		countRows(trx, filter),
-	])
+	const [rows, { total, capped }] = await Promise.all([sortedPage(trx, filter, sort, dir, limit, offset), countRows(trx, filter)])
 	return { rows, total, totalCapped: capped }
+}
+
+/** One page of rows in sort order: by the clients' names (clientOrderIds), or by an index walk. */
+function sortedPage(trx: Tx, filter: Filter, sort: TransactionSort, dir: SortDirection, limit: number, offset: number) {
+	return sort === 'client' && !filter.clientId
+		? clientOrderIds(trx, filter, dir, limit, offset).then((ids) => rowsByIds(trx, filter.organizationId, ids))
+		: pageRows(trx, filter, sort, dir, limit, offset)
 }
 
 /**
@@ -326,12 +328,7 @@ async function searchPage(trx: Tx, filter: Filter, q: string, sort: TransactionS
 	const probed = Number(probe.rows[0]?.n ?? 0)
 	if (probed >= DENSE_MATCHES) {
 		const dense = { ...filter, match }
-		const [rows, n] = await Promise.all([
-			sort === 'client' && !filter.clientId
-				? clientOrderIds(trx, dense, dir, limit, offset).then((ids) => rowsByIds(trx, organizationId, ids))
-				: pageRows(trx, dense, sort, dir, limit, offset),
-			countDense(trx, dense, probed),
-		])
+		const [rows, n] = await Promise.all([sortedPage(trx, dense, sort, dir, limit, offset), countDense(trx, dense, probed)])
 		return { rows, total: Math.min(n, DENSE_COUNT_CAP), totalCapped: n > DENSE_COUNT_CAP }
 	}
 

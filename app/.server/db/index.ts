@@ -71,11 +71,12 @@ async function openPg(options: Extract<DatabaseOptions, { kind: 'pg' }>): Promis
 	})
 	const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) })
 	const listeners = new Set<pg.Client>()
+	// Without parameters, pg uses the simple protocol, which takes several statements.
+	const runScript = async (trx: Tx, text: string) => void (await sql.raw(text).execute(trx))
 	return {
 		db,
-		// Without parameters, pg uses the simple protocol, which takes several statements.
-		runScript: async (trx, text) => void (await sql.raw(text).execute(trx)),
-		begin: async (trx, script) => void (await sql.raw(script).execute(trx)),
+		runScript,
+		begin: runScript,
 		// Outside the pool: a LISTEN holds its connection for as long as it listens.
 		listen: async (channel, onNotify, onEnd) => {
 			const client = new pg.Client({ connectionString: options.listenUrl ?? options.url })

@@ -43,13 +43,14 @@ async function startThread(options: PgliteThreadOptions): Promise<PgliteThread> 
 	let nextId = 0
 	let stopped: Error | undefined
 	let before: string | undefined
+	// Message 0 is the worker's answer to its start.
+	const started = new Promise((resolve, reject) => pending.set(0, { resolve, reject }))
 
-	// Like PGlite in the server's thread, an idle database does not keep the process alive.
-	worker.unref()
 	worker.on('message', ({ id, result, error }: Reply) => {
 		const call = pending.get(id)
 		if (!call) return
 		pending.delete(id)
+		// Like PGlite in the server's thread, an idle database does not keep the process alive.
 		if (pending.size === 0) worker.unref()
 		if (error) call.reject(Object.assign(new Error(String(error.message)), error))
 		else call.resolve(result)
@@ -62,13 +63,14 @@ async function startThread(options: PgliteThreadOptions): Promise<PgliteThread> 
 	worker.on('error', (error) => stop(new Error(`The embedded database stopped: ${error.message}`, { cause: error })))
 	worker.on('exit', (code) => stop(new Error(`The embedded database stopped (exit code ${code})`)))
 
-	const call = <T>(message: { op: string; sql?: string; params?: unknown[] }, id = ++nextId) =>
+	const call = <T>(message: { op: string; sql?: string; params?: unknown[] }) =>
 		new Promise<T>((resolve, reject) => {
 			if (stopped) return reject(stopped)
+			const id = ++nextId
 			pending.set(id, { resolve: resolve as Call['resolve'], reject })
 			worker.ref()
 			try {
-				if (id !== 0) worker.postMessage({ id, ...message, before })
+				worker.postMessage({ id, ...message, before })
 				before = undefined
 			} catch (error) {
 				// A parameter that cannot be copied to the thread (a function, say): this call fails
@@ -79,8 +81,7 @@ async function startThread(options: PgliteThreadOptions): Promise<PgliteThread> 
 			}
 		})
 
-	// Message 0 is the worker's answer to its start.
-	await call({ op: 'start' }, 0).catch(async (error) => {
+	await started.catch(async (error) => {
 		await worker.terminate()
 		throw error
 	})
