@@ -85,14 +85,17 @@ test('behind an https PUBLIC_URL every cookie is Secure too', async () => {
 			SIGNUP_MAX_PER_IP: '100000',
 			LOG_LEVEL: 'silent',
 		},
-		stdio: 'ignore',
+		stdio: ['ignore', 'ignore', 'pipe'],
 	})
+	// What the server says when it cannot start (it logs why, then exits with code 1).
+	let stderr = ''
+	server.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
 	try {
 		const base = `http://localhost:${port}`
 		for (let i = 0; ; i++) {
 			const up = await raw(base, 'GET', '/healthz').catch(() => null)
 			if (up?.status === 200) break
-			if (i > 120 || server.exitCode !== null) throw new Error('the https-configured server did not start')
+			if (i > 120 || server.exitCode !== null) throw new Error(`the https-configured server did not start (exit code ${server.exitCode}): ${stderr}`)
 			await new Promise((r) => setTimeout(r, 500))
 		}
 		const byName = expectFlags(await everyCookie(base), true)
