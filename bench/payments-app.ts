@@ -5,7 +5,7 @@
  * through the table saver) works as in the server.
  */
 export { exportTransactions, getCategorySummaries, getDashboard, getReport, presetRange } from '../app/.server/analytics.ts'
-export { todayIn } from '../app/lib/dates.ts'
+export { dateIn } from '../app/lib/dates.ts'
 export { asSystem, closeDatabase, openDatabase, sql } from '../app/.server/db/index.ts'
 export { migrate } from '../app/.server/db/migrate.ts'
 export { listTransactions } from '../app/.server/transactions.ts'

@@ -33,7 +33,7 @@ const { module: app } = await runnerImport<typeof import('./payments-app.ts')>(p
 	logLevel: 'warn',
 	ssr: { external: ['@electric-sql/pglite', 'pg', 'nodemailer'] },
 })
-const { asSystem, closeDatabase, exportTransactions, getCategorySummaries, getDashboard, getReport, listTransactions, migrate, openDatabase, presetRange, sql, todayIn } = app
+const { asSystem, closeDatabase, exportTransactions, getCategorySummaries, getDashboard, getReport, listTransactions, migrate, openDatabase, presetRange, sql, dateIn } = app
 
 /** Targets of issue 4 on the PostgreSQL server (ms, p95); PGlite is allowed three times as much. */
 const TARGET_MS: Record<string, number> = {
@@ -170,7 +170,7 @@ async function run(target: 'pg' | 'pglite'): Promise<{ results: Result[]; notes:
 		const scoped = dashboard.totals.transactionCount === rows
 		notes.push(`scoping: organization A's dashboard counts ${dashboard.totals.transactionCount.toLocaleString('en-US')} (${scoped ? 'its own rows only' : 'WRONG'})`)
 
-		const today = todayIn('UTC')
+		const today = dateIn('UTC')
 		const preciseFrom = `${presetRange('last-12-months', today).from!.slice(0, 8)}15`
 		const results: Result[] = []
 		results.push(await measure('dashboard', () => getDashboard(a.userId, a.orgId)))

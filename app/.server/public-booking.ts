@@ -18,7 +18,7 @@ import {
 	type AvailabilityInput,
 	type WeeklyHours,
 } from '#app/lib/availability.ts'
-import { addDays, todayIn } from '#app/lib/dates.ts'
+import { addDays, dateIn, isTimeZone } from '#app/lib/dates.ts'
 import { contactSchema, type ContactValues } from '#app/lib/schemas/book.ts'
 import { BOOKING_REFUSALS } from './booking.ts'
 import { notifyBookingChange } from './booking-events.ts'
@@ -190,7 +190,7 @@ function catalogueOf({ services, providers, settings: s }: { services: ServiceRo
 /** The availability input of one service from today: busy ranges and overrides read as anon. */
 export async function getAvailabilityInput(organizationId: string, catalogue: Catalogue, service: PublicService, now: Date): Promise<AvailabilityInput> {
 	const { settings } = catalogue
-	const today = todayIn(settings.timezone, now)
+	const today = dateIn(settings.timezone, now)
 	const days = Math.min(settings.maxAdvanceDays + 1, LISTED_DAYS)
 	const last = addDays(today, days - 1)
 	const { busy, overrides } = await busyTimes.get(`${organizationId} ${today} ${last}`, () => readBusyTimes(organizationId, today, last))
@@ -247,16 +247,6 @@ export type Choices = {
 	reschedule?: string
 }
 
-/** Timezones a visitor may show times in: the organization's, and every IANA name Intl knows. */
-export function isTimezone(value: string) {
-	try {
-		new Intl.DateTimeFormat('en', { timeZone: value })
-		return value.length <= 64
-	} catch {
-		return false
-	}
-}
-
 export function readChoices(url: URL): Choices {
 	const p = url.searchParams
 	const text = (key: string) => {
@@ -276,7 +266,7 @@ export function readChoices(url: URL): Choices {
 		provider: provider && UUID.test(provider) ? provider : undefined,
 		date: date && /^\d{4}-\d{2}-\d{2}$/.test(date) ? date : undefined,
 		start: start && !Number.isNaN(Date.parse(start)) ? new Date(start).toISOString() : undefined,
-		tz: tz && isTimezone(tz) ? tz : undefined,
+		tz: tz && isTimeZone(tz) ? tz : undefined,
 		more: Number.isInteger(more) && more > 0 && more <= 50 ? more : undefined,
 		reschedule: reschedule && TOKEN.test(reschedule) ? reschedule : undefined,
 	}

@@ -1,6 +1,6 @@
 import type { Tx } from './db/index.ts'
 import type { Membership } from './organizations.ts'
-import { todayIn } from '#app/lib/dates.ts'
+import { dateIn } from '#app/lib/dates.ts'
 import { checkSortAndPage, MAX_PAGE, type SortDirection } from '#app/lib/table-params.ts'
 
 /**
@@ -63,10 +63,10 @@ export async function organizationClock(trx: Tx, organizationId: string, now = n
 	const timezone =
 		knownTimezone ??
 		((await trx.selectFrom('booking_settings').select('timezone').where('organization_id', '=', organizationId).executeTakeFirst())?.timezone || 'UTC')
-	return { timezone, today: todayIn(timezone, now) }
+	return { timezone, today: dateIn(timezone, now) }
 }
 
 /** The clock of the member's current organization, for a loader: nothing to read. */
 export function memberClock(organization: Pick<Membership, 'timezone'>, now = new Date()) {
-	return { timezone: organization.timezone, today: todayIn(organization.timezone, now) }
+	return { timezone: organization.timezone, today: dateIn(organization.timezone, now) }
 }

@@ -1,6 +1,3 @@
-import { TZDate } from '@date-fns/tz'
-import { format } from 'date-fns'
-
 /**
  * Calendar dates as 'YYYY-MM-DD' strings, with integer arithmetic (no local timezone involved).
  *
@@ -94,11 +91,36 @@ export function monthsFrom(first: string, last: string, limit: number) {
 	return Array.from({ length: Math.max(count, 0) }, (_, i) => addMonths(first, i))
 }
 
-/** Today's date in a timezone ('UTC' when the name is unknown). */
-export function todayIn(timeZone: string, now: Date = new Date()) {
-	try {
-		return format(new TZDate(now, timeZone), 'yyyy-MM-dd')
-	} catch {
-		return now.toISOString().slice(0, 10)
+/**
+ * A formatter of calendar days per timezone, made once: building an `Intl.DateTimeFormat` costs
+ * far more than using one, and every page asks for today. `null` for a name Intl does not know.
+ */
+const dayFormatters = new Map<string, Intl.DateTimeFormat | null>()
+
+function dayFormatterFor(timeZone: string) {
+	let formatter = dayFormatters.get(timeZone)
+	if (formatter === undefined) {
+		try {
+			formatter = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })
+		} catch {
+			formatter = null
+		}
+		// Timezone names come from saved settings, a bounded set; the cap guards against a flood.
+		if (dayFormatters.size < 1000) dayFormatters.set(timeZone, formatter)
 	}
+	return formatter
+}
+
+/** Whether Intl knows the timezone name (the ones a visitor may show times in, say). */
+export function isTimeZone(value: string) {
+	return value.length <= 64 && dayFormatterFor(value) !== null
+}
+
+/** The date of an instant (today by default) in a timezone (UTC when the name is unknown). */
+export function dateIn(timeZone: string, instant: Date = new Date()) {
+	const formatter = dayFormatterFor(timeZone)
+	if (!formatter) return instant.toISOString().slice(0, 10)
+	const parts = formatter.formatToParts(instant)
+	const value = (type: Intl.DateTimeFormatPartTypes) => parts.find((part) => part.type === type)?.value ?? ''
+	return `${value('year').padStart(4, '0')}-${value('month')}-${value('day')}`
 }

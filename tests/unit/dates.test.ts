@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
-import { addDays, addMonths, DATE_MAX, DATE_MIN, monthsFrom, MONTHS_IN_DATE_RANGE, parseIsoDate } from '#app/lib/dates.ts'
+import { addDays, addMonths, DATE_MAX, DATE_MIN, dateIn, isTimeZone, monthsFrom, MONTHS_IN_DATE_RANGE, parseIsoDate } from '#app/lib/dates.ts'
 import { fillMonths } from '#app/.server/analytics.ts'
 import { resolveRange } from '#app/.server/analytics.ts'
 
@@ -75,5 +75,43 @@ describe('addDays on calendar dates', () => {
 		expect(addDays('2024-02-28', 1)).toBe('2024-02-29')
 		expect(addDays('2026-01-01', -1)).toBe('2025-12-31')
 		expect(addDays('2026-03-01', -731)).toBe('2024-02-29')
+	})
+})
+
+describe('the date of an instant in a timezone', () => {
+	test('today follows the organization timezone', () => {
+		const instant = new Date('2026-03-31T20:00:00Z')
+		expect(dateIn('UTC', instant)).toBe('2026-03-31')
+		expect(dateIn('Asia/Tokyo', instant)).toBe('2026-04-01')
+		expect(dateIn('America/Los_Angeles', new Date('2026-04-01T03:00:00Z'))).toBe('2026-03-31')
+		// Asked again, from the kept formatter: the same answers.
+		expect(dateIn('Asia/Tokyo', instant)).toBe('2026-04-01')
+		expect(dateIn('Asia/Tokyo', new Date('2026-03-31T14:59:59Z'))).toBe('2026-03-31')
+		expect(dateIn('Asia/Tokyo', new Date('2026-03-31T15:00:00Z'))).toBe('2026-04-01')
+	})
+
+	test('an unknown timezone counts in UTC', () => {
+		const instant = new Date('2026-03-31T20:00:00Z')
+		expect(dateIn('Not/AZone', instant)).toBe('2026-03-31')
+		expect(dateIn('', instant)).toBe('2026-03-31')
+		expect(isTimeZone('Not/AZone')).toBe(false)
+		expect(isTimeZone('')).toBe(false)
+	})
+
+	test('any instant of the product range gives the same date as the UTC calendar in UTC', () => {
+		const [min, max] = [Date.parse(`${DATE_MIN}T00:00:00Z`), Date.parse(`${DATE_MAX}T23:59:59Z`)]
+		fc.assert(
+			fc.property(fc.integer({ min, max }), (ms) => {
+				expect(dateIn('UTC', new Date(ms))).toBe(new Date(ms).toISOString().slice(0, 10))
+			}),
+		)
+	})
+
+	test('timezones a visitor may pick', () => {
+		expect(isTimeZone('America/Sao_Paulo')).toBe(true)
+		expect(isTimeZone('Europe/Madrid')).toBe(true)
+		expect(isTimeZone('UTC')).toBe(true)
+		expect(isTimeZone('x'.repeat(65))).toBe(false)
+		expect(isTimeZone('America/Sao_Paulo\u0000')).toBe(false)
 	})
 })

@@ -1,5 +1,5 @@
 import { TZDate } from '@date-fns/tz'
-import { addDays, todayIn } from '#app/lib/dates.ts'
+import { addDays, dateIn } from '#app/lib/dates.ts'
 import { formatDate, formatMoney } from '#app/lib/format.ts'
 import { asSystem, sql } from '../db/index.ts'
 import { deliverOnce, type ScheduledJob } from '../scheduler.ts'
@@ -27,7 +27,7 @@ export function localEightOClock(iso: string, timeZone: string) {
 
 /** The Monday (local date) whose 08:00 report is due at `now`, or null. */
 export function dueMonday(now: Date, timeZone: string): string | null {
-	const today = todayIn(timeZone, now)
+	const today = dateIn(timeZone, now)
 	const weekday = new Date(`${today}T00:00:00Z`).getUTCDay() // 0 = Sunday
 	const monday = addDays(today, -((weekday + 6) % 7))
 	for (const candidate of [monday, addDays(monday, -7)]) {

@@ -1,5 +1,3 @@
-import { TZDate } from '@date-fns/tz'
-import { format } from 'date-fns'
 import { ArrowLeftIcon } from 'lucide-react'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { Link } from 'react-router'
@@ -15,6 +13,7 @@ import { TablePagination } from '#app/components/data-table/data-table.tsx'
 import { readTableState } from '#app/lib/table-params.ts'
 import { TransactionsReadTable } from '#app/components/data-table/transaction-cells.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
+import { dateIn } from '#app/lib/dates.ts'
 import { useFormat } from '#app/lib/use-format.ts'
 import { TRANSACTION_DEFAULT_SORT, TRANSACTION_SORTS } from '#app/lib/schemas/transactions.ts'
 import type { Route } from './+types/client-detail'
@@ -42,7 +41,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 	])
 	const { version: _version, fingerprint: _fingerprint, ...client } = found.client
 	return {
-		client: { ...client, createdDate: format(new TZDate(client.createdAt, clock.timezone), 'yyyy-MM-dd') },
+		client: { ...client, createdDate: dateIn(clock.timezone, new Date(client.createdAt)) },
 		totals: found.totals,
 		state: { ...state, q: '' },
 		pageSize: DEFAULT_PAGE_SIZE,

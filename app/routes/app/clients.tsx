@@ -1,5 +1,3 @@
-import { TZDate } from '@date-fns/tz'
-import { format } from 'date-fns'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { Link } from 'react-router'
 import { titleMeta } from '#app/lib/meta.ts'
@@ -13,6 +11,7 @@ import { SortableHead, TableLoadError, TableSearch } from '#app/components/data-
 import { EditableTable, SelectCell, TextCell } from '#app/components/data-table/editable-table.tsx'
 import { TableScreen } from '#app/components/data-table/table-screen.tsx'
 import { Table, TableBody, TableCell, TableHeader, TableRow } from '#app/components/ui/table.tsx'
+import { dateIn } from '#app/lib/dates.ts'
 import { useFormat } from '#app/lib/use-format.ts'
 import { CLIENT_DEFAULT_SORT, CLIENT_SORTS, CLIENT_STATUSES, clientsSaveSchema, newClientRow, type ClientSort } from '#app/lib/schemas/clients.ts'
 import { type TableState } from '#app/lib/table-params.ts'
@@ -32,7 +31,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 		total: page.total,
 		totalCapped: page.totalCapped,
 		// The day a client was added, in the organization's timezone.
-		rows: page.rows.map((row) => ({ ...row, createdDate: format(new TZDate(row.createdAt, clock.timezone), 'yyyy-MM-dd') })),
+		rows: page.rows.map((row) => ({ ...row, createdDate: dateIn(clock.timezone, new Date(row.createdAt)) })),
 	}
 }
 

@@ -6,6 +6,7 @@
  * notices, requests and other mail of a known sender are ignored; a notice of a known sender
  * that looks like a payment but cannot be read is 'unreadable', kept with its subject.
  */
+import { dateIn } from '#app/lib/dates.ts'
 import type { Notice } from '../notice.ts'
 import { cashApp } from './cashapp.ts'
 import { paypal } from './paypal.ts'
@@ -90,10 +91,6 @@ export function unwrapForwarded(notice: Notice): Notice | null {
 	}
 }
 
-function dayIn(date: Date, timeZone: string) {
-	return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(date)
-}
-
 export function parseNotice(input: Notice, options: ParseOptions = {}): NoticeOutcome {
 	let notice = input
 	const own = (options.ownAddresses ?? []).map((a) => a.toLowerCase())
@@ -115,7 +112,7 @@ export function parseNotice(input: Notice, options: ParseOptions = {}): NoticeOu
 		kind: 'payment',
 		payment: {
 			...result,
-			date: dayIn(when, options.timeZone ?? 'UTC'),
+			date: dateIn(options.timeZone ?? 'UTC', when),
 			source: 'email',
 			method: parser.method,
 			issuer: parser.issuer,

@@ -2,7 +2,7 @@ import { differenceInCalendarDays, parseISO } from 'date-fns'
 import { CalendarCheckIcon, CheckCircle2Icon, DollarSignIcon, ReceiptIcon, UserXIcon, UsersIcon } from 'lucide-react'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { Form, Link } from 'react-router'
-import { todayIn } from '#app/lib/dates.ts'
+import { dateIn } from '#app/lib/dates.ts'
 import { getBookingAnalytics, getBookingSettings, requireBookingMember, type BookingFigures } from '#app/.server/booking.ts'
 import { StatCard } from '#app/components/stat-card.tsx'
 import { Button } from '#app/components/ui/button.tsx'
@@ -26,7 +26,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	const settings = await getBookingSettings(user.userId, organization.id)
 	if (!settings) return errorResponse(404, 'notFound')
 	const params = new URL(request.url).searchParams
-	const today = todayIn(settings.timezone)
+	const today = dateIn(settings.timezone)
 	let to = parseIsoDate(params.get('to')) ?? today
 	let from = parseIsoDate(params.get('from')) ?? addIsoDays(to, -29)
 	if (from > to) [from, to] = [to, from]

@@ -6,7 +6,7 @@ import { useTranslation } from '#app/lib/use-translation.ts'
 import { useEffect, useRef } from 'react'
 import { data, Form, Link, useNavigation, useRevalidator } from 'react-router'
 import type { z } from 'zod'
-import { todayIn } from '#app/lib/dates.ts'
+import { dateIn } from '#app/lib/dates.ts'
 import {
 	changeAppointmentStatus,
 	getBookingChoices,
@@ -51,7 +51,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	const settings = await getBookingSettings(user.userId, organization.id)
 	if (!settings) return errorResponse(404, 'notFound')
 	const params = new URL(request.url).searchParams
-	const today = todayIn(settings.timezone)
+	const today = dateIn(settings.timezone)
 	const day = parseIsoDate(params.get('day')) ?? today
 	const week = weekOf(day)
 	const { appointments, counts } = await getCalendarDay(user.userId, organization.id, day, { from: week[0]!, to: week[6]! })
@@ -110,7 +110,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 				return data({ result: submission.reply({ formErrors: [service ? 'provider_unavailable' : 'service_unavailable'] }) }, { status: 409 })
 			}
 			const now = new Date()
-			const date = todayIn(settings.timezone, new Date(v.start))
+			const date = dateIn(settings.timezone, new Date(v.start))
 			const input = await getStaffAvailabilityInput(user.userId, organization.id, settings, service, provider, date, now)
 			const check = isSlotAvailable({ ...input, providerId: provider.id, start: v.start })
 			// The database is the last word; the module only spares it a start it would refuse.

@@ -3,7 +3,7 @@ import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form } from 'react-router'
 import type { z } from 'zod'
-import { todayIn } from '#app/lib/dates.ts'
+import { dateIn } from '#app/lib/dates.ts'
 import {
 	addDateOverride,
 	deleteDateOverride,
@@ -31,7 +31,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 	const { user, organization } = await requireBookingMember(context)
 	const settings = await getBookingSettings(user.userId, organization.id)
 	if (!settings) return errorResponse(404, 'notFound')
-	const today = todayIn(settings.timezone)
+	const today = dateIn(settings.timezone)
 	return { settings, today, ...(await listDateOverrides(user.userId, organization.id, today)) }
 }
 
