@@ -1,7 +1,7 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { AlertCircleIcon, DownloadIcon, XIcon } from 'lucide-react'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { data, Form, Link, redirect, useSearchParams } from 'react-router'
+import { data, Form, Link, redirect } from 'react-router'
 import { TZDate } from '@date-fns/tz'
 import { format } from 'date-fns'
 import { requireMember } from '#app/.server/auth/session.ts'
@@ -35,6 +35,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/
 import { Label } from '#app/components/ui/label.tsx'
 import { errorResponse, invariantResponse } from '#app/lib/errors.ts'
 import { useFormat } from '#app/lib/use-format.ts'
+import { useParamsHref } from '#app/lib/use-params-href.ts'
 import { pageMeta } from '#app/lib/meta.ts'
 import { DEFAULT_MODULE_SETTINGS, MODULE_VISIBILITIES } from '#app/lib/modules.ts'
 import { MAIL_UPGRADE_NAME } from '#app/lib/integrations.ts'
@@ -314,18 +315,6 @@ export default function ModuleDetailScreen({ loaderData, actionData }: Route.Com
 	)
 }
 
-function useHref() {
-	const [params] = useSearchParams()
-	return (changes: Record<string, string | null>) => {
-		const next = new URLSearchParams(params)
-		for (const [key, value] of Object.entries(changes)) {
-			if (value === null) next.delete(key)
-			else next.set(key, value)
-		}
-		const search = next.toString()
-		return search ? `?${search}` : '?'
-	}
-}
 
 function NotActive({ data: d }: { data: LoaderData }) {
 	const fmt = useFormat()
@@ -355,7 +344,7 @@ function NotActive({ data: d }: { data: LoaderData }) {
 
 function Configuration({ data: d, record }: { data: LoaderData; record: NonNullable<ModuleDetail>['record'] & {} }) {
 	const { t } = useTranslation('marketplace')
-	const href = useHref()
+	const href = useParamsHref()
 	const m = d.detail.module
 	return (
 		<Card>
@@ -434,7 +423,7 @@ function Configuration({ data: d, record }: { data: LoaderData; record: NonNulla
 
 function ConfirmDeactivate({ name }: { name: string }) {
 	const { t } = useTranslation('marketplace')
-	const href = useHref()
+	const href = useParamsHref()
 	return (
 		<div role="alertdialog" aria-labelledby="confirm-title" aria-describedby="confirm-description" className="grid gap-3 rounded-md border border-destructive/40 p-3 text-sm">
 			<h3 id="confirm-title" className="font-semibold">
@@ -495,7 +484,7 @@ function GearsToMaintain({ detail }: { detail: NonNullable<ModuleDetail> }) {
 function Upgrades({ data: d }: { data: LoaderData }) {
 	const fmt = useFormat()
 	const { t } = useTranslation('marketplace')
-	const href = useHref()
+	const href = useParamsHref()
 	const { upgrades } = d.detail
 	const active = upgrades.filter((u) => u.active)
 	const available = upgrades.filter((u) => !u.active)
@@ -565,7 +554,7 @@ function Upgrades({ data: d }: { data: LoaderData }) {
 function UpgradeDialog({ data: d, upgrade: u }: { data: LoaderData; upgrade: NonNullable<LoaderData['dialogUpgrade']> }) {
 	const fmt = useFormat()
 	const { t } = useTranslation('marketplace')
-	const href = useHref()
+	const href = useParamsHref()
 	const m = d.detail.module
 	const needsModule = d.detail.record === null
 	const total = u.gearCost + (needsModule ? m.baseGearCost : 0)
@@ -645,7 +634,7 @@ function EmailIntegrations() {
 /** 'Confirm Upgrade Deactivation', opened by ?remove= (works without JavaScript). */
 function RemoveUpgradeDialog({ upgrade: u }: { upgrade: NonNullable<LoaderData['removing']> }) {
 	const { t } = useTranslation('marketplace')
-	const href = useHref()
+	const href = useParamsHref()
 	return (
 		<section role="alertdialog" aria-labelledby="remove-title" aria-describedby="remove-description" className="grid gap-3 rounded-lg border border-destructive/40 bg-card p-5 shadow-md">
 			<h2 id="remove-title" className="text-lg font-semibold">

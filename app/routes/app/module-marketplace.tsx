@@ -1,7 +1,7 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { AlertCircleIcon, GemIcon, HeartIcon, HistoryIcon, SearchIcon, XIcon } from 'lucide-react'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { data, Form, Link, useNavigation, useSearchParams } from 'react-router'
+import { data, Form, Link, useNavigation } from 'react-router'
 import { requireMember } from '#app/.server/auth/session.ts'
 import { catalogueT, localizeModule, localizeUpgrade } from '#app/.server/catalogue-text.ts'
 import {
@@ -22,6 +22,7 @@ import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle }
 import { Input } from '#app/components/ui/input.tsx'
 import { Label } from '#app/components/ui/label.tsx'
 import { useFormat } from '#app/lib/use-format.ts'
+import { useParamsHref } from '#app/lib/use-params-href.ts'
 import { titleMeta } from '#app/lib/meta.ts'
 import { INDUSTRY_TEMPLATES, VISIBLE_FEATURES, VISIBLE_TAGS } from '#app/lib/modules.ts'
 import { isOwner } from '#app/lib/roles.ts'
@@ -176,23 +177,10 @@ export default function ModuleMarketplace({ loaderData, actionData }: Route.Comp
 	)
 }
 
-/** Keeps the page's other parameters when a link changes one of them. */
-function useHref() {
-	const [params] = useSearchParams()
-	return (changes: Record<string, string | null>) => {
-		const next = new URLSearchParams(params)
-		for (const [key, value] of Object.entries(changes)) {
-			if (value === null) next.delete(key)
-			else next.set(key, value)
-		}
-		const search = next.toString()
-		return search ? `?${search}` : '?'
-	}
-}
 
 function SearchBar({ q, favoritesOnly }: { q: string; favoritesOnly: boolean }) {
 	const { t } = useTranslation('marketplace')
-	const href = useHref()
+	const href = useParamsHref()
 	return (
 		<div className="flex flex-wrap items-end gap-4">
 			<Form method="get" className="flex flex-wrap items-end gap-2" role="search">
@@ -270,7 +258,7 @@ function StatusBadge({ active }: { active: boolean }) {
 
 function ModuleCard({ module: m, canManage }: { module: MarketplaceModule; canManage: boolean }) {
 	const { t } = useTranslation('marketplace')
-	const href = useHref()
+	const href = useParamsHref()
 	const headingId = `module-${m.id}`
 	const extraTags = m.industryTags.length - VISIBLE_TAGS
 	return (
@@ -357,7 +345,7 @@ function FavoriteButton({ module: m }: { module: MarketplaceModule }) {
 function ManageButton({ module: m }: { module: MarketplaceModule }) {
 	const fmt = useFormat()
 	const { t } = useTranslation('marketplace')
-	const href = useHref()
+	const href = useParamsHref()
 	const navigation = useNavigation()
 	const pending = navigation.state === 'submitting' && navigation.formData?.get('moduleId') === m.id && navigation.formData.get('intent') === 'activate'
 	if (m.active) {
@@ -386,7 +374,7 @@ function ManageButton({ module: m }: { module: MarketplaceModule }) {
 function DetailPanel({ module: m, data }: { module: MarketplaceModule; data: LoaderData }) {
 	const fmt = useFormat()
 	const { t } = useTranslation('marketplace')
-	const href = useHref()
+	const href = useParamsHref()
 	const names = Object.fromEntries(m.upgrades.map((u) => [u.id, u.name]))
 	return (
 		<aside aria-labelledby="panel-title" className="w-full rounded-lg border bg-card p-5 shadow-sm lg:sticky lg:top-4 lg:w-96 lg:self-start">
@@ -460,7 +448,7 @@ function DetailPanel({ module: m, data }: { module: MarketplaceModule; data: Loa
 /** The deactivation's confirmation step, rendered by the server (?confirm=deactivate). */
 function ConfirmDeactivate({ module: m }: { module: MarketplaceModule }) {
 	const { t } = useTranslation('marketplace')
-	const href = useHref()
+	const href = useParamsHref()
 	return (
 		<div role="alertdialog" aria-labelledby="confirm-title" aria-describedby="confirm-description" className="grid gap-3 rounded-md border border-destructive/40 p-3">
 			<h3 id="confirm-title" className="font-semibold">
@@ -487,7 +475,7 @@ function ConfirmDeactivate({ module: m }: { module: MarketplaceModule }) {
 
 function Templates({ catalogue }: { catalogue: LoaderData['catalogue'] }) {
 	const { t } = useTranslation('marketplace')
-	const href = useHref()
+	const href = useParamsHref()
 	const byId = Object.fromEntries(catalogue.map((m) => [m.id, m]))
 	return (
 		<section aria-labelledby="templates-heading" className="grid gap-3">
