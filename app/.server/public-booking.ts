@@ -20,7 +20,7 @@ import {
 } from '#app/lib/availability.ts'
 import { addDays, dateIn, isTimeZone } from '#app/lib/dates.ts'
 import { contactSchema, type ContactValues } from '#app/lib/schemas/book.ts'
-import { BOOKING_REFUSALS } from './booking.ts'
+import { BOOKING_REFUSALS, type BookingSettings } from './booking.ts'
 import { notifyBookingChange } from './booking-events.ts'
 import { asAnon, dbErrorCode, sql } from './db/index.ts'
 import { env } from './env.ts'
@@ -128,17 +128,8 @@ export function organizationFor(context: Readonly<RouterContextProvider>, slug: 
 
 export type PublicService = { id: string; name: string; description: string | null; price: string; durationMinutes: number; color: string }
 export type PublicProvider = { id: string; displayName: string; bio: string | null; avatarUrl: string | null; hours: WeeklyHours | null }
-export type PublicSettings = {
-	minAdvanceHours: number
-	maxAdvanceDays: number
-	bufferMinutes: number
-	autoConfirm: boolean
-	allowGuestBooking: boolean
-	requirePhone: boolean
-	cancellationHours: number
-	timezone: string
-	businessHours: WeeklyHours
-}
+/** The booking settings a visitor's steps follow: the organization's own. */
+export type PublicSettings = BookingSettings
 
 export type Catalogue = { services: PublicService[]; providers: PublicProvider[]; settings: PublicSettings }
 
