@@ -126,6 +126,40 @@ test('a visitor books from /book/{slug} to the booked page in four steps, and ge
 	await expect(page.getByRole('list', { name: 'Free times' }).getByRole('link', { name: label, exact: true })).toHaveCount(0)
 })
 
+test('no step of the wizard scrolls sideways on a phone or a desktop; the row of days scrolls inside itself @nojs', async ({ page }) => {
+	const w = await bookingWorld(page.request, { maxAdvanceDays: 60 })
+	await page.context().clearCookies()
+	const widerThanScreen = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
+	for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 800 }]) {
+		await page.setViewportSize(viewport)
+		const seen: Record<string, number> = {}
+		await page.goto(`/book/${w.slug}/service`)
+		seen.service = await widerThanScreen()
+		await page.getByRole('link', { name: /Haircut/ }).click()
+		await expect(page).toHaveURL(/\/slot\?service=/)
+		seen.providers = await widerThanScreen()
+		await page.getByRole('link', { name: /Ana Silva/ }).click()
+		await expect(page).toHaveURL(/provider=/)
+		seen.byProvider = await widerThanScreen()
+		const days = page.getByRole('navigation', { name: 'Days with free times' }).getByRole('list')
+		// 60 days ahead do not fit a phone: they scroll within their row.
+		if (viewport.width === 390) expect(await days.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true)
+		await page.getByRole('link', { name: 'By time' }).click()
+		await expect(page).toHaveURL(/mode=time/)
+		seen.byTime = await widerThanScreen()
+		await page.getByRole('link', { name: 'By provider' }).click()
+		await page.getByRole('link', { name: /Ana Silva/ }).click()
+		await page.getByRole('list', { name: 'Free times' }).getByRole('link').first().click()
+		seen.details = await widerThanScreen()
+		await fillDetails(page, 'Wide Screen', `wide-${viewport.width}-${Date.now()}@example.test`)
+		seen.confirm = await widerThanScreen()
+		await page.getByRole('button', { name: 'Confirm booking' }).click()
+		await expect(page.getByRole('heading', { name: 'Booking confirmed' })).toBeVisible()
+		seen.booked = await widerThanScreen()
+		expect(seen, `${viewport.width} px`).toEqual({ service: 0, providers: 0, byProvider: 0, byTime: 0, details: 0, confirm: 0, booked: 0 })
+	}
+})
+
 test('details are validated in red under the field, in the visitor language, and a phone is required only when the organization asks @nojs', async ({ page }) => {
 	const w = await bookingWorld(page.request, { requirePhone: true })
 	await page.context().clearCookies()

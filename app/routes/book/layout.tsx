@@ -51,7 +51,8 @@ export default function BookLayout({ loaderData }: Route.ComponentProps) {
 					<LanguageSwitcher />
 				</div>
 			</header>
-			<main id={MAIN_ID} tabIndex={-1} className="mx-auto grid max-w-2xl gap-6 px-4 py-6">
+			{/* One column no wider than the screen: a wider child (the row of days) scrolls inside it. */}
+			<main id={MAIN_ID} tabIndex={-1} className="mx-auto grid max-w-2xl grid-cols-1 gap-6 px-4 py-6">
 				<Outlet />
 			</main>
 		</div>
