@@ -23,8 +23,8 @@ export function MonthlyChart({ data, height, amountLabel, countLabel }: { data: 
 			<ComposedChart data={data} margin={{ top: 8, right: countLabel ? 8 : 0, bottom: 0, left: 0 }} accessibilityLayer={false}>
 				<CartesianGrid vertical={false} stroke="var(--border)" />
 				<XAxis dataKey="label" {...axis} interval="preserveStartEnd" minTickGap={8} />
-				<YAxis yAxisId="amount" {...axis} width={56} tickFormatter={(v: number) => fmt.compactMoney(v)} />
-				{countLabel ? <YAxis yAxisId="count" orientation="right" {...axis} width={40} allowDecimals={false} /> : null}
+				<YAxis yAxisId="amount" {...axis} width="auto" tickFormatter={(v: number) => fmt.compactMoney(v)} />
+				{countLabel ? <YAxis yAxisId="count" orientation="right" {...axis} width="auto" allowDecimals={false} /> : null}
 				<Tooltip
 					{...tooltipStyle}
 					formatter={(value, name) => (name === amountLabel ? fmt.money(Number(value)) : String(value))}
@@ -46,7 +46,7 @@ export function SmallMonthlyChart({ data, height, amountLabel }: { data: MonthPo
 		<ResponsiveContainer width="100%" height={height}>
 			<BarChart data={data} margin={{ top: 8, right: 0, bottom: 0, left: 0 }} accessibilityLayer={false}>
 				<XAxis dataKey="label" {...axis} interval="preserveStartEnd" minTickGap={4} />
-				<YAxis {...axis} width={48} tickFormatter={(v: number) => fmt.compactMoney(v)} />
+				<YAxis {...axis} width="auto" tickFormatter={(v: number) => fmt.compactMoney(v)} />
 				<Tooltip {...tooltipStyle} formatter={(value) => fmt.money(Number(value))} />
 				<Bar dataKey="amount" name={amountLabel} fill="var(--chart-1)" radius={[4, 4, 0, 0]} maxBarSize={32} />
 			</BarChart>

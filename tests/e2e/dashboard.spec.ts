@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures.ts'
-import { monthsAgo, seedPayments, signUpFresh, utcToday } from './reports-data.ts'
+import { cutAxisLabels, monthsAgo, seedPayments, signUpFresh, useLanguage, utcToday } from './reports-data.ts'
 
 function mmddyyyy(iso: string) {
 	return `${iso.slice(5, 7)}/${iso.slice(8, 10)}/${iso.slice(0, 4)}`
@@ -70,4 +70,15 @@ test('the dashboard chart draws with JavaScript', async ({ page, request }) => {
 	await expect(chart.locator('svg.recharts-surface').first()).toBeVisible()
 	await page.getByRole('link', { name: 'View reports' }).click()
 	await expect(page).toHaveURL(/\/app\/reports\?range=last-12-months$/)
+})
+
+test('in Spanish the chart’s amount axis shows whole labels ("6 mil US$", not a cut "mil US$")', async ({ page, request }) => {
+	const account = await signUpFresh(page, request, 'Chart Lector')
+	await seedPayments(account.email, [], [{ client: null, amount: '6000.00', date: utcToday(), category: 'matched' }])
+	await useLanguage(page, 'es')
+	await page.goto('/app/dashboard')
+	const labels = page.locator('.recharts-cartesian-axis-tick-value')
+	await expect(labels.first()).toBeVisible()
+	expect((await labels.allTextContents()).join(' | ')).toContain('mil')
+	expect(await cutAxisLabels(page)).toEqual([])
 })

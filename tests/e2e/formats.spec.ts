@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures.ts'
-import { seedPayments, signUpFresh, useLanguage, type Payment } from './reports-data.ts'
+import { cutAxisLabels, seedPayments, signUpFresh, useLanguage, type Payment } from './reports-data.ts'
 
 // docs/decisions/022-formats-follow-the-language.md: amounts in US dollars written the
 // language's way, dates in its order, percentages and counts by its rules; the CSV keeps ISO
@@ -85,6 +85,7 @@ for (const lng of ['en', 'es', 'pt-BR'] as const) {
 			const ticks = page.locator('.recharts-cartesian-axis-tick-value')
 			await expect(ticks.first()).toBeVisible()
 			expect(plain((await ticks.allTextContents()).join(' | '))).toContain(want.axisSign)
+			expect(await cutAxisLabels(page)).toEqual([])
 		}
 
 		// The server's text and the browser's agree: no hydration warning.

@@ -78,3 +78,15 @@ export function monthsAgo(n: number, day = 1) {
 	const first = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - n, 1))
 	return new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth(), day)).toISOString().slice(0, 10)
 }
+
+/** The axis labels of the page's charts that stick out of their chart (a cut "6 mil US$" reads "mil US$"). */
+export function cutAxisLabels(page: Page) {
+	return page.locator('svg.recharts-surface').evaluateAll((charts) =>
+		charts.flatMap((chart) => {
+			const box = chart.getBoundingClientRect()
+			return [...chart.querySelectorAll('.recharts-cartesian-axis-tick-value')]
+				.filter((label) => label.getBoundingClientRect().left < box.left - 0.5 || label.getBoundingClientRect().right > box.right + 0.5)
+				.map((label) => label.textContent)
+		}),
+	)
+}
