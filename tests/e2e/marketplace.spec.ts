@@ -152,6 +152,28 @@ test('the detail panel opens from the URL with the upgrade tree, and favourites 
 	await expect(page.getByText('Mark modules with the heart to find them here.')).toBeVisible()
 })
 
+test.describe('on a phone', () => {
+	test.use({ viewport: { width: 390, height: 844 } })
+	test('a module chosen far down the list shows its details and its deactivation on screen @nojs', async ({ page, request }) => {
+		await owner(page, request, 'Phone Browser')
+		await page.goto('/app/module-marketplace')
+		const last = page.getByRole('article').last()
+		const name = (await last.getByRole('heading').first().textContent())!.trim()
+		await last.getByRole('link', { name: `Details of ${name}` }).click()
+		await expect(page).toHaveURL(/module=/)
+		const panel = page.getByRole('complementary', { name })
+		await expect(panel.getByRole('heading', { name })).toBeInViewport()
+		await panel.getByRole('link', { name: 'Close details' }).click()
+		await expect(panel).toHaveCount(0)
+
+		// An active module's deactivation asks in the same place.
+		await card(page, 'Reports & Analytics').getByRole('button', { name: 'Activate Reports & Analytics' }).click()
+		await expect(page.getByText('Module Activated').first()).toBeVisible()
+		await card(page, 'Reports & Analytics').getByRole('link', { name: 'Deactivate Reports & Analytics' }).click()
+		await expect(page.getByRole('alertdialog').getByRole('button', { name: 'Deactivate module' })).toBeInViewport()
+	})
+})
+
 test('the marketplace renders in Spanish and Brazilian Portuguese @nojs', async ({ page, request }) => {
 	await owner(page, request, 'Polyglot')
 	await useLanguage(page, 'es')

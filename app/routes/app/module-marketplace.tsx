@@ -377,7 +377,13 @@ function DetailPanel({ module: m, data }: { module: MarketplaceModule; data: Loa
 	const href = useParamsHref()
 	const names = Object.fromEntries(m.upgrades.map((u) => [u.id, u.name]))
 	return (
-		<aside aria-labelledby="panel-title" className="w-full rounded-lg border bg-card p-5 shadow-sm lg:sticky lg:top-4 lg:w-96 lg:self-start">
+		// Beside the modules on a wide screen; on a narrower one a sheet over the bottom of the screen,
+		// so that it shows where the visitor is, however far down they chose a module (with or
+		// without JavaScript, the page keeps its place or reloads at the top).
+		<aside
+			aria-labelledby="panel-title"
+			className="w-full rounded-lg border bg-card p-5 shadow-sm max-lg:fixed max-lg:inset-x-0 max-lg:bottom-0 max-lg:z-30 max-lg:max-h-[75svh] max-lg:overflow-y-auto max-lg:rounded-b-none max-lg:shadow-xl lg:sticky lg:top-4 lg:w-96 lg:self-start"
+		>
 			<div className="flex items-start justify-between gap-2">
 				<div className="flex items-center gap-3">
 					<span className="flex size-10 items-center justify-center rounded-md bg-muted">
