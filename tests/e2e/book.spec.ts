@@ -217,6 +217,10 @@ test('a deep link to /slot works, a step opened too early goes back to the first
 		await expect(page).toHaveURL(/\/slot\?.*refused=/)
 		await expect(page.getByRole('alert')).toContainText(message)
 	}
+	// A booking link that is not (or no longer) valid, of an organization that exists.
+	const noBooking = await page.goto(`/book/${w.slug}/booked/${crypto.randomUUID()}?token=${'a'.repeat(64)}`)
+	expect(noBooking?.status()).toBe(404)
+	await expect(page.getByRole('heading', { name: 'Booking not found' })).toBeVisible()
 	// An unknown organization, and no organization at all.
 	const missing = await page.goto('/book/no-such-organization-here/service')
 	expect(missing?.status()).toBe(404)

@@ -59,10 +59,17 @@ export default function BookLayout({ loaderData }: Route.ComponentProps) {
 	)
 }
 
+/** The refusals the booking pages explain in words of their own (booked.tsx throws `bookingNotFound`). */
+function knownError(status: number, body: unknown) {
+	if (status === 429) return 'rateLimited'
+	if (status !== 404) return undefined
+	return body && typeof body === 'object' && 'bookingNotFound' in body ? 'bookingNotFound' : 'orgNotFound'
+}
+
 export function ErrorBoundary() {
 	const error = useRouteError()
 	const { t } = useTranslation('book')
-	const known = isRouteErrorResponse(error) ? ({ 404: 'orgNotFound', 429: 'rateLimited' } as const)[error.status as 404 | 429] : undefined
+	const known = isRouteErrorResponse(error) ? knownError(error.status, error.data) : undefined
 	if (known) {
 		return (
 			<main id={MAIN_ID} tabIndex={-1} className="mx-auto flex min-h-svh max-w-lg flex-col justify-center gap-3 p-6 text-center">
