@@ -175,9 +175,14 @@ test('details are validated in red under the field, in the visitor language, and
 	await expect(page).toHaveURL(/\/details\?/)
 	await page.getByLabel('Name', { exact: true }).fill('Ann')
 	await page.getByLabel('Email', { exact: true }).fill('')
+	await page.getByLabel('Phone').fill('call me')
+	await page.getByRole('button', { name: 'Continue' }).click()
+	await expect(page.getByText('Email is required')).toBeVisible()
+	await expect(page.getByText('Enter a phone number (digits, spaces, +, -, parentheses).')).toBeVisible()
 	await page.getByLabel('Phone').fill('555-0100')
 	await page.getByRole('button', { name: 'Continue' }).click()
 	await expect(page.getByText('Email is required')).toBeVisible()
+	await expect(page.getByText('Enter a phone number')).toHaveCount(0)
 
 	// A filled honeypot is refused, and what the visitor typed stays.
 	await page.getByLabel('Email', { exact: true }).fill('ann@example.test')

@@ -23,6 +23,12 @@ describe('the public details form', () => {
 		expect(errors({ name: '', email: 'ann@example.com', phone: ' ' }, true)).toEqual({ name: 'nameRequired', phone: 'phoneRequired' })
 		expect(errors({ name: 'Ann', email: 'ann@example.com', phone: '1'.repeat(41) }, true)).toEqual({ phone: 'phoneTooLong' })
 	})
+	test('a phone, given or required, is written as a phone number', () => {
+		for (const requirePhone of [false, true]) {
+			for (const phone of ['abc', '555-CALL-NOW', '12', '<b>1</b>']) expect(errors({ name: 'Ann', email: 'ann@example.com', phone }, requirePhone)).toEqual({ phone: 'phoneInvalid' })
+			for (const phone of ['+1 (555) 010-2030', '555.010.2030', '+55 11 91234-5678']) expect(errors({ name: 'Ann', email: 'ann@example.com', phone }, requirePhone)).toEqual({})
+		}
+	})
 })
 
 describe('choices in the address', () => {

@@ -1,10 +1,11 @@
 import { z } from 'zod'
+import { PHONE } from '#app/lib/schemas/fields.ts'
 
 /**
  * The public details form (docs/product.md, Public booking). Messages are translation keys under
  * book:errors. Name: required, whitespace alone counts as empty. Email: text, an @, text, a dot
- * and text. Phone: required only when the organization requires it. The limits are the
- * database's (create_booking).
+ * and text. Phone: written as a phone number (PHONE), required only when the organization
+ * requires it. The limits are the database's (create_booking).
  */
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
@@ -17,7 +18,7 @@ export const contactSchema = z.object({
 		(v) => (typeof v === 'string' ? v.trim() : v),
 		z.string({ error: 'emailRequired' }).min(1, 'emailRequired').max(254, 'emailInvalid').regex(EMAIL, 'emailInvalid'),
 	),
-	phone: optionalText(40, 'phoneTooLong'),
+	phone: optionalText(40, 'phoneTooLong').refine((v) => v === undefined || PHONE.test(v), 'phoneInvalid'),
 	notes: optionalText(2000, 'notesTooLong'),
 	createAccount: z.preprocess((v) => v === 'on' || v === true, z.boolean()).optional(),
 })
@@ -27,6 +28,9 @@ export type ContactValues = z.infer<typeof contactSchema>
 export function contactFormSchema(requirePhone: boolean) {
 	if (!requirePhone) return contactSchema
 	return contactSchema.extend({
-		phone: z.preprocess((v) => (typeof v === 'string' ? v.trim() : v), z.string({ error: 'phoneRequired' }).min(1, 'phoneRequired').max(40, 'phoneTooLong')),
+		phone: z.preprocess(
+			(v) => (typeof v === 'string' ? v.trim() : v),
+			z.string({ error: 'phoneRequired' }).min(1, 'phoneRequired').max(40, 'phoneTooLong').regex(PHONE, 'phoneInvalid'),
+		),
 	})
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { supportedLanguages } from '#app/lib/i18n.ts'
 import { MIN_PASSWORD_LENGTH } from '#app/lib/schemas/auth.ts'
+import { PHONE } from '#app/lib/schemas/fields.ts'
 import { ROLES } from '#app/lib/roles.ts'
 
 /**
@@ -26,7 +27,7 @@ export const profileSchema = z.object({
 		.optional()
 		.refine((v) => !v || USERNAME.test(v), 'usernameInvalid')
 		.transform((v) => (v ? v : null)),
-	phone: optionalText(40).refine((v) => v === null || /^[0-9+()\-. ]{3,40}$/.test(v), 'phoneInvalid'),
+	phone: optionalText(40).refine((v) => v === null || PHONE.test(v), 'phoneInvalid'),
 	preferredLanguage: z.enum(supportedLanguages, 'required'),
 })
 export type ProfileValues = z.infer<typeof profileSchema>
