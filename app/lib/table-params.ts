@@ -29,9 +29,17 @@ export function checkSortAndPage<S extends string>(
 	const sort = values.sort && (sorts as readonly string[]).includes(values.sort) ? (values.sort as S) : defaults.sort
 	const dir: SortDirection =
 		values.dir === 'asc' || values.dir === 'desc' ? values.dir : sort === defaults.sort ? defaults.dir : 'asc'
-	const page =
-		typeof values.page === 'number' && Number.isFinite(values.page) ? Math.min(Math.max(Math.trunc(values.page), 1), MAX_PAGE) : 1
-	return { sort, dir, page }
+	return { sort, dir, page: checkPage(values.page) }
+}
+
+/** A page number: 1…MAX_PAGE, and 1 for anything that is not a number. */
+function checkPage(page: number | null | undefined) {
+	return typeof page === 'number' && Number.isFinite(page) ? Math.min(Math.max(Math.trunc(page), 1), MAX_PAGE) : 1
+}
+
+/** The `page` of a list that has nothing else to read from the URL (the gear history). */
+export function readPage(search: URLSearchParams) {
+	return checkPage(Number.parseInt(search.get('page') ?? '1', 10))
 }
 
 export function readTableState<S extends string>(

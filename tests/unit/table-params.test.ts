@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { checkSortAndPage, MAX_PAGE, readTableState, sortChanges, withoutEditMode, withParams } from '#app/lib/table-params.ts'
+import { checkSortAndPage, MAX_PAGE, readPage, readTableState, sortChanges, withoutEditMode, withParams } from '#app/lib/table-params.ts'
 
 const sorts = ['date', 'name', 'amount'] as const
 const defaults = { sort: 'date', dir: 'desc' } as const
@@ -33,6 +33,16 @@ describe('a table state read from the URL', () => {
 	test('a service reads sort, direction and page with the same rules', () => {
 		expect(checkSortAndPage({ sort: 'name', dir: null, page: null }, sorts, defaults)).toEqual({ sort: 'name', dir: 'asc', page: 1 })
 		expect(checkSortAndPage({ sort: 'nope', page: Number.NaN }, sorts, defaults)).toEqual({ sort: 'date', dir: 'desc', page: 1 })
+	})
+})
+
+describe('a page alone read from the URL', () => {
+	test('is 1…MAX_PAGE, 1 for anything else, as in a table', () => {
+		const page = (q: string) => readPage(new URLSearchParams(q))
+		expect(page('')).toBe(1)
+		expect(page('page=3')).toBe(3)
+		for (const q of ['page=-5', 'page=0', 'page=x', 'page=', 'page=%00']) expect(page(q)).toBe(1)
+		expect(page('page=99999999999')).toBe(MAX_PAGE)
 	})
 })
 

@@ -6,7 +6,7 @@ import { getGearHistory } from '#app/.server/modules.ts'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
-import { invariantResponse } from '#app/lib/errors.ts'
+import { readPage } from '#app/lib/table-params.ts'
 import { useFormat } from '#app/lib/use-format.ts'
 import { titleMeta } from '#app/lib/meta.ts'
 import type { Route } from './+types/gears'
@@ -17,9 +17,7 @@ export const meta = titleMeta('gears')
 
 export async function loader({ request, context }: Route.LoaderArgs) {
 	const { user, organization } = requireMember(context)
-	const raw = new URL(request.url).searchParams.get('page') ?? '1'
-	invariantResponse(/^[1-9][0-9]{0,5}$/.test(raw), 400)
-	const history = await getGearHistory(user.userId, organization.id, Number(raw))
+	const history = await getGearHistory(user.userId, organization.id, readPage(new URL(request.url).searchParams))
 	// Module and upgrade names in the interface language (app/.server/catalogue-text.ts).
 	const t = catalogueT(context)
 	const rows = history.rows.map(({ moduleId, upgradeId, ...r }) => ({
