@@ -4,6 +4,7 @@
  * explicitly and runs as the signed-in user (RLS decides the rows).
  */
 import { redirect, type RouterContextProvider } from 'react-router'
+import { STATUS_CHANGES, type AppointmentStatus, type StatusChange } from '#app/lib/appointment-status.ts'
 import { DEFAULT_BUSINESS_HOURS, parseWeeklyHours, type AvailabilityInput, type WeeklyHours } from '#app/lib/availability.ts'
 import { errorResponse } from '#app/lib/errors.ts'
 import type { BookingSettingsValues, DateOverrideValues } from '#app/lib/schemas/booking.ts'
@@ -124,17 +125,6 @@ export async function requireBookingMember(context: Readonly<RouterContextProvid
 // Calendar
 // ---------------------------------------------------------------------------------------------
 
-export type AppointmentStatus = 'pending' | 'confirmed' | 'cancelled' | 'completed' | 'no_show'
-
-/** The status changes staff make from the calendar, and the statuses each may start from. */
-export const STATUS_CHANGES = {
-	confirm: { to: 'confirmed', from: ['pending'] },
-	cancel: { to: 'cancelled', from: ['pending', 'confirmed'] },
-	complete: { to: 'completed', from: ['pending', 'confirmed'] },
-	'no-show': { to: 'no_show', from: ['pending', 'confirmed'] },
-} as const satisfies Record<string, { to: AppointmentStatus; from: readonly AppointmentStatus[] }>
-export type StatusChange = keyof typeof STATUS_CHANGES
-
 /** One local day's appointments in time order, and how many each day of its week has. */
 export async function getCalendarDay(userId: string, organizationId: string, day: string, week: { from: string; to: string }) {
 	return asUser(userId, async (trx) => {
@@ -147,6 +137,8 @@ export async function getCalendarDay(userId: string, organizationId: string, day
 				sql<string>`to_char(a.start_time, 'HH24:MI')`.as('startTime'),
 				sql<string>`to_char(a.end_time, 'HH24:MI')`.as('endTime'),
 				'a.status',
+				// Completing or marking a no-show waits for the start (app/lib/appointment-status.ts).
+				sql<boolean>`a.starts_at <= now()`.as('started'),
 				'a.guest_name as clientName',
 				'a.guest_email as clientEmail',
 				'a.guest_phone as clientPhone',
@@ -174,9 +166,12 @@ export async function getCalendarDay(userId: string, organizationId: string, day
 	})
 }
 
-/** Moves an appointment's status; false when it does not exist here or its status does not allow it. */
-export async function changeAppointmentStatus(userId: string, organizationId: string, appointmentId: string, change: StatusChange) {
-	const { to, from } = STATUS_CHANGES[change]
+/**
+ * Moves an appointment's status; 'refused' when it does not exist here or its status does not
+ * allow it, 'notStarted' when the change waits for the appointment's start (app/lib/appointment-status.ts).
+ */
+export async function changeAppointmentStatus(userId: string, organizationId: string, appointmentId: string, change: StatusChange, now = new Date()) {
+	const { to, from, onceStarted } = STATUS_CHANGES[change]
 	const row = await asUser(userId, (trx) =>
 		trx
 			.updateTable('booking_appointments')
@@ -184,11 +179,27 @@ export async function changeAppointmentStatus(userId: string, organizationId: st
 			.where('organization_id', '=', organizationId)
 			.where('id', '=', appointmentId)
 			.where('status', 'in', [...from])
+			.$if(onceStarted, (q) => q.where('starts_at', '<=', now))
 			.returning('id')
 			.executeTakeFirst(),
 	)
-	if (row) notifyBookingChange(organizationId)
-	return row !== undefined
+	if (row) {
+		notifyBookingChange(organizationId)
+		return 'done'
+	}
+	if (!onceStarted) return 'refused'
+	// Refused: say why when the only thing in the way is the start still ahead.
+	const ahead = await asUser(userId, (trx) =>
+		trx
+			.selectFrom('booking_appointments')
+			.select('id')
+			.where('organization_id', '=', organizationId)
+			.where('id', '=', appointmentId)
+			.where('status', 'in', [...from])
+			.where('starts_at', '>', now)
+			.executeTakeFirst(),
+	)
+	return ahead ? 'notStarted' : 'refused'
 }
 
 /** The active services and providers, for the new appointment form. */

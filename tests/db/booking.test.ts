@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { describe, expect, test } from 'vitest'
 import { asAnon, asSystem, asUser, sql, type Tx } from '#app/.server/db/index.ts'
+import { changeAppointmentStatus } from '#app/.server/booking.ts'
 import { addMember, at, createBookingSetup, createUser, refusal, upcomingWeekday } from './fixtures.ts'
 
 type Booked = {
@@ -351,5 +352,38 @@ describe('staff_create_booking', () => {
 		expect(await refusal(bookAsAnon({ ...w, startsAt: at(next, '10:00') }))).toBe('provider_day_off')
 		expect(await refusal(bookAsAnon({ ...w, provider: second.providerId, startsAt: at(next, '10:00') }))).toBe('outside_provider_hours')
 		expect((await bookAsAnon({ ...w, provider: second.providerId, startsAt: at(next, '13:00') })).start_time).toBe('13:00:00')
+	})
+})
+
+describe('status changes from the calendar', () => {
+	test('completing and marking a no-show wait for the start; confirming and cancelling do not', async () => {
+		const w = await bookingWorld()
+		const lastWeek = new Date(Date.now() - 7 * 86_400_000).toISOString().slice(0, 10)
+		const insert = (startsAt: string, endsAt: string, status: 'pending' | 'confirmed') =>
+			asSystem((trx) => trx.insertInto('booking_appointments').values({
+				organization_id: w.org, service_id: w.service, provider_id: w.provider, starts_at: startsAt, ends_at: endsAt, status,
+				guest_name: 'Calendar Client', guest_email: 'calendar@example.com', total_price: 45,
+			}).returning('id').executeTakeFirstOrThrow()).then((r) => r.id)
+		const ahead = await insert(at(w.day, '09:00'), at(w.day, '09:30'), 'pending')
+		const past = await insert(at(lastWeek, '09:00'), at(lastWeek, '09:30'), 'confirmed')
+		const change = (id: string, c: Parameters<typeof changeAppointmentStatus>[3]) => changeAppointmentStatus(w.owner.userId, w.org, id, c)
+		const statusOf = (id: string) => asSystem((trx) => trx.selectFrom('booking_appointments').select('status').where('id', '=', id).executeTakeFirstOrThrow()).then((r) => r.status)
+
+		expect(await change(ahead, 'complete')).toBe('notStarted')
+		expect(await change(ahead, 'no-show')).toBe('notStarted')
+		expect(await statusOf(ahead)).toBe('pending')
+		expect(await change(ahead, 'confirm')).toBe('done')
+		expect(await change(ahead, 'cancel')).toBe('done')
+		// Cancelled: nothing more, started or not.
+		expect(await change(ahead, 'complete')).toBe('refused')
+		expect(await statusOf(ahead)).toBe('cancelled')
+
+		expect(await change(past, 'no-show')).toBe('done')
+		expect(await change(past, 'complete')).toBe('refused')
+		expect(await statusOf(past)).toBe('no_show')
+		// Another organization's appointment is not found, whatever the change.
+		const stranger = await createUser('Calendar Stranger')
+		expect(await changeAppointmentStatus(stranger.userId, stranger.orgId, past, 'cancel')).toBe('refused')
+		expect(await statusOf(past)).toBe('no_show')
 	})
 })

@@ -299,10 +299,36 @@ test('staff confirm, cancel (after a confirmation) and mark appointments @nojs',
 	await expect(pending).toContainText('Cancelled')
 	await expect(pending.getByRole('button')).toHaveCount(0)
 
-	await confirmed.getByRole('button', { name: 'No-show' }).click()
-	await expect(confirmed).toContainText('No-show')
 	// The week strip counts the day's appointments that were not cancelled.
 	await expect(page.getByRole('navigation', { name: 'Week' }).locator('[aria-current="date"]')).toContainText('1 appt.')
+
+	// An appointment still ahead is not completed or marked a no-show, even by a crafted post.
+	await expect(confirmed.getByRole('button', { name: 'Complete' })).toHaveCount(0)
+	await expect(confirmed.getByRole('button', { name: 'No-show' })).toHaveCount(0)
+	const id = await withDatabase((client) =>
+		client.query<{ id: string }>(`select id from public.booking_appointments where guest_email = 'sam@example.com' and organization_id = $1`, [setup.org]),
+	).then((r) => r.rows[0]!.id)
+	const refused = await page.request.post(`/app/booking/calendar?day=${day}`, { form: { intent: 'change-status', id, day, change: 'no-show' }, maxRedirects: 0 })
+	expect(refused.status()).toBe(302)
+	await page.reload()
+	await expect(page.getByText('An appointment can be completed or marked as a no-show once it has started.')).toBeVisible()
+	await expect(confirmed).toContainText('Confirmed')
+
+	// Once it has started, it is.
+	const lastWeek = new Date(Date.now() - 7 * 86_400_000).toISOString().slice(0, 10)
+	await withDatabase((client) =>
+		client.query(
+			`insert into public.booking_appointments (organization_id, service_id, provider_id, starts_at, ends_at, status, guest_name, guest_email)
+			 values ($1, $2, $3, $4, $5, 'confirmed', 'Past Client', 'past@example.com')`,
+			[setup.org, setup.service, setup.provider, `${lastWeek}T09:00:00Z`, `${lastWeek}T09:30:00Z`],
+		),
+	)
+	await page.goto(`/app/booking/calendar?day=${lastWeek}`)
+	const past = page.getByRole('listitem', { name: '09:00–09:30, Past Client' })
+	await expect(past.getByRole('button', { name: 'Complete' })).toBeVisible()
+	await past.getByRole('button', { name: 'No-show' }).click()
+	await expect(page.getByText('Appointment marked as no-show')).toBeVisible()
+	await expect(past).toContainText('No-show')
 })
 
 test('a day off added on the settings tab removes the free times of that day, and removing it brings them back @nojs', async ({ page }) => {

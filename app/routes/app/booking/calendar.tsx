@@ -14,11 +14,9 @@ import {
 	getCalendarDay,
 	getStaffAvailabilityInput,
 	requireBookingMember,
-	STATUS_CHANGES,
 	staffCreateBooking,
-	type AppointmentStatus,
-	type StatusChange,
 } from '#app/.server/booking.ts'
+import { allowedChanges, isStatusChange, type AppointmentStatus } from '#app/lib/appointment-status.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { Field } from '#app/components/field.tsx'
 import { SubmitButton } from '#app/components/submit-button.tsx'
@@ -91,11 +89,13 @@ export async function action({ request, context }: Route.ActionArgs) {
 		case 'change-status': {
 			const id = String(formData.get('id') ?? '')
 			const change = String(formData.get('change') ?? '')
-			invariantResponse(UUID.test(id) && change in STATUS_CHANGES, 400)
-			const done = await changeAppointmentStatus(user.userId, organization.id, id, change as StatusChange)
+			invariantResponse(UUID.test(id) && isStatusChange(change), 400)
+			const outcome = await changeAppointmentStatus(user.userId, organization.id, id, change)
 			return redirectWithToast(
 				back,
-				done ? { type: 'success', title: `booking:calendar.changed.${change}` } : { type: 'error', title: 'booking:calendar.changeRefused' },
+				outcome === 'done'
+					? { type: 'success', title: `booking:calendar.changed.${change}` }
+					: { type: 'error', title: outcome === 'notStarted' ? 'booking:calendar.notStarted' : 'booking:calendar.changeRefused' },
 			)
 		}
 		case 'create-appointment': {
@@ -239,7 +239,7 @@ export default function Calendar({ loaderData, actionData }: Route.ComponentProp
 									<div>{a.clientName.trim() || t('calendar.unknownClient')}</div>
 									<div className="text-muted-foreground">{t('calendar.with', { provider: a.providerName ?? t('calendar.noProvider') })}</div>
 								</div>
-								<StatusActions day={day} id={a.id} status={a.status} />
+								<StatusActions day={day} id={a.id} status={a.status} started={a.started} />
 							</li>
 						))}
 					</ul>
@@ -249,9 +249,9 @@ export default function Calendar({ loaderData, actionData }: Route.ComponentProp
 	)
 }
 
-function StatusActions({ day, id, status }: { day: string; id: string; status: AppointmentStatus }) {
+function StatusActions({ day, id, status, started }: { day: string; id: string; status: AppointmentStatus; started: boolean }) {
 	const { t } = useTranslation('booking')
-	const changes = (Object.keys(STATUS_CHANGE_FROM) as StatusChange[]).filter((c) => STATUS_CHANGE_FROM[c].includes(status))
+	const changes = allowedChanges(status, started)
 	if (changes.length === 0) return <div />
 	return (
 		<div className="flex flex-wrap gap-2">
@@ -274,14 +274,6 @@ function StatusActions({ day, id, status }: { day: string; id: string; status: A
 			)}
 		</div>
 	)
-}
-
-/** The statuses each change starts from (mirrors STATUS_CHANGES on the server). */
-const STATUS_CHANGE_FROM: Record<StatusChange, readonly AppointmentStatus[]> = {
-	confirm: ['pending'],
-	complete: ['pending', 'confirmed'],
-	'no-show': ['pending', 'confirmed'],
-	cancel: ['pending', 'confirmed'],
 }
 
 function ConfirmCancel({ day, appointment }: { day: string; appointment: { id: string; startTime: string; endTime: string; clientName: string } }) {
