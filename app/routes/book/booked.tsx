@@ -36,6 +36,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 			? stepUrl(booking.organizationSlug, 'slot', { mode: 'provider', service: booking.serviceId, provider: booking.providerId ?? undefined, reschedule: token })
 			: null,
 		done: url.searchParams.get('done'),
+		// Cancelling asks first, on a page of its own (works without JavaScript).
+		confirmCancel: changeable && url.searchParams.get('cancel') === '1',
+		self: `/book/${encodeURIComponent(booking.organizationSlug)}/booked/${booking.id}?token=${token}`,
 		refused: refusedParam(request),
 	}
 }
@@ -88,13 +91,29 @@ export default function Booked({ loaderData }: Route.ComponentProps) {
 									{t('booked.reschedule')}
 								</Link>
 							) : null}
-							<Form method="post">
-								<SubmitButton label={t('booked.cancel')} pendingLabel={t('booked.cancelling')} className="bg-destructive text-white" />
-							</Form>
+							<Link to={`${d.self}&cancel=1`} className="rounded-md border px-4 py-2 text-sm">
+								{t('booked.cancel')}
+							</Link>
 						</div>
 					) : (
 						<p className="text-sm text-muted-foreground">{t('booked.tooLate')}</p>
 					)}
+				</section>
+			) : null}
+			{d.confirmCancel ? (
+				<section role="alertdialog" aria-labelledby="confirm-cancel-title" className="grid gap-3 rounded-lg border border-destructive/40 bg-background p-4">
+					<h2 id="confirm-cancel-title" className="font-medium">
+						{t('booked.confirmCancel.title')}
+					</h2>
+					<p className="text-sm text-muted-foreground">{t('booked.confirmCancel.description', { when: d.when })}</p>
+					<div className="flex flex-wrap items-center gap-3">
+						<Form method="post">
+							<SubmitButton label={t('booked.confirmCancel.confirm')} pendingLabel={t('booked.cancelling')} className="bg-destructive text-white" />
+						</Form>
+						<Link to={d.self} className="rounded-md border px-4 py-2 text-sm">
+							{t('booked.confirmCancel.keep')}
+						</Link>
+					</div>
 				</section>
 			) : null}
 		</>
