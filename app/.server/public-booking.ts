@@ -30,7 +30,7 @@ import { allowEvent } from './rate-limit.ts'
 import { open, seal } from './secrets.ts'
 import { secureCookies } from './security.ts'
 import { sharedReads } from './shared-reads.ts'
-import { sendBookingMail } from './public-booking-mail.ts'
+import { sendBookingMail, whenText } from './public-booking-mail.ts'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const TOKEN = /^[0-9a-f]{64}$/
@@ -313,6 +313,15 @@ export type Wizard = {
 	slot: { start: string; end: string; date: string; label: string } | null
 	contact: ContactValues | null
 	reschedule: ManagedBooking | null
+}
+
+/**
+ * The chosen time as the visitor reads it, in the zone they show times in (details and
+ * confirmation steps, once `resolveWizard` has a slot).
+ */
+export function chosenWhen(w: Wizard, language: string) {
+	const slot = w.slot!
+	return whenText({ startsAt: slot.start, endsAt: slot.end, timezone: w.catalogue.settings.timezone }, language, w.choices.tz ?? w.catalogue.settings.timezone)
 }
 
 /**

@@ -85,6 +85,10 @@ test('a visitor books from /book/{slug} to the booked page in four steps, and ge
 	const label = (await first.textContent())!.trim()
 	await first.click()
 	await expect(page).toHaveURL(/\/details\?/)
+	// The details step recalls what was chosen.
+	await expect(page.getByText('Haircut', { exact: true })).toBeVisible()
+	await expect(page.getByText('With Ana Silva')).toBeVisible()
+	await expect(page.getByText(label, { exact: false })).toBeVisible()
 	const start = new URL(page.url()).searchParams.get('start')!
 	await fillDetails(page, 'Maria Lopez', email)
 	await expect(page).toHaveURL(/\/confirm\?/)

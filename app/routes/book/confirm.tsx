@@ -6,6 +6,7 @@ import {
 	allowPublic,
 	contactHeaders,
 	bookedByAttempt,
+	chosenWhen,
 	createPublicBooking,
 	newBookingAttempt,
 	reschedulePublicBooking,
@@ -22,14 +23,12 @@ import type { Route } from './+types/confirm'
 export async function loader({ request, params, context }: Route.LoaderArgs) {
 	const w = await resolveWizard({ request, context, slug: params.orgSlug }, 'confirm')
 	const service = w.service!
-	const slot = w.slot!
-	const tz = w.choices.tz ?? w.catalogue.settings.timezone
 	return {
 		service: { name: service.name, description: service.description, durationMinutes: service.durationMinutes, price: formatMoney(service.price, getLocale(context)) },
 		provider: w.provider!.displayName,
-		when: whenText({ startsAt: slot.start, endsAt: slot.end, timezone: w.catalogue.settings.timezone }, getLocale(context), tz),
+		when: chosenWhen(w, getLocale(context)),
 		contact: w.reschedule ? null : w.contact,
-		rescheduling: w.reschedule ? whenText(w.reschedule, getLocale(context), tz) : null,
+		rescheduling: w.reschedule ? whenText(w.reschedule, getLocale(context), w.choices.tz ?? w.catalogue.settings.timezone) : null,
 		back: stepUrl(w.org.slug, w.reschedule ? 'slot' : 'details', w.choices),
 		refused: refusedParam(request),
 		attempt: w.reschedule ? null : newBookingAttempt(),

@@ -2,7 +2,8 @@ import { getFormProps, getInputProps, getTextareaProps, useForm } from '@conform
 import { parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form, redirect } from 'react-router'
-import { contactHeaders, resolveWizard, stepUrl } from '#app/.server/public-booking.ts'
+import { getLocale } from '#app/.server/i18n.ts'
+import { chosenWhen, contactHeaders, resolveWizard, stepUrl } from '#app/.server/public-booking.ts'
 import { RefusedNotice, STEP_HEADING, WizardNav, WizardProgress } from '#app/components/book-wizard.tsx'
 import { Field } from '#app/components/field.tsx'
 import { SubmitButton } from '#app/components/submit-button.tsx'
@@ -14,6 +15,8 @@ import type { Route } from './+types/details'
 export async function loader({ request, params, context }: Route.LoaderArgs) {
 	const w = await resolveWizard({ request, context, slug: params.orgSlug }, 'details')
 	return {
+		// What the visitor chose, above the form.
+		chosen: { service: w.service!.name, provider: w.provider!.displayName, when: chosenWhen(w, getLocale(context)) },
 		contact: w.contact,
 		requirePhone: w.catalogue.settings.requirePhone,
 		allowAccount: w.catalogue.settings.allowGuestBooking,
@@ -34,7 +37,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 
 export default function DetailsStep({ loaderData, actionData }: Route.ComponentProps) {
 	const { t } = useTranslation('book')
-	const { contact, requirePhone, allowAccount, back, next } = loaderData
+	const { chosen, contact, requirePhone, allowAccount, back, next } = loaderData
 	const [form, fields] = useForm({
 		lastResult: actionData?.result,
 		defaultValue: contact ? { ...contact, createAccount: contact.createAccount ? 'on' : undefined } : undefined,
@@ -45,6 +48,11 @@ export default function DetailsStep({ loaderData, actionData }: Route.ComponentP
 		<>
 			<WizardProgress step="details" />
 			<h1 className={STEP_HEADING}>{t('details.heading')}</h1>
+			<div className="grid gap-1 rounded-lg border bg-background p-4 text-sm">
+				<p className="font-medium">{chosen.service}</p>
+				<p>{chosen.when}</p>
+				<p>{t('booked.with', { provider: chosen.provider })}</p>
+			</div>
 			<RefusedNotice code={form.errors?.[0] ?? null} />
 			<Form method="post" {...getFormProps(form)} className="grid gap-4 rounded-lg border bg-background p-4">
 				<Field label={t('details.name')} htmlFor={fields.name.id} error={err(fields.name.errors)} errorId={fields.name.errorId}>
