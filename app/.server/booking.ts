@@ -167,8 +167,9 @@ export async function getCalendarDay(userId: string, organizationId: string, day
 }
 
 /**
- * Moves an appointment's status; 'refused' when it does not exist here or its status does not
- * allow it, 'notStarted' when the change waits for the appointment's start (app/lib/appointment-status.ts).
+ * Moves an appointment's status: 'done'; 'refused' when it does not exist here or its status
+ * does not allow the change; 'notStarted' when the change waits for the appointment's start
+ * (app/lib/appointment-status.ts).
  */
 export async function changeAppointmentStatus(userId: string, organizationId: string, appointmentId: string, change: StatusChange, now = new Date()) {
 	const { to, from, onceStarted } = STATUS_CHANGES[change]
