@@ -430,6 +430,8 @@ function NewAppointment({ day, booking, result }: { day: string; booking: Bookin
 	)
 }
 
+const LIVE_REFRESH_DELAY_MS = 300
+
 /**
  * With JavaScript, the calendar loads its data again whenever the organization's appointments
  * change elsewhere (server-sent events from /app/booking/events); without it, the Refresh link.
@@ -453,12 +455,20 @@ function useLiveRefresh() {
 	useEffect(() => {
 		if (typeof EventSource === 'undefined') return
 		const source = new EventSource('/app/booking/events')
+		// Changes are taken a moment after they are told: a burst of them loads once, and the staff's
+		// own change (told while its form's redirect is still loading) is seen as a navigation under
+		// way once React has rendered it, instead of interrupting that load and its toast.
+		let timer: ReturnType<typeof setTimeout> | undefined
 		const onChange = () => {
-			if (navigating.current) missed.current = true
-			else void revalidate()
+			clearTimeout(timer)
+			timer = setTimeout(() => {
+				if (navigating.current) missed.current = true
+				else void revalidate()
+			}, LIVE_REFRESH_DELAY_MS)
 		}
 		source.addEventListener('change', onChange)
 		return () => {
+			clearTimeout(timer)
 			source.removeEventListener('change', onChange)
 			source.close()
 		}
