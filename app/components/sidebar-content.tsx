@@ -82,9 +82,10 @@ export function SidebarContent({ user, organization, memberships, activeModules,
 							{activeModules.map((m) => {
 								return (
 									<li key={m.moduleId}>
-										<NavLink to={`/app/settings/modules/${m.moduleId}`} className={linkClass} title={collapsed ? m.name : undefined}>
+										<NavLink to={`/app/settings/modules/${m.moduleId}`} className={linkClass} title={m.name}>
 											<ModuleIcon name={m.icon} className="size-4 shrink-0" />
-											<span className={cn('truncate', collapsed && 'md:sr-only')}>{m.name}</span>
+											{/* A name longer than the sidebar ends in an ellipsis; the link's title carries it whole. */}
+											<span className={cn('min-w-0 truncate', collapsed && 'md:sr-only')}>{m.name}</span>
 										</NavLink>
 									</li>
 								)

@@ -160,6 +160,24 @@ test('texts that cannot fit wrap or carry their full text, in es and pt-BR @nojs
 	expect(await inMenu.evaluate((el) => el.scrollWidth <= el.clientWidth && getComputedStyle(el).textOverflow !== 'ellipsis')).toBe(true)
 })
 
+test('a module name longer than the sidebar ends in an ellipsis inside it and carries its whole name (pt-BR, laptop)', async ({ page, request }) => {
+	const account = await signUpFresh(page, request, 'Sidebar Modules Owner')
+	await withDatabase(async (db) => {
+		const { rows } = await db.query<{ organization_id: string }>(
+			'select m.organization_id from public.organization_members m join auth.users u on u.id = m.user_id where u.email = $1',
+			[account.email],
+		)
+		await db.query('insert into public.organization_modules (organization_id, module_id) values ($1, $2)', [rows[0]!.organization_id, 'b0000000-0000-4000-8000-000000000003'])
+	})
+	await useLanguage(page, 'pt-BR')
+	await page.setViewportSize({ width: 1280, height: 800 })
+	await page.goto('/app/dashboard')
+	const link = page.locator('#app-sidebar').getByRole('link', { name: 'Agendamento de compromissos' })
+	await expect(link).toHaveAttribute('title', 'Agendamento de compromissos')
+	const label = link.getByText('Agendamento de compromissos')
+	expect(await label.evaluate((el) => el.getBoundingClientRect().right <= el.parentElement!.getBoundingClientRect().right + 0.5)).toBe(true)
+})
+
 test('a six-figure category total stays inside its card, on a laptop and on a phone', async ({ page, request }) => {
 	await ownerWithPayments(page, request, 'Phone Category Owner')
 	for (const width of [1366, 1024, 700, PHONE_WIDTH]) {
