@@ -19,6 +19,7 @@ const SIGNED_IN_SCREENS = [
 	'/app/categories',
 	'/app/reports',
 	'/app/module-marketplace',
+	'/app/module-marketplace?module=b0000000-0000-4000-8000-000000000001',
 	'/app/modules/b0000000-0000-4000-8000-000000000003',
 	'/app/plans',
 	'/app/gears',
@@ -76,5 +77,26 @@ test('the public booking steps have no serious or critical accessibility violati
 	await visitor.getByRole('link').filter({ hasText: 'Initial Consultation' }).first().click()
 	await expect(visitor).toHaveURL(/\/slot\?/)
 	expect(await audit(visitor, visitor.url()), 'slot step').toEqual([])
+	await visitor.locator('main a[href*="provider="]').first().click()
+	await expect(visitor).toHaveURL(/provider=/)
+	expect(await audit(visitor, visitor.url()), 'slot step with a provider').toEqual([])
+	// The last day offered: far enough ahead to be cancelled online.
+	await visitor.getByRole('navigation', { name: 'Days with free times' }).getByRole('link').last().click()
+	await visitor.getByRole('list', { name: 'Free times' }).getByRole('link').first().click()
+	await expect(visitor).toHaveURL(/\/details\?/)
+	expect(await audit(visitor, visitor.url()), 'details step').toEqual([])
+	await visitor.getByLabel('Name', { exact: true }).fill('Axe Visitor')
+	await visitor.getByLabel('Email', { exact: true }).fill(`axe-${Date.now()}@example.test`)
+	await visitor.getByRole('button', { name: 'Continue' }).click()
+	await expect(visitor).toHaveURL(/\/confirm\?/)
+	expect(await audit(visitor, visitor.url()), 'confirm step').toEqual([])
+	await visitor.getByRole('button', { name: 'Confirm booking' }).click()
+	await expect(visitor).toHaveURL(/\/booked\//)
+	expect(await audit(visitor, visitor.url()), 'booked page').toEqual([])
+	// The cancellation's question, then the booking cancelled (the demo keeps its calendar).
+	await visitor.getByRole('link', { name: 'Cancel booking' }).click()
+	expect(await audit(visitor, visitor.url()), 'cancel question').toEqual([])
+	await visitor.getByRole('button', { name: 'Yes, cancel it' }).click()
+	await expect(visitor.getByRole('heading', { name: 'Booking cancelled' })).toBeVisible()
 	await context.close()
 })
