@@ -15,6 +15,11 @@ async function bookingOf(request: Request, params: { orgSlug: string; id: string
 	return { token, booking }
 }
 
+/** This page's own address: the booking and the token that opens it. */
+function managedUrl(booking: { organizationSlug: string; id: string }, token: string) {
+	return `/book/${encodeURIComponent(booking.organizationSlug)}/booked/${booking.id}?token=${token}`
+}
+
 export async function loader({ request, params, context }: Route.LoaderArgs) {
 	const { token, booking } = await bookingOf(request, params)
 	const language = getLocale(context)
@@ -38,7 +43,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 		done: url.searchParams.get('done'),
 		// Cancelling asks first, on a page of its own (works without JavaScript).
 		confirmCancel: changeable && url.searchParams.get('cancel') === '1',
-		self: `/book/${encodeURIComponent(booking.organizationSlug)}/booked/${booking.id}?token=${token}`,
+		self: managedUrl(booking, token),
 		refused: refusedParam(request),
 	}
 }
@@ -46,7 +51,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 export async function action({ request, params, context }: Route.ActionArgs) {
 	const { token, booking } = await bookingOf(request, params)
 	const result = await cancelPublicBooking(token, getLocale(context))
-	const back = `/book/${encodeURIComponent(booking.organizationSlug)}/booked/${booking.id}?token=${token}`
+	const back = managedUrl(booking, token)
 	return redirect(result.ok ? `${back}&done=cancelled` : `${back}&refused=${result.code}`)
 }
 
