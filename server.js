@@ -3,9 +3,14 @@
 import { randomUUID } from 'node:crypto'
 import { readdirSync } from 'node:fs'
 import path from 'node:path'
-import compression from 'compression'
-import express from 'express'
-import { createRequestHandler } from '@react-router/express'
+
+// React and React Router load their production or development build by NODE_ENV, when they are
+// first imported: it is set before anything imports them (a static import would run first, and
+// `npm start` would serve with React's development build).
+process.env.NODE_ENV ??= 'production'
+const { default: compression } = await import('compression')
+const { default: express } = await import('express')
+const { createRequestHandler } = await import('@react-router/express')
 
 const build = await import('./build/server/index.js')
 const entry = build.entry.module
@@ -13,7 +18,6 @@ const entry = build.entry.module
 const PORT = Number(process.env.PORT ?? 3000)
 const HOST = process.env.HOST ?? '0.0.0.0'
 const PUBLIC_URL = process.env.PUBLIC_URL ? new URL(process.env.PUBLIC_URL) : null
-process.env.NODE_ENV ??= 'production'
 
 // One failing request must never end the server: log it and keep serving. (Express answers 500
 // for errors inside a request; these catch what escapes it, such as a timer's callback.)

@@ -51,7 +51,6 @@ export async function startServer(options: { port: number; database: 'pg' | 'emb
 		// the per-address limits are counted, but never hit.
 		TRUST_PROXY: '1',
 		LOG_LEVEL: 'silent',
-		NODE_ENV: 'production',
 		...options.env,
 	}
 	delete env.DATABASE_URL
