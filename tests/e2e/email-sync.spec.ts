@@ -5,7 +5,7 @@ import type { APIRequestContext, Page } from '@playwright/test'
 import { startImapServer, type ImapServer } from '../support/imap-server.ts'
 import { withDatabase } from './db.ts'
 import { expect, test } from './fixtures.ts'
-import { signUpFresh } from './reports-data.ts'
+import { signUpFresh, useLanguage } from './reports-data.ts'
 
 // docs/product.md, Email sync: the mailbox connected in the email upgrade's dialog, read by
 // Sync into transactions, the run on the module page, and undone from the import history.
@@ -97,10 +97,20 @@ test('Sync reads the connected mailbox into transactions; the run shows on the m
 		expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([])
 	}
 
+	// In Spanish and Portuguese too (the upgrade's name is translated there).
+	for (const [lng, title] of [['es', 'Sincronización de correo'], ['pt-BR', 'Sincronização de e-mail']] as const) {
+		await useLanguage(page, lng)
+		await page.goto(`/app/modules/${P2P}`)
+		await expect(page.getByRole('region', { name: title })).toBeVisible()
+	}
+	await useLanguage(page, 'en')
+	await page.goto(`/app/modules/${P2P}`)
+
 	// Undo the first run from the import history.
 	await history.getByRole('link', { name: 'Import history' }).click()
 	await expect(page.getByTestId('import-history')).toContainText('Email notices')
-	await page.getByRole('button', { name: 'Undo' }).click()
+	await page.getByRole('link', { name: /^Undo the import of / }).click()
+	await page.getByRole('alertdialog').getByRole('button', { name: 'Yes, undo it' }).click()
 	await expect(page.getByTestId('import-history')).toContainText('Undone: 5 removed')
 	expect(await transactions(orgId)).toEqual([])
 })

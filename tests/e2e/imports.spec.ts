@@ -144,8 +144,17 @@ test.describe('imports @nojs', () => {
 		await upload(page, 'venmo.csv', VENMO)
 		await commit(page, 3)
 		await withDatabase((db) => db.query(`update public.transactions set description = 'edited' where organization_id = $1 and external_id = '3921234567890123458'`, [orgId]))
-		await page.getByRole('button', { name: 'Undo' }).click()
+		// Undo asks first, with the count; keeping it changes nothing.
+		await page.getByRole('link', { name: /^Undo the import of / }).click()
+		const ask = page.getByRole('alertdialog', { name: 'Undo this import?' })
+		await expect(ask).toContainText('The 3 payments the import of')
+		await ask.getByRole('link', { name: 'Keep it' }).click()
+		await expect(page.getByRole('alertdialog')).toHaveCount(0)
+		expect(await transactions(orgId)).toHaveLength(3)
+		await page.getByRole('link', { name: /^Undo the import of / }).click()
+		await page.getByRole('alertdialog').getByRole('button', { name: 'Yes, undo it' }).click()
 		await expect(page.getByTestId('import-history')).toContainText('Undone: 2 removed')
+		await expect(page.getByRole('alertdialog')).toHaveCount(0)
 		expect((await transactions(orgId)).map((t) => t.external_id)).toEqual(['3921234567890123458'])
 	})
 

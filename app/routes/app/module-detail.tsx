@@ -69,7 +69,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 	const search = new URL(request.url).searchParams
 	const dialogUpgrade = detail.upgrades.find((u) => u.id === search.get('upgrade') && !u.active) ?? null
 	const removing = detail.upgrades.find((u) => u.id === search.get('remove') && u.active) ?? null
-	const mailActive = detail.upgrades.some((u) => u.name === MAIL_UPGRADE_NAME && u.active)
+	// By the catalogue's name: `name` is in the interface language now.
+	const mailActive = detail.upgrades.some((u) => u.catalogueName === MAIL_UPGRADE_NAME && u.active)
 	return {
 		detail,
 		emailSync: mailActive ? await loadEmailSync(member.user.userId, member.organization) : null,
@@ -201,6 +202,7 @@ async function integrationAction(
 	const { userId } = member.user
 	const orgId = member.organization.id
 	const back = new URL(request.url).pathname
+	// The action's detail is not localized: `name` is the catalogue's.
 	const mail = detail.upgrades.find((u) => u.name === MAIL_UPGRADE_NAME && u.active)
 	const toast = (type: 'success' | 'error', title: string, description?: string, values?: Record<string, string>) =>
 		redirectWithToast(back, { type, title: `marketplace:integrations.toasts.${title}`, description, values })

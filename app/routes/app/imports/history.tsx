@@ -1,12 +1,13 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { Form } from 'react-router'
+import { Form, Link } from 'react-router'
 import { requireMember } from '#app/.server/auth/session.ts'
 import { undoImport } from '#app/.server/imports/pipeline.ts'
 import { listImportHistory } from '#app/.server/imports/queries.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { ImportHeader } from '#app/components/imports.tsx'
 import { SubmitButton } from '#app/components/submit-button.tsx'
-import { Card, CardContent } from '#app/components/ui/card.tsx'
+import { Button } from '#app/components/ui/button.tsx'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
 import { errorResponse } from '#app/lib/errors.ts'
 import { useFormat } from '#app/lib/use-format.ts'
@@ -19,9 +20,13 @@ export const meta = titleMeta('importHistory')
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
 	const { user, organization } = requireMember(context)
-	return { rows: await listImportHistory(user.userId, organization.id) }
+	const rows = await listImportHistory(user.userId, organization.id)
+	// Undo asks first, on a page of its own (`?undo={batch}`, works without JavaScript).
+	const undoId = new URL(request.url).searchParams.get('undo')
+	const undoing = rows.find((r) => r.id === undoId && r.status !== 'undone' && r.created > 0) ?? null
+	return { rows, undoing }
 }
 
 /** Undo of one batch: removes what it created that nobody has edited since. */
@@ -48,6 +53,7 @@ export default function ImportHistory({ loaderData }: Route.ComponentProps) {
 	return (
 		<div className="grid grid-cols-1 gap-6">
 			<ImportHeader title={t('history.title')} description={t('history.description')} current="history" />
+			{loaderData.undoing ? <ConfirmUndo batch={loaderData.undoing} when={when(loaderData.undoing.createdAt)} /> : null}
 			<Card>
 				<CardContent className="pt-6">
 					{loaderData.rows.length === 0 ? (
@@ -85,12 +91,16 @@ export default function ImportHistory({ loaderData }: Route.ComponentProps) {
 											{r.status === 'undone' ? (
 												t('history.status.undone', { count: r.undone })
 											) : (
-												<Form method="post" className="flex items-center gap-2">
+												<div className="flex items-center gap-2">
 													<span>{t('history.status.committed')}</span>
-													<input type="hidden" name="intent" value="undo" />
-													<input type="hidden" name="batchId" value={r.id} />
-													{r.created > 0 ? <UndoButton label={t('history.undoLabel', { when: when(r.createdAt) })} /> : null}
-												</Form>
+													{r.created > 0 ? (
+														<Button asChild variant="outline" size="sm">
+															<Link to={`?undo=${r.id}`} aria-label={t('history.undoLabel', { when: when(r.createdAt) })}>
+																{t('history.undo')}
+															</Link>
+														</Button>
+													) : null}
+												</div>
 											)}
 										</TableCell>
 									</TableRow>
@@ -104,11 +114,26 @@ export default function ImportHistory({ loaderData }: Route.ComponentProps) {
 	)
 }
 
-function UndoButton({ label }: { label: string }) {
+function ConfirmUndo({ batch, when }: { batch: { id: string; created: number }; when: string }) {
 	const { t } = useTranslation('imports')
 	return (
-		<span aria-label={label} className="contents">
-			<SubmitButton intent="undo" label={t('history.undo')} pendingLabel={t('history.undoing')} />
-		</span>
+		<Card role="alertdialog" aria-labelledby="confirm-undo-title" className="border-destructive/40">
+			<CardHeader>
+				<CardTitle>
+					<h2 id="confirm-undo-title">{t('history.confirmUndo.title')}</h2>
+				</CardTitle>
+				<CardDescription>{t('history.confirmUndo.description', { count: batch.created, when })}</CardDescription>
+			</CardHeader>
+			<CardContent className="flex flex-wrap gap-2">
+				<Form method="post">
+					<input type="hidden" name="intent" value="undo" />
+					<input type="hidden" name="batchId" value={batch.id} />
+					<SubmitButton intent="undo" label={t('history.confirmUndo.confirm')} pendingLabel={t('history.undoing')} className="bg-destructive text-white hover:bg-destructive/90" />
+				</Form>
+				<Button asChild variant="outline">
+					<Link to="/app/transactions/import/history">{t('history.confirmUndo.keep')}</Link>
+				</Button>
+			</CardContent>
+		</Card>
 	)
 }
