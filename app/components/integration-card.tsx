@@ -18,8 +18,9 @@ export type IntegrationView = {
 	provider: string
 	status: 'connected' | 'error' | 'disconnected'
 	account: string | null
+	/** The day of the last sync, and the moment of the last check, in the organization's timezone. */
 	lastSync: string | null
-	lastCheckedAt: string | null
+	lastChecked: { date: string; time: string } | null
 	errorMessage: string | null
 }
 
@@ -82,10 +83,10 @@ export function IntegrationCard({
 						) : null}
 						<dt className="text-muted-foreground">{t('integrations.lastSync')}</dt>
 						<dd>{integration.lastSync ? fmt.date(integration.lastSync) : t('integrations.never')}</dd>
-						{integration.lastCheckedAt && connected ? (
+						{integration.lastChecked && connected ? (
 							<>
 								<dt className="text-muted-foreground">{t('integrations.lastChecked')}</dt>
-								<dd>{fmt.dateTimeUtc(integration.lastCheckedAt)}</dd>
+								<dd>{`${fmt.date(integration.lastChecked.date)} ${integration.lastChecked.time}`}</dd>
 							</>
 						) : null}
 					</dl>

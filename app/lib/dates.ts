@@ -92,8 +92,9 @@ export function monthsFrom(first: string, last: string, limit: number) {
 }
 
 /**
- * A formatter of calendar days per timezone, made once: building an `Intl.DateTimeFormat` costs
- * far more than using one, and every page asks for today. `null` for a name Intl does not know.
+ * A formatter of calendar days and wall-clock times per timezone, made once: building an
+ * `Intl.DateTimeFormat` costs far more than using one, and every page asks for today. `null` for
+ * a name Intl does not know.
  */
 const dayFormatters = new Map<string, Intl.DateTimeFormat | null>()
 
@@ -101,7 +102,7 @@ function dayFormatterFor(timeZone: string) {
 	let formatter = dayFormatters.get(timeZone)
 	if (formatter === undefined) {
 		try {
-			formatter = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })
+			formatter = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
 		} catch {
 			formatter = null
 		}
@@ -118,9 +119,20 @@ export function isTimeZone(value: string) {
 
 /** The date of an instant (today by default) in a timezone (UTC when the name is unknown). */
 export function dateIn(timeZone: string, instant: Date = new Date()) {
+	return dateTimeIn(timeZone, instant).date
+}
+
+/**
+ * The date (YYYY-MM-DD) and wall-clock time (HH:mm, 24 hours) of an instant in a timezone (UTC
+ * when the name is unknown): what a screen shows of a moment, in the organization's time.
+ */
+export function dateTimeIn(timeZone: string, instant: Date = new Date()) {
 	const formatter = dayFormatterFor(timeZone)
-	if (!formatter) return instant.toISOString().slice(0, 10)
+	if (!formatter) {
+		const iso = instant.toISOString()
+		return { date: iso.slice(0, 10), time: iso.slice(11, 16) }
+	}
 	const parts = formatter.formatToParts(instant)
 	const value = (type: Intl.DateTimeFormatPartTypes) => parts.find((part) => part.type === type)?.value ?? ''
-	return `${value('year').padStart(4, '0')}-${value('month')}-${value('day')}`
+	return { date: `${value('year').padStart(4, '0')}-${value('month')}-${value('day')}`, time: `${value('hour')}:${value('minute')}` }
 }

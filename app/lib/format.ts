@@ -86,12 +86,3 @@ export function formatDate(value: string | Date | null | undefined, lng: string 
 	const [, y, m, d] = match
 	return DATE_ORDER[formatLanguage(lng)] === 'dmy' ? `${d}/${m}/${y}` : `${m}/${d}/${y}`
 }
-
-/** A moment as its UTC date and time, "11/23/2026 04:05 UTC" (en), "23/11/2026 04:05 UTC" (es, pt-BR): the same text on the server and in the browser. */
-export function formatDateTimeUtc(value: string | Date | null | undefined, lng: string | null | undefined) {
-	if (!value) return ''
-	const date = new Date(value)
-	if (Number.isNaN(date.getTime())) return ''
-	const iso = date.toISOString()
-	return `${formatDate(iso, lng)} ${iso.slice(11, 16)} UTC`
-}

@@ -144,6 +144,13 @@ test.describe('imports @nojs', () => {
 		await upload(page, 'venmo.csv', VENMO)
 		await commit(page, 3)
 		await withDatabase((db) => db.query(`update public.transactions set description = 'edited' where organization_id = $1 and external_id = '3921234567890123458'`, [orgId]))
+		// When it ran, in the organization's timezone (Tokyo here), as the rest of the app shows moments.
+		await withDatabase((db) => db.query(`update public.booking_settings set timezone = 'Asia/Tokyo' where organization_id = $1`, [orgId]))
+		const ran = await withDatabase((db) => db.query<{ at: Date }>(`select committed_at as at from public.import_batches where organization_id = $1`, [orgId])).then((r) => r.rows[0]!.at)
+		const tokyo = Object.fromEntries(new Intl.DateTimeFormat('en-US', { timeZone: 'Asia/Tokyo', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(ran).map((p) => [p.type, p.value]))
+		await page.reload()
+		await expect(page.getByTestId('import-history').getByRole('row').nth(1)).toContainText(`${tokyo.month}/${tokyo.day}/${tokyo.year} ${tokyo.hour}:${tokyo.minute}`)
+
 		// Undo asks first, with the count; keeping it changes nothing.
 		await page.getByRole('link', { name: /^Undo the import of / }).click()
 		const ask = page.getByRole('alertdialog', { name: 'Undo this import?' })

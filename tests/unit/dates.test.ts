@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
-import { addDays, addMonths, DATE_MAX, DATE_MIN, dateIn, isTimeZone, monthsFrom, MONTHS_IN_DATE_RANGE, parseIsoDate } from '#app/lib/dates.ts'
+import { addDays, addMonths, DATE_MAX, DATE_MIN, dateIn, dateTimeIn, isTimeZone, monthsFrom, MONTHS_IN_DATE_RANGE, parseIsoDate } from '#app/lib/dates.ts'
 import { fillMonths } from '#app/.server/analytics.ts'
 import { resolveRange } from '#app/.server/analytics.ts'
 
@@ -88,6 +88,14 @@ describe('the date of an instant in a timezone', () => {
 		expect(dateIn('Asia/Tokyo', instant)).toBe('2026-04-01')
 		expect(dateIn('Asia/Tokyo', new Date('2026-03-31T14:59:59Z'))).toBe('2026-03-31')
 		expect(dateIn('Asia/Tokyo', new Date('2026-03-31T15:00:00Z'))).toBe('2026-04-01')
+	})
+
+	test('a moment is shown as the date and 24-hour time of the timezone', () => {
+		const instant = new Date('2026-11-24T04:25:09Z')
+		expect(dateTimeIn('America/New_York', instant)).toEqual({ date: '2026-11-23', time: '23:25' })
+		expect(dateTimeIn('UTC', new Date('2026-11-24T00:05:00Z'))).toEqual({ date: '2026-11-24', time: '00:05' })
+		expect(dateTimeIn('Asia/Tokyo', instant)).toEqual({ date: '2026-11-24', time: '13:25' })
+		expect(dateTimeIn('Not/AZone', instant)).toEqual({ date: '2026-11-24', time: '04:25' })
 	})
 
 	test('an unknown timezone counts in UTC', () => {

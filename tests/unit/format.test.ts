@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { formatCompactMoney, formatDate, formatDateTimeUtc, formatMoney, formatNumber, formatPercent, formatWholeMoney } from '#app/lib/format.ts'
+import { formatCompactMoney, formatDate, formatMoney, formatNumber, formatPercent, formatWholeMoney } from '#app/lib/format.ts'
 
 // Intl separates "US$" and "%" from the number with a no-break space: compare with plain spaces.
 const plain = (s: string) => s.replace(/[\u00a0\u202f]/g, ' ')
@@ -69,13 +69,5 @@ describe('an unknown or missing language formats as English', () => {
 		expect(formatMoney('1', 'fr')).toBe('$1.00')
 		expect(formatDate('2026-01-02', null)).toBe('01/02/2026')
 		expect(formatNumber(1400, undefined)).toBe('1,400')
-	})
-})
-
-describe('moments in UTC', () => {
-	test('date in the language order, then the UTC time', () => {
-		expect(formatDateTimeUtc('2026-11-23T04:05:09.000Z', 'en')).toBe('11/23/2026 04:05 UTC')
-		expect(formatDateTimeUtc('2026-11-23T04:05:09.000Z', 'es')).toBe('23/11/2026 04:05 UTC')
-		expect(formatDateTimeUtc('nonsense', 'es')).toBe('')
 	})
 })

@@ -2,8 +2,6 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { AlertCircleIcon, DownloadIcon, XIcon } from 'lucide-react'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form, Link, redirect } from 'react-router'
-import { TZDate } from '@date-fns/tz'
-import { format } from 'date-fns'
 import { requireMember } from '#app/.server/auth/session.ts'
 import { catalogueT, localizeModule, localizeUpgrade } from '#app/.server/catalogue-text.ts'
 import { listSyncRuns, syncMailbox, syncToast } from '#app/.server/email-sync/sync.ts'
@@ -26,7 +24,7 @@ import { allowEvent } from '#app/.server/rate-limit.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { getSyncStatus } from '#app/.server/transactions.ts'
 import { EmailSyncHistory, type EmailSyncView } from '#app/components/email-sync-history.tsx'
-import { IntegrationCard, useProviderName } from '#app/components/integration-card.tsx'
+import { IntegrationCard, useProviderName, type IntegrationView } from '#app/components/integration-card.tsx'
 import { ModuleIcon } from '#app/components/module-icon.tsx'
 import { Alert, AlertDescription, AlertTitle } from '#app/components/ui/alert.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
@@ -36,6 +34,7 @@ import { Label } from '#app/components/ui/label.tsx'
 import { errorResponse, invariantResponse } from '#app/lib/errors.ts'
 import { useFormat } from '#app/lib/use-format.ts'
 import { useParamsHref } from '#app/lib/use-params-href.ts'
+import { dateTimeIn } from '#app/lib/dates.ts'
 import { pageMeta } from '#app/lib/meta.ts'
 import { DEFAULT_MODULE_SETTINGS, MODULE_VISIBILITIES } from '#app/lib/modules.ts'
 import { MAIL_UPGRADE_NAME } from '#app/lib/integrations.ts'
@@ -65,7 +64,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 	const { member } = loaded
 	// Names, descriptions and features in the interface language (app/.server/catalogue-text.ts).
 	const t = catalogueT(context)
-	const detail = { ...loaded.detail, module: localizeModule(t, loaded.detail.module), upgrades: loaded.detail.upgrades.map((u) => localizeUpgrade(t, u)) }
+	const detail = {
+		...loaded.detail,
+		module: localizeModule(t, loaded.detail.module),
+		upgrades: loaded.detail.upgrades.map((u) => localizeUpgrade(t, u)),
+		integration: integrationView(loaded.detail.integration, memberClock(member.organization).timezone),
+	}
 	const search = new URL(request.url).searchParams
 	const dialogUpgrade = detail.upgrades.find((u) => u.id === search.get('upgrade') && !u.active) ?? null
 	const removing = detail.upgrades.find((u) => u.id === search.get('remove') && u.active) ?? null
@@ -82,14 +86,22 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 	}
 }
 
+/** The mailbox connection as the card shows it: its moments in the organization's timezone. */
+function integrationView(integration: NonNullable<ModuleDetail>['integration'], timeZone: string): IntegrationView | null {
+	if (!integration) return null
+	const { lastSync, lastCheckedAt, ...rest } = integration
+	return {
+		...rest,
+		lastSync: lastSync ? dateTimeIn(timeZone, new Date(lastSync)).date : null,
+		lastChecked: lastCheckedAt ? dateTimeIn(timeZone, new Date(lastCheckedAt)) : null,
+	}
+}
+
 /** The email sync's state, latest runs and the notices not understood, times in the organization's timezone. */
 async function loadEmailSync(userId: string, organization: Membership): Promise<EmailSyncView> {
 	const clock = memberClock(organization)
 	const [status, runs] = await Promise.all([getSyncStatus(userId, organization.id), listSyncRuns(userId, organization.id, 20)])
-	const local = (iso: string) => {
-		const d = new TZDate(iso, clock.timezone)
-		return { date: format(d, 'yyyy-MM-dd'), time: format(d, 'HH:mm') }
-	}
+	const local = (iso: string) => dateTimeIn(clock.timezone, new Date(iso))
 	const seen = new Set<string>()
 	const unreadable = runs
 		.flatMap((r) => r.unreadable)
@@ -449,7 +461,7 @@ function ConfirmDeactivate({ name }: { name: string }) {
 	)
 }
 
-function GearsToMaintain({ detail }: { detail: NonNullable<ModuleDetail> }) {
+function GearsToMaintain({ detail }: { detail: LoaderData['detail'] }) {
 	const fmt = useFormat()
 	const { t } = useTranslation('marketplace')
 	const n = (value: number) => t('price.paid', { gears: fmt.number(value) })

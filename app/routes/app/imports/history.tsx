@@ -3,12 +3,14 @@ import { Form, Link } from 'react-router'
 import { requireMember } from '#app/.server/auth/session.ts'
 import { undoImport } from '#app/.server/imports/pipeline.ts'
 import { listImportHistory } from '#app/.server/imports/queries.ts'
+import { memberClock } from '#app/.server/query.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { ImportHeader } from '#app/components/imports.tsx'
 import { SubmitButton } from '#app/components/submit-button.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
+import { dateTimeIn } from '#app/lib/dates.ts'
 import { errorResponse } from '#app/lib/errors.ts'
 import { useFormat } from '#app/lib/use-format.ts'
 import { titleMeta } from '#app/lib/meta.ts'
@@ -22,7 +24,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 export async function loader({ request, context }: Route.LoaderArgs) {
 	const { user, organization } = requireMember(context)
-	const rows = await listImportHistory(user.userId, organization.id)
+	// When each import ran, in the organization's timezone (as every other moment the app shows).
+	const { timezone } = memberClock(organization)
+	const rows = (await listImportHistory(user.userId, organization.id)).map((r) => ({ ...r, ran: dateTimeIn(timezone, new Date(r.createdAt)) }))
 	// Undo asks first, on a page of its own (`?undo={batch}`, works without JavaScript).
 	const undoId = new URL(request.url).searchParams.get('undo')
 	const undoing = rows.find((r) => r.id === undoId && r.status !== 'undone' && r.created > 0) ?? null
@@ -31,11 +35,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 /** Undo of one batch: removes what it created that nobody has edited since. */
 export async function action({ request, context }: Route.ActionArgs) {
-	const { user, organization } = requireMember(context)
+	const { user } = requireMember(context)
 	const form = await request.formData()
 	const batchId = form.get('batchId')
 	if (form.get('intent') !== 'undo' || typeof batchId !== 'string' || !UUID.test(batchId)) errorResponse(400, 'badRequest')
-	void organization
 	const result = await undoImport(user.userId, batchId)
 	const back = '/app/transactions/import/history'
 	if (result.ok) {
@@ -49,11 +52,11 @@ export default function ImportHistory({ loaderData }: Route.ComponentProps) {
 	const fmt = useFormat()
 	const { t } = useTranslation('imports')
 	const n = (value: number) => fmt.number(value)
-	const when = (iso: string) => fmt.dateTimeUtc(iso)
+	const when = (ran: { date: string; time: string }) => `${fmt.date(ran.date)} ${ran.time}`
 	return (
 		<div className="grid grid-cols-1 gap-6">
 			<ImportHeader title={t('history.title')} description={t('history.description')} current="history" />
-			{loaderData.undoing ? <ConfirmUndo batch={loaderData.undoing} when={when(loaderData.undoing.createdAt)} /> : null}
+			{loaderData.undoing ? <ConfirmUndo batch={loaderData.undoing} when={when(loaderData.undoing.ran)} /> : null}
 			<Card>
 				<CardContent className="pt-6">
 					{loaderData.rows.length === 0 ? (
@@ -76,7 +79,7 @@ export default function ImportHistory({ loaderData }: Route.ComponentProps) {
 							<TableBody>
 								{loaderData.rows.map((r) => (
 									<TableRow key={r.id}>
-										<TableCell className="whitespace-nowrap">{when(r.createdAt)}</TableCell>
+										<TableCell className="whitespace-nowrap">{when(r.ran)}</TableCell>
 										<TableCell>
 											<div>{t(`sources.${r.source}`)}</div>
 											{r.fileName ? <div className="text-xs text-muted-foreground">{r.fileName}</div> : null}
@@ -95,7 +98,7 @@ export default function ImportHistory({ loaderData }: Route.ComponentProps) {
 													<span>{t('history.status.committed')}</span>
 													{r.created > 0 ? (
 														<Button asChild variant="outline" size="sm">
-															<Link to={`?undo=${r.id}`} aria-label={t('history.undoLabel', { when: when(r.createdAt) })}>
+															<Link to={`?undo=${r.id}`} aria-label={t('history.undoLabel', { when: when(r.ran) })}>
 																{t('history.undo')}
 															</Link>
 														</Button>
