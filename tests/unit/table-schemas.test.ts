@@ -12,13 +12,24 @@ describe('amounts as typed', () => {
 		expect(parseAmount('9999999999.99')).toEqual({ ok: true, value: '9999999999.99' })
 	})
 
+	test('a decimal comma, as es and pt-BR write amounts, is read as the decimal point', () => {
+		expect(parseAmount('10,50')).toEqual({ ok: true, value: '10.50' })
+		expect(parseAmount('1,23')).toEqual({ ok: true, value: '1.23' })
+		expect(parseAmount('1.234,5')).toEqual({ ok: true, value: '1234.50' })
+		expect(parseAmount('$ 1.234.567,89')).toEqual({ ok: true, value: '1234567.89' })
+		// A comma followed by three digits is a thousands comma, as before.
+		expect(parseAmount('1,234')).toEqual({ ok: true, value: '1234.00' })
+		expect(parseAmount('1.23,45')).toEqual({ ok: false, error: 'amountInvalid' })
+		expect(parseAmount('-10,50')).toEqual({ ok: false, error: 'amountNegative' })
+	})
+
 	test('negative, badly grouped, scientific, too precise or too large amounts are refused with a reason', () => {
 		expect(parseAmount('-1')).toEqual({ ok: false, error: 'amountNegative' })
 		expect(parseAmount('1.234')).toEqual({ ok: false, error: 'amountDecimals' })
 		expect(parseAmount('12abc')).toEqual({ ok: false, error: 'amountInvalid' })
 		expect(parseAmount('1e5')).toEqual({ ok: false, error: 'amountInvalid' })
 		expect(parseAmount('NaN')).toEqual({ ok: false, error: 'amountInvalid' })
-		expect(parseAmount('1,23')).toEqual({ ok: false, error: 'amountInvalid' })
+		expect(parseAmount('1,2345')).toEqual({ ok: false, error: 'amountInvalid' })
 		expect(parseAmount('')).toEqual({ ok: false, error: 'amountInvalid' })
 		expect(parseAmount('99999999999')).toEqual({ ok: false, error: 'amountTooLarge' })
 	})

@@ -2,3 +2,12 @@
 
 /** A phone number as people write one: digits, spaces, +, -, dots and parentheses. */
 export const PHONE = /^[0-9+()\-. ]{3,40}$/
+
+/**
+ * An amount written with a decimal comma, as Spanish and Portuguese write it ("10,50",
+ * "1.234,56"), in the dot form the amount rules read ("10.50", "1234.56"); any other text as it
+ * is. Never ambiguous: a comma followed by one or two digits at the end is not a thousands comma.
+ */
+export function decimalCommaToDot(text: string) {
+	return /^(\d{1,3}(\.\d{3})+|\d+),\d{1,2}$/.test(text) ? text.replaceAll('.', '').replace(',', '.') : text
+}

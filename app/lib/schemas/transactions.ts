@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { isValidDate } from '#app/lib/dates.ts'
+import { decimalCommaToDot } from '#app/lib/schemas/fields.ts'
 import { metaOf, rowList, rowMeta } from '../editable-rows.ts'
 
 /**
@@ -41,11 +42,12 @@ export function isCategory(value: unknown): value is TransactionCategory {
 }
 
 /**
- * An amount as typed: digits with an optional '$', thousands commas and at most 2 decimals.
- * Returns the canonical 'digits.dd' string, or an error key.
+ * An amount as typed: digits with an optional '$', thousands commas and at most 2 decimals, or
+ * with a decimal comma ("10,50", "1.234,56"). Returns the canonical 'digits.dd' string, or an
+ * error key.
  */
 export function parseAmount(input: string): { ok: true; value: string } | { ok: false; error: string } {
-	const text = input.trim().replace(/^\$\s*/, '')
+	const text = decimalCommaToDot(input.trim().replace(/^\$\s*/, ''))
 	if (text.startsWith('-')) return { ok: false, error: 'amountNegative' }
 	if (!/^(\d{1,3}(,\d{3})+|\d+)(\.\d*)?$|^\.\d+$/.test(text)) return { ok: false, error: 'amountInvalid' }
 	const plain = text.replaceAll(',', '')

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { parseImportFile, parseImportFileAsync, parseLooseDate, parseSignedAmount, type ParsedRow } from '#app/.server/imports/parsers/index.ts'
+import { delimiterOf, parseImportFile, parseImportFileAsync, parseLooseDate, parseSignedAmount, type ParsedRow } from '#app/.server/imports/parsers/index.ts'
 import { BOFA, CASHAPP, CHASE, GENERIC, PAYPAL, VENMO } from './fixtures.ts'
 
 function parsed(text: string, mapping?: Parameters<typeof parseImportFile>[1]) {
@@ -121,6 +121,22 @@ describe('generic CSV with a mapping', () => {
 	test('a mapping naming a column the file lacks is refused', () => {
 		expect(parseImportFile(GENERIC, { ...mapping, payer: 'Name' })).toMatchObject({ ok: false, error: 'mappingInvalid' })
 	})
+
+	test('a file saved with semicolons and decimal commas (Excel in es and pt-BR) is read the same way', () => {
+		const semicolons = ['Fecha;Importe;Pagador;Ref;Concepto', '2026-03-01;1.250,50;"Silva, Ana";A-1;Clase', '2026-03-02;80,5;Bruno Costa;;', '2026-03-03;-45,00;Banco;;Comisión'].join('\r\n')
+		expect(parseImportFile(semicolons)).toEqual({ ok: false, error: 'mappingRequired', headers: ['Fecha', 'Importe', 'Pagador', 'Ref', 'Concepto'] })
+		const result = parsed(semicolons, { date: 'Fecha', amount: 'Importe', payer: 'Pagador', externalId: 'Ref', description: 'Concepto', method: 'Zelle' })
+		expect(payments(result.rows).map((p) => [p.payer, p.amount, p.description])).toEqual([
+			['Silva, Ana', '1250.50', 'Clase'],
+			['Bruno Costa', '80.50', null],
+		])
+		expect(others(result.rows)).toEqual([[4, 'ignored', 'outgoing']])
+	})
+
+	test('commas inside quoted fields or notes do not make a comma file a semicolon one, nor the reverse', () => {
+		expect(delimiterOf('Posted,Who,Value\n2026-03-01,"A; B; C; D",1.00')).toBe(',')
+		expect(delimiterOf('Fecha;Importe;Pagador\n2026-03-01;1,50;"Silva, Ana"')).toBe(';')
+	})
 })
 
 describe('bad files', () => {
@@ -146,8 +162,10 @@ describe('amounts and dates as the exports write them', () => {
 		['$250', { sign: 1, value: '250.00' }],
 		['-$2.90', { sign: -1, value: '2.90' }],
 		['(45.00)', { sign: -1, value: '45.00' }],
-		['1,25', null],
+		['1,25', { sign: 1, value: '1.25' }],
+		['-1.250,00', { sign: -1, value: '1250.00' }],
 		['12.345', null],
+		['1.2345,00', null],
 		['$', null],
 	])('%s', (text, expected) => {
 		expect(parseSignedAmount(text)).toEqual(expected)

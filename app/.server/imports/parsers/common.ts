@@ -1,6 +1,7 @@
 import { parse as parseStream } from 'csv-parse'
 import { parse } from 'csv-parse/sync'
 import { parseIsoDate } from '#app/lib/dates.ts'
+import { decimalCommaToDot } from '#app/lib/schemas/fields.ts'
 import { MAX_AMOUNT, type PaymentMethod } from '#app/lib/schemas/transactions.ts'
 
 /**
@@ -82,11 +83,34 @@ function toRec({ record, info }: RawRecord): Rec | null {
 	return fields.some((f) => f !== '') ? { fields, line: info.lines } : null
 }
 
+/**
+ * The file's field separator: a semicolon when one of its first lines holds more semicolons than
+ * any holds commas (Excel saves CSV that way where the decimal mark is a comma, as in es and
+ * pt-BR), else a comma.
+ */
+export function delimiterOf(text: string): ',' | ';' {
+	let commas = 0
+	let semicolons = 0
+	for (const line of text.slice(0, 64 * 1024).split('\n', 20)) {
+		// Outside quotes only: a quoted "Silva, Ana" or "A; B" is one field's text.
+		let quoted = false
+		let [c, s] = [0, 0]
+		for (const char of line) {
+			if (char === '"') quoted = !quoted
+			else if (!quoted && char === ',') c++
+			else if (!quoted && char === ';') s++
+		}
+		commas = Math.max(commas, c)
+		semicolons = Math.max(semicolons, s)
+	}
+	return semicolons > commas ? ';' : ','
+}
+
 /** The records of a CSV text, or null when it is not CSV (binary, bad quoting). */
 export function readRecords(text: string): Rec[] | null {
 	if (text.includes('\0')) return null
 	try {
-		const out = parse(text, CSV_OPTIONS) as unknown as RawRecord[]
+		const out = parse(text, { ...CSV_OPTIONS, delimiter: delimiterOf(text) }) as unknown as RawRecord[]
 		return out.flatMap((r) => toRec(r) ?? [])
 	} catch {
 		return null
@@ -109,7 +133,7 @@ export async function readRecordsAsync(
 	afterChunk?: () => Promise<void>,
 ): Promise<boolean> {
 	if (text.includes('\0')) return false
-	const parser = parseStream(CSV_OPTIONS)
+	const parser = parseStream({ ...CSV_OPTIONS, delimiter: delimiterOf(text) })
 	let failed = false
 	parser.on('readable', () => {
 		let r: RawRecord | null
@@ -175,7 +199,7 @@ export function rowReader(header: string[]): RowReader {
 
 /**
  * A signed amount as the exports write it: `+ $1,250.00`, `- $45.00`, `$250`, `-$2.90`,
- * `1,250.00`, `(45.00)`. Returns cents as a bigint-safe string pair, or null when unreadable.
+ * `1,250.00`, `(45.00)`, and with a decimal comma `1.250,00`, `-45,00`. Returns cents as a bigint-safe string pair, or null when unreadable.
  */
 export function parseSignedAmount(input: string): { sign: 1 | -1; value: string } | null {
 	let text = input.trim().replace(/\s+/g, '')
@@ -195,6 +219,7 @@ export function parseSignedAmount(input: string): { sign: 1 | -1; value: string 
 		sign = -1
 		text = text.slice(1)
 	}
+	text = decimalCommaToDot(text)
 	if (!/^(\d{1,3}(,\d{3})+|\d+)(\.\d{1,2})?$/.test(text)) return null
 	const [whole = '0', fraction = ''] = text.replaceAll(',', '').split('.')
 	const value = `${BigInt(whole)}.${fraction.padEnd(2, '0')}`
