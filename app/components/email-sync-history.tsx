@@ -36,7 +36,7 @@ const COUNTS = ['read', 'created', 'duplicates', 'ignored', 'unreadable', 'error
  * The email sync on the module page (docs/product.md, Email sync): the state, Sync now, each
  * run's counts, and the notices of known senders the parsers could not read.
  */
-export function EmailSyncHistory({ sync }: { sync: EmailSyncView }) {
+export function EmailSyncHistory({ sync, connected }: { sync: EmailSyncView; connected: boolean }) {
 	const { t } = useTranslation('marketplace')
 	const fmt = useFormat()
 	const failure = (code: string | null) =>
@@ -51,21 +51,28 @@ export function EmailSyncHistory({ sync }: { sync: EmailSyncView }) {
 			</CardHeader>
 			<CardContent className="grid gap-4">
 				<div className="flex flex-wrap items-center gap-3">
-					<span className="text-sm">
-						{t('emailSync.statusLabel')}{' '}
-						<Badge variant={sync.status === 'error' ? 'destructive' : 'secondary'} data-testid="email-sync-status">
-							{t(`emailSync.status.${sync.status}`)}
-						</Badge>
-					</span>
-					<Form method="post">
-						<input type="hidden" name="intent" value="syncNow" />
-						<SubmitButton intent="syncNow" label={t('emailSync.syncNow')} pendingLabel={t('emailSync.syncing')} />
-					</Form>
+					{/* With no mailbox connected (disconnected since), the last run's state and Sync now are moot. */}
+					{connected ? (
+						<>
+							<span className="text-sm">
+								{t('emailSync.statusLabel')}{' '}
+								<Badge variant={sync.status === 'error' ? 'destructive' : 'secondary'} data-testid="email-sync-status">
+									{t(`emailSync.status.${sync.status}`)}
+								</Badge>
+							</span>
+							<Form method="post">
+								<input type="hidden" name="intent" value="syncNow" />
+								<SubmitButton intent="syncNow" label={t('emailSync.syncNow')} pendingLabel={t('emailSync.syncing')} />
+							</Form>
+						</>
+					) : (
+						<span className="text-sm text-muted-foreground">{t('integrations.notConnected')}</span>
+					)}
 					<Link to="/app/transactions/import/history" className="text-sm text-primary underline-offset-4 hover:underline">
 						{t('emailSync.importHistory')}
 					</Link>
 				</div>
-				{sync.status === 'error' && sync.errorCode && (SYNC_FAILURES as readonly string[]).includes(sync.errorCode) ? (
+				{connected && sync.status === 'error' && sync.errorCode && (SYNC_FAILURES as readonly string[]).includes(sync.errorCode) ? (
 					<Alert variant="destructive">
 						<AlertCircleIcon />
 						<AlertDescription>{failure(sync.errorCode)}</AlertDescription>

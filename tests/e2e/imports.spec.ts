@@ -1,6 +1,7 @@
 import type { APIRequestContext, Page } from '@playwright/test'
 import { withDatabase } from './db.ts'
 import { decodeQuotedPrintable, expect, mailsTo, newAccount, signUpByRequest, test } from './fixtures.ts'
+import { useLanguage } from './reports-data.ts'
 
 const latestMail = (to: string) => mailsTo(to).at(-1) ?? ''
 
@@ -162,6 +163,12 @@ test.describe('imports @nojs', () => {
 		await page.getByRole('alertdialog').getByRole('button', { name: 'Yes, undo it' }).click()
 		await expect(page.getByTestId('import-history')).toContainText('Undone: 2 removed')
 		await expect(page.getByRole('alertdialog')).toHaveCount(0)
+		// On a laptop, in Spanish (its longest labels), the history fits its card: no sideways scroll.
+		await useLanguage(page, 'es')
+		await page.setViewportSize({ width: 1280, height: 800 })
+		await page.goto('/app/transactions/import/history')
+		const container = page.locator('[data-slot=table-container]').filter({ has: page.getByTestId('import-history') })
+		expect(await container.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0)
 		expect((await transactions(orgId)).map((t) => t.external_id)).toEqual(['3921234567890123458'])
 	})
 

@@ -122,6 +122,10 @@ test('an owner connects a mailbox over IMAP: a wrong password is refused and not
 	await card.getByRole('button', { name: 'Disconnect' }).click()
 	await expect(page.getByText(`Disconnected from ${imap.user}`).first()).toBeVisible()
 	await expect(card).toContainText('Disconnected')
+	// The email sync no longer offers a sync, nor a past run's state, with no mailbox to read.
+	const sync = page.getByRole('region', { name: 'Email sync' })
+	await expect(sync).toContainText('No mailbox is connected.')
+	await expect(sync.getByRole('button', { name: 'Sync now' })).toHaveCount(0)
 	await expect(card.getByRole('button', { name: 'Connect Gmail' })).toBeVisible()
 	expect(await stored(orgId)).toEqual({
 		credentials: [{ provider: 'imap', status: 'disconnected', account: imap.user, error_message: null }],

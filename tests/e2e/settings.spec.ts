@@ -112,6 +112,8 @@ test('password: wrong current, mismatch and too short are refused; the right cha
 	await expect(page.getByText('Password mismatch: New passwords do not match.')).toBeVisible()
 	await fill(account.password, 'abc', 'abc')
 	await expect(page.getByText('Password too short: Password must be at least 6 characters long.')).toBeVisible()
+	await fill(account.password, account.password, account.password)
+	await expect(page.getByText('The new password is the current one: choose another.')).toBeVisible()
 	await fill(account.password, 'brand-new-1', 'brand-new-1')
 	await expect(page.getByText('Password updated')).toBeVisible()
 	// This browser stays signed in; the other one is out.

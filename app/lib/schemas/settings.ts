@@ -32,7 +32,7 @@ export const profileSchema = z.object({
 })
 export type ProfileValues = z.infer<typeof profileSchema>
 
-/** Server-side the same rules as the form: all three filled, new ≥ 6 characters, new = confirm. */
+/** Server-side the same rules as the form: all three filled, new ≥ 6 characters, new = confirm, new ≠ current. */
 export const passwordSchema = z
 	.object({
 		currentPassword: z.string({ error: 'required' }).min(1, 'required'),
@@ -42,6 +42,7 @@ export const passwordSchema = z
 	.superRefine((v, ctx) => {
 		if (v.newPassword !== v.confirmPassword) ctx.addIssue({ code: 'custom', message: 'passwordMismatch', path: ['confirmPassword'] })
 		else if (v.newPassword.length < MIN_PASSWORD_LENGTH) ctx.addIssue({ code: 'custom', message: 'passwordTooShort', path: ['newPassword'] })
+		else if (v.newPassword === v.currentPassword) ctx.addIssue({ code: 'custom', message: 'passwordUnchanged', path: ['newPassword'] })
 	})
 
 export const emailChangeSchema = z.object({

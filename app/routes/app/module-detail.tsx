@@ -323,7 +323,7 @@ export default function ModuleDetailScreen({ loaderData, actionData }: Route.Com
 					lastResult={actionData && 'imap' in actionData ? actionData.imap : null}
 				/>
 			) : null}
-			{loaderData.emailSync ? <EmailSyncHistory sync={loaderData.emailSync} /> : null}
+			{loaderData.emailSync ? <EmailSyncHistory sync={loaderData.emailSync} connected={!!detail.integration && detail.integration.status !== 'disconnected'} /> : null}
 			<Upgrades data={loaderData} />
 		</div>
 	)

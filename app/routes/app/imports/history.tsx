@@ -62,7 +62,8 @@ export default function ImportHistory({ loaderData }: Route.ComponentProps) {
 					{loaderData.rows.length === 0 ? (
 						<p className="text-sm text-muted-foreground">{t('history.empty')}</p>
 					) : (
-						<Table data-testid="import-history">
+						// Headers and cells wrap, so that the nine columns and Undo fit a laptop's width.
+						<Table data-testid="import-history" className="[&_td]:whitespace-normal [&_th]:whitespace-normal">
 							<TableHeader>
 								<TableRow>
 									<TableHead scope="col">{t('history.columns.when')}</TableHead>
@@ -79,7 +80,7 @@ export default function ImportHistory({ loaderData }: Route.ComponentProps) {
 							<TableBody>
 								{loaderData.rows.map((r) => (
 									<TableRow key={r.id}>
-										<TableCell className="whitespace-nowrap">{when(r.ran)}</TableCell>
+										<TableCell>{when(r.ran)}</TableCell>
 										<TableCell>
 											<div>{t(`sources.${r.source}`)}</div>
 											{r.fileName ? <div className="text-xs text-muted-foreground">{r.fileName}</div> : null}
@@ -94,7 +95,7 @@ export default function ImportHistory({ loaderData }: Route.ComponentProps) {
 											{r.status === 'undone' ? (
 												t('history.status.undone', { count: r.undone })
 											) : (
-												<div className="flex items-center gap-2">
+												<div className="flex flex-wrap items-center gap-2">
 													<span>{t('history.status.committed')}</span>
 													{r.created > 0 ? (
 														<Button asChild variant="outline" size="sm">
