@@ -147,6 +147,22 @@ test('security: the other session is listed and "sign out everywhere else" ends 
 	await elsewhere.close()
 })
 
+test('security: many sessions list this device and the four latest, and say how many more', async ({ page, browser }) => {
+	const { account } = await signedIn(page, 'Many Sessions User')
+	const elsewhere = await browser.newContext()
+	for (let i = 0; i < 7; i++) await signInElsewhere(elsewhere, account)
+	await page.goto('/app/settings')
+	const sessions = page.getByRole('list', { name: 'Active sessions' }).getByRole('listitem')
+	await expect(sessions).toHaveCount(5)
+	await expect(sessions.first()).toContainText('This device')
+	await expect(page.getByText('And 3 older sessions.')).toBeVisible()
+	await page.getByRole('button', { name: 'Sign out everywhere else' }).click()
+	await expect(page.getByText('Signed out of 7 other sessions')).toBeVisible()
+	await expect(sessions).toHaveCount(1)
+	await expect(page.getByText(/older session/)).toHaveCount(0)
+	await elsewhere.close()
+})
+
 test('email change happens only once the link is opened and confirmed @nojs', async ({ page }) => {
 	const { account } = await signedIn(page, 'Email Mover')
 	const next = newAccount('x').email

@@ -284,10 +284,14 @@ function PasswordCard({ lastResult }: { lastResult: Parameters<typeof useForm>[0
 	)
 }
 
+/** Sessions listed by name: this device first, then the latest others (all end with "Sign out everywhere else"). */
+const SESSIONS_SHOWN = 5
+
 function SecurityCard({ sessions }: { sessions: Loader['sessions'] }) {
 	const fmt = useFormat()
 	const { t } = useTranslation('settings')
 	const others = sessions.filter((s) => !s.current).length
+	const hidden = Math.max(sessions.length - SESSIONS_SHOWN, 0)
 	return (
 		<Card>
 			<CardHeader>
@@ -298,7 +302,7 @@ function SecurityCard({ sessions }: { sessions: Loader['sessions'] }) {
 			</CardHeader>
 			<CardContent className="grid gap-4">
 				<ul className="grid gap-2" aria-label={t('security.sessions')}>
-					{sessions.map((s) => (
+					{sessions.slice(0, SESSIONS_SHOWN).map((s) => (
 						<li key={s.id} className="rounded-md border p-3 text-sm">
 							<p className="font-medium">
 								{describeDevice(s.userAgent) ?? t('security.unknownDevice')}
@@ -310,6 +314,7 @@ function SecurityCard({ sessions }: { sessions: Loader['sessions'] }) {
 						</li>
 					))}
 				</ul>
+				{hidden > 0 ? <p className="text-sm text-muted-foreground">{t('security.more', { count: hidden })}</p> : null}
 				<div className="flex flex-wrap gap-2">
 					<Form method="post">
 						<input type="hidden" name="intent" value="sign-out-others" />
