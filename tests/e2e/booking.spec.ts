@@ -267,6 +267,10 @@ test('a new appointment appears on its day; the same provider at the same time i
 	await openNewAppointment(page, day)
 	await expect(page.getByLabel('Start time').locator('option', { hasText: '10:30' })).toHaveCount(1)
 	await expect(page.getByLabel('Start time').locator('option', { hasText: /^10:00$/ })).toHaveCount(0)
+
+	// A day already gone is said to be gone, not to be full.
+	await openNewAppointment(page, '2020-01-06')
+	await expect(page.getByText('01/06/2020 has passed: choose today or a later day.')).toBeVisible()
 })
 
 test('staff confirm, cancel (after a confirmation) and mark appointments @nojs', async ({ page }) => {

@@ -74,6 +74,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 			providerId: provider?.id ?? '',
 			date,
 			slots,
+			// A day already gone has no free times: said as such, not as a full day.
+			past: date < today,
 		}
 	}
 	return { today, day, week, counts, appointments, cancelling, booking, timezone: settings.timezone }
@@ -367,7 +369,7 @@ function NewAppointment({ day, booking, result }: { day: string; booking: Bookin
 					</Form>
 				)}
 				{booking.slots === null ? null : booking.slots.length === 0 ? (
-					<p className="text-sm text-muted-foreground">{t('calendar.noTimes', { date: fmt.date(booking.date) })}</p>
+					<p className="text-sm text-muted-foreground">{t(booking.past ? 'calendar.pastDay' : 'calendar.noTimes', { date: fmt.date(booking.date) })}</p>
 				) : (
 					<Form method="post" {...getFormProps(form)} noValidate className="grid gap-4">
 						<input type="hidden" name="intent" value="create-appointment" />
