@@ -181,6 +181,11 @@ test.describe('imports @nojs', () => {
 		await page.getByLabel('CSV file').setInputFiles({ name: 'empty.csv', mimeType: 'text/csv', buffer: Buffer.from('') })
 		await page.getByRole('button', { name: 'Upload and preview' }).click()
 		await expect(page.getByText('The file is empty.')).toBeVisible()
+		// A header of unknown columns and no rows: said at once, no mapping asked.
+		await page.getByLabel('CSV file').setInputFiles({ name: 'header.csv', mimeType: 'text/csv', buffer: Buffer.from('Posted,Who,Value\n') })
+		await page.getByRole('button', { name: 'Upload and preview' }).click()
+		await expect(page.getByText('The file has a header but no rows.')).toBeVisible()
+		await expect(page.getByRole('heading', { name: 'Map the columns' })).toHaveCount(0)
 		expect(await transactions(orgId)).toEqual([])
 	})
 

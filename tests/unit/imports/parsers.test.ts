@@ -153,6 +153,11 @@ describe('bad files', () => {
 	test('a known header without data rows is refused as having no rows', () => {
 		expect(parseImportFile(CASHAPP.split('\n')[0]!)).toMatchObject({ ok: false, error: 'noRows' })
 	})
+
+	test('an unknown header without data rows is refused as having no rows, before any mapping is asked', () => {
+		expect(parseImportFile('Posted,Who,Value\n')).toMatchObject({ ok: false, error: 'noRows' })
+		expect(parseImportFile('Posted,Who,Value\n\n  \n')).toMatchObject({ ok: false, error: 'noRows' })
+	})
 })
 
 describe('amounts and dates as the exports write them', () => {

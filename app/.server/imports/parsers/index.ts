@@ -115,6 +115,8 @@ function parseRecords(records: Rec[] | null, mapping?: GenericMapping | null): P
 	}
 	const header = records[0]!.fields
 	if (header.length < 2) return { ok: false, error: 'notCsv' }
+	// A header alone: said at once, before the user is asked to map columns of nothing.
+	if (records.length === 1) return { ok: false, error: 'noRows', headers: header }
 	if (!mapping) return { ok: false, error: 'mappingRequired', headers: header }
 	if (!mappingFits(header, mapping)) return { ok: false, error: 'mappingInvalid', headers: header }
 	return finish('generic', header, parseGeneric(header, records.slice(1), mapping))
