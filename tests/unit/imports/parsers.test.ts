@@ -63,6 +63,22 @@ describe('Cash App report', () => {
 			[6, 'failed', 'dateInvalid'],
 		])
 	})
+
+	test('a received payment whose status is PAYMENT DEPOSITED is received; pending or failed ones are not', () => {
+		const [header] = CASHAPP.split('\n')
+		const file = [
+			header,
+			'rq1,2026-03-01 10:00:00 EST,Received P2P,USD,$30,$0,$30,,,,PAYMENT DEPOSITED,,Eva Lima,Visa Debit 1234',
+			'rq2,2026-03-01 11:00:00 EST,Received P2P,USD,$31,$0,$31,,,,PENDING,,Eva Lima,Visa Debit 1234',
+			'rq3,2026-03-01 12:00:00 EST,Received P2P,USD,$32,$0,$32,,,,FAILED,,Eva Lima,Visa Debit 1234',
+		].join('\n')
+		const result = parsed(file)
+		expect(payments(result.rows).map((p) => p.externalId)).toEqual(['rq1'])
+		expect(others(result.rows)).toEqual([
+			[3, 'ignored', 'notCompleted'],
+			[4, 'ignored', 'notCompleted'],
+		])
+	})
 })
 
 describe('Chase export', () => {

@@ -6,6 +6,13 @@ import { hasColumns, paymentRow, rowReader, type ParsedRow, type Rec } from './c
  */
 export const CASHAPP_COLUMNS = ['transaction id', 'date', 'transaction type', 'amount', 'name of sender/receiver']
 
+/**
+ * The statuses of a payment that reached the account. Cash App's reports have been seen to write
+ * a received payment's status as "COMPLETE" and as "PAYMENT DEPOSITED"; anything else (pending,
+ * failed, refunded…) is passed over as not completed.
+ */
+const RECEIVED_STATUSES = ['complete', 'completed', 'payment deposited', 'deposited']
+
 export function isCashappHeader(fields: string[]) {
 	return hasColumns(fields, CASHAPP_COLUMNS)
 }
@@ -20,7 +27,7 @@ export function parseCashapp(header: string[], records: Rec[]): ParsedRow[] {
 			continue
 		}
 		const status = get(fields, 'status').toLowerCase()
-		if (status && status !== 'complete' && status !== 'completed') {
+		if (status && !RECEIVED_STATUSES.includes(status)) {
 			rows.push({ line, kind: 'ignored', reason: 'notCompleted' })
 			continue
 		}
