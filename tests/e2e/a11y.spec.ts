@@ -81,7 +81,10 @@ test('the public booking steps have no serious or critical accessibility violati
 	await expect(visitor).toHaveURL(/provider=/)
 	expect(await audit(visitor, visitor.url()), 'slot step with a provider').toEqual([])
 	// The last day offered: far enough ahead to be cancelled online.
-	await visitor.getByRole('navigation', { name: 'Days with free times' }).getByRole('link').last().click()
+	const lastDay = visitor.getByRole('navigation', { name: 'Days with free times' }).getByRole('link').last()
+	const lastDate = new URL((await lastDay.getAttribute('href'))!, visitor.url()).searchParams.get('date')!
+	await lastDay.click()
+	await expect(visitor).toHaveURL(new RegExp(`date=${lastDate}`))
 	await visitor.getByRole('list', { name: 'Free times' }).getByRole('link').first().click()
 	await expect(visitor).toHaveURL(/\/details\?/)
 	expect(await audit(visitor, visitor.url()), 'details step').toEqual([])
@@ -95,6 +98,7 @@ test('the public booking steps have no serious or critical accessibility violati
 	expect(await audit(visitor, visitor.url()), 'booked page').toEqual([])
 	// The cancellation's question, then the booking cancelled (the demo keeps its calendar).
 	await visitor.getByRole('link', { name: 'Cancel booking' }).click()
+	await expect(visitor).toHaveURL(/cancel=1/)
 	expect(await audit(visitor, visitor.url()), 'cancel question').toEqual([])
 	await visitor.getByRole('button', { name: 'Yes, cancel it' }).click()
 	await expect(visitor.getByRole('heading', { name: 'Booking cancelled' })).toBeVisible()

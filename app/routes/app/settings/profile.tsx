@@ -284,7 +284,7 @@ function PasswordCard({ lastResult }: { lastResult: Parameters<typeof useForm>[0
 	)
 }
 
-/** Sessions listed by name: this device first, then the latest others (all end with "Sign out everywhere else"). */
+/** How many sessions the card lists: this device first, then the latest others ("Sign out everywhere else" ends them all). */
 const SESSIONS_SHOWN = 5
 
 function SecurityCard({ sessions }: { sessions: Loader['sessions'] }) {
