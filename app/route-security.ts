@@ -114,7 +114,7 @@ export const routeSecurity: RouteSecurity[] = [
 		path: '/app/settings', index: true,
 		access: 'member',
 		html: true,
-		post: { intents: ['profile', 'email-change', 'avatar-upload', 'avatar-remove', 'password', 'sign-out-others'], fields: ['intent', 'fullName', 'username', 'phone', 'email', 'currentPassword', 'newPassword', 'confirmPassword'], bare: ['avatar-remove'], pages: ['/app/settings'] },
+		post: { intents: ['profile', 'email-change', 'avatar-upload', 'avatar-remove', 'password', 'sign-out-others', 'sign-out-session'], fields: ['intent', 'fullName', 'username', 'phone', 'email', 'currentPassword', 'newPassword', 'confirmPassword', 'sessionId'], bare: ['avatar-remove'], pages: ['/app/settings'] },
 	},
 	{
 		id: 'routes/app/settings/organization',

@@ -112,6 +112,21 @@ export async function listSessions(userId: string, currentToken: string | null):
 		.sort((a, b) => Number(b.current) - Number(a.current))
 }
 
+/**
+ * Ends one other session of the user ("Sign out" beside it in the Security card): 'ended', or
+ * 'current' for the session holding `currentToken` (the header's sign out ends that one), or
+ * 'gone' when no session of this user has that id (already ended, expired, or someone else's).
+ */
+export async function revokeSession(userId: string, sessionId: string, currentToken: string): Promise<'ended' | 'current' | 'gone'> {
+	return asSystem(async (trx) => {
+		const session = await trx.selectFrom('auth.sessions').select('token_hash').where('id', '=', sessionId).where('user_id', '=', userId).executeTakeFirst()
+		if (!session) return 'gone'
+		if (session.token_hash === hashToken(currentToken)) return 'current'
+		await trx.deleteFrom('auth.sessions').where('id', '=', sessionId).execute()
+		return 'ended'
+	})
+}
+
 /** Ends every session of the user but the one holding `currentToken`; returns how many ended. */
 export async function revokeOtherSessions(userId: string, currentToken: string) {
 	const result = await asSystem((trx) =>

@@ -147,6 +147,57 @@ test('security: the other session is listed and "sign out everywhere else" ends 
 	await elsewhere.close()
 })
 
+test('security: "Sign out" beside a session ends that one only; another user\'s or a bad id changes nothing @nojs', async ({ page, browser }) => {
+	const { account, userId } = await signedIn(page, 'One Session User')
+	const first = await browser.newContext({ userAgent: 'Mozilla/5.0 (Windows NT 10.0) Firefox/130.0' })
+	const second = await browser.newContext({ userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Safari/604.1' })
+	await signInElsewhere(first, account)
+	await signInElsewhere(second, account)
+	await page.goto('/app/settings')
+	const sessions = page.getByRole('list', { name: 'Active sessions' }).getByRole('listitem')
+	await expect(sessions).toHaveCount(3)
+	// This device has no button of its own: the header's sign out ends it.
+	await expect(sessions.first().getByRole('button')).toHaveCount(0)
+	await sessions.filter({ hasText: 'Firefox · Windows' }).getByRole('button', { name: /^Sign out of Firefox · Windows/ }).click()
+	await expect(page.getByText('Signed out of that session')).toBeVisible()
+	await expect(sessions).toHaveCount(2)
+	await expect(sessions.filter({ hasText: 'Firefox' })).toHaveCount(0)
+	const ended = await first.newPage()
+	await ended.goto('/app/dashboard')
+	await expect(ended).toHaveURL(/\/auth/)
+	const kept = await second.newPage()
+	await kept.goto('/app/dashboard')
+	await expect(kept).toHaveURL(/\/app\/dashboard/)
+
+	// A forged post with someone else's session id, this device's id, or no id.
+	const stranger = newAccount('Session Stranger')
+	const strangerContext = await browser.newContext()
+	await signUpByRequest(strangerContext.request, stranger)
+	const ids = await withDatabase(async (db) => ({
+		stranger: (await db.query(`select s.id from auth.sessions s join auth.users u on u.id = s.user_id where u.email = $1`, [stranger.email])).rows[0].id as string,
+		mine: (await db.query(`select id from auth.sessions where user_id = $1 and user_agent not like '%iPhone%' order by created_at limit 1`, [userId])).rows[0].id as string,
+	}))
+	const post = (sessionId: string | undefined) =>
+		page.request.post('/app/settings?index', { form: { intent: 'sign-out-session', ...(sessionId === undefined ? {} : { sessionId }) }, headers: origin(), maxRedirects: 0 })
+	expect((await post(ids.stranger)).status()).toBe(302)
+	await page.goto('/app/settings')
+	await expect(page.getByText('That session had already ended')).toBeVisible()
+	const strangerPage = await strangerContext.newPage()
+	await strangerPage.goto('/app/dashboard')
+	await expect(strangerPage).toHaveURL(/\/app\/dashboard/)
+	expect((await post(ids.mine)).status()).toBe(302)
+	await page.goto('/app/settings')
+	await expect(page.getByText('That is this device: use Sign out to end it')).toBeVisible()
+	await expect(sessions).toHaveCount(2)
+	for (const bad of [undefined, 'not-a-uuid', "' or 1=1 --"]) {
+		const response = await post(bad)
+		expect(response.status()).toBe(400)
+		expect(await response.text()).toContain('That request could not be processed.')
+	}
+	await expect(sessions).toHaveCount(2)
+	for (const context of [first, second, strangerContext]) await context.close()
+})
+
 test('security: many sessions list this device and the four latest, and say how many more', async ({ page, browser }) => {
 	const { account } = await signedIn(page, 'Many Sessions User')
 	const elsewhere = await browser.newContext()

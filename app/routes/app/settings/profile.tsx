@@ -3,12 +3,13 @@ import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useState } from 'react'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form } from 'react-router'
+import { z } from 'zod'
 import { auth } from '#app/.server/auth/port.ts'
 import { clientMeta, readSessionToken, requireMember } from '#app/.server/auth/session.ts'
 import { supabaseFor } from '#app/.server/auth/supabase.ts'
 import { requestEmailChange } from '#app/.server/email-change.ts'
 import { languageCookie } from '#app/.server/i18n.ts'
-import { getProfile, listSessions, removeAvatar, revokeOtherSessions, setAvatar, updateProfile } from '#app/.server/profile.ts'
+import { getProfile, listSessions, removeAvatar, revokeOtherSessions, revokeSession, setAvatar, updateProfile } from '#app/.server/profile.ts'
 import { logError } from '#app/.server/log.ts'
 import { allowEvent } from '#app/.server/rate-limit.ts'
 import { secureCookies } from '#app/.server/security.ts'
@@ -113,6 +114,15 @@ export async function action({ request, context }: Route.ActionArgs) {
 			if (!token) return errorResponse(403, 'forbidden')
 			const count = await revokeOtherSessions(user.userId, token)
 			return redirectWithToast(HERE, { type: 'success', title: 'settings:security.signedOutOthers', values: { count } })
+		}
+		case 'sign-out-session': {
+			// Supabase Auth lists no sessions here (the loader's comment), so there is nothing to pick.
+			const token = auth().name === 'local' ? await readSessionToken(request) : null
+			if (!token) return errorResponse(403, 'forbidden')
+			const sessionId = z.uuid().safeParse(formData.get('sessionId'))
+			if (!sessionId.success) return errorResponse(400, 'badRequest')
+			const outcome = await revokeSession(user.userId, sessionId.data, token)
+			return redirectWithToast(HERE, SESSION_TOASTS[outcome])
 		}
 		default:
 			return errorResponse(400, 'badRequest')
@@ -284,6 +294,12 @@ function PasswordCard({ lastResult }: { lastResult: Parameters<typeof useForm>[0
 	)
 }
 
+const SESSION_TOASTS = {
+	ended: { type: 'success', title: 'settings:security.sessionEnded' },
+	current: { type: 'error', title: 'settings:security.sessionCurrent' },
+	gone: { type: 'info', title: 'settings:security.sessionGone' },
+} as const
+
 /** How many sessions the card lists: this device first, then the latest others ("Sign out everywhere else" ends them all). */
 const SESSIONS_SHOWN = 5
 
@@ -302,17 +318,29 @@ function SecurityCard({ sessions }: { sessions: Loader['sessions'] }) {
 			</CardHeader>
 			<CardContent className="grid gap-4">
 				<ul className="grid gap-2" aria-label={t('security.sessions')}>
-					{sessions.slice(0, SESSIONS_SHOWN).map((s) => (
-						<li key={s.id} className="rounded-md border p-3 text-sm">
-							<p className="font-medium">
-								{describeDevice(s.userAgent) ?? t('security.unknownDevice')}
-								{s.current ? <span className="ml-2 rounded bg-primary/10 px-1.5 py-0.5 text-xs text-primary">{t('security.thisDevice')}</span> : null}
-							</p>
-							<p className="text-muted-foreground">
-								{t('security.seen', { address: s.ip ?? '—', date: fmt.date(s.lastSeen) })}
-							</p>
-						</li>
-					))}
+					{sessions.slice(0, SESSIONS_SHOWN).map((s) => {
+						const device = describeDevice(s.userAgent) ?? t('security.unknownDevice')
+						return (
+							<li key={s.id} className="flex flex-wrap items-center justify-between gap-2 rounded-md border p-3 text-sm">
+								<div className="min-w-0">
+									<p className="font-medium break-words">
+										{device}
+										{s.current ? <span className="ml-2 rounded bg-primary/10 px-1.5 py-0.5 text-xs text-primary">{t('security.thisDevice')}</span> : null}
+									</p>
+									<p className="text-muted-foreground">{t('security.seen', { address: s.ip ?? '—', date: fmt.date(s.lastSeen) })}</p>
+								</div>
+								{s.current ? null : (
+									<Form method="post">
+										<input type="hidden" name="intent" value="sign-out-session" />
+										<input type="hidden" name="sessionId" value={s.id} />
+										<Button type="submit" variant="outline" size="sm" aria-label={t('security.endSession', { device, date: fmt.date(s.lastSeen) })}>
+											{t('security.signOut')}
+										</Button>
+									</Form>
+								)}
+							</li>
+						)
+					})}
 				</ul>
 				{hidden > 0 ? <p className="text-sm text-muted-foreground">{t('security.more', { count: hidden })}</p> : null}
 				<div className="flex flex-wrap gap-2">
