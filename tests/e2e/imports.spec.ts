@@ -140,6 +140,35 @@ test.describe('imports @nojs', () => {
 		expect((await transactions(orgId)).find((t) => t.external_id === '3921234567890123999')).toMatchObject({ category: 'matched', email: 'bruno.two@example.com' })
 	})
 
+	test('the review queue makes a client of a payer no client is named after; a namesake added meanwhile is not doubled', async ({ page, request }) => {
+		const { orgId } = await signUp(page, request, 'Client Maker')
+		await upload(page, 'venmo.csv', VENMO)
+		await commit(page, 3)
+		await page.goto('/app/transactions/import/review')
+		const byPayer = (payer: string) => page.getByTestId('review-row').filter({ has: page.getByTestId('review-payer').getByText(payer, { exact: true }) })
+		// Several clients match Bruno Costa: a new one would be one namesake more, so it is not offered.
+		await expect(byPayer('Bruno Costa').getByRole('option', { name: /^New client/ })).toHaveCount(0)
+		const mystery = byPayer('Mystery Payer')
+		await mystery.getByLabel('Client for Mystery Payer').selectOption({ label: 'New client “Mystery Payer”' })
+		await mystery.getByRole('button', { name: 'Save' }).click()
+		await expect(page.getByText('Client saved and alias remembered: the payment from this payer has the client.')).toBeVisible()
+		await expect(byPayer('Mystery Payer')).toHaveCount(0)
+		expect((await transactions(orgId)).find((t) => t.external_id === '3921234567890123458')).toMatchObject({ category: 'matched', client: 'Mystery Payer' })
+
+		// Another unmatched payer; someone adds a client of that name (in another case) while the queue is open.
+		await upload(page, 'paypal.csv', paypal([['9ZZ', '03/12/2026', 'Dana Reyes', '20.00']]))
+		await commit(page, 1)
+		await page.goto('/app/transactions/import/review')
+		await withDatabase((db) => db.query(`insert into public.clients (organization_id, name) values ($1, 'dana  REYES')`, [orgId]))
+		await byPayer('Dana Reyes').getByLabel('Client for Dana Reyes').selectOption({ label: 'New client “Dana Reyes”' })
+		await byPayer('Dana Reyes').getByRole('button', { name: 'Save' }).click()
+		await expect(byPayer('Dana Reyes')).toContainText('A client with this name already exists: choose it in the list.')
+		await expect(byPayer('Dana Reyes').getByRole('option', { name: 'dana  REYES' })).toHaveCount(1)
+		const named = await withDatabase((db) => db.query(`select name from public.clients where organization_id = $1 and public.payer_key(name) = 'dana reyes'`, [orgId]))
+		expect(named.rows).toEqual([{ name: 'dana  REYES' }])
+		expect((await transactions(orgId)).find((t) => t.external_id === '9ZZ')).toMatchObject({ category: 'unmatched', client: null })
+	})
+
 	test('undo removes what an import created, except what was edited since', async ({ page, request }) => {
 		const { orgId } = await signUp(page, request, 'Undoer')
 		await upload(page, 'venmo.csv', VENMO)

@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import { type PaymentMethod } from '#app/lib/schemas/transactions.ts'
-import { asUser } from '../db/index.ts'
+import { asUser, type Tx } from '../db/index.ts'
 import { type GenericMapping } from './parsers/index.ts'
 import { payerKey, type RowFailure } from './pipeline.ts'
 
@@ -166,14 +166,30 @@ export async function listReviewQueue(userId: string, organizationId: string) {
 	})
 }
 
-export type ResolveResult = { ok: true; updated: number } | { ok: false; error: 'notFound' | 'clientNotFound' }
+async function clientOf(trx: Tx, organizationId: string, clientId: string) {
+	const client = await trx.selectFrom('clients').select('id').where('organization_id', '=', organizationId).where('id', '=', clientId).executeTakeFirst()
+	return client ?? { error: 'clientNotFound' as const }
+}
+
+async function newClientFor(trx: Tx, userId: string, organizationId: string, payer: string | null) {
+	const name = payer?.trim()
+	if (!name) return { error: 'clientNotFound' as const }
+	const { rows: taken } = await sql<{ id: string }>`select c.id from public.clients c
+		where c.organization_id = ${organizationId} and public.payer_key(c.name) = public.payer_key(${name}) limit 1`.execute(trx)
+	if (taken.length > 0) return { error: 'clientExists' as const }
+	return trx.insertInto('clients').values({ organization_id: organizationId, user_id: userId, name }).returning('id').executeTakeFirstOrThrow()
+}
+
+export type ResolveResult = { ok: true; updated: number } | { ok: false; error: 'notFound' | 'clientNotFound' | 'clientExists' }
+
 
 /**
  * A user picks the client of a payment in the queue; with `saveAlias` the payer name is saved
  * as that client's alias (replacing an alias of that name) and the queue's other payments from
- * the same payer get the client too. Future imports match it.
+ * the same payer get the client too. Future imports match it. `clientId` null creates a client
+ * named as the payer, refused ('clientExists') when a client already has that name.
  */
-export async function resolveReview(userId: string, organizationId: string, input: { transactionId: string; clientId: string; saveAlias: boolean }): Promise<ResolveResult> {
+export async function resolveReview(userId: string, organizationId: string, input: { transactionId: string; clientId: string | null; saveAlias: boolean }): Promise<ResolveResult> {
 	return asUser(userId, async (trx) => {
 		const row = await trx
 			.selectFrom('transactions')
@@ -182,8 +198,8 @@ export async function resolveReview(userId: string, organizationId: string, inpu
 			.where('id', '=', input.transactionId)
 			.executeTakeFirst()
 		if (!row) return { ok: false, error: 'notFound' }
-		const client = await trx.selectFrom('clients').select('id').where('organization_id', '=', organizationId).where('id', '=', input.clientId).executeTakeFirst()
-		if (!client) return { ok: false, error: 'clientNotFound' }
+		const client = input.clientId === null ? await newClientFor(trx, userId, organizationId, row.raw_payer) : await clientOf(trx, organizationId, input.clientId)
+		if ('error' in client) return { ok: false, error: client.error }
 		let q = trx.updateTable('transactions').set({ client_id: client.id, category: 'matched' }).where('organization_id', '=', organizationId)
 		if (input.saveAlias && row.raw_payer) {
 			await trx

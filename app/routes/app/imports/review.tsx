@@ -17,6 +17,8 @@ export { ErrorBoundary } from '#app/components/error-boundary.tsx'
 export const meta = titleMeta('reviewQueue')
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+/** The choice that creates a client named as the payer. */
+const NEW_CLIENT = 'new'
 
 export async function loader({ context }: Route.LoaderArgs) {
 	const { user, organization } = requireMember(context)
@@ -31,10 +33,11 @@ export async function action({ request, context }: Route.ActionArgs) {
 	const clientId = form.get('clientId')
 	const back = '/app/transactions/import/review'
 	if (typeof transactionId !== 'string' || !UUID.test(transactionId)) return redirectWithToast(back, { type: 'error', title: 'imports:toast.transactionNotFound' })
-	if (typeof clientId !== 'string' || !UUID.test(clientId)) return { transactionId, error: 'clientRequired' as const }
+	if (typeof clientId !== 'string' || !(UUID.test(clientId) || clientId === NEW_CLIENT)) return { transactionId, error: 'clientRequired' as const }
 	const saveAlias = form.get('saveAlias') === 'on'
-	const result = await resolveReview(user.userId, organization.id, { transactionId, clientId, saveAlias })
+	const result = await resolveReview(user.userId, organization.id, { transactionId, clientId: clientId === NEW_CLIENT ? null : clientId, saveAlias })
 	if (!result.ok) {
+		if (result.error === 'clientExists') return { transactionId, error: 'clientExists' as const }
 		return redirectWithToast(back, { type: 'error', title: result.error === 'notFound' ? 'imports:toast.transactionNotFound' : 'imports:toast.clientNotFound' })
 	}
 	if (saveAlias) return redirectWithToast(back, { type: 'success', title: 'imports:toast.resolvedAlias', values: { count: result.updated } })
@@ -53,8 +56,6 @@ export default function ReviewQueue({ loaderData, actionData }: Route.ComponentP
 				<CardContent className="pt-6">
 					{rows.length === 0 ? (
 						<p className="text-sm text-muted-foreground">{t('review.empty')}</p>
-					) : clients.length === 0 ? (
-						<p className="text-sm text-muted-foreground">{t('review.noClients')}</p>
 					) : (
 						<Table data-testid="review-queue" cards>
 							<TableHeader>
@@ -99,6 +100,8 @@ export default function ReviewQueue({ loaderData, actionData }: Route.ComponentP
 															aria-describedby={error ? `review-error-${r.id}` : undefined}
 														>
 															<option value="">{t('review.chooseClient')}</option>
+															{/* No client has the payer's name: one click makes it (several would be yet another namesake). */}
+															{r.candidates.length === 0 ? <option value={NEW_CLIENT}>{t('review.newClient', { payer: r.payer })}</option> : null}
 															{r.candidates.length > 0 ? (
 																<optgroup label={t('review.likely')}>
 																	{r.candidates.map((id) => (
@@ -108,13 +111,15 @@ export default function ReviewQueue({ loaderData, actionData }: Route.ComponentP
 																	))}
 																</optgroup>
 															) : null}
-															<optgroup label={t('review.allClients')}>
-																{others.map((c) => (
-																	<option key={c.id} value={c.id}>
-																		{nameOf.get(c.id)}
-																	</option>
-																))}
-															</optgroup>
+															{others.length > 0 ? (
+																<optgroup label={t('review.allClients')}>
+																	{others.map((c) => (
+																		<option key={c.id} value={c.id}>
+																			{nameOf.get(c.id)}
+																		</option>
+																	))}
+																</optgroup>
+															) : null}
 														</NativeSelect>
 														<Button type="submit" size="sm">
 															{t('review.save')}
