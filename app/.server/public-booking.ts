@@ -8,7 +8,7 @@
  * still valid and says which step first needs input.
  */
 import { randomBytes } from 'node:crypto'
-import { createCookie, redirect, type RouterContextProvider } from 'react-router'
+import { createCookie, data, redirect, type RouterContextProvider } from 'react-router'
 import {
 	computeAvailability,
 	DEFAULT_BUSINESS_HOURS,
@@ -337,6 +337,9 @@ export async function resolveWizard(
 	const found = await organizationFor(context, slug)
 	if (!found) throw new Response(null, { status: 404 })
 	const { org, catalogue } = found
+	// "Accept bookings from the public page" off: every step says so, instead of a wizard that
+	// fails at the last one (decision 007). Booked pages stay open to view and cancel.
+	if (!catalogue.settings.allowGuestBooking) throw data({ bookingsClosed: true }, { status: 403 })
 	const url = new URL(request.url)
 	const choices = readChoices(url)
 	const reschedule = choices.reschedule ? await getManagedBooking(choices.reschedule) : null

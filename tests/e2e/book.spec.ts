@@ -398,6 +398,40 @@ test('the manage link reschedules (same booking, update mail with the same UID) 
 	expect(cancelled.getFirstPropertyValue('status')).toBe('CANCELLED')
 })
 
+test('with "Accept bookings from the public page" off every step says bookings are closed; a booking held can be seen and cancelled, not moved @nojs', async ({ page }) => {
+	const w = await bookingWorld(page.request)
+	await page.context().clearCookies()
+	const later = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10)
+	await page.goto(`/book/${w.slug}/slot?service=${w.serviceId}&provider=${w.providerIds[0]}&date=${later}`)
+	await page.getByRole('list', { name: 'Free times' }).getByRole('link').nth(2).click()
+	await fillDetails(page, 'Held Booking', `held-${Date.now()}@example.test`)
+	await page.getByRole('button', { name: 'Confirm booking' }).click()
+	await expect(page.getByRole('heading', { name: 'Booking confirmed' })).toBeVisible()
+	const manage = page.url()
+
+	const name = await withDatabase(async (c) => {
+		await c.query(`update public.booking_settings set allow_guest_booking = false where organization_id = $1`, [w.orgId])
+		return (await c.query<{ name: string }>(`select name from public.organizations where id = $1`, [w.orgId])).rows[0]!.name
+	})
+	const steps = ['', '/service', `/slot?service=${w.serviceId}`, `/slot?service=${w.serviceId}&provider=${w.providerIds[0]}&date=${later}`, `/details?service=${w.serviceId}`, `/confirm?service=${w.serviceId}`]
+	for (const step of steps) {
+		const response = await page.goto(`/book/${w.slug}${step}`)
+		expect(response?.status(), step).toBe(403)
+		await expect(page.getByRole('heading', { name: 'Online booking is closed' })).toBeVisible()
+		await expect(page.getByText(`${name} is not taking bookings online right now.`)).toBeVisible()
+		await expect(page.getByRole('link', { name: /Continue|Next/ })).toHaveCount(0)
+	}
+
+	await page.goto(manage)
+	await expect(page.getByRole('heading', { name: 'Booking confirmed' })).toBeVisible()
+	await expect(page.getByRole('link', { name: 'Choose another time' })).toHaveCount(0)
+	await page.getByRole('link', { name: 'Cancel booking' }).click()
+	await page.getByRole('alertdialog').getByRole('button', { name: 'Yes, cancel it' }).click()
+	await expect(page.getByRole('heading', { name: 'Booking cancelled' })).toBeVisible()
+	const rows = await withDatabase((c) => c.query(`select status from public.booking_appointments where organization_id = $1`, [w.orgId]))
+	expect(rows.rows).toEqual([{ status: 'cancelled' }])
+})
+
 for (const [locale, strings] of [
 	['es-ES', { service: 'Elige un servicio', confirm: 'Confirmar reserva', done: 'Reserva confirmada', name: 'Nombre', email: 'Correo electrónico', cont: 'Continuar', subject: 'Tu reserva con' }],
 	['pt-BR', { service: 'Escolha um serviço', confirm: 'Confirmar agendamento', done: 'Agendamento confirmado', name: 'Nome', email: 'E-mail', cont: 'Continuar', subject: 'Seu agendamento com' }],

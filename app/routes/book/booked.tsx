@@ -2,7 +2,7 @@ import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form, Link, redirect } from 'react-router'
 import { googleCalendarUrl } from '#app/.server/booking-calendar.ts'
 import { getLocale } from '#app/.server/i18n.ts'
-import { cancelPublicBooking, getManagedBooking, stepUrl, refusedParam } from '#app/.server/public-booking.ts'
+import { cancelPublicBooking, getManagedBooking, organizationFor, stepUrl, refusedParam } from '#app/.server/public-booking.ts'
 import { calendarOf, whenText } from '#app/.server/public-booking-mail.ts'
 import { RefusedNotice, STEP_HEADING } from '#app/components/book-wizard.tsx'
 import { SubmitButton } from '#app/components/submit-button.tsx'
@@ -37,7 +37,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 		changeable,
 		ics: `/book/${encodeURIComponent(booking.organizationSlug)}/booked/${booking.id}/calendar.ics?token=${token}`,
 		google: googleCalendarUrl(calendarOf(booking, language)),
-		reschedule: booking.serviceId
+		// With the public page closed (decision 007) the booking can still be cancelled, not moved.
+		reschedule: booking.serviceId && (await organizationFor(context, params.orgSlug))?.catalogue.settings.allowGuestBooking
 			? stepUrl(booking.organizationSlug, 'slot', { mode: 'provider', service: booking.serviceId, provider: booking.providerId ?? undefined, reschedule: token })
 			: null,
 		done: url.searchParams.get('done'),

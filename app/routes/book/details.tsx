@@ -19,7 +19,6 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 		chosen: { service: w.service!.name, provider: w.provider!.displayName, when: chosenWhen(w, getLocale(context)) },
 		contact: w.contact,
 		requirePhone: w.catalogue.settings.requirePhone,
-		allowAccount: w.catalogue.settings.allowGuestBooking,
 		back: stepUrl(w.org.slug, 'slot', w.choices),
 		next: w.contact ? stepUrl(w.org.slug, 'confirm', w.choices) : null,
 	}
@@ -37,7 +36,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 
 export default function DetailsStep({ loaderData, actionData }: Route.ComponentProps) {
 	const { t } = useTranslation('book')
-	const { chosen, contact, requirePhone, allowAccount, back, next } = loaderData
+	const { chosen, contact, requirePhone, back, next } = loaderData
 	const [form, fields] = useForm({
 		lastResult: actionData?.result,
 		defaultValue: contact ? { ...contact, createAccount: contact.createAccount ? 'on' : undefined } : undefined,
@@ -72,12 +71,11 @@ export default function DetailsStep({ loaderData, actionData }: Route.ComponentP
 				<Field label={t('details.notes')} htmlFor={fields.notes.id} error={err(fields.notes.errors)} errorId={fields.notes.errorId}>
 					<Textarea {...getTextareaProps(fields.notes)} rows={3} />
 				</Field>
-				{allowAccount ? (
-					<label className="flex items-center gap-2 text-sm">
-						<input type="checkbox" name={fields.createAccount.name} defaultChecked={contact?.createAccount ?? false} className="size-4" />
-						{t('details.createAccount')}
-					</label>
-				) : null}
+				{/* Shown while the page takes bookings, which is whenever this step is reached (decision 007). */}
+				<label className="flex items-center gap-2 text-sm">
+					<input type="checkbox" name={fields.createAccount.name} defaultChecked={contact?.createAccount ?? false} className="size-4" />
+					{t('details.createAccount')}
+				</label>
 				<div aria-hidden="true" className="absolute -left-[9999px] h-px w-px overflow-hidden">
 					<label>
 						{t('details.website')}

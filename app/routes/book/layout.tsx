@@ -1,5 +1,5 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { data, isRouteErrorResponse, Outlet, redirect, useNavigation, useRouteError } from 'react-router'
+import { data, isRouteErrorResponse, Outlet, redirect, useNavigation, useRouteError, useRouteLoaderData } from 'react-router'
 import { resolveOldSlug } from '#app/.server/organization-settings.ts'
 import { organizationFor } from '#app/.server/public-booking.ts'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
@@ -59,9 +59,13 @@ export default function BookLayout({ loaderData }: Route.ComponentProps) {
 	)
 }
 
-/** The refusals the booking pages explain in words of their own (booked.tsx throws `bookingNotFound`). */
+/**
+ * The refusals the booking pages explain in words of their own (booked.tsx throws
+ * `bookingNotFound`, every wizard step `bookingsClosed`).
+ */
 function knownError(status: number, body: unknown) {
 	if (status === 429) return 'rateLimited'
+	if (status === 403 && body && typeof body === 'object' && 'bookingsClosed' in body) return 'bookingsClosed'
 	if (status !== 404) return undefined
 	return body && typeof body === 'object' && 'bookingNotFound' in body ? 'bookingNotFound' : 'orgNotFound'
 }
@@ -70,11 +74,13 @@ export function ErrorBoundary() {
 	const error = useRouteError()
 	const { t } = useTranslation('book')
 	const known = isRouteErrorResponse(error) ? knownError(error.status, error.data) : undefined
+	// Set when the organization was found (a step refused, not the layout's own loader).
+	const org = useRouteLoaderData<typeof loader>('routes/book/layout')?.org
 	if (known) {
 		return (
 			<main id={MAIN_ID} tabIndex={-1} className="mx-auto flex min-h-svh max-w-lg flex-col justify-center gap-3 p-6 text-center">
 				<h1 className="text-2xl font-semibold">{t(`${known}.title`)}</h1>
-				<p className="text-muted-foreground">{t(`${known}.description`)}</p>
+				<p className="text-muted-foreground">{t(`${known}.description`, { organization: org?.name })}</p>
 			</main>
 		)
 	}
