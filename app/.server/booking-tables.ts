@@ -176,7 +176,7 @@ export type ProviderValues = Pick<ProviderRow, 'displayName' | 'bio' | 'avatarUr
 /** For the new rows: the display name each takes (its own, else the member's name or email). */
 type ProviderPrepared = Map<number, string>
 
-function providerSpec(organizationId: string): BatchSpec<ProviderRowInput, ProviderRow, ProviderValues, ProviderPrepared> {
+function providerSpec(organizationId: string, input: ProviderRowInput[]): BatchSpec<ProviderRowInput, ProviderRow, ProviderValues, ProviderPrepared> {
 	return {
 		table: 'booking_providers',
 		lock: async (trx, ids) =>
@@ -187,8 +187,13 @@ function providerSpec(organizationId: string): BatchSpec<ProviderRowInput, Provi
 			).rows.map(toProvider),
 		fingerprint: (row) => fingerprint(providerValues(row)),
 		conflictValues: ({ displayName, bio, avatarUrl, isActive }) => ({ displayName, bio, avatarUrl, isActive }),
-		// A new provider is a member of this organization who is not a provider yet, once.
+		// Providers are added and edited, never deleted (docs/product.md): Inactive stops offering one
+		// and keeps their appointments' provider. A new provider is a member of this organization
+		// who is not a provider yet, once.
 		prepare: async (trx, plan, _current, fail) => {
+			input.forEach((row, index) => {
+				if (row.id && row.deleted) fail(index, 'row', 'providerNotDeletable')
+			})
 			const names: ProviderPrepared = new Map()
 			if (plan.inserts.length === 0) return names
 			const wanted = plan.inserts.map(({ row }) => row.member!)
@@ -242,8 +247,9 @@ function providerSpec(organizationId: string): BatchSpec<ProviderRowInput, Provi
 
 /**
  * Saves a batch of providers all or nothing (see saveBatch): new ones are members who are not
- * providers yet; an empty display name takes the member's full name, else their email.
+ * providers yet; an empty display name takes the member's full name, else their email; a row
+ * marked deleted is refused.
  */
 export function saveProviders(userId: string, organizationId: string, input: ProviderRowInput[], confirmed = true): Promise<BatchResult<ProviderValues>> {
-	return saveBatch(userId, organizationId, input, providerSpec(organizationId), confirmed)
+	return saveBatch(userId, organizationId, input, providerSpec(organizationId, input), confirmed)
 }

@@ -131,6 +131,14 @@ describe('the providers table', () => {
 		])
 		expect(await saveProviders(colleague.userId, owner.orgId, edit.data!.rows)).toEqual({ ok: true, inserted: 0, updated: 1, deleted: 0 })
 		expect((await listProviders(owner.userId, owner.orgId))[0]).toMatchObject({ displayName: 'Colleague', bio: 'Hi', isActive: true, userId: colleague.userId })
+
+		// Never deleted (Inactive is the way), even confirmed.
+		const [saved] = await listProviders(owner.userId, owner.orgId)
+		const remove = parse(providersSaveSchema, [
+			{ id: saved!.id, version: saved!.version, fingerprint: saved!.fingerprint, displayName: 'Colleague', bio: 'Hi', avatarUrl: '', active: 'active', deleted: true },
+		])
+		expect(await saveProviders(owner.userId, owner.orgId, remove.data!.rows, true)).toMatchObject({ ok: false, rowErrors: { 0: { row: 'providerNotDeletable' } } })
+		expect((await listProviders(owner.userId, owner.orgId)).map((p) => p.displayName)).toEqual(['Colleague', 'Owner Person'])
 	})
 
 	test("a forged id or member of another organization changes nothing", async () => {

@@ -137,9 +137,12 @@ test('providers: add members until none is free, the name prefilled, then edit @
 	await expect(page.getByRole('button', { name: 'Add provider' })).toBeDisabled()
 	await expect(page.getByText('Every member of the organization is a provider already')).toBeVisible()
 
-	// Edit: the member is fixed, the rest changes.
+	// Edit: the member is fixed, the rest changes; no row can be added (nobody is free) or deleted.
 	await page.getByRole('link', { name: 'Edit providers' }).click()
 	await expect(page.getByRole('combobox', { name: 'Member' })).toHaveCount(0)
+	await expect(page.getByRole('button', { name: 'Add row' })).toBeDisabled()
+	await expect(page.getByText('Every member of the organization is a provider already')).toBeVisible()
+	await expect(page.getByRole('checkbox', { name: 'Delete row' })).toHaveCount(0)
 	const row = editRow(page, 'Olivia Owner')
 	await row.getByRole('textbox', { name: 'Display name' }).fill('Dr. Olivia')
 	await row.getByRole('combobox', { name: 'Status' }).selectOption('inactive')

@@ -97,11 +97,14 @@ export function UnsavedBadge({ dirty }: { dirty: boolean }) {
  */
 export function EditToolbar({
 	addButtonProps,
+	addDisabledReason,
 	saving,
 	cancelHref,
 	dirty,
 }: {
 	addButtonProps: React.ComponentProps<'button'>
+	/** Why no row can be added: the button is disabled and says so. */
+	addDisabledReason?: string
 	saving: boolean
 	cancelHref: string
 	dirty: boolean
@@ -109,7 +112,13 @@ export function EditToolbar({
 	const { t } = useTranslation('table')
 	return (
 		<div className="flex flex-wrap items-center gap-2">
-			<Button type="submit" variant="outline" {...addButtonProps}>
+			<Button
+				type="submit"
+				variant="outline"
+				{...addButtonProps}
+				disabled={addDisabledReason ? true : addButtonProps.disabled}
+				aria-describedby={addDisabledReason ? 'add-row-reason' : undefined}
+			>
 				<PlusIcon aria-hidden="true" />
 				{t('addRow')}
 			</Button>
@@ -121,6 +130,11 @@ export function EditToolbar({
 				<Link to={cancelHref}>{t('cancel')}</Link>
 			</Button>
 			<UnsavedBadge dirty={dirty} />
+			{addDisabledReason ? (
+				<p id="add-row-reason" className="basis-full text-sm text-muted-foreground">
+					{addDisabledReason}
+				</p>
+			) : null}
 		</div>
 	)
 }

@@ -70,6 +70,8 @@ export function EditableTable<L extends LoadedRow, R extends EditRowValues, V>({
 	columnCount,
 	cells,
 	conflictItems,
+	deletable = true,
+	addDisabledReason,
 	children,
 }: {
 	/** The screen's namespace: editCaption, columns.actions, empty.none, errors.*, conflict.*, warnings.* */
@@ -87,6 +89,10 @@ export function EditableTable<L extends LoadedRow, R extends EditRowValues, V>({
 	columnCount: number
 	cells: (fields: RowFields<R>, row: { index: number; isNew: boolean; errorText: ErrorText }) => React.ReactNode
 	conflictItems: (values: V) => [string, string][]
+	/** False: saved rows have no delete box (the server refuses their deletion too). */
+	deletable?: boolean
+	/** Why no row can be added (Add row is disabled and says so). */
+	addDisabledReason?: string
 	/** Anything the cells refer to, such as a datalist. */
 	children?: React.ReactNode
 }) {
@@ -147,6 +153,7 @@ export function EditableTable<L extends LoadedRow, R extends EditRowValues, V>({
 			<button {...form.validate.getButtonProps()} className="sr-only" tabIndex={-1} aria-hidden="true" />
 			<EditToolbar
 				addButtonProps={form.insert.getButtonProps({ name: fields.rows.name, index: 0, defaultValue: newRow })}
+				addDisabledReason={addDisabledReason}
 				saving={saving}
 				cancelHref={withoutEditMode(new URL(location.pathname + location.search, 'http://localhost'))}
 				dirty={dirty}
@@ -199,13 +206,13 @@ export function EditableTable<L extends LoadedRow, R extends EditRowValues, V>({
 														<XIcon aria-hidden="true" />
 														<span className="sr-only">{t('remove')}</span>
 													</Button>
-												) : (
+												) : deletable ? (
 													<label className="inline-flex h-9 items-center gap-1.5 text-sm whitespace-nowrap" title={t('deleteRow')}>
 														<input {...getInputProps(f.deleted, { type: 'checkbox' })} className="size-4 accent-destructive" />
 														<Trash2Icon className="size-4 text-muted-foreground" aria-hidden="true" />
 														<span className="sr-only">{t('deleteRow')}</span>
 													</label>
-												)}
+												) : null}
 											</TableCell>
 										</>
 										{rowLevel ? (

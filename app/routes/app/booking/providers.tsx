@@ -156,6 +156,8 @@ function EditProviders({ loaderData, actionData }: Pick<Route.ComponentProps, 'l
 			})}
 			blank={newProviderRow()}
 			actionData={actionData}
+			deletable={false}
+			addDisabledReason={loaderData.freeMembers.length === 0 ? t('providers.noFreeMember') : undefined}
 			header={<HeadCells />}
 			columnCount={5}
 			cells={(f, { isNew, errorText }) => (
