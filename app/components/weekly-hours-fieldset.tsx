@@ -24,23 +24,26 @@ export function WeeklyHoursFieldset({ hours, legend }: { hours: FieldMetadata<Re
 				return (
 					<div key={day} className="grid gap-1">
 						<div className="flex flex-wrap items-center gap-3">
-							<div className="flex w-36 items-center gap-2">
+							<div className="flex w-full items-center gap-2 sm:w-36">
 								<input {...getInputProps(dayFields.enabled, { type: 'checkbox' })} className="size-4 accent-primary" />
 								<Label htmlFor={dayFields.enabled.id}>{t(`weekdays.${day}`)}</Label>
 							</div>
-							<Input
-								{...getInputProps(dayFields.start, { type: 'time' })}
-								aria-label={t('settings.hours.opens', { day: t(`weekdays.${day}`) })}
-								className="w-32"
-							/>
-							<span aria-hidden="true" className="text-sm text-muted-foreground">
-								{t('settings.hours.to')}
-							</span>
-							<Input
-								{...getInputProps(dayFields.end, { type: 'time' })}
-								aria-label={t('settings.hours.closes', { day: t(`weekdays.${day}`) })}
-								className="w-32"
-							/>
+							{/* The two times stay on one line together, under the day on a phone. */}
+							<div className="flex items-center gap-2">
+								<Input
+									{...getInputProps(dayFields.start, { type: 'time' })}
+									aria-label={t('settings.hours.opens', { day: t(`weekdays.${day}`) })}
+									className="w-auto"
+								/>
+								<span aria-hidden="true" className="text-sm text-muted-foreground">
+									{t('settings.hours.to')}
+								</span>
+								<Input
+									{...getInputProps(dayFields.end, { type: 'time' })}
+									aria-label={t('settings.hours.closes', { day: t(`weekdays.${day}`) })}
+									className="w-auto"
+								/>
+							</div>
 						</div>
 						{dayError ? (
 							<p id={dayFields.end.errorId} className="text-sm text-destructive">

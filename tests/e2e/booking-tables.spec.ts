@@ -150,3 +150,26 @@ test('providers: add members until none is free, the name prefilled, then edit @
 	await expect(page).toHaveURL(/\/app\/booking\/providers$/)
 	await expect(page.getByRole('row').filter({ hasText: 'Dr. Olivia' })).toContainText('Inactive')
 })
+
+test.describe('on a phone, with a 12-hour clock', () => {
+	test.use({ viewport: { width: 390, height: 844 }, locale: 'en-US' })
+
+	test('each day of the business hours keeps its two times on one line, inside the screen @nojs', async ({ page }) => {
+		await bookingOwner(page, 'Hours Phone Owner')
+		await page.goto('/app/booking/settings')
+		const boxes = await page.getByRole('group', { name: 'Business hours' }).locator('input[type=time]').evaluateAll((inputs) =>
+			inputs.map((input) => {
+				const box = input.getBoundingClientRect()
+				return { top: Math.round(box.top), right: box.right, width: box.width }
+			}),
+		)
+		expect(boxes).toHaveLength(14)
+		for (let day = 0; day < 7; day++) {
+			const [opens, closes] = [boxes[2 * day]!, boxes[2 * day + 1]!]
+			expect(closes.top).toBe(opens.top)
+			expect(closes.right).toBeLessThanOrEqual(390)
+			// "09:00 AM" and its clock icon: wider than the 128 px that cut the AM/PM off.
+			expect(opens.width).toBeGreaterThan(128)
+		}
+	})
+})

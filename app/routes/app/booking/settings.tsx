@@ -267,10 +267,10 @@ function DateOverrides({
 							<Label htmlFor={fields.closed.id}>{t('overrides.fields.closed')}</Label>
 						</div>
 						<Field label={t('overrides.fields.start')} htmlFor={fields.start.id} errorId={fields.start.errorId} error={error(fields.start.errors)}>
-							<Input {...getInputProps(fields.start, { type: 'time' })} className="w-32" />
+							<Input {...getInputProps(fields.start, { type: 'time' })} className="w-auto" />
 						</Field>
 						<Field label={t('overrides.fields.end')} htmlFor={fields.end.id} errorId={fields.end.errorId} error={error(fields.end.errors)}>
-							<Input {...getInputProps(fields.end, { type: 'time' })} className="w-32" />
+							<Input {...getInputProps(fields.end, { type: 'time' })} className="w-auto" />
 						</Field>
 					</div>
 					<SubmitButton label={t('overrides.add')} pendingLabel={t('overrides.adding')} intent="add-override" className="w-fit" />
