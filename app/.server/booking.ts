@@ -402,10 +402,28 @@ export async function listDateOverrides(userId: string, organizationId: string, 
 }
 
 /** Adds an override; false when the provider is not one of this organization's. */
-export async function addDateOverride(userId: string, organizationId: string, values: DateOverrideValues) {
+export type OverrideRefusal = { field: 'date' | 'provider' | 'start'; code: 'datePast' | 'providerInvalid' | 'overrideDayClosed' | 'overrideHasHours' | 'overrideOverlaps' }
+
+/**
+ * Adds a day off or special hours on one date, for everyone or one provider. Refused: a date
+ * before `today` (the organization's; such a row would never be listed again), a provider not of
+ * this organization, a day off where that date and scope already have hours or the reverse, and
+ * hours that overlap hours already set (two periods, such as a lunch break between, are fine).
+ */
+export async function addDateOverride(userId: string, organizationId: string, values: DateOverrideValues, today: string): Promise<OverrideRefusal | null> {
+	if (values.date < today) return { field: 'date', code: 'datePast' }
 	try {
-		await asUser(userId, (trx) =>
-			trx
+		return await asUser(userId, async (trx) => {
+			const { rows: same } = await sql<{ closed: boolean; start: string | null; end: string | null }>`
+				select o.closed, to_char(o.start_time, 'HH24:MI') as start,
+					case when o.end_time = '24:00' then '24:00' else to_char(o.end_time, 'HH24:MI') end as end
+				from public.booking_date_overrides o
+				where o.organization_id = ${organizationId} and o.date = ${values.date}
+					and o.provider_id is not distinct from ${values.provider ?? null}::uuid`.execute(trx)
+			if (same.some((o) => o.closed)) return { field: 'date', code: 'overrideDayClosed' }
+			if (values.closed && same.length > 0) return { field: 'date', code: 'overrideHasHours' }
+			if (!values.closed && same.some((o) => o.start! < values.end! && values.start! < o.end!)) return { field: 'start', code: 'overrideOverlaps' }
+			await trx
 				.insertInto('booking_date_overrides')
 				.values({
 					organization_id: organizationId,
@@ -416,11 +434,11 @@ export async function addDateOverride(userId: string, organizationId: string, va
 					end_time: values.closed ? null : values.end,
 					note: values.note || null,
 				})
-				.execute(),
-		)
-		return true
+				.execute()
+			return null
+		})
 	} catch (error) {
-		if (dbErrorCode(error) === '23503') return false
+		if (dbErrorCode(error) === '23503') return { field: 'provider', code: 'providerInvalid' }
 		throw error
 	}
 }

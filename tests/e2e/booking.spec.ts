@@ -365,6 +365,38 @@ test('a day off added on the settings tab removes the free times of that day, an
 	await expect(page.getByLabel('Start time')).toBeVisible()
 })
 
+test('a date override on a past date, a day off over special hours (or the reverse) and overlapping hours are refused with a message; two periods on one day are fine @nojs', async ({ page }) => {
+	const { org } = await bookingSetup(page)
+	const count = () => withDatabase(async (c) => (await c.query(`select 1 from public.booking_date_overrides where organization_id = $1`, [org])).rowCount)
+	const add = async (date: string, hours: [string, string] | 'closed') => {
+		await page.goto('/app/booking/settings')
+		await page.getByLabel('Override date').fill(date)
+		if (hours === 'closed') await page.getByLabel('Closed all day').check()
+		else {
+			await page.getByLabel('Opens at', { exact: true }).fill(hours[0])
+			await page.getByLabel('Closes at', { exact: true }).fill(hours[1])
+		}
+		await page.getByRole('button', { name: 'Add override' }).click()
+	}
+	await add(daysAgo(3), 'closed')
+	await expect(page.getByText('This date has passed: choose today or a later date.')).toBeVisible()
+
+	const [day, other] = [upcomingWeekday(6), upcomingWeekday(9)]
+	await add(day, ['10:00', '12:00'])
+	await expect(page.getByText('Date override added')).toBeVisible()
+	await add(day, ['11:00', '14:00'])
+	await expect(page.getByText('These hours overlap special hours already set on this date for the same “Applies to”.')).toBeVisible()
+	await add(day, ['13:00', '15:00'])
+	await expect(page.getByText('Date override added')).toBeVisible()
+	await add(day, 'closed')
+	await expect(page.getByText('This date already has special hours for the same “Applies to”. Remove them first to close the whole day.')).toBeVisible()
+	await add(other, 'closed')
+	await expect(page.getByText('Date override added')).toBeVisible()
+	await add(other, ['10:00', '12:00'])
+	await expect(page.getByText('This date is already closed all day for the same “Applies to”. Remove that first.')).toBeVisible()
+	expect(await count()).toBe(3)
+})
+
 function daysAgo(n: number) {
 	const d = new Date()
 	d.setUTCDate(d.getUTCDate() - n)

@@ -52,9 +52,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 		case 'add-override': {
 			const submission = parseWithZod(formData, { schema: dateOverrideSchema })
 			if (submission.status !== 'success') return data({ overrideResult: submission.reply() }, { status: 400 })
-			if (!(await addDateOverride(user.userId, organization.id, submission.value))) {
-				return data({ overrideResult: submission.reply({ fieldErrors: { provider: ['providerInvalid'] } }) }, { status: 400 })
-			}
+			const refused = await addDateOverride(user.userId, organization.id, submission.value, dateIn(organization.timezone))
+			if (refused) return data({ overrideResult: submission.reply({ fieldErrors: { [refused.field]: [refused.code] } }) }, { status: 400 })
 			return redirectWithToast('/app/booking/settings', { type: 'success', title: 'booking:overrides.added' })
 		}
 		case 'delete-override': {
