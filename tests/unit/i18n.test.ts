@@ -49,6 +49,50 @@ describe('translations', () => {
 	}
 })
 
+describe('the glossary (docs/glossary.md) in es and pt-BR', () => {
+	const glossary = readFileSync(path.resolve('docs/glossary.md'), 'utf8')
+	const rows = glossary
+		.split('\n')
+		.filter((line) => /^\| [a-zA-Z]/.test(line) && !line.startsWith('| en '))
+		.map((line) => line.split('|').slice(1, 4).map((cell) => cell.trim()))
+	// Names that stay in English in every language (the glossary's "Register" paragraph).
+	const productNames = ['P2P Transaction Tracker', 'Zelle', 'Venmo', 'Cash App', 'PayPal', 'Starter', 'Professional', 'Enterprise']
+	const texts = (lng: string) =>
+		readdirSync(path.join(root, lng)).flatMap((file) =>
+			[...load(lng, file.replace(/\.json$/, ''))].map(([key, value]) => [`${file}:${key}`, productNames.reduce((text, name) => text.replaceAll(name, ''), String(value).replace(/\{\{[^}]*\}\}/g, ''))] as const),
+		)
+	const catalogueNames = (lng: string) =>
+		[...load(lng, 'catalogue')].filter(([key]) => key.endsWith('.name')).map(([key, value]) => [key, String(value)] as const)
+
+	for (const [column, lng] of [[1, 'es'], [2, 'pt-BR']] as const) {
+		test(`${lng} uses its own word for every glossary term, never the English one`, () => {
+			const leaks: string[] = []
+			for (const row of rows) {
+				const english = row[0]!.split(' / ')
+				const own = row[column]!.split(' / ')
+				english.forEach((term, i) => {
+					const word = term.replace(/\(.*\)/, '').trim()
+					// Some terms are the same word in the language ("módulo", "upgrade", "cliente").
+					if (!own[i] || own[i]!.toLowerCase().includes(word.toLowerCase())) return
+					const pattern = new RegExp(`\\b${word}s?\\b`, 'i')
+					for (const [key, text] of texts(lng)) if (pattern.test(text)) leaks.push(`${key}: "${word}"`)
+				})
+			}
+			expect(leaks).toEqual([])
+		})
+
+		test(`${lng} names the modules and upgrades as its catalogue does, never by their English names`, () => {
+			const own = new Map(catalogueNames(lng))
+			const leaks: string[] = []
+			for (const [key, english] of catalogueNames('en')) {
+				if (own.get(key) === english) continue
+				for (const [where, text] of texts(lng)) if (text.includes(english)) leaks.push(`${where}: "${english}"`)
+			}
+			expect(leaks).toEqual([])
+		})
+	}
+})
+
 describe('the plans of the catalogue (app/lib/plans.ts)', () => {
 	test('every plan has its name, description, gears line and features in every language', async () => {
 		const { plans } = await import('#app/lib/plans.ts')
