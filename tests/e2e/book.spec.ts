@@ -242,6 +242,21 @@ test('a deep link to /slot works, a step opened too early goes back to the first
 	await expect(page.getByRole('heading', { name: 'Invalid booking link' })).toBeVisible()
 })
 
+test('a provider picture that does not load leaves their initial, not a broken image; one that loads covers it @nojs', async ({ page, baseURL }) => {
+	const w = await bookingWorld(page.request)
+	await withDatabase(async (c) => {
+		await c.query(`update public.booking_providers set avatar_url = 'https://example.invalid/nope.png' where id = $1`, [w.providerIds[0]])
+		await c.query(`update public.booking_providers set avatar_url = $2 where id = $1`, [w.providerIds[1], `${baseURL}/favicon.svg`])
+	})
+	await page.context().clearCookies()
+	await page.goto(`/book/${w.slug}/slot?service=${w.serviceId}`)
+	await expect(page.locator('img')).toHaveCount(0)
+	const avatar = (name: string) => page.getByRole('link', { name: new RegExp(name) }).locator('> [aria-hidden=true]')
+	await expect(avatar('Ana Silva')).toHaveText('A')
+	await expect(avatar('Ana Silva')).toBeVisible()
+	await expect(avatar('Bruno Costa').locator('span')).toHaveCSS('background-image', `url("${baseURL}/favicon.svg")`)
+})
+
 test('by time: slots with their provider counts, in any display zone, then the providers free then, with the chosen one ringed @nojs', async ({ page, javaScriptEnabled }) => {
 	const w = await bookingWorld(page.request)
 	await page.context().clearCookies()

@@ -40,12 +40,15 @@ function PersonCard({ p }: { p: Person }) {
 	)
 }
 
+/**
+ * The provider's picture over their initial: a picture that does not load leaves the initial
+ * (an <img> would show the browser's broken-image icon, and only JavaScript could hide it).
+ */
 function Avatar({ name, url }: { name: string; url: string | null }) {
-	return url ? (
-		<img src={url} alt="" width={40} height={40} className="size-10 shrink-0 rounded-full object-cover" />
-	) : (
-		<span aria-hidden="true" className="flex size-10 shrink-0 items-center justify-center rounded-full bg-muted font-semibold">
+	return (
+		<span aria-hidden="true" className="relative flex size-10 shrink-0 items-center justify-center overflow-hidden rounded-full bg-muted font-semibold">
 			{name.slice(0, 1).toUpperCase()}
+			{url ? <span className="absolute inset-0 bg-cover bg-center" style={{ backgroundImage: `url(${JSON.stringify(url)})` }} /> : null}
 		</span>
 	)
 }
