@@ -4,7 +4,7 @@ import { Input } from '#app/components/ui/input.tsx'
 import { Label } from '#app/components/ui/label.tsx'
 import { WEEKDAYS, type Weekday } from '#app/lib/availability.ts'
 
-type DayFields = { enabled?: boolean; start: string; end: string }
+type DayFields = { enabled?: boolean; start?: string; end?: string }
 
 /**
  * Opening hours per weekday: a checkbox, a start and an end time on each line, the error under

@@ -41,17 +41,28 @@ const CLOCK = /^([01]\d|2[0-3]):[0-5]\d$/
 /** A closing time may be 24:00 (midnight), as in the database's check. */
 const CLOSING = /^(([01]\d|2[0-3]):[0-5]\d|24:00)$/
 
-// The database checks start < end on every weekday, enabled or not.
+/**
+ * One weekday's hours. An open day needs a valid opening and a later closing time. A closed day's
+ * times are not checked: the day's own ones are kept when they are valid, else it takes 09:00 to
+ * 17:00, because the database checks start < end on every weekday, enabled or not.
+ */
 const dayHoursSchema = z
 	.object({
 		enabled: z.boolean().default(false),
-		start: z.string({ error: 'timeRequired' }).regex(CLOCK, 'timeInvalid'),
-		end: z.string({ error: 'timeRequired' }).regex(CLOSING, 'timeInvalid'),
+		start: z.string().optional(),
+		end: z.string().optional(),
 	})
-	.refine((hours) => hours.start < hours.end, {
-		path: ['end'],
-		message: 'endBeforeStart',
+	.superRefine((day, ctx) => {
+		if (!day.enabled) return
+		if (!day.start) ctx.addIssue({ code: 'custom', path: ['start'], message: 'timeRequired' })
+		else if (!CLOCK.test(day.start)) ctx.addIssue({ code: 'custom', path: ['start'], message: 'timeInvalid' })
+		if (!day.end) ctx.addIssue({ code: 'custom', path: ['end'], message: 'timeRequired' })
+		else if (!CLOSING.test(day.end)) ctx.addIssue({ code: 'custom', path: ['end'], message: 'timeInvalid' })
+		else if (day.start && CLOCK.test(day.start) && day.start >= day.end) ctx.addIssue({ code: 'custom', path: ['end'], message: 'endBeforeStart' })
 	})
+	.transform(({ enabled, start, end }) =>
+		start && end && CLOCK.test(start) && CLOSING.test(end) && start < end ? { enabled, start, end } : { enabled, start: '09:00', end: '17:00' },
+	)
 
 const weeklyHoursSchema = z.object(Object.fromEntries(WEEKDAYS.map((day) => [day, dayHoursSchema])) as Record<Weekday, typeof dayHoursSchema>)
 
