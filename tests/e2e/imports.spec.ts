@@ -77,12 +77,12 @@ test.describe('imports @nojs', () => {
 		await expect(page).toHaveURL(/\/app\/transactions\/import$/)
 
 		await upload(page, 'venmo.csv', VENMO)
-		await expect(page.getByText('venmo.csv · Venmo statement · 5 rows read')).toBeVisible()
+		await expect(page.getByText('venmo.csv · Venmo statement · rows read: 5')).toBeVisible()
 		await expect(page.getByTestId('count-create')).toHaveText('3')
 		await expect(page.getByTestId('count-ignored')).toHaveText('1')
 		await expect(page.getByTestId('count-failed')).toHaveText('1')
 		await expect(page.getByTestId('import-failures')).toContainText('The amount cannot be read')
-		await expect(page.getByText('Of the new payments: 1 matched to a client, 1 to review (several clients), 1 without a client.')).toBeVisible()
+		await expect(page.getByText('Of the new payments: matched to a client: 1; to review (several clients): 1; without a client: 1.')).toBeVisible()
 		expect(await transactions(orgId)).toEqual([])
 
 		await commit(page, 3)
