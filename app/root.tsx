@@ -18,6 +18,7 @@ import { titleMeta } from '#app/lib/meta.ts'
 import '#app/lib/zod-jitless.ts'
 import type { Route } from './+types/root'
 import stylesheet from './styles/app.css?url'
+import { saveNeverArrived } from '#app/components/data-table/keep-edits.ts'
 
 export const middleware: Route.MiddlewareFunction[] = [
 	async (_args, next) => {
@@ -43,8 +44,9 @@ export const links: Route.LinksFunction = () => [
  * the root's data alone: the root loader reads the flash message, and a message set by another
  * tab's form (tabs share the cookie) would be taken here and never shown there.
  */
-export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, currentUrl, nextUrl, defaultShouldRevalidate }) => {
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, currentUrl, nextUrl, actionResult, defaultShouldRevalidate }) => {
 	if (!formMethod && currentUrl.href === nextUrl.href) return false
+	if (saveNeverArrived(actionResult)) return false
 	return defaultShouldRevalidate
 }
 

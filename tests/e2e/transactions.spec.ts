@@ -177,6 +177,31 @@ test('a button pressed before the edit table has loaded whole changes nothing an
 	expect(await dbRows(data.orgId)).toEqual(before)
 })
 
+test('a save that never reaches the server (connection lost, server failing) keeps the table and what was typed; saving again works', async ({ page, request }) => {
+	const account = await signUp(page, request, 'Lost Save Owner')
+	const { orgId } = await seed(account.email, ['Ana Silva'], payments.slice(0, 1))
+	await page.goto('/app/transactions?edit=1')
+	const amount = editRow(page, 'ZL-100').getByRole('textbox', { name: 'Amount' })
+	await amount.fill('999.99')
+	for (const failure of ['abort', 'server error'] as const) {
+		await page.route('**/app/transactions.data*', (route) =>
+			route.request().method() === 'POST' ? (failure === 'abort' ? route.abort('internetdisconnected') : route.fulfill({ status: 500, body: 'Internal Server Error' })) : route.fallback(),
+		)
+		await page.getByRole('button', { name: 'Save', exact: true }).click()
+		await expect(page.getByText('The server could not be reached')).toBeVisible()
+		await expect(page.getByText('Failed to save changes').first()).toBeVisible()
+		await expect(page).toHaveURL(/edit=1/)
+		await expect(page.getByRole('navigation', { name: 'Main navigation' })).toBeVisible()
+		await expect(amount).toHaveValue('999.99')
+		await page.unroute('**/app/transactions.data*')
+	}
+	await page.getByRole('button', { name: 'Save', exact: true }).click()
+	await expect(page).not.toHaveURL(/edit=1/)
+	await expect(page.getByRole('row').filter({ hasText: 'ZL-100' })).toContainText('$999.99')
+	const saved = await withDatabase((db) => db.query(`select amount::text from public.transactions where organization_id = $1`, [orgId]))
+	expect(saved.rows).toEqual([{ amount: '999.99' }])
+})
+
 test('cancelling with unsaved changes asks first, and discarding keeps the saved values', async ({ page, request }) => {
 	const account = await signUp(page, request, 'Cancel Owner')
 	await seed(account.email, ['Ana Silva'], payments.slice(0, 1))

@@ -16,6 +16,7 @@ import { useFormat } from '#app/lib/use-format.ts'
 import { CLIENT_DEFAULT_SORT, CLIENT_SORTS, CLIENT_STATUSES, clientsSaveSchema, newClientRow, type ClientSort } from '#app/lib/schemas/clients.ts'
 import { type TableState } from '#app/lib/table-params.ts'
 import type { Route } from './+types/clients'
+import { keepDataAfterLostSave, keepEditsWhenSaveFails } from '#app/components/data-table/keep-edits.ts'
 
 export const meta = titleMeta('clients')
 
@@ -42,6 +43,9 @@ export async function action({ request, context }: Route.ActionArgs) {
 		save: (rows, confirmed) => saveClients(user.userId, organization.id, rows, confirmed),
 	})
 }
+
+export const clientAction = (args: Route.ClientActionArgs) => keepEditsWhenSaveFails(args)
+export const shouldRevalidate = keepDataAfterLostSave
 
 type LoaderData = Route.ComponentProps['loaderData']
 

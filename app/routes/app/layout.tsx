@@ -6,6 +6,7 @@ import { activeModulesContext, memberContext } from '#app/.server/context.ts'
 import { listActiveModules } from '#app/.server/modules.ts'
 import { readSidebarExpanded } from '#app/.server/sidebar.ts'
 import { AppShell } from '#app/components/app-shell.tsx'
+import { keepDataAfterLostSave } from '#app/components/data-table/keep-edits.ts'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { MAIN_ID } from '#app/components/skip-link.tsx'
 import type { Route } from './+types/layout'
@@ -24,6 +25,9 @@ export const middleware: Route.MiddlewareFunction[] = [
 		return next()
 	},
 ]
+
+/** A table save that never reached the server changed nothing: the shell keeps its data. */
+export const shouldRevalidate = keepDataAfterLostSave
 
 export async function loader({ request, context }: Route.LoaderArgs) {
 	const member = requireMember(context)

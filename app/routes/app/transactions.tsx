@@ -30,6 +30,7 @@ import {
 } from '#app/lib/schemas/transactions.ts'
 import { withParams } from '#app/lib/table-params.ts'
 import type { Route } from './+types/transactions'
+import { keepDataAfterLostSave, keepEditsWhenSaveFails } from '#app/components/data-table/keep-edits.ts'
 
 export const meta = titleMeta('transactions')
 
@@ -68,6 +69,9 @@ export async function action({ request, context }: Route.ActionArgs) {
 		intents: { sync: (url) => sync(url, user.userId, organization.id) },
 	})
 }
+
+export const clientAction = (args: Route.ClientActionArgs) => keepEditsWhenSaveFails(args)
+export const shouldRevalidate = keepDataAfterLostSave
 
 /** Sync: reads the connected mailbox now (docs/product.md, Email sync); a toast says what came of it. */
 async function sync(url: URL, userId: string, organizationId: string) {

@@ -4,6 +4,7 @@ import { useTranslation } from '#app/lib/use-translation.ts'
 import { Link, Outlet, useNavigation } from 'react-router'
 import { requireMember } from '#app/.server/auth/session.ts'
 import { bookingAccess, publicBookingUrl } from '#app/.server/booking.ts'
+import { keepDataAfterLostSave } from '#app/components/data-table/keep-edits.ts'
 import { TabNav } from '#app/components/tab-nav.tsx'
 import { Alert, AlertDescription, AlertTitle } from '#app/components/ui/alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'
@@ -24,6 +25,8 @@ const TABS = ['calendar', 'services', 'providers', 'analytics', 'settings'] as c
 
 /** How long the copied tick stays before the copy icon comes back. */
 const COPIED_MS = 2000
+
+export const shouldRevalidate = keepDataAfterLostSave
 
 export async function loader({ context }: Route.LoaderArgs) {
 	const { user, organization } = requireMember(context)

@@ -10,6 +10,7 @@ import { EditableTable, SelectCell, TextCell, type CellField, type ErrorText } f
 import { TableCell, TableHead, TableRow } from '#app/components/ui/table.tsx'
 import { ACTIVE_STATES, newProviderRow, providersSaveSchema } from '#app/lib/schemas/booking-tables.ts'
 import type { Route } from './+types/providers'
+import { keepDataAfterLostSave, keepEditsWhenSaveFails } from '#app/components/data-table/keep-edits.ts'
 
 export { ErrorBoundary } from '#app/components/error-boundary.tsx'
 
@@ -27,6 +28,9 @@ export async function action({ request, context }: Route.ActionArgs) {
 		save: (rows, confirmed) => saveProviders(user.userId, organization.id, rows, confirmed),
 	})
 }
+
+export const clientAction = (args: Route.ClientActionArgs) => keepEditsWhenSaveFails(args)
+export const shouldRevalidate = keepDataAfterLostSave
 
 type LoaderData = Route.ComponentProps['loaderData']
 

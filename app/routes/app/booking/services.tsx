@@ -11,6 +11,7 @@ import { TableCell, TableHead, TableRow } from '#app/components/ui/table.tsx'
 import { useFormat } from '#app/lib/use-format.ts'
 import { ACTIVE_STATES, newServiceRow, servicesSaveSchema } from '#app/lib/schemas/booking-tables.ts'
 import type { Route } from './+types/services'
+import { keepDataAfterLostSave, keepEditsWhenSaveFails } from '#app/components/data-table/keep-edits.ts'
 
 export { ErrorBoundary } from '#app/components/error-boundary.tsx'
 
@@ -27,6 +28,9 @@ export async function action({ request, context }: Route.ActionArgs) {
 		save: (rows, confirmed) => saveServices(user.userId, organization.id, rows, confirmed),
 	})
 }
+
+export const clientAction = (args: Route.ClientActionArgs) => keepEditsWhenSaveFails(args)
+export const shouldRevalidate = keepDataAfterLostSave
 
 type LoaderData = Route.ComponentProps['loaderData']
 
