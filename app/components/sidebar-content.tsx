@@ -58,7 +58,7 @@ export function SidebarContent({ user, organization, memberships, activeModules,
 				<OrganizationSwitcher organization={organization} memberships={memberships} collapsed={collapsed} />
 			</div>
 			<nav aria-label={t('sidebar.navigation')} className="flex-1 overflow-y-auto p-2">
-				<ul className="grid gap-1">
+				<ul className="grid grid-cols-1 gap-1">
 					{items.map(({ to, key, icon: Icon }) => (
 						<li key={to}>
 							<NavLink to={to} className={linkClass} title={collapsed ? t(`nav.${key}`) : undefined}>
@@ -78,7 +78,7 @@ export function SidebarContent({ user, organization, memberships, activeModules,
 					{activeModules.length === 0 ? (
 						<p className={cn('px-2.5 text-xs text-muted-foreground', collapsed && 'md:sr-only')}>{t('sidebar.noActiveModules')}</p>
 					) : (
-						<ul className="grid gap-1">
+						<ul className="grid grid-cols-1 gap-1">
 							{activeModules.map((m) => {
 								return (
 									<li key={m.moduleId}>

@@ -72,6 +72,25 @@ test('the dashboard chart draws with JavaScript', async ({ page, request }) => {
 	await expect(page).toHaveURL(/\/app\/reports\?range=last-12-months$/)
 })
 
+test('the latest transactions fit their card beside the chart on a laptop in es and pt-BR; a wide screen adds the method @nojs', async ({ page, request }) => {
+	const account = await signUpFresh(page, request, 'Laptop Reader')
+	await seedPayments(account.email, ['Maria Fernanda Albuquerque'], [
+		{ client: 0, amount: '123456.78', date: utcToday(), category: 'unmatched', method: 'Wire Transfer' },
+		{ client: 0, amount: '80.00', date: utcToday(), category: 'pending', method: 'CashApp' },
+	])
+	const latest = page.locator('[data-slot=table-container]').first()
+	for (const language of ['es', 'pt-BR'] as const) {
+		await useLanguage(page, language)
+		await page.setViewportSize({ width: 1280, height: 800 })
+		await page.goto('/app/dashboard')
+		await expect(latest).toBeVisible()
+		expect(await latest.evaluate((el) => el.scrollWidth - el.clientWidth), language).toBeLessThanOrEqual(0)
+		await page.setViewportSize({ width: 1600, height: 900 })
+		await expect(latest.getByRole('columnheader', { name: 'Método' })).toBeVisible()
+		expect(await latest.evaluate((el) => el.scrollWidth - el.clientWidth), `${language} wide`).toBeLessThanOrEqual(0)
+	}
+})
+
 test('in Spanish the chart’s amount axis shows whole labels ("6 mil US$", not a cut "mil US$")', async ({ page, request }) => {
 	const account = await signUpFresh(page, request, 'Chart Lector')
 	await seedPayments(account.email, [], [{ client: null, amount: '6000.00', date: utcToday(), category: 'matched' }])

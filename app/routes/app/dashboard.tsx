@@ -119,7 +119,8 @@ function LatestTransactions({ latest, className }: { latest: Route.ComponentProp
 								{label.amount}
 							</TableHead>
 							<TableHead scope="col">{label.category}</TableHead>
-							<TableHead scope="col" className="hidden md:table-cell">
+							{/* Shown while the table has the width of the page; beside the chart (xl) only on a wide screen. */}
+							<TableHead scope="col" className="hidden md:table-cell xl:hidden 2xl:table-cell">
 								{label.method}
 							</TableHead>
 						</TableRow>
@@ -137,7 +138,7 @@ function LatestTransactions({ latest, className }: { latest: Route.ComponentProp
 									<TableCell className="tabular-nums" data-label={label.date} data-card="meta">
 										{fmt.date(row.dateReceived)}
 									</TableCell>
-									<TableCell className="max-w-48 truncate" data-label={label.client} data-card="subtitle" title={row.clientName || undefined}>
+									<TableCell className="max-w-40 truncate" data-label={label.client} data-card="subtitle" title={row.clientName || undefined}>
 										{row.clientName || <span className="text-muted-foreground">{t('reports:noClient')}</span>}
 									</TableCell>
 									<TableCell className="text-right tabular-nums" data-label={label.amount} data-card="title">
@@ -146,7 +147,7 @@ function LatestTransactions({ latest, className }: { latest: Route.ComponentProp
 									<TableCell data-label={label.category} data-card="meta">
 										<CategoryBadge category={row.category} label={categoryLabel(row.category)} />
 									</TableCell>
-									<TableCell className="hidden md:table-cell" data-label={label.method} data-card="hidden">
+									<TableCell className="hidden md:table-cell xl:hidden 2xl:table-cell" data-label={label.method} data-card="hidden">
 										{t(`transactions:methods.${row.paymentMethod}`)}
 									</TableCell>
 								</TableRow>
