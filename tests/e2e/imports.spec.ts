@@ -237,3 +237,34 @@ test.describe('imports @nojs', () => {
 		expect((await transactions(orgId)).map((t) => [t.external_id, t.client])).toEqual([['G-1', 'Ana Silva'], ['G-2', 'Ana Silva']])
 	})
 })
+
+test.describe('imports on a phone', () => {
+	test.use({ viewport: { width: 390, height: 844 } })
+
+	/** Nothing of the page, and nothing inside its tables, scrolls sideways. */
+	async function expectNoSidewaysScroll(page: Page, where: string) {
+		const overflow = await page.evaluate(() => [document.documentElement, ...document.querySelectorAll('[data-slot=table-container]')].map((el) => el.scrollWidth - el.clientWidth))
+		expect(Math.max(...overflow), where).toBeLessThanOrEqual(0)
+	}
+
+	test('the preview, the history with its Undo and the review queue with its choice fit a phone, in Spanish @nojs', async ({ page, request }) => {
+		await signUp(page, request, 'Phone Importer')
+		await useLanguage(page, 'es')
+		await page.goto('/app/transactions/import')
+		await page.getByLabel('Archivo CSV').setInputFiles({ name: 'venmo.csv', mimeType: 'text/csv', buffer: Buffer.from(VENMO) })
+		await page.getByRole('button', { name: 'Subir y ver vista previa' }).click()
+		await expect(page.getByTestId('import-failures')).toBeVisible()
+		await expectNoSidewaysScroll(page, 'preview')
+		await page.getByRole('button', { name: 'Importar 3 pagos' }).click()
+		await expect(page).toHaveURL(/\/history$/)
+		await expectNoSidewaysScroll(page, 'history')
+		const undo = page.getByRole('link', { name: /^Deshacer/ }).first()
+		await expect(undo).toBeInViewport({ ratio: 1 })
+		await page.goto('/app/transactions/import/review')
+		await expectNoSidewaysScroll(page, 'review')
+		for (const control of [page.getByRole('combobox').first(), page.getByRole('checkbox').first(), page.getByRole('button', { name: 'Guardar' }).first()]) {
+			const box = (await control.boundingBox())!
+			expect(box.x + box.width).toBeLessThanOrEqual(390)
+		}
+	})
+})

@@ -62,8 +62,8 @@ export default function ImportHistory({ loaderData }: Route.ComponentProps) {
 					{loaderData.rows.length === 0 ? (
 						<p className="text-sm text-muted-foreground">{t('history.empty')}</p>
 					) : (
-						// Headers and cells wrap, so that the nine columns and Undo fit a laptop's width.
-						<Table data-testid="import-history" className="[&_td]:whitespace-normal [&_th]:whitespace-normal">
+						// Headers and cells wrap, so that the nine columns and Undo fit a laptop's width; cards on a phone.
+						<Table data-testid="import-history" cards className="[&_td]:whitespace-normal [&_th]:whitespace-normal">
 							<TableHeader>
 								<TableRow>
 									<TableHead scope="col">{t('history.columns.when')}</TableHead>
@@ -80,18 +80,18 @@ export default function ImportHistory({ loaderData }: Route.ComponentProps) {
 							<TableBody>
 								{loaderData.rows.map((r) => (
 									<TableRow key={r.id}>
-										<TableCell>{when(r.ran)}</TableCell>
-										<TableCell>
+										<TableCell data-label={t('history.columns.when')} data-card="title">{when(r.ran)}</TableCell>
+										<TableCell data-label={t('history.columns.source')} data-card="subtitle">
 											<div>{t(`sources.${r.source}`)}</div>
 											{r.fileName ? <div className="text-xs text-muted-foreground">{r.fileName}</div> : null}
 										</TableCell>
-										<TableCell>{r.who ?? ''}</TableCell>
-										<TableCell className="text-right">{n(r.rowsRead)}</TableCell>
-										<TableCell className="text-right" data-testid="history-created">{n(r.created)}</TableCell>
-										<TableCell className="text-right" data-testid="history-duplicates">{n(r.duplicates)}</TableCell>
-										<TableCell className="text-right">{n(r.ignored)}</TableCell>
-										<TableCell className="text-right">{n(r.failed)}</TableCell>
-										<TableCell>
+										<TableCell data-label={t('history.columns.who')} data-card={r.who ? 'meta' : 'hidden'}>{r.who ?? ''}</TableCell>
+										<TableCell className="text-right" data-label={t('history.columns.read')}>{n(r.rowsRead)}</TableCell>
+										<TableCell className="text-right" data-label={t('history.columns.created')} data-testid="history-created">{n(r.created)}</TableCell>
+										<TableCell className="text-right" data-label={t('history.columns.duplicates')} data-testid="history-duplicates">{n(r.duplicates)}</TableCell>
+										<TableCell className="text-right" data-label={t('history.columns.ignored')}>{n(r.ignored)}</TableCell>
+										<TableCell className="text-right" data-label={t('history.columns.failed')}>{n(r.failed)}</TableCell>
+										<TableCell data-label={t('history.columns.status')} data-card="wide">
 											{r.status === 'undone' ? (
 												t('history.status.undone', { count: r.undone })
 											) : (

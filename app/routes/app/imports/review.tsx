@@ -91,8 +91,10 @@ export default function ReviewQueue({ loaderData, actionData }: Route.ComponentP
 											<TableCell data-label={t('review.columns.client')} data-card="wide">
 												<Form method="post" className="grid gap-2">
 													<input type="hidden" name="transactionId" value={r.id} />
-													<div className="flex flex-wrap items-center gap-2">
+													{/* The choice is as wide as the cell, never as its longest client name (a phone, a narrow column). */}
+													<div className="flex min-w-0 flex-wrap items-center gap-2">
 														<NativeSelect
+															className="w-full max-w-72 min-w-0 sm:w-auto"
 															name="clientId"
 															defaultValue={r.candidates[0] ?? ''}
 															aria-label={t('review.clientFor', { payer: r.payer })}
@@ -125,8 +127,8 @@ export default function ReviewQueue({ loaderData, actionData }: Route.ComponentP
 															{t('review.save')}
 														</Button>
 													</div>
-													<label className="flex items-center gap-2 text-sm">
-														<input type="checkbox" name="saveAlias" defaultChecked />
+													<label className="flex items-start gap-2 text-sm whitespace-normal">
+														<input type="checkbox" name="saveAlias" defaultChecked className="mt-0.5" />
 														{t('review.saveAlias', { payer: r.payer })}
 													</label>
 													{error ? (
