@@ -133,7 +133,7 @@ describe('staging in chunks', () => {
 		const header = 'Posted,Who,Value,Memo'
 		// Every row the same id-less payment: the occurrence number keeps each one, across chunks.
 		const file = [header, ...Array.from({ length: n }, () => '2026-03-05,Ana Silva,10.00,Lesson'), '2026-03-05,,10.00,No payer'].join('\n')
-		const mapping = { date: 'Posted', amount: 'Value', payer: 'Who', externalId: '', description: 'Memo', method: 'Zelle' as const }
+		const mapping = { date: 'Posted', amount: 'Value', payer: 'Who', externalId: '', description: 'Memo', method: 'Zelle' as const, dateOrder: 'mdy' as const }
 		const staged = await importPayments({ organizationId: owner.orgId, userId: owner.userId, file, mapping, mode: 'preview' })
 		if (!staged.ok || staged.status !== 'staged') throw new Error('not staged')
 		expect(staged.batch).toMatchObject({ rowsRead: n + 1, payments: n, failed: 1, failures: [{ reason: 'payerMissing' }] })
@@ -149,7 +149,7 @@ describe('staging in chunks', () => {
 		const owner = await org('Broken')
 		const rows = Array.from({ length: STAGE_CHUNK_ROWS * 2 }, (_, i) => `2026-03-05,Payer ${i},10.00,Lesson`)
 		const file = ['Posted,Who,Value,Memo', ...rows, '2026-03-06,"Unclosed,10.00,x'].join('\n')
-		const mapping = { date: 'Posted', amount: 'Value', payer: 'Who', externalId: '', description: 'Memo', method: 'Zelle' as const }
+		const mapping = { date: 'Posted', amount: 'Value', payer: 'Who', externalId: '', description: 'Memo', method: 'Zelle' as const, dateOrder: 'mdy' as const }
 		expect(await importPayments({ organizationId: owner.orgId, userId: owner.userId, file, mapping })).toMatchObject({ ok: false, error: 'notCsv' })
 		const batches = await asSystem((trx) => trx.selectFrom('import_batches').select('id').where('organization_id', '=', owner.orgId).execute())
 		expect(batches).toEqual([])

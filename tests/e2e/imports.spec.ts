@@ -223,7 +223,8 @@ test.describe('imports @nojs', () => {
 		const file = 'Posted,Who,Value,Ref\n2026-03-01,Ana Silva,$100.00,G-1\n'
 		await upload(page, 'bank.csv', file, { preview: false })
 		await expect(page.getByRole('heading', { name: 'Map the columns' })).toBeVisible()
-		await page.getByLabel('Date').selectOption('Posted')
+		await page.getByLabel('Date', { exact: true }).selectOption('Posted')
+		await expect(page.getByLabel('Dates are written')).toHaveValue('mdy')
 		await page.getByLabel('Amount').selectOption('Value')
 		await page.getByLabel('Payer').selectOption('Who')
 		await page.getByLabel('External ID (optional)').selectOption('Ref')
@@ -235,6 +236,39 @@ test.describe('imports @nojs', () => {
 		await expect(page.getByTestId('count-create')).toHaveText('1')
 		await commit(page, 1)
 		expect((await transactions(orgId)).map((t) => [t.external_id, t.client])).toEqual([['G-1', 'Ana Silva'], ['G-2', 'Ana Silva']])
+	})
+})
+
+test.describe('imports in Spanish @nojs', () => {
+	test('a spreadsheet that writes the day first is read day first, and the saved mapping remembers it', async ({ page, request }) => {
+		const { orgId } = await signUp(page, request, 'Importador')
+		await useLanguage(page, 'es')
+		const header = 'Fecha;Importe;Pagador;Referencia'
+		await page.goto('/app/transactions/import')
+		await page.getByLabel('Archivo CSV').setInputFiles({ name: 'banco.csv', mimeType: 'text/csv', buffer: Buffer.from(`${header}\n05/11/2026;1.250,50;Ana Silva;ES-1\n20/11/2026;99,99;Bruno Costa;ES-2\n`) })
+		await page.getByRole('button', { name: 'Subir y ver vista previa' }).click()
+		await expect(page.getByRole('heading', { name: 'Asigna las columnas' })).toBeVisible()
+		await expect(page.getByLabel('Las fechas se escriben')).toHaveValue('dmy')
+		await page.getByLabel('Fecha', { exact: true }).selectOption('Fecha')
+		await page.getByLabel('Monto', { exact: true }).selectOption('Importe')
+		await page.getByLabel('Pagador', { exact: true }).selectOption('Pagador')
+		await page.getByLabel('ID externo (opcional)').selectOption('Referencia')
+		await page.getByRole('button', { name: 'Guardar asignación y ver vista previa' }).click()
+		await expect(page.getByTestId('count-create')).toHaveText('2')
+		await page.getByRole('button', { name: 'Importar 2 pagos' }).click()
+		await expect(page).toHaveURL(/\/history$/)
+		// A later file with the same columns: the mapping, day first included, applies by itself.
+		await page.goto('/app/transactions/import')
+		await page.getByLabel('Archivo CSV').setInputFiles({ name: 'banco-2.csv', mimeType: 'text/csv', buffer: Buffer.from(`${header}\n03/12/2026;10,00;Ana Silva;ES-3\n`) })
+		await page.getByRole('button', { name: 'Subir y ver vista previa' }).click()
+		await page.getByRole('button', { name: 'Importar 1 pago' }).click()
+		await expect(page).toHaveURL(/\/history$/)
+		const dates = await withDatabase((db) => db.query(`select external_id, date_received::text as date, amount::text from public.transactions where organization_id = $1 order by external_id`, [orgId]))
+		expect(dates.rows).toEqual([
+			{ external_id: 'ES-1', date: '2026-11-05', amount: '1250.50' },
+			{ external_id: 'ES-2', date: '2026-11-20', amount: '99.99' },
+			{ external_id: 'ES-3', date: '2026-12-03', amount: '10.00' },
+		])
 	})
 })
 

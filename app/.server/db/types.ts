@@ -247,6 +247,7 @@ export interface ImportBatches {
 export interface ImportMappings {
   amount_column: string;
   date_column: string;
+  date_order: Generated<string>;
   description_column: string | null;
   external_id_column: string | null;
   header_signature: string;

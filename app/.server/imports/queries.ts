@@ -110,6 +110,7 @@ export async function getSavedMapping(userId: string, organizationId: string, si
 		externalId: row.external_id_column ?? '',
 		description: row.description_column ?? '',
 		method: row.payment_method as PaymentMethod,
+		dateOrder: row.date_order === 'dmy' ? 'dmy' : 'mdy',
 	}
 }
 
@@ -121,6 +122,7 @@ export async function saveMapping(userId: string, organizationId: string, signat
 		external_id_column: mapping.externalId || null,
 		description_column: mapping.description || null,
 		payment_method: mapping.method,
+		date_order: mapping.dateOrder,
 	}
 	await asUser(userId, (trx) =>
 		trx

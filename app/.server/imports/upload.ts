@@ -33,7 +33,7 @@ export async function handleUpload(form: FormData, user: { userId: string }, org
 		if (Buffer.byteLength(csv) > MAX_IMPORT_BYTES) return { ok: false, error: 'tooLarge' }
 		text = csv
 		fileName = String(form.get('fileName') ?? '').slice(0, 255)
-		const raw = Object.fromEntries(['date', 'amount', 'payer', 'externalId', 'description', 'method'].map((k) => [k, form.get(k) ?? undefined]))
+		const raw = Object.fromEntries(['date', 'amount', 'payer', 'externalId', 'description', 'method', 'dateOrder'].map((k) => [k, form.get(k) ?? undefined]))
 		const parsed = genericMappingSchema.safeParse(raw)
 		const headers = headersOf(text)
 		if (!parsed.success) {

@@ -115,7 +115,7 @@ describe('Bank of America export', () => {
 })
 
 describe('generic CSV with a mapping', () => {
-	const mapping = { date: 'Posted', amount: 'Value', payer: 'who', externalId: 'Ref', description: 'Memo', method: 'Zelle' as const }
+	const mapping = { date: 'Posted', amount: 'Value', payer: 'who', externalId: 'Ref', description: 'Memo', method: 'Zelle' as const, dateOrder: 'mdy' as const }
 
 	test('without a mapping the headers are returned for the user to map', () => {
 		expect(parseImportFile(GENERIC)).toEqual({ ok: false, error: 'mappingRequired', headers: ['Posted', 'Who', 'Value', 'Ref', 'Memo'] })
@@ -141,12 +141,31 @@ describe('generic CSV with a mapping', () => {
 	test('a file saved with semicolons and decimal commas (Excel in es and pt-BR) is read the same way', () => {
 		const semicolons = ['Fecha;Importe;Pagador;Ref;Concepto', '2026-03-01;1.250,50;"Silva, Ana";A-1;Clase', '2026-03-02;80,5;Bruno Costa;;', '2026-03-03;-45,00;Banco;;Comisión'].join('\r\n')
 		expect(parseImportFile(semicolons)).toEqual({ ok: false, error: 'mappingRequired', headers: ['Fecha', 'Importe', 'Pagador', 'Ref', 'Concepto'] })
-		const result = parsed(semicolons, { date: 'Fecha', amount: 'Importe', payer: 'Pagador', externalId: 'Ref', description: 'Concepto', method: 'Zelle' })
+		const result = parsed(semicolons, { date: 'Fecha', amount: 'Importe', payer: 'Pagador', externalId: 'Ref', description: 'Concepto', method: 'Zelle', dateOrder: 'mdy' })
 		expect(payments(result.rows).map((p) => [p.payer, p.amount, p.description])).toEqual([
 			['Silva, Ana', '1250.50', 'Clase'],
 			['Bruno Costa', '80.50', null],
 		])
 		expect(others(result.rows)).toEqual([[4, 'ignored', 'outgoing']])
+	})
+
+	test('a mapping says whether slashed dates are month or day first; a day that cannot be fails, never swaps', () => {
+		const file = ['Fecha;Importe;Pagador', '05/11/2026;10,00;Ana', '20/11/2026;20,00;Bruno', '3.4.26;30,00;Carla', '2026-11-07;40,00;Dora'].join('\n')
+		const base = { date: 'Fecha', amount: 'Importe', payer: 'Pagador', externalId: '', description: '', method: 'Zelle' } as const
+		const dayFirst = parsed(file, { ...base, dateOrder: 'dmy' })
+		expect(payments(dayFirst.rows).map((p) => [p.payer, p.date])).toEqual([
+			['Ana', '2026-11-05'],
+			['Bruno', '2026-11-20'],
+			['Carla', '2026-04-03'],
+			['Dora', '2026-11-07'],
+		])
+		const monthFirst = parsed(file, { ...base, dateOrder: 'mdy' })
+		expect(payments(monthFirst.rows).map((p) => [p.payer, p.date])).toEqual([
+			['Ana', '2026-05-11'],
+			['Carla', '2026-03-04'],
+			['Dora', '2026-11-07'],
+		])
+		expect(others(monthFirst.rows)).toEqual([[3, 'failed', 'dateInvalid']])
 	})
 
 	test('commas inside quoted fields or notes do not make a comma file a semicolon one, nor the reverse', () => {
@@ -205,7 +224,7 @@ describe('amounts and dates as the exports write them', () => {
 })
 
 describe('reading in chunks (large files)', () => {
-	const mapping = { date: 'Posted', amount: 'Value', payer: 'Who', externalId: 'Ref', description: 'Memo', method: 'Zelle' as const }
+	const mapping = { date: 'Posted', amount: 'Value', payer: 'Who', externalId: 'Ref', description: 'Memo', method: 'Zelle' as const, dateOrder: 'mdy' as const }
 	const bigGeneric = ['Posted,Who,Value,Ref,Memo', ...Array.from({ length: 3000 }, (_, i) => `2026-03-01,"Payer, ${i % 7}",${i + 1}.00,R${i},"note ""${i}"""`)].join('\n')
 	const bigVenmo = [VENMO.trimEnd(), ...Array.from({ length: 3000 }, (_, i) => `,${4000000000000000000n + BigInt(i)},2026-03-01T10:00:00,Payment,Complete,"Multi\nline ${i}",Ana Silva,Owner,+ $1.00,,0,,0,,,Venmo balance,,,,Venmo,,`)].join('\n')
 

@@ -232,14 +232,18 @@ export function parseSignedAmount(input: string): { sign: 1 | -1; value: string 
  * 14:22:05 EST`) or US (`03/01/2026`, `3/1/26`). The calendar day as written (the source's
  * own timezone), or null.
  */
-export function parseLooseDate(input: string): string | null {
+/** How a file writes a slashed date: month first (the United States) or day first. */
+export type DateOrder = 'mdy' | 'dmy'
+
+export function parseLooseDate(input: string, order: DateOrder = 'mdy'): string | null {
 	const text = input.trim()
 	let m = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T\s].*)?$/.exec(text)
 	if (m) return parseIsoDate(`${m[1]}-${m[2]!.padStart(2, '0')}-${m[3]!.padStart(2, '0')}`)
-	m = /^(\d{1,2})\/(\d{1,2})\/(\d{2}|\d{4})(?:\s.*)?$/.exec(text)
+	m = /^(\d{1,2})[/.](\d{1,2})[/.](\d{2}|\d{4})(?:\s.*)?$/.exec(text)
 	if (m) {
 		const year = m[3]!.length === 2 ? `20${m[3]}` : m[3]!
-		return parseIsoDate(`${year}-${m[1]!.padStart(2, '0')}-${m[2]!.padStart(2, '0')}`)
+		const [month, day] = order === 'dmy' ? [m[2]!, m[1]!] : [m[1]!, m[2]!]
+		return parseIsoDate(`${year}-${month.padStart(2, '0')}-${day.padStart(2, '0')}`)
 	}
 	return null
 }
@@ -256,9 +260,9 @@ export function cleanText(value: string): string | null {
 export function paymentRow(
 	line: number,
 	raw: { date: string; amount: string; payer: string; fee?: string; description?: string; externalId?: string; payerEmail?: string },
-	fixed: { method: PaymentMethod; provider: string; requireId?: boolean },
+	fixed: { method: PaymentMethod; provider: string; requireId?: boolean; dateOrder?: DateOrder },
 ): ParsedRow {
-	const date = parseLooseDate(raw.date)
+	const date = parseLooseDate(raw.date, fixed.dateOrder)
 	if (!date) return { line, kind: 'failed', reason: 'dateInvalid', value: raw.date }
 	if (!raw.amount.trim()) return { line, kind: 'failed', reason: 'amountMissing', value: '' }
 	const amount = parseSignedAmount(raw.amount)

@@ -4,8 +4,8 @@ import { headerIndex, normalizeHeader, paymentRow, rowReader, type ParsedRow, ty
 
 /**
  * Any other CSV: the user names, once, which header holds the date, the amount, the payer and
- * optionally the external id and the description, and which payment method the file's rows
- * are. The mapping is saved per organization under the file's header signature and offered
+ * optionally the external id and the description, which payment method the file's rows are,
+ * and whether its dates are written month or day first. The mapping is saved per organization under the file's header signature and offered
  * the next time a file with the same headers comes.
  */
 export const genericMappingSchema = z.object({
@@ -15,6 +15,8 @@ export const genericMappingSchema = z.object({
 	externalId: z.string().trim().max(200).optional().default(''),
 	description: z.string().trim().max(200).optional().default(''),
 	method: z.enum(PAYMENT_METHODS).default('Other'),
+	/** 03/04/2026: March 4 (mdy, the United States) or 3 April (dmy). */
+	dateOrder: z.enum(['mdy', 'dmy']).default('mdy'),
 })
 export type GenericMapping = z.output<typeof genericMappingSchema>
 
@@ -44,7 +46,7 @@ export function parseGeneric(header: string[], records: Rec[], mapping: GenericM
 				externalId: col(fields, mapping.externalId),
 				description: col(fields, mapping.description),
 			},
-			{ method: mapping.method, provider: 'csv' },
+			{ method: mapping.method, provider: 'csv', dateOrder: mapping.dateOrder },
 		),
 	)
 }

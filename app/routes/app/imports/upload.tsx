@@ -86,7 +86,7 @@ function UploadForm({ error, token }: { error: UploadError | null; token: string
 const MAPPED = ['date', 'amount', 'payer', 'externalId', 'description'] as const
 
 function MappingForm({ mapping, token }: { mapping: MappingStep; token: string }) {
-	const { t } = useTranslation(['imports', 'transactions'])
+	const { t, i18n } = useTranslation(['imports', 'transactions'])
 	const optional = new Set(['externalId', 'description'])
 	return (
 		<Card>
@@ -137,6 +137,13 @@ function MappingForm({ mapping, token }: { mapping: MappingStep; token: string }
 									{t(`transactions:methods.${m}`)}
 								</option>
 							))}
+						</NativeSelect>
+					</Field>
+					{/* Spreadsheets in Spanish and Portuguese write the day first: the language's way is the default. */}
+					<Field label={t('mapping.dateOrder')} htmlFor="map-date-order">
+						<NativeSelect id="map-date-order" name="dateOrder" defaultValue={i18n.language === 'en' ? 'mdy' : 'dmy'}>
+							<option value="mdy">{t('mapping.monthFirst')}</option>
+							<option value="dmy">{t('mapping.dayFirst')}</option>
 						</NativeSelect>
 					</Field>
 					<div>
