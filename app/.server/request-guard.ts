@@ -1,4 +1,4 @@
-import { data, type RouterContextProvider } from 'react-router'
+import { data, redirect, type RouterContextProvider } from 'react-router'
 import { getInstance } from './i18n.ts'
 import type { ErrorMessage, ErrorPayload } from '#app/lib/errors.ts'
 
@@ -155,6 +155,25 @@ export async function readCapped(request: Request, cap: number): Promise<Buffer 
 	return Buffer.concat(chunks)
 }
 
+/** How much of a too-large upload is read and dropped so that the browser gets its answer. */
+const MAX_DISCARDED_BYTES = 64 * 1024 * 1024
+
+/** Reads the body to its end without keeping it; false when it runs past `max` (then left unread). */
+async function discardBody(request: Request, max: number) {
+	if (!request.body || request.bodyUsed) return true
+	const reader = request.body.getReader()
+	let size = 0
+	for (;;) {
+		const { done, value } = await reader.read()
+		if (done) return true
+		size += value.byteLength
+		if (size > max) {
+			reader.cancel().catch(() => undefined)
+			return false
+		}
+	}
+}
+
 function decodeUtf8(bytes: Uint8Array) {
 	try {
 		return new TextDecoder('utf-8', { fatal: true }).decode(bytes)
@@ -170,6 +189,14 @@ const MESSAGES = {
 } as const satisfies Record<GuardRefusal['status'], ErrorMessage>
 
 /**
+ * Upload screens whose too-large upload (multipart) goes back to the form, which says so there
+ * (`?error=`), instead of an error page in its place. Keyed by path, also as a `.data` request.
+ */
+const TOO_LARGE_BACK_TO: Record<string, string> = {
+	'/app/transactions/import': '/app/transactions/import?error=tooLarge',
+}
+
+/**
  * Root middleware: answers a refusal as a 4xx, else goes on. A screen renders it in its error
  * boundary; a resource route (sign-out, the CSV export) answers the translated message itself.
  */
@@ -178,6 +205,11 @@ export async function requestGuard({ request, context }: { request: Request; con
 	if (refusal) {
 		// The rest of a body that is too large is never read: the connection closes after the answer.
 		const headers = refusal.status === 413 ? { connection: 'close' } : undefined
+		const upload = (request.headers.get('content-type') ?? '').toLowerCase().startsWith('multipart/form-data')
+		const back = upload && refusal.reason === 'tooLarge' ? TOO_LARGE_BACK_TO[new URL(request.url).pathname.replace(/\.data$/, '')] : undefined
+		// A browser still sending shows a connection error instead of an answer given before the
+		// end of its upload: the rest of a plausible file is read and dropped, then it is sent back.
+		if (back) throw redirect(back, (await discardBody(request, MAX_DISCARDED_BYTES)) ? undefined : { headers })
 		const message = MESSAGES[refusal.status]
 		// `message` for the error boundary (lib/errors.ts); `text` for a resource route's caller.
 		const text = getInstance(context).t(`errors.${message}`)

@@ -218,6 +218,27 @@ test.describe('imports @nojs', () => {
 		expect(await transactions(orgId)).toEqual([])
 	})
 
+	test('a file over 10 MB is refused on the upload screen, with its message, and writes nothing', async ({ page, request, javaScriptEnabled }) => {
+		const { orgId } = await signUp(page, request, 'Big Files')
+		await page.goto('/app/transactions/import')
+		const big = Buffer.concat([Buffer.from('Posted,Who,Value\n'), Buffer.alloc(13 * 1024 * 1024, '2026-03-01,Ana,1.00\n')])
+		const input = page.getByLabel('CSV file')
+		await input.setInputFiles({ name: 'big.csv', mimeType: 'text/csv', buffer: big })
+		const message = 'The file is larger than 10 MB. Export a shorter period.'
+		if (javaScriptEnabled) {
+			// Refused before it is sent: the browser's own check says why.
+			await page.getByRole('button', { name: 'Upload and preview' }).click()
+			expect(await input.evaluate((el: HTMLInputElement) => el.validationMessage)).toBe(message)
+			await expect(page).toHaveURL(/\/app\/transactions\/import$/)
+		} else {
+			await page.getByRole('button', { name: 'Upload and preview' }).click()
+			await expect(page).toHaveURL(/\/app\/transactions\/import\?error=tooLarge$/)
+			await expect(page.getByText(message)).toBeVisible()
+			await expect(page.getByLabel('CSV file')).toBeVisible()
+		}
+		expect(await transactions(orgId)).toEqual([])
+	})
+
 	test('a generic CSV: map the columns once; the mapping is offered for the next file', async ({ page, request }) => {
 		const { orgId } = await signUp(page, request, 'Mapper')
 		const file = 'Posted,Who,Value,Ref\n2026-03-01,Ana Silva,$100.00,G-1\n'

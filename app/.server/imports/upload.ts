@@ -1,10 +1,9 @@
 import { genericMappingSchema, headerSignature, readRecords, type FileError, type GenericMapping } from './parsers/index.ts'
+import { MAX_IMPORT_BYTES } from '#app/lib/imports.ts'
 import { importPayments } from './pipeline.ts'
 import { isProgressToken, reportProgress } from './progress.ts'
 import { getSavedMapping, saveMapping } from './queries.ts'
 
-/** The largest CSV the import screen accepts (the request guard caps the whole body at 12 MB). */
-export const MAX_IMPORT_BYTES = 10 * 1024 * 1024
 
 export type UploadError = FileError | 'missing' | 'tooLarge'
 

@@ -10,6 +10,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/
 import { Input } from '#app/components/ui/input.tsx'
 import { errorResponse } from '#app/lib/errors.ts'
 import { titleMeta } from '#app/lib/meta.ts'
+import { MAX_IMPORT_BYTES } from '#app/lib/imports.ts'
 import { PAYMENT_METHODS } from '#app/lib/schemas/transactions.ts'
 import type { Route } from './+types/upload'
 
@@ -17,9 +18,10 @@ export { ErrorBoundary } from '#app/components/error-boundary.tsx'
 
 export const meta = titleMeta('importPayments')
 
-export function loader({ context }: Route.LoaderArgs) {
+export function loader({ request, context }: Route.LoaderArgs) {
 	requireMember(context)
-	return null
+	// A file over the request cap is refused before the action and sent back here to say so.
+	return { tooLarge: new URL(request.url).searchParams.get('error') === 'tooLarge' }
 }
 
 /** Upload (or the mapping of a file no layout fits): stages a preview batch and shows it. */
@@ -35,7 +37,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 	return { error: outcome.error, mapping: null }
 }
 
-export default function ImportUpload({ actionData }: Route.ComponentProps) {
+export default function ImportUpload({ loaderData, actionData }: Route.ComponentProps) {
 	const { t } = useTranslation('imports')
 	const token = useProgressToken()
 	const mapping = actionData?.mapping ?? null
@@ -45,7 +47,7 @@ export default function ImportUpload({ actionData }: Route.ComponentProps) {
 			{mapping ? (
 				<MappingForm mapping={mapping} token={token} />
 			) : (
-				<UploadForm error={actionData?.error ?? null} token={token} />
+				<UploadForm error={actionData?.error ?? (loaderData.tooLarge ? 'tooLarge' : null)} token={token} />
 			)}
 		</div>
 	)
@@ -67,6 +69,11 @@ function UploadForm({ error, token }: { error: UploadError | null; token: string
 							required
 							aria-invalid={error ? true : undefined}
 							aria-describedby={error ? 'import-file-error import-file-help' : 'import-file-help'}
+							// With JavaScript a file over the limit is refused before it is sent.
+							onChange={(event) => {
+								const file = event.currentTarget.files?.[0]
+								event.currentTarget.setCustomValidity(file && file.size > MAX_IMPORT_BYTES ? t('fileErrors.tooLarge') : '')
+							}}
 						/>
 					</Field>
 					<p id="import-file-help" className="text-sm text-muted-foreground">
