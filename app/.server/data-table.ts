@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data } from 'react-router'
+import { data, redirect } from 'react-router'
 import type { z } from 'zod'
 import { FORM_END_FIELD, MAX_ROWS_PER_SAVE, type BatchResult, type RowErrors, type SaveCounts, type SaveOutcome, type SaveWarning } from '#app/lib/editable-rows.ts'
 import { readTableState, withoutEditMode, type SortDirection } from '#app/lib/table-params.ts'
@@ -28,6 +28,19 @@ export function readTableRequest<S extends string>(
 	const member = requireMember(context)
 	const url = new URL(request.url)
 	return { ...member, url, state: readTableState(url.searchParams, sorts, defaults) }
+}
+
+/**
+ * A page past the last one (an old bookmark, the last rows deleted) goes to the last page
+ * instead of showing "no rows yet" beside a total: a redirect that keeps the rest of the URL.
+ */
+export function redirectPastLastPage(url: URL, page: number, pageSize: number, found: { rows: unknown[]; total: number }) {
+	if (page <= 1 || found.rows.length > 0 || found.total === 0) return
+	const next = new URL(url)
+	const last = Math.ceil(found.total / pageSize)
+	if (last > 1) next.searchParams.set('page', String(last))
+	else next.searchParams.delete('page')
+	throw redirect(next.pathname + next.search)
 }
 
 /** The largest form body a table save accepts (500 rows with long descriptions fit). */

@@ -135,6 +135,10 @@ test('client search, sort and pages live in the URL @nojs', async ({ page, reque
 	await page.getByRole('link', { name: 'Next' }).click()
 	await expect(page).toHaveURL(/page=2/)
 	await expect(page.getByRole('row').nth(1)).toContainText('Client 26')
+	// Past the last page: the last page.
+	await page.goto('/app/clients?page=50')
+	await expect(page).toHaveURL(/\/app\/clients\?page=2$/)
+	await expect(page.getByRole('row').nth(1)).toContainText('Client 26')
 	// The current column toggles: name descending.
 	await page.getByRole('link', { name: /^Name/ }).click()
 	await expect(page).toHaveURL(/sort=name&dir=desc/)

@@ -246,6 +246,11 @@ test('search, sort and pages live in the URL @nojs', async ({ page, request, jav
 	await expect(page).toHaveURL(/page=2/)
 	await expect(page.getByText('Showing 26–30 of 30')).toBeVisible()
 	await expect(page.getByRole('row').nth(1)).toContainText('EX-005')
+	// A page past the last one (an old bookmark) shows the last page, not "no transactions yet".
+	await page.goto('/app/transactions?sort=amount&dir=asc&page=999')
+	await expect(page).toHaveURL(/sort=amount&dir=asc&page=2$/)
+	await expect(page.getByText('Showing 26–30 of 30')).toBeVisible()
+	await page.goto('/app/transactions')
 
 	// A new column sorts ascending first, then toggles; sorting goes back to page 1.
 	await page.getByRole('link', { name: /^Amount/ }).click()

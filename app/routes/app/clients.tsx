@@ -4,7 +4,7 @@ import { titleMeta } from '#app/lib/meta.ts'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { requireMember } from '#app/.server/auth/session.ts'
 import { listClients, saveClients } from '#app/.server/clients.ts'
-import { readTableRequest, tableAction } from '#app/.server/data-table.ts'
+import { readTableRequest, redirectPastLastPage, tableAction } from '#app/.server/data-table.ts'
 import { DEFAULT_PAGE_SIZE, memberClock } from '#app/.server/query.ts'
 import { ClientStatusBadge } from '#app/components/data-table/client-cells.tsx'
 import { SortableHead, TableLoadError, TableSearch } from '#app/components/data-table/data-table.tsx'
@@ -21,11 +21,12 @@ import { keepDataAfterLostSave, keepEditsWhenSaveFails } from '#app/components/d
 export const meta = titleMeta('clients')
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-	const { user, organization, state } = readTableRequest(request, context, CLIENT_SORTS, CLIENT_DEFAULT_SORT)
+	const { user, organization, url, state } = readTableRequest(request, context, CLIENT_SORTS, CLIENT_DEFAULT_SORT)
 	const [page, clock] = await Promise.all([
 		listClients(user.userId, organization.id, { ...state, pageSize: DEFAULT_PAGE_SIZE }),
 		memberClock(organization),
 	])
+	redirectPastLastPage(url, state.page, DEFAULT_PAGE_SIZE, page)
 	return {
 		state,
 		pageSize: DEFAULT_PAGE_SIZE,

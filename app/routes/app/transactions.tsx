@@ -7,7 +7,7 @@ import { titleMeta } from '#app/lib/meta.ts'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { requireMember } from '#app/.server/auth/session.ts'
 import { listClientChoices } from '#app/.server/clients.ts'
-import { readTableRequest, tableAction } from '#app/.server/data-table.ts'
+import { readTableRequest, redirectPastLastPage, tableAction } from '#app/.server/data-table.ts'
 import { DEFAULT_PAGE_SIZE, memberClock } from '#app/.server/query.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { syncMailbox, syncToast } from '#app/.server/email-sync/sync.ts'
@@ -44,6 +44,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 		getTransactionsScreen(user.userId, organization.id, { ...state, category, pageSize: DEFAULT_PAGE_SIZE }),
 		state.edit ? listClientChoices(user.userId, organization.id) : [],
 	])
+	redirectPastLastPage(url, state.page, DEFAULT_PAGE_SIZE, page)
 	const lastSynced = sync.lastSyncedAt ? new TZDate(sync.lastSyncedAt, clock.timezone) : null
 	return {
 		state,
