@@ -3,7 +3,7 @@ import { CLIENT_DEFAULT_SORT, CLIENT_SORTS, type ClientChoice, type ClientRowInp
 import { type BatchResult, type SaveWarning } from '#app/lib/editable-rows.ts'
 import { batchSaver, fingerprint, versionOf, type BatchPlan } from './data-table.ts'
 import { asUser, type Tx } from './db/index.ts'
-import { COUNT_CAP, likePattern, normalizeSearch, readPaging, type PageOptions, type SortDirection } from './query.ts'
+import { COUNT_CAP, likePattern, normalizeSearch, payerKey, readPaging, type PageOptions, type SortDirection } from './query.ts'
 
 /**
  * The clients of one organization: the paged, sorted, searched list, the all-or-nothing batch
@@ -90,7 +90,7 @@ export const saveClients = batchSaver<ClientRowInput, ClientRow, ClientValues, u
 	fingerprint: (row) => fingerprint(editableValues(row)),
 	conflictValues: ({ id: _id, version: _v, fingerprint: _f, createdAt: _c, ...values }) => values,
 	prepare: async () => undefined,
-	warn: (trx, plan, current) => duplicateNames(trx, organizationId, plan, current),
+	warn: (trx, plan, current) => duplicates(trx, organizationId, plan, current),
 	write: async (trx, plan) => {
 		if (plan.updates.length > 0) {
 			const values = sql.join(
@@ -121,22 +121,36 @@ export const saveClients = batchSaver<ClientRowInput, ClientRow, ClientValues, u
 	},
 }))
 
-/** New or changed names that another client (saved, or earlier in the batch) already has. */
-async function duplicateNames(trx: Tx, organizationId: string, plan: BatchPlan<ClientRowInput>, current: Map<string, ClientRow>) {
-	const named = [...plan.inserts, ...plan.updates].filter(
-		({ row }) => !row.id || current.get(row.id)?.name.toLowerCase() !== row.name.toLowerCase(),
-	)
-	if (named.length === 0) return []
-	const names = [...new Set(named.map(({ row }) => row.name.toLowerCase()))]
-	const { rows: taken } = await sql<{ id: string; name: string }>`select c.id, c.name from public.clients c
-		where c.organization_id = ${organizationId} and lower(c.name) = any(${names}::text[])`.execute(trx)
-	const seen = new Set<string>()
+/**
+ * New or changed names and emails that another client (saved, or earlier in the batch) already
+ * has. Names compare as import matching compares payers (case and spaces ignored: "grace
+ * nguyen" is Grace Nguyen), emails in any case.
+ */
+async function duplicates(trx: Tx, organizationId: string, plan: BatchPlan<ClientRowInput>, current: Map<string, ClientRow>) {
+	const written = [...plan.inserts, ...plan.updates].sort((a, b) => a.index - b.index)
+	const emailOf = (email: string | null) => email?.trim().toLowerCase() || null
+	const named = written.filter(({ row }) => !row.id || payerKey(current.get(row.id)?.name ?? '') !== payerKey(row.name))
+	const mailed = written.filter(({ row }) => emailOf(row.email) && (!row.id || emailOf(current.get(row.id)?.email ?? null) !== emailOf(row.email)))
+	if (named.length === 0 && mailed.length === 0) return []
+	const names = [...new Set(named.map(({ row }) => payerKey(row.name)))]
+	const emails = [...new Set(mailed.map(({ row }) => emailOf(row.email)!))]
+	const { rows: taken } = await sql<{ id: string; name: string; email: string | null }>`select c.id, public.payer_key(c.name) as name, lower(c.email) as email
+		from public.clients c
+		where c.organization_id = ${organizationId} and (public.payer_key(c.name) = any(${names}::text[]) or lower(c.email) = any(${emails}::text[]))`.execute(trx)
 	const warnings: SaveWarning[] = []
-	for (const { index, row } of named.sort((a, b) => a.index - b.index)) {
-		const key = row.name.toLowerCase()
-		const other = taken.some((c) => c.name.toLowerCase() === key && c.id !== row.id)
-		if (other || seen.has(key)) warnings.push({ index, code: 'duplicateName', value: row.name })
-		seen.add(key)
+	const seenNames = new Set<string>()
+	const seenEmails = new Set<string>()
+	for (const { index, row } of written) {
+		const name = payerKey(row.name)
+		if (named.some((n) => n.index === index)) {
+			if (seenNames.has(name) || taken.some((c) => c.name === name && c.id !== row.id)) warnings.push({ index, code: 'duplicateName', value: row.name })
+		}
+		seenNames.add(name)
+		const email = emailOf(row.email)
+		if (email && mailed.some((m) => m.index === index)) {
+			if (seenEmails.has(email) || taken.some((c) => c.email === email && c.id !== row.id)) warnings.push({ index, code: 'duplicateEmail', value: row.email! })
+		}
+		if (email) seenEmails.add(email)
 	}
 	return warnings
 }

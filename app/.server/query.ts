@@ -70,3 +70,11 @@ export async function organizationClock(trx: Tx, organizationId: string, now = n
 export function memberClock(organization: Pick<Membership, 'timezone'>, now = new Date()) {
 	return { timezone: organization.timezone, today: dateIn(organization.timezone, now) }
 }
+
+/**
+ * A person's name as matching compares it, as `public.payer_key` in SQL: lowercased, trimmed,
+ * inner spaces collapsed (an import's payer against clients and aliases, a client's namesakes).
+ */
+export function payerKey(name: string) {
+	return name.trim().replace(/\s+/g, ' ').toLowerCase()
+}

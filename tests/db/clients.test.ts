@@ -162,6 +162,19 @@ describe('saving a batch of clients', () => {
 			},
 		})
 		expect(await list(org.userId, org.orgId)).toEqual(before)
+		// Names compare as import matching does (case and spaces ignored); emails in any case.
+		const mailed = (name: string, email: string): ClientRowInput => ({ ...fresh(name), email })
+		const spaced = await saveClients(org.userId, org.orgId, [fresh('  ana   SILVA '), mailed('Eva', 'EVA@example.com'), mailed('Eve', 'eva@EXAMPLE.com')], false)
+		expect(spaced).toMatchObject({
+			ok: false,
+			confirm: {
+				warnings: [
+					{ index: 0, code: 'duplicateName', value: '  ana   SILVA ' },
+					{ index: 2, code: 'duplicateEmail', value: 'eva@EXAMPLE.com' },
+				],
+			},
+		})
+		expect(await list(org.userId, org.orgId)).toEqual(before)
 		// Editing a client that keeps its own name warns about nothing.
 		expect(await saveClients(org.userId, org.orgId, [{ ...asInput(bruno!), phone: '555' }], false)).toMatchObject({ ok: true, updated: 1 })
 	})

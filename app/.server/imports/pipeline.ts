@@ -6,7 +6,8 @@ import { logError } from '../log.ts'
 import { parseImportFileAsync, type FileError, type GenericMapping, type ImportSource, type NormalizedPayment, type ParsedRow } from './parsers/index.ts'
 import { Stager, type RowFailure, type StagedBatch } from './staging.ts'
 
-export { MAX_KEPT_FAILURES, payerKey, type RowFailure, type StagedBatch } from './staging.ts'
+export { MAX_KEPT_FAILURES, type RowFailure, type StagedBatch } from './staging.ts'
+export { payerKey } from '../query.ts'
 
 /**
  * The one import pipeline: parse (files) → normalise → dedupe → match → commit → digest hook.

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import { sql } from 'kysely'
 import { asSystem, asUser } from '../db/index.ts'
 import type { FailReason, ImportSource, NormalizedPayment, ParsedRow } from './parsers/index.ts'
+import { payerKey } from '../query.ts'
 
 /** Failing rows kept with a batch for its preview. */
 export const MAX_KEPT_FAILURES = 200
@@ -144,7 +145,3 @@ export class ImportKeys {
 	}
 }
 
-/** As `public.payer_key` in SQL: lowercased, trimmed, inner spaces collapsed. */
-export function payerKey(name: string) {
-	return name.trim().replace(/\s+/g, ' ').toLowerCase()
-}
