@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from 'kysely'
 import { CLIENT_DEFAULT_SORT, CLIENT_SORTS, type ClientChoice, type ClientRowInput, type ClientSort, type ClientStatus } from '#app/lib/schemas/clients.ts'
 import { type BatchResult, type SaveWarning } from '#app/lib/editable-rows.ts'
+import { PHONE } from '#app/lib/schemas/fields.ts'
 import { batchSaver, fingerprint, versionOf, type BatchPlan } from './data-table.ts'
 import { asUser, type Tx } from './db/index.ts'
 import { COUNT_CAP, likePattern, normalizeSearch, payerKey, readPaging, type PageOptions, type SortDirection } from './query.ts'
@@ -77,7 +78,7 @@ export type SaveClientsResult = BatchResult<ClientValues>
 
 /**
  * Saves a batch of clients all or nothing (see saveBatch). A deleted client's payments stay,
- * without a client. A new name (or a renamed client) that another client already has is
+ * without a client. A new name or email (or a changed one) that another client already has is
  * allowed, after a question.
  */
 export const saveClients = batchSaver<ClientRowInput, ClientRow, ClientValues, undefined>((userId, organizationId) => ({
@@ -89,7 +90,14 @@ export const saveClients = batchSaver<ClientRowInput, ClientRow, ClientValues, u
 		).rows.map(toRow),
 	fingerprint: (row) => fingerprint(editableValues(row)),
 	conflictValues: ({ id: _id, version: _v, fingerprint: _f, createdAt: _c, ...values }) => values,
-	prepare: async () => undefined,
+	// A phone written or changed here is a phone number (PHONE, as on the profile and the public
+	// booking page); one saved before the rule stays until someone changes it.
+	prepare: async (_trx, plan, current, fail) => {
+		for (const { index, row } of [...plan.inserts, ...plan.updates]) {
+			if (row.phone && row.phone !== (row.id ? current.get(row.id)?.phone : null) && !PHONE.test(row.phone)) fail(index, 'phone', 'phoneInvalid')
+		}
+		return undefined
+	},
 	warn: (trx, plan, current) => duplicates(trx, organizationId, plan, current),
 	write: async (trx, plan) => {
 		if (plan.updates.length > 0) {

@@ -180,6 +180,22 @@ describe('saving a batch of clients', () => {
 	})
 })
 
+describe('phones', () => {
+	test('a phone written or changed is a phone number; one saved before the rule stays while it is left alone', async () => {
+		const org = await orgWithClients('Phones')
+		const ana = (await list(org.userId, org.orgId)).find((c) => c.name === 'Ana Silva')!
+		await asUser(org.userId, (trx) => trx.updateTable('clients').set({ phone: 'after 5pm' }).where('id', '=', ana.id).execute())
+		const old = (await list(org.userId, org.orgId)).find((c) => c.name === 'Ana Silva')!
+		const fresh: ClientRowInput = { id: null, version: null, fingerprint: null, deleted: false, name: 'Dora', email: null, phone: 'call me', company: null, status: 'active' }
+		expect(await saveClients(org.userId, org.orgId, [fresh, asInput(old, { phone: 'not a phone' })])).toMatchObject({
+			ok: false,
+			rowErrors: { 0: { phone: 'phoneInvalid' }, 1: { phone: 'phoneInvalid' } },
+		})
+		expect(await saveClients(org.userId, org.orgId, [{ ...fresh, phone: '+1 (555) 010-0200' }, asInput(old, { company: 'Silva Yoga' })])).toMatchObject({ ok: true, inserted: 1, updated: 1 })
+		expect((await list(org.userId, org.orgId)).find((c) => c.name === 'Ana Silva')).toMatchObject({ phone: 'after 5pm', company: 'Silva Yoga' })
+	})
+})
+
 describe('one client', () => {
 	test("shows a client's totals, and an unknown or another organization's client is not found", async () => {
 		const org = await orgWithClients('Detail')
