@@ -22,6 +22,14 @@ export function formatLanguage(lng: string | null | undefined): Language {
 	return isLanguage(lng) ? lng : fallbackLanguage
 }
 
+/**
+ * A stored amount ("1234.50") as an edit field shows it: with a decimal comma in es and pt-BR
+ * ("1234,50", which the amount rules read back: decimalCommaToDot), as typed there.
+ */
+export function editableAmount(value: string, lng: string | null | undefined) {
+	return formatLanguage(lng) === 'en' ? value : value.replace('.', ',')
+}
+
 /** Intl's locale for a language: plain 'en' is US English in Intl. */
 function intlLocale(lng: string | null | undefined) {
 	return formatLanguage(lng)

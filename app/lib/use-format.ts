@@ -1,5 +1,5 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { formatCompactMoney, formatDate, formatLanguage, formatMoney, formatNumber, formatPercent, formatWholeMoney } from './format.ts'
+import { editableAmount, formatCompactMoney, formatDate, formatLanguage, formatMoney, formatNumber, formatPercent, formatWholeMoney } from './format.ts'
 
 /**
  * The formatters of app/lib/format.ts bound to the interface language: the one way components
@@ -17,5 +17,6 @@ export function useFormat() {
 		number: (value: number) => formatNumber(value, lng),
 		percent: (fraction: number) => formatPercent(fraction, lng),
 		date: (value: string | Date | null | undefined) => formatDate(value, lng),
+		editableAmount: (value: string) => editableAmount(value, lng),
 	}
 }

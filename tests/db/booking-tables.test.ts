@@ -47,6 +47,12 @@ describe('the services table', () => {
 			isActive: false,
 			description: null,
 		})
+		// Prices as es and pt-BR write them, or with a dollar sign; nine digits are too many.
+		const written = parse(servicesSaveSchema, ['45,50', '1.234,5', 'US$ 45', '$45.00', '999999999'].map((price) => ({ name: 'S', price, duration: '30', color: '', active: 'active' })))
+		expect(written.success).toBe(false)
+		expect(written.error!.issues.map((i) => `${i.path.join('.')}:${i.message}`)).toEqual(['rows.4.price:priceInvalid'])
+		const accepted = parse(servicesSaveSchema, ['45,50', '1.234,5', 'US$ 45', '$45.00'].map((price) => ({ name: 'S', price, duration: '30', color: '', active: 'active' })))
+		expect(accepted.data!.rows.map((r) => r.price)).toEqual(['45.50', '1234.50', '45.00', '45.00'])
 	})
 
 	test('adds, edits and deletes; a service with upcoming appointments is refused, with the others untouched', async () => {

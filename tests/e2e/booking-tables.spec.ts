@@ -37,7 +37,7 @@ test('services: add with validation errors, edit, refuse deleting one with upcom
 	await added.getByRole('textbox', { name: 'Duration (minutes)' }).fill('3')
 	await page.getByRole('button', { name: 'Save' }).click()
 	await expect(page.getByText('Enter the service name.')).toBeVisible()
-	await expect(page.getByText('Enter a price of 0 or more, with at most 2 decimals (like 45.00).')).toBeVisible()
+	await expect(page.getByText('Enter a price from 0 to 99,999,999.99, with at most 2 decimals (like 45.00).')).toBeVisible()
 	await expect(page.getByText('Enter a whole number of minutes from 5 to 480.')).toBeVisible()
 
 	const row = page.getByRole('row').nth(1)

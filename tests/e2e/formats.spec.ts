@@ -66,6 +66,8 @@ for (const lng of ['en', 'es', 'pt-BR'] as const) {
 		await useLanguage(page, lng)
 		const want = expected[lng]
 
+		// Wide enough for the latest payments' method column beside the chart.
+		await page.setViewportSize({ width: 1600, height: 900 })
 		await page.goto('/app/dashboard')
 		await expect(page.locator('html')).toHaveAttribute('lang', lng)
 		const stat = (title: string) => page.getByRole('group', { name: title })

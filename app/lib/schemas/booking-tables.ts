@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { metaOf, rowList, rowMeta } from '../editable-rows.ts'
+import { decimalCommaToDot } from './fields.ts'
 
 /**
  * The booking services and providers tables (docs/product.md, Booking): the edit-mode forms,
@@ -26,7 +27,8 @@ export const serviceRowSchema = z
 		...rowMeta,
 		name: text,
 		description: text,
-		price: text,
+		// Written as the language writes it ("45,50", "US$ 45") or with a dot: read as 45.50.
+		price: text.transform((value) => (value ? decimalCommaToDot(value.replace(/^(US)?\$\s*/, '')) : value)),
 		duration: text,
 		color: text,
 		active: z.enum(ACTIVE_STATES, { error: 'activeInvalid' }),

@@ -117,7 +117,7 @@ function EditServices({ loaderData, actionData }: Pick<Route.ComponentProps, 'lo
 			values={(row) => ({
 				name: row.name,
 				description: row.description ?? '',
-				price: row.price,
+				price: fmt.editableAmount(row.price),
 				duration: String(row.durationMinutes),
 				color: row.color.toLowerCase(),
 				active: row.isActive ? 'active' : 'inactive',
