@@ -29,6 +29,13 @@ export const rowMeta = {
 	deleted: z.boolean().optional(),
 }
 
+/**
+ * The option of a row's own rules (`superRefine`): they run even when a value of the row failed
+ * its field check, so that Save shows every error of a row at once, where zod would stop at the
+ * first. The rules must then read each value as possibly missing.
+ */
+export const EVERY_ROW_ERROR = { when: () => true }
+
 /** The meta fields of a parsed row, as saveBatch expects them. */
 export function metaOf(row: { id?: string; version?: string; fingerprint?: string; deleted?: boolean }) {
 	return { id: row.id ?? null, version: row.version ?? null, fingerprint: row.fingerprint ?? null, deleted: row.deleted ?? false }

@@ -35,7 +35,10 @@ describe('the services table', () => {
 				'rows.0.color:colorInvalid',
 				'rows.1.price:priceInvalid',
 				'rows.1.duration:durationInvalid',
+				// Every error of a row at once, the unparsable status included.
 				'rows.2.active:activeInvalid',
+				'rows.2.price:priceInvalid',
+				'rows.2.duration:durationRequired',
 			].sort(),
 		)
 		const good = parse(servicesSaveSchema, [{ name: ' Massage ', price: '45.5', duration: '60', color: '', active: 'inactive', description: '' }])

@@ -131,11 +131,15 @@ test('saving shows each row’s errors and saves none of them @nojs', async ({ p
 	await page.goto('/app/transactions?edit=1')
 	await editRow(page, 'ZL-100').getByRole('textbox', { name: 'Amount' }).fill('12.345')
 	await editRow(page, 'VM-200').getByRole('textbox', { name: 'Amount' }).fill('-5')
+	await editRow(page, 'VM-200').getByLabel('Date received').fill('')
 	await editRow(page, 'PP-300').getByRole('textbox', { name: 'Description' }).fill('Valid edit that must wait')
 	await page.getByRole('button', { name: 'Save' }).click()
 	await expect(page.getByText('Failed to save changes').first()).toBeVisible()
 	await expect(editRow(page, 'ZL-100')).toContainText('Use at most 2 decimal places.')
+	// Every error of a row at once: the missing date and the negative amount.
 	await expect(editRow(page, 'VM-200')).toContainText('The amount cannot be negative.')
+	await expect(editRow(page, 'VM-200')).toContainText('Enter the date received.')
+	await editRow(page, 'VM-200').getByLabel('Date received').fill('2026-03-05')
 	await expect(editRow(page, 'ZL-100').getByRole('textbox', { name: 'Amount' })).toHaveAttribute('aria-invalid', 'true')
 	expect(await dbRows(data.orgId)).toEqual(before)
 

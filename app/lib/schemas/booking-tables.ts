@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { metaOf, rowList, rowMeta } from '../editable-rows.ts'
+import { EVERY_ROW_ERROR, metaOf, rowList, rowMeta } from '../editable-rows.ts'
 import { decimalCommaToDot } from './fields.ts'
 
 /**
@@ -47,7 +47,7 @@ export const serviceRowSchema = z
 			ctx.addIssue({ code: 'custom', message: 'durationInvalid', path: ['duration'] })
 		}
 		if (row.color && !COLOR_PATTERN.test(row.color)) ctx.addIssue({ code: 'custom', message: 'colorInvalid', path: ['color'] })
-	})
+	}, EVERY_ROW_ERROR)
 	.transform((row) => ({
 		...metaOf(row),
 		name: row.name ?? '',
@@ -90,7 +90,7 @@ export const providerRowSchema = z
 		if (row.avatarUrl && (row.avatarUrl.length > 2048 || !HTTP_URL_PATTERN.test(row.avatarUrl) || !URL.canParse(row.avatarUrl))) {
 			ctx.addIssue({ code: 'custom', message: 'avatarUrlInvalid', path: ['avatarUrl'] })
 		}
-	})
+	}, EVERY_ROW_ERROR)
 	.transform((row) => ({
 		...metaOf(row),
 		member: row.member || null,

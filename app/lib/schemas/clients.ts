@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { metaOf, rowList, rowMeta } from '../editable-rows.ts'
+import { EVERY_ROW_ERROR, metaOf, rowList, rowMeta } from '../editable-rows.ts'
 
 /**
  * The clients table: its URL parameters and the edit-mode form, shared by the browser
@@ -33,8 +33,8 @@ export const clientRowSchema = z
 		if (row.id && !row.version) ctx.addIssue({ code: 'custom', message: 'rowInvalid', path: ['id'] })
 		if (row.deleted) return
 		if (!row.name) ctx.addIssue({ code: 'custom', message: 'nameRequired', path: ['name'] })
-		if (row.email && !EMAIL_PATTERN.test(row.email)) ctx.addIssue({ code: 'custom', message: 'emailInvalid', path: ['email'] })
-	})
+		if (typeof row.email === 'string' && row.email && !EMAIL_PATTERN.test(row.email)) ctx.addIssue({ code: 'custom', message: 'emailInvalid', path: ['email'] })
+	}, EVERY_ROW_ERROR)
 	.transform((row) => ({
 		...metaOf(row),
 		name: row.name ?? '',

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { isValidDate } from '#app/lib/dates.ts'
 import { decimalCommaToDot } from '#app/lib/schemas/fields.ts'
-import { metaOf, rowList, rowMeta } from '../editable-rows.ts'
+import { EVERY_ROW_ERROR, metaOf, rowList, rowMeta } from '../editable-rows.ts'
 
 /**
  * The transactions table: its URL parameters and the edit-mode form, shared by the browser
@@ -76,10 +76,10 @@ export const transactionRowSchema = z
 	})
 	.superRefine((row, ctx) => {
 		if (row.id && !row.version) ctx.addIssue({ code: 'custom', message: 'rowInvalid', path: ['id'] })
-		if (row.deleted) return
+		if (row.deleted || typeof row.amount !== 'string') return
 		const amount = parseAmount(row.amount)
 		if (!amount.ok) ctx.addIssue({ code: 'custom', message: amount.error, path: ['amount'] })
-	})
+	}, EVERY_ROW_ERROR)
 	.transform((row) => ({
 		...metaOf(row),
 		clientId: row.clientId ?? null,
