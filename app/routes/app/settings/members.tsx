@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, getSelectProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { data, Form } from 'react-router'
+import { data, Form, Link, useLocation } from 'react-router'
 import { z } from 'zod'
 import { requireRole } from '#app/.server/auth/session.ts'
 import { changeRole, inviteMember, listInvitations, listMembers, removeMember, revokeInvitation } from '#app/.server/members.ts'
@@ -101,6 +101,7 @@ export default function MembersTab({ loaderData, actionData }: Route.ComponentPr
 	const { t } = useTranslation('settings')
 	const { t: tc } = useTranslation()
 	const { members, invitations, me, myRole } = loaderData
+	const location = useLocation()
 	const grantable: readonly Role[] = myRole === 'owner' ? ROLES : ROLES.filter((r) => r !== 'owner')
 	return (
 		<div className="grid grid-cols-1 gap-6">
@@ -151,7 +152,8 @@ export default function MembersTab({ loaderData, actionData }: Route.ComponentPr
 										<TableCell data-card={editable ? 'actions' : 'hidden'}>
 											{editable ? (
 												<div className="flex flex-wrap items-center gap-2">
-													<Form method="post" className="flex items-center gap-2">
+													{/* Remade after each answer: a refused role goes back to the saved one. */}
+													<Form key={`${m.role}:${location.key}`} method="post" className="flex items-center gap-2">
 														<input type="hidden" name="intent" value="role" />
 														<input type="hidden" name="userId" value={m.userId} />
 														<select
@@ -170,13 +172,20 @@ export default function MembersTab({ loaderData, actionData }: Route.ComponentPr
 															{t('members.save')}
 														</Button>
 													</Form>
-													<Form method="post">
-														<input type="hidden" name="intent" value="remove" />
-														<input type="hidden" name="userId" value={m.userId} />
-														<Button type="submit" size="sm" variant="ghost" aria-label={m.userId === me ? t('members.leave') : t('members.removeOf', { name })}>
-															{m.userId === me ? t('members.leave') : t('members.remove')}
+													{m.userId === me ? (
+														// Leaving asks first, on the organization tab.
+														<Button asChild size="sm" variant="ghost">
+															<Link to="/app/settings/organization?leave=1">{t('members.leave')}</Link>
 														</Button>
-													</Form>
+													) : (
+														<Form method="post">
+															<input type="hidden" name="intent" value="remove" />
+															<input type="hidden" name="userId" value={m.userId} />
+															<Button type="submit" size="sm" variant="ghost" aria-label={t('members.removeOf', { name })}>
+																{t('members.remove')}
+															</Button>
+														</Form>
+													)}
 												</div>
 											) : null}
 										</TableCell>
@@ -187,7 +196,8 @@ export default function MembersTab({ loaderData, actionData }: Route.ComponentPr
 					</Table>
 				</CardContent>
 			</Card>
-			<InviteCard grantable={grantable} invitations={invitations} lastResult={actionData && 'invite' in actionData ? actionData.invite : undefined} />
+			{/* A new page after each answer: the fields show what was saved, not what was typed. */}
+			<InviteCard key={location.key} grantable={grantable} invitations={invitations} lastResult={actionData && 'invite' in actionData ? actionData.invite : undefined} />
 		</div>
 	)
 }

@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, getTextareaProps, useForm } from '@conform
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useState } from 'react'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { data, Form } from 'react-router'
+import { data, Form, Link, useSearchParams } from 'react-router'
 import { requireMember, requireOwner } from '#app/.server/auth/session.ts'
 import { publicBookingUrl } from '#app/.server/booking.ts'
 import {
@@ -110,7 +110,7 @@ export default function OrganizationTab({ loaderData, actionData }: Route.Compon
 			<OrganizationCard {...loaderData} owner={owner} lastResult={actionData && 'organization' in actionData ? actionData.organization : undefined} />
 			<div className="grid content-start gap-6">
 				{owner ? <BrandingCard settings={loaderData.settings} lastResult={actionData && 'branding' in actionData ? actionData.branding : undefined} /> : null}
-				<LeaveCard />
+				<LeaveCard organizationName={loaderData.settings.name} />
 				{owner ? <DangerZone error={actionData && 'deleteError' in actionData ? actionData.deleteError : undefined} /> : null}
 			</div>
 		</div>
@@ -282,23 +282,38 @@ function BrandingCard({ settings, lastResult }: { settings: Loader['settings']; 
 	)
 }
 
-function LeaveCard() {
+/** Leaving asks first, on a page of its own (`?leave=1`, works without JavaScript). */
+const LEAVE_QUESTION = '/app/settings/organization?leave=1'
+
+function LeaveCard({ organizationName }: { organizationName: string }) {
 	const { t } = useTranslation('settings')
+	const asking = useSearchParams()[0].get('leave') === '1'
 	return (
-		<Card>
+		<Card role={asking ? 'alertdialog' : undefined} aria-labelledby="leave-title" className={asking ? 'border-destructive/40' : undefined}>
 			<CardHeader>
 				<CardTitle>
-					<h2>{t('members.leave')}</h2>
+					<h2 id="leave-title">{asking ? t('members.leaveQuestion', { organization: organizationName }) : t('members.leave')}</h2>
 				</CardTitle>
 				<CardDescription>{t('members.leaveHint')}</CardDescription>
 			</CardHeader>
-			<CardContent>
-				<Form method="post">
-					<input type="hidden" name="intent" value="leave" />
-					<Button type="submit" variant="outline">
-						{t('members.leave')}
+			<CardContent className="flex flex-wrap gap-2">
+				{asking ? (
+					<>
+						<Form method="post" action={HERE}>
+							<input type="hidden" name="intent" value="leave" />
+							<Button type="submit" variant="destructive">
+								{t('members.leaveConfirm')}
+							</Button>
+						</Form>
+						<Button asChild variant="outline">
+							<Link to={HERE}>{t('members.stay')}</Link>
+						</Button>
+					</>
+				) : (
+					<Button asChild variant="outline">
+						<Link to={LEAVE_QUESTION}>{t('members.leave')}</Link>
 					</Button>
-				</Form>
+				)}
 			</CardContent>
 		</Card>
 	)
