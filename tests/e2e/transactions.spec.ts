@@ -542,6 +542,33 @@ test('row actions stay in view at 1366 px with the sidebar open, also after a fa
 	expect(scrolled).toBe(0)
 })
 
+test('in edit mode on a laptop the client, category and method read whole (in pt-BR too) @nojs', async ({ page, request }) => {
+	await page.setViewportSize({ width: 1280, height: 800 })
+	const account = await signUp(page, request, 'Readable Editor')
+	await seed(account.email, ['Maria Fernanda'], [{ client: 'Maria Fernanda', external: 'WT-1', amount: '10.00', date: '2026-03-01', category: 'unmatched', method: 'Wire Transfer' }])
+	for (const lng of ['en', 'pt-BR']) {
+		await page.context().addCookies([{ name: 'lng', value: Buffer.from(JSON.stringify(lng)).toString('base64'), url: test.info().project.use.baseURL! }])
+		await page.goto('/app/transactions?edit=1')
+		// A field is cut when its text (an input's value, a select's chosen option) is wider than its box.
+		const cut = await editRow(page, 'WT-1').evaluate((row) =>
+			[...row.querySelectorAll<HTMLInputElement | HTMLSelectElement>('input:not([type=hidden]):not([type=checkbox]):not([type=date]), select')]
+				.filter((el) => {
+					const text = document.createElement('span')
+					text.style.font = getComputedStyle(el).font
+					text.style.whiteSpace = 'pre'
+					text.textContent = el instanceof HTMLSelectElement ? (el.selectedOptions[0]?.text ?? '') : el.value
+					document.body.append(text)
+					const width = text.getBoundingClientRect().width
+					text.remove()
+					// Padding, and a select's arrow.
+					return width + (el instanceof HTMLSelectElement ? 36 : 24) > el.clientWidth
+				})
+				.map((el) => el.getAttribute('aria-label')),
+		)
+		expect(cut, lng).toEqual([])
+	}
+})
+
 test('focus moves into the table when the edit mode opens and when a row is added', async ({ page, request }) => {
 	const account = await signUp(page, request, 'Focus Owner')
 	await seed(account.email, ['Ana Silva'], payments.slice(0, 1))

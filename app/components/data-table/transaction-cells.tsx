@@ -79,7 +79,7 @@ export function ClientCell({
 				autoComplete="off"
 				aria-label={t('columns.client')}
 				placeholder={t('noClient')}
-				className="w-full"
+				className="field-sizing-content w-full min-w-36"
 			/>
 			<CellError id={field.errorId} message={errorText(field.errors?.[0])} />
 			{known ? null : (

@@ -160,15 +160,17 @@ function EditTransactions({ loaderData, actionData }: Pick<Route.ComponentProps,
 			actionData={actionData}
 			header={<TransactionHeadCells state={loaderData.state} editing />}
 			columnCount={7}
+			// The client, category and method take the width of what they show (field-sizing), never
+			// less than their minimum: the table scrolls sideways rather than cut a name.
 			cells={(f, { errorText }) => (
 				<>
-					<TextCell field={f.dateReceived} type="date" label={t('columns.date')} errorText={errorText} card="meta" className="min-w-34" />
+					<TextCell field={f.dateReceived} type="date" label={t('columns.date')} errorText={errorText} card="meta" className="min-w-32" />
 					<ClientCell field={f.client} clientId={f.clientId} newClient={f.newClient} choices={loaderData.clients} listId={CLIENT_LIST} errorText={errorText} />
 					<TextCell field={f.externalId} label={t('columns.externalId')} errorText={errorText} className="min-w-20" />
 					<TextCell field={f.amount} label={t('columns.amount')} errorText={errorText} inputMode="decimal" card="title" className="min-w-20 text-right" />
-					<SelectCell field={f.category} label={t('columns.category')} errorText={errorText} options={categories} card="meta" className="min-w-28" />
-					<SelectCell field={f.paymentMethod} label={t('columns.method')} errorText={errorText} options={methods} />
-					<TextCell field={f.description} label={t('columns.description')} errorText={errorText} card="wide" className="min-w-32" />
+					<SelectCell field={f.category} label={t('columns.category')} errorText={errorText} options={categories} card="meta" className="field-sizing-content min-w-32" />
+					<SelectCell field={f.paymentMethod} label={t('columns.method')} errorText={errorText} options={methods} className="field-sizing-content min-w-32" />
+					<TextCell field={f.description} label={t('columns.description')} errorText={errorText} card="wide" className="min-w-28" />
 				</>
 			)}
 			conflictItems={(values) => [
