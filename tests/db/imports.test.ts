@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { asSystem, asUser, sql } from '#app/.server/db/index.ts'
 import { commitImport, importPayments, undoImport } from '#app/.server/imports/pipeline.ts'
+import { listReviewQueue } from '#app/.server/imports/queries.ts'
 import type { NormalizedPayment } from '#app/.server/imports/parsers/index.ts'
 import { STAGE_CHUNK_ROWS } from '#app/.server/imports/staging.ts'
 import { addMember, createUser, refusal } from './fixtures.ts'
@@ -98,6 +99,15 @@ describe('importing a file', () => {
 		await commitFile(owner.userId, owner.orgId, VENMO)
 		const bruno = (await imported(owner.userId, owner.orgId)).find((r) => r.raw_payer === 'Bruno Costa')
 		expect(bruno).toMatchObject({ category: 'matched', client: 'Bruno  costa' })
+	})
+
+	test('the review queue offers the clients in the clients list order, blind to case and accents', async () => {
+		const owner = await org('Queue Order')
+		await asUser(owner.userId, (trx) =>
+			trx.insertInto('clients').values(['Ángela Ruiz', 'zoe Park', 'angela Bravo'].map((name) => ({ organization_id: owner.orgId, name }))).execute(),
+		)
+		const { clients } = await listReviewQueue(owner.userId, owner.orgId)
+		expect(clients.map((c) => c.name)).toEqual(['Ana Silva', 'angela Bravo', 'Ángela Ruiz', 'Bruno  costa', 'Bruno Costa', 'zoe Park'])
 	})
 
 	test('a preview stages without writing transactions; committing it twice is refused', async () => {

@@ -155,7 +155,16 @@ export async function listReviewQueue(userId: string, organizationId: string) {
 				and t.client_id is null and t.raw_payer is not null
 			order by t.category = 'review' desc, t.date_received desc, t.id desc
 			limit ${REVIEW_PAGE}`.execute(trx)
-		const clients = await trx.selectFrom('clients').select(['id', 'name', 'email']).where('organization_id', '=', organizationId).orderBy('name').limit(1000).execute()
+		// In the clients list's order: blind to case and accents ("Ángela" among the A's).
+		const clients = await trx
+			.selectFrom('clients')
+			.select(['id', 'name', 'email'])
+			.where('organization_id', '=', organizationId)
+			.orderBy(sql`public.name_sort_key(name)`)
+			.orderBy('name')
+			.orderBy('id')
+			.limit(1000)
+			.execute()
 		const byKey = new Map<string, string[]>()
 		for (const c of clients) {
 			const key = payerKey(c.name)
