@@ -58,7 +58,7 @@ export default function ImportHistory({ loaderData }: Route.ComponentProps) {
 			<ImportHeader title={t('history.title')} description={t('history.description')} current="history" />
 			{loaderData.undoing ? <ConfirmUndo batch={loaderData.undoing} when={when(loaderData.undoing.ran)} /> : null}
 			<Card>
-				<CardContent className="pt-6">
+				<CardContent>
 					{loaderData.rows.length === 0 ? (
 						<p className="text-sm text-muted-foreground">{t('history.empty')}</p>
 					) : (

@@ -53,7 +53,7 @@ export default function ReviewQueue({ loaderData, actionData }: Route.ComponentP
 		<div className="grid grid-cols-1 gap-6">
 			<ImportHeader title={t('review.title')} description={t('review.description')} current="review" />
 			<Card>
-				<CardContent className="pt-6">
+				<CardContent>
 					{rows.length === 0 ? (
 						<p className="text-sm text-muted-foreground">{t('review.empty')}</p>
 					) : (

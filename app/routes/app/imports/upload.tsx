@@ -57,7 +57,7 @@ function UploadForm({ error, token }: { error: UploadError | null; token: string
 	const { t } = useTranslation('imports')
 	return (
 		<Card>
-			<CardContent className="pt-6">
+			<CardContent>
 				<Form method="post" encType="multipart/form-data" className="grid max-w-xl gap-4">
 					<input type="hidden" name="progress" value={token} />
 					<Field label={t('upload.label')} htmlFor="import-file" error={error ? t(`fileErrors.${error}`) : undefined} errorId="import-file-error">
