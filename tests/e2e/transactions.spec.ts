@@ -458,6 +458,24 @@ test('Enter in a cell moves to the next row and saves nothing; Ctrl+Enter saves 
 	expect((await dbRows(data.orgId)).find((r) => r.external_id === 'VM-200')?.amount).toBe('81.00')
 })
 
+test('Escape puts a cell back to its value when the edit mode opened', async ({ page, request }) => {
+	const account = await signUp(page, request, 'Escape Owner')
+	await seed(account.email, ['Ana Silva'], payments)
+	await page.goto('/app/transactions?edit=1')
+	const amount = editRow(page, 'VM-200').getByRole('textbox', { name: 'Amount' })
+	await amount.fill('999.99')
+	await expect(page.getByText('Unsaved changes')).toBeVisible()
+	await amount.press('Escape')
+	await expect(amount).toHaveValue('80.00')
+	const category = editRow(page, 'VM-200').getByRole('combobox', { name: 'Category' })
+	await category.selectOption('review')
+	await category.press('Escape')
+	await expect(category).toHaveValue('pending')
+	await expect(page.getByText('Unsaved changes')).toHaveCount(0)
+	await page.getByRole('button', { name: 'Save', exact: true }).click()
+	await expect(page.getByText('No changes to save')).toBeVisible()
+})
+
 test('new rows left as they were added are not saved @nojs', async ({ page, request }) => {
 	const account = await signUp(page, request, 'Blank Owner')
 	const data = await seed(account.email, ['Ana Silva'], payments.slice(0, 1))

@@ -282,13 +282,19 @@ function ConflictValues({ ns, items }: { ns: string; items: [string, string][] }
 
 /**
  * Enter in a cell moves to the same cell of the next row (never saving the whole form, with
- * its deletions); Ctrl/Cmd+Enter saves.
+ * its deletions); Ctrl/Cmd+Enter saves; Escape puts the cell back to its value when the edit
+ * mode opened (not in a cell with suggestions, where Escape closes them).
  */
 function onCellKeyDown(event: React.KeyboardEvent<HTMLFormElement>) {
-	if (event.key !== 'Enter' || event.nativeEvent.isComposing) return
+	if ((event.key !== 'Enter' && event.key !== 'Escape') || event.nativeEvent.isComposing) return
 	const target = event.target
 	const isField = (target instanceof HTMLInputElement && !['submit', 'button', 'checkbox', 'radio'].includes(target.type)) || target instanceof HTMLSelectElement
 	if (!isField) return
+	if (event.key === 'Escape') {
+		if (target instanceof HTMLInputElement && target.list) return
+		revertField(target as HTMLInputElement | HTMLSelectElement)
+		return
+	}
 	event.preventDefault()
 	if (event.ctrlKey || event.metaKey) {
 		const save = event.currentTarget.querySelector<HTMLButtonElement>('button[name="intent"][value="save"]')
@@ -300,6 +306,17 @@ function onCellKeyDown(event: React.KeyboardEvent<HTMLFormElement>) {
 	while (row && !row.hasAttribute(TABLE_ROW)) row = row.nextElementSibling
 	const next = row instanceof HTMLTableRowElement && cell ? row.cells[cell.cellIndex] : null
 	next?.querySelector<HTMLElement>('input:not([type=hidden]), select')?.focus()
+}
+
+/** A field back to the value it was rendered with, told to the form as if typed (conform, the unsaved badge). */
+function revertField(field: HTMLInputElement | HTMLSelectElement) {
+	const original = field instanceof HTMLSelectElement ? ([...field.options].find((o) => o.defaultSelected)?.value ?? '') : field.defaultValue
+	if (field.value === original) return
+	const prototype = field instanceof HTMLSelectElement ? HTMLSelectElement.prototype : HTMLInputElement.prototype
+	Object.getOwnPropertyDescriptor(prototype, 'value')?.set?.call(field, original)
+	// As the browser does for a change the user makes: `input`, then `change`.
+	field.dispatchEvent(new Event('input', { bubbles: true }))
+	field.dispatchEvent(new Event('change', { bubbles: true }))
 }
 
 /**
