@@ -61,7 +61,7 @@ export const routeSecurity: RouteSecurity[] = [
 		html: true,
 		post: { intents: ['save', 'sync'], bare: ['sync'], fields: ['rows[].dateReceived', 'rows[].clientId', 'rows[].client', 'rows[].externalId', 'rows[].amount', 'rows[].description', 'rows[].id', 'rows[].version', 'rows[].fingerprint', 'rows[].blank', 'formEnd', 'rows[].newClient'], pages: ['/app/transactions?edit=1&add=1'] },
 	},
-	{ id: 'routes/app/imports/upload', path: '/app/transactions/import', access: 'member', html: true, post: { intents: ['upload', 'map'], fields: ['intent', 'progress'], pages: ['/app/transactions/import'] } },
+	{ id: 'routes/app/imports/upload', path: '/app/transactions/import', access: 'member', html: true, post: { intents: ['upload', 'map', 'forget-mapping'], fields: ['intent', 'progress', 'signature'], pages: ['/app/transactions/import'] } },
 	{ id: 'routes/app/imports/history', path: '/app/transactions/import/history', access: 'member', html: true, post: { intents: ['undo'], fields: ['intent', 'batchId'] } },
 	{ id: 'routes/app/imports/review', path: '/app/transactions/import/review', access: 'member', html: true, post: { intents: [], fields: ['transactionId', 'clientId', 'saveAlias'] } },
 	// :token is made by the browser for one upload and read only within the member's organization (null otherwise).

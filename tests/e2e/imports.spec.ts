@@ -257,6 +257,18 @@ test.describe('imports @nojs', () => {
 		await expect(page.getByTestId('count-create')).toHaveText('1')
 		await commit(page, 1)
 		expect((await transactions(orgId)).map((t) => [t.external_id, t.client])).toEqual([['G-1', 'Ana Silva'], ['G-2', 'Ana Silva']])
+
+		// The saved mapping is listed on the upload screen; forgotten, the next such file asks again.
+		await page.goto('/app/transactions/import')
+		const saved = page.getByRole('list', { name: 'Saved column mappings' }).getByRole('listitem')
+		await expect(saved).toHaveCount(1)
+		await expect(saved).toContainText('posted · who · value · ref')
+		await expect(saved).toContainText('Date: Posted, amount: Value, payer: Who · Month first (12/31/2026) · Zelle')
+		await saved.getByRole('button', { name: 'Forget the mapping of posted, who, value, ref' }).click()
+		await expect(page.getByText('Mapping forgotten: the next file with these columns asks for its columns again.')).toBeVisible()
+		await expect(page.getByRole('list', { name: 'Saved column mappings' })).toHaveCount(0)
+		await upload(page, 'bank-3.csv', 'Posted,Who,Value,Ref\n2026-03-03,Ana Silva,$30.00,G-3\n', { preview: false })
+		await expect(page.getByRole('heading', { name: 'Map the columns' })).toBeVisible()
 	})
 })
 

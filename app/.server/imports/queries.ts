@@ -1,6 +1,7 @@
-import { sql } from 'kysely'
+import { sql, type Selectable } from 'kysely'
 import { type PaymentMethod } from '#app/lib/schemas/transactions.ts'
 import { asUser, type Tx } from '../db/index.ts'
+import type { ImportMappings } from '../db/types.ts'
 import { type GenericMapping } from './parsers/index.ts'
 import { payerKey, type RowFailure } from './pipeline.ts'
 
@@ -102,7 +103,10 @@ export async function getSavedMapping(userId: string, organizationId: string, si
 	const row = await asUser(userId, (trx) =>
 		trx.selectFrom('import_mappings').selectAll().where('organization_id', '=', organizationId).where('header_signature', '=', signature).executeTakeFirst(),
 	)
-	if (!row) return null
+	return row ? mappingOf(row) : null
+}
+
+function mappingOf(row: Selectable<ImportMappings>): GenericMapping {
 	return {
 		date: row.date_column,
 		amount: row.amount_column,
@@ -112,6 +116,24 @@ export async function getSavedMapping(userId: string, organizationId: string, si
 		method: row.payment_method as PaymentMethod,
 		dateOrder: row.date_order === 'dmy' ? 'dmy' : 'mdy',
 	}
+}
+
+export type SavedMapping = GenericMapping & { signature: string; columns: string[] }
+
+/** The organization's saved column mappings, the latest first (the upload screen lists them, each with Forget). */
+export async function listSavedMappings(userId: string, organizationId: string): Promise<SavedMapping[]> {
+	const rows = await asUser(userId, (trx) =>
+		trx.selectFrom('import_mappings').selectAll().where('organization_id', '=', organizationId).orderBy('updated_at', 'desc').limit(50).execute(),
+	)
+	return rows.map((row) => ({ signature: row.header_signature, columns: row.header_signature.split('|'), ...mappingOf(row) }))
+}
+
+/** Forgets a saved mapping: the next file with those columns asks for its mapping again. */
+export async function forgetMapping(userId: string, organizationId: string, signature: string) {
+	const result = await asUser(userId, (trx) =>
+		trx.deleteFrom('import_mappings').where('organization_id', '=', organizationId).where('header_signature', '=', signature).executeTakeFirst(),
+	)
+	return result.numDeletedRows > 0n
 }
 
 export async function saveMapping(userId: string, organizationId: string, signature: string, mapping: GenericMapping) {

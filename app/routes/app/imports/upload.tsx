@@ -1,12 +1,15 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { Form, redirect } from 'react-router'
 import { requireMember } from '#app/.server/auth/session.ts'
+import { forgetMapping, listSavedMappings, type SavedMapping } from '#app/.server/imports/queries.ts'
 import { handleUpload, type MappingStep, type UploadError } from '#app/.server/imports/upload.ts'
+import { redirectWithToast } from '#app/.server/toast.ts'
 import { ImportHeader, ImportProgress, useProgressToken } from '#app/components/imports.tsx'
 import { NativeSelect } from '#app/components/data-table/data-table.tsx'
 import { Field } from '#app/components/field.tsx'
 import { SubmitButton } from '#app/components/submit-button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
+import { Button } from '#app/components/ui/button.tsx'
 import { Input } from '#app/components/ui/input.tsx'
 import { errorResponse } from '#app/lib/errors.ts'
 import { titleMeta } from '#app/lib/meta.ts'
@@ -18,10 +21,13 @@ export { ErrorBoundary } from '#app/components/error-boundary.tsx'
 
 export const meta = titleMeta('importPayments')
 
-export function loader({ request, context }: Route.LoaderArgs) {
-	requireMember(context)
-	// A file over the request cap is refused before the action and sent back here to say so.
-	return { tooLarge: new URL(request.url).searchParams.get('error') === 'tooLarge' }
+export async function loader({ request, context }: Route.LoaderArgs) {
+	const { user, organization } = requireMember(context)
+	return {
+		// A file over the request cap is refused before the action and sent back here to say so.
+		tooLarge: new URL(request.url).searchParams.get('error') === 'tooLarge',
+		mappings: await listSavedMappings(user.userId, organization.id),
+	}
 }
 
 /** Upload (or the mapping of a file no layout fits): stages a preview batch and shows it. */
@@ -30,6 +36,12 @@ export async function action({ request, context }: Route.ActionArgs) {
 	const form = await request.formData()
 	// The upload and the mapping form; a stray or forged intent is refused, not read as an upload.
 	const intent = form.get('intent')
+	if (intent === 'forget-mapping') {
+		const signature = form.get('signature')
+		if (typeof signature !== 'string' || !signature || signature.length > 2000) errorResponse(400, 'badRequest')
+		const forgotten = await forgetMapping(user.userId, organization.id, signature)
+		return redirectWithToast('/app/transactions/import', forgotten ? { type: 'success', title: 'imports:mappings.forgotten' } : { type: 'info', title: 'imports:mappings.gone' })
+	}
 	if (intent !== 'upload' && intent !== 'map') errorResponse(400, 'badRequest')
 	const outcome = await handleUpload(form, user, organization.id)
 	if (outcome.ok) return redirect(`/app/transactions/import/${outcome.batchId}`)
@@ -47,7 +59,10 @@ export default function ImportUpload({ loaderData, actionData }: Route.Component
 			{mapping ? (
 				<MappingForm mapping={mapping} token={token} />
 			) : (
-				<UploadForm error={actionData?.error ?? (loaderData.tooLarge ? 'tooLarge' : null)} token={token} />
+				<>
+					<UploadForm error={actionData?.error ?? (loaderData.tooLarge ? 'tooLarge' : null)} token={token} />
+					{loaderData.mappings.length > 0 ? <SavedMappings mappings={loaderData.mappings} /> : null}
+				</>
 			)}
 		</div>
 	)
@@ -158,6 +173,43 @@ function MappingForm({ mapping, token }: { mapping: MappingStep; token: string }
 					</div>
 					<ImportProgress token={token} intent="map" />
 				</Form>
+			</CardContent>
+		</Card>
+	)
+}
+
+/** The column mappings saved for other CSVs, each with Forget: the next such file asks again. */
+function SavedMappings({ mappings }: { mappings: SavedMapping[] }) {
+	const { t } = useTranslation(['imports', 'transactions'])
+	return (
+		<Card>
+			<CardHeader>
+				<CardTitle>
+					<h2>{t('mappings.title')}</h2>
+				</CardTitle>
+				<CardDescription>{t('mappings.description')}</CardDescription>
+			</CardHeader>
+			<CardContent>
+				<ul className="grid gap-3" aria-label={t('mappings.title')}>
+					{mappings.map((m) => (
+						<li key={m.signature} className="flex flex-wrap items-start justify-between gap-3 rounded-md border p-3 text-sm">
+							<div className="grid min-w-0 gap-1">
+								<p className="font-medium break-words">{m.columns.join(' · ')}</p>
+								<p className="break-words text-muted-foreground">
+									{t('mappings.summary', { date: m.date, amount: m.amount, payer: m.payer })} · {t(m.dateOrder === 'dmy' ? 'mapping.dayFirst' : 'mapping.monthFirst')} ·{' '}
+									{t(`transactions:methods.${m.method}`)}
+								</p>
+							</div>
+							<Form method="post">
+								<input type="hidden" name="intent" value="forget-mapping" />
+								<input type="hidden" name="signature" value={m.signature} />
+								<Button type="submit" variant="outline" size="sm" aria-label={t('mappings.forgetLabel', { columns: m.columns.join(', ') })}>
+									{t('mappings.forget')}
+								</Button>
+							</Form>
+						</li>
+					))}
+				</ul>
 			</CardContent>
 		</Card>
 	)
