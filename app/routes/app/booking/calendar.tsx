@@ -33,6 +33,7 @@ import { errorResponse, invariantResponse } from '#app/lib/errors.ts'
 import { useFormat } from '#app/lib/use-format.ts'
 import { newAppointmentSchema } from '#app/lib/schemas/booking.ts'
 import type { Route } from './+types/calendar'
+import { ConfirmCard } from '#app/components/confirm-card.tsx'
 
 export { ErrorBoundary } from '#app/components/error-boundary.tsx'
 
@@ -281,33 +282,25 @@ function StatusActions({ day, id, status, started }: { day: string; id: string; 
 function ConfirmCancel({ day, appointment }: { day: string; appointment: { id: string; startTime: string; endTime: string; clientName: string } }) {
 	const { t } = useTranslation('booking')
 	return (
-		<Card role="alertdialog" aria-labelledby="cancel-title">
-			<CardHeader>
-				<CardTitle>
-					<h2 id="cancel-title">{t('calendar.cancel.title')}</h2>
-				</CardTitle>
-				<CardDescription>
-					{t('calendar.cancel.description', {
-						time: t('calendar.range', { start: appointment.startTime, end: appointment.endTime }),
-						client: appointment.clientName.trim() || t('calendar.unknownClient'),
-					})}
-				</CardDescription>
-			</CardHeader>
-			<CardContent className="flex flex-wrap gap-2">
-				<Form method="post">
-					<input type="hidden" name="intent" value="change-status" />
-					<input type="hidden" name="id" value={appointment.id} />
-					<input type="hidden" name="day" value={day} />
-					<input type="hidden" name="change" value="cancel" />
-					<Button type="submit" variant="destructive">
-						{t('calendar.cancel.confirm')}
-					</Button>
-				</Form>
-				<Button asChild variant="outline">
-					<Link to={`?day=${day}`}>{t('calendar.cancel.keep')}</Link>
+		<ConfirmCard
+			id="cancel-title"
+			title={t('calendar.cancel.title')}
+			description={t('calendar.cancel.description', {
+				time: t('calendar.range', { start: appointment.startTime, end: appointment.endTime }),
+				client: appointment.clientName.trim() || t('calendar.unknownClient'),
+			})}
+			keep={{ to: `?day=${day}`, label: t('calendar.cancel.keep') }}
+		>
+			<Form method="post">
+				<input type="hidden" name="intent" value="change-status" />
+				<input type="hidden" name="id" value={appointment.id} />
+				<input type="hidden" name="day" value={day} />
+				<input type="hidden" name="change" value="cancel" />
+				<Button type="submit" variant="destructive">
+					{t('calendar.cancel.confirm')}
 				</Button>
-			</CardContent>
-		</Card>
+			</Form>
+		</ConfirmCard>
 	)
 }
 

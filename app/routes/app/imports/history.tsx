@@ -8,13 +8,14 @@ import { redirectWithToast } from '#app/.server/toast.ts'
 import { ImportHeader } from '#app/components/imports.tsx'
 import { SubmitButton } from '#app/components/submit-button.tsx'
 import { Button } from '#app/components/ui/button.tsx'
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
+import { Card, CardContent } from '#app/components/ui/card.tsx'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
 import { dateTimeIn } from '#app/lib/dates.ts'
 import { errorResponse } from '#app/lib/errors.ts'
 import { useFormat } from '#app/lib/use-format.ts'
 import { titleMeta } from '#app/lib/meta.ts'
 import type { Route } from './+types/history'
+import { ConfirmCard } from '#app/components/confirm-card.tsx'
 
 export { ErrorBoundary } from '#app/components/error-boundary.tsx'
 
@@ -121,23 +122,17 @@ export default function ImportHistory({ loaderData }: Route.ComponentProps) {
 function ConfirmUndo({ batch, when }: { batch: { id: string; created: number }; when: string }) {
 	const { t } = useTranslation('imports')
 	return (
-		<Card role="alertdialog" aria-labelledby="confirm-undo-title" className="border-destructive/40">
-			<CardHeader>
-				<CardTitle>
-					<h2 id="confirm-undo-title">{t('history.confirmUndo.title')}</h2>
-				</CardTitle>
-				<CardDescription>{t('history.confirmUndo.description', { count: batch.created, when })}</CardDescription>
-			</CardHeader>
-			<CardContent className="flex flex-wrap gap-2">
-				<Form method="post">
-					<input type="hidden" name="intent" value="undo" />
-					<input type="hidden" name="batchId" value={batch.id} />
-					<SubmitButton intent="undo" label={t('history.confirmUndo.confirm')} pendingLabel={t('history.undoing')} className="bg-destructive text-white hover:bg-destructive/90" />
-				</Form>
-				<Button asChild variant="outline">
-					<Link to="/app/transactions/import/history">{t('history.confirmUndo.keep')}</Link>
-				</Button>
-			</CardContent>
-		</Card>
+		<ConfirmCard
+			id="confirm-undo-title"
+			title={t('history.confirmUndo.title')}
+			description={t('history.confirmUndo.description', { count: batch.created, when })}
+			keep={{ to: '/app/transactions/import/history', label: t('history.confirmUndo.keep') }}
+		>
+			<Form method="post">
+				<input type="hidden" name="intent" value="undo" />
+				<input type="hidden" name="batchId" value={batch.id} />
+				<SubmitButton intent="undo" label={t('history.confirmUndo.confirm')} pendingLabel={t('history.undoing')} className="bg-destructive text-white hover:bg-destructive/90" />
+			</Form>
+		</ConfirmCard>
 	)
 }

@@ -29,6 +29,7 @@ import { brandContrastWarnings, brandingSchema, contrastRatio, DELETE_PHRASE, or
 import { useHydrated } from '#app/lib/use-hydrated.ts'
 import { firstError } from './field-error.ts'
 import type { Route } from './+types/organization'
+import { ConfirmCard } from '#app/components/confirm-card.tsx'
 
 export { ErrorBoundary } from '#app/components/error-boundary.tsx'
 
@@ -287,33 +288,35 @@ const LEAVE_QUESTION = '/app/settings/organization?leave=1'
 
 function LeaveCard({ organizationName }: { organizationName: string }) {
 	const { t } = useTranslation('settings')
-	const asking = useSearchParams()[0].get('leave') === '1'
+	if (useSearchParams()[0].get('leave') === '1') {
+		return (
+			<ConfirmCard
+				id="leave-title"
+				title={t('members.leaveQuestion', { organization: organizationName })}
+				description={t('members.leaveHint')}
+				keep={{ to: HERE, label: t('members.stay') }}
+			>
+				<Form method="post" action={HERE}>
+					<input type="hidden" name="intent" value="leave" />
+					<Button type="submit" variant="destructive">
+						{t('members.leaveConfirm')}
+					</Button>
+				</Form>
+			</ConfirmCard>
+		)
+	}
 	return (
-		<Card role={asking ? 'alertdialog' : undefined} aria-labelledby="leave-title" className={asking ? 'border-destructive/40' : undefined}>
+		<Card>
 			<CardHeader>
 				<CardTitle>
-					<h2 id="leave-title">{asking ? t('members.leaveQuestion', { organization: organizationName }) : t('members.leave')}</h2>
+					<h2>{t('members.leave')}</h2>
 				</CardTitle>
 				<CardDescription>{t('members.leaveHint')}</CardDescription>
 			</CardHeader>
-			<CardContent className="flex flex-wrap gap-2">
-				{asking ? (
-					<>
-						<Form method="post" action={HERE}>
-							<input type="hidden" name="intent" value="leave" />
-							<Button type="submit" variant="destructive">
-								{t('members.leaveConfirm')}
-							</Button>
-						</Form>
-						<Button asChild variant="outline">
-							<Link to={HERE}>{t('members.stay')}</Link>
-						</Button>
-					</>
-				) : (
-					<Button asChild variant="outline">
-						<Link to={LEAVE_QUESTION}>{t('members.leave')}</Link>
-					</Button>
-				)}
+			<CardContent>
+				<Button asChild variant="outline">
+					<Link to={LEAVE_QUESTION}>{t('members.leave')}</Link>
+				</Button>
 			</CardContent>
 		</Card>
 	)
