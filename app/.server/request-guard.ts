@@ -203,7 +203,8 @@ const TOO_LARGE_BACK_TO: Record<string, string> = {
 export async function requestGuard({ request, context }: { request: Request; context: Readonly<RouterContextProvider> }, next: () => Promise<Response>) {
 	const refusal = await inspectRequest(request)
 	if (refusal) {
-		// The rest of a body that is too large is never read: the connection closes after the answer.
+		// The rest of a body that is too large is not read (the connection closes after the answer),
+		// except an upload sent back to its screen, below.
 		const headers = refusal.status === 413 ? { connection: 'close' } : undefined
 		const upload = (request.headers.get('content-type') ?? '').toLowerCase().startsWith('multipart/form-data')
 		const back = upload && refusal.reason === 'tooLarge' ? TOO_LARGE_BACK_TO[new URL(request.url).pathname.replace(/\.data$/, '')] : undefined
