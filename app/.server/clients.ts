@@ -81,7 +81,7 @@ export type SaveClientsResult = BatchResult<ClientValues>
  * without a client. A new name or email (or a changed one) that another client already has is
  * allowed, after a question.
  */
-export const saveClients = batchSaver<ClientRowInput, ClientRow, ClientValues, undefined>((userId, organizationId) => ({
+export const saveClients = batchSaver<ClientRowInput, ClientRow, ClientValues, undefined>((userId, organizationId, input) => ({
 	table: 'clients',
 	lock: async (trx, ids) =>
 		(
@@ -98,7 +98,7 @@ export const saveClients = batchSaver<ClientRowInput, ClientRow, ClientValues, u
 		}
 		return undefined
 	},
-	warn: (trx, plan, current) => duplicates(trx, organizationId, plan, current),
+	warn: async (trx, plan, current) => [...(await duplicates(trx, organizationId, plan, current)), ...(await deletedWithPayments(trx, organizationId, input, current))],
 	write: async (trx, plan) => {
 		if (plan.updates.length > 0) {
 			const values = sql.join(
@@ -128,6 +128,16 @@ export const saveClients = batchSaver<ClientRowInput, ClientRow, ClientValues, u
 		}
 	},
 }))
+
+/** Clients to be deleted that have payments: the payments stay, with no client. */
+async function deletedWithPayments(trx: Tx, organizationId: string, input: ClientRowInput[], current: Map<string, ClientRow>) {
+	const deleted = input.flatMap((row, index) => (row.id && row.deleted && current.has(row.id) ? [{ index, id: row.id }] : []))
+	if (deleted.length === 0) return []
+	const { rows } = await sql<{ id: string; count: number }>`select t.client_id as id, count(*)::int as count from public.transactions t
+		where t.organization_id = ${organizationId} and t.client_id = any(${deleted.map((d) => d.id)}::uuid[]) group by t.client_id`.execute(trx)
+	const paid = new Map(rows.map((r) => [r.id, r.count]))
+	return deleted.flatMap(({ index, id }): SaveWarning[] => (paid.has(id) ? [{ index, code: 'clientHasPayments', value: current.get(id)!.name }] : []))
+}
 
 /**
  * New or changed names and emails that another client (saved, or earlier in the batch) already

@@ -317,8 +317,8 @@ export type BatchSaver<R, V> = {
 
 /** A table's save function from its BatchSpec (built per request: it knows who saves where). */
 export function batchSaver<R extends BatchRow, Current extends Loaded, V, P>(
-	spec: (userId: string, organizationId: string) => BatchSpec<R, Current, V, P>,
+	spec: (userId: string, organizationId: string, input: R[]) => BatchSpec<R, Current, V, P>,
 ): BatchSaver<R, V> {
 	return ((userId: string, organizationId: string, input: R[], confirmed: boolean = true) =>
-		saveBatch(userId, organizationId, input, spec(userId, organizationId), confirmed)) as BatchSaver<R, V>
+		saveBatch(userId, organizationId, input, spec(userId, organizationId, input), confirmed)) as BatchSaver<R, V>
 }

@@ -180,6 +180,21 @@ describe('saving a batch of clients', () => {
 	})
 })
 
+describe('deleting a client who has payments', () => {
+	test('is asked about first, by name; confirmed, the payments stay with no client', async () => {
+		const org = await orgWithClients('Paid Deletion')
+		const [, bruno] = await list(org.userId, org.orgId)
+		await asUser(org.userId, (trx) =>
+			trx.insertInto('transactions').values({ organization_id: org.orgId, client_id: bruno!.id, amount: '25.00', date_received: '2026-03-01' }).execute(),
+		)
+		const asked = await saveClients(org.userId, org.orgId, [{ ...asInput(bruno!), deleted: true }], false)
+		expect(asked).toEqual({ ok: false, confirm: { inserted: 0, updated: 0, deleted: 1, warnings: [{ index: 0, code: 'clientHasPayments', value: bruno!.name }] } })
+		expect(await saveClients(org.userId, org.orgId, [{ ...asInput(bruno!), deleted: true }], true)).toMatchObject({ ok: true, deleted: 1 })
+		const payments = await asUser(org.userId, (trx) => trx.selectFrom('transactions').select(['client_id', 'amount']).where('organization_id', '=', org.orgId).execute())
+		expect(payments).toEqual([{ client_id: null, amount: '25.00' }])
+	})
+})
+
 describe('phones', () => {
 	test('a phone written or changed is a phone number; one saved before the rule stays while it is left alone', async () => {
 		const org = await orgWithClients('Phones')
