@@ -401,7 +401,7 @@ export async function listDateOverrides(userId: string, organizationId: string, 
 	}))
 }
 
-/** Adds an override; false when the provider is not one of this organization's. */
+/** Why an override was not added, and the field that says so. */
 export type OverrideRefusal = { field: 'date' | 'provider' | 'start'; code: 'datePast' | 'providerInvalid' | 'overrideDayClosed' | 'overrideHasHours' | 'overrideOverlaps' }
 
 /**

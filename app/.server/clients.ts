@@ -133,9 +133,9 @@ export const saveClients = batchSaver<ClientRowInput, ClientRow, ClientValues, u
 async function deletedWithPayments(trx: Tx, organizationId: string, input: ClientRowInput[], current: Map<string, ClientRow>) {
 	const deleted = input.flatMap((row, index) => (row.id && row.deleted && current.has(row.id) ? [{ index, id: row.id }] : []))
 	if (deleted.length === 0) return []
-	const { rows } = await sql<{ id: string; count: number }>`select t.client_id as id, count(*)::int as count from public.transactions t
-		where t.organization_id = ${organizationId} and t.client_id = any(${deleted.map((d) => d.id)}::uuid[]) group by t.client_id`.execute(trx)
-	const paid = new Map(rows.map((r) => [r.id, r.count]))
+	const { rows } = await sql<{ id: string }>`select distinct t.client_id as id from public.transactions t
+		where t.organization_id = ${organizationId} and t.client_id = any(${deleted.map((d) => d.id)}::uuid[])`.execute(trx)
+	const paid = new Set(rows.map((r) => r.id))
 	return deleted.flatMap(({ index, id }): SaveWarning[] => (paid.has(id) ? [{ index, code: 'clientHasPayments', value: current.get(id)!.name }] : []))
 }
 
@@ -147,8 +147,11 @@ async function deletedWithPayments(trx: Tx, organizationId: string, input: Clien
 async function duplicates(trx: Tx, organizationId: string, plan: BatchPlan<ClientRowInput>, current: Map<string, ClientRow>) {
 	const written = [...plan.inserts, ...plan.updates].sort((a, b) => a.index - b.index)
 	const emailOf = (email: string | null) => email?.trim().toLowerCase() || null
+	// The rows whose name, or email, is new or changed: only those are asked about.
 	const named = written.filter(({ row }) => !row.id || payerKey(current.get(row.id)?.name ?? '') !== payerKey(row.name))
 	const mailed = written.filter(({ row }) => emailOf(row.email) && (!row.id || emailOf(current.get(row.id)?.email ?? null) !== emailOf(row.email)))
+	const namedIndexes = new Set(named.map((n) => n.index))
+	const mailedIndexes = new Set(mailed.map((m) => m.index))
 	if (named.length === 0 && mailed.length === 0) return []
 	const names = [...new Set(named.map(({ row }) => payerKey(row.name)))]
 	const emails = [...new Set(mailed.map(({ row }) => emailOf(row.email)!))]
@@ -160,12 +163,12 @@ async function duplicates(trx: Tx, organizationId: string, plan: BatchPlan<Clien
 	const seenEmails = new Set<string>()
 	for (const { index, row } of written) {
 		const name = payerKey(row.name)
-		if (named.some((n) => n.index === index)) {
+		if (namedIndexes.has(index)) {
 			if (seenNames.has(name) || taken.some((c) => c.name === name && c.id !== row.id)) warnings.push({ index, code: 'duplicateName', value: row.name })
 		}
 		seenNames.add(name)
 		const email = emailOf(row.email)
-		if (email && mailed.some((m) => m.index === index)) {
+		if (email && mailedIndexes.has(index)) {
 			if (seenEmails.has(email) || taken.some((c) => c.email === email && c.id !== row.id)) warnings.push({ index, code: 'duplicateEmail', value: row.email! })
 		}
 		if (email) seenEmails.add(email)

@@ -7,7 +7,6 @@ import { parseImportFileAsync, type FileError, type GenericMapping, type ImportS
 import { Stager, type RowFailure, type StagedBatch } from './staging.ts'
 
 export { MAX_KEPT_FAILURES, type RowFailure, type StagedBatch } from './staging.ts'
-export { payerKey } from '../query.ts'
 
 /**
  * The one import pipeline: parse (files) → normalise → dedupe → match → commit → digest hook.

@@ -1,9 +1,10 @@
 import { sql, type Selectable } from 'kysely'
 import { type PaymentMethod } from '#app/lib/schemas/transactions.ts'
 import { asUser, type Tx } from '../db/index.ts'
+import { payerKey } from '../query.ts'
 import type { ImportMappings } from '../db/types.ts'
 import { type GenericMapping } from './parsers/index.ts'
-import { payerKey, type RowFailure } from './pipeline.ts'
+import { type RowFailure } from './pipeline.ts'
 
 /**
  * What the import screens read and the review queue writes: a staged batch and its preview,
@@ -214,7 +215,6 @@ async function newClientFor(trx: Tx, userId: string, organizationId: string, pay
 }
 
 export type ResolveResult = { ok: true; updated: number } | { ok: false; error: 'notFound' | 'clientNotFound' | 'clientExists' }
-
 
 /**
  * A user picks the client of a payment in the queue; with `saveAlias` the payer name is saved

@@ -144,4 +144,3 @@ export class ImportKeys {
 		return `h:${hash}:${n}`
 	}
 }
-

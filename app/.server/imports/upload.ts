@@ -4,7 +4,6 @@ import { importPayments } from './pipeline.ts'
 import { isProgressToken, reportProgress } from './progress.ts'
 import { getSavedMapping, saveMapping } from './queries.ts'
 
-
 export type UploadError = FileError | 'missing' | 'tooLarge'
 
 export type MappingStep = { headers: string[]; csv: string; fileName: string; errors?: Partial<Record<keyof GenericMapping, 'required'>>; invalid?: boolean }

@@ -308,13 +308,19 @@ function onCellKeyDown(event: React.KeyboardEvent<HTMLFormElement>) {
 	next?.querySelector<HTMLElement>('input:not([type=hidden]), select')?.focus()
 }
 
-/** A field back to the value it was rendered with, told to the form as if typed (conform, the unsaved badge). */
+/** A field back to the value it was rendered with. */
 function revertField(field: HTMLInputElement | HTMLSelectElement) {
 	const original = field instanceof HTMLSelectElement ? ([...field.options].find((o) => o.defaultSelected)?.value ?? '') : field.defaultValue
-	if (field.value === original) return
+	if (field.value !== original) setFieldValue(field, original)
+}
+
+/**
+ * Sets a cell's value from code as if the user had typed it, so that the form's state (conform,
+ * the unsaved badge) sees it: the native setter, then `input` and `change` as the browser sends.
+ */
+export function setFieldValue(field: HTMLInputElement | HTMLSelectElement, value: string) {
 	const prototype = field instanceof HTMLSelectElement ? HTMLSelectElement.prototype : HTMLInputElement.prototype
-	Object.getOwnPropertyDescriptor(prototype, 'value')?.set?.call(field, original)
-	// As the browser does for a change the user makes: `input`, then `change`.
+	Object.getOwnPropertyDescriptor(prototype, 'value')?.set?.call(field, value)
 	field.dispatchEvent(new Event('input', { bubbles: true }))
 	field.dispatchEvent(new Event('change', { bubbles: true }))
 }

@@ -6,7 +6,7 @@ import { listFreeMembers, listProviders, saveProviders } from '#app/.server/book
 import { tableAction } from '#app/.server/data-table.ts'
 import { ActiveBadge, BookingReadTable, BookingTableFrame } from '#app/components/booking-table.tsx'
 import { CellError, NativeSelect } from '#app/components/data-table/data-table.tsx'
-import { EditableTable, SelectCell, TextCell, type CellField, type ErrorText } from '#app/components/data-table/editable-table.tsx'
+import { EditableTable, SelectCell, setFieldValue, TextCell, type CellField, type ErrorText } from '#app/components/data-table/editable-table.tsx'
 import { TableCell, TableHead, TableRow } from '#app/components/ui/table.tsx'
 import { ACTIVE_STATES, newProviderRow, providersSaveSchema } from '#app/lib/schemas/booking-tables.ts'
 import type { Route } from './+types/providers'
@@ -125,9 +125,7 @@ function MemberCell({
 					const name = members.find((m) => m.userId === event.currentTarget.value)?.name
 					const input = event.currentTarget.closest('tr')?.querySelector<HTMLInputElement>('input[name$=".displayName"]')
 					if (!name || !input || input.value.trim() !== '') return
-					// The native setter and an input event, so that the form's state sees the value.
-					Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set?.call(input, name)
-					input.dispatchEvent(new Event('input', { bubbles: true }))
+					setFieldValue(input, name)
 				}}
 			>
 				<option value="">{t('providers.chooseMember')}</option>
