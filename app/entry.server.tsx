@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { PassThrough } from 'node:stream'
+import { Transform, type TransformCallback } from 'node:stream'
 import { createReadableStreamFromReadable } from '@react-router/node'
 import { isbot } from 'isbot'
 import type { RenderToPipeableStreamOptions } from 'react-dom/server'
@@ -56,7 +56,7 @@ export default function handleRequest(
 				nonce,
 				[readyOption]() {
 					shellRendered = true
-					const body = new PassThrough({
+					const body = new ReactFlushes({
 						final(callback) {
 							clearTimeout(timeoutId)
 							timeoutId = undefined
@@ -80,6 +80,32 @@ export default function handleRequest(
 		// Started once `abort` exists: a render that outlives the stream timeout is cut short.
 		timeoutId = setTimeout(abort, streamTimeout + 1000)
 	})
+}
+
+/**
+ * React's output, passed on in the pieces React flushes rather than in its 4 KB writes: a page's
+ * shell reaches the socket in one write (and one gzip flush) instead of one per 4 KB, and each
+ * Suspense boundary that resolves later still goes out as soon as React flushes it.
+ * React calls `flush()` on its destination after every pass of writing; see docs/decisions/027.
+ */
+class ReactFlushes extends Transform {
+	#pending: Buffer[] = []
+
+	override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback) {
+		this.#pending.push(chunk)
+		callback()
+	}
+
+	flush() {
+		if (this.#pending.length === 0) return
+		this.push(this.#pending.length === 1 ? this.#pending[0] : Buffer.concat(this.#pending))
+		this.#pending = []
+	}
+
+	override _flush(callback: TransformCallback) {
+		this.flush()
+		callback()
+	}
 }
 
 /** Errors of loaders, actions and rendering: logged once, never thrown out of the request. */
