@@ -61,6 +61,27 @@ describe('listing clients', () => {
 		])
 	})
 
+	test('a search finds names and companies whatever their case and accents', async () => {
+		const owner = await createUser('Accent Owner')
+		await asUser(owner.userId, (trx) =>
+			trx
+				.insertInto('clients')
+				.values([
+					{ organization_id: owner.orgId, name: 'Ángela Ruiz' },
+					{ organization_id: owner.orgId, name: 'Joao Brito', company: 'Padaria São João' },
+					{ organization_id: owner.orgId, name: 'Eva Luz' },
+				])
+				.execute(),
+		)
+		const search = async (q: string) => (await listClients(owner.userId, owner.orgId, { q })).rows.map((c) => c.name)
+		expect(await search('angela')).toEqual(['Ángela Ruiz'])
+		expect(await search('ÁNGELA r')).toEqual(['Ángela Ruiz'])
+		expect(await search('joão')).toEqual(['Joao Brito'])
+		expect(await search('sao joao')).toEqual(['Joao Brito'])
+		expect(await search('éva')).toEqual(['Eva Luz'])
+		expect(await search('a_')).toEqual([])
+	})
+
 	test('searches name, email, phone and company, and shows only this organization', async () => {
 		const org = await orgWithClients('Search')
 		const other = await orgWithClients('Search Other')
