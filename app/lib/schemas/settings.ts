@@ -9,11 +9,11 @@ import { ROLES } from '#app/lib/roles.ts'
  * actions. Messages are translation keys under settings:errors. Limits are the database's
  * checks (profiles and organizations in supabase/migrations/20261122000100_foundation.sql).
  */
-const optionalText = (max: number) =>
+const optionalText = (max: 40 | 120 | 2000) =>
 	z
 		.string()
 		.trim()
-		.max(max, 'tooLong')
+		.max(max, `tooLong${max}`)
 		.optional()
 		.transform((v) => (v ? v : null))
 
@@ -46,15 +46,15 @@ export const passwordSchema = z
 	})
 
 export const emailChangeSchema = z.object({
-	email: z.string({ error: 'required' }).trim().toLowerCase().max(254, 'tooLong').email('emailInvalid'),
+	email: z.string({ error: 'required' }).trim().toLowerCase().max(254, 'tooLong254').email('emailInvalid'),
 })
 
 export const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/
 
 export const organizationSchema = z.object({
-	name: z.string({ error: 'required' }).trim().min(1, 'required').max(120, 'tooLong'),
+	name: z.string({ error: 'required' }).trim().min(1, 'required').max(120, 'tooLong120'),
 	description: optionalText(2000),
-	slug: z.string({ error: 'required' }).trim().toLowerCase().min(1, 'required').max(63, 'tooLong').regex(SLUG, 'slugInvalid'),
+	slug: z.string({ error: 'required' }).trim().toLowerCase().min(1, 'required').max(63, 'tooLong63').regex(SLUG, 'slugInvalid'),
 })
 
 const HEX = /^#[0-9a-fA-F]{6}$/
@@ -98,6 +98,6 @@ export function brandContrastWarnings(colors: { primary: string; secondary: stri
 }
 
 export const inviteSchema = z.object({
-	email: z.string({ error: 'required' }).trim().toLowerCase().max(254, 'tooLong').email('emailInvalid'),
+	email: z.string({ error: 'required' }).trim().toLowerCase().max(254, 'tooLong254').email('emailInvalid'),
 	role: z.enum(ROLES, 'roleInvalid'),
 })
