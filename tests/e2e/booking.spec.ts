@@ -446,6 +446,15 @@ test('analytics show the figures of what was booked, against the previous period
 	await page.getByRole('link', { name: 'Last 7 days' }).click()
 	await expect(card('Appointments')).toContainText('3')
 	await expect(card('Appointments')).toContainText('Nothing to compare with in the previous period')
+	await expect(page.getByRole('status').filter({ hasText: 'is not a date' })).toHaveCount(0)
+
+	// An edited address says what it could not use, rather than silently showing something else.
+	await page.goto(`/app/booking/analytics?from=2026-13-45&to=${daysAgo(0)}`)
+	await expect(page.getByRole('status').filter({ hasText: '“2026-13-45” is not a date, so the default period is shown.' })).toBeVisible()
+	await expect(card('Appointments')).toContainText('3')
+	await page.goto(`/app/booking/analytics?from=2000-01-01&to=${daysAgo(0)}`)
+	const start = daysAgo(730).split('-')
+	await expect(page.getByRole('status').filter({ hasText: `A period covers at most two years, so this one starts on ${start[1]}/${start[2]}/${start[0]}.` })).toBeVisible()
 })
 
 test('a booking made in another window appears in the calendar without a reload; without JavaScript a Refresh link @nojs', async ({

@@ -27,13 +27,19 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	if (!settings) return errorResponse(404, 'notFound')
 	const params = new URL(request.url).searchParams
 	const today = dateIn(settings.timezone)
+	// A date from the address that cannot be read (an edited link) is named, not silently replaced.
+	const unreadable = [params.get('from'), params.get('to')].find((raw) => raw?.trim() && parseIsoDate(raw) === null)
+	let notice: { key: 'unreadable'; value: string } | { key: 'tooLong' } | null = unreadable ? { key: 'unreadable', value: unreadable.trim().slice(0, 40) } : null
 	let to = parseIsoDate(params.get('to')) ?? today
 	let from = parseIsoDate(params.get('from')) ?? addIsoDays(to, -29)
 	if (from > to) [from, to] = [to, from]
-	if (differenceInCalendarDays(parseISO(to), parseISO(from)) + 1 > MAX_DAYS) from = addIsoDays(to, -(MAX_DAYS - 1))
+	if (differenceInCalendarDays(parseISO(to), parseISO(from)) + 1 > MAX_DAYS) {
+		from = addIsoDays(to, -(MAX_DAYS - 1))
+		notice ??= { key: 'tooLong' }
+	}
 	const days = differenceInCalendarDays(parseISO(to), parseISO(from)) + 1
 	const analytics = await getBookingAnalytics(user.userId, organization.id, from, to)
-	return { today, from, to, days, previousFrom: addIsoDays(from, -days), previousTo: addIsoDays(from, -1), ...analytics }
+	return { today, from, to, days, notice, previousFrom: addIsoDays(from, -days), previousTo: addIsoDays(from, -1), ...analytics }
 }
 
 export default function Analytics({ loaderData }: Route.ComponentProps) {
@@ -66,6 +72,13 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
 							previousTo: fmt.date(loaderData.previousTo),
 						})}
 					</CardDescription>
+					{loaderData.notice ? (
+						<p role="status" className="text-sm text-amber-700 dark:text-amber-400">
+							{loaderData.notice.key === 'unreadable'
+								? t('analytics.notice.unreadable', { value: loaderData.notice.value })
+								: t('analytics.notice.tooLong', { from: fmt.date(from) })}
+						</p>
+					) : null}
 				</CardHeader>
 				<CardContent className="flex flex-wrap items-end gap-3">
 					<Form method="get" className="flex flex-wrap items-end gap-2">
