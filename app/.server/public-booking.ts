@@ -419,6 +419,7 @@ export const PUBLIC_REFUSALS = [
 	'too_late_to_change',
 	'organization_not_found',
 	'honeypot',
+	'day_unavailable',
 ] as const
 export type PublicRefusal = (typeof PUBLIC_REFUSALS)[number]
 

@@ -74,6 +74,7 @@ export function slotView(w: Wizard, language: string) {
 			orgTz,
 			tabs,
 			chosen: { name: provider.displayName, avatarUrl: provider.avatarUrl, change: link('slot', { date: choices.date }) },
+			day: date,
 			days: dayList(available, date, { provider: provider.id }),
 			slots: shown.map((s) => ({ start: s.start, label: timeLabel(s, tz, orgTz, language), selected: s.start === choices.start, link: link('details', { provider: provider.id, date, start: s.start }) })),
 			more: all.length > shown.length ? link('slot', { provider: provider.id, date, more: page + 1 }) : null,
@@ -91,6 +92,7 @@ export function slotView(w: Wizard, language: string) {
 			orgTz,
 			tabs,
 			noProviders: catalogue.providers.length === 0,
+			day: date,
 			days: dayList(available, date, {}),
 			times: shown.map((s) => ({
 				start: s.start,

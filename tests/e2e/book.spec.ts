@@ -229,6 +229,16 @@ test('a deep link to /slot works, a step opened too early goes back to the first
 		await expect(page).toHaveURL(/\/slot\?.*refused=/)
 		await expect(page.getByRole('alert')).toContainText(message)
 	}
+	// A day with no free time (past the horizon here) asked for in the address: said, and the next
+	// days shown under an address without it, the provider kept.
+	const farDay = new Date(Date.now() + 90 * 86_400_000).toISOString().slice(0, 10)
+	await page.goto(`/book/${w.slug}/slot?service=${w.serviceId}&provider=${w.providerIds[0]}&date=${farDay}`)
+	await expect(page).toHaveURL(/refused=day_unavailable$/)
+	expect(new URL(page.url()).searchParams.get('provider')).toBe(w.providerIds[0])
+	expect(new URL(page.url()).searchParams.get('date')).toBeNull()
+	await expect(page.getByRole('alert')).toContainText('That day has no free times. Here are the next days that do.')
+	await expect(page.locator('[aria-current="date"]')).toHaveCount(1)
+	await expect(page.getByRole('link', { name: /\d{1,2}:\d{2}/ }).first()).toBeVisible()
 	// A booking link that is not (or no longer) valid, of an organization that exists.
 	const noBooking = await page.goto(`/book/${w.slug}/booked/${crypto.randomUUID()}?token=${'a'.repeat(64)}`)
 	expect(noBooking?.status()).toBe(404)

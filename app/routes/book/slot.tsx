@@ -1,5 +1,5 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { data, Form, Link, useSubmit } from 'react-router'
+import { data, Form, Link, redirect, useSubmit } from 'react-router'
 import { getLocale } from '#app/.server/i18n.ts'
 import { getClientAddress } from '#app/.server/auth/session.ts'
 import { allowPublic, resolveWizard, stepUrl, refusedParam } from '#app/.server/public-booking.ts'
@@ -13,8 +13,15 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 	if (!(await allowPublic('slot_lookup', getClientAddress(request, context)))) throw data({ rateLimited: true }, { status: 429 })
 	const w = await resolveWizard({ request, context, slug: params.orgSlug }, 'slot')
 	const url = new URL(request.url)
+	const view = slotView(w, getLocale(context))
+	// A day asked for in the address (a shared or old link) that has no free time is said, rather
+	// than listing another day's times under that address.
+	const asked = url.searchParams.get('date')
+	if (asked && 'day' in view && view.day && view.day !== asked && !refusedParam(request)) {
+		throw redirect(`${stepUrl(w.org.slug, 'slot', { ...w.choices, date: undefined, more: undefined })}&refused=day_unavailable`)
+	}
 	return {
-		view: slotView(w, getLocale(context)),
+		view,
 		hidden: [...url.searchParams.entries()].filter(([k]) => k !== 'tz' && k !== 'refused' && k !== 'more'),
 		back: stepUrl(w.org.slug, 'service', w.choices),
 		next: w.slot ? stepUrl(w.org.slug, 'details', w.choices) : null,
