@@ -409,9 +409,16 @@ export type OverrideRefusal = { field: 'date' | 'provider' | 'start'; code: 'dat
  * before `today` (the organization's; such a row would never be listed again), a provider not of
  * this organization, a day off where that date and scope already have hours or the reverse, and
  * hours that overlap hours already set (two periods, such as a lunch break between, are fine).
+ * A day off leaves the appointments booked that day as they are: `booked` counts those still
+ * pending or confirmed in its scope, for the screen to say so.
  */
-export async function addDateOverride(userId: string, organizationId: string, values: DateOverrideValues, today: string): Promise<OverrideRefusal | null> {
-	if (values.date < today) return { field: 'date', code: 'datePast' }
+export async function addDateOverride(
+	userId: string,
+	organizationId: string,
+	values: DateOverrideValues,
+	today: string,
+): Promise<{ refused: OverrideRefusal } | { refused: null; booked: number }> {
+	if (values.date < today) return { refused: { field: 'date', code: 'datePast' } }
 	try {
 		return await asUser(userId, async (trx) => {
 			const { rows: same } = await sql<{ closed: boolean; start: string | null; end: string | null }>`
@@ -420,9 +427,10 @@ export async function addDateOverride(userId: string, organizationId: string, va
 				from public.booking_date_overrides o
 				where o.organization_id = ${organizationId} and o.date = ${values.date}
 					and o.provider_id is not distinct from ${values.provider ?? null}::uuid`.execute(trx)
-			if (same.some((o) => o.closed)) return { field: 'date', code: 'overrideDayClosed' }
-			if (values.closed && same.length > 0) return { field: 'date', code: 'overrideHasHours' }
-			if (!values.closed && same.some((o) => o.start! < values.end! && values.start! < o.end!)) return { field: 'start', code: 'overrideOverlaps' }
+			const refuse = (refused: OverrideRefusal) => ({ refused })
+			if (same.some((o) => o.closed)) return refuse({ field: 'date', code: 'overrideDayClosed' })
+			if (values.closed && same.length > 0) return refuse({ field: 'date', code: 'overrideHasHours' })
+			if (!values.closed && same.some((o) => o.start! < values.end! && values.start! < o.end!)) return refuse({ field: 'start', code: 'overrideOverlaps' })
 			await trx
 				.insertInto('booking_date_overrides')
 				.values({
@@ -435,10 +443,17 @@ export async function addDateOverride(userId: string, organizationId: string, va
 					note: values.note || null,
 				})
 				.execute()
-			return null
+			if (!values.closed) return { refused: null, booked: 0 }
+			const { rows } = await sql<{ n: number }>`
+				select count(*)::int as n from public.booking_appointments a
+				join public.booking_settings s on s.organization_id = a.organization_id
+				where a.organization_id = ${organizationId} and a.status in ('pending', 'confirmed')
+					and (a.starts_at at time zone s.timezone)::date = ${values.date}::date
+					and (${values.provider ?? null}::uuid is null or a.provider_id = ${values.provider ?? null}::uuid)`.execute(trx)
+			return { refused: null, booked: rows[0]?.n ?? 0 }
 		})
 	} catch (error) {
-		if (dbErrorCode(error) === '23503') return { field: 'provider', code: 'providerInvalid' }
+		if (dbErrorCode(error) === '23503') return { refused: { field: 'provider', code: 'providerInvalid' } }
 		throw error
 	}
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { describe, expect, test } from 'vitest'
 import { asAnon, asSystem, asUser, sql, type Tx } from '#app/.server/db/index.ts'
-import { changeAppointmentStatus } from '#app/.server/booking.ts'
+import { addDateOverride, changeAppointmentStatus } from '#app/.server/booking.ts'
 import { addMember, at, createBookingSetup, createUser, refusal, upcomingWeekday } from './fixtures.ts'
 
 type Booked = {
@@ -352,6 +352,22 @@ describe('staff_create_booking', () => {
 		expect(await refusal(bookAsAnon({ ...w, startsAt: at(next, '10:00') }))).toBe('provider_day_off')
 		expect(await refusal(bookAsAnon({ ...w, provider: second.providerId, startsAt: at(next, '10:00') }))).toBe('outside_provider_hours')
 		expect((await bookAsAnon({ ...w, provider: second.providerId, startsAt: at(next, '13:00') })).start_time).toBe('13:00:00')
+	})
+
+	test("a day off counts the appointments it leaves booked: pending or confirmed, that day, in the override's scope", async () => {
+		const w = await bookingWorld()
+		const second = await createBookingSetup(w.org)
+		// Before 10:00 in Sydney is the day before in UTC: the organization's date is the one counted.
+		await setSettings(w.org, { timezone: 'Australia/Sydney', auto_confirm: false })
+		await bookAsAnon({ ...w, startsAt: `${w.day} 09:00 Australia/Sydney` })
+		await bookAsAnon({ ...w, provider: second.providerId, startsAt: `${w.day} 09:00 Australia/Sydney` })
+		const cancelled = await bookAsAnon({ ...w, startsAt: `${w.day} 09:30 Australia/Sydney` })
+		await asAnon((trx) => sql`select * from public.cancel_booking(${cancelled.manage_token})`.execute(trx))
+		const add = (values: { date: string; provider?: string }) =>
+			addDateOverride(w.owner.userId, w.org, { closed: true, note: '', ...values }, '2000-01-01')
+		expect(await add({ date: w.day, provider: w.provider })).toEqual({ refused: null, booked: 1 })
+		expect(await add({ date: w.day })).toEqual({ refused: null, booked: 2 })
+		expect(await add({ date: upcomingWeekday(4) })).toEqual({ refused: null, booked: 0 })
 	})
 })
 

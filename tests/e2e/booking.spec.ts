@@ -335,11 +335,21 @@ test('staff confirm, cancel (after a confirmation) and mark appointments @nojs',
 	await expect(past).toContainText('No-show')
 })
 
-test('a day off added on the settings tab removes the free times of that day, and removing it brings them back @nojs', async ({ page }) => {
-	await bookingSetup(page)
+test('a day off added on the settings tab removes the free times of that day, says the appointments still booked then, and removing it brings the times back @nojs', async ({ page }) => {
+	const setup = await bookingSetup(page)
 	const day = upcomingWeekday(5)
 	await openNewAppointment(page, day)
 	await expect(page.getByLabel('Start time')).toBeVisible()
+	await withDatabase(async (client) => {
+		const timezone = (await client.query<{ timezone: string }>('select timezone from public.booking_settings where organization_id = $1', [setup.org])).rows[0]!.timezone
+		for (const [time, status] of [['10:00', 'confirmed'], ['11:00', 'pending'], ['12:00', 'cancelled']]) {
+			await client.query(
+				`insert into public.booking_appointments (organization_id, service_id, provider_id, starts_at, ends_at, status, guest_name, guest_email, total_price)
+				 values ($1, $2, $3, ($4::timestamp at time zone $6), ($4::timestamp at time zone $6) + interval '30 minutes', $5, 'Booked Guest', 'guest@example.com', 40)`,
+				[setup.org, setup.service, setup.provider, `${day} ${time}`, status, timezone],
+			)
+		}
+	})
 
 	await page.goto('/app/booking/settings')
 	await expect(page.getByText('No upcoming date overrides.')).toBeVisible()
@@ -350,6 +360,8 @@ test('a day off added on the settings tab removes the free times of that day, an
 	await page.getByLabel('Note (optional)').fill('Holiday')
 	await page.getByRole('button', { name: 'Add override' }).click()
 	await expect(page.getByText('Date override added')).toBeVisible()
+	// The cancelled one is not counted; the other two stay booked, and the screen says so.
+	await expect(page.getByText('2 appointments are still booked that day: move or cancel them in the calendar.')).toBeVisible()
 	const [y, m, d] = day.split('-')
 	const line = page.getByRole('listitem').filter({ hasText: `${m}/${d}/${y} · Whole organization · Closed` })
 	await expect(line).toContainText('Holiday')

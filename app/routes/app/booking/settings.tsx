@@ -52,8 +52,16 @@ export async function action({ request, context }: Route.ActionArgs) {
 		case 'add-override': {
 			const submission = parseWithZod(formData, { schema: dateOverrideSchema })
 			if (submission.status !== 'success') return data({ overrideResult: submission.reply() }, { status: 400 })
-			const refused = await addDateOverride(user.userId, organization.id, submission.value, dateIn(organization.timezone))
-			if (refused) return data({ overrideResult: submission.reply({ fieldErrors: { [refused.field]: [refused.code] } }) }, { status: 400 })
+			const added = await addDateOverride(user.userId, organization.id, submission.value, dateIn(organization.timezone))
+			if (added.refused) return data({ overrideResult: submission.reply({ fieldErrors: { [added.refused.field]: [added.refused.code] } }) }, { status: 400 })
+			if (added.booked > 0) {
+				return redirectWithToast('/app/booking/settings', {
+					type: 'info',
+					title: 'booking:overrides.added',
+					description: 'booking:overrides.stillBooked',
+					values: { count: added.booked },
+				})
+			}
 			return redirectWithToast('/app/booking/settings', { type: 'success', title: 'booking:overrides.added' })
 		}
 		case 'delete-override': {
