@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect } from 'react-router'
 import type { z } from 'zod'
-import { FORM_END_FIELD, MAX_ROWS_PER_SAVE, type BatchResult, type RowErrors, type SaveCounts, type SaveOutcome, type SaveWarning } from '#app/lib/editable-rows.ts'
+import { FORM_END_FIELD, MAX_ROWS_PER_SAVE, SAVE_KEY, SAVE_KEY_FIELD, type BatchResult, type RowErrors, type SaveCounts, type SaveOutcome, type SaveWarning } from '#app/lib/editable-rows.ts'
 import { readTableState, withoutEditMode, type SortDirection } from '#app/lib/table-params.ts'
 import type { RouterContextProvider } from 'react-router'
 import { readCapped } from './request-guard.ts'
@@ -141,7 +141,7 @@ export async function tableAction<S extends z.ZodType<{ rows: unknown[] }>, V>(
 	request: Request,
 	options: {
 		schema: S
-		save: (rows: z.output<S>['rows'], confirmed: boolean) => Promise<BatchResult<V>>
+		save: (rows: z.output<S>['rows'], confirmed: boolean, saveKey: string | undefined) => Promise<BatchResult<V>>
 		intents?: Record<string, (url: URL) => Promise<Response>>
 	},
 ) {
@@ -175,7 +175,8 @@ export async function tableAction<S extends z.ZodType<{ rows: unknown[] }>, V>(
 	}
 	let result: BatchResult<V>
 	try {
-		result = await options.save((submission.value as z.output<S>).rows, confirmed)
+		const saveKey = formData.get(SAVE_KEY_FIELD)
+		result = await options.save((submission.value as z.output<S>).rows, confirmed, typeof saveKey === 'string' && SAVE_KEY.test(saveKey) ? saveKey : undefined)
 	} catch (error) {
 		if (!isInputError(error)) throw error
 		return data({ result: submission.reply(), formError: 'saveFailed', conflicts: undefined, confirm: undefined }, { status: 400 })
@@ -195,6 +196,7 @@ export async function tableAction<S extends z.ZodType<{ rows: unknown[] }>, V>(
 			{ status: conflicted ? 409 : 400 },
 		)
 	}
+	if (result.alreadySaved) return redirectWithToast(withoutEditMode(url), { type: 'info', title: 'table:toast.alreadySaved' })
 	const { inserted, updated, deleted } = result
 	const changed = inserted + updated + deleted
 	const title = changed === 0 ? 'table:toast.noChanges' : inserted + updated === 0 ? 'table:toast.deleted' : 'table:toast.saved'
@@ -252,6 +254,8 @@ class Refused<V> extends Error {
  * marked deleted (an untouched new row is one: see lib/editable-rows.ts). Any refused row
  * refuses the whole batch, with each row's errors. Unless `confirmed`, a batch that deletes
  * rows or has warnings is not written: the answer is the question to ask, with the counts.
+ * With a `saveKey` (SAVE_KEY_FIELD), a key a save already claimed writes nothing: the answer is
+ * `alreadySaved`. The claim is part of the transaction, so a refused save leaves the key free.
  */
 export async function saveBatch<R extends BatchRow, Current extends Loaded, V, P>(
 	userId: string,
@@ -259,9 +263,14 @@ export async function saveBatch<R extends BatchRow, Current extends Loaded, V, P
 	input: R[],
 	spec: BatchSpec<R, Current, V, P>,
 	confirmed = true,
+	saveKey?: string,
 ): Promise<BatchResult<V>> {
 	try {
 		return await asUser(userId, async (trx) => {
+			if (saveKey) {
+				const { rows } = await sql<{ claimed: boolean }>`select public.claim_table_save(${organizationId}, ${saveKey}) as claimed`.execute(trx)
+				if (!rows[0]?.claimed) return { ok: true as const, alreadySaved: true, inserted: 0, updated: 0, deleted: 0 }
+			}
 			const rowErrors: RowErrors = {}
 			const conflicts: Record<number, V> = {}
 			const fail: Fail = (index, field, code) => {
@@ -312,13 +321,13 @@ export async function saveBatch<R extends BatchRow, Current extends Loaded, V, P
 /** A table's save: without `confirmed` it never asks (for direct calls and tests). */
 export type BatchSaver<R, V> = {
 	(userId: string, organizationId: string, input: R[]): Promise<SaveOutcome<V>>
-	(userId: string, organizationId: string, input: R[], confirmed: boolean): Promise<BatchResult<V>>
+	(userId: string, organizationId: string, input: R[], confirmed: boolean, saveKey?: string): Promise<BatchResult<V>>
 }
 
 /** A table's save function from its BatchSpec (built per request: it knows who saves where). */
 export function batchSaver<R extends BatchRow, Current extends Loaded, V, P>(
 	spec: (userId: string, organizationId: string, input: R[]) => BatchSpec<R, Current, V, P>,
 ): BatchSaver<R, V> {
-	return ((userId: string, organizationId: string, input: R[], confirmed: boolean = true) =>
-		saveBatch(userId, organizationId, input, spec(userId, organizationId, input), confirmed)) as BatchSaver<R, V>
+	return ((userId: string, organizationId: string, input: R[], confirmed: boolean = true, saveKey?: string) =>
+		saveBatch(userId, organizationId, input, spec(userId, organizationId, input), confirmed, saveKey)) as BatchSaver<R, V>
 }

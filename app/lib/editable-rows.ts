@@ -17,6 +17,14 @@ export const MAX_ROWS_PER_SAVE = 500
 export const FORM_END_FIELD = 'formEnd'
 
 /**
+ * The save key of the page a table's edit form is on (the signed-in layout makes one per load).
+ * A save claims it in its own transaction: the same form posted twice (a double click with
+ * JavaScript off, a retried request) writes once, and the second post says it was already saved.
+ */
+export const SAVE_KEY_FIELD = 'saveKey'
+export const SAVE_KEY = /^[A-Za-z0-9_-]{20,100}$/
+
+/**
  * The fields every row carries besides its values: the id and version it was loaded with, the
  * fingerprint of its values as shown (a row left alone is skipped), the delete checkbox, and,
  * for a new row, `blank`: the values it was added with, so that a new row nobody filled in is
@@ -78,7 +86,7 @@ export type SaveWarning = { index: number; code: string; value: string }
 export type Confirmation = SaveCounts & { warnings: SaveWarning[] }
 
 export type BatchResult<V> =
-	| ({ ok: true } & SaveCounts)
+	| ({ ok: true; alreadySaved?: boolean } & SaveCounts)
 	| { ok: false; rowErrors: RowErrors; conflicts: Record<number, V> }
 	| { ok: false; confirm: Confirmation }
 

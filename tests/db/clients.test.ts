@@ -98,6 +98,29 @@ describe('listing clients', () => {
 })
 
 describe('saving a batch of clients', () => {
+	test('a save key writes once: the same save again writes nothing and says so; a refused save leaves its key free', async () => {
+		const org = await orgWithClients('Save Key')
+		const other = await orgWithClients('Save Key Other')
+		const key = 'k'.repeat(24)
+		const dora = clientsSaveSchema.parse({ rows: [{ name: 'Dora Lima', email: '', phone: '', company: '', status: 'active' }] }).rows
+		const names = async () => (await list(org.userId, org.orgId)).map((c) => c.name)
+
+		// Refused (a row of no one's): nothing written, and the key is not spent.
+		const missing = clientsSaveSchema.parse({ rows: [{ id: crypto.randomUUID(), version: '1', fingerprint: 'x', name: 'Ghost', email: '', phone: '', company: '', status: 'active' }] }).rows
+		expect(await saveClients(org.userId, org.orgId, [...dora, ...missing], true, key)).toMatchObject({ ok: false })
+		expect(await saveClients(org.userId, org.orgId, dora, true, key)).toEqual({ ok: true, inserted: 1, updated: 0, deleted: 0 })
+		expect(await saveClients(org.userId, org.orgId, dora, true, key)).toEqual({ ok: true, alreadySaved: true, inserted: 0, updated: 0, deleted: 0 })
+		expect(await names()).toEqual(['Ana Silva', 'Bruno Costa', 'Carla Dias', 'Dora Lima'])
+		// Two saves with the same key at once: one writes, the other waits for it and writes nothing.
+		const both = await Promise.all([1, 2].map(() => saveClients(org.userId, org.orgId, clientsSaveSchema.parse({ rows: [{ name: 'Eva Luz', email: '', phone: '', company: '', status: 'active' }] }).rows, true, 'e'.repeat(24))))
+		expect(both.map((r) => ('alreadySaved' in r ? 'again' : 'saved')).sort()).toEqual(['again', 'saved'])
+		expect((await names()).filter((n) => n === 'Eva Luz')).toHaveLength(1)
+		// Keys are per organization, claimed by its members only, and their table is nobody's to read.
+		expect(await saveClients(other.userId, other.orgId, dora, true, key)).toEqual({ ok: true, inserted: 1, updated: 0, deleted: 0 })
+		await expect(asUser(other.userId, (trx) => sql`select public.claim_table_save(${org.orgId}, ${'z'.repeat(24)})`.execute(trx))).rejects.toThrow('not_member')
+		await expect(asUser(org.userId, (trx) => sql`select * from private.table_save_keys`.execute(trx))).rejects.toThrow()
+	})
+
 	test('adds, edits and deletes together; empty email, phone and company are stored as null', async () => {
 		const org = await orgWithClients('Save')
 		const [ana, bruno, carla] = await list(org.userId, org.orgId)

@@ -86,6 +86,38 @@ test('add, edit and delete clients, then save them in one batch @nojs', async ({
 	])
 })
 
+test('the same save posted twice (a double click, a retried request) adds its rows once and says it was already saved @nojs', async ({ page, request, baseURL }) => {
+	const account = await signUp(page, request, 'Double Saver')
+	const { orgId } = await seed(account.email, clients)
+	await page.goto('/app/clients?edit=1&add=1')
+	for (const c of clients) await expect(editRow(page, c.name)).toBeVisible()
+	await page.getByRole('row').nth(1).getByRole('textbox', { name: 'Name' }).fill('Dora Lima')
+	let posted: { body: string; type: string } | null = null
+	await page.route('**/app/clients**', async (route) => {
+		if (route.request().method() === 'POST') posted ??= { body: route.request().postData()!, type: route.request().headers()['content-type']! }
+		await route.continue()
+	})
+	await page.getByRole('button', { name: 'Save' }).click()
+	await expect(page.getByText('Changes saved successfully')).toBeVisible()
+	// The same form's body posted again: what a second click sends before the first answer shows.
+	const again = await page.request.post('/app/clients?edit=1&add=1', {
+		data: posted!.body,
+		headers: { 'content-type': posted!.type, origin: baseURL! },
+		maxRedirects: 0,
+	})
+	expect(again.status()).toBe(302)
+	await page.goto(again.headers()['location']!)
+	await expect(page.getByText('These changes were already saved')).toBeVisible()
+	expect((await dbClients(orgId)).map((c) => c.name)).toEqual(['Ana Silva', 'Bruno Costa', 'Carla Dias', 'Dora Lima'])
+	// A new page load has a new key: the same row added again is a second save, as asked.
+	await page.goto('/app/clients?edit=1&add=1')
+	for (const c of clients) await expect(editRow(page, c.name)).toBeVisible()
+	await page.getByRole('row').nth(1).getByRole('textbox', { name: 'Name' }).fill('Eva Luz')
+	await page.getByRole('button', { name: 'Save' }).click()
+	await expect(page.getByText('Changes saved successfully')).toBeVisible()
+	expect((await dbClients(orgId)).map((c) => c.name)).toContain('Eva Luz')
+})
+
 test('a client needs a name and a well-formed email; a bad row saves nothing @nojs', async ({ page, request }) => {
 	const account = await signUp(page, request, 'Strict Keeper')
 	const { orgId } = await seed(account.email, clients)

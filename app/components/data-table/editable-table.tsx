@@ -3,7 +3,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { Trash2Icon, XIcon } from 'lucide-react'
 import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { Form, useLocation, useNavigation } from 'react-router'
+import { Form, useLocation, useNavigation, useRouteLoaderData } from 'react-router'
 import { toast } from 'sonner'
 import type { z } from 'zod'
 import { FormAlert } from '#app/components/form-alert.tsx'
@@ -12,10 +12,11 @@ import { Button } from '#app/components/ui/button.tsx'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '#app/components/ui/dialog.tsx'
 import { Input } from '#app/components/ui/input.tsx'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
-import { blankOf, FORM_END_FIELD, type Confirmation } from '#app/lib/editable-rows.ts'
+import { blankOf, FORM_END_FIELD, SAVE_KEY_FIELD, type Confirmation } from '#app/lib/editable-rows.ts'
 import { withoutEditMode } from '#app/lib/table-params.ts'
 import { useHydrated } from '#app/lib/use-hydrated.ts'
 import { cn } from '#app/lib/utils.ts'
+import type { loader as appLayoutLoader } from '#app/routes/app/layout.tsx'
 import { CellError, NativeSelect } from './data-table.tsx'
 import { EditToolbar, UnsavedChangesDialog, useUnsavedChangesGuard } from './edit-guard.tsx'
 
@@ -99,6 +100,7 @@ export function EditableTable<L extends LoadedRow, R extends EditRowValues, V>({
 	const { t } = useTranslation('table')
 	const location = useLocation()
 	const navigation = useNavigation()
+	const saveKey = useRouteLoaderData<typeof appLayoutLoader>('routes/app/layout')?.saveKey
 	const errorText = useErrorText(ns)
 	const newRow = { ...blank, blank: blankOf(blank as Record<string, string>) }
 	const existing = loaded.map((row) => ({ id: row.id, version: row.version, fingerprint: row.fingerprint, ...values(row) }))
@@ -111,8 +113,8 @@ export function EditableTable<L extends LoadedRow, R extends EditRowValues, V>({
 		onValidate: ({ formData }) => parseWithZod(formData, { schema }) as never,
 		shouldValidate: 'onBlur',
 		shouldRevalidate: 'onInput',
-		// The form's last field is no value of the user's.
-		shouldDirtyConsider: (name) => name !== FORM_END_FIELD,
+		// The save key and the form's last field are no values of the user's.
+		shouldDirtyConsider: (name) => name !== FORM_END_FIELD && name !== SAVE_KEY_FIELD,
 	})
 	const rows = fields.rows.getFieldList()
 	const dirty = form.dirty || rows.some((row) => !row.getFieldset().id?.initialValue)
@@ -233,6 +235,7 @@ export function EditableTable<L extends LoadedRow, R extends EditRowValues, V>({
 				</Table>
 			</div>
 			<UnsavedChangesDialog blocker={blocker} />
+			{saveKey ? <input type="hidden" name={SAVE_KEY_FIELD} value={saveKey} /> : null}
 			{/* Last: a post without it was sent before the page had finished loading. */}
 			<input type="hidden" name={FORM_END_FIELD} value="1" />
 		</Form>

@@ -41,7 +41,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 	const { user, organization } = requireMember(context)
 	return tableAction(request, {
 		schema: clientsSaveSchema,
-		save: (rows, confirmed) => saveClients(user.userId, organization.id, rows, confirmed),
+		save: (rows, confirmed, saveKey) => saveClients(user.userId, organization.id, rows, confirmed, saveKey),
 	})
 }
 

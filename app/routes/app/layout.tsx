@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import { Outlet, redirect } from 'react-router'
 import { requireMember, requireSignedInMember } from '#app/.server/auth/session.ts'
 import { publicWizardRedirect } from '#app/.server/booking.ts'
@@ -41,6 +42,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 		memberships: member.memberships.map((m) => ({ id: m.id, name: m.name, role: m.role })),
 		activeModules: modules.map((m) => localizeModule(catalogueT(context), { ...m, id: m.moduleId })),
 		sidebarExpanded: readSidebarExpanded(request),
+		// A new one on every load: the save key of the edit forms on this page (SAVE_KEY_FIELD).
+		saveKey: randomBytes(18).toString('base64url'),
 	}
 }
 

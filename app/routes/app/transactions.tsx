@@ -66,7 +66,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 	const { user, organization } = requireMember(context)
 	return tableAction(request, {
 		schema: transactionsSaveSchema,
-		save: (rows, confirmed) => saveTransactions(user.userId, organization.id, rows, confirmed),
+		save: (rows, confirmed, saveKey) => saveTransactions(user.userId, organization.id, rows, confirmed, saveKey),
 		intents: { sync: (url) => sync(url, user.userId, organization.id) },
 	})
 }
