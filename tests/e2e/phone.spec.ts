@@ -115,6 +115,8 @@ test('on a phone the dashboard’s latest payments and the reports’ categories
 		await useLanguage(page, lng)
 		await page.goto('/app/dashboard')
 		await expectOnScreen(card(page, 'Ana Beatriz Silva Nascimento').locator('[data-card=title]'))
+		// The method is in the card too (the transactions' cards show it as well).
+		await expectOnScreen(card(page, 'Ana Beatriz Silva Nascimento').locator('td', { hasText: lng === 'es' ? 'Transferencia bancaria' : 'Transferência bancária' }))
 		await expectNoSidewaysScroll(page)
 		await page.goto('/app/reports')
 		const table = page.getByTestId('category-table')

@@ -119,7 +119,7 @@ function LatestTransactions({ latest, className }: { latest: Route.ComponentProp
 								{label.amount}
 							</TableHead>
 							<TableHead scope="col">{label.category}</TableHead>
-							{/* Shown while the table has the width of the page; beside the chart (xl) only on a wide screen. */}
+							{/* Shown while the table has the width of the page; beside the chart (xl) only on a wide screen; in a phone's cards. */}
 							<TableHead scope="col" className="hidden md:table-cell xl:hidden 2xl:table-cell">
 								{label.method}
 							</TableHead>
@@ -147,7 +147,7 @@ function LatestTransactions({ latest, className }: { latest: Route.ComponentProp
 									<TableCell data-label={label.category} data-card="meta">
 										<CategoryBadge category={row.category} label={categoryLabel(row.category)} />
 									</TableCell>
-									<TableCell className="hidden md:table-cell xl:hidden 2xl:table-cell" data-label={label.method} data-card="hidden">
+									<TableCell className="hidden md:table-cell xl:hidden 2xl:table-cell" data-label={label.method} data-card="meta">
 										{t(`transactions:methods.${row.paymentMethod}`)}
 									</TableCell>
 								</TableRow>
