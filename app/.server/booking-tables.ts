@@ -1,4 +1,4 @@
-import { type BatchResult } from '#app/lib/editable-rows.ts'
+import { type BatchResult, type SaveHow } from '#app/lib/editable-rows.ts'
 import { type ProviderRowInput, type ServiceRowInput } from '#app/lib/schemas/booking-tables.ts'
 import { fingerprint, saveBatch, versionOf, type BatchSpec } from './data-table.ts'
 import { asUser, sql } from './db/index.ts'
@@ -113,8 +113,8 @@ function serviceSpec(organizationId: string, input: ServiceRowInput[]): BatchSpe
  * appointments cannot be deleted (its row is refused: deactivate it instead); the past
  * appointments of a deleted service stay, without a service.
  */
-export function saveServices(userId: string, organizationId: string, input: ServiceRowInput[], confirmed = true, saveKey?: string): Promise<BatchResult<ServiceValues>> {
-	return saveBatch(userId, organizationId, input, serviceSpec(organizationId, input), confirmed, saveKey)
+export function saveServices(userId: string, organizationId: string, input: ServiceRowInput[], how?: SaveHow): Promise<BatchResult<ServiceValues>> {
+	return saveBatch(userId, organizationId, input, serviceSpec(organizationId, input), how)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -250,6 +250,6 @@ function providerSpec(organizationId: string, input: ProviderRowInput[]): BatchS
  * providers yet; an empty display name takes the member's full name, else their email; a row
  * marked deleted is refused.
  */
-export function saveProviders(userId: string, organizationId: string, input: ProviderRowInput[], confirmed = true, saveKey?: string): Promise<BatchResult<ProviderValues>> {
-	return saveBatch(userId, organizationId, input, providerSpec(organizationId, input), confirmed, saveKey)
+export function saveProviders(userId: string, organizationId: string, input: ProviderRowInput[], how?: SaveHow): Promise<BatchResult<ProviderValues>> {
+	return saveBatch(userId, organizationId, input, providerSpec(organizationId, input), how)
 }

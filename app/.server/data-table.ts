@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect } from 'react-router'
 import type { z } from 'zod'
-import { FORM_END_FIELD, MAX_ROWS_PER_SAVE, SAVE_KEY, SAVE_KEY_FIELD, type BatchResult, type RowErrors, type SaveCounts, type SaveOutcome, type SaveWarning } from '#app/lib/editable-rows.ts'
+import { FORM_END_FIELD, MAX_ROWS_PER_SAVE, SAVE_KEY, SAVE_KEY_FIELD, type BatchResult, type RowErrors, type SaveCounts, type SaveHow, type SaveOutcome, type SaveWarning } from '#app/lib/editable-rows.ts'
 import { readTableState, withoutEditMode, type SortDirection } from '#app/lib/table-params.ts'
 import type { RouterContextProvider } from 'react-router'
 import { readCapped } from './request-guard.ts'
@@ -141,7 +141,7 @@ export async function tableAction<S extends z.ZodType<{ rows: unknown[] }>, V>(
 	request: Request,
 	options: {
 		schema: S
-		save: (rows: z.output<S>['rows'], confirmed: boolean, saveKey: string | undefined) => Promise<BatchResult<V>>
+		save: (rows: z.output<S>['rows'], how: SaveHow) => Promise<BatchResult<V>>
 		intents?: Record<string, (url: URL) => Promise<Response>>
 	},
 ) {
@@ -157,6 +157,7 @@ export async function tableAction<S extends z.ZodType<{ rows: unknown[] }>, V>(
 	const intent = formData.get('intent') ?? (confirmed ? 'save' : null)
 	const intents = options.intents ?? {}
 	if (typeof intent === 'string' && Object.hasOwn(intents, intent)) return intents[intent]!(url)
+	if (intent === 'cancel') return cancelEdit(formData, url, options)
 	if (intent !== 'save' && !formData.has('__intent__')) return tableError('unknownIntent')
 	if (listLength(formData, 'rows') > MAX_ROWS_PER_SAVE) return tableError('tooManyRows', 413)
 	if (!formData.has(FORM_END_FIELD)) return tableError('incomplete')
@@ -176,7 +177,7 @@ export async function tableAction<S extends z.ZodType<{ rows: unknown[] }>, V>(
 	let result: BatchResult<V>
 	try {
 		const saveKey = formData.get(SAVE_KEY_FIELD)
-		result = await options.save((submission.value as z.output<S>).rows, confirmed, typeof saveKey === 'string' && SAVE_KEY.test(saveKey) ? saveKey : undefined)
+		result = await options.save((submission.value as z.output<S>).rows, { confirmed, saveKey: typeof saveKey === 'string' && SAVE_KEY.test(saveKey) ? saveKey : undefined })
 	} catch (error) {
 		if (!isInputError(error)) throw error
 		return data({ result: submission.reply(), formError: 'saveFailed', conflicts: undefined, confirm: undefined }, { status: 400 })
@@ -206,6 +207,26 @@ export async function tableAction<S extends z.ZodType<{ rows: unknown[] }>, V>(
 		description: changed > 0 ? 'table:toast.savedSummary' : undefined,
 		values: { inserted, updated, deleted },
 	})
+}
+
+/**
+ * Cancel posted by a page without JavaScript (with it, Cancel navigates and the page asks):
+ * back to the table when the rows are as loaded, else "Discard unsaved changes?" above the
+ * table, with what was typed kept in it. What changed is what a save would do (`planOnly`).
+ */
+async function cancelEdit<S extends z.ZodType<{ rows: unknown[] }>, V>(
+	formData: FormData,
+	url: URL,
+	options: { schema: S; save: (rows: z.output<S>['rows'], how: SaveHow) => Promise<BatchResult<V>> },
+) {
+	const submission = parseWithZod(formData, { schema: options.schema })
+	if (submission.status === 'success') {
+		const plan = await options.save((submission.value as z.output<S>).rows, { confirmed: false, planOnly: true })
+		if (plan.ok && plan.inserted + plan.updated + plan.deleted === 0) return redirect(withoutEditMode(url))
+	}
+	// The values as typed, without the errors a check of them would show: nothing was saved.
+	const result = { ...submission.reply(), status: undefined, error: undefined }
+	return data({ result, formError: undefined, conflicts: undefined, confirm: undefined, discard: true }, { status: 200 })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -256,18 +277,18 @@ class Refused<V> extends Error {
  * rows or has warnings is not written: the answer is the question to ask, with the counts.
  * With a `saveKey` (SAVE_KEY_FIELD), a key a save already claimed writes nothing: the answer is
  * `alreadySaved`. The claim is part of the transaction, so a refused save leaves the key free.
+ * `planOnly` answers the counts of what the save would do, and writes nothing.
  */
 export async function saveBatch<R extends BatchRow, Current extends Loaded, V, P>(
 	userId: string,
 	organizationId: string,
 	input: R[],
 	spec: BatchSpec<R, Current, V, P>,
-	confirmed = true,
-	saveKey?: string,
+	{ confirmed, saveKey, planOnly }: SaveHow = { confirmed: true },
 ): Promise<BatchResult<V>> {
 	try {
 		return await asUser(userId, async (trx) => {
-			if (saveKey) {
+			if (saveKey && !planOnly) {
 				const { rows } = await sql<{ claimed: boolean }>`select public.claim_table_save(${organizationId}, ${saveKey}) as claimed`.execute(trx)
 				if (!rows[0]?.claimed) return { ok: true as const, alreadySaved: true, inserted: 0, updated: 0, deleted: 0 }
 			}
@@ -297,6 +318,10 @@ export async function saveBatch<R extends BatchRow, Current extends Loaded, V, P
 				if (row.deleted) plan.deletes.push(row.id)
 				else plan.updates.push({ index, row })
 			})
+			if (planOnly) {
+				const counts = { inserted: plan.inserts.length, updated: plan.updates.length + Object.keys(conflicts).length, deleted: plan.deletes.length }
+				throw new Refused<V>({ ok: true, planned: true, ...counts })
+			}
 			const prepared = await spec.prepare(trx, plan, current, fail)
 			if (Object.keys(rowErrors).length > 0) throw new Refused<V>({ ok: false, rowErrors, conflicts })
 
@@ -321,13 +346,13 @@ export async function saveBatch<R extends BatchRow, Current extends Loaded, V, P
 /** A table's save: without `confirmed` it never asks (for direct calls and tests). */
 export type BatchSaver<R, V> = {
 	(userId: string, organizationId: string, input: R[]): Promise<SaveOutcome<V>>
-	(userId: string, organizationId: string, input: R[], confirmed: boolean, saveKey?: string): Promise<BatchResult<V>>
+	(userId: string, organizationId: string, input: R[], how: SaveHow): Promise<BatchResult<V>>
 }
 
 /** A table's save function from its BatchSpec (built per request: it knows who saves where). */
 export function batchSaver<R extends BatchRow, Current extends Loaded, V, P>(
 	spec: (userId: string, organizationId: string, input: R[]) => BatchSpec<R, Current, V, P>,
 ): BatchSaver<R, V> {
-	return ((userId: string, organizationId: string, input: R[], confirmed: boolean = true, saveKey?: string) =>
-		saveBatch(userId, organizationId, input, spec(userId, organizationId, input), confirmed, saveKey)) as BatchSaver<R, V>
+	return ((userId: string, organizationId: string, input: R[], how?: SaveHow) =>
+		saveBatch(userId, organizationId, input, spec(userId, organizationId, input), how)) as BatchSaver<R, V>
 }

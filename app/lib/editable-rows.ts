@@ -86,9 +86,16 @@ export type SaveWarning = { index: number; code: string; value: string }
 export type Confirmation = SaveCounts & { warnings: SaveWarning[] }
 
 export type BatchResult<V> =
-	| ({ ok: true; alreadySaved?: boolean } & SaveCounts)
+	| ({ ok: true; alreadySaved?: boolean; planned?: boolean } & SaveCounts)
 	| { ok: false; rowErrors: RowErrors; conflicts: Record<number, V> }
 	| { ok: false; confirm: Confirmation }
+
+/**
+ * How a save goes: `confirmed` (a deletion or a warning asked about first unless set), the
+ * page's `saveKey` (SAVE_KEY_FIELD), and `planOnly`: count what the save would do, write
+ * nothing (`planned`; a changed row someone else changed too counts as updated).
+ */
+export type SaveHow = { confirmed: boolean; saveKey?: string; planOnly?: boolean }
 
 /** What a save answers when it was not asked to confirm (it never asks then). */
 export type SaveOutcome<V> = Exclude<BatchResult<V>, { confirm: Confirmation }>

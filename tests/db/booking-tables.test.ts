@@ -84,8 +84,8 @@ describe('the services table', () => {
 			{ ...meta(haircut), deleted: true, name: 'Haircut', price: '30.00', duration: '45', color: '#16a34a', active: 'active' },
 		])
 		expect(edited.success).toBe(true)
-		expect(await saveServices(owner.userId, owner.orgId, edited.data!.rows, false)).toMatchObject({ ok: false, confirm: { deleted: 1, updated: 1 } })
-		expect(await saveServices(owner.userId, owner.orgId, edited.data!.rows, true)).toEqual({ ok: true, inserted: 0, updated: 1, deleted: 1 })
+		expect(await saveServices(owner.userId, owner.orgId, edited.data!.rows, { confirmed: false })).toMatchObject({ ok: false, confirm: { deleted: 1, updated: 1 } })
+		expect(await saveServices(owner.userId, owner.orgId, edited.data!.rows, { confirmed: true })).toEqual({ ok: true, inserted: 0, updated: 1, deleted: 1 })
 		expect(await listServices(owner.userId, owner.orgId)).toEqual([expect.objectContaining({ name: 'Colour', price: '85.00', isActive: false })])
 	})
 
@@ -146,7 +146,7 @@ describe('the providers table', () => {
 		const remove = parse(providersSaveSchema, [
 			{ id: saved!.id, version: saved!.version, fingerprint: saved!.fingerprint, displayName: 'Colleague', bio: 'Hi', avatarUrl: '', active: 'active', deleted: true },
 		])
-		expect(await saveProviders(owner.userId, owner.orgId, remove.data!.rows, true)).toMatchObject({ ok: false, rowErrors: { 0: { row: 'providerNotDeletable' } } })
+		expect(await saveProviders(owner.userId, owner.orgId, remove.data!.rows, { confirmed: true })).toMatchObject({ ok: false, rowErrors: { 0: { row: 'providerNotDeletable' } } })
 		expect((await listProviders(owner.userId, owner.orgId)).map((p) => p.displayName)).toEqual(['Colleague', 'Owner Person'])
 	})
 

@@ -98,6 +98,20 @@ describe('listing clients', () => {
 })
 
 describe('saving a batch of clients', () => {
+	test('a plan-only save counts what the save would do and writes nothing (Cancel without JavaScript asks when it is not zero)', async () => {
+		const org = await orgWithClients('Plan')
+		const [ana, bruno] = await list(org.userId, org.orgId)
+		const form = (row: ClientRow) => ({ ...row, email: row.email ?? '', phone: row.phone ?? '', company: row.company ?? '' })
+		const rows = (values: object[]) => clientsSaveSchema.parse({ rows: values }).rows
+		const plan = (values: object[]) => saveClients(org.userId, org.orgId, rows(values), { confirmed: false, planOnly: true })
+		const untouchedNew = { name: '', email: '', phone: '', company: '', status: 'active', blank: JSON.stringify({ name: '', email: '', phone: '', company: '', status: 'active' }) }
+		expect(await plan([form(ana!), form(bruno!), untouchedNew])).toEqual({ ok: true, planned: true, inserted: 0, updated: 0, deleted: 0 })
+		expect(await plan([{ ...form(ana!), name: 'Ana Changed' }, { ...form(bruno!), deleted: true }, { ...untouchedNew, name: 'Dora' }])).toEqual({
+			ok: true, planned: true, inserted: 1, updated: 1, deleted: 1,
+		})
+		expect((await list(org.userId, org.orgId)).map((c) => [c.name, c.version])).toEqual([['Ana Silva', ana!.version], ['Bruno Costa', bruno!.version], ['Carla Dias', expect.any(String)]])
+	})
+
 	test('a save key writes once: the same save again writes nothing and says so; a refused save leaves its key free', async () => {
 		const org = await orgWithClients('Save Key')
 		const other = await orgWithClients('Save Key Other')
@@ -107,16 +121,16 @@ describe('saving a batch of clients', () => {
 
 		// Refused (a row of no one's): nothing written, and the key is not spent.
 		const missing = clientsSaveSchema.parse({ rows: [{ id: crypto.randomUUID(), version: '1', fingerprint: 'x', name: 'Ghost', email: '', phone: '', company: '', status: 'active' }] }).rows
-		expect(await saveClients(org.userId, org.orgId, [...dora, ...missing], true, key)).toMatchObject({ ok: false })
-		expect(await saveClients(org.userId, org.orgId, dora, true, key)).toEqual({ ok: true, inserted: 1, updated: 0, deleted: 0 })
-		expect(await saveClients(org.userId, org.orgId, dora, true, key)).toEqual({ ok: true, alreadySaved: true, inserted: 0, updated: 0, deleted: 0 })
+		expect(await saveClients(org.userId, org.orgId, [...dora, ...missing], { confirmed: true, saveKey: key })).toMatchObject({ ok: false })
+		expect(await saveClients(org.userId, org.orgId, dora, { confirmed: true, saveKey: key })).toEqual({ ok: true, inserted: 1, updated: 0, deleted: 0 })
+		expect(await saveClients(org.userId, org.orgId, dora, { confirmed: true, saveKey: key })).toEqual({ ok: true, alreadySaved: true, inserted: 0, updated: 0, deleted: 0 })
 		expect(await names()).toEqual(['Ana Silva', 'Bruno Costa', 'Carla Dias', 'Dora Lima'])
 		// Two saves with the same key at once: one writes, the other waits for it and writes nothing.
-		const both = await Promise.all([1, 2].map(() => saveClients(org.userId, org.orgId, clientsSaveSchema.parse({ rows: [{ name: 'Eva Luz', email: '', phone: '', company: '', status: 'active' }] }).rows, true, 'e'.repeat(24))))
+		const both = await Promise.all([1, 2].map(() => saveClients(org.userId, org.orgId, clientsSaveSchema.parse({ rows: [{ name: 'Eva Luz', email: '', phone: '', company: '', status: 'active' }] }).rows, { confirmed: true, saveKey: 'e'.repeat(24) })))
 		expect(both.map((r) => ('alreadySaved' in r ? 'again' : 'saved')).sort()).toEqual(['again', 'saved'])
 		expect((await names()).filter((n) => n === 'Eva Luz')).toHaveLength(1)
 		// Keys are per organization, claimed by its members only, and their table is nobody's to read.
-		expect(await saveClients(other.userId, other.orgId, dora, true, key)).toEqual({ ok: true, inserted: 1, updated: 0, deleted: 0 })
+		expect(await saveClients(other.userId, other.orgId, dora, { confirmed: true, saveKey: key })).toEqual({ ok: true, inserted: 1, updated: 0, deleted: 0 })
 		await expect(asUser(other.userId, (trx) => sql`select public.claim_table_save(${org.orgId}, ${'z'.repeat(24)})`.execute(trx))).rejects.toThrow('not_member')
 		await expect(asUser(org.userId, (trx) => sql`select * from private.table_save_keys`.execute(trx))).rejects.toThrow()
 	})
@@ -191,7 +205,7 @@ describe('saving a batch of clients', () => {
 			org.userId,
 			org.orgId,
 			[fresh('ANA SILVA'), fresh('Dora'), fresh('dora'), { ...asInput(bruno!), phone: '555' }, { ...asInput(ana!), deleted: true }],
-			false,
+			{ confirmed: false },
 		)
 		expect(asked).toEqual({
 			ok: false,
@@ -208,7 +222,7 @@ describe('saving a batch of clients', () => {
 		expect(await list(org.userId, org.orgId)).toEqual(before)
 		// Names compare as import matching does (case and spaces ignored); emails in any case.
 		const mailed = (name: string, email: string): ClientRowInput => ({ ...fresh(name), email })
-		const spaced = await saveClients(org.userId, org.orgId, [fresh('  ana   SILVA '), mailed('Eva', 'EVA@example.com'), mailed('Eve', 'eva@EXAMPLE.com')], false)
+		const spaced = await saveClients(org.userId, org.orgId, [fresh('  ana   SILVA '), mailed('Eva', 'EVA@example.com'), mailed('Eve', 'eva@EXAMPLE.com')], { confirmed: false })
 		expect(spaced).toMatchObject({
 			ok: false,
 			confirm: {
@@ -220,7 +234,7 @@ describe('saving a batch of clients', () => {
 		})
 		expect(await list(org.userId, org.orgId)).toEqual(before)
 		// Editing a client that keeps its own name warns about nothing.
-		expect(await saveClients(org.userId, org.orgId, [{ ...asInput(bruno!), phone: '555' }], false)).toMatchObject({ ok: true, updated: 1 })
+		expect(await saveClients(org.userId, org.orgId, [{ ...asInput(bruno!), phone: '555' }], { confirmed: false })).toMatchObject({ ok: true, updated: 1 })
 	})
 })
 
@@ -231,9 +245,9 @@ describe('deleting a client who has payments', () => {
 		await asUser(org.userId, (trx) =>
 			trx.insertInto('transactions').values({ organization_id: org.orgId, client_id: bruno!.id, amount: '25.00', date_received: '2026-03-01' }).execute(),
 		)
-		const asked = await saveClients(org.userId, org.orgId, [{ ...asInput(bruno!), deleted: true }], false)
+		const asked = await saveClients(org.userId, org.orgId, [{ ...asInput(bruno!), deleted: true }], { confirmed: false })
 		expect(asked).toEqual({ ok: false, confirm: { inserted: 0, updated: 0, deleted: 1, warnings: [{ index: 0, code: 'clientHasPayments', value: bruno!.name }] } })
-		expect(await saveClients(org.userId, org.orgId, [{ ...asInput(bruno!), deleted: true }], true)).toMatchObject({ ok: true, deleted: 1 })
+		expect(await saveClients(org.userId, org.orgId, [{ ...asInput(bruno!), deleted: true }], { confirmed: true })).toMatchObject({ ok: true, deleted: 1 })
 		const payments = await asUser(org.userId, (trx) => trx.selectFrom('transactions').select(['client_id', 'amount']).where('organization_id', '=', org.orgId).execute())
 		expect(payments).toEqual([{ client_id: null, amount: '25.00' }])
 	})

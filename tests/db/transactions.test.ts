@@ -371,17 +371,17 @@ describe('saving a batch of transactions', () => {
 		const org = await orgWithTransactions('Confirm')
 		const before = await allRows(org.userId, org.orgId)
 		const batch = [newRow({ amount: '5.00', externalId: 'ASK-1' }), asInput(before[0]!, { amount: '1.00' }), asInput(before[1]!, { deleted: true })]
-		expect(await saveTransactions(org.userId, org.orgId, batch, false)).toEqual({
+		expect(await saveTransactions(org.userId, org.orgId, batch, { confirmed: false })).toEqual({
 			ok: false,
 			confirm: { inserted: 1, updated: 1, deleted: 1, warnings: [] },
 		})
 		expect(await allRows(org.userId, org.orgId)).toEqual(before)
 		// Without a deletion nothing is asked; refusals come before the question.
-		expect(await saveTransactions(org.userId, org.orgId, [newRow({ client: 'Nobody' }), asInput(before[1]!, { deleted: true })], false)).toMatchObject({
+		expect(await saveTransactions(org.userId, org.orgId, [newRow({ client: 'Nobody' }), asInput(before[1]!, { deleted: true })], { confirmed: false })).toMatchObject({
 			ok: false,
 			rowErrors: { 0: { client: 'clientNotFound' } },
 		})
-		expect(await saveTransactions(org.userId, org.orgId, batch, true)).toEqual({ ok: true, inserted: 1, updated: 1, deleted: 1 })
+		expect(await saveTransactions(org.userId, org.orgId, batch, { confirmed: true })).toEqual({ ok: true, inserted: 1, updated: 1, deleted: 1 })
 	})
 })
 

@@ -136,15 +136,28 @@ test('a client needs a name and a well-formed email; a bad row saves nothing @no
 	expect(await dbClients(orgId)).toEqual(before)
 })
 
-test('cancelling client edits with unsaved changes asks first', async ({ page, request }) => {
+test('cancelling client edits with unsaved changes asks first, with or without JavaScript @nojs', async ({ page, request, javaScriptEnabled }) => {
 	const account = await signUp(page, request, 'Hesitant Keeper')
 	const { orgId } = await seed(account.email, clients)
+	// No change: Cancel leaves at once.
 	await page.goto('/app/clients?edit=1')
+	for (const c of clients) await expect(editRow(page, c.name)).toBeVisible()
+	await page.getByRole('button', { name: 'Cancel', exact: true }).click()
+	await expect(page).toHaveURL(/\/app\/clients$/)
+
+	await page.goto('/app/clients?edit=1')
+	for (const c of clients) await expect(editRow(page, c.name)).toBeVisible()
 	await editRow(page, 'Ana Silva').getByRole('textbox', { name: 'Name' }).fill('Ana Changed')
-	await page.getByRole('link', { name: 'Cancel', exact: true }).click()
-	const dialog = page.getByRole('alertdialog', { name: 'Discard unsaved changes?' })
-	await expect(dialog).toBeVisible()
-	await dialog.getByRole('button', { name: 'Discard changes' }).click()
+	await page.getByRole('button', { name: 'Cancel', exact: true }).click()
+	const question = page.getByRole('alertdialog', { name: 'Discard unsaved changes?' })
+	await expect(question).toBeVisible()
+	if (!javaScriptEnabled) {
+		// The server asked: the table below still holds what was typed, and nothing was saved.
+		await expect(question).toContainText('The changes in the table below are not saved.')
+		await expect(editRow(page, 'Ana Changed').getByRole('textbox', { name: 'Name' })).toHaveValue('Ana Changed')
+		expect((await dbClients(orgId))[0]?.name).toBe('Ana Silva')
+	}
+	await question.getByRole(javaScriptEnabled ? 'button' : 'link', { name: 'Discard changes' }).click()
 	await expect(page).toHaveURL(/\/app\/clients$/)
 	await expect(page.getByRole('row').nth(1)).toContainText('Ana Silva')
 	expect((await dbClients(orgId))[0]?.name).toBe('Ana Silva')

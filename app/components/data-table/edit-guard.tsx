@@ -1,7 +1,7 @@
 import { CircleDotIcon, PlusIcon, SaveIcon } from 'lucide-react'
 import { useEffect, useRef } from 'react'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { Link, useBlocker, useNavigation, type Blocker } from 'react-router'
+import { useBlocker, useNavigate, useNavigation, type Blocker } from 'react-router'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import {
@@ -93,7 +93,8 @@ export function UnsavedBadge({ dirty }: { dirty: boolean }) {
 
 /**
  * The edit mode's toolbar: add a row (a conform insert button, so it works without
- * JavaScript), save the batch, cancel (a link back to the table), and the unsaved flag.
+ * JavaScript), save the batch, cancel (back to the table, asking first when rows changed), and
+ * the unsaved flag.
  */
 export function EditToolbar({
 	addButtonProps,
@@ -110,6 +111,7 @@ export function EditToolbar({
 	dirty: boolean
 }) {
 	const { t } = useTranslation('table')
+	const navigate = useNavigate()
 	return (
 		<div className="flex flex-wrap items-center gap-2">
 			<Button
@@ -126,8 +128,22 @@ export function EditToolbar({
 				{saving ? <Spinner aria-label={t('saving')} /> : <SaveIcon aria-hidden="true" />}
 				{saving ? t('saving') : t('save')}
 			</Button>
-			<Button variant="ghost" asChild>
-				<Link to={cancelHref}>{t('cancel')}</Link>
+			{/*
+			 * With JavaScript, a navigation the unsaved-changes guard may hold; without, a post that
+			 * answers "Discard unsaved changes?" when the rows changed (tableAction).
+			 */}
+			<Button
+				type="submit"
+				name="intent"
+				value="cancel"
+				variant="ghost"
+				formNoValidate
+				onClick={(event) => {
+					event.preventDefault()
+					void navigate(cancelHref)
+				}}
+			>
+				{t('cancel')}
 			</Button>
 			<UnsavedBadge dirty={dirty} />
 			{addDisabledReason ? (

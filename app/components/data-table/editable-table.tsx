@@ -3,7 +3,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { Trash2Icon, XIcon } from 'lucide-react'
 import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { Form, useLocation, useNavigation, useRouteLoaderData } from 'react-router'
+import { Form, Link, useLocation, useNavigation, useRouteLoaderData } from 'react-router'
 import { toast } from 'sonner'
 import type { z } from 'zod'
 import { FormAlert } from '#app/components/form-alert.tsx'
@@ -36,6 +36,8 @@ export type TableActionData<V> =
 			formError?: string
 			conflicts?: Record<number, V>
 			confirm?: Confirmation
+			/** Cancel was posted (no JavaScript) with rows changed: ask before leaving. */
+			discard?: boolean
 	  }
 	| undefined
 
@@ -116,6 +118,7 @@ export function EditableTable<L extends LoadedRow, R extends EditRowValues, V>({
 		// The save key and the form's last field are no values of the user's.
 		shouldDirtyConsider: (name) => name !== FORM_END_FIELD && name !== SAVE_KEY_FIELD,
 	})
+	const cancelHref = withoutEditMode(new URL(location.pathname + location.search, 'http://localhost'))
 	const rows = fields.rows.getFieldList()
 	const dirty = form.dirty || rows.some((row) => !row.getFieldset().id?.initialValue)
 	const { blocker, markSaving } = useUnsavedChangesGuard(dirty)
@@ -157,11 +160,12 @@ export function EditableTable<L extends LoadedRow, R extends EditRowValues, V>({
 				addButtonProps={form.insert.getButtonProps({ name: fields.rows.name, index: 0, defaultValue: newRow })}
 				addDisabledReason={addDisabledReason}
 				saving={saving}
-				cancelHref={withoutEditMode(new URL(location.pathname + location.search, 'http://localhost'))}
+				cancelHref={cancelHref}
 				dirty={dirty}
 			/>
 			{formError || listError ? <FormAlert ns="table" code={listError ?? formError} id={`${ns}-edit-error`} /> : null}
 			{actionData?.confirm ? <ConfirmSave formId={form.id} ns={ns} confirm={actionData.confirm} /> : null}
+			{actionData?.discard ? <DiscardQuestion formId={form.id} cancelHref={cancelHref} /> : null}
 			{children}
 			<div className="rounded-md border" ref={tableRef}>
 				<Table cards data-editing="">
@@ -326,6 +330,28 @@ export function setFieldValue(field: HTMLInputElement | HTMLSelectElement, value
 	Object.getOwnPropertyDescriptor(prototype, 'value')?.set?.call(field, value)
 	field.dispatchEvent(new Event('input', { bubbles: true }))
 	field.dispatchEvent(new Event('change', { bubbles: true }))
+}
+
+/**
+ * Cancel posted without JavaScript, with rows changed: the question the dialog asks with
+ * JavaScript, on the page the server answered with, above the table that keeps what was typed.
+ */
+function DiscardQuestion({ formId, cancelHref }: { formId: string; cancelHref: string }) {
+	const { t } = useTranslation('table')
+	return (
+		<section role="alertdialog" aria-labelledby={`${formId}-discard`} className="grid gap-3 rounded-md border border-destructive/50 p-4 text-sm">
+			<h2 id={`${formId}-discard`} className="font-semibold">
+				{t('discard.title')}
+			</h2>
+			<p>{t('discard.notSaved')}</p>
+			<div className="flex flex-wrap gap-2">
+				<Button asChild variant="destructive">
+					<Link to={cancelHref}>{t('discard.confirm')}</Link>
+				</Button>
+				<p className="self-center text-muted-foreground">{t('discard.orKeep')}</p>
+			</div>
+		</section>
+	)
 }
 
 /**

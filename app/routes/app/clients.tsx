@@ -41,7 +41,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 	const { user, organization } = requireMember(context)
 	return tableAction(request, {
 		schema: clientsSaveSchema,
-		save: (rows, confirmed, saveKey) => saveClients(user.userId, organization.id, rows, confirmed, saveKey),
+		save: (rows, how) => saveClients(user.userId, organization.id, rows, how),
 	})
 }
 

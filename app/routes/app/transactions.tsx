@@ -66,7 +66,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 	const { user, organization } = requireMember(context)
 	return tableAction(request, {
 		schema: transactionsSaveSchema,
-		save: (rows, confirmed, saveKey) => saveTransactions(user.userId, organization.id, rows, confirmed, saveKey),
+		save: (rows, how) => saveTransactions(user.userId, organization.id, rows, how),
 		intents: { sync: (url) => sync(url, user.userId, organization.id) },
 	})
 }

@@ -25,7 +25,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 	const { user, organization } = await requireBookingMember(context)
 	return tableAction(request, {
 		schema: providersSaveSchema,
-		save: (rows, confirmed, saveKey) => saveProviders(user.userId, organization.id, rows, confirmed, saveKey),
+		save: (rows, how) => saveProviders(user.userId, organization.id, rows, how),
 	})
 }
 

@@ -25,7 +25,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 	const { user, organization } = await requireBookingMember(context)
 	return tableAction(request, {
 		schema: servicesSaveSchema,
-		save: (rows, confirmed, saveKey) => saveServices(user.userId, organization.id, rows, confirmed, saveKey),
+		save: (rows, how) => saveServices(user.userId, organization.id, rows, how),
 	})
 }
 
