@@ -394,7 +394,7 @@ const topLevelKeys = readdirSync('public/locales/en').flatMap((file) =>
 )
 const missingKey = new RegExp(`\\b(${topLevelKeys.join('|')})\\.[a-zA-Z]+|\\b(common|auth|notFound|table|transactions|clients):`)
 
-test('in Spanish the edit fields show amounts with a decimal comma; left alone they change nothing, changed they are read as written @nojs', async ({ page, request }) => {
+test('in Spanish the edit fields show amounts with a decimal comma; left alone they change nothing, changed they are read as written, 1.500 as one thousand five hundred @nojs', async ({ page, request }) => {
 	const account = await signUp(page, request, 'Coma Decimal')
 	const { orgId } = await seed(account.email, ['Ana Silva'], payments.slice(0, 1))
 	await page.context().addCookies([{ name: 'lng', value: Buffer.from(JSON.stringify('es')).toString('base64'), url: test.info().project.use.baseURL! }])
@@ -409,6 +409,13 @@ test('in Spanish the edit fields show amounts with a decimal comma; left alone t
 	await expect(page).not.toHaveURL(/edit=1/)
 	const saved = await withDatabase((db) => db.query(`select amount::text from public.transactions where organization_id = $1`, [orgId]))
 	expect(saved.rows).toEqual([{ amount: '1234.50' }])
+	// "1.500" is how Spanish writes one thousand five hundred.
+	await page.goto('/app/transactions?edit=1')
+	await amount.fill('1.500')
+	await page.getByRole('button', { name: 'Guardar', exact: true }).click()
+	await expect(page).not.toHaveURL(/edit=1/)
+	const grouped = await withDatabase((db) => db.query(`select amount::text from public.transactions where organization_id = $1`, [orgId]))
+	expect(grouped.rows).toEqual([{ amount: '1500.00' }])
 })
 
 test('the transactions screen renders in es and pt-BR with no missing key @nojs', async ({ page, request }) => {

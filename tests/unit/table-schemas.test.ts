@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { clientsSaveSchema } from '#app/lib/schemas/clients.ts'
-import { parseAmount, transactionsSaveSchema } from '#app/lib/schemas/transactions.ts'
+import { groupsThousandsWithDots } from '#app/lib/schemas/fields.ts'
+import { parseAmount, transactionsSaveSchema, transactionsSaveSchemaIn } from '#app/lib/schemas/transactions.ts'
 
 describe('amounts as typed', () => {
 	test('digits with an optional $, thousands commas and at most 2 decimals become digits.dd', () => {
@@ -21,6 +22,24 @@ describe('amounts as typed', () => {
 		expect(parseAmount('1,234')).toEqual({ ok: true, value: '1234.00' })
 		expect(parseAmount('1.23,45')).toEqual({ ok: false, error: 'amountInvalid' })
 		expect(parseAmount('-10,50')).toEqual({ ok: false, error: 'amountNegative' })
+	})
+
+	test('in a language that groups thousands with dots (es, pt-BR), "1.500" is one thousand five hundred; in en it is refused', () => {
+		expect(groupsThousandsWithDots('es')).toBe(true)
+		expect(groupsThousandsWithDots('pt-BR')).toBe(true)
+		expect(groupsThousandsWithDots('en')).toBe(false)
+		expect(parseAmount('1.500', { dotGroups: true })).toEqual({ ok: true, value: '1500.00' })
+		expect(parseAmount('$ 10.000.000', { dotGroups: true })).toEqual({ ok: true, value: '10000000.00' })
+		expect(parseAmount('1.500,75', { dotGroups: true })).toEqual({ ok: true, value: '1500.75' })
+		// One or two digits after the dot stay decimals; four are no grouping.
+		expect(parseAmount('1.5', { dotGroups: true })).toEqual({ ok: true, value: '1.50' })
+		expect(parseAmount('12.34', { dotGroups: true })).toEqual({ ok: true, value: '12.34' })
+		expect(parseAmount('1.5000', { dotGroups: true })).toEqual({ ok: false, error: 'amountDecimals' })
+		expect(parseAmount('1.500')).toEqual({ ok: false, error: 'amountDecimals' })
+		const row = { dateReceived: '2026-11-01', amount: '1.500', category: 'matched', paymentMethod: 'Zelle' }
+		expect(transactionsSaveSchemaIn('es').parse({ rows: [row] }).rows[0]!.amount).toBe('1500.00')
+		expect(transactionsSaveSchemaIn('pt-BR').parse({ rows: [row] }).rows[0]!.amount).toBe('1500.00')
+		expect(transactionsSaveSchemaIn('en').safeParse({ rows: [row] }).success).toBe(false)
 	})
 
 	test('negative, badly grouped, scientific, too precise or too large amounts are refused with a reason', () => {

@@ -11,3 +11,16 @@ export const PHONE = /^[0-9+()\-. ]{3,40}$/
 export function decimalCommaToDot(text: string) {
 	return /^(\d{1,3}(\.\d{3})+|\d+),\d{1,2}$/.test(text) ? text.replaceAll('.', '').replace(',', '.') : text
 }
+
+/**
+ * Whether a language groups thousands with dots ("1.500" is one thousand five hundred in es and
+ * pt-BR, one and a half with three decimals in en), as Intl formats a million in it.
+ */
+export function groupsThousandsWithDots(language: string) {
+	return new Intl.NumberFormat(language).formatToParts(1_000_000).some((part) => part.type === 'group' && part.value === '.')
+}
+
+/** "1.500" or "10.000.000" (dots between groups of three digits only) without its dots; any other text as it is. */
+export function dotGroupsToPlain(text: string) {
+	return /^\d{1,3}(\.\d{3})+$/.test(text) ? text.replaceAll('.', '') : text
+}

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { isValidDate } from '#app/lib/dates.ts'
-import { decimalCommaToDot } from '#app/lib/schemas/fields.ts'
+import { decimalCommaToDot, dotGroupsToPlain, groupsThousandsWithDots } from '#app/lib/schemas/fields.ts'
 import { EVERY_ROW_ERROR, metaOf, rowList, rowMeta } from '../editable-rows.ts'
 
 /**
@@ -43,11 +43,13 @@ export function isCategory(value: unknown): value is TransactionCategory {
 
 /**
  * An amount as typed: digits with an optional '$', thousands commas and at most 2 decimals, or
- * with a decimal comma ("10,50", "1.234,56"). Returns the canonical 'digits.dd' string, or an
- * error key.
+ * with a decimal comma ("10,50", "1.234,56"). With `dotGroups` (a language that groups
+ * thousands with dots: groupsThousandsWithDots), "1.500" is 1500. Returns the canonical
+ * 'digits.dd' string, or an error key.
  */
-export function parseAmount(input: string): { ok: true; value: string } | { ok: false; error: string } {
-	const text = decimalCommaToDot(input.trim().replace(/^\$\s*/, ''))
+export function parseAmount(input: string, { dotGroups = false } = {}): { ok: true; value: string } | { ok: false; error: string } {
+	const typed = input.trim().replace(/^\$\s*/, '')
+	const text = decimalCommaToDot(dotGroups ? dotGroupsToPlain(typed) : typed)
 	if (text.startsWith('-')) return { ok: false, error: 'amountNegative' }
 	if (!/^(\d{1,3}(,\d{3})+|\d+)(\.\d*)?$|^\.\d+$/.test(text)) return { ok: false, error: 'amountInvalid' }
 	const plain = text.replaceAll(',', '')
@@ -60,42 +62,56 @@ export function parseAmount(input: string): { ok: true; value: string } | { ok: 
 
 const optionalText = (max: number, tooLong: string) => z.string().trim().max(max, tooLong).optional()
 
-export const transactionRowSchema = z
-	.object({
-		...rowMeta,
-		clientId: z.uuid({ error: 'clientInvalid' }).optional(),
-		client: optionalText(200, 'clientTooLong'),
-		/** Create the typed client when no client has that name (the "new client" box). */
-		newClient: z.boolean().optional(),
-		externalId: optionalText(200, 'externalIdTooLong'),
-		amount: z.string({ error: 'amountRequired' }).max(40, 'amountInvalid'),
-		dateReceived: z.string({ error: 'dateRequired' }).trim().refine(isValidDate, 'dateInvalid'),
-		category: z.enum(TRANSACTION_CATEGORIES, { error: 'categoryInvalid' }),
-		paymentMethod: z.enum(PAYMENT_METHODS, { error: 'methodInvalid' }),
-		description: optionalText(2000, 'descriptionTooLong'),
-	})
-	.superRefine((row, ctx) => {
-		if (row.id && !row.version) ctx.addIssue({ code: 'custom', message: 'rowInvalid', path: ['id'] })
-		if (row.deleted || typeof row.amount !== 'string') return
-		const amount = parseAmount(row.amount)
-		if (!amount.ok) ctx.addIssue({ code: 'custom', message: amount.error, path: ['amount'] })
-	}, EVERY_ROW_ERROR)
-	.transform((row) => ({
-		...metaOf(row),
-		clientId: row.clientId ?? null,
-		client: row.client ?? '',
-		externalId: row.externalId ?? '',
-		amount: row.deleted ? '0.00' : (parseAmount(row.amount) as { ok: true; value: string }).value,
-		dateReceived: row.dateReceived,
-		category: row.category,
-		paymentMethod: row.paymentMethod,
-		description: row.description ?? '',
-		newClient: row.newClient ?? false,
-	}))
+/** A row of the edit form, its amounts read as `language` writes them (see parseAmount). */
+function transactionRowSchemaFor(dotGroups: boolean) {
+	return z
+		.object({
+			...rowMeta,
+			clientId: z.uuid({ error: 'clientInvalid' }).optional(),
+			client: optionalText(200, 'clientTooLong'),
+			/** Create the typed client when no client has that name (the "new client" box). */
+			newClient: z.boolean().optional(),
+			externalId: optionalText(200, 'externalIdTooLong'),
+			amount: z.string({ error: 'amountRequired' }).max(40, 'amountInvalid'),
+			dateReceived: z.string({ error: 'dateRequired' }).trim().refine(isValidDate, 'dateInvalid'),
+			category: z.enum(TRANSACTION_CATEGORIES, { error: 'categoryInvalid' }),
+			paymentMethod: z.enum(PAYMENT_METHODS, { error: 'methodInvalid' }),
+			description: optionalText(2000, 'descriptionTooLong'),
+		})
+		.superRefine((row, ctx) => {
+			if (row.id && !row.version) ctx.addIssue({ code: 'custom', message: 'rowInvalid', path: ['id'] })
+			if (row.deleted || typeof row.amount !== 'string') return
+			const amount = parseAmount(row.amount, { dotGroups })
+			if (!amount.ok) ctx.addIssue({ code: 'custom', message: amount.error, path: ['amount'] })
+		}, EVERY_ROW_ERROR)
+		.transform((row) => ({
+			...metaOf(row),
+			clientId: row.clientId ?? null,
+			client: row.client ?? '',
+			externalId: row.externalId ?? '',
+			amount: row.deleted ? '0.00' : (parseAmount(row.amount, { dotGroups }) as { ok: true; value: string }).value,
+			dateReceived: row.dateReceived,
+			category: row.category,
+			paymentMethod: row.paymentMethod,
+			description: row.description ?? '',
+			newClient: row.newClient ?? false,
+		}))
+}
 
-export type TransactionRowInput = Omit<z.output<typeof transactionRowSchema>, 'newClient'> & { newClient?: boolean }
+const saveSchemas = {
+	plain: z.object({ rows: rowList(transactionRowSchemaFor(false)) }),
+	dotGroups: z.object({ rows: rowList(transactionRowSchemaFor(true)) }),
+}
 
-export const transactionsSaveSchema = z.object({ rows: rowList(transactionRowSchema) })
+/** The edit form's schema, amounts read as en writes them. */
+export const transactionsSaveSchema = saveSchemas.plain
+
+/** The edit form's schema in `language` (the page's: the browser and the action agree on it). */
+export function transactionsSaveSchemaIn(language: string) {
+	return groupsThousandsWithDots(language) ? saveSchemas.dotGroups : saveSchemas.plain
+}
+
+export type TransactionRowInput = Omit<z.output<typeof transactionsSaveSchema>['rows'][number], 'newClient'> & { newClient?: boolean }
 
 /** A new row's values: no client, external id or description, 0, today, unmatched, Zelle. */
 export function newTransactionRow(today: string) {

@@ -6,6 +6,7 @@ import { Link, useLocation } from 'react-router'
 import { titleMeta } from '#app/lib/meta.ts'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { requireMember } from '#app/.server/auth/session.ts'
+import { getLocale } from '#app/.server/i18n.ts'
 import { listClientChoices } from '#app/.server/clients.ts'
 import { readTableRequest, redirectPastLastPage, tableAction } from '#app/.server/data-table.ts'
 import { DEFAULT_PAGE_SIZE, memberClock } from '#app/.server/query.ts'
@@ -26,7 +27,7 @@ import {
 	TRANSACTION_CATEGORIES,
 	TRANSACTION_DEFAULT_SORT,
 	TRANSACTION_SORTS,
-	transactionsSaveSchema,
+	transactionsSaveSchemaIn,
 } from '#app/lib/schemas/transactions.ts'
 import { withParams } from '#app/lib/table-params.ts'
 import type { Route } from './+types/transactions'
@@ -65,7 +66,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
 	const { user, organization } = requireMember(context)
 	return tableAction(request, {
-		schema: transactionsSaveSchema,
+		schema: transactionsSaveSchemaIn(getLocale(context)),
 		save: (rows, how) => saveTransactions(user.userId, organization.id, rows, how),
 		intents: { sync: (url) => sync(url, user.userId, organization.id) },
 	})
@@ -137,14 +138,14 @@ const CLIENT_LIST = 'transaction-client-names'
 
 function EditTransactions({ loaderData, actionData }: Pick<Route.ComponentProps, 'loaderData' | 'actionData'>) {
 	const fmt = useFormat()
-	const { t } = useTranslation('transactions')
+	const { t, i18n } = useTranslation('transactions')
 	const categoryLabel = useCategoryLabel()
 	const categories = TRANSACTION_CATEGORIES.map((c) => [c, categoryLabel(c)] as const)
 	const methods = PAYMENT_METHODS.map((m) => [m, t(`methods.${m}`)] as const)
 	return (
 		<EditableTable
 			ns="transactions"
-			schema={transactionsSaveSchema}
+			schema={transactionsSaveSchemaIn(i18n.language)}
 			rows={loaderData.rows}
 			values={(row) => ({
 				clientId: row.clientId ?? '',
