@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest'
 import type { z } from 'zod'
 import { listFreeMembers, listProviders, listServices, saveProviders, saveServices } from '#app/.server/booking-tables.ts'
 import { asSystem, sql } from '#app/.server/db/index.ts'
-import { providersSaveSchema, servicesSaveSchema } from '#app/lib/schemas/booking-tables.ts'
+import { providersSaveSchema, servicesSaveSchema, servicesSaveSchemaIn } from '#app/lib/schemas/booking-tables.ts'
 import { addMember, createBookingSetup, createUser } from './fixtures.ts'
 
 /** The form as the browser posts it: every value text, the list as `rows[i].field`. */
@@ -56,6 +56,11 @@ describe('the services table', () => {
 		expect(written.error!.issues.map((i) => `${i.path.join('.')}:${i.message}`)).toEqual(['rows.4.price:priceInvalid'])
 		const accepted = parse(servicesSaveSchema, ['45,50', '1.234,5', 'US$ 45', '$45.00'].map((price) => ({ name: 'S', price, duration: '30', color: '', active: 'active' })))
 		expect(accepted.data!.rows.map((r) => r.price)).toEqual(['45.50', '1234.50', '45.00', '45.00'])
+		// "1.500" is one thousand five hundred as es and pt-BR write it; en refuses it.
+		const grouped = [{ name: 'S', price: '1.500', duration: '30', color: '', active: 'active' }]
+		expect(parse(servicesSaveSchemaIn('es'), grouped).data!.rows[0]!.price).toBe('1500.00')
+		expect(parse(servicesSaveSchemaIn('pt-BR'), grouped).data!.rows[0]!.price).toBe('1500.00')
+		expect(parse(servicesSaveSchemaIn('en'), grouped).success).toBe(false)
 	})
 
 	test('adds, edits and deletes; a service with upcoming appointments is refused, with the others untouched', async () => {

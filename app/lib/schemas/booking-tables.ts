@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { EVERY_ROW_ERROR, metaOf, rowList, rowMeta } from '../editable-rows.ts'
-import { decimalCommaToDot } from './fields.ts'
+import { groupsThousandsWithDots, toDotDecimal } from './fields.ts'
 
 /**
  * The booking services and providers tables (docs/product.md, Booking): the edit-mode forms,
@@ -22,44 +22,59 @@ export const ACTIVE_STATES = ['active', 'inactive'] as const
 
 const text = z.string().trim().optional()
 
-export const serviceRowSchema = z
-	.object({
-		...rowMeta,
-		name: text,
-		description: text,
-		// Written as the language writes it ("45,50", "US$ 45") or with a dot: read as 45.50.
-		price: text.transform((value) => (value ? decimalCommaToDot(value.replace(/^(US)?\$\s*/, '')) : value)),
-		duration: text,
-		color: text,
-		active: z.enum(ACTIVE_STATES, { error: 'activeInvalid' }),
-	})
-	.superRefine((row, ctx) => {
-		if (row.id && !row.version) ctx.addIssue({ code: 'custom', message: 'rowInvalid', path: ['id'] })
-		if (row.deleted) return
-		if (!row.name) ctx.addIssue({ code: 'custom', message: 'serviceNameRequired', path: ['name'] })
-		else if (row.name.length > 120) ctx.addIssue({ code: 'custom', message: 'nameTooLong', path: ['name'] })
-		if ((row.description ?? '').length > 2000) ctx.addIssue({ code: 'custom', message: 'descriptionTooLong', path: ['description'] })
-		if (!row.price) ctx.addIssue({ code: 'custom', message: 'priceRequired', path: ['price'] })
-		else if (!PRICE_PATTERN.test(row.price)) ctx.addIssue({ code: 'custom', message: 'priceInvalid', path: ['price'] })
-		const minutes = Number(row.duration)
-		if (!row.duration) ctx.addIssue({ code: 'custom', message: 'durationRequired', path: ['duration'] })
-		else if (!WHOLE_PATTERN.test(row.duration) || minutes < SERVICE_DURATION.min || minutes > SERVICE_DURATION.max) {
-			ctx.addIssue({ code: 'custom', message: 'durationInvalid', path: ['duration'] })
-		}
-		if (row.color && !COLOR_PATTERN.test(row.color)) ctx.addIssue({ code: 'custom', message: 'colorInvalid', path: ['color'] })
-	}, EVERY_ROW_ERROR)
-	.transform((row) => ({
-		...metaOf(row),
-		name: row.name ?? '',
-		description: row.description || null,
-		price: Number(row.price ?? 0).toFixed(2),
-		durationMinutes: Math.trunc(Number(row.duration ?? 0)),
-		color: (row.color || SERVICE_DEFAULT_COLOR).toLowerCase(),
-		isActive: row.active === 'active',
-	}))
+/** A row of the services form, its price read as the page's language writes it (toDotDecimal). */
+function serviceRowSchemaFor(dotGroups: boolean) {
+	return z
+		.object({
+			...rowMeta,
+			name: text,
+			description: text,
+			// Written as the language writes it ("45,50", "US$ 45", "1.500" in es) or with a dot.
+			price: text.transform((value) => (value ? toDotDecimal(value.replace(/^(US)?\$\s*/, ''), { dotGroups }) : value)),
+			duration: text,
+			color: text,
+			active: z.enum(ACTIVE_STATES, { error: 'activeInvalid' }),
+		})
+		.superRefine((row, ctx) => {
+			if (row.id && !row.version) ctx.addIssue({ code: 'custom', message: 'rowInvalid', path: ['id'] })
+			if (row.deleted) return
+			if (!row.name) ctx.addIssue({ code: 'custom', message: 'serviceNameRequired', path: ['name'] })
+			else if (row.name.length > 120) ctx.addIssue({ code: 'custom', message: 'nameTooLong', path: ['name'] })
+			if ((row.description ?? '').length > 2000) ctx.addIssue({ code: 'custom', message: 'descriptionTooLong', path: ['description'] })
+			if (!row.price) ctx.addIssue({ code: 'custom', message: 'priceRequired', path: ['price'] })
+			else if (!PRICE_PATTERN.test(row.price)) ctx.addIssue({ code: 'custom', message: 'priceInvalid', path: ['price'] })
+			const minutes = Number(row.duration)
+			if (!row.duration) ctx.addIssue({ code: 'custom', message: 'durationRequired', path: ['duration'] })
+			else if (!WHOLE_PATTERN.test(row.duration) || minutes < SERVICE_DURATION.min || minutes > SERVICE_DURATION.max) {
+				ctx.addIssue({ code: 'custom', message: 'durationInvalid', path: ['duration'] })
+			}
+			if (row.color && !COLOR_PATTERN.test(row.color)) ctx.addIssue({ code: 'custom', message: 'colorInvalid', path: ['color'] })
+		}, EVERY_ROW_ERROR)
+		.transform((row) => ({
+			...metaOf(row),
+			name: row.name ?? '',
+			description: row.description || null,
+			price: Number(row.price ?? 0).toFixed(2),
+			durationMinutes: Math.trunc(Number(row.duration ?? 0)),
+			color: (row.color || SERVICE_DEFAULT_COLOR).toLowerCase(),
+			isActive: row.active === 'active',
+		}))
+}
 
-export type ServiceRowInput = z.output<typeof serviceRowSchema>
-export const servicesSaveSchema = z.object({ rows: rowList(serviceRowSchema) })
+const serviceSchemas = {
+	plain: z.object({ rows: rowList(serviceRowSchemaFor(false)) }),
+	dotGroups: z.object({ rows: rowList(serviceRowSchemaFor(true)) }),
+}
+
+/** The services form's schema, prices read as en writes them. */
+export const servicesSaveSchema = serviceSchemas.plain
+
+/** The services form's schema in `language` (the page's: the browser and the action agree on it). */
+export function servicesSaveSchemaIn(language: string) {
+	return groupsThousandsWithDots(language) ? serviceSchemas.dotGroups : serviceSchemas.plain
+}
+
+export type ServiceRowInput = z.output<typeof servicesSaveSchema>['rows'][number]
 
 /** A new service's values: active, 30 minutes, $0.00, the default colour. */
 export function newServiceRow() {

@@ -20,7 +20,11 @@ export function groupsThousandsWithDots(language: string) {
 	return new Intl.NumberFormat(language).formatToParts(1_000_000).some((part) => part.type === 'group' && part.value === '.')
 }
 
-/** "1.500" or "10.000.000" (dots between groups of three digits only) without its dots; any other text as it is. */
-export function dotGroupsToPlain(text: string) {
-	return /^\d{1,3}(\.\d{3})+$/.test(text) ? text.replaceAll('.', '') : text
+/**
+ * An amount as typed, in the dot form the amount rules read: a decimal comma (decimalCommaToDot)
+ * and, with `dotGroups` (groupsThousandsWithDots), dots between groups of three digits only
+ * ("1.500", "10.000.000") dropped.
+ */
+export function toDotDecimal(text: string, { dotGroups = false } = {}) {
+	return decimalCommaToDot(dotGroups && /^\d{1,3}(\.\d{3})+$/.test(text) ? text.replaceAll('.', '') : text)
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { isValidDate } from '#app/lib/dates.ts'
-import { decimalCommaToDot, dotGroupsToPlain, groupsThousandsWithDots } from '#app/lib/schemas/fields.ts'
+import { groupsThousandsWithDots, toDotDecimal } from '#app/lib/schemas/fields.ts'
 import { EVERY_ROW_ERROR, metaOf, rowList, rowMeta } from '../editable-rows.ts'
 
 /**
@@ -48,8 +48,7 @@ export function isCategory(value: unknown): value is TransactionCategory {
  * 'digits.dd' string, or an error key.
  */
 export function parseAmount(input: string, { dotGroups = false } = {}): { ok: true; value: string } | { ok: false; error: string } {
-	const typed = input.trim().replace(/^\$\s*/, '')
-	const text = decimalCommaToDot(dotGroups ? dotGroupsToPlain(typed) : typed)
+	const text = toDotDecimal(input.trim().replace(/^\$\s*/, ''), { dotGroups })
 	if (text.startsWith('-')) return { ok: false, error: 'amountNegative' }
 	if (!/^(\d{1,3}(,\d{3})+|\d+)(\.\d*)?$|^\.\d+$/.test(text)) return { ok: false, error: 'amountInvalid' }
 	const plain = text.replaceAll(',', '')

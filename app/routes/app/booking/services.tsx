@@ -3,13 +3,14 @@ import { useTranslation } from '#app/lib/use-translation.ts'
 import { requireBookingMember } from '#app/.server/booking.ts'
 import { listServices, saveServices } from '#app/.server/booking-tables.ts'
 import { tableAction } from '#app/.server/data-table.ts'
+import { getLocale } from '#app/.server/i18n.ts'
 import { ActiveBadge, BookingReadTable, BookingTableFrame } from '#app/components/booking-table.tsx'
 import { CellError } from '#app/components/data-table/data-table.tsx'
 import { EditableTable, SelectCell, TextCell, type CellField, type ErrorText } from '#app/components/data-table/editable-table.tsx'
 import { Input } from '#app/components/ui/input.tsx'
 import { TableCell, TableHead, TableRow } from '#app/components/ui/table.tsx'
 import { useFormat } from '#app/lib/use-format.ts'
-import { ACTIVE_STATES, newServiceRow, servicesSaveSchema } from '#app/lib/schemas/booking-tables.ts'
+import { ACTIVE_STATES, newServiceRow, servicesSaveSchemaIn } from '#app/lib/schemas/booking-tables.ts'
 import type { Route } from './+types/services'
 import { keepDataAfterLostSave, keepEditsWhenSaveFails } from '#app/components/data-table/keep-edits.ts'
 
@@ -24,7 +25,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
 	const { user, organization } = await requireBookingMember(context)
 	return tableAction(request, {
-		schema: servicesSaveSchema,
+		schema: servicesSaveSchemaIn(getLocale(context)),
 		save: (rows, how) => saveServices(user.userId, organization.id, rows, how),
 	})
 }
@@ -107,12 +108,12 @@ function ColorCell({ field, label, errorText }: { field: CellField; label: strin
 
 function EditServices({ loaderData, actionData }: Pick<Route.ComponentProps, 'loaderData' | 'actionData'>) {
 	const fmt = useFormat()
-	const { t } = useTranslation('booking')
+	const { t, i18n } = useTranslation('booking')
 	const states = ACTIVE_STATES.map((s) => [s, t(`active.${s}`)] as const)
 	return (
 		<EditableTable
 			ns="booking"
-			schema={servicesSaveSchema}
+			schema={servicesSaveSchemaIn(i18n.language)}
 			rows={loaderData.rows}
 			values={(row) => ({
 				name: row.name,
