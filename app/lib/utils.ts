@@ -5,3 +5,8 @@ import { twMerge } from 'tailwind-merge'
 export function cn(...inputs: ClassValue[]) {
 	return twMerge(clsx(inputs))
 }
+
+/** Text as a search compares it: blind to case and accents ("Revisión" and "revision" alike). */
+export function searchKey(text: string) {
+	return text.normalize('NFD').replace(/\p{M}/gu, '').toLocaleLowerCase()
+}

@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures.ts'
-import { seedPayments, signUpFresh } from './reports-data.ts'
+import { seedPayments, signUpFresh, useLanguage } from './reports-data.ts'
 
 const payments = [
 	{ client: null, amount: '10.00', date: '2025-01-05', category: 'pending' },
@@ -45,6 +45,17 @@ test('the cards show each category present with its count and sum, most used fir
 	await expect(cards).toHaveCount(0)
 	await page.getByRole('link', { name: 'Clear search' }).click()
 	await expect(cards).toHaveCount(3)
+
+	// In Spanish the search reads the Spanish names, blind to accents, and not the English ones.
+	await useLanguage(page, 'es')
+	await page.goto('/app/categories?q=REVISION')
+	await expect(cards).toHaveCount(1)
+	await expect(cards.first()).toHaveAttribute('data-category', 'review')
+	await page.goto('/app/categories?q=matched')
+	await expect(cards).toHaveCount(0)
+	await page.goto('/app/categories?q=concil')
+	await expect(cards).toHaveCount(1)
+	await expect(cards.first()).toHaveAttribute('data-category', 'matched')
 })
 
 test('a new organization has no categories, and an oversized search is harmless @nojs', async ({ page, request }) => {

@@ -11,6 +11,7 @@ import { Input } from '#app/components/ui/input.tsx'
 import { Skeleton } from '#app/components/ui/skeleton.tsx'
 import { useFormat } from '#app/lib/use-format.ts'
 import { titleMeta } from '#app/lib/meta.ts'
+import { searchKey } from '#app/lib/utils.ts'
 import type { Route } from './+types/categories'
 
 /** Six placeholder cards while loading (docs/product.md, Categories). */
@@ -31,13 +32,9 @@ export default function Categories({ loaderData }: Route.ComponentProps) {
 	const { t } = useTranslation(['categories', 'common', 'reports'])
 	const navigation = useNavigation()
 	const loading = navigation.state === 'loading' && navigation.location.pathname === '/app/categories'
-	// The search matches a category's name in the reader's language or its stored value.
-	const needle = loaderData.q.toLocaleLowerCase()
-	const shown = needle
-		? loaderData.categories.filter(
-				(c) => c.category.includes(needle) || t(`reports:category.${c.category}`).toLocaleLowerCase().includes(needle),
-			)
-		: loaderData.categories
+	// The search matches a category's name as the reader sees it, blind to case and accents.
+	const needle = searchKey(loaderData.q)
+	const shown = needle ? loaderData.categories.filter((c) => searchKey(t(`reports:category.${c.category}`)).includes(needle)) : loaderData.categories
 	return (
 		<div className="grid grid-cols-1 gap-6">
 			<div className="flex flex-wrap items-end justify-between gap-4">
