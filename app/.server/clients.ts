@@ -59,9 +59,8 @@ export async function listClients(userId: string, organizationId: string, option
 	const { sort, dir, pageSize, offset } = readPaging(options, CLIENT_SORTS, CLIENT_DEFAULT_SORT)
 	const q = normalizeSearch(options.q)
 	const where = q
-		? sql`c.organization_id = ${organizationId} and (public.name_sort_key(c.name) like public.name_sort_key(${likePattern(q)})
-			or c.email ilike ${likePattern(q)} or c.phone ilike ${likePattern(q)}
-			or public.name_sort_key(c.company) like public.name_sort_key(${likePattern(q)}))`
+		? sql`c.organization_id = ${organizationId} and (c.name_key like public.name_sort_key(${likePattern(q)})
+			or c.email ilike ${likePattern(q)} or c.phone ilike ${likePattern(q)} or c.company_key like public.name_sort_key(${likePattern(q)}))`
 		: sql`c.organization_id = ${organizationId}`
 	return asUser(userId, async (trx) => {
 		const { rows } = await sql<DbRow>`select ${columns} from public.clients c where ${where}

@@ -303,8 +303,8 @@ async function countDense(trx: Tx, filter: Filter & { match: RawBuilder<unknown>
 }
 
 /**
- * A search matches the description, the external id, the client's name, and the amount when
- * the text reads as one. Under RLS, ilike cannot use the trigram indexes, so:
+ * A search matches the description, the external id, the client's name (blind to case and
+ * accents), and the amount when the text reads as one. Under RLS, ilike cannot use the trigram indexes, so:
  * - a common search (found in 1% or more of the newest rows) walks the sort's index and keeps
  *   the rows that match, which finds a page after a few hundred rows; its count stops at 500;
  * - a rare search gathers the matching ids first (search_transaction_ids, which checks the
@@ -316,8 +316,9 @@ async function searchPage(trx: Tx, filter: Filter, q: string, sort: TransactionS
 	const { organizationId } = filter
 	const amount = searchedAmount(q)
 	const pattern = likePattern(q)
+	// Client names blind to case and accents, as the clients' own search finds them.
 	const { rows: named } = await sql<{ id: string }>`select c.id from public.clients c
-		where c.organization_id = ${organizationId} and c.name ilike ${pattern} limit 1000`.execute(trx)
+		where c.organization_id = ${organizationId} and c.name_key like public.name_sort_key(${pattern}) limit 1000`.execute(trx)
 	const clientIds = named.map((c) => c.id)
 	const match = sql`(t.description ilike ${pattern} or t.external_id ilike ${pattern}
 		or t.client_id = any(${clientIds}::uuid[])${amount !== null ? sql` or t.amount = ${amount}::numeric` : sql``})`

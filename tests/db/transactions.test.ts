@@ -152,6 +152,19 @@ describe('listing transactions', () => {
 		expect(counted.rows).toHaveLength(1)
 	})
 
+	test("a client's name is found blind to case and accents", async () => {
+		const org = await orgWithTransactions('Accents')
+		const [angela] = await asUser(org.userId, (trx) =>
+			trx.insertInto('clients').values({ organization_id: org.orgId, name: 'Ángela Núñez' }).returning('id').execute(),
+		)
+		await asUser(org.userId, (trx) =>
+			trx.insertInto('transactions').values({ organization_id: org.orgId, client_id: angela!.id, external_id: 'AN-1', amount: 12, date_received: '2026-03-01' }).execute(),
+		)
+		for (const q of ['angela', 'ANGELA nunez', 'Ángela Núñez']) {
+			expect((await listTransactions(org.userId, org.orgId, { q })).rows.map((r) => r.externalId), q).toEqual(['AN-1'])
+		}
+	})
+
 	test('a common search (walked in sort order) finds the same rows, in the same order, as a full sort would', async () => {
 		const owner = await createUser('Common Search Owner')
 		const clients = await asUser(owner.userId, (trx) =>

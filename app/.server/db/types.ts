@@ -173,10 +173,12 @@ export interface BookingSettings {
 
 export interface Clients {
   company: string | null;
+  company_key: Generated<string | null>;
   created_at: Generated<Timestamp>;
   email: string | null;
   id: Generated<string>;
   name: Generated<string>;
+  name_key: Generated<string | null>;
   organization_id: string;
   phone: string | null;
   status: Generated<ClientStatus>;
