@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { EVERY_ROW_ERROR, metaOf, rowList, rowMeta } from '../editable-rows.ts'
-import { groupsThousandsWithDots, toDotDecimal } from './fields.ts'
+import { bothAmountWritings, toDotDecimal } from './fields.ts'
 
 /**
  * The booking services and providers tables (docs/product.md, Booking): the edit-mode forms,
@@ -61,18 +61,13 @@ function serviceRowSchemaFor(dotGroups: boolean) {
 		}))
 }
 
-const serviceSchemas = {
-	plain: z.object({ rows: rowList(serviceRowSchemaFor(false)) }),
-	dotGroups: z.object({ rows: rowList(serviceRowSchemaFor(true)) }),
-}
+const serviceSchemas = bothAmountWritings((dotGroups) => z.object({ rows: rowList(serviceRowSchemaFor(dotGroups)) }))
 
 /** The services form's schema, prices read as en writes them. */
 export const servicesSaveSchema = serviceSchemas.plain
 
-/** The services form's schema in `language` (the page's: the browser and the action agree on it). */
-export function servicesSaveSchemaIn(language: string) {
-	return groupsThousandsWithDots(language) ? serviceSchemas.dotGroups : serviceSchemas.plain
-}
+/** The services form's schema in a language (the page's). */
+export const servicesSaveSchemaIn = serviceSchemas.in
 
 export type ServiceRowInput = z.output<typeof servicesSaveSchema>['rows'][number]
 

@@ -28,3 +28,13 @@ export function groupsThousandsWithDots(language: string) {
 export function toDotDecimal(text: string, { dotGroups = false } = {}) {
 	return decimalCommaToDot(dotGroups && /^\d{1,3}(\.\d{3})+$/.test(text) ? text.replaceAll('.', '') : text)
 }
+
+/**
+ * A form's schema made both ways (amounts read with dot groups or without), and the one for a
+ * language: `in(language)` is what the page's language writes, in the browser and the action.
+ */
+export function bothAmountWritings<S>(make: (dotGroups: boolean) => S) {
+	const plain = make(false)
+	const dotGroups = make(true)
+	return { plain, in: (language: string) => (groupsThousandsWithDots(language) ? dotGroups : plain) }
+}

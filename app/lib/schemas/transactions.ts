@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { isValidDate } from '#app/lib/dates.ts'
-import { groupsThousandsWithDots, toDotDecimal } from '#app/lib/schemas/fields.ts'
+import { bothAmountWritings, toDotDecimal } from '#app/lib/schemas/fields.ts'
 import { EVERY_ROW_ERROR, metaOf, rowList, rowMeta } from '../editable-rows.ts'
 
 /**
@@ -97,18 +97,13 @@ function transactionRowSchemaFor(dotGroups: boolean) {
 		}))
 }
 
-const saveSchemas = {
-	plain: z.object({ rows: rowList(transactionRowSchemaFor(false)) }),
-	dotGroups: z.object({ rows: rowList(transactionRowSchemaFor(true)) }),
-}
+const saveSchemas = bothAmountWritings((dotGroups) => z.object({ rows: rowList(transactionRowSchemaFor(dotGroups)) }))
 
 /** The edit form's schema, amounts read as en writes them. */
 export const transactionsSaveSchema = saveSchemas.plain
 
-/** The edit form's schema in `language` (the page's: the browser and the action agree on it). */
-export function transactionsSaveSchemaIn(language: string) {
-	return groupsThousandsWithDots(language) ? saveSchemas.dotGroups : saveSchemas.plain
-}
+/** The edit form's schema in a language (the page's). */
+export const transactionsSaveSchemaIn = saveSchemas.in
 
 export type TransactionRowInput = Omit<z.output<typeof transactionsSaveSchema>['rows'][number], 'newClient'> & { newClient?: boolean }
 
