@@ -107,14 +107,21 @@ const server = app.listen(PORT, HOST, () => {
 })
 
 let closing = false
-async function shutdown(signal) {
+async function shutdown(reason, exitCode = 0) {
 	if (closing) return
 	closing = true
-	console.log(`${signal} received, closing`)
+	console.log(`${reason}, closing`)
 	server.close()
 	server.closeAllConnections?.()
-	await entry.shutdown()
-	process.exit(0)
+	await entry.shutdown().catch((error) => entry.logError(error, { event: 'shutdown' }))
+	process.exit(exitCode)
 }
-process.on('SIGTERM', () => void shutdown('SIGTERM'))
-process.on('SIGINT', () => void shutdown('SIGINT'))
+process.on('SIGTERM', () => void shutdown('SIGTERM received'))
+process.on('SIGINT', () => void shutdown('SIGINT received'))
+// The embedded database's thread stopped (it crashed, or ran out of memory): every request would
+// fail from now on. Exit with a failure, so that whatever supervises the server starts it again
+// (docs/deploy.md); PostgreSQL recovers the data directory on the next start.
+entry.onDatabaseStopped((error) => {
+	entry.logError(error, { event: 'embedded_database_stopped' })
+	void shutdown('The embedded database stopped', 1)
+})

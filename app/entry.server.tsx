@@ -12,7 +12,7 @@ import { logError } from './.server/log.ts'
 import { securityHeaders } from './.server/headers.ts'
 import { NonceProvider } from './components/nonce.tsx'
 
-export { ensureStarted, shutdown } from './.server/startup.ts'
+export { ensureStarted, onDatabaseStopped, shutdown } from './.server/startup.ts'
 export { log, logError } from './.server/log.ts'
 export { publicOrigin } from './.server/security.ts'
 

@@ -10,6 +10,8 @@ import { onImportCommitted } from './imports/pipeline.ts'
 import { registerNotificationJobs, sendImportDigest } from './notifications/index.ts'
 import { startScheduler, type Scheduler } from './scheduler.ts'
 
+export { onDatabaseStopped } from './db/index.ts'
+
 let scheduler: Scheduler | undefined
 
 let starting: Promise<{ demo: { email: string; password: string } | null; trustProxy: number }> | undefined

@@ -98,9 +98,20 @@ describe.runIf(isDbTarget('pglite'))('the embedded database on its own thread', 
 		await expect(startPgliteThread({ dataDir: file })).rejects.toThrow()
 	})
 
-	it('fails calls at once after closing', async () => {
-		const db = await startPgliteThread({})
+	it('fails calls at once after closing, and closing is not a stop to report', async () => {
+		const stops: Error[] = []
+		const db = await startPgliteThread({ onStop: (error) => stops.push(error) })
 		await db.close()
 		await expect(db.query('select 1')).rejects.toThrow(/embedded database stopped/)
+		expect(stops).toEqual([])
+	})
+
+	it('a thread that runs out of memory stops: the call and every later one fail, and the stop is reported once', async () => {
+		const stops: Error[] = []
+		const db = await start({ resourceLimits: { maxOldGenerationSizeMb: 48 }, onStop: (error) => stops.push(error) })
+		await expect(db.query("select g, 'row ' || g as t from generate_series(1, 3000000) g")).rejects.toThrow(/embedded database stopped/)
+		await expect(db.query('select 1')).rejects.toThrow(/embedded database stopped/)
+		await expect.poll(() => stops.length).toBe(1)
+		expect(stops[0]!.message).toMatch(/memory/)
 	})
 })

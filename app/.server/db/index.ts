@@ -41,10 +41,24 @@ export type DatabaseOptions =
 let connection: Connection | undefined
 let opening: Promise<Connection> | undefined
 
+const stoppedListeners = new Set<(error: Error) => void>()
+/**
+ * Tells `listener` when the embedded database's thread stops while open (it crashed, or ran out
+ * of memory): every query fails from then on (docs/decisions/026). server.js ends the process.
+ */
+export function onDatabaseStopped(listener: (error: Error) => void) {
+	stoppedListeners.add(listener)
+	return () => void stoppedListeners.delete(listener)
+}
+
 async function openPglite(options: Extract<DatabaseOptions, { kind: 'pglite' }>): Promise<Connection> {
 	// PGlite makes its own folder but not the ones above it (a DATA_DIR that does not exist yet).
 	if (options.dataDir) mkdirSync(options.dataDir, { recursive: true })
-	const client = await startPgliteThread({ dataDir: options.dataDir, loadDataDir: options.loadDataDir })
+	const client = await startPgliteThread({
+		dataDir: options.dataDir,
+		loadDataDir: options.loadDataDir,
+		onStop: (error) => stoppedListeners.forEach((listener) => listener(error)),
+	})
 	// The dialect's driver calls only `query` and `close`, which the thread's client has.
 	const db = new Kysely<DB>({ dialect: new PGliteDialect(client as unknown as PGlite) })
 	return {

@@ -7,9 +7,19 @@
  */
 import { existsSync } from 'node:fs'
 import path from 'node:path'
-import { Worker } from 'node:worker_threads'
+import { Worker, type ResourceLimits } from 'node:worker_threads'
 
-export type PgliteThreadOptions = { dataDir?: string; loadDataDir?: Blob }
+export type PgliteThreadOptions = {
+	dataDir?: string
+	loadDataDir?: Blob
+	/** The thread's own heap limits (Node's defaults otherwise). */
+	resourceLimits?: ResourceLimits
+	/**
+	 * Told once when the thread stops without being closed (it crashed, or ran out of memory):
+	 * every call fails from then on, so whoever runs the server should end it (server.js).
+	 */
+	onStop?: (error: Error) => void
+}
 
 export type PgliteThread = {
 	query: <R>(sql: string, params?: unknown[]) => Promise<{ rows: R[]; affectedRows?: number }>
@@ -36,12 +46,13 @@ export async function startPgliteThread(options: PgliteThreadOptions): Promise<P
 	return startThread(options)
 }
 
-async function startThread(options: PgliteThreadOptions): Promise<PgliteThread> {
+async function startThread({ resourceLimits, onStop, ...workerData }: PgliteThreadOptions): Promise<PgliteThread> {
 	// vite.config.ts points this at the worker's file in the server build.
-	const worker = new Worker(new URL('./pglite-worker.js', import.meta.url), { workerData: options })
+	const worker = new Worker(new URL('./pglite-worker.js', import.meta.url), { workerData, resourceLimits })
 	const pending = new Map<number, Call>()
 	let nextId = 0
 	let stopped: Error | undefined
+	let closing = false
 	let before: string | undefined
 	// Message 0 is the worker's answer to its start.
 	const started = new Promise((resolve, reject) => pending.set(0, { resolve, reject }))
@@ -55,10 +66,13 @@ async function startThread(options: PgliteThreadOptions): Promise<PgliteThread> 
 		if (error) call.reject(Object.assign(new Error(String(error.message)), error))
 		else call.resolve(result)
 	})
+	let opened = false
 	const stop = (error: Error) => {
+		const first = !stopped
 		stopped ??= error
 		for (const call of pending.values()) call.reject(stopped)
 		pending.clear()
+		if (first && opened && !closing) onStop?.(stopped)
 	}
 	worker.on('error', (error) => stop(new Error(`The embedded database stopped: ${error.message}`, { cause: error })))
 	worker.on('exit', (code) => stop(new Error(`The embedded database stopped (exit code ${code})`)))
@@ -85,6 +99,7 @@ async function startThread(options: PgliteThreadOptions): Promise<PgliteThread> 
 		await worker.terminate()
 		throw error
 	})
+	opened = true
 	return {
 		query: (sql, params) => call({ op: 'query', sql, params }),
 		exec: (sql) => call({ op: 'exec', sql }),
@@ -93,6 +108,7 @@ async function startThread(options: PgliteThreadOptions): Promise<PgliteThread> 
 		},
 		dumpDataDir: async () => new Blob([await call<ArrayBuffer>({ op: 'dump' })], { type: 'application/x-gzip' }),
 		close: async () => {
+			closing = true
 			await call({ op: 'close' }).catch(() => undefined)
 			await worker.terminate()
 		},
