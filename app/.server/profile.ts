@@ -19,13 +19,15 @@ export type Profile = {
 	avatarUrl: string | null
 	preferredLanguage: string | null
 	createdAt: string
+	/** When the profile was last saved: a form made from it is made anew after each save. */
+	updatedAt: string
 }
 
 export async function getProfile(userId: string): Promise<Profile> {
 	const row = await asUser(userId, (trx) =>
 		trx
 			.selectFrom('profiles')
-			.select(['full_name', 'username', 'email', 'phone', 'avatar_url', 'preferred_language', 'created_at'])
+			.select(['full_name', 'username', 'email', 'phone', 'avatar_url', 'preferred_language', 'created_at', 'updated_at'])
 			.where('user_id', '=', userId)
 			.executeTakeFirstOrThrow(),
 	)
@@ -37,6 +39,7 @@ export async function getProfile(userId: string): Promise<Profile> {
 		avatarUrl: row.avatar_url,
 		preferredLanguage: row.preferred_language,
 		createdAt: new Date(row.created_at).toISOString(),
+		updatedAt: new Date(row.updated_at).toISOString(),
 	}
 }
 

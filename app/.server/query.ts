@@ -48,9 +48,9 @@ export function likePattern(text: string) {
 	return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
 }
 
-/** A search as typed, trimmed and capped at 200 characters; null when empty. */
+/** A search as typed, trimmed, its runs of spaces made one, capped at 200 characters; null when empty. */
 export function normalizeSearch(q: string | null | undefined) {
-	const text = (q ?? '').trim().slice(0, 200)
+	const text = (q ?? '').trim().replace(/\s+/g, ' ').slice(0, 200)
 	return text.length > 0 ? text : null
 }
 

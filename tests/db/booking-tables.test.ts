@@ -61,6 +61,11 @@ describe('the services table', () => {
 		expect(parse(servicesSaveSchemaIn('es'), grouped).data!.rows[0]!.price).toBe('1500.00')
 		expect(parse(servicesSaveSchemaIn('pt-BR'), grouped).data!.rows[0]!.price).toBe('1500.00')
 		expect(parse(servicesSaveSchemaIn('en'), grouped).success).toBe(false)
+		// A price is written as an amount is: en's thousands commas, and es's decimal comma only.
+		const en = [{ name: 'S', price: '1,500.25', duration: '30', color: '', active: 'active' }]
+		expect(parse(servicesSaveSchemaIn('en'), en).data!.rows[0]!.price).toBe('1500.25')
+		expect(parse(servicesSaveSchemaIn('es'), en).success).toBe(false)
+		expect(parse(servicesSaveSchemaIn('es'), [{ ...grouped[0]!, price: '0,125' }]).success).toBe(false)
 	})
 
 	test('adds, edits and deletes; a service with upcoming appointments is refused, with the others untouched', async () => {

@@ -462,8 +462,15 @@ test('analytics show the figures of what was booked, against the previous period
 
 	// An edited address says what it could not use, rather than silently showing something else.
 	await page.goto(`/app/booking/analytics?from=2026-13-45&to=${daysAgo(0)}`)
-	await expect(page.getByRole('status').filter({ hasText: '“2026-13-45” is not a date, so the default period is shown.' })).toBeVisible()
+	await expect(page.getByRole('status').filter({ hasText: `“2026-13-45” is not a date, so the period shown is the 30 days up to ${tm}/${td}/${ty}.` })).toBeVisible()
 	await expect(card('Appointments')).toContainText('3')
+	await page.goto(`/app/booking/analytics?from=${daysAgo(10)}&to=nonsense`)
+	await expect(page.getByRole('status').filter({ hasText: '“nonsense” is not a date, so the period shown ends today.' })).toBeVisible()
+	await expect(page.getByLabel('To', { exact: true })).toHaveValue(daysAgo(0))
+	await expect(page.getByLabel('From', { exact: true })).toHaveValue(daysAgo(10))
+	await page.goto(`/app/booking/analytics?from=${daysAgo(0)}&to=${daysAgo(10)}`)
+	await expect(page.getByRole('status').filter({ hasText: 'The dates were the wrong way round, so they were swapped.' })).toBeVisible()
+	await expect(page.getByLabel('From', { exact: true })).toHaveValue(daysAgo(10))
 	await page.goto(`/app/booking/analytics?from=2000-01-01&to=${daysAgo(0)}`)
 	const start = daysAgo(730).split('-')
 	await expect(page.getByRole('status').filter({ hasText: `A period covers at most two years, so this one starts on ${start[1]}/${start[2]}/${start[0]}.` })).toBeVisible()

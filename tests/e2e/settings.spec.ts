@@ -93,6 +93,29 @@ test('profile fields: a taken username is refused; saving the language switches 
 	await expect(page.getByLabel('Teléfono')).toHaveValue('+1 555 0100')
 })
 
+test('a profile whose language was never chosen shows the page\'s language, and saving another field keeps it; no script error on submit @nojs', async ({ page, javaScriptEnabled }) => {
+	const errors: string[] = []
+	page.on('pageerror', (error) => errors.push(error.message))
+	const { userId } = await signedIn(page, 'Spanish Reader')
+	await withDatabase((db) => db.query('update public.profiles set preferred_language = null where user_id = $1', [userId]))
+	await page.context().addCookies([{ name: 'lng', value: Buffer.from(JSON.stringify('es')).toString('base64'), url: test.info().project.use.baseURL! }])
+	await page.goto('/app/settings')
+	await expect(page.getByLabel('Idioma preferido')).toHaveValue('es')
+	await page.getByLabel('Teléfono').fill('+34 600 000 000')
+	await page.getByRole('button', { name: 'Guardar perfil' }).click()
+	await expect(page.getByText('Perfil actualizado')).toBeVisible()
+	await expect(page.locator('html')).toHaveAttribute('lang', 'es')
+	const saved = await withDatabase((db) => db.query('select preferred_language, phone from public.profiles where user_id = $1', [userId]))
+	expect(saved.rows).toEqual([{ preferred_language: 'es', phone: '+34 600 000 000' }])
+	if (javaScriptEnabled) {
+		// The form's own check runs in the browser: an error shows without a trip to the server.
+		await page.getByLabel('Teléfono').fill('not a phone')
+		await page.getByRole('button', { name: 'Guardar perfil' }).click()
+		await expect(page.getByText('Escribe un número de teléfono (dígitos, espacios, +, -, paréntesis).')).toBeVisible()
+	}
+	expect(errors).toEqual([])
+})
+
 test('password: wrong current, mismatch and too short are refused; the right change signs out the other sessions @nojs', async ({ page, browser, javaScriptEnabled }) => {
 	const { account } = await signedIn(page, 'Password User')
 	const elsewhere = await browser.newContext()

@@ -2,8 +2,9 @@ import { describe, expect, test } from 'vitest'
 import { clamp, DEFAULT_PAGE_SIZE, likePattern, MAX_PAGE_SIZE, normalizeSearch, readPaging } from '#app/.server/query.ts'
 
 describe('what every list service reads the same way', () => {
-	test('a search is trimmed, capped at 200 characters, and null when empty', () => {
+	test('a search is trimmed, its runs of spaces made one, capped at 200 characters, and null when empty', () => {
 		expect(normalizeSearch('  ana ')).toBe('ana')
+		expect(normalizeSearch('angela  \t nunez')).toBe('angela nunez')
 		expect(normalizeSearch('   ')).toBeNull()
 		expect(normalizeSearch(null)).toBeNull()
 		expect(normalizeSearch('x'.repeat(300))).toHaveLength(200)

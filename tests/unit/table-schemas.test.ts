@@ -35,6 +35,13 @@ describe('amounts as typed', () => {
 		expect(parseAmount('1.5', { dotGroups: true })).toEqual({ ok: true, value: '1.50' })
 		expect(parseAmount('12.34', { dotGroups: true })).toEqual({ ok: true, value: '12.34' })
 		expect(parseAmount('1.5000', { dotGroups: true })).toEqual({ ok: false, error: 'amountDecimals' })
+		// The comma is their decimal mark: three digits after it are three decimals, never a
+		// thousands group (it was read as one: 0,125 saved as 125.00), and en's "1,500.25" is refused.
+		expect(parseAmount('1,5', { dotGroups: true })).toEqual({ ok: true, value: '1.50' })
+		expect(parseAmount('0,125', { dotGroups: true })).toEqual({ ok: false, error: 'amountDecimals' })
+		expect(parseAmount('1,555', { dotGroups: true })).toEqual({ ok: false, error: 'amountDecimals' })
+		expect(parseAmount('1,500.25', { dotGroups: true })).toEqual({ ok: false, error: 'amountInvalid' })
+		expect(parseAmount('1,500.25')).toEqual({ ok: true, value: '1500.25' })
 		expect(parseAmount('1.500')).toEqual({ ok: false, error: 'amountDecimals' })
 		const row = { dateReceived: '2026-11-01', amount: '1.500', category: 'matched', paymentMethod: 'Zelle' }
 		expect(transactionsSaveSchemaIn('es').parse({ rows: [row] }).rows[0]!.amount).toBe('1500.00')

@@ -21,12 +21,23 @@ export function groupsThousandsWithDots(language: string) {
 }
 
 /**
- * An amount as typed, in the dot form the amount rules read: a decimal comma (decimalCommaToDot)
- * and, with `dotGroups` (groupsThousandsWithDots), dots between groups of three digits only
- * ("1.500", "10.000.000") dropped.
+ * An amount as typed, in the plain dot form the amount rules read ("1500.25"):
+ * - with `dotGroups` (es, pt-BR: groupsThousandsWithDots), the comma is the decimal mark and dots
+ *   group thousands: "1.500" is 1500, "1.500,75" 1500.75, "0,125" 0.125 (three decimals, for
+ *   the rules to refuse); a dot with one or two digits after it stays a decimal point ("12.34");
+ *   a comma anywhere else stays, for the rules to refuse ("1,500.25" is not how they write);
+ * - otherwise (en) commas group thousands ("1,500.25"), and a comma with one or two digits at the
+ *   end is a decimal comma ("10,50": decimalCommaToDot).
  */
 export function toDotDecimal(text: string, { dotGroups = false } = {}) {
-	return decimalCommaToDot(dotGroups && /^\d{1,3}(\.\d{3})+$/.test(text) ? text.replaceAll('.', '') : text)
+	if (dotGroups) {
+		const written = /^(\d{1,3}(?:\.\d{3})+|\d+)(?:,(\d+))?$/.exec(text)
+		if (!written) return text
+		const whole = written[1]!.replaceAll('.', '')
+		return written[2] === undefined ? whole : `${whole}.${written[2]}`
+	}
+	const dotted = decimalCommaToDot(text)
+	return /^\d{1,3}(,\d{3})+(\.\d*)?$/.test(dotted) ? dotted.replaceAll(',', '') : dotted
 }
 
 /**

@@ -42,17 +42,16 @@ export function isCategory(value: unknown): value is TransactionCategory {
 }
 
 /**
- * An amount as typed: digits with an optional '$', thousands commas and at most 2 decimals, or
- * with a decimal comma ("10,50", "1.234,56"). With `dotGroups` (a language that groups
- * thousands with dots: groupsThousandsWithDots), "1.500" is 1500. Returns the canonical
- * 'digits.dd' string, or an error key.
+ * An amount as typed, with an optional '$' and at most 2 decimals: in en with thousands commas
+ * ("1,500.25") or a decimal comma ("10,50"); with `dotGroups` (es, pt-BR) as they write it, the
+ * comma the decimal mark and dots grouping thousands ("1.500,75"; "1.500" is 1500): see
+ * toDotDecimal. Returns the canonical 'digits.dd' string, or an error key.
  */
 export function parseAmount(input: string, { dotGroups = false } = {}): { ok: true; value: string } | { ok: false; error: string } {
 	const text = toDotDecimal(input.trim().replace(/^\$\s*/, ''), { dotGroups })
 	if (text.startsWith('-')) return { ok: false, error: 'amountNegative' }
-	if (!/^(\d{1,3}(,\d{3})+|\d+)(\.\d*)?$|^\.\d+$/.test(text)) return { ok: false, error: 'amountInvalid' }
-	const plain = text.replaceAll(',', '')
-	const [whole = '', fraction = ''] = plain.split('.')
+	if (!/^\d+(\.\d*)?$|^\.\d+$/.test(text)) return { ok: false, error: 'amountInvalid' }
+	const [whole = '', fraction = ''] = text.split('.')
 	if (fraction.length > 2) return { ok: false, error: 'amountDecimals' }
 	const value = `${BigInt(whole || '0')}.${fraction.padEnd(2, '0')}`
 	if (Number(value) > MAX_AMOUNT) return { ok: false, error: 'amountTooLarge' }

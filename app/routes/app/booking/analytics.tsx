@@ -27,12 +27,20 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	if (!settings) return errorResponse(404, 'notFound')
 	const params = new URL(request.url).searchParams
 	const today = dateIn(settings.timezone)
-	// A date from the address that cannot be read (an edited link) is named, not silently replaced.
-	const unreadable = [params.get('from'), params.get('to')].find((raw) => raw?.trim() && parseIsoDate(raw) === null)
-	let notice: { key: 'unreadable'; value: string } | { key: 'tooLong' } | null = unreadable ? { key: 'unreadable', value: unreadable.trim().slice(0, 40) } : null
+	// What the address asked for and could not have (an edited link) is said, never silently replaced.
+	const unreadable = (name: 'from' | 'to') => {
+		const raw = params.get(name)?.trim()
+		return raw && parseIsoDate(raw) === null ? raw.slice(0, 40) : null
+	}
+	const [badFrom, badTo] = [unreadable('from'), unreadable('to')]
+	let notice: { key: 'unreadableFrom' | 'unreadableTo'; value: string } | { key: 'swapped' | 'tooLong' } | null =
+		badTo !== null ? { key: 'unreadableTo', value: badTo } : badFrom !== null ? { key: 'unreadableFrom', value: badFrom } : null
 	let to = parseIsoDate(params.get('to')) ?? today
 	let from = parseIsoDate(params.get('from')) ?? addIsoDays(to, -29)
-	if (from > to) [from, to] = [to, from]
+	if (from > to) {
+		;[from, to] = [to, from]
+		notice ??= { key: 'swapped' }
+	}
 	if (differenceInCalendarDays(parseISO(to), parseISO(from)) + 1 > MAX_DAYS) {
 		from = addIsoDays(to, -(MAX_DAYS - 1))
 		notice ??= { key: 'tooLong' }
@@ -74,9 +82,11 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
 					</CardDescription>
 					{loaderData.notice ? (
 						<p role="status" className="text-sm text-amber-700 dark:text-amber-400">
-							{loaderData.notice.key === 'unreadable'
-								? t('analytics.notice.unreadable', { value: loaderData.notice.value })
-								: t('analytics.notice.tooLong', { from: fmt.date(from) })}
+							{t(`analytics.notice.${loaderData.notice.key}`, {
+								value: 'value' in loaderData.notice ? loaderData.notice.value : '',
+								from: fmt.date(from),
+								to: fmt.date(to),
+							})}
 						</p>
 					) : null}
 				</CardHeader>

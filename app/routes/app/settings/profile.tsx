@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, getSelectProps, useForm } from '@conform-t
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useState } from 'react'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { data, Form, useLocation } from 'react-router'
+import { data, Form } from 'react-router'
 import { z } from 'zod'
 import { auth } from '#app/.server/auth/port.ts'
 import { clientMeta, readSessionToken, requireMember } from '#app/.server/auth/session.ts'
@@ -146,19 +146,19 @@ type Loader = Route.ComponentProps['loaderData']
 
 function ProfileCard({ profile, lastResult }: { profile: Loader['profile']; lastResult: Parameters<typeof useForm>[0]['lastResult'] }) {
 	const fmt = useFormat()
-	const { t } = useTranslation('settings')
-	const location = useLocation()
+	const { t, i18n } = useTranslation('settings')
 	const [form, fields] = useForm({
-		// A new form after each answer that leads to a new page (a save): the fields show what was
-		// saved (trimmed), not what was typed. A refusal stays on the page and keeps what was typed.
-		id: `profile-${location.key}`,
+		// A new form after each save (the server and the browser agree on the id): the fields show
+		// what was saved (trimmed), not what was typed. A refusal keeps what was typed.
+		id: `profile-${Date.parse(profile.updatedAt).toString(36)}`,
 		lastResult,
 		constraint: getZodConstraint(profileSchema),
 		defaultValue: {
 			fullName: profile.fullName ?? '',
 			username: profile.username ?? '',
 			phone: profile.phone ?? '',
-			preferredLanguage: profile.preferredLanguage ?? 'en',
+			// Never chosen: the language the page is in, so saving something else does not change it.
+			preferredLanguage: profile.preferredLanguage ?? i18n.language,
 		},
 		onValidate: ({ formData }) => parseWithZod(formData, { schema: profileSchema }),
 		shouldValidate: 'onSubmit',
