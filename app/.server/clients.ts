@@ -58,9 +58,10 @@ function orderBy(sort: ClientSort, dir: SortDirection): RawBuilder<unknown> {
 export async function listClients(userId: string, organizationId: string, options: ListClientsOptions = {}) {
 	const { sort, dir, pageSize, offset } = readPaging(options, CLIENT_SORTS, CLIENT_DEFAULT_SORT)
 	const q = normalizeSearch(options.q)
-	const where = q
-		? sql`c.organization_id = ${organizationId} and (c.name_key like public.name_sort_key(${likePattern(q)})
-			or c.email ilike ${likePattern(q)} or c.phone ilike ${likePattern(q)} or c.company_key like public.name_sort_key(${likePattern(q)}))`
+	const pattern = q ? likePattern(q) : null
+	const where = pattern
+		? sql`c.organization_id = ${organizationId} and (c.name_key like public.name_sort_key(${pattern})
+			or c.email ilike ${pattern} or c.phone ilike ${pattern} or c.company_key like public.name_sort_key(${pattern}))`
 		: sql`c.organization_id = ${organizationId}`
 	return asUser(userId, async (trx) => {
 		const { rows } = await sql<DbRow>`select ${columns} from public.clients c where ${where}

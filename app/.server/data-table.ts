@@ -137,13 +137,14 @@ export const CONFIRM_FIELD = 'confirmed'
  * when the save deletes rows or has warnings (answered by posting again with `confirmed=1`), or
  * a redirect out of edit mode with a toast.
  */
+type TableForm<S extends z.ZodType<{ rows: unknown[] }>, V> = {
+	schema: S
+	save: (rows: z.output<S>['rows'], how: SaveHow) => Promise<BatchResult<V>>
+}
+
 export async function tableAction<S extends z.ZodType<{ rows: unknown[] }>, V>(
 	request: Request,
-	options: {
-		schema: S
-		save: (rows: z.output<S>['rows'], how: SaveHow) => Promise<BatchResult<V>>
-		intents?: Record<string, (url: URL) => Promise<Response>>
-	},
+	options: TableForm<S, V> & { intents?: Record<string, (url: URL) => Promise<Response>> },
 ) {
 	let formData: FormData
 	try {
@@ -214,11 +215,7 @@ export async function tableAction<S extends z.ZodType<{ rows: unknown[] }>, V>(
  * back to the table when the rows are as loaded, else "Discard unsaved changes?" above the
  * table, with what was typed kept in it. What changed is what a save would do (`planOnly`).
  */
-async function cancelEdit<S extends z.ZodType<{ rows: unknown[] }>, V>(
-	formData: FormData,
-	url: URL,
-	options: { schema: S; save: (rows: z.output<S>['rows'], how: SaveHow) => Promise<BatchResult<V>> },
-) {
+async function cancelEdit<S extends z.ZodType<{ rows: unknown[] }>, V>(formData: FormData, url: URL, options: TableForm<S, V>) {
 	const submission = parseWithZod(formData, { schema: options.schema })
 	if (submission.status === 'success') {
 		const plan = await options.save((submission.value as z.output<S>).rows, { confirmed: false, planOnly: true })
