@@ -173,7 +173,7 @@ async function pageRows(trx: Tx, filter: Filter, sort: TransactionSort, dir: Sor
 }
 
 /** What a walk reads: the id, and the columns a search's condition looks at. */
-const walkColumns = sql`t.id, t.description, t.external_id, t.client_id, t.amount`
+const walkColumns = sql`t.id, t.description_key, t.external_id, t.client_id, t.amount`
 
 /**
  * One page of a walk in sort order. With a search's condition, the walk is fenced (offset 0)
@@ -303,8 +303,8 @@ async function countDense(trx: Tx, filter: Filter & { match: RawBuilder<unknown>
 }
 
 /**
- * A search matches the description, the external id, the client's name (blind to case and
- * accents), and the amount when the text reads as one. Under RLS, ilike cannot use the trigram indexes, so:
+ * A search matches the description and the client's name (blind to case and accents), the
+ * external id, and the amount when the text reads as one. Under RLS, ilike cannot use the trigram indexes, so:
  * - a common search (found in 1% or more of the newest rows) walks the sort's index and keeps
  *   the rows that match, which finds a page after a few hundred rows; its count stops at 500;
  * - a rare search gathers the matching ids first (search_transaction_ids, which checks the
@@ -320,11 +320,11 @@ async function searchPage(trx: Tx, filter: Filter, q: string, sort: TransactionS
 	const { rows: named } = await sql<{ id: string }>`select c.id from public.clients c
 		where c.organization_id = ${organizationId} and c.name_key like public.name_sort_key(${pattern}) limit 1000`.execute(trx)
 	const clientIds = named.map((c) => c.id)
-	const match = sql`(t.description ilike ${pattern} or t.external_id ilike ${pattern}
+	const match = sql`(t.description_key like public.name_sort_key(${pattern}) or t.external_id ilike ${pattern}
 		or t.client_id = any(${clientIds}::uuid[])${amount !== null ? sql` or t.amount = ${amount}::numeric` : sql``})`
 
 	const probe = await sql<{ n: number }>`select count(*)::int8 as n from (
-		select t.description, t.external_id, t.client_id, t.amount from public.transactions t where ${filterSql(filter)}
+		select ${walkColumns} from public.transactions t where ${filterSql(filter)}
 		order by t.date_received desc, t.id desc limit ${SEARCH_PROBE}) t where ${match}`.execute(trx)
 	const probed = Number(probe.rows[0]?.n ?? 0)
 	if (probed >= DENSE_MATCHES) {

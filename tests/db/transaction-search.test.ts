@@ -9,7 +9,7 @@ const search = (trx: Tx, org: string, text: string, max?: number) =>
 		order by date_received desc, id desc`.execute(trx).then((r) => r.rows)
 
 describe('search_transaction_ids', () => {
-	test("finds a member's organization transactions by description or external id, text taken literally", async () => {
+	test("finds a member's organization transactions by description (blind to accents) or external id, text taken literally", async () => {
 		const owner = await createUser('Search Owner')
 		const member = await createUser('Search Member')
 		const other = await createUser('Search Other')
@@ -20,6 +20,7 @@ describe('search_transaction_ids', () => {
 				{ organization_id: owner.orgId, amount: 20, description: 'Monthly retainer', external_id: 'VM-CASA99', date_received: '2026-04-01' },
 				{ organization_id: owner.orgId, amount: 30, description: '100% deposit', external_id: null, date_received: '2026-05-01' },
 				{ organization_id: owner.orgId, amount: 40, description: '1000 deposit', external_id: 'PP_1', date_received: '2026-06-01' },
+				{ organization_id: owner.orgId, amount: 45, description: 'Sesión de fotos', external_id: null, date_received: '2026-02-01' },
 				{ organization_id: other.orgId, amount: 50, description: 'Casa Verde catering', external_id: 'ZL-CASA', date_received: '2026-06-01' },
 			]).execute()
 		})
@@ -28,6 +29,7 @@ describe('search_transaction_ids', () => {
 			percent: await search(trx, owner.orgId, '100%'),
 			underscore: await search(trx, owner.orgId, 'ZL_AAA'),
 			limited: await search(trx, owner.orgId, 'deposit', 1),
+			accents: await search(trx, owner.orgId, 'SESION'),
 		}))
 		expect(found.casa).toEqual([
 			{ description: 'Monthly retainer', external_id: 'VM-CASA99' },
@@ -36,6 +38,7 @@ describe('search_transaction_ids', () => {
 		expect(found.percent).toEqual([{ description: '100% deposit', external_id: null }])
 		expect(found.underscore).toEqual([])
 		expect(found.limited).toEqual([{ description: '1000 deposit', external_id: 'PP_1' }])
+		expect(found.accents).toEqual([{ description: 'Sesión de fotos', external_id: null }])
 	})
 
 	test('refuses another organization, a visitor and an empty text', async () => {

@@ -165,6 +165,26 @@ describe('listing transactions', () => {
 		}
 	})
 
+	test('a description is found blind to case and accents', async () => {
+		const org = await orgWithTransactions('Description Accents')
+		await asUser(org.userId, (trx) =>
+			trx
+				.insertInto('transactions')
+				.values([
+					{ organization_id: org.orgId, external_id: 'CF-1', amount: 8, date_received: '2026-03-02', description: 'Café da manhã' },
+					{ organization_id: org.orgId, external_id: 'RE-2', amount: 9, date_received: '2026-03-03', description: 'REUNIÓN de equipo' },
+				])
+				.execute(),
+		)
+		const found = async (q: string) => (await listTransactions(org.userId, org.orgId, { q })).rows.map((r) => r.externalId)
+		expect(await found('cafe da manha')).toEqual(['CF-1'])
+		expect(await found('CAFÉ')).toEqual(['CF-1'])
+		expect(await found('reunion')).toEqual(['RE-2'])
+		expect(await found('Reunión de')).toEqual(['RE-2'])
+		expect(await found('cf-1')).toEqual(['CF-1'])
+		expect(await found('cafe%')).toEqual([])
+	})
+
 	test('a common search (walked in sort order) finds the same rows, in the same order, as a full sort would', async () => {
 		const owner = await createUser('Common Search Owner')
 		const clients = await asUser(owner.userId, (trx) =>
@@ -186,7 +206,8 @@ describe('listing transactions', () => {
 						amount: String((i * 37) % 500),
 						date_received: `2026-0${1 + (i % 6)}-${String(1 + (i % 27)).padStart(2, '0')}`,
 						category: (['matched', 'pending', 'unmatched', 'review'] as const)[i % 4],
-						description: i % 2 === 0 ? `Catering order ${i}` : `Design work ${i}`,
+						// Half the catering is written with an accent: the search is blind to it.
+						description: i % 2 === 1 ? `Design work ${i}` : i % 4 === 0 ? `Catering order ${i}` : `Cátering order ${i}`,
 					})),
 				)
 				.execute(),
@@ -201,7 +222,7 @@ describe('listing transactions', () => {
 					...(await listTransactions(owner.userId, owner.orgId, { sort, dir, pageSize: 100 })).rows,
 					...(await listTransactions(owner.userId, owner.orgId, { sort, dir, pageSize: 100, page: 2 })).rows,
 				]
-				const expected = full.filter((r) => r.description?.startsWith('Catering')).map((r) => r.id)
+				const expected = full.filter((r) => /^C[aá]tering/.test(r.description ?? '')).map((r) => r.id)
 				const first = await listTransactions(owner.userId, owner.orgId, { q: 'CATERING', sort, dir, pageSize: 25 })
 				const second = await listTransactions(owner.userId, owner.orgId, { q: 'CATERING', sort, dir, pageSize: 25, page: 2 })
 				const third = await listTransactions(owner.userId, owner.orgId, { q: 'CATERING', sort, dir, pageSize: 25, page: 3 })

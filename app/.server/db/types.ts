@@ -432,6 +432,7 @@ export interface Transactions {
   created_at: Generated<Timestamp>;
   date_received: Generated<string>;
   description: string | null;
+  description_key: Generated<string | null>;
   external_id: string | null;
   fee: Numeric | null;
   id: Generated<string>;
