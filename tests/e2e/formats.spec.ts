@@ -125,16 +125,19 @@ test('es and pt-BR: plan prices show in US dollars the same way as the app’s a
 
 test('es and pt-BR: the marketplace names and describes modules in the language, and finds them by it @nojs', async ({ page, request }) => {
 	await signUpFresh(page, request, 'Catalogue Reader')
-	for (const [lng, name, short, search] of [
-		['es', 'Reserva de citas', 'Una página pública de reservas con servicios, proveedores y horario comercial.', 'reserva'],
-		['pt-BR', 'Agendamento de compromissos', 'Uma página pública de agendamento com serviços, profissionais e horário comercial.', 'agendamento'],
+	// The second search leaves out the accents and changes the case: the search is blind to both.
+	for (const [lng, name, short, search, plainSearch] of [
+		['es', 'Reserva de citas', 'Una página pública de reservas con servicios, proveedores y horario comercial.', 'reserva', 'PAGINA publica de reservas'],
+		['pt-BR', 'Agendamento de compromissos', 'Uma página pública de agendamento com serviços, profissionais e horário comercial.', 'agendamento', 'pagina PUBLICA de agendamento'],
 	] as const) {
 		await useLanguage(page, lng)
 		await page.goto('/app/module-marketplace')
 		await expect(page.getByRole('heading', { name, exact: true })).toBeVisible()
 		await expect(page.getByText(short)).toBeVisible()
 		await expect(page.getByText('Appointment Booking')).toHaveCount(0)
-		await page.goto(`/app/module-marketplace?q=${search}`)
-		await expect(page.getByRole('heading', { name, exact: true })).toBeVisible()
+		for (const q of [search, plainSearch]) {
+			await page.goto(`/app/module-marketplace?q=${encodeURIComponent(q)}`)
+			await expect(page.getByRole('heading', { name, exact: true }), q).toBeVisible()
+		}
 	}
 })

@@ -27,6 +27,7 @@ import { titleMeta } from '#app/lib/meta.ts'
 import { INDUSTRY_TEMPLATES, VISIBLE_FEATURES, VISIBLE_TAGS } from '#app/lib/modules.ts'
 import { isOwner } from '#app/lib/roles.ts'
 import { marketplaceActionSchema } from '#app/lib/schemas/marketplace.ts'
+import { searchKey } from '#app/lib/utils.ts'
 import type { Route } from './+types/module-marketplace'
 
 export { ErrorBoundary } from '#app/components/error-boundary.tsx'
@@ -43,10 +44,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	const t = catalogueT(context)
 	const localize = (m: (typeof found.catalogue)[number]) => ({ ...localizeModule(t, m), upgrades: m.upgrades.map((u) => localizeUpgrade(t, u)) })
 	const catalogue = found.catalogue.map(localize)
-	// The search also finds a module by its translated texts.
-	const needle = q.trim().toLocaleLowerCase()
+	// The search also finds a module by its translated texts, blind to case and accents.
+	const needle = searchKey(q.trim())
 	const byText = (m: (typeof catalogue)[number]) =>
-		[m.name, m.shortDescription, m.description, ...m.industryTags].some((s) => s.toLocaleLowerCase().includes(needle))
+		[m.name, m.shortDescription, m.description, ...m.industryTags].some((s) => searchKey(s).includes(needle))
 	const modules = catalogue.filter(
 		(m) => (found.modules.some((f) => f.id === m.id) || (needle !== '' && byText(m))) && (!favoritesOnly || m.favorite),
 	)
