@@ -5,6 +5,7 @@
  * update_module_settings), which check the owner again and spend gears in the same transaction.
  */
 import { asUser, dbErrorCode, sql, type Tx } from './db/index.ts'
+import { likePattern } from './query.ts'
 import { hasRole, type Role } from '#app/lib/roles.ts'
 import { MODULE_VISIBILITIES, type ModuleVisibility } from '#app/lib/modules.ts'
 
@@ -72,10 +73,6 @@ export type MarketplaceModule = {
 }
 
 const TIER_ORDER = { basic: 0, pro: 1, enterprise: 2 } as const
-
-function likePattern(text: string) {
-	return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
-}
 
 /**
  * The catalogue as the marketplace shows it: search on name, descriptions and industry tags,
