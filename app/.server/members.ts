@@ -12,6 +12,7 @@ import { asSystem, asUser, sql, type Tx } from './db/index.ts'
 import { queueMail } from './mail/index.ts'
 import { tIn } from './notifications/translate.ts'
 import { publicOrigin } from './security.ts'
+import type { Language } from '#app/lib/i18n.ts'
 import { ROLES, type Role } from '#app/lib/roles.ts'
 
 export type MemberRow = { userId: string; fullName: string | null; email: string | null; avatarUrl: string | null; role: Role; joinedAt: string }
@@ -188,48 +189,78 @@ export async function revokeInvitation(organizationId: string, invitationId: str
 	return rows.length > 0
 }
 
-/** The pending invitation a token belongs to (to show the sign-up form; nothing is spent). */
+/**
+ * The pending invitation a token belongs to (to show the page; nothing is spent), and whether
+ * its address already has an account: that person joins by signing in, not by signing up.
+ */
 export async function findInvitation(token: string) {
-	const { rows } = await asSystem((trx) =>
-		sql<{ email: string; role: Role; name: string }>`
-			select i.email, i.role, o.name from private.organization_invitations i
-			join public.organizations o on o.id = i.organization_id
-			where i.token_hash = ${hashToken(token)} and i.accepted_at is null and i.expires_at > now()`.execute(trx),
-	)
+	return asSystem((trx) => pendingInvitation(trx, token))
+}
+
+async function pendingInvitation(trx: Tx, token: string) {
+	const { rows } = await sql<{ email: string; role: Role; name: string; has_account: boolean }>`
+		select i.email, i.role, o.name,
+			exists (select 1 from auth.users u where lower(u.email) = i.email and u.deleted_at is null) as has_account
+		from private.organization_invitations i
+		join public.organizations o on o.id = i.organization_id
+		where i.token_hash = ${hashToken(token)} and i.accepted_at is null and i.expires_at > now()`.execute(trx)
 	const row = rows[0]
-	return row ? { email: row.email, role: row.role, organizationName: row.name } : null
+	return row ? { email: row.email, role: row.role, organizationName: row.name, hasAccount: row.has_account } : null
 }
 
 export type AcceptResult = { ok: true; userId: string; organizationId: string; organizationName: string } | { ok: false; code: 'invalid_token' | 'email_taken' }
 
+/** Marks the invitation used and returns it, or null when the token is unknown, used or expired. */
+async function spendInvitation(trx: Tx, token: string, email?: string) {
+	const { rows } = await sql<{ organization_id: string; email: string; role: Role; name: string }>`
+		update private.organization_invitations i set accepted_at = now()
+		from public.organizations o
+		where o.id = i.organization_id and i.token_hash = ${hashToken(token)} and i.accepted_at is null and i.expires_at > now()
+			and (${email ?? null}::text is null or i.email = ${email ?? null})
+		returning i.organization_id, i.email, i.role, o.name`.execute(trx)
+	return rows[0] ?? null
+}
+
 /**
  * Spends the invitation and creates the account in the organization, in one transaction: the
- * account gets no organization of its own (supabase/migrations/20261123001100_invited_sign_up.sql).
+ * account gets no organization of its own (supabase/migrations/20261123001100_invited_sign_up.sql)
+ * and the interface language as its preferred one. An address that has an account by now
+ * leaves the invitation unspent: its owner joins with `joinWithInvitation` after signing in.
  */
-export async function acceptInvitation(token: string, input: { fullName: string; password: string }): Promise<AcceptResult> {
+export async function acceptInvitation(token: string, input: { fullName: string; password: string; language?: Language }): Promise<AcceptResult> {
 	const passwordHash = await hashPassword(input.password)
 	return asSystem(async (trx) => {
-		const { rows } = await sql<{ organization_id: string; email: string; role: Role }>`
-			update private.organization_invitations set accepted_at = now()
-			where token_hash = ${hashToken(token)} and accepted_at is null and expires_at > now()
-			returning organization_id, email, role`.execute(trx)
-		const invitation = rows[0]
+		const pending = await pendingInvitation(trx, token)
+		if (!pending) return { ok: false, code: 'invalid_token' } as const
+		if (pending.hasAccount) return { ok: false, code: 'email_taken' } as const
+		const invitation = await spendInvitation(trx, token)
 		if (!invitation) return { ok: false, code: 'invalid_token' } as const
-		const taken = await trx.selectFrom('auth.users').select('id').where(sql`lower(email)`, '=', invitation.email).executeTakeFirst()
-		if (taken) return { ok: false, code: 'email_taken' } as const
 		const user = await trx
 			.insertInto('auth.users')
 			.values({
 				email: invitation.email,
 				encrypted_password: passwordHash,
-				raw_user_meta_data: JSON.stringify({ full_name: input.fullName.trim() }),
+				raw_user_meta_data: JSON.stringify({ full_name: input.fullName.trim(), preferred_language: input.language }),
 				raw_app_meta_data: JSON.stringify({ provider: 'email', providers: ['email'], invited: true }),
 				email_confirmed_at: new Date(),
 			})
 			.returning('id')
 			.executeTakeFirstOrThrow()
 		await trx.insertInto('organization_members').values({ organization_id: invitation.organization_id, user_id: user.id, role: invitation.role }).execute()
-		const org = await trx.selectFrom('organizations').select('name').where('id', '=', invitation.organization_id).executeTakeFirstOrThrow()
-		return { ok: true, userId: user.id, organizationId: invitation.organization_id, organizationName: org.name } as const
+		return { ok: true, userId: user.id, organizationId: invitation.organization_id, organizationName: invitation.name } as const
+	})
+}
+
+/**
+ * The signed-in owner of the invited address joins with the invitation's role. Another account
+ * cannot spend it; a person who is a member already keeps their role and the invitation is used.
+ */
+export async function joinWithInvitation(token: string, user: { userId: string; email: string }) {
+	return asSystem(async (trx) => {
+		const invitation = await spendInvitation(trx, token, normalizeEmail(user.email))
+		if (!invitation) return { ok: false, code: 'invalid_token' } as const
+		await sql`insert into public.organization_members (organization_id, user_id, role)
+			values (${invitation.organization_id}, ${user.userId}, ${invitation.role}) on conflict do nothing`.execute(trx)
+		return { ok: true, organizationId: invitation.organization_id, organizationName: invitation.name } as const
 	})
 }

@@ -6,13 +6,18 @@ import { createSession, getSessionUser, signIn, signUp } from '#app/.server/auth
 import { asAnon, asSystem, asUser, sql } from '#app/.server/db/index.ts'
 import { confirmEmailChange, findEmailChange, requestEmailChange } from '#app/.server/email-change.ts'
 import { drainMail } from '#app/.server/mail/index.ts'
-import { acceptInvitation, changeRole, findInvitation, inviteMember, listMembers, removeMember } from '#app/.server/members.ts'
+import { acceptInvitation, changeRole, findInvitation, inviteMember, joinWithInvitation, listMembers, removeMember } from '#app/.server/members.ts'
 import { deleteOrganization, resolveOldSlug, saveBrandColors, setLogo, updateOrganization } from '#app/.server/organization-settings.ts'
 import { changePassword, listSessions, revokeOtherSessions, setAvatar, updateProfile } from '#app/.server/profile.ts'
 import { addMember, createUser } from './fixtures.ts'
 import { mailsTo, useTemporaryDataDir } from './outbox.ts'
 
 const dataDir = useTemporaryDataDir()
+
+async function preferredLanguage(userId: string) {
+	const profile = await asSystem((trx) => trx.selectFrom('profiles').select('preferred_language').where('user_id', '=', userId).executeTakeFirstOrThrow())
+	return profile.preferred_language
+}
 
 async function png(width = 40, height = 30) {
 	return new Blob([new Uint8Array(await sharp({ create: { width, height, channels: 3, background: '#3366cc' } }).png().toBuffer())])
@@ -140,15 +145,56 @@ describe('members', () => {
 		const [mail] = await mailsTo(newcomer)
 		expect(mail!.subject).toBe('You are invited to Inviting Org on P2P Transaction Tracker')
 		const token = new URL(/https?:\/\/\S+invitation\?\S+/.exec(mail!.text)![0]).searchParams.get('token')!
-		expect(await findInvitation(token)).toEqual({ email: newcomer, role: 'administrator', organizationName: 'Inviting Owner' })
-		const accepted = await acceptInvitation(token, { fullName: 'New Person', password: 'newcomer-pass' })
+		expect(await findInvitation(token)).toEqual({ email: newcomer, role: 'administrator', organizationName: 'Inviting Owner', hasAccount: false })
+		const accepted = await acceptInvitation(token, { fullName: 'New Person', password: 'newcomer-pass', language: 'pt-BR' })
 		if (!accepted.ok) throw new Error(accepted.code)
 		expect(await acceptInvitation(token, { fullName: 'Again', password: 'newcomer-pass' })).toEqual({ ok: false, code: 'invalid_token' })
 		const memberships = await asSystem((trx) =>
 			trx.selectFrom('organization_members').select(['organization_id', 'role']).where('user_id', '=', accepted.userId).execute(),
 		)
 		expect(memberships).toEqual([{ organization_id: owner.orgId, role: 'administrator' }])
+		expect(await preferredLanguage(accepted.userId)).toBe('pt-BR')
 		expect((await signIn({ email: newcomer, password: 'newcomer-pass', ip: '10.2.0.1' })).ok).toBe(true)
+	})
+
+	test('an invited address that signs up on its own keeps the invitation pending; only that account can spend it, and joins', async () => {
+		const owner = await createUser('Late Owner')
+		const actor = { userId: owner.userId, role: 'owner' as const, name: 'Late Owner', language: 'en' }
+		const late = `Late-${crypto.randomUUID()}@example.test`.toLowerCase()
+		expect(await inviteMember(actor, { id: owner.orgId, name: 'Late Org' }, late, 'administrator')).toEqual({ ok: true, outcome: 'invited' })
+		await drainMail()
+		const [mail] = await mailsTo(late)
+		const token = new URL(/https?:\/\/\S+invitation\?\S+/.exec(mail!.text)![0]).searchParams.get('token')!
+		const signedUp = await signUp({ email: late.toUpperCase(), password: 'late-password', fullName: 'Late Person' })
+		if (!signedUp.ok) throw new Error(signedUp.code)
+
+		expect(await acceptInvitation(token, { fullName: 'Late', password: 'another-pass' })).toEqual({ ok: false, code: 'email_taken' })
+		expect(await findInvitation(token)).toMatchObject({ email: late, hasAccount: true })
+		const stranger = await createUser('Stranger')
+		expect(await joinWithInvitation(token, stranger)).toEqual({ ok: false, code: 'invalid_token' })
+		expect(await joinWithInvitation(token, signedUp.user)).toEqual({ ok: true, organizationId: owner.orgId, organizationName: 'Late Owner' })
+		expect(await joinWithInvitation(token, signedUp.user)).toEqual({ ok: false, code: 'invalid_token' })
+		const roles = await listMembers(owner.userId, owner.orgId)
+		expect(roles.map((m) => [m.userId, m.role])).toContainEqual([signedUp.user.userId, 'administrator'])
+		expect(roles.map((m) => m.userId)).not.toContain(stranger.userId)
+	})
+
+	test('the language of a sign-up becomes the profile\'s preferred language; anything else is ignored', async () => {
+		const es = await signUp({ email: `es-${crypto.randomUUID()}@example.test`, password: 'language-pass', fullName: 'Lengua', language: 'es' })
+		const none = await signUp({ email: `none-${crypto.randomUUID()}@example.test`, password: 'language-pass', fullName: 'Sin' })
+		if (!es.ok || !none.ok) throw new Error('sign-up refused')
+		expect(await preferredLanguage(es.user.userId)).toBe('es')
+		expect(await preferredLanguage(none.user.userId)).toBeNull()
+		// A browser can set Supabase user metadata itself: an unsupported language is dropped, the account is made.
+		const forged = await asSystem(async (trx) => {
+			const user = await trx
+				.insertInto('auth.users')
+				.values({ email: `forged-${crypto.randomUUID()}@example.test`, raw_user_meta_data: JSON.stringify({ full_name: 'Forged', preferred_language: 'xx' }) })
+				.returning('id')
+				.executeTakeFirstOrThrow()
+			return user.id
+		})
+		expect(await preferredLanguage(forged)).toBeNull()
 	})
 })
 

@@ -325,6 +325,50 @@ test('an invited address signs up through the link and lands in the organization
 	await expect(page.getByTestId('member-row')).toHaveCount(2)
 })
 
+test('an invited address that signed up on its own signs in from the link and joins, in the language it signed up in @nojs', async ({ page, browser }) => {
+	const { orgId } = await signedIn(page, 'Waiting Owner')
+	const invitee = newAccount('Early Bird')
+	await page.goto('/app/settings/members')
+	await page.getByLabel('Email').fill(invitee.email)
+	await page.getByLabel('Role', { exact: true }).selectOption('manager')
+	await page.getByRole('button', { name: 'Send invitation' }).click()
+	await expect(page.getByText(`Invitation sent to ${invitee.email}`)).toBeVisible()
+	const link = await linkIn(invitee.email, /https?:\/\/\S+\/auth\/invitation\?token=\S+/)
+
+	// Before opening the mail, the invitee signs up on their own, in Spanish.
+	const javaScriptEnabled = test.info().project.use.javaScriptEnabled !== false
+	const spanish = await browser.newContext({ javaScriptEnabled })
+	await spanish.addCookies([{ name: 'lng', value: Buffer.from(JSON.stringify('es')).toString('base64'), url: test.info().project.use.baseURL! }])
+	await signUpByRequest(spanish.request, invitee)
+	await spanish.close()
+
+	const context = await browser.newContext({ javaScriptEnabled })
+	const guest = await context.newPage()
+	await guest.goto(link)
+	await expect(guest.getByText(`An account already uses ${invitee.email}. Sign in with it to join as Manager.`)).toBeVisible()
+	await guest.getByRole('link', { name: 'Sign in to join' }).click()
+	await guest.getByLabel('Email').fill(invitee.email)
+	await guest.getByLabel('Password', { exact: true }).fill(invitee.password)
+	await guest.getByRole('button', { name: 'Sign In' }).click()
+	// Back on the invitation, in the language saved at sign-up.
+	await expect(guest).toHaveURL(/\/auth\/invitation\?token=/)
+	await guest.getByRole('button', { name: 'Unirme a Waiting Owner' }).click()
+	await expect(guest).toHaveURL(/\/app\/dashboard$/)
+	await expect(guest.getByText('¡Bienvenido a Waiting Owner!')).toBeVisible()
+	const memberships = await withDatabase(async (db) =>
+		(await db.query(`select m.role from public.organization_members m join auth.users u on u.id = m.user_id where u.email = $1 and m.organization_id = $2`, [invitee.email, orgId])).rows,
+	)
+	expect(memberships).toEqual([{ role: 'manager' }])
+	// The link is spent now, and says where to go next.
+	await guest.goto(link)
+	await expect(guest.getByText('Esta invitación no es válida, ya se usó o caducó.')).toBeVisible()
+	await expect(guest.getByRole('link', { name: 'Ir a iniciar sesión' })).toBeVisible()
+	await context.close()
+	await page.reload()
+	await expect(page.getByTestId('member-row')).toHaveCount(2)
+	await expect(page.getByText('Pending invitations')).toHaveCount(0)
+})
+
 test('deletion: the wrong phrase is refused, the right one removes the organization and goes to /auth @nojs', async ({ page, javaScriptEnabled }) => {
 	const { orgId } = await signedIn(page, 'Deleting Owner')
 	await page.goto('/app/settings/organization')

@@ -8,6 +8,7 @@ import { env } from '../env.ts'
 import { hashPassword, verifyPassword } from './password.ts'
 import { hashToken, newToken } from './tokens.ts'
 import { allowEvent } from '../rate-limit.ts'
+import type { Language } from '#app/lib/i18n.ts'
 
 export type AuthUser = { userId: string; email: string }
 
@@ -29,7 +30,7 @@ export type SignUpResult = { ok: true; user: AuthUser } | { ok: false; code: 'em
  * same transaction. At most SIGNUP_MAX_PER_IP sign-ups per address in SIGNUP_WINDOW_MINUTES, so
  * the form can be used neither to mass-create accounts nor to test many emails for an account.
  */
-export async function signUp(input: { email: string; password: string; fullName: string; ip?: string }): Promise<SignUpResult> {
+export async function signUp(input: { email: string; password: string; fullName: string; language?: Language; ip?: string }): Promise<SignUpResult> {
 	const { SIGNUP_MAX_PER_IP, SIGNUP_WINDOW_MINUTES } = env()
 	// `ip` is what a request came from; server-side callers (the demo seed) pass none.
 	if (input.ip !== undefined && !(await allowEvent('signup', input.ip, { limit: SIGNUP_MAX_PER_IP, windowMinutes: SIGNUP_WINDOW_MINUTES }))) {
@@ -38,7 +39,7 @@ export async function signUp(input: { email: string; password: string; fullName:
 	const email = normalizeEmail(input.email)
 	const passwordHash = await hashPassword(input.password)
 	try {
-		const id = await asSystem((trx) => insertUser(trx, { email, passwordHash, fullName: input.fullName }))
+		const id = await asSystem((trx) => insertUser(trx, { email, passwordHash, fullName: input.fullName, language: input.language }))
 		return { ok: true, user: { userId: id, email } }
 	} catch (error) {
 		if (dbErrorCode(error) === '23505') return { ok: false, code: 'email_taken' }
@@ -46,14 +47,17 @@ export async function signUp(input: { email: string; password: string; fullName:
 	}
 }
 
-/** Inserts a password user inside the caller's transaction; the auth.users trigger does the rest. */
-export async function insertUser(trx: Tx, input: { email: string; passwordHash: string; fullName: string }) {
+/**
+ * Inserts a password user inside the caller's transaction; the auth.users trigger does the rest
+ * (the profile, with `language` as its preferred language, and an organization).
+ */
+export async function insertUser(trx: Tx, input: { email: string; passwordHash: string; fullName: string; language?: Language }) {
 	const row = await trx
 		.insertInto('auth.users')
 		.values({
 			email: normalizeEmail(input.email),
 			encrypted_password: input.passwordHash,
-			raw_user_meta_data: JSON.stringify({ full_name: input.fullName.trim() }),
+			raw_user_meta_data: JSON.stringify({ full_name: input.fullName.trim(), preferred_language: input.language }),
 			raw_app_meta_data: JSON.stringify({ provider: 'email', providers: ['email'] }),
 			email_confirmed_at: new Date(),
 		})

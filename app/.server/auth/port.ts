@@ -9,6 +9,7 @@
  * The test list in tests/contract/auth-port.ts runs against each adapter.
  */
 import { createCookie } from 'react-router'
+import type { Language } from '#app/lib/i18n.ts'
 import { usesSupabase } from '../env.ts'
 import { secureCookies } from '../security.ts'
 import {
@@ -42,8 +43,11 @@ export interface AuthPort {
 	/** The signed-in user, from verified credentials only; null when there is none. */
 	getUser(request: Request): Promise<AuthUser | null>
 	signIn(request: Request, input: { email: string; password: string } & ClientMeta): Promise<SignInOutcome>
-	/** Creates the user with `full_name` in its metadata: the auth.users trigger makes profile, organization, membership and gears. */
-	signUp(request: Request, input: { email: string; password: string; fullName: string } & ClientMeta): Promise<SignUpOutcome>
+	/**
+	 * Creates the user with `full_name` and `preferred_language` in its metadata: the auth.users
+	 * trigger makes profile (with that language), organization, membership and gears.
+	 */
+	signUp(request: Request, input: { email: string; password: string; fullName: string; language?: Language } & ClientMeta): Promise<SignUpOutcome>
 	/** Ends the request's session; the headers clear its cookies. */
 	signOut(request: Request): Promise<Headers>
 	/** Checks the current password, sets the new one and ends the user's other sessions; this browser stays signed in. */

@@ -161,7 +161,7 @@ export const supabaseAuth: AuthPort = {
 		const { data, error } = await client.auth.signUp({
 			email,
 			password: input.password,
-			options: { data: { full_name: input.fullName.trim() }, emailRedirectTo: callbackUrl('/app/dashboard') },
+			options: { data: { full_name: input.fullName.trim(), preferred_language: input.language }, emailRedirectTo: callbackUrl('/app/dashboard') },
 		})
 		if (isWeakPassword(error)) return { ok: false, code: 'weak_password' }
 		// With "Confirm email" on, Supabase answers a taken address with a user without identities (it does not tell).

@@ -4,6 +4,7 @@ import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form, Link, redirect, useSearchParams } from 'react-router'
 import { googleSignInAvailable } from '#app/.server/auth/google.ts'
 import { auth } from '#app/.server/auth/port.ts'
+import { getLocale } from '#app/.server/i18n.ts'
 import { appendLanguage, clientMeta, getOptionalUser } from '#app/.server/auth/session.ts'
 import { asUser } from '#app/.server/db/index.ts'
 import { safeRedirect } from '#app/.server/security.ts'
@@ -73,7 +74,13 @@ async function handleSignUp(request: Request, context: Route.ActionArgs['context
 		)
 	}
 	const { email, password, fullName } = submission.value
-	const outcome = await auth().signUp(request, { email, password, fullName: fullName ?? '', ...clientMeta(request, context) })
+	const outcome = await auth().signUp(request, {
+		email,
+		password,
+		fullName: fullName ?? '',
+		language: getLocale(context),
+		...clientMeta(request, context),
+	})
 	if (!outcome.ok) {
 		const throttled = outcome.code === 'too_many_attempts'
 		const formError = throttled ? 'tooManySignUps' : outcome.code === 'weak_password' ? 'passwordRefused' : 'signupFailed'

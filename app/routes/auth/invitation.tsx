@@ -1,11 +1,12 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { data, Form } from 'react-router'
+import { data, Form, Link } from 'react-router'
 import { z } from 'zod'
 import { auth } from '#app/.server/auth/port.ts'
-import { clientMeta, startSession } from '#app/.server/auth/session.ts'
-import { acceptInvitation, findInvitation } from '#app/.server/members.ts'
+import { clientMeta, getOptionalUser, requireUser, startSession } from '#app/.server/auth/session.ts'
+import { getLocale } from '#app/.server/i18n.ts'
+import { acceptInvitation, findInvitation, joinWithInvitation } from '#app/.server/members.ts'
 import { currentOrganizationCookie } from '#app/.server/organizations.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { AuthCard } from '#app/components/auth-card.tsx'
@@ -13,6 +14,7 @@ import { Field } from '#app/components/field.tsx'
 import { FormAlert } from '#app/components/form-alert.tsx'
 import { PasswordInput } from '#app/components/password-input.tsx'
 import { SubmitButton } from '#app/components/submit-button.tsx'
+import { Button } from '#app/components/ui/button.tsx'
 import { Input } from '#app/components/ui/input.tsx'
 import { resetPasswordSchema } from '#app/lib/schemas/auth.ts'
 import { titleMeta } from '#app/lib/meta.ts'
@@ -31,38 +33,64 @@ function tokenOf(request: Request) {
 /**
  * The invitation link (docs/product.md, Settings › Members): a person without an account
  * chooses a password and lands in the organization's dashboard, without an organization of
- * their own. The link works once and for 7 days.
+ * their own; a person whose address has an account by now signs in with it and joins. The link
+ * works once and for 7 days.
  */
 export async function loader({ request }: Route.LoaderArgs) {
 	const token = tokenOf(request)
 	const invitation = token ? await findInvitation(token) : null
-	return { token, invitation }
+	const user = invitation?.hasAccount ? await getOptionalUser(request) : null
+	const url = new URL(request.url)
+	return { token, invitation, signedInAs: user?.email ?? null, here: url.pathname + url.search }
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-	const submission = parseWithZod(await request.formData(), { schema })
+	const formData = await request.formData()
+	if (formData.get('intent') === 'join') return join(request, formData)
+	const submission = parseWithZod(formData, { schema })
 	if (submission.status !== 'success') {
 		return data({ result: submission.reply({ hideFields: ['password', 'confirmPassword'] }) }, { status: 400 })
 	}
-	const invitation = await findInvitation(submission.value.token)
-	const accepted = await acceptInvitation(submission.value.token, { fullName: submission.value.fullName ?? '', password: submission.value.password })
+	const { token, password } = submission.value
+	const invitation = await findInvitation(token)
+	const accepted = await acceptInvitation(token, { fullName: submission.value.fullName ?? '', password, language: getLocale(context) })
 	if (!accepted.ok || !invitation) {
-		const code = accepted.ok ? 'invalid_token' : accepted.code
-		return redirectWithToast('/auth', { type: 'error', title: code === 'email_taken' ? 'settings:errors.emailTaken' : 'settings:members.invitation.invalid' })
+		// The address got an account meanwhile: the page now offers to sign in with it.
+		if (!accepted.ok && accepted.code === 'email_taken') {
+			return redirectWithToast(invitationPath(token), { type: 'error', title: 'settings:errors.emailTaken' })
+		}
+		return redirectWithToast(invitationPath(token), { type: 'error', title: 'settings:members.invitation.invalid' })
 	}
 	// With Supabase the new account signs in through Supabase Auth (docs/decisions/019-supabase-adapters.md).
 	const headers =
 		auth().name === 'supabase'
 			? await auth()
-					.signIn(request, { email: invitation.email, password: submission.value.password, ...clientMeta(request, context) })
+					.signIn(request, { email: invitation.email, password, ...clientMeta(request, context) })
 					.then((outcome) => (outcome.ok ? outcome.headers : new Headers()))
 			: await startSession(request, context, accepted.userId)
-	headers.append('set-cookie', await currentOrganizationCookie(accepted.organizationId))
+	return welcome(accepted, headers)
+}
+
+/** The signed-in owner of the invited address joins; anyone else is told the link is not theirs. */
+async function join(request: Request, formData: FormData) {
+	const token = z.string().max(200).catch('').parse(formData.get('token'))
+	const user = await requireUser(request)
+	const joined = await joinWithInvitation(token, user)
+	if (!joined.ok) return redirectWithToast(invitationPath(token), { type: 'error', title: 'settings:members.invitation.invalid' })
+	return welcome(joined, new Headers())
+}
+
+async function welcome(joined: { organizationId: string; organizationName: string }, headers: Headers) {
+	headers.append('set-cookie', await currentOrganizationCookie(joined.organizationId))
 	return redirectWithToast(
 		'/app/dashboard',
-		{ type: 'success', title: 'settings:members.invitation.welcome', values: { organization: accepted.organizationName } },
+		{ type: 'success', title: 'settings:members.invitation.welcome', values: { organization: joined.organizationName } },
 		{ headers },
 	)
+}
+
+function invitationPath(token: string) {
+	return `/auth/invitation?${new URLSearchParams({ token })}`
 }
 
 export default function Invitation({ loaderData, actionData }: Route.ComponentProps) {
@@ -75,21 +103,52 @@ export default function Invitation({ loaderData, actionData }: Route.ComponentPr
 		onValidate: ({ formData }) => parseWithZod(formData, { schema }),
 		shouldValidate: 'onSubmit',
 	})
-	const { invitation } = loaderData
+	const { invitation, token, signedInAs } = loaderData
 	if (!invitation) {
 		return (
 			<AuthCard title={tc('titles.invitation')} subtitle={t('members.invitation.invalid')}>
-				<span />
+				<p className="text-center text-sm text-muted-foreground">{t('members.invitation.askAgain')}</p>
+				<Button asChild variant="outline">
+					<Link to="/auth">{t('members.invitation.toSignIn')}</Link>
+				</Button>
+			</AuthCard>
+		)
+	}
+	const values = { organization: invitation.organizationName, role: tc(`roles.${invitation.role}`), email: invitation.email }
+	if (invitation.hasAccount) {
+		const invitee = signedInAs?.toLowerCase() === invitation.email
+		return (
+			<AuthCard
+				title={t('members.invitation.title', values)}
+				subtitle={t(invitee ? 'members.invitation.joinSubtitle' : 'members.invitation.signInSubtitle', values)}
+			>
+				{invitee ? (
+					<Form method="post" className="grid">
+						<input type="hidden" name="token" value={token} />
+						<input type="hidden" name="intent" value="join" />
+						<SubmitButton label={t('members.invitation.join', values)} pendingLabel={t('members.invitation.joining')} />
+					</Form>
+				) : signedInAs ? (
+					<Form method="post" action="/auth/sign-out" className="grid gap-3">
+						<p className="text-sm text-muted-foreground">{t('members.invitation.otherAccount', { email: signedInAs })}</p>
+						<input type="hidden" name="redirectTo" value={`/auth?${new URLSearchParams({ redirectTo: loaderData.here })}`} />
+						<SubmitButton label={t('members.invitation.switchAccount')} pendingLabel={t('members.invitation.joining')} />
+					</Form>
+				) : (
+					<Button asChild>
+						<Link to={`/auth?${new URLSearchParams({ redirectTo: loaderData.here })}`}>{t('members.invitation.signIn')}</Link>
+					</Button>
+				)}
 			</AuthCard>
 		)
 	}
 	return (
 		<AuthCard
-			title={t('members.invitation.title', { organization: invitation.organizationName })}
-			subtitle={t('members.invitation.subtitle', { role: tc(`roles.${invitation.role}`) })}
+			title={t('members.invitation.title', values)}
+			subtitle={t('members.invitation.subtitle', values)}
 		>
 			<Form method="post" {...getFormProps(form)} noValidate className="grid gap-4">
-				<input type="hidden" name="token" value={loaderData.token} />
+				<input type="hidden" name="token" value={token} />
 				<FormAlert ns="auth" code={form.errors?.[0]} />
 				<p className="text-sm text-muted-foreground">{invitation.email}</p>
 				<Field label={t('members.invitation.fullName')} htmlFor={fields.fullName.id}>
