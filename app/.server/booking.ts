@@ -330,6 +330,7 @@ export const BOOKING_REFUSALS = [
 	'invalid_guest_phone',
 	'invalid_notes',
 	'invalid_start',
+	'in_past',
 	'too_soon',
 	'too_far_ahead',
 	'outside_business_hours',

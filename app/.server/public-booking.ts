@@ -298,6 +298,29 @@ export async function contactHeaders(slug: string, contact: ContactValues | null
 	return new Headers({ 'set-cookie': await contactCookie().serialize(contact ? { slug, contact } : '', contact ? {} : { maxAge: 0 }) })
 }
 
+/** After a booking the details are forgotten and the booking remembered (an hour), for `bookingAtChoices`. */
+export async function bookedHeaders(slug: string, booked: { id: string; token: string }) {
+	return new Headers({ 'set-cookie': await contactCookie().serialize({ slug, booked: { id: booked.id, token: booked.token } }) })
+}
+
+/**
+ * The booking that already is what the confirm step's address asks for: the one this browser
+ * just made here (Back from its booked page), or the one being moved, once moved. The step
+ * then leads to it instead of calling its own time taken.
+ */
+export async function bookingAtChoices(request: Request, slug: string): Promise<{ id: string; token: string } | null> {
+	const choices = readChoices(new URL(request.url))
+	if (!choices.start) return null
+	const value: unknown = await contactCookie().parse(request.headers.get('cookie'))
+	const remembered = value && typeof value === 'object' && (value as { slug?: unknown }).slug === slug ? (value as { booked?: unknown }).booked : null
+	const token = choices.reschedule ?? (remembered && typeof remembered === 'object' ? (remembered as { token?: unknown }).token : null)
+	if (typeof token !== 'string') return null
+	const booking = await getManagedBooking(token)
+	if (!booking || booking.organizationSlug !== slug || booking.status === 'cancelled') return null
+	const same = Date.parse(booking.startsAt) === Date.parse(choices.start) && (choices.reschedule !== undefined || booking.serviceId === choices.service)
+	return same ? { id: booking.id, token } : null
+}
+
 // ---------------------------------------------------------------------------------------------
 // Resolving a step: what is chosen, what is still valid, where to go
 // ---------------------------------------------------------------------------------------------

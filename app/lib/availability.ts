@@ -121,6 +121,7 @@ export type AvailabilityDay = { date: string; weekday: Weekday; slots: Slot[] }
 export type SlotRefusal =
 	| 'invalid_start'
 	| 'provider_unavailable'
+	| 'in_past'
 	| 'too_soon'
 	| 'too_far_ahead'
 	| 'outside_business_hours'
@@ -235,6 +236,7 @@ export function isSlotAvailable(
 	const provider = input.providers.find((p) => p.id === input.providerId)
 	if (!provider) return { ok: false, reason: 'provider_unavailable' }
 	const ctx = prepare(input, [provider])
+	if (startMs < ctx.nowMs) return { ok: false, reason: 'in_past' }
 	if (startMs < ctx.earliest) return { ok: false, reason: 'too_soon' }
 	const day = dayOfInstant(ctx.tz, startMs)
 	if (startMs > ctx.latest || day > ctx.lastDay) return { ok: false, reason: 'too_far_ahead' }

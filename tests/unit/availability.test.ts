@@ -295,7 +295,7 @@ describe('isSlotAvailable, the server check on a requested start', () => {
 		expect(check(at('2026-11-23 18:00'))).toEqual({ ok: false, reason: 'outside_business_hours' })
 		expect(check(at('2026-11-28 10:00'))).toEqual({ ok: false, reason: 'outside_business_hours' })
 		expect(check(at('2026-11-23 10:00'), 'ana', { overrides: [{ date: MONDAY, providerId: 'ana', closed: true }] })).toEqual({ ok: false, reason: 'outside_business_hours' })
-		expect(check(at('2026-11-19 10:00'))).toEqual({ ok: false, reason: 'too_soon' })
+		expect(check(at('2026-11-19 10:00'))).toEqual({ ok: false, reason: 'in_past' })
 		expect(check(at('2026-11-20 12:30'))).toEqual({ ok: false, reason: 'too_soon' })
 		expect(check(at('2026-12-21 10:00'))).toEqual({ ok: false, reason: 'too_far_ahead' })
 		expect(check(at('2026-11-23 11:00'), 'ana', taken)).toEqual({ ok: false, reason: 'slot_taken' })

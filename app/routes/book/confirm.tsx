@@ -4,8 +4,9 @@ import { getClientAddress } from '#app/.server/auth/session.ts'
 import { getLocale } from '#app/.server/i18n.ts'
 import {
 	allowPublic,
-	contactHeaders,
 	bookedByAttempt,
+	bookedHeaders,
+	bookingAtChoices,
 	chosenWhen,
 	createPublicBooking,
 	newBookingAttempt,
@@ -21,6 +22,8 @@ import { formatMoney } from '#app/lib/format.ts'
 import type { Route } from './+types/confirm'
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
+	const done = await bookingAtChoices(request, params.orgSlug)
+	if (done) throw redirect(bookedUrl(params.orgSlug, done))
 	const w = await resolveWizard({ request, context, slug: params.orgSlug }, 'confirm')
 	const service = w.service!
 	return {
@@ -39,7 +42,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 	const formData = await request.formData()
 	// This form booked already (posted twice): its booking, not "slot taken".
 	const earlier = await bookedByAttempt(formData.get('attempt'))
-	if (earlier) throw redirect(bookedUrl(params.orgSlug, earlier), { headers: await contactHeaders(params.orgSlug, null) })
+	if (earlier) throw redirect(bookedUrl(params.orgSlug, earlier), { headers: await bookedHeaders(params.orgSlug, earlier) })
 	const w = await resolveWizard({ request, context, slug: params.orgSlug }, 'confirm')
 	const retry = (code: string, status = 409) => data({ refused: code }, { status })
 	if (formData.get('website')) return retry('honeypot', 400)
@@ -67,7 +70,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 		}
 		return retry(booked.code)
 	}
-	throw redirect(bookedUrl(w.org.slug, booked), { headers: await contactHeaders(w.org.slug, null) })
+	throw redirect(bookedUrl(w.org.slug, booked), { headers: await bookedHeaders(w.org.slug, booked) })
 }
 
 const bookedUrl = (slug: string, booked: { id: string; token: string }) =>
