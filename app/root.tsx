@@ -1,5 +1,6 @@
 import { useEffect } from 'react'
 import { useTranslation } from '#app/lib/use-translation.ts'
+import { formatValues } from '#app/lib/format.ts'
 import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData, type ShouldRevalidateFunction } from 'react-router'
 import { toast as showToast, Toaster } from 'sonner'
 import { supabaseCookies } from '#app/.server/auth/middleware.ts'
@@ -110,15 +111,16 @@ export default function App({ loaderData }: Route.ComponentProps) {
 
 /** The flash message: a toast with JavaScript, a notice rendered by the server without it. */
 function FlashToast({ toast }: { toast: Toast | null }) {
-	const { t } = useTranslation()
+	const { t, i18n } = useTranslation()
 	useEffect(() => {
 		if (!toast) return
 		const show = toast.type === 'error' ? showToast.error : toast.type === 'success' ? showToast.success : showToast
-		show(t(toast.title, toast.values), {
+		const values = formatValues(toast.values, i18n.language)
+		show(t(toast.title, values), {
 			id: 'flash',
-			description: toast.description ? t(toast.description, toast.values) : undefined,
+			description: toast.description ? t(toast.description, values) : undefined,
 		})
-	}, [toast, t])
+	}, [toast, t, i18n.language])
 	return toast ? <FlashNotice toast={toast} /> : null
 }
 

@@ -1,6 +1,7 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
 import type { Toast } from '#app/.server/toast.ts'
 import { useHydrated } from '#app/lib/use-hydrated.ts'
+import { formatValues } from '#app/lib/format.ts'
 import { cn } from '#app/lib/utils.ts'
 
 /**
@@ -8,9 +9,10 @@ import { cn } from '#app/lib/utils.ts'
  * (or before it loads) sees. Once the page hydrates, the toast takes its place.
  */
 export function FlashNotice({ toast }: { toast: Toast }) {
-	const { t } = useTranslation()
+	const { t, i18n } = useTranslation()
 	const hydrated = useHydrated()
 	if (hydrated) return null
+	const values = formatValues(toast.values, i18n.language)
 	return (
 		<div
 			role={toast.type === 'error' ? 'alert' : 'status'}
@@ -20,8 +22,8 @@ export function FlashNotice({ toast }: { toast: Toast }) {
 			)}
 		>
 			<p className="mx-auto max-w-6xl">
-				<strong className="font-semibold">{t(toast.title, toast.values)}</strong>
-				{toast.description ? ` ${t(toast.description, toast.values)}` : null}
+				<strong className="font-semibold">{t(toast.title, values)}</strong>
+				{toast.description ? ` ${t(toast.description, values)}` : null}
 			</p>
 		</div>
 	)

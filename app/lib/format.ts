@@ -77,6 +77,17 @@ export function formatNumber(value: number, lng: string | null | undefined) {
 	return numberFormat(lng, 'number').format(value)
 }
 
+/**
+ * A message's values with their numbers in the language's format ("You need 1.000 gears"),
+ * except `count`, which i18next needs as a number to choose the plural.
+ */
+export function formatValues(values: Record<string, string | number> | undefined, lng: string | null | undefined) {
+	if (!values) return values
+	return Object.fromEntries(
+		Object.entries(values).map(([key, value]) => [key, typeof value === 'number' && key !== 'count' ? formatNumber(value, lng) : value]),
+	)
+}
+
 /** A fraction as a percentage with one decimal: "45.1%", "45,1 %", "45,1%". */
 export function formatPercent(fraction: number, lng: string | null | undefined) {
 	return numberFormat(lng, 'percent').format(fraction)

@@ -57,6 +57,16 @@ test('an owner activates a paid module: balance, ledger and sidebar change; deac
 	await expect(sidebar.getByRole('link', { name: 'Reports & Analytics' })).toHaveAttribute('href', `/app/settings/modules/${REPORTS}`)
 	expect(await gears(orgId)).toEqual({ remaining: 14250, ledger: [{ delta: -750, reason: 'module_activation', module_id: REPORTS }], modules: [REPORTS] })
 	await expect(page.getByText('14,250').first()).toBeVisible()
+	// The same activation posted again (a resubmission, an old tab) says why, and charges nothing.
+	const again = await page.request.post('/app/module-marketplace', {
+		form: { intent: 'activate', moduleId: REPORTS },
+		headers: { origin: test.info().project.use.baseURL! },
+		maxRedirects: 0,
+	})
+	expect(again.status()).toBe(302)
+	await page.goto('/app/module-marketplace')
+	await expect(page.getByText('It is already active.').first()).toBeVisible()
+	expect((await gears(orgId)).remaining).toBe(14250)
 
 	// Deactivation: a confirmation step (a link), which says gears are not refunded.
 	await reports.getByRole('link', { name: 'Deactivate Reports & Analytics' }).click()
@@ -77,6 +87,10 @@ test('an owner activates a paid module: balance, ledger and sidebar change; deac
 	await expect(row).toContainText('Market Owner')
 	await expect(row).toContainText('-750')
 	await expect(row).toContainText('14,250')
+	// A page past the end goes to the first one, which has the movements.
+	await page.goto('/app/gears?page=2')
+	await expect(page).toHaveURL(/\/app\/gears$/)
+	await expect(page.getByRole('row').filter({ hasText: 'Module activated: Reports & Analytics' })).toBeVisible()
 })
 
 test('insufficient gears: the activation is refused with the amounts and nothing is spent @nojs', async ({ page, request }) => {
@@ -85,7 +99,7 @@ test('insufficient gears: the activation is refused with the amounts and nothing
 	await page.goto('/app/module-marketplace')
 	await card(page, 'Appointment Booking').getByRole('button', { name: 'Activate Appointment Booking' }).click()
 	await expect(page.getByText('Insufficient Gears').first()).toBeVisible()
-	await expect(page.getByText('You need 1000 gears to activate this module. You have 500 gears remaining.').first()).toBeVisible()
+	await expect(page.getByText('You need 1,000 gears to activate this module. You have 500 gears remaining.').first()).toBeVisible()
 	expect(await gears(orgId)).toMatchObject({ remaining: 500, modules: [] })
 })
 
@@ -172,6 +186,54 @@ test.describe('on a phone', () => {
 		await card(page, 'Reports & Analytics').getByRole('link', { name: 'Deactivate Reports & Analytics' }).click()
 		await expect(page.getByRole('alertdialog').getByRole('button', { name: 'Deactivate module' })).toBeInViewport()
 	})
+})
+
+test('in Portuguese the modules are in the order of their Portuguese names, and the open panel leaves every card whole @nojs', async ({ page, request }) => {
+	await page.setViewportSize({ width: 1280, height: 800 })
+	await owner(page, request, 'Ordem')
+	await useLanguage(page, 'pt-BR')
+	await page.goto('/app/module-marketplace?module=b0000000-0000-4000-8000-000000000002')
+	await expect(page.locator('aside[aria-labelledby="panel-title"]')).toBeVisible()
+	const names = await page.locator('section[aria-labelledby="modules-heading"] h3').allTextContents()
+	expect(names.length).toBeGreaterThan(5)
+	expect(names).toEqual([...names].sort(new Intl.Collator('pt-BR').compare))
+	// Beside the panel the cards are narrower: their buttons and prices wrap inside them.
+	for (const article of await page.locator('section[aria-labelledby="modules-heading"] [role="article"]').all()) {
+		const box = (await article.boundingBox())!
+		for (const control of await article.locator('button, a, .tabular-nums').all()) {
+			const inner = (await control.boundingBox())!
+			expect(inner.x).toBeGreaterThanOrEqual(box.x - 1)
+			expect(inner.x + inner.width).toBeLessThanOrEqual(box.x + box.width + 1)
+		}
+	}
+})
+
+test('a panel or dialog opened from the keyboard takes focus and closes with Escape, back to what opened it', async ({ page, request }) => {
+	await owner(page, request, 'Keyboard User')
+	await page.goto('/app/module-marketplace')
+	const details = card(page, 'Invoicing').getByRole('link', { name: 'Details of Invoicing' })
+	await details.focus()
+	await page.keyboard.press('Enter')
+	const panel = page.getByRole('complementary', { name: 'Invoicing' })
+	await expect(panel).toBeFocused()
+	// The next Tab is inside the panel, not 69 stops away.
+	await page.keyboard.press('Tab')
+	await expect(panel.getByRole('link', { name: 'Close details' })).toBeFocused()
+	await page.keyboard.press('Escape')
+	await expect(panel).toHaveCount(0)
+	await expect(page).not.toHaveURL(/module=/)
+	await expect(details).toBeFocused()
+
+	// On the module page: the upgrade dialog the same way.
+	await page.goto('/app/modules/b0000000-0000-4000-8000-000000000002')
+	const view = page.getByRole('link', { name: /^View / }).first()
+	await view.focus()
+	await page.keyboard.press('Enter')
+	const dialog = page.getByRole('dialog')
+	await expect(dialog).toBeFocused()
+	await page.keyboard.press('Escape')
+	await expect(dialog).toHaveCount(0)
+	await expect(view).toBeFocused()
 })
 
 test('the marketplace renders in Spanish and Brazilian Portuguese @nojs', async ({ page, request }) => {

@@ -57,7 +57,15 @@ test('an upgrade whose dependency is not active is refused; with it, bought; dea
 	await page.goto(`/app/modules/${REPORTS}?upgrade=${AUTOMATION}`)
 	const dialog = page.getByRole('dialog', { name: /Automation/ })
 	await expect(dialog).toContainText('Requires an active upgrade first: Advanced Analytics')
-	await dialog.getByRole('button', { name: /Activate Reports & Analytics and buy/ }).click()
+	await expect(dialog.getByRole('button', { name: /Activate Reports & Analytics and buy/ })).toBeDisabled()
+	// The same post sent anyway (an old tab, a forged form) is refused by the server.
+	const forced = await page.request.post(`/app/modules/${REPORTS}?upgrade=${AUTOMATION}`, {
+		form: { intent: 'purchaseUpgrade', upgradeId: AUTOMATION },
+		headers: { origin: test.info().project.use.baseURL! },
+		maxRedirects: 0,
+	})
+	expect(forced.status()).toBe(302)
+	await page.goto(`/app/modules/${REPORTS}`)
 	await expect(page.getByText('Failed to activate upgrade').first()).toBeVisible()
 	await expect(page.getByText('An upgrade it depends on is not active yet. Buy that one first.').first()).toBeVisible()
 	expect(await state(orgId)).toMatchObject({ remaining: 15000, upgrades: [], modules: [] })

@@ -1,5 +1,5 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { Link } from 'react-router'
+import { Link, redirect } from 'react-router'
 import { requireMember } from '#app/.server/auth/session.ts'
 import { catalogueT, localizeModule, localizeUpgrade } from '#app/.server/catalogue-text.ts'
 import { getGearHistory } from '#app/.server/modules.ts'
@@ -18,6 +18,8 @@ export const meta = titleMeta('gears')
 export async function loader({ request, context }: Route.LoaderArgs) {
 	const { user, organization } = requireMember(context)
 	const history = await getGearHistory(user.userId, organization.id, readPage(new URL(request.url).searchParams))
+	// A page past the end (an old link, a hand-made address) is not "no gear movements yet".
+	if (history.rows.length === 0 && history.page > 1) throw redirect('/app/gears')
 	// Module and upgrade names in the interface language (app/.server/catalogue-text.ts).
 	const t = catalogueT(context)
 	const rows = history.rows.map(({ moduleId, upgradeId, ...r }) => ({

@@ -13,6 +13,7 @@ import {
 	getModuleDetail,
 	mayUseModule,
 	purchaseUpgrade,
+	refusalReason,
 	removeUpgrade,
 	updateModuleSettings,
 	type ModuleChangeResult,
@@ -34,6 +35,7 @@ import { Label } from '#app/components/ui/label.tsx'
 import { errorResponse, invariantResponse } from '#app/lib/errors.ts'
 import { useFormat } from '#app/lib/use-format.ts'
 import { useParamsHref } from '#app/lib/use-params-href.ts'
+import { useUrlDialog } from '#app/lib/use-url-dialog.ts'
 import { dateTimeIn } from '#app/lib/dates.ts'
 import { pageMeta } from '#app/lib/meta.ts'
 import { DEFAULT_MODULE_SETTINGS, MODULE_VISIBILITIES } from '#app/lib/modules.ts'
@@ -259,11 +261,10 @@ async function integrationAction(
 
 /** A refusal as a toast: its title, and the reason in the user's language. */
 function failure(back: string, title: string, result: Extract<ModuleChangeResult, { ok: false }>) {
-	const known = ['insufficient_gears', 'missing_dependency', 'already_active', 'not_active', 'required_by_active_upgrade', 'invalid_settings']
 	return redirectWithToast(back, {
 		type: 'error',
 		title,
-		description: `marketplace:reasons.${known.includes(result.code) ? result.code : 'unknown'}`,
+		description: refusalReason(result.code),
 		values: { required: result.required ?? 0, remaining: result.remaining ?? 0 },
 	})
 }
@@ -438,8 +439,16 @@ function Configuration({ data: d, record }: { data: LoaderData; record: NonNulla
 function ConfirmDeactivate({ name }: { name: string }) {
 	const { t } = useTranslation('marketplace')
 	const href = useParamsHref()
+	const ref = useUrlDialog<HTMLDivElement>(href({ confirm: null }), 'deactivate')
 	return (
-		<div role="alertdialog" aria-labelledby="confirm-title" aria-describedby="confirm-description" className="grid gap-3 rounded-md border border-destructive/40 p-3 text-sm">
+		<div
+			ref={ref}
+			tabIndex={-1}
+			role="alertdialog"
+			aria-labelledby="confirm-title"
+			aria-describedby="confirm-description"
+			className="grid gap-3 rounded-md border border-destructive/40 p-3 text-sm outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50"
+		>
 			<h3 id="confirm-title" className="font-semibold">
 				{t('confirm.title', { name })}
 			</h3>
@@ -575,8 +584,9 @@ function UpgradeDialog({ data: d, upgrade: u }: { data: LoaderData; upgrade: Non
 	const names = Object.fromEntries(d.detail.upgrades.map((x) => [x.id, x]))
 	const missing = u.dependencies.filter((dep) => !names[dep]?.active).map((dep) => names[dep]?.name ?? dep)
 	const gears = fmt.number(total)
+	const ref = useUrlDialog<HTMLElement>(href({ upgrade: null }), u.id)
 	return (
-		<section role="dialog" aria-labelledby="upgrade-title" className="grid gap-4 rounded-lg border bg-card p-5 shadow-md">
+		<section ref={ref} tabIndex={-1} role="dialog" aria-labelledby="upgrade-title" className="grid gap-4 rounded-lg border bg-card p-5 shadow-md outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50">
 			<div className="flex items-start justify-between gap-2">
 				<div className="grid gap-1">
 					<h2 id="upgrade-title" className="flex items-center gap-2 text-lg font-semibold">
@@ -618,7 +628,8 @@ function UpgradeDialog({ data: d, upgrade: u }: { data: LoaderData; upgrade: Non
 					<Form method="post">
 						<input type="hidden" name="intent" value="purchaseUpgrade" />
 						<input type="hidden" name="upgradeId" value={u.id} />
-						<Button type="submit">
+						{/* The server refuses it too (missing_dependency); the alert above says what to buy first. */}
+						<Button type="submit" disabled={missing.length > 0}>
 							{needsModule && m.baseGearCost > 0
 								? t('dialog.activateAndBuy', { module: m.name, upgrade: u.name, gears })
 								: t('dialog.buy', { gears })}
@@ -649,8 +660,16 @@ function EmailIntegrations() {
 function RemoveUpgradeDialog({ upgrade: u }: { upgrade: NonNullable<LoaderData['removing']> }) {
 	const { t } = useTranslation('marketplace')
 	const href = useParamsHref()
+	const ref = useUrlDialog<HTMLElement>(href({ remove: null }), u.id)
 	return (
-		<section role="alertdialog" aria-labelledby="remove-title" aria-describedby="remove-description" className="grid gap-3 rounded-lg border border-destructive/40 bg-card p-5 shadow-md">
+		<section
+			ref={ref}
+			tabIndex={-1}
+			role="alertdialog"
+			aria-labelledby="remove-title"
+			aria-describedby="remove-description"
+			className="grid gap-3 rounded-lg border border-destructive/40 bg-card p-5 shadow-md outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50"
+		>
 			<h2 id="remove-title" className="text-lg font-semibold">
 				{t('removeDialog.title')}
 			</h2>

@@ -4,11 +4,13 @@ import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form, Link, useNavigation } from 'react-router'
 import { requireMember } from '#app/.server/auth/session.ts'
 import { catalogueT, localizeModule, localizeUpgrade } from '#app/.server/catalogue-text.ts'
+import { getLocale } from '#app/.server/i18n.ts'
 import {
 	activateModule,
 	deactivateModule,
 	getMarketplace,
 	moduleExists,
+	refusalReason,
 	setFavorite,
 	type MarketplaceModule,
 	type ModuleChangeResult,
@@ -23,6 +25,7 @@ import { Input } from '#app/components/ui/input.tsx'
 import { Label } from '#app/components/ui/label.tsx'
 import { useFormat } from '#app/lib/use-format.ts'
 import { useParamsHref } from '#app/lib/use-params-href.ts'
+import { useUrlDialog } from '#app/lib/use-url-dialog.ts'
 import { titleMeta } from '#app/lib/meta.ts'
 import { INDUSTRY_TEMPLATES, VISIBLE_FEATURES, VISIBLE_TAGS } from '#app/lib/modules.ts'
 import { isOwner } from '#app/lib/roles.ts'
@@ -43,7 +46,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	// Names, descriptions, features and tags in the interface language (app/.server/catalogue-text.ts).
 	const t = catalogueT(context)
 	const localize = (m: (typeof found.catalogue)[number]) => ({ ...localizeModule(t, m), upgrades: m.upgrades.map((u) => localizeUpgrade(t, u)) })
-	const catalogue = found.catalogue.map(localize)
+	// In the order of the names the user reads (the catalogue's are English).
+	const collator = new Intl.Collator(getLocale(context))
+	const catalogue = found.catalogue.map(localize).sort((a, b) => collator.compare(a.name, b.name))
 	// The search also finds a module by its translated texts, blind to case and accents.
 	const needle = searchKey(q.trim())
 	const byText = (m: (typeof catalogue)[number]) =>
@@ -116,7 +121,7 @@ function moduleToast(back: string, intent: 'activate' | 'deactivate', result: Mo
 	return redirectWithToast(back, {
 		type: 'error',
 		title: intent === 'activate' ? 'marketplace:toasts.activationFailed' : 'marketplace:toasts.deactivationFailed',
-		description: 'marketplace:toasts.tryAgain',
+		description: refusalReason(result.code),
 	})
 }
 
@@ -166,7 +171,7 @@ export default function ModuleMarketplace({ loaderData, actionData }: Route.Comp
 			) : null}
 			<SearchBar q={loaderData.q} favoritesOnly={loaderData.favoritesOnly} />
 			<div className="grid grid-cols-1 gap-6 lg:grid-cols-[1fr_auto]">
-				<div className="grid min-w-0 content-start gap-6">
+				<div className="@container grid min-w-0 content-start gap-6">
 					<Templates catalogue={loaderData.catalogue} />
 					<ModuleGrid data={loaderData} />
 				</div>
@@ -231,7 +236,7 @@ function ModuleGrid({ data }: { data: LoaderData }) {
 			<h2 id="modules-heading" className="text-lg font-semibold">
 				{t('modules.title', { count: data.modules.length })}
 			</h2>
-			<ul className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-3 2xl:grid-cols-4">
+			<ul className="grid grid-cols-1 gap-4 @lg:grid-cols-2 @4xl:grid-cols-3 @6xl:grid-cols-4">
 				{data.modules.map((m) => (
 					<li key={m.id} className="flex">
 						<ModuleCard module={m} canManage={data.canManage} />
@@ -289,7 +294,7 @@ function ModuleCard({ module: m, canManage }: { module: MarketplaceModule; canMa
 						</li>
 					) : null}
 				</ul>
-				<p className="flex items-baseline justify-between gap-2">
+				<p className="flex flex-wrap items-baseline justify-between gap-x-2">
 					<Price module={m} />
 					<span className="text-xs text-muted-foreground">{t('price.perUse')}</span>
 				</p>
@@ -359,10 +364,17 @@ function ManageButton({ module: m }: { module: MarketplaceModule }) {
 		)
 	}
 	return (
-		<Form method="post" preventScrollReset>
+		<Form method="post" preventScrollReset className="max-w-full">
 			<input type="hidden" name="intent" value="activate" />
 			<input type="hidden" name="moduleId" value={m.id} />
-			<Button type="submit" size="sm" disabled={pending} aria-label={t('actions.activateOf', { name: m.name })}>
+			{/* A long price ("Ativar por 1.000 engrenagens") wraps in a narrow card instead of overflowing it. */}
+			<Button
+				type="submit"
+				size="sm"
+				disabled={pending}
+				aria-label={t('actions.activateOf', { name: m.name })}
+				className="h-auto min-h-8 max-w-full py-1 whitespace-normal"
+			>
 				{m.baseGearCost > 0
 					? t('actions.activateFor', { gears: fmt.number(m.baseGearCost) })
 					: t('actions.activate')}
@@ -377,13 +389,17 @@ function DetailPanel({ module: m, data }: { module: MarketplaceModule; data: Loa
 	const { t } = useTranslation('marketplace')
 	const href = useParamsHref()
 	const names = Object.fromEntries(m.upgrades.map((u) => [u.id, u.name]))
+	const close = href({ module: null, confirm: null })
+	const ref = useUrlDialog<HTMLElement>(close, m.id, { active: !data.confirmDeactivate })
 	return (
 		// Beside the modules on a wide screen; on a narrower one a sheet over the bottom of the screen,
 		// so that it shows where the visitor is, however far down they chose a module (with or
 		// without JavaScript, the page keeps its place or reloads at the top).
 		<aside
+			ref={ref}
+			tabIndex={-1}
 			aria-labelledby="panel-title"
-			className="w-full rounded-lg border bg-card p-5 shadow-sm max-lg:fixed max-lg:inset-x-0 max-lg:bottom-0 max-lg:z-30 max-lg:max-h-[75svh] max-lg:overflow-y-auto max-lg:rounded-b-none max-lg:shadow-xl lg:sticky lg:top-4 lg:w-96 lg:self-start"
+			className="w-full rounded-lg border bg-card p-5 shadow-sm max-lg:fixed max-lg:inset-x-0 max-lg:bottom-0 max-lg:z-30 max-lg:max-h-[75svh] max-lg:overflow-y-auto max-lg:rounded-b-none max-lg:shadow-xl lg:sticky lg:top-4 lg:w-96 lg:self-start outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50"
 		>
 			<div className="flex items-start justify-between gap-2">
 				<div className="flex items-center gap-3">
@@ -398,7 +414,7 @@ function DetailPanel({ module: m, data }: { module: MarketplaceModule; data: Loa
 					</div>
 				</div>
 				<Button asChild size="icon" variant="ghost">
-					<Link to={href({ module: null, confirm: null })} aria-label={t('panel.close')} preventScrollReset>
+					<Link to={close} aria-label={t('panel.close')} preventScrollReset>
 						<XIcon aria-hidden="true" />
 					</Link>
 				</Button>
@@ -456,8 +472,16 @@ function DetailPanel({ module: m, data }: { module: MarketplaceModule; data: Loa
 function ConfirmDeactivate({ module: m }: { module: MarketplaceModule }) {
 	const { t } = useTranslation('marketplace')
 	const href = useParamsHref()
+	const ref = useUrlDialog<HTMLDivElement>(href({ confirm: null }), m.id)
 	return (
-		<div role="alertdialog" aria-labelledby="confirm-title" aria-describedby="confirm-description" className="grid gap-3 rounded-md border border-destructive/40 p-3">
+		<div
+			ref={ref}
+			tabIndex={-1}
+			role="alertdialog"
+			aria-labelledby="confirm-title"
+			aria-describedby="confirm-description"
+			className="grid gap-3 rounded-md border border-destructive/40 p-3 outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50"
+		>
 			<h3 id="confirm-title" className="font-semibold">
 				{t('confirm.title', { name: m.name })}
 			</h3>
@@ -492,7 +516,7 @@ function Templates({ catalogue }: { catalogue: LoaderData['catalogue'] }) {
 				</h2>
 				<p className="text-sm text-muted-foreground">{t('templates.description')}</p>
 			</div>
-			<ul className="grid grid-cols-1 gap-4 md:grid-cols-3">
+			<ul className="grid grid-cols-1 gap-4 @2xl:grid-cols-3">
 				{INDUSTRY_TEMPLATES.map((template) => (
 					<li key={template.id} className="flex">
 						<Card className="w-full gap-3" role="article" aria-labelledby={`template-${template.id}`}>

@@ -6,6 +6,7 @@ import { cancelPublicBooking, getManagedBooking, organizationFor, stepUrl, refus
 import { calendarOf, whenText } from '#app/.server/public-booking-mail.ts'
 import { RefusedNotice, STEP_HEADING } from '#app/components/book-wizard.tsx'
 import { SubmitButton } from '#app/components/submit-button.tsx'
+import { useUrlDialog } from '#app/lib/use-url-dialog.ts'
 import type { Route } from './+types/booked'
 
 async function bookingOf(request: Request, params: { orgSlug: string; id: string }) {
@@ -106,22 +107,35 @@ export default function Booked({ loaderData }: Route.ComponentProps) {
 					)}
 				</section>
 			) : null}
-			{d.confirmCancel ? (
-				<section role="alertdialog" aria-labelledby="confirm-cancel-title" className="grid gap-3 rounded-lg border border-destructive/40 bg-background p-4">
-					<h2 id="confirm-cancel-title" className="font-medium">
-						{t('booked.confirmCancel.title')}
-					</h2>
-					<p className="text-sm text-muted-foreground">{t('booked.confirmCancel.description', { when: d.when })}</p>
-					<div className="flex flex-wrap items-center gap-3">
-						<Form method="post">
-							<SubmitButton label={t('booked.confirmCancel.confirm')} pendingLabel={t('booked.cancelling')} className="bg-destructive text-white" />
-						</Form>
-						<Link to={d.self} className="rounded-md border px-4 py-2 text-sm">
-							{t('booked.confirmCancel.keep')}
-						</Link>
-					</div>
-				</section>
-			) : null}
+			{d.confirmCancel ? <ConfirmCancel when={d.when} keep={d.self} /> : null}
 		</>
+	)
+}
+
+/** "Cancel this booking?", opened by `&cancel=1` (works without JavaScript; with it, a dialog for the keyboard). */
+function ConfirmCancel({ when, keep }: { when: string; keep: string }) {
+	const { t } = useTranslation('book')
+	const ref = useUrlDialog<HTMLElement>(keep, 'cancel')
+	return (
+		<section
+			ref={ref}
+			tabIndex={-1}
+			role="alertdialog"
+			aria-labelledby="confirm-cancel-title"
+			className="grid gap-3 rounded-lg border border-destructive/40 bg-background p-4 outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50"
+		>
+			<h2 id="confirm-cancel-title" className="font-medium">
+				{t('booked.confirmCancel.title')}
+			</h2>
+			<p className="text-sm text-muted-foreground">{t('booked.confirmCancel.description', { when })}</p>
+			<div className="flex flex-wrap items-center gap-3">
+				<Form method="post">
+					<SubmitButton label={t('booked.confirmCancel.confirm')} pendingLabel={t('booked.cancelling')} className="bg-destructive text-white" />
+				</Form>
+				<Link to={keep} className="rounded-md border px-4 py-2 text-sm">
+					{t('booked.confirmCancel.keep')}
+				</Link>
+			</div>
+		</section>
 	)
 }
