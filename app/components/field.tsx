@@ -10,22 +10,17 @@ export function Field({
 	htmlFor,
 	error,
 	errorId,
-	aside,
 	children,
 }: {
 	label: string
 	htmlFor: string
 	error?: string
 	errorId?: string
-	aside?: React.ReactNode
 	children: React.ReactNode
 }) {
 	return (
 		<div className="grid gap-2">
-			<div className="flex items-center justify-between gap-2">
-				<Label htmlFor={htmlFor}>{label}</Label>
-				{aside}
-			</div>
+			<Label htmlFor={htmlFor}>{label}</Label>
 			{children}
 			{error ? (
 				<p id={errorId} className="text-sm text-destructive">

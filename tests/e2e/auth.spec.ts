@@ -1,4 +1,4 @@
-import { decodeQuotedPrintable, expect, latestMailTo, mailsTo, newAccount, signInThroughUi, signUpByRequest, signUpThroughUi, test } from './fixtures.ts'
+import { decodeQuotedPrintable, expect, latestMailTo, mailsTo, newAccount, signInThroughUi, signUpByRequest, signUpThroughUi, tabTo, test } from './fixtures.ts'
 
 test.describe('sign-up', () => {
 	test('a new user signs up and lands on the dashboard of their own organization @nojs', async ({ page }) => {
@@ -237,4 +237,17 @@ test('without Google credentials there is no Google button, and a forced visit s
 	await expect(page.getByRole('link', { name: 'Continue with Google' })).toHaveCount(0)
 	await page.goto('/auth/google')
 	await expect(page.getByRole('alert')).toContainText('Google sign-in is not configured')
+})
+
+test('sign-in with the keyboard alone: Tab goes from the email to the password, Enter signs in @nojs', async ({ page, request }) => {
+	const account = newAccount('Keys Only')
+	await signUpByRequest(request, account)
+	await page.goto('/auth')
+	await tabTo(page, page.getByLabel('Email'))
+	await page.keyboard.type(account.email)
+	await page.keyboard.press('Tab')
+	await expect(page.getByLabel('Password', { exact: true })).toBeFocused()
+	await page.keyboard.type(account.password)
+	await page.keyboard.press('Enter')
+	await expect(page).toHaveURL(/\/app\/dashboard$/)
 })

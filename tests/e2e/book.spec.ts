@@ -1,7 +1,7 @@
 import ICAL from 'ical.js'
 import type { APIRequestContext, Page } from '@playwright/test'
 import { withDatabase } from './db.ts'
-import { decodeQuotedPrintable, expect, latestMailTo, mailsTo, newAccount, signUpByRequest, test } from './fixtures.ts'
+import { decodeQuotedPrintable, expect, latestMailTo, mailsTo, newAccount, signUpByRequest, tabTo, test } from './fixtures.ts'
 
 const EVERY_DAY = Object.fromEntries(
 	['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [d, { start: '08:00', end: '18:00', enabled: true }]),
@@ -132,6 +132,35 @@ test('a visitor books from /book/{slug} to the booked page in four steps, and ge
 	// The slot is gone for the next visitor.
 	await page.goto(`/book/${w.slug}/slot?service=${w.serviceId}&provider=${w.providerIds[0]}&date=${start.slice(0, 10)}`)
 	await expect(page.getByRole('list', { name: 'Free times' }).getByRole('link', { name: label, exact: true })).toHaveCount(0)
+})
+
+test('a visitor books with the keyboard alone: Tab to each choice, Enter to follow it, Space to confirm @nojs', async ({ page }) => {
+	const w = await bookingWorld(page.request)
+	await page.context().clearCookies()
+	const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10)
+	await page.goto(`/book/${w.slug}`)
+	await tabTo(page, page.getByRole('link', { name: /Haircut/ }))
+	await page.keyboard.press('Enter')
+	await expect(page).toHaveURL(/\/slot\?service=/)
+	await tabTo(page, page.getByRole('link', { name: /Ana Silva/ }))
+	await page.keyboard.press('Enter')
+	await expect(page).toHaveURL(/provider=/)
+	await tabTo(page, page.getByRole('navigation', { name: 'Days with free times' }).locator(`a[href*="date=${tomorrow}"]`))
+	await page.keyboard.press('Enter')
+	await expect(page).toHaveURL(new RegExp(`date=${tomorrow}`))
+	await tabTo(page, page.getByRole('list', { name: 'Free times' }).getByRole('link').first())
+	await page.keyboard.press('Enter')
+	await expect(page).toHaveURL(/\/details\?/)
+	await tabTo(page, page.getByLabel('Name', { exact: true }))
+	await page.keyboard.type('Kim Keys')
+	await page.keyboard.press('Tab')
+	await expect(page.getByLabel('Email', { exact: true })).toBeFocused()
+	await page.keyboard.type(`keys-${Date.now()}@example.test`)
+	await page.keyboard.press('Enter')
+	await expect(page).toHaveURL(/\/confirm\?/)
+	await tabTo(page, page.getByRole('button', { name: 'Confirm booking' }))
+	await page.keyboard.press('Space')
+	await expect(page.getByRole('heading', { name: 'Booking confirmed' })).toBeVisible()
 })
 
 test('no step of the wizard scrolls sideways on a phone or a desktop; the row of days scrolls inside itself @nojs', async ({ page }) => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
-import { test as playwrightTest, expect, type APIRequestContext, type Page } from '@playwright/test'
+import { test as playwrightTest, expect, type APIRequestContext, type Locator, type Page } from '@playwright/test'
 
 export { expect }
 
@@ -66,6 +66,15 @@ export async function closeToast(page: Page) {
 	// It may go by itself between the count and the click.
 	if (await close.count()) await close.click({ timeout: 3_000 }).catch(() => {})
 	await expect(close).toHaveCount(0)
+}
+
+/** Presses Tab until `target` has the focus, as a keyboard user reaches it; fails after `max` presses. */
+export async function tabTo(page: Page, target: Locator, max = 80) {
+	for (let i = 0; i < max; i++) {
+		if (await target.evaluate((el) => el === document.activeElement)) return
+		await page.keyboard.press('Tab')
+	}
+	await expect(target).toBeFocused()
 }
 
 export async function latestMailTo(to: string, timeout = 5_000) {

@@ -159,17 +159,13 @@ function LoginForm({ lastResult, formError, redirectTo }: { lastResult: FormResu
 			<Field label={t('fields.email')} htmlFor={fields.email.id}>
 				<Input {...getInputProps(fields.email, { type: 'email' })} autoComplete="email" placeholder={t('fields.emailPlaceholder')} />
 			</Field>
-			<Field
-				label={t('fields.password')}
-				htmlFor={fields.password.id}
-				aside={
-					<Link to="/auth/forgot-password" className="text-sm text-primary underline-offset-4 hover:underline">
-						{t('login.forgot')}
-					</Link>
-				}
-			>
+			<Field label={t('fields.password')} htmlFor={fields.password.id}>
 				<PasswordInput {...getInputProps(fields.password, { type: 'password' })} autoComplete="current-password" />
 			</Field>
+			{/* After the password, so Tab goes from the email to the password. */}
+			<Link to="/auth/forgot-password" className="-mt-2 justify-self-end text-sm text-primary underline-offset-4 hover:underline">
+				{t('login.forgot')}
+			</Link>
 			<SubmitButton intent="login" label={t('login.submit')} pendingLabel={t('login.submitting')} className="w-full" />
 		</Form>
 	)
