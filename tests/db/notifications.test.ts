@@ -30,6 +30,7 @@ describe('notifyStaffOfBooking', () => {
 		const { owner, manager, member, orgId } = await team('Booking')
 		await savePreferences(member.userId, orgId, { emailNotifications: false, transactionAlerts: true, weeklyReports: false })
 		const { serviceId, providerId } = await createBookingSetup(orgId)
+		await asSystem((trx) => trx.updateTable('booking_settings').set({ timezone: 'America/New_York' }).where('organization_id', '=', orgId).execute())
 		const appointment = await asSystem((trx) =>
 			trx
 				.insertInto('booking_appointments')
@@ -49,7 +50,8 @@ describe('notifyStaffOfBooking', () => {
 		const [toOwner] = await mailsTo(owner.email)
 		const [toManager] = await mailsTo(manager.email)
 		expect(await mailsTo(member.email)).toEqual([])
-		expect(toOwner!.subject).toMatch(/^New booking: Consultation on/)
+		// The time in the organization's zone, labelled with it: 15:00 UTC is 10:00 in New York.
+		expect(toOwner!.subject).toMatch(/^New booking: Consultation on Dec 1, 2026, 10:00\sAM \(America\/New_York\)$/)
 		expect(toOwner!.text).toContain('Ana Guest booked Consultation with Dr. Rivera')
 		expect(toManager!.subject).toMatch(/^Nueva reserva: Consultation el/)
 		expect(toManager!.headers['list-unsubscribe']).toMatch(/\/unsubscribe\?/)

@@ -29,11 +29,10 @@ export async function notifyStaffOfBooking({ organizationId, appointmentId, kind
 	let sent = 0
 	for (const recipient of await recipientsFor(organizationId, 'emailNotifications')) {
 		const t = tIn(recipient.language, 'settings')
-		const when = new Intl.DateTimeFormat(recipient.language ?? 'en', {
-			dateStyle: 'medium',
-			timeStyle: 'short',
-			timeZone: appointment.timezone ?? 'UTC',
-		}).format(new Date(appointment.starts_at))
+		// Labelled with the zone, as every booking time is (docs/product.md, Limits and formats).
+		const timeZone = appointment.timezone ?? 'UTC'
+		const time = new Intl.DateTimeFormat(recipient.language ?? 'en', { dateStyle: 'medium', timeStyle: 'short', timeZone })
+		const when = `${time.format(new Date(appointment.starts_at))} (${timeZone})`
 		const values = { client: appointment.guest_name, service: appointment.service ?? '—', provider: appointment.provider ?? '—', when }
 		try {
 			await sendNotification(recipient, organizationId, 'emailNotifications', {
