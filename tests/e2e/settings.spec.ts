@@ -369,6 +369,29 @@ test('an invited address that signed up on its own signs in from the link and jo
 	await expect(page.getByText('Pending invitations')).toHaveCount(0)
 })
 
+test('removing a member asks first; keeping them changes nothing @nojs', async ({ page, request }) => {
+	await signedIn(page, 'Removing Owner')
+	const colleague = newAccount('Cole League')
+	await signUpByRequest(request, colleague)
+	await page.goto('/app/settings/members')
+	await page.getByLabel('Email').fill(colleague.email)
+	await page.getByRole('button', { name: 'Send invitation' }).click()
+	await expect(page.getByTestId('member-row')).toHaveCount(2)
+
+	await page.getByRole('link', { name: 'Remove Cole League' }).click()
+	const ask = page.getByRole('alertdialog', { name: 'Remove Cole League from Removing Owner?' })
+	await expect(ask).toContainText("They lose access to this organization's data at once.")
+	await ask.getByRole('link', { name: 'Keep member' }).click()
+	await expect(page.getByRole('alertdialog')).toHaveCount(0)
+	await expect(page.getByTestId('member-row')).toHaveCount(2)
+
+	await page.getByRole('link', { name: 'Remove Cole League' }).click()
+	await page.getByRole('alertdialog').getByRole('button', { name: 'Yes, remove' }).click()
+	await expect(page.getByText('Member removed')).toBeVisible()
+	await expect(page.getByTestId('member-row')).toHaveCount(1)
+	await expect(page.getByRole('alertdialog')).toHaveCount(0)
+})
+
 test('deletion: the wrong phrase is refused, the right one removes the organization and goes to /auth @nojs', async ({ page, javaScriptEnabled }) => {
 	const { orgId } = await signedIn(page, 'Deleting Owner')
 	await page.goto('/app/settings/organization')

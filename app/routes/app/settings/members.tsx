@@ -7,6 +7,7 @@ import { requireRole } from '#app/.server/auth/session.ts'
 import { changeRole, inviteMember, listInvitations, listMembers, removeMember, revokeInvitation } from '#app/.server/members.ts'
 import { allowEvent } from '#app/.server/rate-limit.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
+import { ConfirmCard } from '#app/components/confirm-card.tsx'
 import { Field } from '#app/components/field.tsx'
 import { SubmitButton } from '#app/components/submit-button.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
@@ -26,10 +27,13 @@ export { ErrorBoundary } from '#app/components/error-boundary.tsx'
 const HERE = '/app/settings/members'
 const MANAGERS = ['owner', 'administrator'] as const
 
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
 	const { user, organization } = requireRole(context, ...MANAGERS)
 	const [members, invitations] = await Promise.all([listMembers(user.userId, organization.id), listInvitations(organization.id)])
-	return { members, invitations, me: user.userId, myRole: organization.role, organizationName: organization.name }
+	// ?remove= asks before removing a colleague (a page of its own, so it works without JavaScript).
+	const removeId = new URL(request.url).searchParams.get('remove')
+	const removing = members.find((m) => m.userId === removeId && m.userId !== user.userId) ?? null
+	return { members, invitations, me: user.userId, myRole: organization.role, organizationName: organization.name, removing }
 }
 
 const rowSchema = z.object({ userId: z.uuid(), role: z.enum(ROLES).optional() })
@@ -105,6 +109,7 @@ export default function MembersTab({ loaderData, actionData }: Route.ComponentPr
 	const grantable: readonly Role[] = myRole === 'owner' ? ROLES : ROLES.filter((r) => r !== 'owner')
 	return (
 		<div className="grid grid-cols-1 gap-6">
+			{loaderData.removing ? <ConfirmRemove member={loaderData.removing} organization={loaderData.organizationName} /> : null}
 			<Card>
 				<CardHeader>
 					<CardTitle>
@@ -178,13 +183,11 @@ export default function MembersTab({ loaderData, actionData }: Route.ComponentPr
 															<Link to="/app/settings/organization?leave=1">{t('members.leave')}</Link>
 														</Button>
 													) : (
-														<Form method="post">
-															<input type="hidden" name="intent" value="remove" />
-															<input type="hidden" name="userId" value={m.userId} />
-															<Button type="submit" size="sm" variant="ghost" aria-label={t('members.removeOf', { name })}>
+														<Button asChild size="sm" variant="ghost">
+															<Link to={`${HERE}?${new URLSearchParams({ remove: m.userId })}`} aria-label={t('members.removeOf', { name })}>
 																{t('members.remove')}
-															</Button>
-														</Form>
+															</Link>
+														</Button>
 													)}
 												</div>
 											) : null}
@@ -270,5 +273,25 @@ function InviteCard({
 				) : null}
 			</CardContent>
 		</Card>
+	)
+}
+
+function ConfirmRemove({ member, organization }: { member: { userId: string; fullName: string | null; email: string | null }; organization: string }) {
+	const { t } = useTranslation('settings')
+	return (
+		<ConfirmCard
+			id="remove-title"
+			title={t('members.removeQuestion', { name: member.fullName || member.email, organization })}
+			description={t('members.removeHint')}
+			keep={{ to: HERE, label: t('members.keep') }}
+		>
+			<Form method="post" action={HERE}>
+				<input type="hidden" name="intent" value="remove" />
+				<input type="hidden" name="userId" value={member.userId} />
+				<Button type="submit" variant="destructive">
+					{t('members.removeConfirm')}
+				</Button>
+			</Form>
+		</ConfirmCard>
 	)
 }
