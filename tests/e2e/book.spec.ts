@@ -163,6 +163,25 @@ test('a visitor books with the keyboard alone: Tab to each choice, Enter to foll
 	await expect(page.getByRole('heading', { name: 'Booking confirmed' })).toBeVisible()
 })
 
+test('a time inside the cancellation notice is said so before it is confirmed; a later one is not @nojs', async ({ page }) => {
+	const w = await bookingWorld(page.request)
+	await withDatabase((c) => c.query(`update public.booking_settings set cancellation_hours = 72 where organization_id = $1`, [w.orgId]))
+	await page.context().clearCookies()
+	const day = (ahead: number) => new Date(Date.now() + ahead * 86_400_000).toISOString().slice(0, 10)
+	const email = `notice-${Date.now()}@example.test`
+	for (const [ahead, note] of [
+		[1, 'This time starts in less than 72 hours: once confirmed, it cannot be changed or cancelled online.'],
+		[5, null],
+	] as const) {
+		await page.goto(`/book/${w.slug}/slot?service=${w.serviceId}&provider=${w.providerIds[0]}&date=${day(ahead)}`)
+		await page.getByRole('list', { name: 'Free times' }).getByRole('link').first().click()
+		await fillDetails(page, 'Nora Notice', email)
+		await expect(page).toHaveURL(/\/confirm\?/)
+		if (note) await expect(page.getByRole('note')).toHaveText(note)
+		else await expect(page.getByRole('note')).toHaveCount(0)
+	}
+})
+
 test('no step of the wizard scrolls sideways on a phone or a desktop; the row of days scrolls inside itself @nojs', async ({ page }) => {
 	const w = await bookingWorld(page.request, { maxAdvanceDays: 60 })
 	await page.context().clearCookies()

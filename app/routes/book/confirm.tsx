@@ -26,6 +26,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 	if (done) throw redirect(bookedUrl(params.orgSlug, done))
 	const w = await resolveWizard({ request, context, slug: params.orgSlug }, 'confirm')
 	const service = w.service!
+	const { cancellationHours } = w.catalogue.settings
 	return {
 		service: { name: service.name, description: service.description, durationMinutes: service.durationMinutes, price: formatMoney(service.price, getLocale(context)) },
 		provider: w.provider!.displayName,
@@ -35,6 +36,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 		back: stepUrl(w.org.slug, w.reschedule ? 'slot' : 'details', w.choices),
 		refused: refusedParam(request),
 		attempt: w.reschedule ? null : newBookingAttempt(),
+		// Said before it is too late: a time inside the cancellation notice cannot be changed online afterwards.
+		lockedHours: Date.parse(w.slot!.start) - Date.now() < cancellationHours * 3_600_000 ? cancellationHours : null,
 	}
 }
 
@@ -78,7 +81,7 @@ const bookedUrl = (slug: string, booked: { id: string; token: string }) =>
 
 export default function ConfirmStep({ loaderData, actionData }: Route.ComponentProps) {
 	const { t } = useTranslation('book')
-	const { service, provider, when, contact, rescheduling, back, refused, attempt } = loaderData
+	const { service, provider, when, contact, rescheduling, back, refused, attempt, lockedHours } = loaderData
 	const row = (label: string, value: React.ReactNode) => (
 		<div className="grid gap-0.5 sm:grid-cols-[10rem_1fr]">
 			<dt className="text-sm text-muted-foreground">{label}</dt>
@@ -108,6 +111,11 @@ export default function ConfirmStep({ loaderData, actionData }: Route.ComponentP
 					{contact?.notes ? row(t('summary.notes'), <span className="whitespace-pre-wrap">{contact.notes}</span>) : null}
 				</dl>
 			</section>
+			{lockedHours !== null ? (
+				<p role="note" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
+					{t('confirm.locked', { count: lockedHours })}
+				</p>
+			) : null}
 			<Form method="post" className="grid">
 				<input type="text" name="website" tabIndex={-1} autoComplete="off" aria-hidden="true" className="absolute -left-[9999px] h-px w-px" />
 				{attempt ? <input type="hidden" name="attempt" value={attempt} /> : null}
