@@ -452,7 +452,8 @@ test('the manage link reschedules (same booking, update mail with the same UID) 
 	// Back from the moved booking shows it again; it does not offer to move it onto its own time.
 	await page.goBack()
 	await expect(page).toHaveURL(new RegExp(`/booked/${id}\\?token=`))
-	await expect(page.getByRole('heading', { name: 'Booking confirmed' })).toBeVisible()
+	await expect(page.getByRole('heading', { name: 'Booking moved' })).toBeVisible()
+	await page.goto(manage)
 	const update = parseIcs(mailsTo(email)[1]!)
 	expect(update.getFirstPropertyValue('method')).toBe('REQUEST')
 	const updated = update.getFirstSubcomponent('vevent')!

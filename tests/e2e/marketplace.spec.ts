@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from '@playwright/test'
 import { withDatabase } from './db.ts'
-import { expect, test } from './fixtures.ts'
+import { expect, tabTo, test } from './fixtures.ts'
 import { signUpFresh, useLanguage } from './reports-data.ts'
 
 const REPORTS = 'b0000000-0000-4000-8000-000000000004'
@@ -209,7 +209,7 @@ test('in Portuguese the modules are in the order of their Portuguese names, and 
 })
 
 test('a panel or dialog opened from the keyboard takes focus and closes with Escape, back to what opened it', async ({ page, request }) => {
-	await owner(page, request, 'Keyboard User')
+	const { orgId } = await owner(page, request, 'Keyboard User')
 	await page.goto('/app/module-marketplace')
 	const details = card(page, 'Invoicing').getByRole('link', { name: 'Details of Invoicing' })
 	await details.focus()
@@ -223,6 +223,37 @@ test('a panel or dialog opened from the keyboard takes focus and closes with Esc
 	await expect(panel).toHaveCount(0)
 	await expect(page).not.toHaveURL(/module=/)
 	await expect(details).toBeFocused()
+
+	// A question inside the panel: Escape closes the question, back to its button, then the panel,
+	// back to "Details". Escape in the search box is the search box's.
+	await withDatabase((db) => db.query(`insert into public.organization_modules (organization_id, module_id) values ($1, $2)`, [orgId, REPORTS]))
+	await page.reload()
+	const reportsDetails = card(page, 'Reports & Analytics').getByRole('link', { name: 'Details of Reports & Analytics' })
+	await reportsDetails.focus()
+	await page.keyboard.press('Enter')
+	const reportsPanel = page.getByRole('complementary', { name: 'Reports & Analytics' })
+	await expect(reportsPanel).toBeFocused()
+	// Escape in an open menu closes the menu, not the panel behind it.
+	const language = page.locator('summary[aria-label="Language: English"]')
+	await language.click()
+	await expect(page.locator('details:has(summary[aria-label="Language: English"])')).toHaveAttribute('open', '')
+	await page.keyboard.press('Escape')
+	await expect(page.locator('details:has(summary[aria-label="Language: English"])')).not.toHaveAttribute('open')
+	await expect(reportsPanel).toBeVisible()
+	const deactivate = reportsPanel.getByRole('link', { name: 'Deactivate Reports & Analytics' })
+	await tabTo(page, deactivate)
+	await page.keyboard.press('Enter')
+	await expect(page.getByRole('alertdialog')).toBeFocused()
+	await page.keyboard.press('Escape')
+	await expect(page.getByRole('alertdialog')).toHaveCount(0)
+	await expect(deactivate).toBeFocused()
+	await page.getByLabel('Search modules').fill('crm')
+	await page.keyboard.press('Escape')
+	await expect(reportsPanel).toBeVisible()
+	await deactivate.focus()
+	await page.keyboard.press('Escape')
+	await expect(reportsPanel).toHaveCount(0)
+	await expect(reportsDetails).toBeFocused()
 
 	// On the module page: the upgrade dialog the same way.
 	await page.goto('/app/modules/b0000000-0000-4000-8000-000000000002')

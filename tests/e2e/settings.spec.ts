@@ -4,7 +4,7 @@ import path from 'node:path'
 import type { Page } from '@playwright/test'
 import sharp from 'sharp'
 import { withDatabase } from './db.ts'
-import { decodeQuotedPrintable, expect, latestMailTo, newAccount, signUpByRequest, test, type Account } from './fixtures.ts'
+import { decodeQuotedPrintable, expect, latestMailTo, newAccount, signInThroughUi, signUpByRequest, test, type Account } from './fixtures.ts'
 
 /** A new account signed in on `page`; its user and organization ids. */
 async function signedIn(page: Page, name = 'Settings User') {
@@ -370,7 +370,7 @@ test('an invited address that signed up on its own signs in from the link and jo
 })
 
 test('removing a member asks first; keeping them changes nothing @nojs', async ({ page, request }) => {
-	await signedIn(page, 'Removing Owner')
+	const { userId: ownerId } = await signedIn(page, 'Removing Owner')
 	const colleague = newAccount('Cole League')
 	await signUpByRequest(request, colleague)
 	await page.goto('/app/settings/members')
@@ -384,6 +384,21 @@ test('removing a member asks first; keeping them changes nothing @nojs', async (
 	await ask.getByRole('link', { name: 'Keep member' }).click()
 	await expect(page.getByRole('alertdialog')).toHaveCount(0)
 	await expect(page.getByTestId('member-row')).toHaveCount(2)
+
+	// An administrator is not asked to remove the owner, whatever the address says.
+	await page.getByLabel('Role of Cole League').selectOption('administrator')
+	await page.getByTestId('member-row').filter({ hasText: 'Cole League' }).getByRole('button', { name: 'Save' }).click()
+	await expect(page.getByText('Role updated')).toBeVisible()
+	const adminContext = await page.context().browser()!.newContext({ javaScriptEnabled: test.info().project.use.javaScriptEnabled !== false })
+	const admin = await adminContext.newPage()
+	await signInThroughUi(admin, colleague)
+	await admin.locator('#app-sidebar').getByLabel('Switch organization').click()
+	await admin.locator('#app-sidebar').getByRole('button', { name: 'Removing Owner' }).click()
+	await expect(admin.getByTestId('current-organization')).toHaveText('Removing Owner')
+	await admin.goto(`/app/settings/members?remove=${ownerId}`)
+	await expect(admin.getByTestId('member-row')).toHaveCount(2)
+	await expect(admin.getByRole('alertdialog')).toHaveCount(0)
+	await adminContext.close()
 
 	await page.getByRole('link', { name: 'Remove Cole League' }).click()
 	await page.getByRole('alertdialog').getByRole('button', { name: 'Yes, remove' }).click()

@@ -425,8 +425,9 @@ function DetailPanel({ module: m, data }: { module: MarketplaceModule; data: Loa
 					<Price module={m} />
 				</div>
 				<p>{m.description}</p>
+				{/* The button stays while its question is open, so focus can go back to it. */}
+				{data.canManage ? <ManageButton module={m} /> : null}
 				{data.confirmDeactivate ? <ConfirmDeactivate module={m} /> : null}
-				{!data.confirmDeactivate && data.canManage ? <ManageButton module={m} /> : null}
 				<section aria-labelledby="tree-title" className="grid gap-2">
 					<h3 id="tree-title" className="font-semibold">
 						{t('panel.upgrades')}

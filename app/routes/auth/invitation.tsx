@@ -39,7 +39,7 @@ function tokenOf(request: Request) {
 export async function loader({ request }: Route.LoaderArgs) {
 	const token = tokenOf(request)
 	const invitation = token ? await findInvitation(token) : null
-	const user = invitation?.hasAccount ? await getOptionalUser(request) : null
+	const user = invitation ? await getOptionalUser(request) : null
 	const url = new URL(request.url)
 	return { token, invitation, signedInAs: user?.email ?? null, here: url.pathname + url.search }
 }
@@ -151,6 +151,7 @@ export default function Invitation({ loaderData, actionData }: Route.ComponentPr
 				<input type="hidden" name="token" value={token} />
 				<FormAlert ns="auth" code={form.errors?.[0]} />
 				<p className="text-sm text-muted-foreground">{invitation.email}</p>
+				{signedInAs ? <p className="text-sm">{t('members.invitation.newAccountNote', { email: signedInAs })}</p> : null}
 				<Field label={t('members.invitation.fullName')} htmlFor={fields.fullName.id}>
 					<Input {...getInputProps(fields.fullName, { type: 'text' })} autoComplete="name" />
 				</Field>

@@ -23,7 +23,10 @@ import type { Route } from './+types/confirm'
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
 	const done = await bookingAtChoices(request, params.orgSlug)
-	if (done) throw redirect(bookedUrl(params.orgSlug, done))
+	if (done) {
+		const moved = new URL(request.url).searchParams.has('reschedule')
+		throw redirect(`${bookedUrl(params.orgSlug, done)}${moved ? '&done=rescheduled' : ''}`)
+	}
 	const w = await resolveWizard({ request, context, slug: params.orgSlug }, 'confirm')
 	const service = w.service!
 	const { cancellationHours } = w.catalogue.settings

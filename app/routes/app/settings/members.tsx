@@ -32,7 +32,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	const [members, invitations] = await Promise.all([listMembers(user.userId, organization.id), listInvitations(organization.id)])
 	// ?remove= asks before removing a colleague (a page of its own, so it works without JavaScript).
 	const removeId = new URL(request.url).searchParams.get('remove')
-	const removing = members.find((m) => m.userId === removeId && m.userId !== user.userId) ?? null
+	const removable = (m: (typeof members)[number]) => m.userId !== user.userId && (organization.role === 'owner' || m.role !== 'owner')
+	const removing = members.find((m) => m.userId === removeId && removable(m)) ?? null
 	return { members, invitations, me: user.userId, myRole: organization.role, organizationName: organization.name, removing }
 }
 
