@@ -8,6 +8,7 @@
  * still valid and says which step first needs input.
  */
 import { randomBytes } from 'node:crypto'
+import type { SubmissionResult } from '@conform-to/react'
 import { createCookie, data, redirect, type RouterContextProvider } from 'react-router'
 import {
 	computeAvailability,
@@ -296,6 +297,34 @@ export async function readContact(request: Request, slug: string): Promise<Conta
 
 export async function contactHeaders(slug: string, contact: ContactValues | null) {
 	return new Headers({ 'set-cookie': await contactCookie().serialize(contact ? { slug, contact } : '', contact ? {} : { maxAge: 0 }) })
+}
+
+/** A refused details form between its post and the step's address (`refusedFormHeaders`). */
+function refusedFormCookie() {
+	return createCookie('p2p_book_form', { path: '/book', sameSite: 'lax', httpOnly: true, maxAge: 5 * 60, secrets: [env().SESSION_SECRET], secure: secureCookies() })
+}
+
+/** Browsers keep a cookie up to about 4 KB; a refused form with longer notes is answered in place. */
+const MAX_FORM_COOKIE = 3800
+
+/**
+ * The details step answers a refused form with a redirect to its own address, the errors and
+ * what was typed in a signed cookie, so that without JavaScript Back from the next step never
+ * asks to post the form again. Null when they do not fit a cookie: the caller answers in place.
+ */
+export async function refusedFormHeaders(slug: string, result: SubmissionResult<string[]>) {
+	const cookie = await refusedFormCookie().serialize({ slug, result })
+	return cookie.length > MAX_FORM_COOKIE ? null : new Headers({ 'set-cookie': cookie })
+}
+
+/** The refused form carried to this address (once: the headers clear it), or null. */
+export async function takeRefusedForm(request: Request, slug: string) {
+	const value: unknown = await refusedFormCookie().parse(request.headers.get('cookie'))
+	if (!value || typeof value !== 'object' || (value as { slug?: unknown }).slug !== slug) return null
+	const result = (value as { result?: unknown }).result
+	if (!result || typeof result !== 'object') return null
+	const headers = new Headers({ 'set-cookie': await refusedFormCookie().serialize('', { maxAge: 0 }) })
+	return { result: result as SubmissionResult<string[]>, headers }
 }
 
 /** After a booking the details are forgotten and the booking remembered (an hour), for `bookingAtChoices`. */

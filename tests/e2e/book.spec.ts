@@ -245,14 +245,34 @@ test('details are validated in red under the field, in the visitor language, and
 	await expect(page.getByText('Email is required')).toBeVisible()
 	await expect(page.getByText('Enter a phone number')).toHaveCount(0)
 
+	// Notes too long to carry in a cookie: the refusal is answered in place, with what was typed.
+	const notes = 'é'.repeat(1900)
+	await page.getByLabel('Email', { exact: true }).fill('not-an-email')
+	await page.getByLabel('Notes').fill(notes)
+	await page.getByRole('button', { name: 'Continue' }).click()
+	await expect(page.getByText('Please enter a valid email address')).toBeVisible()
+	await expect(page.getByLabel('Notes')).toHaveValue(notes)
+
 	// A filled honeypot is refused, and what the visitor typed stays.
 	await page.getByLabel('Email', { exact: true }).fill('ann@example.test')
+	await page.getByLabel('Notes').fill('Window seat')
 	await page.locator('input[name="website"]').fill('http://spam.example', { force: true })
 	await page.getByRole('button', { name: 'Continue' }).click()
 	await expect(page.getByRole('alert').filter({ hasText: 'could not be accepted' })).toBeVisible()
 	await expect(page).toHaveURL(/\/details\?/)
 	await expect(page.getByLabel('Name', { exact: true })).toHaveValue('Ann')
 	await expect(page.getByLabel('Email', { exact: true })).toHaveValue('ann@example.test')
+
+	// Corrected, on to the confirmation. Back shows the details again: the refused post was
+	// answered with a redirect, so the browser does not ask to post the form again.
+	await page.locator('input[name="website"]').fill('', { force: true })
+	await page.getByRole('button', { name: 'Continue' }).click()
+	await expect(page).toHaveURL(/\/confirm\?/)
+	await page.goBack()
+	await expect(page).toHaveURL(/\/details\?/)
+	await expect(page.getByRole('heading', { name: 'Your details' })).toBeVisible()
+	await expect(page.getByLabel('Name', { exact: true })).toHaveValue('Ann')
+	await expect(page.getByText('Please enter a valid email address')).toHaveCount(0)
 })
 
 test('a deep link to /slot works, a step opened too early goes back to the first step that needs input, and tampered choices are refused @nojs', async ({ page }) => {

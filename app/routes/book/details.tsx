@@ -3,7 +3,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form, redirect } from 'react-router'
 import { getLocale } from '#app/.server/i18n.ts'
-import { chosenWhen, contactHeaders, resolveWizard, stepUrl } from '#app/.server/public-booking.ts'
+import { chosenWhen, contactHeaders, refusedFormHeaders, resolveWizard, stepUrl, takeRefusedForm } from '#app/.server/public-booking.ts'
 import { RefusedNotice, STEP_HEADING, WizardNav, WizardProgress } from '#app/components/book-wizard.tsx'
 import { Field } from '#app/components/field.tsx'
 import { SubmitButton } from '#app/components/submit-button.tsx'
@@ -14,14 +14,18 @@ import type { Route } from './+types/details'
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
 	const w = await resolveWizard({ request, context, slug: params.orgSlug }, 'details')
-	return {
+	const refused = await takeRefusedForm(request, w.org.slug)
+	const step = {
 		// What the visitor chose, above the form.
 		chosen: { service: w.service!.name, provider: w.provider!.displayName, when: chosenWhen(w, getLocale(context)) },
 		contact: w.contact,
 		requirePhone: w.catalogue.settings.requirePhone,
 		back: stepUrl(w.org.slug, 'slot', w.choices),
 		next: w.contact ? stepUrl(w.org.slug, 'confirm', w.choices) : null,
+		// The errors and what was typed, when the form was refused a moment ago.
+		result: refused?.result ?? null,
 	}
+	return data(step, refused ? { headers: refused.headers } : undefined)
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
@@ -29,8 +33,13 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 	const formData = await request.formData()
 	const schema = contactFormSchema(w.catalogue.settings.requirePhone)
 	const submission = parseWithZod(formData, { schema })
-	if (formData.get('website')) return data({ result: submission.reply({ formErrors: ['honeypot'] }) }, { status: 400 })
-	if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+	const honeypot = Boolean(formData.get('website'))
+	if (honeypot || submission.status !== 'success') {
+		const result = submission.reply(honeypot ? { formErrors: ['honeypot'] } : undefined)
+		// Post, redirect, get: without JavaScript, Back from the next step does not post the form again.
+		const headers = await refusedFormHeaders(w.org.slug, result)
+		return headers ? redirect(stepUrl(w.org.slug, 'details', w.choices), { headers }) : data({ result }, { status: 400 })
+	}
 	return redirect(stepUrl(w.org.slug, 'confirm', w.choices), { headers: await contactHeaders(w.org.slug, submission.value) })
 }
 
@@ -38,7 +47,7 @@ export default function DetailsStep({ loaderData, actionData }: Route.ComponentP
 	const { t } = useTranslation('book')
 	const { chosen, contact, requirePhone, back, next } = loaderData
 	const [form, fields] = useForm({
-		lastResult: actionData?.result,
+		lastResult: actionData?.result ?? loaderData.result,
 		defaultValue: contact ? { ...contact, createAccount: contact.createAccount ? 'on' : undefined } : undefined,
 		// Validated on the server only: the same messages, and no schema library in the page's JavaScript.
 	})
