@@ -26,7 +26,9 @@ import { redirectWithToast } from '#app/.server/toast.ts'
 import { getSyncStatus } from '#app/.server/transactions.ts'
 import { EmailSyncHistory, type EmailSyncView } from '#app/components/email-sync-history.tsx'
 import { IntegrationCard, useProviderName, type IntegrationView } from '#app/components/integration-card.tsx'
+import { ConfirmDeactivate } from '#app/components/confirm-deactivate.tsx'
 import { ModuleIcon } from '#app/components/module-icon.tsx'
+import { UrlDialog } from '#app/components/url-dialog.tsx'
 import { Alert, AlertDescription, AlertTitle } from '#app/components/ui/alert.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Button } from '#app/components/ui/button.tsx'
@@ -35,7 +37,6 @@ import { Label } from '#app/components/ui/label.tsx'
 import { errorResponse, invariantResponse } from '#app/lib/errors.ts'
 import { useFormat } from '#app/lib/use-format.ts'
 import { useParamsHref } from '#app/lib/use-params-href.ts'
-import { useUrlDialog } from '#app/lib/use-url-dialog.ts'
 import { dateTimeIn } from '#app/lib/dates.ts'
 import { pageMeta } from '#app/lib/meta.ts'
 import { DEFAULT_MODULE_SETTINGS, MODULE_VISIBILITIES } from '#app/lib/modules.ts'
@@ -436,40 +437,6 @@ function Configuration({ data: d, record }: { data: LoaderData; record: NonNulla
 	)
 }
 
-function ConfirmDeactivate({ name }: { name: string }) {
-	const { t } = useTranslation('marketplace')
-	const href = useParamsHref()
-	const ref = useUrlDialog<HTMLDivElement>(href({ confirm: null }), 'deactivate')
-	return (
-		<div
-			ref={ref}
-			tabIndex={-1}
-			role="alertdialog"
-			aria-labelledby="confirm-title"
-			aria-describedby="confirm-description"
-			className="grid gap-3 rounded-md border border-destructive/40 p-3 text-sm outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50"
-		>
-			<h3 id="confirm-title" className="font-semibold">
-				{t('confirm.title', { name })}
-			</h3>
-			<p id="confirm-description">{t('confirm.description')}</p>
-			<div className="flex gap-2">
-				<Button asChild variant="outline" size="sm">
-					<Link to={href({ confirm: null })} preventScrollReset>
-						{t('confirm.cancel')}
-					</Link>
-				</Button>
-				<Form method="post">
-					<input type="hidden" name="intent" value="deactivate" />
-					<Button type="submit" size="sm" variant="destructive">
-						{t('confirm.submit')}
-					</Button>
-				</Form>
-			</div>
-		</div>
-	)
-}
-
 function GearsToMaintain({ detail }: { detail: LoaderData['detail'] }) {
 	const fmt = useFormat()
 	const { t } = useTranslation('marketplace')
@@ -584,9 +551,8 @@ function UpgradeDialog({ data: d, upgrade: u }: { data: LoaderData; upgrade: Non
 	const names = Object.fromEntries(d.detail.upgrades.map((x) => [x.id, x]))
 	const missing = u.dependencies.filter((dep) => !names[dep]?.active).map((dep) => names[dep]?.name ?? dep)
 	const gears = fmt.number(total)
-	const ref = useUrlDialog<HTMLElement>(href({ upgrade: null }), u.id)
 	return (
-		<section ref={ref} tabIndex={-1} role="dialog" aria-labelledby="upgrade-title" className="grid gap-4 rounded-lg border bg-card p-5 shadow-md outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50">
+		<UrlDialog close={href({ upgrade: null })} openKey={u.id} labelledBy="upgrade-title" className="grid gap-4 rounded-lg border bg-card p-5 shadow-md">
 			<div className="flex items-start justify-between gap-2">
 				<div className="grid gap-1">
 					<h2 id="upgrade-title" className="flex items-center gap-2 text-lg font-semibold">
@@ -637,7 +603,7 @@ function UpgradeDialog({ data: d, upgrade: u }: { data: LoaderData; upgrade: Non
 					</Form>
 				) : null}
 			</div>
-		</section>
+		</UrlDialog>
 	)
 }
 
@@ -660,15 +626,14 @@ function EmailIntegrations() {
 function RemoveUpgradeDialog({ upgrade: u }: { upgrade: NonNullable<LoaderData['removing']> }) {
 	const { t } = useTranslation('marketplace')
 	const href = useParamsHref()
-	const ref = useUrlDialog<HTMLElement>(href({ remove: null }), u.id)
 	return (
-		<section
-			ref={ref}
-			tabIndex={-1}
+		<UrlDialog
 			role="alertdialog"
-			aria-labelledby="remove-title"
-			aria-describedby="remove-description"
-			className="grid gap-3 rounded-lg border border-destructive/40 bg-card p-5 shadow-md outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50"
+			close={href({ remove: null })}
+			openKey={u.id}
+			labelledBy="remove-title"
+			describedBy="remove-description"
+			className="grid gap-3 rounded-lg border border-destructive/40 bg-card p-5 shadow-md"
 		>
 			<h2 id="remove-title" className="text-lg font-semibold">
 				{t('removeDialog.title')}
@@ -697,6 +662,6 @@ function RemoveUpgradeDialog({ upgrade: u }: { upgrade: NonNullable<LoaderData['
 					</Button>
 				</Form>
 			</div>
-		</section>
+		</UrlDialog>
 	)
 }

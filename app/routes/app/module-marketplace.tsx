@@ -16,6 +16,7 @@ import {
 	type ModuleChangeResult,
 } from '#app/.server/modules.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
+import { ConfirmDeactivate } from '#app/components/confirm-deactivate.tsx'
 import { ModuleIcon } from '#app/components/module-icon.tsx'
 import { Alert, AlertDescription, AlertTitle } from '#app/components/ui/alert.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
@@ -427,7 +428,7 @@ function DetailPanel({ module: m, data }: { module: MarketplaceModule; data: Loa
 				<p>{m.description}</p>
 				{/* The button stays while its question is open, so focus can go back to it. */}
 				{data.canManage ? <ManageButton module={m} /> : null}
-				{data.confirmDeactivate ? <ConfirmDeactivate module={m} /> : null}
+				{data.confirmDeactivate ? <ConfirmDeactivate name={m.name} moduleId={m.id} /> : null}
 				<section aria-labelledby="tree-title" className="grid gap-2">
 					<h3 id="tree-title" className="font-semibold">
 						{t('panel.upgrades')}
@@ -466,42 +467,6 @@ function DetailPanel({ module: m, data }: { module: MarketplaceModule; data: Loa
 				</Button>
 			</div>
 		</aside>
-	)
-}
-
-/** The deactivation's confirmation step, rendered by the server (?confirm=deactivate). */
-function ConfirmDeactivate({ module: m }: { module: MarketplaceModule }) {
-	const { t } = useTranslation('marketplace')
-	const href = useParamsHref()
-	const ref = useUrlDialog<HTMLDivElement>(href({ confirm: null }), m.id)
-	return (
-		<div
-			ref={ref}
-			tabIndex={-1}
-			role="alertdialog"
-			aria-labelledby="confirm-title"
-			aria-describedby="confirm-description"
-			className="grid gap-3 rounded-md border border-destructive/40 p-3 outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50"
-		>
-			<h3 id="confirm-title" className="font-semibold">
-				{t('confirm.title', { name: m.name })}
-			</h3>
-			<p id="confirm-description">{t('confirm.description')}</p>
-			<div className="flex gap-2">
-				<Button asChild variant="outline" size="sm">
-					<Link to={href({ confirm: null })} preventScrollReset>
-						{t('confirm.cancel')}
-					</Link>
-				</Button>
-				<Form method="post" preventScrollReset>
-					<input type="hidden" name="intent" value="deactivate" />
-					<input type="hidden" name="moduleId" value={m.id} />
-					<Button type="submit" size="sm" variant="destructive">
-						{t('confirm.submit')}
-					</Button>
-				</Form>
-			</div>
-		</div>
 	)
 }
 

@@ -6,7 +6,7 @@ import { cancelPublicBooking, getManagedBooking, organizationFor, stepUrl, refus
 import { calendarOf, whenText } from '#app/.server/public-booking-mail.ts'
 import { RefusedNotice, STEP_HEADING } from '#app/components/book-wizard.tsx'
 import { SubmitButton } from '#app/components/submit-button.tsx'
-import { useUrlDialog } from '#app/lib/use-url-dialog.ts'
+import { UrlDialog } from '#app/components/url-dialog.tsx'
 import type { Route } from './+types/booked'
 
 async function bookingOf(request: Request, params: { orgSlug: string; id: string }) {
@@ -115,14 +115,13 @@ export default function Booked({ loaderData }: Route.ComponentProps) {
 /** "Cancel this booking?", opened by `&cancel=1` (works without JavaScript; with it, a dialog for the keyboard). */
 function ConfirmCancel({ when, keep }: { when: string; keep: string }) {
 	const { t } = useTranslation('book')
-	const ref = useUrlDialog<HTMLElement>(keep, 'cancel')
 	return (
-		<section
-			ref={ref}
-			tabIndex={-1}
+		<UrlDialog
 			role="alertdialog"
-			aria-labelledby="confirm-cancel-title"
-			className="grid gap-3 rounded-lg border border-destructive/40 bg-background p-4 outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50"
+			close={keep}
+			openKey="cancel"
+			labelledBy="confirm-cancel-title"
+			className="grid gap-3 rounded-lg border border-destructive/40 bg-background p-4"
 		>
 			<h2 id="confirm-cancel-title" className="font-medium">
 				{t('booked.confirmCancel.title')}
@@ -136,6 +135,6 @@ function ConfirmCancel({ when, keep }: { when: string; keep: string }) {
 					{t('booked.confirmCancel.keep')}
 				</Link>
 			</div>
-		</section>
+		</UrlDialog>
 	)
 }
