@@ -376,6 +376,16 @@ export function chosenWhen(w: Wizard, language: string) {
 	return whenText({ startsAt: slot.start, endsAt: slot.end, timezone: w.catalogue.settings.timezone }, language, w.choices.tz ?? w.catalogue.settings.timezone)
 }
 
+/** Reasons that hold for every provider: a start off the organization's grid or hours, past, too soon or too far ahead. */
+const TIME_REASONS: readonly string[] = ['invalid_start', 'in_past', 'too_soon', 'too_far_ahead', 'off_grid', 'outside_business_hours']
+
+/** Why a start chosen before its provider is not offered: the time's own reason, else taken. */
+function unlistedReason(input: AvailabilityInput, catalogue: Catalogue, start: string) {
+	const first = catalogue.providers[0]
+	const check = first ? isSlotAvailable({ ...input, providerId: first.id, start }) : null
+	return check && !check.ok && TIME_REASONS.includes(check.reason) ? check.reason : 'slot_taken'
+}
+
 /**
  * Everything a step shows, or a redirect to the first step that needs input, keeping the choices
  * that are still valid. A choice that is no longer valid (a service made inactive, a start taken)
@@ -432,7 +442,7 @@ export async function resolveWizard(
 			// Time first: the start stays while the visitor picks a provider free then.
 			const listed = wizard.days.some((d) => d.slots.some((s) => s.start === choices.start && s.providerIds.length > 0))
 			if (listed) valid.start = choices.start
-			else if (step !== 'slot') return needs('slot', 'slot_taken'), wizard
+			else if (step !== 'slot') return needs('slot', unlistedReason(input, catalogue, choices.start)), wizard
 		}
 	}
 	if (!wizard.slot) {

@@ -302,6 +302,9 @@ test('a deep link to /slot works, a step opened too early goes back to the first
 		await page.goto(`/book/${w.slug}/details?service=${w.serviceId}&provider=${w.providerIds[0]}&start=${start}`)
 		await expect(page).toHaveURL(/\/slot\?.*refused=/)
 		await expect(page.getByRole('alert')).toContainText(message)
+		// The same start chosen by time, before a provider: the same reason, not "taken".
+		await page.goto(`/book/${w.slug}/details?service=${w.serviceId}&mode=time&start=${start}`)
+		await expect(page.getByRole('alert')).toContainText(message)
 	}
 	// A day with no free time (past the horizon here) asked for in the address: said, and the next
 	// days shown under an address without it, the provider kept.
