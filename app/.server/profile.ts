@@ -43,6 +43,26 @@ export async function getProfile(userId: string): Promise<Profile> {
 	}
 }
 
+/**
+ * The language to remember at a sign-in: the profile's, or, for a profile that never saved one
+ * (made before sign-ups saved theirs), the language of the page signed in from, saved now so that
+ * mails follow it.
+ */
+export async function languageAtSignIn(userId: string, pageLanguage: string): Promise<string | null> {
+	return asUser(userId, async (trx) => {
+		const saved = await trx
+			.updateTable('profiles')
+			.set({ preferred_language: pageLanguage })
+			.where('user_id', '=', userId)
+			.where('preferred_language', 'is', null)
+			.returning('preferred_language')
+			.executeTakeFirst()
+		if (saved) return saved.preferred_language
+		const profile = await trx.selectFrom('profiles').select('preferred_language').where('user_id', '=', userId).executeTakeFirst()
+		return profile?.preferred_language ?? null
+	})
+}
+
 /** Saves name, username, phone and language; `username_taken` when another profile has the username. */
 export async function updateProfile(userId: string, values: ProfileValues): Promise<{ ok: true } | { ok: false; code: 'username_taken' }> {
 	try {

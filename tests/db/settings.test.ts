@@ -8,7 +8,7 @@ import { confirmEmailChange, findEmailChange, requestEmailChange } from '#app/.s
 import { drainMail } from '#app/.server/mail/index.ts'
 import { acceptInvitation, changeRole, findInvitation, inviteMember, joinWithInvitation, listMembers, removeMember } from '#app/.server/members.ts'
 import { deleteOrganization, resolveOldSlug, saveBrandColors, setLogo, updateOrganization } from '#app/.server/organization-settings.ts'
-import { changePassword, listSessions, revokeOtherSessions, setAvatar, updateProfile } from '#app/.server/profile.ts'
+import { changePassword, languageAtSignIn, listSessions, revokeOtherSessions, setAvatar, updateProfile } from '#app/.server/profile.ts'
 import { addMember, createUser } from './fixtures.ts'
 import { mailsTo, useTemporaryDataDir } from './outbox.ts'
 
@@ -32,6 +32,20 @@ describe('profile', () => {
 		expect(await updateProfile(b.userId, { fullName: 'Ben B.', username, phone: null, preferredLanguage: 'en' })).toEqual({ ok: false, code: 'username_taken' })
 		const ben = await asSystem((trx) => trx.selectFrom('profiles').select(['full_name', 'username']).where('user_id', '=', b.userId).executeTakeFirstOrThrow())
 		expect(ben).toEqual({ full_name: 'Ben', username: null })
+	})
+
+	test('a sign-in keeps the profile\'s language, and saves the page\'s when the profile never had one', async () => {
+		const never = await createUser('Nadia')
+		await asSystem((trx) => trx.updateTable('profiles').set({ preferred_language: null }).where('user_id', '=', never.userId).execute())
+		expect(await languageAtSignIn(never.userId, 'es')).toBe('es')
+		expect(await preferredLanguage(never.userId)).toBe('es')
+		// Saved once: a later sign-in from an English page does not change it.
+		expect(await languageAtSignIn(never.userId, 'en')).toBe('es')
+		expect(await preferredLanguage(never.userId)).toBe('es')
+		const chosen = await createUser('Paulo')
+		await updateProfile(chosen.userId, { fullName: 'Paulo', username: null, phone: null, preferredLanguage: 'pt-BR' })
+		expect(await languageAtSignIn(chosen.userId, 'en')).toBe('pt-BR')
+		expect(await preferredLanguage(chosen.userId)).toBe('pt-BR')
 	})
 
 	test('the avatar is stored at {user_id}/avatar.png and the URL changes with the picture', async () => {

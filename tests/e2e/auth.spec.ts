@@ -1,3 +1,4 @@
+import { withDatabase } from './db.ts'
 import { decodeQuotedPrintable, expect, latestMailTo, mailsTo, newAccount, signInThroughUi, signUpByRequest, signUpThroughUi, tabTo, test } from './fixtures.ts'
 
 test.describe('sign-up', () => {
@@ -115,6 +116,28 @@ test.describe('sign-in', () => {
 		await page.goBack()
 		await expect(page).toHaveURL(/\/auth\?redirectTo=%2Fapp%2Ftransactions$/)
 		await expect(page.getByRole('button', { name: 'Sign In' })).toBeVisible()
+	})
+
+	test('a profile that never saved a language takes the language it signs in with @nojs', async ({ page, request, browser }) => {
+		const account = newAccount('No Language')
+		await signUpByRequest(request, account)
+		await withDatabase((c) =>
+			c.query(`update public.profiles set preferred_language = null where user_id = (select id from auth.users where email = $1)`, [account.email]),
+		)
+		await page.goto('/auth')
+		await page.getByLabel('Language').click()
+		await page.getByRole('button', { name: 'Español' }).click()
+		await page.getByLabel('Correo electrónico').fill(account.email)
+		await page.getByLabel('Contraseña', { exact: true }).fill(account.password)
+		await page.getByRole('button', { name: 'Iniciar sesión' }).click()
+		await expect(page).toHaveURL(/\/app\/dashboard$/)
+		// A browser that never chose a language (English by its Accept-Language) reads Spanish after signing in.
+		const elsewhere = await browser.newContext({ locale: 'en-US', javaScriptEnabled: test.info().project.use.javaScriptEnabled })
+		const other = await elsewhere.newPage()
+		await signInThroughUi(other, account)
+		await expect(other).toHaveURL(/\/app\/dashboard$/)
+		await expect(other.locator('html')).toHaveAttribute('lang', 'es')
+		await elsewhere.close()
 	})
 
 	test('a signed-in visitor of /auth is sent to the dashboard', async ({ page }) => {

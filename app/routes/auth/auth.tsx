@@ -6,7 +6,7 @@ import { googleSignInAvailable } from '#app/.server/auth/google.ts'
 import { auth } from '#app/.server/auth/port.ts'
 import { getLocale } from '#app/.server/i18n.ts'
 import { appendLanguage, clientMeta, getOptionalUser } from '#app/.server/auth/session.ts'
-import { asUser } from '#app/.server/db/index.ts'
+import { languageAtSignIn } from '#app/.server/profile.ts'
 import { safeRedirect } from '#app/.server/security.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { AuthCard } from '#app/components/auth-card.tsx'
@@ -54,10 +54,7 @@ async function handleLogin(request: Request, context: Route.ActionArgs['context'
 		const formError = outcome.code === 'too_many_attempts' ? 'tooManyAttempts' : 'loginFailed'
 		return data({ result: submission.reply({ hideFields: ['password'] }), formError }, { status })
 	}
-	const profile = await asUser(outcome.user.userId, (trx) =>
-		trx.selectFrom('profiles').select('preferred_language').where('user_id', '=', outcome.user.userId).executeTakeFirst(),
-	)
-	const headers = await appendLanguage(outcome.headers, profile?.preferred_language)
+	const headers = await appendLanguage(outcome.headers, await languageAtSignIn(outcome.user.userId, getLocale(context)))
 	return redirectWithToast(
 		safeRedirect(redirectTo),
 		{ type: 'success', title: 'auth:toast.welcomeBack.title', description: 'auth:toast.welcomeBack.description' },

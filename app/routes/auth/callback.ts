@@ -2,9 +2,11 @@ import { redirect } from 'react-router'
 import { clearOauthCookie, finishGoogleSignIn, googleSignInAvailable } from '#app/.server/auth/google.ts'
 import { signInWithGoogle } from '#app/.server/auth/local.ts'
 import { startSession } from '#app/.server/auth/session.ts'
+import { getLocale } from '#app/.server/i18n.ts'
 import { finishSupabaseCallback } from '#app/.server/auth/supabase.ts'
 import { usesSupabase } from '#app/.server/env.ts'
 import { log } from '#app/.server/log.ts'
+import { languageAtSignIn } from '#app/.server/profile.ts'
 import { safeRedirect } from '#app/.server/security.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import type { Route } from './+types/callback'
@@ -39,7 +41,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	if (!profile) return redirect('/auth?error=googleFailed')
 	const outcome = await signInWithGoogle(profile)
 	if (!outcome.ok) return redirect('/auth?error=googleEmailNotVerified')
-	const headers = await startSession(request, context, outcome.user.userId)
+	const headers = await startSession(request, context, outcome.user.userId, await languageAtSignIn(outcome.user.userId, getLocale(context)))
 	headers.append('set-cookie', await clearOauthCookie())
 	return redirectWithToast(safeRedirect(profile.redirectTo), welcome, { headers })
 }
