@@ -3,6 +3,7 @@
  * show for the chosen service, in the display timezone, with every choice a plain link.
  */
 import { daysWithSlots, slotsByTime, slotsForProvider, type AvailabilityDay, type Slot } from '#app/lib/availability.ts'
+import { dateIn } from '#app/lib/dates.ts'
 import { stepUrl, type Choices, type Wizard } from './public-booking.ts'
 
 export const PROVIDER_PAGE = 6
@@ -33,6 +34,25 @@ function dayLabel(date: string, language: string) {
 	return formatter('day', language, 'UTC').format(new Date(`${date}T12:00:00Z`))
 }
 
+/** How many days the day strip lists. */
+const DAYS_LISTED = 14
+
+/**
+ * The day whose times are shown: the one in the address when it has free time; else, when a
+ * booking is being moved, its own day or the next one with free time; else the first.
+ */
+function shownDay(available: string[], chosen: string | undefined, movedFrom: string | undefined) {
+	if (chosen && available.includes(chosen)) return chosen
+	return (movedFrom && available.find((d) => d >= movedFrom)) || available[0]
+}
+
+/** The day strip: the first days with free time, moved along so that the shown day is on it. */
+function listedDays(available: string[], shown: string | undefined) {
+	const at = shown ? available.indexOf(shown) : -1
+	const from = at >= DAYS_LISTED ? at - DAYS_LISTED + 1 : 0
+	return available.slice(from, from + DAYS_LISTED)
+}
+
 export function slotView(w: Wizard, language: string) {
 	const { org, choices, provider, catalogue } = w
 	const orgTz = catalogue.settings.timezone
@@ -44,8 +64,9 @@ export function slotView(w: Wizard, language: string) {
 		time: link('slot', { mode: 'time', start: choices.start }),
 	}
 	const dayList = (days: string[], current: string | undefined, extra: Partial<Choices>) =>
-		days.slice(0, 14).map((date) => ({ date, label: dayLabel(date, language), current: date === current, link: link('slot', { ...extra, date }) }))
+		listedDays(days, current).map((date) => ({ date, label: dayLabel(date, language), current: date === current, link: link('slot', { ...extra, date }) }))
 	const page = choices.more ?? 1
+	const movedFrom = w.reschedule ? dateIn(orgTz, new Date(w.reschedule.startsAt)) : undefined
 	const onDay = (days: AvailabilityDay[], date: string | undefined) => days.filter((d) => d.date === date)
 
 	if (choices.mode === 'provider') {
@@ -65,7 +86,7 @@ export function slotView(w: Wizard, language: string) {
 			}
 		}
 		const available = daysWithSlots(w.days, provider.id)
-		const date = choices.date && available.includes(choices.date) ? choices.date : available[0]
+		const date = shownDay(available, choices.date, movedFrom)
 		const all = slotsForProvider(onDay(w.days, date), provider.id)
 		const shown = all.slice(0, PROVIDER_PAGE * page)
 		return {
@@ -83,7 +104,7 @@ export function slotView(w: Wizard, language: string) {
 
 	if (!choices.start) {
 		const available = daysWithSlots(w.days)
-		const date = choices.date && available.includes(choices.date) ? choices.date : available[0]
+		const date = shownDay(available, choices.date, movedFrom)
 		const all = slotsByTime(onDay(w.days, date))
 		const shown = all.slice(0, TIME_PAGE * page)
 		return {

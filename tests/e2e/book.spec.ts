@@ -316,6 +316,10 @@ test('a deep link to /slot works, a step opened too early goes back to the first
 	await expect(page.getByRole('alert')).toContainText('That day has no free times. Here are the next days that do.')
 	await expect(page.locator('[aria-current="date"]')).toHaveCount(1)
 	await expect(page.getByRole('link', { name: /\d{1,2}:\d{2}/ }).first()).toBeVisible()
+	// A day further than the strip's first fourteen: the strip moves along so that it is on it.
+	const dayTwenty = new Date(Date.now() + 20 * 86_400_000).toISOString().slice(0, 10)
+	await page.goto(`/book/${w.slug}/slot?service=${w.serviceId}&provider=${w.providerIds[0]}&date=${dayTwenty}`)
+	await expect(page.locator('[aria-current="date"]')).toHaveAttribute('href', new RegExp(`date=${dayTwenty}`))
 	// A booking link that is not (or no longer) valid, of an organization that exists.
 	const noBooking = await page.goto(`/book/${w.slug}/booked/${crypto.randomUUID()}?token=${'a'.repeat(64)}`)
 	expect(noBooking?.status()).toBe(404)
@@ -465,7 +469,8 @@ test('the manage link reschedules (same booking, update mail with the same UID) 
 	// Reschedule: a new slot in the same wizard, straight to the confirmation.
 	await page.getByRole('link', { name: 'Choose another time' }).click()
 	await expect(page).toHaveURL(/\/slot\?.*reschedule=/)
-	await page.goto(`${page.url()}&date=${later}`)
+	// It opens on the booking's own day, not on the first day with free time.
+	await expect(page.locator('[aria-current="date"]')).toHaveAttribute('href', new RegExp(`date=${later}`))
 	await page.getByRole('list', { name: 'Free times' }).getByRole('link').nth(4).click()
 	await expect(page).toHaveURL(/\/confirm\?/)
 	await expect(page.getByRole('heading', { name: 'Confirm the new time' })).toBeVisible()
