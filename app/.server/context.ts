@@ -10,3 +10,9 @@ export const memberContext = createContext<CurrentMember | null>(null)
 
 /** The current organization's modules the member sees in the sidebar, read with the member. */
 export const activeModulesContext = createContext<ActiveModule[]>([])
+
+/**
+ * The organization a posted form was rendered for (ORGANIZATION_FIELD), read by the request
+ * guard from the body it checks anyway; null when the request posts none.
+ */
+export const formOrganizationContext = createContext<string | null>(null)

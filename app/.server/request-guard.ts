@@ -1,6 +1,8 @@
 import { data, redirect, type RouterContextProvider } from 'react-router'
+import { formOrganizationContext } from './context.ts'
 import { getInstance } from './i18n.ts'
 import type { ErrorMessage, ErrorPayload } from '#app/lib/errors.ts'
+import { ORGANIZATION_FIELD } from '#app/lib/organization-field.ts'
 
 /**
  * Refuses, before any route reads it, a request that no screen sends and that would otherwise
@@ -10,7 +12,10 @@ import type { ErrorMessage, ErrorPayload } from '#app/lib/errors.ts'
  * - a write whose body is not a form (JSON, text/plain, none) or is malformed multipart;
  * - a body over the size cap (a urlencoded form, or an upload);
  * - a form with more fields than any screen has, or a list index (`rows[4294967294]`, also
- *   inside conform's `__intent__`) past `MAX_LIST_INDEX`, so no parser ever builds a huge array.
+ *   inside conform's `__intent__`) past `MAX_LIST_INDEX`, so no parser ever builds a huge array;
+ * - an organization field (ORGANIZATION_FIELD) that is not one UUID.
+ *
+ * The organization field of a form it lets through is kept for the /app layout (`formOrganizationContext`).
  *
  * Every refusal is a 4xx that the error boundary explains in the user's language.
  */
@@ -34,35 +39,51 @@ const READS_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
 /** The refusal for this request, or null when it may go on. */
 export async function inspectRequest(request: Request): Promise<GuardRefusal | null> {
-	if (hasNulByte(request.url)) return { status: 400, reason: 'nulByte' }
-	if (!READS_BODY.has(request.method.toUpperCase())) return null
+	return (await readRequest(request)).refusal
+}
+
+type Inspected = { refusal: GuardRefusal | null; organizationId: string | null }
+
+/** The refusal for this request (or null), and the organization field of the form it posts. */
+async function readRequest(request: Request): Promise<Inspected> {
+	const refuse = (refusal: GuardRefusal): Inspected => ({ refusal, organizationId: null })
+	if (hasNulByte(request.url)) return refuse({ status: 400, reason: 'nulByte' })
+	if (!READS_BODY.has(request.method.toUpperCase())) return { refusal: null, organizationId: null }
 
 	const type = (request.headers.get('content-type') ?? '').toLowerCase()
 	const multipart = type.startsWith('multipart/form-data')
-	if (!multipart && !type.startsWith('application/x-www-form-urlencoded')) return { status: 415, reason: 'notAForm' }
+	if (!multipart && !type.startsWith('application/x-www-form-urlencoded')) return refuse({ status: 415, reason: 'notAForm' })
 
 	const cap = multipart ? MAX_MULTIPART_BYTES : MAX_FORM_BYTES
 	const declared = Number(request.headers.get('content-length') ?? NaN)
-	if (Number.isFinite(declared) && declared > cap) return { status: 413, reason: 'tooLarge' }
+	if (Number.isFinite(declared) && declared > cap) return refuse({ status: 413, reason: 'tooLarge' })
 
 	const body = await readCapped(request.clone(), cap)
-	if (body === null) return { status: 413, reason: 'tooLarge' }
+	if (body === null) return refuse({ status: 413, reason: 'tooLarge' })
 
-	let fields: Iterable<[string, FormDataEntryValue]>
+	let fields: FormData | URLSearchParams
 	if (multipart) {
 		try {
 			const headers = new Headers({ 'content-type': request.headers.get('content-type') ?? '' })
 			fields = await new Response(new Uint8Array(body), { headers }).formData()
 		} catch {
-			return { status: 400, reason: 'malformedBody' }
+			return refuse({ status: 400, reason: 'malformedBody' })
 		}
 	} else {
 		const text = decodeUtf8(body)
-		if (text === null) return { status: 400, reason: 'malformedBody' }
+		if (text === null) return refuse({ status: 400, reason: 'malformedBody' })
 		fields = new URLSearchParams(text)
 	}
-	return inspectFields(fields)
+	const refusal = inspectFields(fields)
+	if (refusal) return refuse(refusal)
+	const organizations = fields.getAll(ORGANIZATION_FIELD)
+	if (organizations.length === 0) return { refusal: null, organizationId: null }
+	const [organizationId] = organizations
+	if (organizations.length > 1 || typeof organizationId !== 'string' || !UUID.test(organizationId)) return refuse({ status: 400, reason: 'malformedBody' })
+	return { refusal: null, organizationId }
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /** The checks on a parsed form's names and values (exported for the tests). */
 export function inspectFields(fields: Iterable<[string, FormDataEntryValue]>): GuardRefusal | null {
@@ -201,7 +222,8 @@ const TOO_LARGE_BACK_TO: Record<string, string> = {
  * boundary; a resource route (sign-out, the CSV export) answers the translated message itself.
  */
 export async function requestGuard({ request, context }: { request: Request; context: Readonly<RouterContextProvider> }, next: () => Promise<Response>) {
-	const refusal = await inspectRequest(request)
+	const { refusal, organizationId } = await readRequest(request)
+	context.set(formOrganizationContext, organizationId)
 	if (refusal) {
 		// The rest of a body that is too large is not read (the connection closes after the answer),
 		// except an upload sent back to its screen, below.

@@ -1,7 +1,8 @@
 import { LogOutIcon, MenuIcon, PanelLeftIcon } from 'lucide-react'
 import { useCallback, useEffect, useState } from 'react'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { Form, useLocation } from 'react-router'
+import { useLocation } from 'react-router'
+import { AppForm } from '#app/components/app-form.tsx'
 import { LanguageSwitcher } from '#app/components/language-switcher.tsx'
 import { SidebarContent, type SidebarProps } from '#app/components/sidebar-content.tsx'
 import { MAIN_ID } from '#app/components/skip-link.tsx'
@@ -96,7 +97,7 @@ export function AppShell({ sidebarExpanded, children, ...sidebar }: AppShellProp
 							<MenuIcon className="size-4" />
 						</span>
 					)}
-					<Form
+					<AppForm
 						method="post"
 						action="/preferences"
 						className="hidden md:block"
@@ -119,19 +120,19 @@ export function AppShell({ sidebarExpanded, children, ...sidebar }: AppShellProp
 						>
 							<PanelLeftIcon />
 						</Button>
-					</Form>
+					</AppForm>
 					<p className="truncate text-sm font-medium" data-testid="current-organization" title={sidebar.organization.name}>
 						{sidebar.organization.name}
 					</p>
 					<div className="ml-auto flex items-center gap-2">
 						<LanguageSwitcher />
-						<Form method="post" action="/auth/sign-out">
+						<AppForm method="post" action="/auth/sign-out">
 							<Button type="submit" variant="ghost" size="sm">
 								<LogOutIcon aria-hidden="true" />
 								<span className="hidden sm:inline">{t('actions.signOut')}</span>
 								<span className="sr-only sm:hidden">{t('actions.signOut')}</span>
 							</Button>
-						</Form>
+						</AppForm>
 					</div>
 				</header>
 				<main id={MAIN_ID} tabIndex={-1} className="min-w-0 flex-1 p-4 md:p-6">{children}</main>

@@ -1,4 +1,5 @@
-import { Form, Link } from 'react-router'
+import { Link } from 'react-router'
+import { AppForm } from '#app/components/app-form.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { UrlDialog } from '#app/components/url-dialog.tsx'
 import { useParamsHref } from '#app/lib/use-params-href.ts'
@@ -32,13 +33,13 @@ export function ConfirmDeactivate({ name, moduleId }: { name: string; moduleId?:
 						{t('confirm.cancel')}
 					</Link>
 				</Button>
-				<Form method="post" preventScrollReset>
+				<AppForm method="post" preventScrollReset>
 					<input type="hidden" name="intent" value="deactivate" />
 					{moduleId ? <input type="hidden" name="moduleId" value={moduleId} /> : null}
 					<Button type="submit" size="sm" variant="destructive">
 						{t('confirm.submit')}
 					</Button>
-				</Form>
+				</AppForm>
 			</div>
 		</UrlDialog>
 	)

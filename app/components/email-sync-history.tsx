@@ -1,6 +1,7 @@
 import { AlertCircleIcon } from 'lucide-react'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { Form, Link } from 'react-router'
+import { Link } from 'react-router'
+import { AppForm } from '#app/components/app-form.tsx'
 import { SubmitButton } from '#app/components/submit-button.tsx'
 import { Alert, AlertDescription } from '#app/components/ui/alert.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
@@ -60,10 +61,10 @@ export function EmailSyncHistory({ sync, connected }: { sync: EmailSyncView; con
 									{t(`emailSync.status.${sync.status}`)}
 								</Badge>
 							</span>
-							<Form method="post">
+							<AppForm method="post">
 								<input type="hidden" name="intent" value="syncNow" />
 								<SubmitButton intent="syncNow" label={t('emailSync.syncNow')} pendingLabel={t('emailSync.syncing')} />
-							</Form>
+							</AppForm>
 						</>
 					) : (
 						<span className="text-sm text-muted-foreground">{t('integrations.notConnected')}</span>

@@ -2,7 +2,8 @@ import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@co
 import { parseWithZod } from '@conform-to/zod/v4'
 import { AlertCircleIcon, MailIcon } from 'lucide-react'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { Form } from 'react-router'
+
+import { AppForm } from '#app/components/app-form.tsx'
 import { Field } from '#app/components/field.tsx'
 import { SubmitButton } from '#app/components/submit-button.tsx'
 import { Alert, AlertDescription } from '#app/components/ui/alert.tsx'
@@ -103,23 +104,23 @@ export function IntegrationCard({
 					<p className="text-sm text-muted-foreground">{t('integrations.ownerOnly')}</p>
 				) : connected ? (
 					<div className="flex flex-wrap gap-2">
-						<Form method="post">
+						<AppForm method="post">
 							<input type="hidden" name="intent" value="refreshIntegration" />
 							<input type="hidden" name="credentialId" value={integration.id} />
 							<SubmitButton intent="refreshIntegration" label={t('integrations.refresh')} pendingLabel={t('integrations.refresh')} />
-						</Form>
-						<Form method="post">
+						</AppForm>
+						<AppForm method="post">
 							<input type="hidden" name="intent" value="disconnectIntegration" />
 							<input type="hidden" name="credentialId" value={integration.id} />
 							<SubmitButton intent="disconnectIntegration" label={t('integrations.disconnect')} pendingLabel={t('integrations.disconnect')} />
-						</Form>
+						</AppForm>
 					</div>
 				) : (
 					<>
-						<Form method="post">
+						<AppForm method="post">
 							<input type="hidden" name="intent" value="connectGoogle" />
 							<SubmitButton intent="connectGoogle" label={t('integrations.connectGmail')} pendingLabel={t('integrations.connecting')} />
-						</Form>
+						</AppForm>
 						<ImapForm lastResult={lastResult} />
 					</>
 				)}
@@ -150,7 +151,7 @@ function ImapForm({ lastResult }: { lastResult?: SubmissionResult<string[]> | nu
 					<AlertDescription>{t(form.errors[0]!)}</AlertDescription>
 				</Alert>
 			) : null}
-			<Form method="post" {...getFormProps(form)} noValidate className="grid gap-3 sm:grid-cols-2">
+			<AppForm method="post" {...getFormProps(form)} noValidate className="grid gap-3 sm:grid-cols-2">
 				<input type="hidden" name="intent" value="connectImap" />
 				<Field label={t('integrations.fields.host')} htmlFor={fields.host.id} errorId={fields.host.errorId} error={fieldError(fields.host.errors)}>
 					<Input {...getInputProps(fields.host, { type: 'text' })} autoComplete="off" placeholder="imap.example.com" />
@@ -179,7 +180,7 @@ function ImapForm({ lastResult }: { lastResult?: SubmissionResult<string[]> | nu
 				<div className="sm:col-span-2">
 					<SubmitButton intent="connectImap" label={t('integrations.connectImap')} pendingLabel={t('integrations.connecting')} />
 				</div>
-			</Form>
+			</AppForm>
 		</section>
 	)
 }

@@ -1,6 +1,7 @@
 import { CheckIcon, LanguagesIcon } from 'lucide-react'
+import { AppForm } from '#app/components/app-form.tsx'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { Form, useLocation } from 'react-router'
+import { useLocation } from 'react-router'
 import { languageNames, supportedLanguages } from '#app/lib/i18n.ts'
 import { cn } from '#app/lib/utils.ts'
 
@@ -23,7 +24,7 @@ export function LanguageSwitcher({ className }: { className?: string }) {
 				<LanguagesIcon className="size-4" aria-hidden="true" />
 				<span>{currentName}</span>
 			</summary>
-			<Form method="post" action="/preferences" className="absolute right-0 z-50 mt-1 grid min-w-48 gap-1 rounded-md border bg-popover p-1 text-popover-foreground shadow-md">
+			<AppForm method="post" action="/preferences" className="absolute right-0 z-50 mt-1 grid min-w-48 gap-1 rounded-md border bg-popover p-1 text-popover-foreground shadow-md">
 				<input type="hidden" name="intent" value="language" />
 				<input type="hidden" name="redirectTo" value={location.pathname + location.search} />
 				{supportedLanguages.map((lng) => (
@@ -41,7 +42,7 @@ export function LanguageSwitcher({ className }: { className?: string }) {
 						{lng === current ? <CheckIcon className="size-4" aria-hidden="true" /> : null}
 					</button>
 				))}
-			</Form>
+			</AppForm>
 		</details>
 	)
 }

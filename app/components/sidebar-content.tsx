@@ -14,8 +14,9 @@ import {
 	type LucideIcon,
 } from 'lucide-react'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { Form, Link, NavLink, useLocation } from 'react-router'
+import { Link, NavLink, useLocation } from 'react-router'
 import type { ActiveModule } from '#app/.server/modules.ts'
+import { AppForm } from '#app/components/app-form.tsx'
 import { ModuleIcon } from '#app/components/module-icon.tsx'
 import type { Membership } from '#app/.server/organizations.ts'
 import { cn } from '#app/lib/utils.ts'
@@ -170,7 +171,7 @@ function OrganizationSwitcher({
 				{label}
 				<ChevronsUpDownIcon className={cn('size-4 text-muted-foreground', collapsed && 'md:hidden')} aria-hidden="true" />
 			</summary>
-			<Form method="post" action="/preferences" className="absolute left-0 z-50 mt-1 grid w-60 gap-1 rounded-md border bg-popover p-1 text-popover-foreground shadow-md">
+			<AppForm method="post" action="/preferences" className="absolute left-0 z-50 mt-1 grid w-60 gap-1 rounded-md border bg-popover p-1 text-popover-foreground shadow-md">
 				<input type="hidden" name="intent" value="organization" />
 				<input type="hidden" name="redirectTo" value={location.pathname} />
 				<p className="px-2 py-1 text-xs text-muted-foreground">{t('sidebar.organizations')}</p>
@@ -189,7 +190,7 @@ function OrganizationSwitcher({
 						{m.id === organization.id ? <CheckIcon className="size-4" aria-hidden="true" /> : null}
 					</button>
 				))}
-			</Form>
+			</AppForm>
 		</details>
 	)
 }

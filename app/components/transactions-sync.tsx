@@ -1,7 +1,8 @@
 import { InfoIcon, RefreshCwIcon, UploadIcon } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { Form, Link, useLocation, useNavigation } from 'react-router'
+import { Link, useLocation, useNavigation } from 'react-router'
+import { AppForm } from '#app/components/app-form.tsx'
 import { Alert, AlertDescription, AlertTitle } from '#app/components/ui/alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Spinner } from '#app/components/ui/spinner.tsx'
@@ -33,12 +34,12 @@ export function SyncButton() {
 	const submitting = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'sync'
 	const busy = submitting || busyUntil > 0
 	return (
-		<Form method="post" action={location.pathname + location.search} onSubmit={() => setBusyUntil(Date.now() + SYNC_BUSY_MS)}>
+		<AppForm method="post" action={location.pathname + location.search} onSubmit={() => setBusyUntil(Date.now() + SYNC_BUSY_MS)}>
 			<Button type="submit" name="intent" value="sync" variant="outline" disabled={busy} aria-live="polite">
 				{busy ? <Spinner aria-label={t('sync.syncing')} /> : <RefreshCwIcon aria-hidden="true" />}
 				{busy ? t('sync.syncing') : t('sync.button')}
 			</Button>
-		</Form>
+		</AppForm>
 	)
 }
 

@@ -1,4 +1,4 @@
-import { data, redirect } from 'react-router'
+import { data, matchPath, redirect } from 'react-router'
 import { z } from 'zod'
 import { getOptionalUser } from '#app/.server/auth/session.ts'
 import { asUser } from '#app/.server/db/index.ts'
@@ -45,10 +45,32 @@ export async function action({ request }: Route.ActionArgs) {
 			const { memberships } = await listMemberships(user.userId)
 			if (!memberships.some((m) => m.id === input.organizationId)) return data({ error: 'forbidden' }, { status: 403 })
 			headers.append('set-cookie', await currentOrganizationCookie(input.organizationId))
-			break
+			return redirect(pageInOtherOrganization(back), { headers })
 		}
 	}
 	return redirect(back, { headers })
+}
+
+/** Pages of one organization's row, and the list each belongs to. */
+const ROW_PAGES: Array<[pattern: string, list: string]> = [
+	['/app/clients/:id', '/app/clients'],
+	['/app/transactions/import/:id', '/app/transactions/import/history'],
+	['/app/booking/providers/:id/hours', '/app/booking/providers'],
+]
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/**
+ * Where a switch of organization lands: the same page without its query (a day, a search, an
+ * open question belong to the organization left), or, from a page of one of that organization's
+ * rows (a client, an import, a provider's hours), the list it belongs to, not a 404.
+ */
+function pageInOtherOrganization(path: string) {
+	const { pathname } = new URL(path, 'http://localhost')
+	for (const [pattern, list] of ROW_PAGES) {
+		const id = matchPath(pattern, pathname)?.params.id
+		if (id && UUID.test(id)) return list
+	}
+	return pathname
 }
 
 export function loader() {

@@ -564,3 +564,58 @@ test('members: roles change, and the last owner can be neither demoted nor remov
 	const roles = await withDatabase(async (db) => (await db.query('select user_id, role from public.organization_members where organization_id = $1 order by role', [orgId])).rows)
 	expect(roles).toEqual([{ user_id: userId, role: 'owner' }, { user_id: helper.userId, role: 'administrator' }])
 })
+
+test('a form left open in one tab saves into its own organization after another tab switched; the switch from a row lands on its list @nojs', async ({ page, browser }) => {
+	const mine = await signedIn(page, 'First Studio')
+	const other = await signedIn(await (await browser.newContext()).newPage(), 'Second Studio')
+	const clientId = await withDatabase(async (db) => {
+		await db.query(`insert into public.organization_members (organization_id, user_id, role, joined_at) values ($1, $2, 'owner', now())`, [other.orgId, mine.userId])
+		const { rows } = await db.query(`insert into public.clients (organization_id, name) values ($1, 'Tab Client') returning id`, [mine.orgId])
+		return rows[0].id as string
+	})
+	const names = async () =>
+		withDatabase(async (db) => (await db.query('select id, name from public.organizations where id = any($1) order by name', [[mine.orgId, other.orgId]])).rows)
+
+	// Tab 1: First Studio's organization form, edited. Tab 2 (same browser): switches to Second Studio.
+	await page.goto('/app/settings/organization')
+	await expect(page.getByTestId('current-organization')).toHaveText('First Studio')
+	await page.getByLabel('Name', { exact: true }).fill('First Studio Renamed')
+	const tab2 = await page.context().newPage()
+	await tab2.goto('/app/dashboard')
+	await tab2.locator('#app-sidebar').getByLabel('Switch organization').click()
+	await tab2.locator('#app-sidebar').getByRole('button', { name: 'Second Studio' }).click()
+	await expect(tab2.getByTestId('current-organization')).toHaveText('Second Studio')
+
+	// Tab 1 saves: into First Studio, which it shows; Second Studio is untouched.
+	await page.getByRole('button', { name: 'Save organization' }).click()
+	await expect(page.getByText('Organization updated')).toBeVisible()
+	await expect(page.getByTestId('current-organization')).toHaveText('First Studio Renamed')
+	expect(await names()).toEqual([
+		{ id: mine.orgId, name: 'First Studio Renamed' },
+		{ id: other.orgId, name: 'Second Studio' },
+	])
+
+	// A form of an organization the user has left since it was rendered changes nothing, and says so.
+	await tab2.locator('#app-sidebar').getByLabel('Switch organization').click()
+	await tab2.locator('#app-sidebar').getByRole('button', { name: 'Second Studio' }).click()
+	await tab2.goto('/app/settings/organization')
+	await expect(tab2.getByTestId('current-organization')).toHaveText('Second Studio')
+	await tab2.getByLabel('Name', { exact: true }).fill('Hijacked')
+	await withDatabase((db) => db.query('delete from public.organization_members where organization_id = $1 and user_id = $2', [other.orgId, mine.userId]))
+	await tab2.getByRole('button', { name: 'Save organization' }).click()
+	await expect(tab2.getByText('Nothing was saved')).toBeVisible()
+	await expect(tab2.getByText('That page belonged to an organization you are no longer a member of.')).toBeVisible()
+	expect((await names()).map((o) => o.name)).toEqual(['First Studio Renamed', 'Second Studio'])
+
+	// Switching from a client's page lands on the clients list of the other organization, not a 404.
+	await withDatabase((db) => db.query(`insert into public.organization_members (organization_id, user_id, role, joined_at) values ($1, $2, 'member', now())`, [other.orgId, mine.userId]))
+	await page.goto('/app/dashboard')
+	await page.locator('#app-sidebar').getByLabel('Switch organization').click()
+	await page.locator('#app-sidebar').getByRole('button', { name: 'First Studio Renamed' }).click()
+	await page.goto(`/app/clients/${clientId}`)
+	await expect(page.getByRole('heading', { name: 'Tab Client' })).toBeVisible()
+	await page.locator('#app-sidebar').getByLabel('Switch organization').click()
+	await page.locator('#app-sidebar').getByRole('button', { name: 'Second Studio' }).click()
+	await expect(page).toHaveURL(/\/app\/clients$/)
+	await expect(page.getByTestId('current-organization')).toHaveText('Second Studio')
+})

@@ -5,6 +5,7 @@
  * text that was stored comes back escaped, never as live markup.
  */
 import { expect, test } from '@playwright/test'
+import { ORGANIZATION_FIELD } from '../../app/lib/organization-field.ts'
 import { withDatabase } from '../e2e/db.ts'
 import { formsOf } from './html.ts'
 import { FORM, raw } from './http.ts'
@@ -120,14 +121,15 @@ test('SQL and HTML meta-characters in every text field of every form: never a 5x
 			expect(forms.length, `${page} renders a form that posts to ${entry.path}`).toBeGreaterThan(0)
 			for (const form of forms) {
 				for (const field of form.textFields) {
-					if (!entry.post!.fields.includes(fieldName(field)) && !['__intent__', 'intent'].includes(field)) unlisted.push(`${entry.id}: ${fieldName(field)}`)
+					if (!entry.post!.fields.includes(fieldName(field)) && !['__intent__', 'intent', ORGANIZATION_FIELD].includes(field)) unlisted.push(`${entry.id}: ${fieldName(field)}`)
 				}
 				// Each hostile string in every text field at once, then all of them together in each
 				// field a user types in alone (so that one field's refusal does not hide another's crash).
 				const typed = form.textFields.filter((f) => !form.hiddenFields.includes(f))
 				const sends: Array<[string | null, string]> = [...HOSTILE.map((h): [null, string] => [null, h]), ...typed.map((f): [string, string] => [f, HOSTILE.join(' ')])]
 				for (const [target, hostile] of sends) {
-					const values = form.fields.map(([name, value]): [string, string] => [name, (target === null ? form.textFields.includes(name) && name !== 'intent' : name === target) ? hostile : value])
+					// The form's organization stays (a hostile one is refused before any action, tests/unit/request-guard.test.ts).
+					const values = form.fields.map(([name, value]): [string, string] => [name, (target === null ? form.textFields.includes(name) && name !== 'intent' && name !== ORGANIZATION_FIELD : name === target) ? hostile : value])
 					const action = new URL(form.action)
 					const response = await raw(base, 'POST', action.pathname + action.search, { headers: { ...FORM, cookie: org.cookie }, body: new URLSearchParams(values).toString() })
 					expect(response.status, `${hostile} in ${target ?? 'every text field'} of ${form.action}`).toBeLessThan(500)

@@ -7,6 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { expect, test } from '@playwright/test'
 import { createCookie } from 'react-router'
+import { ORGANIZATION_FIELD } from '../../app/lib/organization-field.ts'
 import { withDatabase } from '../e2e/db.ts'
 import { FORM, raw } from './http.ts'
 import { baseURLOf, concretePath, routeSecurity, type RouteSecurity } from './walk.ts'
@@ -61,6 +62,26 @@ test('every route, asked for organization B’s rows by a member of A or by anyo
 		}
 	}
 	expect(checked).toBeGreaterThan(routeSecurity.length * 2)
+	expect(await fingerprint(b.orgId)).toBe(before)
+})
+
+test('every action of the signed-in app, posted by a member of A with organization B as the form’s organization, changes nothing', async () => {
+	const base = baseURLOf()
+	const before = await fingerprint(b.orgId)
+	let checked = 0
+	for (const entry of routeSecurity.filter((e) => e.post && e.path.startsWith('/app'))) {
+		for (const intent of entry.post!.intents.length ? entry.post!.intents : ['']) {
+			const body = new URLSearchParams({ intent, [ORGANIZATION_FIELD]: b.orgId, id: b.appointmentId, name: 'Hijacked', clientId: b.clientId, batchId: b.batchId })
+			const response = await raw(base, 'POST', concretePath(entry, a, { post: true }), { headers: { ...FORM, cookie: a.cookie }, body: body.toString() })
+			const label = `POST ${entry.path} intent=${intent}`
+			// Sent back to the page it came from, with "Nothing was saved".
+			expect(response.status, label).toBe(302)
+			expect(response.headers.location ?? '', label).toMatch(/^\/app\//)
+			expect(response.body, label).not.toContain(MARKER)
+			checked++
+		}
+	}
+	expect(checked).toBeGreaterThan(20)
 	expect(await fingerprint(b.orgId)).toBe(before)
 })
 

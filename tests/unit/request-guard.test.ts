@@ -14,6 +14,7 @@ describe('the request guard', () => {
 	test('lets an ordinary form post and any GET through', async () => {
 		expect(await inspectRequest(post('intent=save&rows%5B0%5D.amount=12.50', FORM))).toBeNull()
 		expect(await inspectRequest(new Request('http://app.test/app/transactions?q=ana'))).toBeNull()
+		expect(await inspectRequest(post(`intent=save&_org=${crypto.randomUUID()}`, FORM))).toBeNull()
 	})
 
 	test.each([
@@ -29,6 +30,8 @@ describe('the request guard', () => {
 		['a zero-padded huge index', post('rows%5B0000000004294967294%5D.amount=1', FORM), 413],
 		['an index in conform intent', post(`__intent__=${encodeURIComponent('{"type":"insert","payload":{"name":"rows","index":4294967294}}')}`, FORM), 413],
 		['a declared body over the cap', post('a=1', FORM, { 'content-length': String(MAX_FORM_BYTES + 1) }), 413],
+		['an organization field that is not a UUID', post("intent=save&_org=1' or '1'='1", FORM), 400],
+		['two organization fields', post(`_org=${crypto.randomUUID()}&_org=${crypto.randomUUID()}`, FORM), 400],
 	])('refuses %s', async (_, request, status) => {
 		expect((await inspectRequest(request))?.status).toBe(status)
 	})

@@ -39,9 +39,10 @@ function signInRedirect(request: Request) {
  * (null when the user belongs to none) and the sidebar's modules, in one statement
  * (`private.signed_in_shell`; docs/decisions/023-fewer-round-trips.md). With the local adapter
  * the session is checked in that statement too; Supabase's verified claims need no database.
+ * `chosen`: the organization to act in, instead of the current one (a posted form's).
  */
-export async function requireSignedInMember(request: Request): Promise<{ member: CurrentMember | null; activeModules: ActiveModule[] }> {
-	const chosen = await chosenOrganization(request)
+export async function requireSignedInMember(request: Request, chosenForRequest?: string | null): Promise<{ member: CurrentMember | null; activeModules: ActiveModule[] }> {
+	const chosen = chosenForRequest ?? (await chosenOrganization(request))
 	const port = auth()
 	let shell: SignedInShell | null = null
 	if (port.name === 'local') {

@@ -3,9 +3,10 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { Trash2Icon, XIcon } from 'lucide-react'
 import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { Form, Link, useLocation, useNavigation, useRouteLoaderData } from 'react-router'
+import { Link, useLocation, useNavigation, useRouteLoaderData } from 'react-router'
 import { toast } from 'sonner'
 import type { z } from 'zod'
+import { AppForm } from '#app/components/app-form.tsx'
 import { FormAlert } from '#app/components/form-alert.tsx'
 import { Alert, AlertDescription, AlertTitle } from '#app/components/ui/alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'
@@ -143,7 +144,7 @@ export function EditableTable<L extends LoadedRow, R extends EditRowValues, V>({
 	}, [rows.length, firstKey])
 
 	return (
-		<Form
+		<AppForm
 			method="post"
 			action={location.pathname + location.search}
 			{...getFormProps(form)}
@@ -242,7 +243,7 @@ export function EditableTable<L extends LoadedRow, R extends EditRowValues, V>({
 			{saveKey ? <input type="hidden" name={SAVE_KEY_FIELD} value={saveKey} /> : null}
 			{/* Last: a post without it was sent before the page had finished loading. */}
 			<input type="hidden" name={FORM_END_FIELD} value="1" />
-		</Form>
+		</AppForm>
 	)
 }
 

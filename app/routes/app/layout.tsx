@@ -3,9 +3,11 @@ import { Outlet, redirect } from 'react-router'
 import { requireMember, requireSignedInMember } from '#app/.server/auth/session.ts'
 import { publicWizardRedirect } from '#app/.server/booking.ts'
 import { catalogueT, localizeModule } from '#app/.server/catalogue-text.ts'
-import { activeModulesContext, memberContext } from '#app/.server/context.ts'
+import { activeModulesContext, formOrganizationContext, memberContext } from '#app/.server/context.ts'
 import { listActiveModules } from '#app/.server/modules.ts'
+import { chosenOrganization, currentOrganizationCookie } from '#app/.server/organizations.ts'
 import { readSidebarExpanded } from '#app/.server/sidebar.ts'
+import { redirectWithToast } from '#app/.server/toast.ts'
 import { AppShell } from '#app/components/app-shell.tsx'
 import { keepDataAfterLostSave } from '#app/components/data-table/keep-edits.ts'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
@@ -15,17 +17,35 @@ import type { Route } from './+types/layout'
 /**
  * Every /app route runs with a signed-in user and a current organization, or leaves; except
  * `/app/booking?orgSlug=X`, the public wizard's old address, which goes there first.
+ * A posted form acts on the organization it was rendered for (AppForm), which becomes the
+ * current one; one the user no longer belongs to changes nothing (docs/decisions/029).
  */
 export const middleware: Route.MiddlewareFunction[] = [
 	async ({ request, context }, next) => {
 		publicWizardRedirect(request)
-		const { member, activeModules } = await requireSignedInMember(request)
+		const formOrganization = context.get(formOrganizationContext)
+		const { member, activeModules } = await requireSignedInMember(request, formOrganization)
 		if (!member) throw redirect('/onboarding')
+		if (formOrganization && member.organization.id !== formOrganization) {
+			throw await redirectWithToast(pathOf(request), { type: 'error', title: 'common:sidebar.notAMember.title', description: 'common:sidebar.notAMember.description' })
+		}
 		context.set(memberContext, member)
 		context.set(activeModulesContext, activeModules)
-		return next()
+		const response = await next()
+		if (formOrganization && formOrganization !== (await chosenOrganization(request))) {
+			response.headers.append('set-cookie', await currentOrganizationCookie(formOrganization))
+		}
+		return response
 	},
 ]
+
+/** The page a form was posted from, as a GET (a `.data` request's page too). */
+function pathOf(request: Request) {
+	const url = new URL(request.url)
+	url.searchParams.delete('index')
+	url.searchParams.delete('_routes')
+	return url.pathname.replace(/\.data$/, '') + url.search
+}
 
 /** A table save that never reached the server changed nothing: the shell keeps its data. */
 export const shouldRevalidate = keepDataAfterLostSave

@@ -1,7 +1,7 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { AlertCircleIcon, DownloadIcon, XIcon } from 'lucide-react'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { data, Form, Link, redirect } from 'react-router'
+import { data, Link, redirect } from 'react-router'
 import { requireMember } from '#app/.server/auth/session.ts'
 import { catalogueT, localizeModule, localizeUpgrade } from '#app/.server/catalogue-text.ts'
 import { listSyncRuns, syncMailbox, syncToast } from '#app/.server/email-sync/sync.ts'
@@ -24,6 +24,7 @@ import type { Membership } from '#app/.server/organizations.ts'
 import { allowEvent } from '#app/.server/rate-limit.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { getSyncStatus } from '#app/.server/transactions.ts'
+import { AppForm } from '#app/components/app-form.tsx'
 import { EmailSyncHistory, type EmailSyncView } from '#app/components/email-sync-history.tsx'
 import { IntegrationCard, useProviderName, type IntegrationView } from '#app/components/integration-card.tsx'
 import { ConfirmDeactivate } from '#app/components/confirm-deactivate.tsx'
@@ -331,7 +332,6 @@ export default function ModuleDetailScreen({ loaderData, actionData }: Route.Com
 	)
 }
 
-
 function NotActive({ data: d }: { data: LoaderData }) {
 	const fmt = useFormat()
 	const { t } = useTranslation('marketplace')
@@ -346,12 +346,12 @@ function NotActive({ data: d }: { data: LoaderData }) {
 			</CardHeader>
 			{d.canManage ? (
 				<CardContent>
-					<Form method="post">
+					<AppForm method="post">
 						<input type="hidden" name="intent" value="activate" />
 						<Button type="submit">
 							{cost > 0 ? t('actions.activateFor', { gears: fmt.number(cost) }) : t('actions.activate')}
 						</Button>
-					</Form>
+					</AppForm>
 				</CardContent>
 			) : null}
 		</Card>
@@ -372,7 +372,7 @@ function Configuration({ data: d, record }: { data: LoaderData; record: NonNulla
 			</CardHeader>
 			<CardContent className="grid gap-4">
 				{/* Keyed by what is saved, so the fields show it again after a save or a reset. */}
-				<Form method="post" className="grid gap-4" key={`${record.visibility}-${record.emailNotifications}-${record.settingsUpdatedAt}`}>
+				<AppForm method="post" className="grid gap-4" key={`${record.visibility}-${record.emailNotifications}-${record.settingsUpdatedAt}`}>
 					<input type="hidden" name="intent" value="saveSettings" />
 					<div className="grid gap-1.5">
 						<Label htmlFor="visibility">{t('detail.visibility')}</Label>
@@ -407,7 +407,7 @@ function Configuration({ data: d, record }: { data: LoaderData; record: NonNulla
 							<Button type="submit">{t('detail.save')}</Button>
 						</div>
 					) : null}
-				</Form>
+				</AppForm>
 				<div className="flex flex-wrap gap-2 border-t pt-4">
 					<Button asChild variant="outline" size="sm">
 						<a href={`/app/modules/${m.id}/settings.json`} download>
@@ -417,12 +417,12 @@ function Configuration({ data: d, record }: { data: LoaderData; record: NonNulla
 					</Button>
 					{d.canManage ? (
 						<>
-							<Form method="post">
+							<AppForm method="post">
 								<input type="hidden" name="intent" value="resetSettings" />
 								<Button type="submit" variant="outline" size="sm">
 									{t('detail.reset')}
 								</Button>
-							</Form>
+							</AppForm>
 							<Button asChild variant="destructive" size="sm">
 								<Link to={href({ confirm: 'deactivate' })} preventScrollReset>
 									{t('actions.deactivate')}
@@ -591,7 +591,7 @@ function UpgradeDialog({ data: d, upgrade: u }: { data: LoaderData; upgrade: Non
 					</Link>
 				</Button>
 				{d.canManage ? (
-					<Form method="post">
+					<AppForm method="post">
 						<input type="hidden" name="intent" value="purchaseUpgrade" />
 						<input type="hidden" name="upgradeId" value={u.id} />
 						{/* The server refuses it too (missing_dependency); the alert above says what to buy first. */}
@@ -600,7 +600,7 @@ function UpgradeDialog({ data: d, upgrade: u }: { data: LoaderData; upgrade: Non
 								? t('dialog.activateAndBuy', { module: m.name, upgrade: u.name, gears })
 								: t('dialog.buy', { gears })}
 						</Button>
-					</Form>
+					</AppForm>
 				) : null}
 			</div>
 		</UrlDialog>
@@ -654,13 +654,13 @@ function RemoveUpgradeDialog({ upgrade: u }: { upgrade: NonNullable<LoaderData['
 						{t('confirm.cancel')}
 					</Link>
 				</Button>
-				<Form method="post">
+				<AppForm method="post">
 					<input type="hidden" name="intent" value="removeUpgrade" />
 					<input type="hidden" name="upgradeId" value={u.id} />
 					<Button type="submit" variant="destructive">
 						{t('removeDialog.submit')}
 					</Button>
-				</Form>
+				</AppForm>
 			</div>
 		</UrlDialog>
 	)

@@ -16,6 +16,7 @@ import {
 	type ModuleChangeResult,
 } from '#app/.server/modules.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
+import { AppForm } from '#app/components/app-form.tsx'
 import { ConfirmDeactivate } from '#app/components/confirm-deactivate.tsx'
 import { ModuleIcon } from '#app/components/module-icon.tsx'
 import { Alert, AlertDescription, AlertTitle } from '#app/components/ui/alert.tsx'
@@ -184,7 +185,6 @@ export default function ModuleMarketplace({ loaderData, actionData }: Route.Comp
 	)
 }
 
-
 function SearchBar({ q, favoritesOnly }: { q: string; favoritesOnly: boolean }) {
 	const { t } = useTranslation('marketplace')
 	const href = useParamsHref()
@@ -332,7 +332,7 @@ function ModuleCard({ module: m, canManage }: { module: MarketplaceModule; canMa
 function FavoriteButton({ module: m }: { module: MarketplaceModule }) {
 	const { t } = useTranslation('marketplace')
 	return (
-		<Form method="post" preventScrollReset>
+		<AppForm method="post" preventScrollReset>
 			<input type="hidden" name="intent" value={m.favorite ? 'unfavorite' : 'favorite'} />
 			<input type="hidden" name="moduleId" value={m.id} />
 			<Button
@@ -344,7 +344,7 @@ function FavoriteButton({ module: m }: { module: MarketplaceModule }) {
 			>
 				<HeartIcon aria-hidden="true" className={m.favorite ? 'fill-current text-red-600' : undefined} />
 			</Button>
-		</Form>
+		</AppForm>
 	)
 }
 
@@ -365,7 +365,7 @@ function ManageButton({ module: m }: { module: MarketplaceModule }) {
 		)
 	}
 	return (
-		<Form method="post" preventScrollReset className="max-w-full">
+		<AppForm method="post" preventScrollReset className="max-w-full">
 			<input type="hidden" name="intent" value="activate" />
 			<input type="hidden" name="moduleId" value={m.id} />
 			{/* A long price ("Ativar por 1.000 engrenagens") wraps in a narrow card instead of overflowing it. */}
@@ -380,7 +380,7 @@ function ManageButton({ module: m }: { module: MarketplaceModule }) {
 					? t('actions.activateFor', { gears: fmt.number(m.baseGearCost) })
 					: t('actions.activate')}
 			</Button>
-		</Form>
+		</AppForm>
 	)
 }
 

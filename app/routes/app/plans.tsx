@@ -1,10 +1,11 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { CheckIcon, GemIcon, InfinityIcon, RefreshCwIcon, RepeatIcon } from 'lucide-react'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { data, Form } from 'react-router'
+import { data } from 'react-router'
 import { z } from 'zod'
 import { requireMember } from '#app/.server/auth/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
+import { AppForm } from '#app/components/app-form.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
@@ -92,13 +93,13 @@ export default function Plans() {
 											{t('plans.current')}
 										</Button>
 									) : (
-										<Form method="post" className="w-full">
+										<AppForm method="post" className="w-full">
 											<input type="hidden" name="intent" value="choosePlan" />
 											<input type="hidden" name="plan" value={plan.id} />
 											<Button type="submit" variant="outline" className="w-full" aria-label={t('plans.chooseOf', { plan: t(`common:plans.${plan.id}.name`) })}>
 												{t('plans.choose')}
 											</Button>
-										</Form>
+										</AppForm>
 									)}
 								</CardFooter>
 							</Card>

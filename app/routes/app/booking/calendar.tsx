@@ -18,6 +18,7 @@ import {
 } from '#app/.server/booking.ts'
 import { allowedChanges, isStatusChange, type AppointmentStatus } from '#app/lib/appointment-status.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
+import { AppForm } from '#app/components/app-form.tsx'
 import { Field } from '#app/components/field.tsx'
 import { SubmitButton } from '#app/components/submit-button.tsx'
 import { Alert, AlertDescription } from '#app/components/ui/alert.tsx'
@@ -43,7 +44,6 @@ function weekOf(day: string) {
 	const monday = startOfWeek(parseISO(day), { weekStartsOn: 1 })
 	return Array.from({ length: 7 }, (_, i) => format(addDays(monday, i), 'yyyy-MM-dd'))
 }
-
 
 export async function loader({ request, context }: Route.LoaderArgs) {
 	const { user, organization } = await requireBookingMember(context)
@@ -264,7 +264,7 @@ function StatusActions({ day, id, status, started }: { day: string; id: string; 
 						<Link to={`?day=${day}&cancel=${id}`}>{t('calendar.actions.cancel')}</Link>
 					</Button>
 				) : (
-					<Form key={change} method="post">
+					<AppForm key={change} method="post">
 						<input type="hidden" name="intent" value="change-status" />
 						<input type="hidden" name="id" value={id} />
 						<input type="hidden" name="day" value={day} />
@@ -272,7 +272,7 @@ function StatusActions({ day, id, status, started }: { day: string; id: string; 
 						<Button type="submit" variant="outline" size="sm">
 							{t(`calendar.actions.${change}`)}
 						</Button>
-					</Form>
+					</AppForm>
 				),
 			)}
 		</div>
@@ -291,7 +291,7 @@ function ConfirmCancel({ day, appointment }: { day: string; appointment: { id: s
 			})}
 			keep={{ to: `?day=${day}`, label: t('calendar.cancel.keep') }}
 		>
-			<Form method="post">
+			<AppForm method="post">
 				<input type="hidden" name="intent" value="change-status" />
 				<input type="hidden" name="id" value={appointment.id} />
 				<input type="hidden" name="day" value={day} />
@@ -299,7 +299,7 @@ function ConfirmCancel({ day, appointment }: { day: string; appointment: { id: s
 				<Button type="submit" variant="destructive">
 					{t('calendar.cancel.confirm')}
 				</Button>
-			</Form>
+			</AppForm>
 		</ConfirmCard>
 	)
 }
@@ -364,7 +364,7 @@ function NewAppointment({ day, booking, result }: { day: string; booking: Bookin
 				{booking.slots === null ? null : booking.slots.length === 0 ? (
 					<p className="text-sm text-muted-foreground">{t(booking.past ? 'calendar.pastDay' : 'calendar.noTimes', { date: fmt.date(booking.date) })}</p>
 				) : (
-					<Form method="post" {...getFormProps(form)} noValidate className="grid gap-4">
+					<AppForm method="post" {...getFormProps(form)} noValidate className="grid gap-4">
 						<input type="hidden" name="intent" value="create-appointment" />
 						<input type="hidden" name="day" value={day} />
 						<input type="hidden" name="service" value={booking.serviceId} />
@@ -418,7 +418,7 @@ function NewAppointment({ day, booking, result }: { day: string; booking: Bookin
 								<Link to={`?day=${day}`}>{t('calendar.close')}</Link>
 							</Button>
 						</div>
-					</Form>
+					</AppForm>
 				)}
 			</CardContent>
 		</Card>

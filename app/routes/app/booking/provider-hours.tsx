@@ -2,9 +2,10 @@ import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { ArrowLeftIcon } from 'lucide-react'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { data, Form, Link } from 'react-router'
+import { data, Link } from 'react-router'
 import { getProviderHours, requireBookingMember, saveProviderHours } from '#app/.server/booking.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
+import { AppForm } from '#app/components/app-form.tsx'
 import { SubmitButton } from '#app/components/submit-button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { Label } from '#app/components/ui/label.tsx'
@@ -77,7 +78,7 @@ export default function ProviderHours({ loaderData, actionData }: Route.Componen
 				<CardDescription>{t('providerHours.description')}</CardDescription>
 			</CardHeader>
 			<CardContent>
-				<Form method="post" {...getFormProps(form)} noValidate className="grid gap-6">
+				<AppForm method="post" {...getFormProps(form)} noValidate className="grid gap-6">
 					<fieldset className="grid gap-3">
 						<legend className="mb-2 text-sm font-medium">{t('providerHours.modeLegend')}</legend>
 						{(['organization', 'own'] as const).map((mode) => (
@@ -96,7 +97,7 @@ export default function ProviderHours({ loaderData, actionData }: Route.Componen
 					</fieldset>
 					<WeeklyHoursFieldset hours={fields.hours} legend={t('providerHours.hoursLegend')} />
 					<SubmitButton label={t('providerHours.save')} pendingLabel={t('providerHours.saving')} className="w-fit" />
-				</Form>
+				</AppForm>
 			</CardContent>
 		</Card>
 	)

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, getSelectProps, useForm, type FieldMetadata, type SubmissionResult } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { data, Form } from 'react-router'
+import { data } from 'react-router'
 import type { z } from 'zod'
 import { dateIn } from '#app/lib/dates.ts'
 import {
@@ -13,6 +13,7 @@ import {
 	saveBookingSettings,
 } from '#app/.server/booking.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
+import { AppForm } from '#app/components/app-form.tsx'
 import { Field } from '#app/components/field.tsx'
 import { SubmitButton } from '#app/components/submit-button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
@@ -138,7 +139,7 @@ export default function BookingSettingsTab({ loaderData, actionData }: Route.Com
 					<CardDescription>{t('settings.description')}</CardDescription>
 				</CardHeader>
 				<CardContent>
-					<Form method="post" {...getFormProps(form)} noValidate className="grid gap-6">
+					<AppForm method="post" {...getFormProps(form)} noValidate className="grid gap-6">
 						<input type="hidden" name="intent" value="save-settings" />
 						<div className="grid gap-4 sm:grid-cols-2">
 							{numberField('minAdvanceHours')}
@@ -170,7 +171,7 @@ export default function BookingSettingsTab({ loaderData, actionData }: Route.Com
 						</Field>
 						<WeeklyHoursFieldset hours={fields.hours} legend={t('settings.hours.title')} />
 						<SubmitButton label={t('settings.save')} pendingLabel={t('settings.saving')} intent="save-settings" className="w-fit" />
-					</Form>
+					</AppForm>
 				</CardContent>
 			</Card>
 			<DateOverrides
@@ -229,18 +230,18 @@ function DateOverrides({
 									})}
 									{o.note ? <span className="text-muted-foreground">{t('overrides.note', { note: o.note })}</span> : null}
 								</span>
-								<Form method="post">
+								<AppForm method="post">
 									<input type="hidden" name="intent" value="delete-override" />
 									<input type="hidden" name="id" value={o.id} />
 									<Button type="submit" variant="outline" size="sm">
 										{t('overrides.remove')}
 									</Button>
-								</Form>
+								</AppForm>
 							</li>
 						))}
 					</ul>
 				)}
-				<Form method="post" {...getFormProps(form)} noValidate className="grid gap-4">
+				<AppForm method="post" {...getFormProps(form)} noValidate className="grid gap-4">
 					<input type="hidden" name="intent" value="add-override" />
 					<div className="grid gap-4 sm:grid-cols-3">
 						<Field label={t('overrides.fields.date')} htmlFor={fields.date.id} errorId={fields.date.errorId} error={error(fields.date.errors)}>
@@ -281,7 +282,7 @@ function DateOverrides({
 						</Field>
 					</div>
 					<SubmitButton label={t('overrides.add')} pendingLabel={t('overrides.adding')} intent="add-override" className="w-fit" />
-				</Form>
+				</AppForm>
 			</CardContent>
 		</Card>
 	)

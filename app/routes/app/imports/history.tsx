@@ -1,10 +1,11 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { Form, Link } from 'react-router'
+import { Link } from 'react-router'
 import { requireMember } from '#app/.server/auth/session.ts'
 import { undoImport } from '#app/.server/imports/pipeline.ts'
 import { listImportHistory } from '#app/.server/imports/queries.ts'
 import { memberClock } from '#app/.server/query.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
+import { AppForm } from '#app/components/app-form.tsx'
 import { ImportHeader } from '#app/components/imports.tsx'
 import { SubmitButton } from '#app/components/submit-button.tsx'
 import { Button } from '#app/components/ui/button.tsx'
@@ -128,11 +129,11 @@ function ConfirmUndo({ batch, when }: { batch: { id: string; created: number }; 
 			description={t('history.confirmUndo.description', { count: batch.created, when })}
 			keep={{ to: '/app/transactions/import/history', label: t('history.confirmUndo.keep') }}
 		>
-			<Form method="post">
+			<AppForm method="post">
 				<input type="hidden" name="intent" value="undo" />
 				<input type="hidden" name="batchId" value={batch.id} />
 				<SubmitButton intent="undo" label={t('history.confirmUndo.confirm')} pendingLabel={t('history.undoing')} className="bg-destructive text-white hover:bg-destructive/90" />
-			</Form>
+			</AppForm>
 		</ConfirmCard>
 	)
 }

@@ -1,10 +1,11 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { Form, Link } from 'react-router'
+import { Link } from 'react-router'
 import { requireMember } from '#app/.server/auth/session.ts'
 import { commitImport } from '#app/.server/imports/pipeline.ts'
 import { isProgressToken, reportProgress } from '#app/.server/imports/progress.ts'
 import { getStagedPreview, PREVIEW_ROWS } from '#app/.server/imports/queries.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
+import { AppForm } from '#app/components/app-form.tsx'
 import { ImportHeader, ImportProgress, useProgressToken } from '#app/components/imports.tsx'
 import { SubmitButton } from '#app/components/submit-button.tsx'
 import { Card, CardContent, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
@@ -99,7 +100,7 @@ export default function ImportPreview({ loaderData }: Route.ComponentProps) {
 							{t('preview.match', { matched: n(counts.matched_count), review: n(counts.review_count), unmatched: n(counts.unmatched_count) })}
 						</p>
 					) : null}
-					<Form method="post" className="flex flex-wrap items-center gap-3">
+					<AppForm method="post" className="flex flex-wrap items-center gap-3">
 						<input type="hidden" name="intent" value="commit" />
 						<input type="hidden" name="progress" value={token} />
 						{counts.new_count > 0 ? (
@@ -111,7 +112,7 @@ export default function ImportPreview({ loaderData }: Route.ComponentProps) {
 							{t('preview.another')}
 						</Link>
 						<ImportProgress token={token} intent="commit" />
-					</Form>
+					</AppForm>
 				</CardContent>
 			</Card>
 			{batch.failures.length > 0 ? (

@@ -1,8 +1,9 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { Form } from 'react-router'
+
 import { requireMember } from '#app/.server/auth/session.ts'
 import { listReviewQueue, resolveReview } from '#app/.server/imports/queries.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
+import { AppForm } from '#app/components/app-form.tsx'
 import { NativeSelect } from '#app/components/data-table/data-table.tsx'
 import { ImportHeader } from '#app/components/imports.tsx'
 import { Button } from '#app/components/ui/button.tsx'
@@ -89,7 +90,7 @@ export default function ReviewQueue({ loaderData, actionData }: Route.ComponentP
 												{t(`review.why.${r.category}`)}
 											</TableCell>
 											<TableCell data-label={t('review.columns.client')} data-card="wide">
-												<Form method="post" className="grid gap-2">
+												<AppForm method="post" className="grid gap-2">
 													<input type="hidden" name="transactionId" value={r.id} />
 													{/* The choice is as wide as the cell, never as its longest client name (a phone, a narrow column). */}
 													<div className="flex min-w-0 flex-wrap items-center gap-2">
@@ -136,7 +137,7 @@ export default function ReviewQueue({ loaderData, actionData }: Route.ComponentP
 															{error}
 														</p>
 													) : null}
-												</Form>
+												</AppForm>
 											</TableCell>
 										</TableRow>
 									)

@@ -1,9 +1,10 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { Form, redirect } from 'react-router'
+import { redirect } from 'react-router'
 import { requireMember } from '#app/.server/auth/session.ts'
 import { forgetMapping, listSavedMappings, type SavedMapping } from '#app/.server/imports/queries.ts'
 import { handleUpload, type MappingStep, type UploadError } from '#app/.server/imports/upload.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
+import { AppForm } from '#app/components/app-form.tsx'
 import { ImportHeader, ImportProgress, useProgressToken } from '#app/components/imports.tsx'
 import { NativeSelect } from '#app/components/data-table/data-table.tsx'
 import { Field } from '#app/components/field.tsx'
@@ -73,7 +74,7 @@ function UploadForm({ error, token }: { error: UploadError | null; token: string
 	return (
 		<Card>
 			<CardContent>
-				<Form method="post" encType="multipart/form-data" className="grid max-w-xl gap-4">
+				<AppForm method="post" encType="multipart/form-data" className="grid max-w-xl gap-4">
 					<input type="hidden" name="progress" value={token} />
 					<Field label={t('upload.label')} htmlFor="import-file" error={error ? t(`fileErrors.${error}`) : undefined} errorId="import-file-error">
 						<Input
@@ -99,7 +100,7 @@ function UploadForm({ error, token }: { error: UploadError | null; token: string
 						<input type="hidden" name="intent" value="upload" />
 					</div>
 					<ImportProgress token={token} intent="upload" />
-				</Form>
+				</AppForm>
 			</CardContent>
 		</Card>
 	)
@@ -119,7 +120,7 @@ function MappingForm({ mapping, token }: { mapping: MappingStep; token: string }
 				<CardDescription>{t('mapping.description')}</CardDescription>
 			</CardHeader>
 			<CardContent>
-				<Form method="post" encType="multipart/form-data" className="grid max-w-xl gap-4">
+				<AppForm method="post" encType="multipart/form-data" className="grid max-w-xl gap-4">
 					<p className="text-sm">{t('mapping.file', { name: mapping.fileName })}</p>
 					{mapping.invalid ? (
 						<p role="alert" className="text-sm text-destructive">
@@ -172,7 +173,7 @@ function MappingForm({ mapping, token }: { mapping: MappingStep; token: string }
 						<SubmitButton intent="map" label={t('mapping.submit')} pendingLabel={t('upload.submitting')} />
 					</div>
 					<ImportProgress token={token} intent="map" />
-				</Form>
+				</AppForm>
 			</CardContent>
 		</Card>
 	)
@@ -200,13 +201,13 @@ function SavedMappings({ mappings }: { mappings: SavedMapping[] }) {
 									{t(`transactions:methods.${m.method}`)}
 								</p>
 							</div>
-							<Form method="post">
+							<AppForm method="post">
 								<input type="hidden" name="intent" value="forget-mapping" />
 								<input type="hidden" name="signature" value={m.signature} />
 								<Button type="submit" variant="outline" size="sm" aria-label={t('mappings.forgetLabel', { columns: m.columns.join(', ') })}>
 									{t('mappings.forget')}
 								</Button>
-							</Form>
+							</AppForm>
 						</li>
 					))}
 				</ul>

@@ -1,7 +1,8 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { Form } from 'react-router'
+
+import { AppForm } from '#app/components/app-form.tsx'
 import { Field } from '#app/components/field.tsx'
 import { SubmitButton } from '#app/components/submit-button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
@@ -29,7 +30,7 @@ export function EmailChangeCard({ email, lastResult }: { email: string; lastResu
 				<CardDescription>{t('email.current', { email })}</CardDescription>
 			</CardHeader>
 			<CardContent>
-				<Form method="post" {...getFormProps(form)} noValidate className="grid gap-4">
+				<AppForm method="post" {...getFormProps(form)} noValidate className="grid gap-4">
 					<input type="hidden" name="intent" value="email-change" />
 					<Field
 						label={t('email.newEmail')}
@@ -41,7 +42,7 @@ export function EmailChangeCard({ email, lastResult }: { email: string; lastResu
 					</Field>
 					<p className="text-xs text-muted-foreground">{t('email.hint')}</p>
 					<SubmitButton intent="email-change" label={t('email.send')} pendingLabel={t('email.sending')} className="w-fit" />
-				</Form>
+				</AppForm>
 			</CardContent>
 		</Card>
 	)

@@ -1,12 +1,13 @@
 import { getFormProps, getInputProps, getSelectProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { data, Form, Link, useLocation } from 'react-router'
+import { data, Link, useLocation } from 'react-router'
 import { z } from 'zod'
 import { requireRole } from '#app/.server/auth/session.ts'
 import { changeRole, inviteMember, listInvitations, listMembers, removeMember, revokeInvitation } from '#app/.server/members.ts'
 import { allowEvent } from '#app/.server/rate-limit.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
+import { AppForm } from '#app/components/app-form.tsx'
 import { ConfirmCard } from '#app/components/confirm-card.tsx'
 import { Field } from '#app/components/field.tsx'
 import { SubmitButton } from '#app/components/submit-button.tsx'
@@ -159,7 +160,7 @@ export default function MembersTab({ loaderData, actionData }: Route.ComponentPr
 											{editable ? (
 												<div className="flex flex-wrap items-center gap-2">
 													{/* Remade after each answer: a refused role goes back to the saved one. */}
-													<Form key={`${m.role}:${location.key}`} method="post" className="flex items-center gap-2">
+													<AppForm key={`${m.role}:${location.key}`} method="post" className="flex items-center gap-2">
 														<input type="hidden" name="intent" value="role" />
 														<input type="hidden" name="userId" value={m.userId} />
 														<select
@@ -177,7 +178,7 @@ export default function MembersTab({ loaderData, actionData }: Route.ComponentPr
 														<Button type="submit" size="sm" variant="outline">
 															{t('members.save')}
 														</Button>
-													</Form>
+													</AppForm>
 													{m.userId === me ? (
 														// Leaving asks first, on the organization tab.
 														<Button asChild size="sm" variant="ghost">
@@ -235,7 +236,7 @@ function InviteCard({
 				</CardTitle>
 			</CardHeader>
 			<CardContent className="grid gap-6">
-				<Form method="post" {...getFormProps(form)} noValidate className="grid gap-4 sm:grid-cols-[1fr_auto_auto] sm:items-end">
+				<AppForm method="post" {...getFormProps(form)} noValidate className="grid gap-4 sm:grid-cols-[1fr_auto_auto] sm:items-end">
 					<input type="hidden" name="intent" value="invite" />
 					<Field label={t('members.invite.email')} htmlFor={fields.email.id} errorId={fields.email.errorId} error={firstError(fields.email.errors) ? t(`errors.${firstError(fields.email.errors)}`) : undefined}>
 						<Input {...getInputProps(fields.email, { type: 'email' })} autoComplete="off" />
@@ -250,7 +251,7 @@ function InviteCard({
 						</select>
 					</Field>
 					<SubmitButton intent="invite" label={t('members.invite.send')} pendingLabel={t('email.sending')} />
-				</Form>
+				</AppForm>
 				{invitations.length > 0 ? (
 					<div className="grid gap-2">
 						<h3 className="text-sm font-medium">{t('members.invite.pending')}</h3>
@@ -260,13 +261,13 @@ function InviteCard({
 									<span>
 										{i.email} · {tc(`roles.${i.role}`)} · <span className="text-muted-foreground">{t('members.invite.expires', { date: fmt.date(i.expiresAt) })}</span>
 									</span>
-									<Form method="post">
+									<AppForm method="post">
 										<input type="hidden" name="intent" value="revoke" />
 										<input type="hidden" name="invitationId" value={i.id} />
 										<Button type="submit" size="sm" variant="ghost">
 											{t('members.invite.revoke')}
 										</Button>
-									</Form>
+									</AppForm>
 								</li>
 							))}
 						</ul>
@@ -286,13 +287,13 @@ function ConfirmRemove({ member, organization }: { member: { userId: string; ful
 			description={t('members.removeHint')}
 			keep={{ to: HERE, label: t('members.keep') }}
 		>
-			<Form method="post" action={HERE}>
+			<AppForm method="post" action={HERE}>
 				<input type="hidden" name="intent" value="remove" />
 				<input type="hidden" name="userId" value={member.userId} />
 				<Button type="submit" variant="destructive">
 					{t('members.removeConfirm')}
 				</Button>
-			</Form>
+			</AppForm>
 		</ConfirmCard>
 	)
 }

@@ -1,8 +1,9 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { Form } from 'react-router'
+
 import { requireMember } from '#app/.server/auth/session.ts'
 import { getPreferences, savePreferences } from '#app/.server/notifications/index.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
+import { AppForm } from '#app/components/app-form.tsx'
 import { SubmitButton } from '#app/components/submit-button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { errorResponse } from '#app/lib/errors.ts'
@@ -42,7 +43,7 @@ export default function NotificationsTab({ loaderData }: Route.ComponentProps) {
 				<CardDescription>{t('notifications.description', { name: loaderData.organizationName })}</CardDescription>
 			</CardHeader>
 			<CardContent>
-				<Form method="post" className="grid gap-4">
+				<AppForm method="post" className="grid gap-4">
 					<input type="hidden" name="intent" value="notifications" />
 					{NOTIFICATION_KINDS.map((kind) => (
 						<div key={kind} className="flex items-start gap-3">
@@ -65,7 +66,7 @@ export default function NotificationsTab({ loaderData }: Route.ComponentProps) {
 						</div>
 					))}
 					<SubmitButton intent="notifications" label={t('notifications.save')} pendingLabel={t('profile.saving')} className="w-fit" />
-				</Form>
+				</AppForm>
 			</CardContent>
 		</Card>
 	)

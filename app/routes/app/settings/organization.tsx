@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, getTextareaProps, useForm } from '@conform
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useState } from 'react'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { data, Form, Link, useSearchParams } from 'react-router'
+import { data, Link, useSearchParams } from 'react-router'
 import { requireMember, requireOwner } from '#app/.server/auth/session.ts'
 import { publicBookingUrl } from '#app/.server/booking.ts'
 import {
@@ -15,6 +15,7 @@ import {
 } from '#app/.server/organization-settings.ts'
 import { removeMember } from '#app/.server/members.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
+import { AppForm } from '#app/components/app-form.tsx'
 import { Field } from '#app/components/field.tsx'
 import { SubmitButton } from '#app/components/submit-button.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
@@ -152,7 +153,7 @@ function OrganizationCard({ settings, role, gears, bookingUrl, owner, lastResult
 			<CardContent className="grid gap-4">
 				{settings.description ? <p className="text-sm whitespace-pre-line">{settings.description}</p> : null}
 				{owner ? (
-					<Form method="post" {...getFormProps(form)} noValidate className="grid gap-4">
+					<AppForm method="post" {...getFormProps(form)} noValidate className="grid gap-4">
 						<input type="hidden" name="intent" value="organization" />
 						<Field label={t('organization.fields.name')} htmlFor={fields.name.id} errorId={fields.name.errorId} error={error(fields.name.errors)}>
 							<Input {...getInputProps(fields.name, { type: 'text' })} />
@@ -167,7 +168,7 @@ function OrganizationCard({ settings, role, gears, bookingUrl, owner, lastResult
 							</p>
 						</Field>
 						<SubmitButton intent="organization" label={t('organization.save')} pendingLabel={t('organization.saving')} className="w-fit" />
-					</Form>
+					</AppForm>
 				) : (
 					<p className="text-sm text-muted-foreground">{t('organization.ownerOnly')}</p>
 				)}
@@ -235,26 +236,26 @@ function BrandingCard({ settings, lastResult }: { settings: Loader['settings']; 
 						<img src={settings.logoUrl} alt={t('branding.logoAlt')} width={64} height={64} className="size-16 rounded-md border object-contain" data-testid="org-logo" />
 					) : null}
 					<div className="grid gap-2">
-						<Form method="post" encType="multipart/form-data" className="flex flex-wrap items-center gap-2">
+						<AppForm method="post" encType="multipart/form-data" className="flex flex-wrap items-center gap-2">
 							<input type="hidden" name="intent" value="logo-upload" />
 							<label className="sr-only" htmlFor="logo-file">
 								{t('branding.logoChoose')}
 							</label>
 							<input id="logo-file" name="logo" type="file" accept="image/jpeg,image/png,image/gif" required className="max-w-56 text-sm" />
 							<SubmitButton intent="logo-upload" label={t('branding.logoUpload')} pendingLabel={t('avatar.uploading')} />
-						</Form>
+						</AppForm>
 						<p className="text-xs text-muted-foreground">{t('avatar.hint')}</p>
 						{settings.logoUrl ? (
-							<Form method="post">
+							<AppForm method="post">
 								<input type="hidden" name="intent" value="logo-remove" />
 								<Button type="submit" variant="outline" size="sm">
 									{t('branding.logoRemove')}
 								</Button>
-							</Form>
+							</AppForm>
 						) : null}
 					</div>
 				</div>
-				<Form method="post" {...getFormProps(form)} noValidate className="grid gap-4">
+				<AppForm method="post" {...getFormProps(form)} noValidate className="grid gap-4">
 					<input type="hidden" name="intent" value="branding" />
 					<div className="grid gap-4 sm:grid-cols-2">
 						{colorField('primary')}
@@ -277,7 +278,7 @@ function BrandingCard({ settings, lastResult }: { settings: Loader['settings']; 
 						))}
 					</div>
 					<SubmitButton intent="branding" label={t('branding.save')} pendingLabel={t('organization.saving')} className="w-fit" />
-				</Form>
+				</AppForm>
 			</CardContent>
 		</Card>
 	)
@@ -296,12 +297,12 @@ function LeaveCard({ organizationName }: { organizationName: string }) {
 				description={t('members.leaveHint')}
 				keep={{ to: HERE, label: t('members.stay') }}
 			>
-				<Form method="post" action={HERE}>
+				<AppForm method="post" action={HERE}>
 					<input type="hidden" name="intent" value="leave" />
 					<Button type="submit" variant="destructive">
 						{t('members.leaveConfirm')}
 					</Button>
-				</Form>
+				</AppForm>
 			</ConfirmCard>
 		)
 	}
@@ -336,7 +337,7 @@ function DangerZone({ error }: { error: 'wrongPhrase' | undefined }) {
 			<CardContent>
 				<details open={Boolean(error)}>
 					<summary className="cursor-pointer text-sm font-medium">{t('danger.summary')}</summary>
-					<Form method="post" className="mt-4 grid gap-4">
+					<AppForm method="post" className="mt-4 grid gap-4">
 						<input type="hidden" name="intent" value="delete" />
 						<p className="text-sm text-muted-foreground">{t('danger.warning')}</p>
 						<Field label={t('danger.confirmLabel', { phrase: DELETE_PHRASE })} htmlFor="delete-confirmation" errorId="delete-error" error={error ? t(`danger.${error}`) : undefined}>
@@ -354,7 +355,7 @@ function DangerZone({ error }: { error: 'wrongPhrase' | undefined }) {
 						<Button type="submit" variant="destructive" className="w-fit" disabled={hydrated && typed !== DELETE_PHRASE}>
 							{t('danger.delete')}
 						</Button>
-					</Form>
+					</AppForm>
 				</details>
 			</CardContent>
 		</Card>

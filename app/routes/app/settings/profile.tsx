@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, getSelectProps, useForm } from '@conform-t
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useState } from 'react'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { data, Form } from 'react-router'
+import { data } from 'react-router'
 import { z } from 'zod'
 import { auth } from '#app/.server/auth/port.ts'
 import { clientMeta, readSessionToken, requireMember } from '#app/.server/auth/session.ts'
@@ -14,6 +14,7 @@ import { logError } from '#app/.server/log.ts'
 import { allowEvent } from '#app/.server/rate-limit.ts'
 import { secureCookies } from '#app/.server/security.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
+import { AppForm } from '#app/components/app-form.tsx'
 import { Field } from '#app/components/field.tsx'
 import { FormAlert } from '#app/components/form-alert.tsx'
 import { SubmitButton } from '#app/components/submit-button.tsx'
@@ -187,28 +188,28 @@ function ProfileCard({ profile, lastResult }: { profile: Loader['profile']; last
 						</span>
 					)}
 					<div className="grid gap-2">
-						<Form method="post" encType="multipart/form-data" className="flex flex-wrap items-center gap-2">
+						<AppForm method="post" encType="multipart/form-data" className="flex flex-wrap items-center gap-2">
 							<input type="hidden" name="intent" value="avatar-upload" />
 							<label className="sr-only" htmlFor="avatar-file">
 								{t('avatar.choose')}
 							</label>
 							<input id="avatar-file" name="avatar" type="file" accept="image/jpeg,image/png,image/gif" required className="max-w-56 text-sm" aria-describedby="avatar-hint" />
 							<SubmitButton intent="avatar-upload" label={t('avatar.upload')} pendingLabel={t('avatar.uploading')} />
-						</Form>
+						</AppForm>
 						<p id="avatar-hint" className="text-xs text-muted-foreground">
 							{t('avatar.hint')}
 						</p>
 						{profile.avatarUrl ? (
-							<Form method="post">
+							<AppForm method="post">
 								<input type="hidden" name="intent" value="avatar-remove" />
 								<Button type="submit" variant="outline" size="sm">
 									{t('avatar.remove')}
 								</Button>
-							</Form>
+							</AppForm>
 						) : null}
 					</div>
 				</div>
-				<Form method="post" {...getFormProps(form)} noValidate className="grid gap-4">
+				<AppForm method="post" {...getFormProps(form)} noValidate className="grid gap-4">
 					<input type="hidden" name="intent" value="profile" />
 					<Field label={t('profile.fields.fullName')} htmlFor={fields.fullName.id} errorId={fields.fullName.errorId} error={error(fields.fullName.errors)}>
 						<Input {...getInputProps(fields.fullName, { type: 'text' })} autoComplete="name" />
@@ -237,7 +238,7 @@ function ProfileCard({ profile, lastResult }: { profile: Loader['profile']; last
 						{t('profile.createdAt', { date: fmt.date(profile.createdAt) })}
 					</p>
 					<SubmitButton intent="profile" label={t('profile.save')} pendingLabel={t('profile.saving')} className="w-fit" />
-				</Form>
+				</AppForm>
 			</CardContent>
 		</Card>
 	)
@@ -281,7 +282,7 @@ function PasswordCard({ lastResult }: { lastResult: Parameters<typeof useForm>[0
 				<CardDescription>{t('password.description')}</CardDescription>
 			</CardHeader>
 			<CardContent>
-				<Form method="post" {...getFormProps(form)} noValidate className="grid gap-4">
+				<AppForm method="post" {...getFormProps(form)} noValidate className="grid gap-4">
 					<input type="hidden" name="intent" value="password" />
 					<FormAlert ns="settings" code={firstError(form.errors)} id={form.errorId} />
 					{field('currentPassword', 'current-password')}
@@ -291,7 +292,7 @@ function PasswordCard({ lastResult }: { lastResult: Parameters<typeof useForm>[0
 					<Button type="submit" className="w-fit" disabled={hydrated && !ready}>
 						{t('password.update')}
 					</Button>
-				</Form>
+				</AppForm>
 			</CardContent>
 		</Card>
 	)
@@ -333,13 +334,13 @@ function SecurityCard({ sessions }: { sessions: Loader['sessions'] }) {
 									<p className="text-muted-foreground">{t('security.seen', { address: s.ip ?? '—', date: fmt.date(s.lastSeen) })}</p>
 								</div>
 								{s.current ? null : (
-									<Form method="post">
+									<AppForm method="post">
 										<input type="hidden" name="intent" value="sign-out-session" />
 										<input type="hidden" name="sessionId" value={s.id} />
 										<Button type="submit" variant="outline" size="sm" aria-label={t('security.endSession', { device, date: fmt.date(s.lastSeen) })}>
 											{t('security.signOut')}
 										</Button>
-									</Form>
+									</AppForm>
 								)}
 							</li>
 						)
@@ -347,17 +348,17 @@ function SecurityCard({ sessions }: { sessions: Loader['sessions'] }) {
 				</ul>
 				{hidden > 0 ? <p className="text-sm text-muted-foreground">{t('security.more', { count: hidden })}</p> : null}
 				<div className="flex flex-wrap gap-2">
-					<Form method="post">
+					<AppForm method="post">
 						<input type="hidden" name="intent" value="sign-out-others" />
 						<Button type="submit" variant="outline" disabled={others === 0}>
 							{t('security.signOutOthers')}
 						</Button>
-					</Form>
-					<Form method="post" action="/auth/sign-out">
+					</AppForm>
+					<AppForm method="post" action="/auth/sign-out">
 						<Button type="submit" variant="destructive">
 							{t('security.signOut')}
 						</Button>
-					</Form>
+					</AppForm>
 				</div>
 			</CardContent>
 		</Card>
