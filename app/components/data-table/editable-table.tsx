@@ -14,6 +14,7 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Input } from '#app/components/ui/input.tsx'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
 import { blankOf, FORM_END_FIELD, SAVE_KEY_FIELD, type Confirmation } from '#app/lib/editable-rows.ts'
+import { ORGANIZATION_FIELD } from '#app/lib/organization-field.ts'
 import { withoutEditMode } from '#app/lib/table-params.ts'
 import { useHydrated } from '#app/lib/use-hydrated.ts'
 import { cn } from '#app/lib/utils.ts'
@@ -117,7 +118,7 @@ export function EditableTable<L extends LoadedRow, R extends EditRowValues, V>({
 		shouldValidate: 'onBlur',
 		shouldRevalidate: 'onInput',
 		// The save key and the form's last field are no values of the user's.
-		shouldDirtyConsider: (name) => name !== FORM_END_FIELD && name !== SAVE_KEY_FIELD,
+		shouldDirtyConsider: (name) => name !== FORM_END_FIELD && name !== SAVE_KEY_FIELD && name !== ORGANIZATION_FIELD,
 	})
 	const cancelHref = withoutEditMode(new URL(location.pathname + location.search, 'http://localhost'))
 	const rows = fields.rows.getFieldList()
