@@ -476,6 +476,37 @@ test('analytics show the figures of what was booked, against the previous period
 	await expect(page.getByRole('status').filter({ hasText: `A period covers at most two years, so this one starts on ${start[1]}/${start[2]}/${start[0]}.` })).toBeVisible()
 })
 
+test('a start chosen in a window that refreshes by itself stays chosen when another window books it, and Book is refused with the reason', async ({ page, context }) => {
+	await bookingSetup(page)
+	const day = upcomingWeekday(4)
+	const other = await context.newPage()
+	await openNewAppointment(page, day)
+	await openNewAppointment(other, day)
+	await page.getByLabel('Start time').selectOption({ label: '11:00' })
+	await page.getByLabel('Client name').fill('Waiting Client')
+
+	await other.getByLabel('Start time').selectOption({ label: '11:00' })
+	await other.getByLabel('Client name').fill('Quick Client')
+	await other.getByLabel('Client email').fill('quick@example.com')
+	await other.getByRole('button', { name: 'Book appointment' }).click()
+	await expect(other.getByText('Appointment booked')).toBeVisible()
+
+	// The first window's list drops 11:00 by itself, but not the choice: it says so.
+	await expect(page.getByText('11:00 is no longer free: someone booked it meanwhile. Choose another time.')).toBeVisible({ timeout: 15_000 })
+	await expect(page.getByLabel('Start time')).toHaveValue(/T\d{2}:00:00/)
+	await expect(page.getByLabel('Start time').locator('option:checked')).toHaveText('11:00 (no longer free)')
+	await expect(page.getByLabel('Client name')).toHaveValue('Waiting Client')
+	await page.getByLabel('Client email').fill('waiting@example.com')
+	await page.getByRole('button', { name: 'Book appointment' }).click()
+	await expect(page.getByRole('alert').filter({ hasText: 'This provider already has an appointment at that time' })).toBeVisible()
+	// Another time books.
+	await page.getByLabel('Start time').selectOption({ label: '11:30' })
+	await page.getByRole('button', { name: 'Book appointment' }).click()
+	await expect(page.getByText('Appointment booked')).toBeVisible()
+	await expect(page.getByRole('listitem', { name: '11:30–12:00, Waiting Client' })).toBeVisible()
+	await expect(page.getByRole('listitem', { name: '11:00–11:30, Quick Client' })).toBeVisible()
+})
+
 test('a booking made in another window appears in the calendar without a reload; without JavaScript a Refresh link @nojs', async ({
 	page,
 	context,

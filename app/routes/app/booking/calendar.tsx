@@ -3,7 +3,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { addDays, format, parseISO, startOfWeek } from 'date-fns'
 import { ChevronLeftIcon, ChevronRightIcon, PlusIcon, RefreshCwIcon } from 'lucide-react'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { useEffect, useRef } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { data, Form, Link, useNavigation, useRevalidator } from 'react-router'
 import type { z } from 'zod'
 import { dateIn } from '#app/lib/dates.ts'
@@ -306,6 +306,43 @@ function ConfirmCancel({ day, appointment }: { day: string; appointment: { id: s
 
 type Booking = NonNullable<Route.ComponentProps['loaderData']['booking']>
 
+/**
+ * The start of a new appointment. The list follows changes made elsewhere (the live refresh);
+ * a start chosen here that another booking took meanwhile stays chosen, marked as no longer
+ * free, so that Book is refused with its reason instead of booking the next time in the list.
+ */
+function StartSelect({ id, name, initial, slots, className }: { id: string; name: string; initial: string | undefined; slots: { start: string; label: string }[]; className: string }) {
+	const { t } = useTranslation('booking')
+	const slotOf = (start: string | undefined) => slots.find((s) => s.start === start)
+	// The chosen start with its label, which stays known after the start leaves the list.
+	const [chosen, setChosen] = useState(() => slotOf(initial) ?? slots[0] ?? { start: '', label: '' })
+	const gone = chosen.start !== '' && !slotOf(chosen.start)
+	return (
+		<>
+			<select
+				id={id}
+				name={name}
+				value={chosen.start}
+				onChange={(event) => setChosen(slotOf(event.target.value) ?? chosen)}
+				className={className}
+				aria-describedby={gone ? `${id}-gone` : undefined}
+			>
+				{gone ? <option value={chosen.start}>{t('calendar.startGoneOption', { time: chosen.label })}</option> : null}
+				{slots.map((s) => (
+					<option key={s.start} value={s.start}>
+						{s.label}
+					</option>
+				))}
+			</select>
+			{gone ? (
+				<p id={`${id}-gone`} role="alert" className="text-sm text-destructive">
+					{t('calendar.startGone', { time: chosen.label })}
+				</p>
+			) : null}
+		</>
+	)
+}
+
 function NewAppointment({ day, booking, result }: { day: string; booking: Booking; result: SubmissionResult<string[]> | undefined }) {
 	const fmt = useFormat()
 	const { t } = useTranslation('booking')
@@ -375,13 +412,15 @@ function NewAppointment({ day, booking, result }: { day: string; booking: Bookin
 							</Alert>
 						) : null}
 						<Field label={t('calendar.fields.start')} htmlFor={fields.start.id} errorId={fields.start.errorId} error={error(fields.start.errors)}>
-							<select id={fields.start.id} name={fields.start.name} defaultValue={fields.start.initialValue} className={`${selectClass} sm:w-60`}>
-								{booking.slots.map((s) => (
-									<option key={s.start} value={s.start}>
-										{s.label}
-									</option>
-								))}
-							</select>
+							<StartSelect
+								// Another service, provider or day is another list: nothing chosen in it yet.
+								key={`${booking.serviceId}:${booking.providerId}:${booking.date}`}
+								id={fields.start.id}
+								name={fields.start.name}
+								initial={fields.start.initialValue}
+								slots={booking.slots}
+								className={`${selectClass} sm:w-60`}
+							/>
 						</Field>
 						<div className="grid gap-4 sm:grid-cols-3">
 							<Field
