@@ -606,6 +606,27 @@ test('focus moves into the table when the edit mode opens and when a row is adde
 	await expect(page.getByRole('row').nth(1).getByRole('textbox', { name: 'External ID' })).toHaveValue('')
 })
 
+test('a field clicked into while the edit page still loads keeps the focus and what is typed', async ({ page, request }) => {
+	const account = await signUp(page, request, 'Early Typist')
+	await seed(account.email, ['Ana Silva'], payments.slice(0, 2))
+	await page.goto('/app/transactions')
+	// The page's scripts arrive late, as on a slow phone: the user is already in a field.
+	await page.route('**/assets/**/*.js', async (route) => {
+		await new Promise((resolve) => setTimeout(resolve, 1500))
+		await route.continue()
+	})
+	await page.evaluate(() => window.location.assign('/app/transactions?edit=1'))
+	// The second row's description (the edit mode puts the focus in the first row's date).
+	const description = editRow(page, 'ZL-100').getByRole('textbox', { name: 'Description' })
+	await description.click()
+	await page.keyboard.type('Early ')
+	await page.locator('html[data-hydrated]').waitFor({ state: 'attached' })
+	await page.keyboard.type('words')
+	await expect(description).toBeFocused()
+	await expect(description).toHaveValue(/Early words/)
+	await expect(editRow(page, 'VM-200').getByLabel('Date received')).not.toBeFocused()
+})
+
 test('intents named like object properties are unknown: a 400, never a 500 @nojs', async ({ page, request }) => {
 	await signUp(page, request, 'Proto Owner')
 	for (const path of ['/app/transactions', '/app/clients']) {

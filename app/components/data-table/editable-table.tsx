@@ -134,13 +134,15 @@ export function EditableTable<L extends LoadedRow, R extends EditRowValues, V>({
 		if (actionData?.formError) toast.error(t('toast.saveFailed'), { id: 'flash' })
 	}, [actionData, t])
 
-	// Focus moves into the table when the edit mode opens, and to a row added (at the top).
+	// Focus moves into the table when the edit mode opens, unless the user has already clicked
+	// into a field while the page loaded, and to a row added (at the top).
 	const firstKey = rows[0]?.key
 	const seen = useRef<{ count: number; firstKey: string | undefined } | null>(null)
 	useEffect(() => {
 		const previous = seen.current
 		seen.current = { count: rows.length, firstKey }
 		if (previous && (rows.length <= previous.count || firstKey === previous.firstKey)) return
+		if (!previous && document.activeElement?.matches('input, select, textarea')) return
 		tableRef.current?.querySelector<HTMLElement>(`tr[${TABLE_ROW}] :is(input:not([type=hidden]), select)`)?.focus({ preventScroll: true })
 	}, [rows.length, firstKey])
 
