@@ -302,6 +302,11 @@ test('staff confirm, cancel (after a confirmation) and mark appointments @nojs',
 	await expect(page.getByText('Appointment cancelled')).toBeVisible()
 	await expect(pending).toContainText('Cancelled')
 	await expect(pending.getByRole('button')).toHaveCount(0)
+	// Back to the question's address: it is not asked again of a cancelled appointment.
+	await page.goBack()
+	await expect(page).toHaveURL(/cancel=/)
+	await expect(pending).toContainText('Cancelled')
+	await expect(page.getByRole('heading', { name: 'Cancel this appointment?' })).toHaveCount(0)
 
 	// The week strip counts the day's appointments that were not cancelled.
 	await expect(page.getByRole('navigation', { name: 'Week' }).locator('[aria-current="date"]')).toContainText('1 appt.')

@@ -55,7 +55,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	const week = weekOf(day)
 	const { appointments, counts } = await getCalendarDay(user.userId, organization.id, day, { from: week[0]!, to: week[6]! })
 	const cancelId = params.get('cancel')
-	const cancelling = cancelId ? (appointments.find((a) => a.id === cancelId) ?? null) : null
+	// The question is asked only of an appointment that can still be cancelled (not once it is, on Back).
+	const cancelling = cancelId ? (appointments.find((a) => a.id === cancelId && allowedChanges(a.status, a.started).includes('cancel')) ?? null) : null
 
 	let booking = null
 	if (params.get('new') === '1') {
