@@ -85,7 +85,7 @@ test('services: add with validation errors, edit, refuse deleting one with upcom
 	await page.getByRole('link', { name: 'Edit services' }).click()
 	await editRow(page, 'Beard trim').getByRole('checkbox', { name: 'Delete row' }).check()
 	await page.getByRole('button', { name: 'Save' }).click()
-	await expect(page.getByRole('alertdialog', { name: 'Delete rows and save?' })).toContainText('0 added, 0 updated, 1 deleted.')
+	await expect(page.getByRole('alertdialog', { name: 'Delete the row and save?' })).toContainText('0 added, 0 updated, 1 deleted.')
 	await page.getByRole('button', { name: 'Confirm and save' }).click()
 	await expect(page).toHaveURL(/\/app\/booking\/services$/)
 	await expect(page.getByRole('row').filter({ hasText: 'Beard trim' })).toHaveCount(0)

@@ -73,7 +73,7 @@ test('add, edit and delete clients, then save them in one batch @nojs', async ({
 	await editRow(page, 'Bruno Costa').getByRole('combobox', { name: 'Status' }).selectOption('active')
 	await editRow(page, 'Carla Dias').getByRole('checkbox', { name: 'Delete row' }).check()
 	await page.getByRole('button', { name: 'Save' }).click()
-	await expect(page.getByRole('alertdialog', { name: 'Delete rows and save?' })).toContainText('1 added, 2 updated, 1 deleted.')
+	await expect(page.getByRole('alertdialog', { name: 'Delete the row and save?' })).toContainText('1 added, 2 updated, 1 deleted.')
 	await page.getByRole('button', { name: 'Confirm and save' }).click()
 	await expect(page.getByText('Changes saved successfully')).toBeVisible()
 	await expect(page).not.toHaveURL(/edit=1/)
@@ -314,16 +314,16 @@ test('saving a name another client already has asks first @nojs', async ({ page,
 	expect((await dbClients(orgId)).map((c) => c.name).sort()).toEqual(['Ana Silva', 'Bruno Costa', 'ana silva'])
 })
 
-test('the question before a deletion is asked in es and pt-BR @nojs', async ({ page, request }) => {
+test('the question before a deletion is asked in es and pt-BR, for one row or several @nojs', async ({ page, request }) => {
 	const account = await signUp(page, request, 'Polyglot Keeper')
 	const { orgId } = await seed(account.email, clients.slice(0, 2))
-	for (const [lng, save, title, confirm] of [
-		['es', 'Guardar', '¿Eliminar filas y guardar?', 'Confirmar y guardar'],
-		['pt-BR', 'Salvar', 'Excluir linhas e salvar?', 'Confirmar e salvar'],
+	for (const [lng, save, title, confirm, rows] of [
+		['es', 'Guardar', '¿Eliminar la fila y guardar?', 'Confirmar y guardar', 1],
+		['pt-BR', 'Salvar', 'Excluir 2 linhas e salvar?', 'Confirmar e salvar', 2],
 	] as const) {
 		await page.context().addCookies([{ name: 'lng', value: Buffer.from(JSON.stringify(lng)).toString('base64'), url: test.info().project.use.baseURL! }])
 		await page.goto('/app/clients?edit=1')
-		await page.getByRole('row').nth(1).getByRole('checkbox').check()
+		for (let row = 1; row <= rows; row++) await page.getByRole('row').nth(row).getByRole('checkbox').check()
 		await page.getByRole('button', { name: save, exact: true }).click()
 		await expect(page.getByRole('alertdialog', { name: title })).toBeVisible()
 		await expect(page.getByRole('button', { name: confirm })).toBeVisible()

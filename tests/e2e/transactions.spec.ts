@@ -93,7 +93,7 @@ test('add, edit and delete rows, then save them in one batch @nojs', async ({ pa
 
 	await page.getByRole('button', { name: 'Save' }).click()
 	// A save that deletes rows asks first, with the counts.
-	await expect(page.getByRole('alertdialog', { name: 'Delete rows and save?' })).toContainText('1 added, 1 updated, 1 deleted.')
+	await expect(page.getByRole('alertdialog', { name: 'Delete the row and save?' })).toContainText('1 added, 1 updated, 1 deleted.')
 	await page.getByRole('button', { name: 'Confirm and save' }).click()
 	await expect(page.getByText('Changes saved successfully')).toBeVisible()
 	await expect(page).not.toHaveURL(/edit=1/)
