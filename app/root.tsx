@@ -1,4 +1,5 @@
 import { useEffect } from 'react'
+import { useEscapeClosesMenus } from '#app/lib/use-escape-closes-menus.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { formatValues } from '#app/lib/format.ts'
 import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData, type ShouldRevalidateFunction } from 'react-router'
@@ -82,6 +83,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
 
 export default function App({ loaderData }: Route.ComponentProps) {
 	const { i18n, t } = useTranslation()
+	useEscapeClosesMenus()
 	useEffect(() => {
 		if (i18n.language !== loaderData.locale) void i18n.changeLanguage(loaderData.locale)
 		document.documentElement.lang = loaderData.locale

@@ -15,7 +15,7 @@ export function LanguageSwitcher({ className }: { className?: string }) {
 	const current = i18n.language
 	const currentName = languageNames[current as keyof typeof languageNames] ?? current
 	return (
-		<details key={current} className={cn('group relative', className)}>
+		<details data-menu key={current} className={cn('group relative', className)}>
 			<summary
 				className="flex h-9 cursor-pointer list-none items-center gap-2 rounded-md border bg-background px-3 text-sm shadow-xs hover:bg-accent [&::-webkit-details-marker]:hidden"
 				// The visible name is part of the accessible one ("Language: English"), as WCAG 2.5.3 asks.

@@ -159,7 +159,7 @@ function OrganizationSwitcher({
 		)
 	}
 	return (
-		<details key={organization.id} className="group relative">
+		<details data-menu key={organization.id} className="group relative">
 			<summary
 				className={cn(
 					'flex cursor-pointer list-none items-center gap-2 rounded-md p-1 hover:bg-sidebar-accent [&::-webkit-details-marker]:hidden',

@@ -363,6 +363,23 @@ signedInTest('the first Tab stop skips to the content; the language menu names w
 	await expect(page.getByRole('group').filter({ has: page.locator('summary') }).first().locator('summary')).toHaveAccessibleName('Language: English')
 })
 
+signedInTest('Escape closes the language menu and gives the focus back to its button', async ({ page }) => {
+	await page.goto('/app/dashboard')
+	const summary = page.getByRole('banner').locator('summary', { hasText: 'English' })
+	await summary.click()
+	const spanish = page.getByRole('button', { name: 'Español' })
+	await expect(spanish).toBeVisible()
+	await spanish.focus()
+	await page.keyboard.press('Escape')
+	await expect(spanish).toBeHidden()
+	await expect(summary).toBeFocused()
+	// Opened again and closed from its own button.
+	await page.keyboard.press('Enter')
+	await expect(spanish).toBeVisible()
+	await page.keyboard.press('Escape')
+	await expect(spanish).toBeHidden()
+})
+
 signedInTest('a slow navigation shows a progress bar until the next page is there', async ({ page }) => {
 	await page.goto('/app/dashboard')
 	let release = () => {}

@@ -1,0 +1,20 @@
+import { useEffect } from 'react'
+
+/**
+ * The menus made of a `<details data-menu>` (the language and organization switchers, which work
+ * without JavaScript) close with Escape, focus back on their button, as a menu does.
+ */
+export function useEscapeClosesMenus() {
+	useEffect(() => {
+		const onKeyDown = (event: KeyboardEvent) => {
+			if (event.key !== 'Escape' || event.defaultPrevented || event.isComposing) return
+			const menu = event.target instanceof Element ? event.target.closest('details[data-menu][open]') : null
+			if (!(menu instanceof HTMLDetailsElement)) return
+			event.preventDefault()
+			menu.open = false
+			menu.querySelector('summary')?.focus()
+		}
+		document.addEventListener('keydown', onKeyDown)
+		return () => document.removeEventListener('keydown', onKeyDown)
+	}, [])
+}
