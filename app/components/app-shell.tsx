@@ -125,7 +125,7 @@ export function AppShell({ sidebarExpanded, children, ...sidebar }: AppShellProp
 						{sidebar.organization.name}
 					</p>
 					<div className="ml-auto flex items-center gap-2">
-						<LanguageSwitcher />
+						<LanguageSwitcher iconOnPhones />
 						<AppForm method="post" action="/auth/sign-out">
 							<Button type="submit" variant="ghost" size="sm">
 								<LogOutIcon aria-hidden="true" />

@@ -9,7 +9,7 @@ import { cn } from '#app/lib/utils.ts'
  * The language menu: a disclosure of three submit buttons posting to /preferences, so it
  * works without JavaScript; the page comes back in the chosen language.
  */
-export function LanguageSwitcher({ className }: { className?: string }) {
+export function LanguageSwitcher({ className, iconOnPhones = false }: { className?: string; iconOnPhones?: boolean }) {
 	const { t, i18n } = useTranslation()
 	const location = useLocation()
 	const current = i18n.language
@@ -22,7 +22,8 @@ export function LanguageSwitcher({ className }: { className?: string }) {
 				aria-label={`${t('language.label')}: ${currentName}`}
 			>
 				<LanguagesIcon className="size-4" aria-hidden="true" />
-				<span>{currentName}</span>
+				{/* A phone's top bar keeps its width for the organization's name: the icon alone there. */}
+				<span className={iconOnPhones ? 'max-sm:sr-only' : undefined}>{currentName}</span>
 			</summary>
 			<AppForm method="post" action="/preferences" className="absolute right-0 z-50 mt-1 grid min-w-48 gap-1 rounded-md border bg-popover p-1 text-popover-foreground shadow-md">
 				<input type="hidden" name="intent" value="language" />

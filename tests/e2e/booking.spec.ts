@@ -631,3 +631,33 @@ test('while another tab loads, the open one says so', async ({ page }) => {
 	await expect(page.getByRole('heading', { name: 'Services', level: 2 })).toBeVisible()
 	await expect(page.getByRole('status').filter({ hasText: 'Loading…' })).toHaveCount(0)
 })
+
+test.describe('on a phone', () => {
+	test.use({ viewport: { width: 375, height: 812 } })
+
+	test('the calendar fits in pt-BR: the week strip inside its days, the day controls on one line, a one-word client name wrapped @nojs', async ({ page }) => {
+		const setup = await bookingSetup(page)
+		const day = upcomingWeekday(2)
+		await withDatabase((client) =>
+			client.query(
+				`insert into public.booking_appointments (organization_id, service_id, provider_id, starts_at, ends_at, status, guest_name, guest_email)
+				 values ($1, $2, $3, $4::date + time '15:00', $4::date + time '15:30', 'confirmed', $5, 'long@example.com')`,
+				[setup.org, setup.service, setup.provider, day, 'X'.repeat(110)],
+			),
+		)
+		await page.context().addCookies([{ name: 'lng', value: Buffer.from(JSON.stringify('pt-BR')).toString('base64'), url: test.info().project.use.baseURL! }])
+		await page.goto(`/app/booking/calendar?day=${day}`)
+		await expect(page.getByRole('listitem', { name: new RegExp(`X{110}`) })).toBeVisible()
+		expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0)
+		// Every day of the strip holds its text, and still names its count for a screen reader.
+		const days = page.getByRole('navigation', { name: 'Semana' }).getByRole('link')
+		await expect(days).toHaveCount(7)
+		for (const link of await days.all()) expect(await link.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true)
+		await expect(page.getByRole('navigation', { name: 'Semana' }).locator('[aria-current="date"]')).toContainText('1 comp.')
+		// Previous day, the date, Show and next day side by side.
+		const tops = await Promise.all(
+			[page.getByRole('link', { name: 'Dia anterior' }), page.getByLabel('Dia', { exact: true }), page.getByRole('button', { name: 'Mostrar' }), page.getByRole('link', { name: 'Próximo dia' })].map(async (l) => Math.round((await l.boundingBox())!.y + (await l.boundingBox())!.height)),
+		)
+		expect(new Set(tops).size, `bottoms ${tops.join(', ')}`).toBe(1)
+	})
+})

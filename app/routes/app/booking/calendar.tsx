@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { addDays, format, parseISO, startOfWeek } from 'date-fns'
-import { ChevronLeftIcon, ChevronRightIcon, PlusIcon, RefreshCwIcon } from 'lucide-react'
+import { ArrowRightIcon, ChevronLeftIcon, ChevronRightIcon, PlusIcon, RefreshCwIcon } from 'lucide-react'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { useEffect, useRef, useState } from 'react'
 import { data, Form, Link, useNavigation, useRevalidator } from 'react-router'
@@ -171,25 +171,29 @@ export default function Calendar({ loaderData, actionData }: Route.ComponentProp
 				</CardHeader>
 				<CardContent className="grid gap-4">
 					<div className="flex flex-wrap items-end gap-2">
-						<Button asChild variant="outline" size="icon">
-							<Link to={`?day=${addIsoDays(day, -1)}`} aria-label={t('calendar.previousDay')}>
-								<ChevronLeftIcon aria-hidden="true" />
-							</Link>
-						</Button>
-						<Form method="get" className="flex items-end gap-2">
-							<div className="grid gap-1">
-								<Label htmlFor="calendar-day">{t('calendar.day')}</Label>
-								<Input id="calendar-day" type="date" name="day" defaultValue={day} key={day} className="w-44" />
-							</div>
-							<Button type="submit" variant="outline">
-								{t('calendar.go')}
+						{/* The day and its previous and next buttons stay on one line, on a phone too. */}
+						<div className="flex w-full min-w-0 items-end gap-2 sm:w-auto">
+							<Button asChild variant="outline" size="icon">
+								<Link to={`?day=${addIsoDays(day, -1)}`} aria-label={t('calendar.previousDay')}>
+									<ChevronLeftIcon aria-hidden="true" />
+								</Link>
 							</Button>
-						</Form>
-						<Button asChild variant="outline" size="icon">
-							<Link to={`?day=${addIsoDays(day, 1)}`} aria-label={t('calendar.nextDay')}>
-								<ChevronRightIcon aria-hidden="true" />
-							</Link>
-						</Button>
+							<Form method="get" className="flex min-w-0 flex-1 items-end gap-2">
+								<div className="grid min-w-0 flex-1 gap-1">
+									<Label htmlFor="calendar-day">{t('calendar.day')}</Label>
+									<Input id="calendar-day" type="date" name="day" defaultValue={day} key={day} className="w-full sm:w-44" />
+								</div>
+								<Button type="submit" variant="outline" className="max-sm:size-9 max-sm:px-0">
+									<ArrowRightIcon aria-hidden="true" className="sm:hidden" />
+									<span className="max-sm:sr-only">{t('calendar.go')}</span>
+								</Button>
+							</Form>
+							<Button asChild variant="outline" size="icon">
+								<Link to={`?day=${addIsoDays(day, 1)}`} aria-label={t('calendar.nextDay')}>
+									<ChevronRightIcon aria-hidden="true" />
+								</Link>
+							</Button>
+						</div>
 						<Button asChild variant="ghost">
 							<Link to={`?day=${today}`}>{t('calendar.today')}</Link>
 						</Button>
@@ -210,7 +214,13 @@ export default function Calendar({ loaderData, actionData }: Route.ComponentProp
 							>
 								<span className="font-medium">{weekday.format(parseISO(`${d}T12:00:00Z`))}</span>
 								<span className="tabular-nums">{d.slice(8)}</span>
-								<span className="text-foreground/70">{t('calendar.count', { count: counts[d] ?? 0 })}</span>
+								{/* On a phone the seven days leave room for the number alone; the words stay for screen readers. */}
+								<span className="text-foreground/70">
+									<span aria-hidden="true" className="tabular-nums sm:hidden">
+										{counts[d] ?? 0}
+									</span>
+									<span className="max-sm:sr-only">{t('calendar.count', { count: counts[d] ?? 0 })}</span>
+								</span>
 							</Link>
 						))}
 					</nav>
@@ -234,10 +244,11 @@ export default function Calendar({ loaderData, actionData }: Route.ComponentProp
 								})}
 							>
 								<div className="font-medium tabular-nums">{t('calendar.range', { start: a.startTime, end: a.endTime })}</div>
-								<div className="grid gap-0.5 text-sm">
-									<div className="flex items-center gap-2">
-										<span aria-hidden="true" className="size-2.5 rounded-full" style={{ backgroundColor: a.serviceColor ?? '#64748b' }} />
-										<span className="font-medium">{a.serviceName ?? t('calendar.noService')}</span>
+								{/* min-w-0 and wrap-anywhere: a name of one long word wraps instead of widening the page. */}
+								<div className="grid min-w-0 gap-0.5 text-sm wrap-anywhere">
+									<div className="flex flex-wrap items-center gap-2">
+										<span aria-hidden="true" className="size-2.5 shrink-0 rounded-full" style={{ backgroundColor: a.serviceColor ?? '#64748b' }} />
+										<span className="min-w-0 font-medium">{a.serviceName ?? t('calendar.noService')}</span>
 										<Badge variant={STATUS_VARIANT[a.status]}>{t(`status.${a.status}`)}</Badge>
 									</div>
 									<div>{a.clientName.trim() || t('calendar.unknownClient')}</div>
