@@ -151,6 +151,22 @@ test('providers: add members until none is free, the name prefilled, then edit @
 	await expect(page.getByRole('row').filter({ hasText: 'Dr. Olivia' })).toContainText('Inactive')
 })
 
+test('a service or provider name of 120 characters wraps on a laptop: price, duration and status stay in view', async ({ page }) => {
+	await page.setViewportSize({ width: 1280, height: 800 })
+	const { orgId } = await bookingOwner(page)
+	const long = `${'Consultoria'.repeat(10)}Extra-longa`.slice(0, 120)
+	await withDatabase(async (client) => {
+		await client.query(`insert into public.booking_services (organization_id, name, price, duration_minutes) values ($1, $2, 45, 60)`, [orgId, long])
+		await client.query(`insert into public.booking_providers (organization_id, display_name) values ($1, $2)`, [orgId, long])
+	})
+	for (const tab of ['services', 'providers']) {
+		await page.goto(`/app/booking/${tab}`)
+		await expect(page.getByRole('cell', { name: long }).first()).toBeVisible()
+		const container = page.locator('[data-slot=table-container]')
+		expect(await container.evaluate((el) => el.scrollWidth - el.clientWidth), tab).toBeLessThanOrEqual(0)
+	}
+})
+
 test.describe('on a phone, with a 12-hour clock', () => {
 	test.use({ viewport: { width: 390, height: 844 }, locale: 'en-US' })
 

@@ -72,7 +72,7 @@ function ReadTable({ rows }: { rows: LoaderData['rows'] }) {
 					<TableCell className="text-muted-foreground" data-label={t('providers.columns.member')} data-card="wide">
 						{row.member}
 					</TableCell>
-					<TableCell className="font-medium" data-label={t('providers.columns.displayName')} data-card="title">
+					<TableCell className="max-w-64 min-w-40 font-medium whitespace-normal wrap-anywhere" data-label={t('providers.columns.displayName')} data-card="title">
 						{row.displayName}
 					</TableCell>
 					<TableCell className="max-w-64 truncate text-muted-foreground" data-label={t('providers.columns.bio')} data-card={row.bio ? 'wide' : 'hidden'}>

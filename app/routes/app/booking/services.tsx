@@ -69,7 +69,7 @@ function ReadTable({ rows }: { rows: LoaderData['rows'] }) {
 		<BookingReadTable tab="services" head={<HeadCells />} columnCount={6} rowCount={rows.length}>
 			{rows.map((row) => (
 				<TableRow key={row.id}>
-					<TableCell className="font-medium" data-label={t('services.columns.name')} data-card="title">
+					<TableCell className="max-w-64 min-w-40 font-medium whitespace-normal wrap-anywhere" data-label={t('services.columns.name')} data-card="title">
 						{row.name}
 					</TableCell>
 					<TableCell className="max-w-64 truncate text-muted-foreground" data-label={t('services.columns.description')} data-card={row.description ? 'wide' : 'hidden'}>
