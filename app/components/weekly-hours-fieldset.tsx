@@ -16,32 +16,32 @@ export function WeeklyHoursFieldset({ hours, legend }: { hours: FieldMetadata<Re
 	const days = hours.getFieldset()
 	const error = (field: FieldMetadata<unknown>) => (field.errors ? t(`errors.${field.errors[0]}`) : undefined)
 	return (
-		<fieldset className="grid gap-3">
+		<fieldset className="grid min-w-0 grid-cols-1 gap-3">
 			<legend className="mb-2 text-sm font-medium">{legend}</legend>
 			{WEEKDAYS.map((day) => {
 				const dayFields = days[day].getFieldset()
 				const dayError = error(dayFields.start) ?? error(dayFields.end)
 				return (
 					<div key={day} className="grid gap-1">
-						<div className="flex flex-wrap items-center gap-3">
+						<div className="flex min-w-0 flex-wrap items-center gap-3">
 							<div className="flex w-full items-center gap-2 sm:w-36">
 								<input {...getInputProps(dayFields.enabled, { type: 'checkbox' })} className="size-4 accent-primary" />
 								<Label htmlFor={dayFields.enabled.id}>{t(`weekdays.${day}`)}</Label>
 							</div>
-							{/* The two times stay on one line together, under the day on a phone. */}
-							<div className="flex items-center gap-2">
+							{/* The two times stay on one line together, under the day on a phone, shrinking to fit it. */}
+							<div className="flex w-full min-w-0 items-center gap-2 sm:w-auto">
 								<Input
 									{...getInputProps(dayFields.start, { type: 'time' })}
 									aria-label={t('settings.hours.opens', { day: t(`weekdays.${day}`) })}
-									className="w-auto"
+									className="min-w-0 flex-1 max-sm:px-2 sm:w-auto sm:flex-none"
 								/>
-								<span aria-hidden="true" className="text-sm text-muted-foreground">
+								<span aria-hidden="true" className="shrink-0 text-sm text-muted-foreground">
 									{t('settings.hours.to')}
 								</span>
 								<Input
 									{...getInputProps(dayFields.end, { type: 'time' })}
 									aria-label={t('settings.hours.closes', { day: t(`weekdays.${day}`) })}
-									className="w-auto"
+									className="min-w-0 flex-1 max-sm:px-2 sm:w-auto sm:flex-none"
 								/>
 							</div>
 						</div>

@@ -635,7 +635,7 @@ test('while another tab loads, the open one says so', async ({ page }) => {
 test.describe('on a phone', () => {
 	test.use({ viewport: { width: 375, height: 812 } })
 
-	test('the calendar fits in pt-BR: the week strip inside its days, the day controls on one line, a one-word client name wrapped @nojs', async ({ page }) => {
+	test('the calendar, the settings and a provider’s hours fit in pt-BR: the week strip inside its days, the day controls on one line, a one-word client name wrapped @nojs', async ({ page }) => {
 		const setup = await bookingSetup(page)
 		const day = upcomingWeekday(2)
 		await withDatabase((client) =>
@@ -659,5 +659,10 @@ test.describe('on a phone', () => {
 			[page.getByRole('link', { name: 'Dia anterior' }), page.getByLabel('Dia', { exact: true }), page.getByRole('button', { name: 'Mostrar' }), page.getByRole('link', { name: 'Próximo dia' })].map(async (l) => Math.round((await l.boundingBox())!.y + (await l.boundingBox())!.height)),
 		)
 		expect(new Set(tops).size, `bottoms ${tops.join(', ')}`).toBe(1)
+		// The settings (business hours, date exceptions) and a provider's hours fit too.
+		for (const path of ['/app/booking/settings', `/app/booking/providers/${setup.provider}/hours`]) {
+			await page.goto(path)
+			expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), path).toBeLessThanOrEqual(0)
+		}
 	})
 })

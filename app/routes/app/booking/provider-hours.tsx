@@ -79,7 +79,7 @@ export default function ProviderHours({ loaderData, actionData }: Route.Componen
 			</CardHeader>
 			<CardContent>
 				<AppForm method="post" {...getFormProps(form)} noValidate className="grid gap-6">
-					<fieldset className="grid gap-3">
+					<fieldset className="grid min-w-0 grid-cols-1 gap-3">
 						<legend className="mb-2 text-sm font-medium">{t('providerHours.modeLegend')}</legend>
 						{(['organization', 'own'] as const).map((mode) => (
 							<div key={mode} className="flex items-start gap-3">

@@ -269,17 +269,20 @@ function DateOverrides({
 							<Input {...getInputProps(fields.note, { type: 'text' })} />
 						</Field>
 					</div>
-					<div className="flex flex-wrap items-start gap-4">
-						<div className="flex items-center gap-2 pt-7">
+					{/* On a phone: "Closed all day" on its own line, then the two times side by side. */}
+					<div className="grid gap-4 sm:flex sm:flex-wrap sm:items-start">
+						<div className="flex items-center gap-2 sm:pt-7">
 							<input {...getInputProps(fields.closed, { type: 'checkbox' })} className="size-4 accent-primary" />
 							<Label htmlFor={fields.closed.id}>{t('overrides.fields.closed')}</Label>
 						</div>
-						<Field label={t('overrides.fields.start')} htmlFor={fields.start.id} errorId={fields.start.errorId} error={error(fields.start.errors)}>
-							<Input {...getInputProps(fields.start, { type: 'time' })} className="w-auto" />
-						</Field>
-						<Field label={t('overrides.fields.end')} htmlFor={fields.end.id} errorId={fields.end.errorId} error={error(fields.end.errors)}>
-							<Input {...getInputProps(fields.end, { type: 'time' })} className="w-auto" />
-						</Field>
+						<div className="grid grid-cols-2 gap-4 sm:flex">
+							<Field label={t('overrides.fields.start')} htmlFor={fields.start.id} errorId={fields.start.errorId} error={error(fields.start.errors)}>
+								<Input {...getInputProps(fields.start, { type: 'time' })} className="w-full sm:w-auto" />
+							</Field>
+							<Field label={t('overrides.fields.end')} htmlFor={fields.end.id} errorId={fields.end.errorId} error={error(fields.end.errors)}>
+								<Input {...getInputProps(fields.end, { type: 'time' })} className="w-full sm:w-auto" />
+							</Field>
+						</div>
 					</div>
 					<SubmitButton label={t('overrides.add')} pendingLabel={t('overrides.adding')} intent="add-override" className="w-fit" />
 				</AppForm>
