@@ -596,8 +596,11 @@ test('a form left open in one tab saves into its own organization after another 
 	])
 
 	// A form of an organization the user has left since it was rendered changes nothing, and says so.
+	await tab2.goto('/app/dashboard')
+	await expect(tab2.getByTestId('current-organization')).toHaveText('First Studio Renamed')
 	await tab2.locator('#app-sidebar').getByLabel('Switch organization').click()
 	await tab2.locator('#app-sidebar').getByRole('button', { name: 'Second Studio' }).click()
+	await expect(tab2.getByTestId('current-organization')).toHaveText('Second Studio')
 	await tab2.goto('/app/settings/organization')
 	await expect(tab2.getByTestId('current-organization')).toHaveText('Second Studio')
 	await tab2.getByLabel('Name', { exact: true }).fill('Hijacked')
@@ -612,6 +615,7 @@ test('a form left open in one tab saves into its own organization after another 
 	await page.goto('/app/dashboard')
 	await page.locator('#app-sidebar').getByLabel('Switch organization').click()
 	await page.locator('#app-sidebar').getByRole('button', { name: 'First Studio Renamed' }).click()
+	await expect(page.getByTestId('current-organization')).toHaveText('First Studio Renamed')
 	await page.goto(`/app/clients/${clientId}`)
 	await expect(page.getByRole('heading', { name: 'Tab Client' })).toBeVisible()
 	await page.locator('#app-sidebar').getByLabel('Switch organization').click()
