@@ -3,6 +3,7 @@ import type { Role } from '#app/lib/roles.ts'
 import { asUser, dbErrorCode, sql, type Tx } from './db/index.ts'
 import { secureCookies } from './security.ts'
 import type { AuthUser } from './auth/local.ts'
+import { isUuid } from '#app/lib/uuid.ts'
 
 export type Membership = {
 	id: string
@@ -49,8 +50,6 @@ export type CurrentMember = {
 	memberships: Membership[]
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-
 const orgCookie = createCookie('p2p_org', { path: '/', sameSite: 'lax', httpOnly: true, maxAge: 60 * 60 * 24 * 365 })
 
 /** How to greet a user: their full name, else their email. */
@@ -95,7 +94,7 @@ export async function resolveMember(request: Request, user: AuthUser): Promise<C
 /** The organization cookie's choice: an organization id, or null. */
 export async function chosenOrganization(request: Request): Promise<string | null> {
 	const chosen: unknown = await orgCookie.parse(request.headers.get('cookie'))
-	return typeof chosen === 'string' && UUID.test(chosen) ? chosen : null
+	return isUuid(chosen) ? chosen : null
 }
 
 /** resolveMember's choice among memberships already read. */

@@ -32,8 +32,8 @@ import { open, seal } from './secrets.ts'
 import { secureCookies } from './security.ts'
 import { sharedReads } from './shared-reads.ts'
 import { sendBookingMail, whenText } from './public-booking-mail.ts'
+import { isUuid } from '#app/lib/uuid.ts'
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const TOKEN = /^[0-9a-f]{64}$/
 /** The page lists this many days ahead at most (inside the busy-ranges function's 62-day window, a day either side included). */
 export const LISTED_DAYS = 60
@@ -253,9 +253,9 @@ export function readChoices(url: URL): Choices {
 	const more = Number(p.get('more'))
 	const reschedule = text('reschedule')
 	return {
-		service: service && UUID.test(service) ? service : undefined,
+		service: isUuid(service) ? service : undefined,
 		mode: p.get('mode') === 'time' ? 'time' : 'provider',
-		provider: provider && UUID.test(provider) ? provider : undefined,
+		provider: isUuid(provider) ? provider : undefined,
 		date: date && /^\d{4}-\d{2}-\d{2}$/.test(date) ? date : undefined,
 		start: start && !Number.isNaN(Date.parse(start)) ? new Date(start).toISOString() : undefined,
 		tz: tz && isTimeZone(tz) ? tz : undefined,

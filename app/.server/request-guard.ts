@@ -3,6 +3,7 @@ import { formOrganizationContext } from './context.ts'
 import { getInstance } from './i18n.ts'
 import type { ErrorMessage, ErrorPayload } from '#app/lib/errors.ts'
 import { ORGANIZATION_FIELD } from '#app/lib/organization-field.ts'
+import { isUuid } from '#app/lib/uuid.ts'
 
 /**
  * Refuses, before any route reads it, a request that no screen sends and that would otherwise
@@ -79,11 +80,9 @@ async function readRequest(request: Request): Promise<Inspected> {
 	const organizations = fields.getAll(ORGANIZATION_FIELD)
 	if (organizations.length === 0) return { refusal: null, organizationId: null }
 	const [organizationId] = organizations
-	if (organizations.length > 1 || typeof organizationId !== 'string' || !UUID.test(organizationId)) return refuse({ status: 400, reason: 'malformedBody' })
+	if (organizations.length > 1 || !isUuid(organizationId)) return refuse({ status: 400, reason: 'malformedBody' })
 	return { refusal: null, organizationId }
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /** The checks on a parsed form's names and values (exported for the tests). */
 export function inspectFields(fields: Iterable<[string, FormDataEntryValue]>): GuardRefusal | null {

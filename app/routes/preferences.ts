@@ -8,6 +8,7 @@ import { safeRedirect, secureCookies } from '#app/.server/security.ts'
 import { serializeSidebarCookie } from '#app/.server/sidebar.ts'
 import { supportedLanguages } from '#app/lib/i18n.ts'
 import type { Route } from './+types/preferences'
+import { isUuid } from '#app/lib/uuid.ts'
 
 /**
  * Small preferences set by plain form posts, so they work without JavaScript: the language,
@@ -57,7 +58,6 @@ const ROW_PAGES: Array<[pattern: string, list: string]> = [
 	['/app/transactions/import/:id', '/app/transactions/import/history'],
 	['/app/booking/providers/:id/hours', '/app/booking/providers'],
 ]
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /**
  * Where a switch of organization lands: the same page without its query (a day, a search, an
@@ -68,7 +68,7 @@ function pageInOtherOrganization(path: string) {
 	const { pathname } = new URL(path, 'http://localhost')
 	for (const [pattern, list] of ROW_PAGES) {
 		const id = matchPath(pattern, pathname)?.params.id
-		if (id && UUID.test(id)) return list
+		if (isUuid(id)) return list
 	}
 	return pathname
 }

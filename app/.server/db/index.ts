@@ -15,6 +15,7 @@ import { defaultDatabaseOptions } from './config.ts'
 import { DATE, INT8, NUMERIC } from './pglite-options.js'
 import { startPgliteThread } from './pglite-thread.ts'
 import type { DB } from './types.ts'
+import { isUuid } from '#app/lib/uuid.ts'
 
 export type Tx = Transaction<DB>
 
@@ -157,8 +158,6 @@ export async function listenToChannel(channel: string, onNotify: (payload: strin
 
 type Claims = { sub?: string; role: 'authenticated' | 'anon' }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-
 /**
  * `begin`, then `claims.role` with those JWT claims for the rest of the transaction (RLS
  * applies), as one script: one round trip instead of two (docs/decisions/025-fewer-statements-per-page.md).
@@ -166,7 +165,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
  * names and the user id is checked to be a UUID, so the JSON has no quote to escape.
  */
 function beginAs(claims: Claims) {
-	if (claims.sub !== undefined && !UUID.test(claims.sub)) throw new Error('asUser needs a user id')
+	if (claims.sub !== undefined && !isUuid(claims.sub)) throw new Error('asUser needs a user id')
 	return `begin; select set_config('role', '${claims.role}', true), set_config('request.jwt.claims', '${JSON.stringify(claims)}', true)`
 }
 

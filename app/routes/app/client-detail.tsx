@@ -17,15 +17,14 @@ import { dateIn } from '#app/lib/dates.ts'
 import { useFormat } from '#app/lib/use-format.ts'
 import { TRANSACTION_DEFAULT_SORT, TRANSACTION_SORTS } from '#app/lib/schemas/transactions.ts'
 import type { Route } from './+types/client-detail'
+import { isUuid } from '#app/lib/uuid.ts'
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, 'clientDetail', args.loaderData?.client.name)
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
 	const { user, organization } = requireMember(context)
 	// An id that is not a uuid, or a client of another organization, is simply not found here.
-	invariantResponse(UUID.test(params.clientId), 404)
+	invariantResponse(isUuid(params.clientId), 404)
 	const found = await getClient(user.userId, organization.id, params.clientId)
 	invariantResponse(found, 404)
 	const url = new URL(request.url)

@@ -46,17 +46,16 @@ import { isOwner } from '#app/lib/roles.ts'
 import { imapConnectSchema, INTEGRATION_INTENTS, integrationActionSchema } from '#app/lib/schemas/integrations.ts'
 import { moduleDetailActionSchema } from '#app/lib/schemas/marketplace.ts'
 import type { Route } from './+types/module-detail'
+import { isUuid } from '#app/lib/uuid.ts'
 
 export { ErrorBoundary } from '#app/components/error-boundary.tsx'
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, 'moduleDetail', args.loaderData?.detail.module.name)
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-
 /** The module, or the marketplace with a 'module not found' message; a 403 when hidden from the member. */
 async function loadModule(context: Route.LoaderArgs['context'], moduleId: string) {
 	const member = requireMember(context)
-	const detail = UUID.test(moduleId) ? await getModuleDetail(member.user.userId, member.organization.id, moduleId) : null
+	const detail = isUuid(moduleId) ? await getModuleDetail(member.user.userId, member.organization.id, moduleId) : null
 	if (!detail) throw await redirectWithToast('/app/module-marketplace', { type: 'error', title: 'marketplace:toasts.notFound' })
 	// Module visibility (docs/product.md, Roles): configured for a higher role, the module is not this member's.
 	if (detail.record && !mayUseModule(detail.record.visibility, member.organization.role)) errorResponse(403, 'forbidden')

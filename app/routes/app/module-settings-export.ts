@@ -2,13 +2,12 @@ import { requireMember } from '#app/.server/auth/session.ts'
 import { getModuleDetail, mayUseModule } from '#app/.server/modules.ts'
 import { errorResponse, invariantResponse } from '#app/lib/errors.ts'
 import type { Route } from './+types/module-settings-export'
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+import { isUuid } from '#app/lib/uuid.ts'
 
 /** Export Settings (docs/product.md, Module detail): the module's saved configuration as a JSON download. */
 export async function loader({ params, context }: Route.LoaderArgs) {
 	const { user, organization } = requireMember(context)
-	invariantResponse(UUID.test(params.moduleId), 404)
+	invariantResponse(isUuid(params.moduleId), 404)
 	const detail = await getModuleDetail(user.userId, organization.id, params.moduleId)
 	invariantResponse(detail?.record, 404)
 	if (!mayUseModule(detail.record.visibility, organization.role)) errorResponse(403, 'forbidden')

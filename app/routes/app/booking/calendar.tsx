@@ -35,10 +35,9 @@ import { useFormat } from '#app/lib/use-format.ts'
 import { newAppointmentSchema } from '#app/lib/schemas/booking.ts'
 import type { Route } from './+types/calendar'
 import { ConfirmCard } from '#app/components/confirm-card.tsx'
+import { isUuid } from '#app/lib/uuid.ts'
 
 export { ErrorBoundary } from '#app/components/error-boundary.tsx'
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 function weekOf(day: string) {
 	const monday = startOfWeek(parseISO(day), { weekStartsOn: 1 })
@@ -93,7 +92,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 		case 'change-status': {
 			const id = String(formData.get('id') ?? '')
 			const change = String(formData.get('change') ?? '')
-			invariantResponse(UUID.test(id) && isStatusChange(change), 400)
+			invariantResponse(isUuid(id) && isStatusChange(change), 400)
 			const outcome = await changeAppointmentStatus(user.userId, organization.id, id, change)
 			return redirectWithToast(
 				back,

@@ -13,14 +13,13 @@ import { WeeklyHoursFieldset, weeklyHoursDefaults } from '#app/components/weekly
 import { errorResponse, invariantResponse } from '#app/lib/errors.ts'
 import { providerHoursSchema } from '#app/lib/schemas/booking.ts'
 import type { Route } from './+types/provider-hours'
+import { isUuid } from '#app/lib/uuid.ts'
 
 export { ErrorBoundary } from '#app/components/error-boundary.tsx'
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-
 async function loadProvider(context: Route.LoaderArgs['context'], providerId: string) {
 	const { user, organization } = await requireBookingMember(context)
-	invariantResponse(UUID.test(providerId), 404)
+	invariantResponse(isUuid(providerId), 404)
 	const provider = await getProviderHours(user.userId, organization.id, providerId)
 	if (!provider) errorResponse(404, 'notFound')
 	return { user, organization, provider }

@@ -17,12 +17,11 @@ import { useFormat } from '#app/lib/use-format.ts'
 import { titleMeta } from '#app/lib/meta.ts'
 import type { Route } from './+types/history'
 import { ConfirmCard } from '#app/components/confirm-card.tsx'
+import { isUuid } from '#app/lib/uuid.ts'
 
 export { ErrorBoundary } from '#app/components/error-boundary.tsx'
 
 export const meta = titleMeta('importHistory')
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 export async function loader({ request, context }: Route.LoaderArgs) {
 	const { user, organization } = requireMember(context)
@@ -40,7 +39,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 	const { user } = requireMember(context)
 	const form = await request.formData()
 	const batchId = form.get('batchId')
-	if (form.get('intent') !== 'undo' || typeof batchId !== 'string' || !UUID.test(batchId)) errorResponse(400, 'badRequest')
+	if (form.get('intent') !== 'undo' || !isUuid(batchId)) errorResponse(400, 'badRequest')
 	const result = await undoImport(user.userId, batchId)
 	const back = '/app/transactions/import/history'
 	if (result.ok) {

@@ -14,16 +14,15 @@ import { errorResponse, invariantResponse } from '#app/lib/errors.ts'
 import { useFormat } from '#app/lib/use-format.ts'
 import { titleMeta } from '#app/lib/meta.ts'
 import type { Route } from './+types/preview'
+import { isUuid } from '#app/lib/uuid.ts'
 
 export { ErrorBoundary } from '#app/components/error-boundary.tsx'
 
 export const meta = titleMeta('importPreview')
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-
 export async function loader({ params, context }: Route.LoaderArgs) {
 	const { user, organization } = requireMember(context)
-	invariantResponse(UUID.test(params.batchId), 404)
+	invariantResponse(isUuid(params.batchId), 404)
 	const preview = await getStagedPreview(user.userId, organization.id, params.batchId)
 	invariantResponse(preview, 404)
 	return { ...preview, previewRows: PREVIEW_ROWS }
@@ -32,7 +31,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 /** Commits the staged batch (one transaction) and shows the history with the outcome. */
 export async function action({ request, params, context }: Route.ActionArgs) {
 	const { user, organization } = requireMember(context)
-	invariantResponse(UUID.test(params.batchId), 404)
+	invariantResponse(isUuid(params.batchId), 404)
 	const form = await request.formData()
 	// The one thing this form does; any other post (a stray or forged intent) commits nothing.
 	if (form.get('intent') !== 'commit') errorResponse(400, 'badRequest')

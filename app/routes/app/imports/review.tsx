@@ -12,12 +12,12 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#
 import { useFormat } from '#app/lib/use-format.ts'
 import { titleMeta } from '#app/lib/meta.ts'
 import type { Route } from './+types/review'
+import { isUuid } from '#app/lib/uuid.ts'
 
 export { ErrorBoundary } from '#app/components/error-boundary.tsx'
 
 export const meta = titleMeta('reviewQueue')
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 /** The choice that creates a client named as the payer. */
 const NEW_CLIENT = 'new'
 
@@ -33,8 +33,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 	const transactionId = form.get('transactionId')
 	const clientId = form.get('clientId')
 	const back = '/app/transactions/import/review'
-	if (typeof transactionId !== 'string' || !UUID.test(transactionId)) return redirectWithToast(back, { type: 'error', title: 'imports:toast.transactionNotFound' })
-	if (typeof clientId !== 'string' || !(UUID.test(clientId) || clientId === NEW_CLIENT)) return { transactionId, error: 'clientRequired' as const }
+	if (!isUuid(transactionId)) return redirectWithToast(back, { type: 'error', title: 'imports:toast.transactionNotFound' })
+	if (typeof clientId !== 'string' || !(isUuid(clientId) || clientId === NEW_CLIENT)) return { transactionId, error: 'clientRequired' as const }
 	const saveAlias = form.get('saveAlias') === 'on'
 	const result = await resolveReview(user.userId, organization.id, { transactionId, clientId: clientId === NEW_CLIENT ? null : clientId, saveAlias })
 	if (!result.ok) {
