@@ -512,6 +512,40 @@ test('a start chosen in a window that refreshes by itself stays chosen when anot
 	await expect(page.getByRole('listitem', { name: '11:00–11:30, Quick Client' })).toBeVisible()
 })
 
+test('without JavaScript, a start booked meanwhile is refused with the reason and stays chosen, not the first time of the list @nojs', async ({
+	page,
+	context,
+	javaScriptEnabled,
+}) => {
+	test.skip(javaScriptEnabled, 'with JavaScript the list refreshes by itself (the test above)')
+	await bookingSetup(page)
+	const day = upcomingWeekday(4)
+	const other = await context.newPage()
+	await openNewAppointment(page, day)
+	await openNewAppointment(other, day)
+	await other.getByLabel('Start time').selectOption({ label: '11:00' })
+	await other.getByLabel('Client name').fill('Quick Client')
+	await other.getByLabel('Client email').fill('quick@example.com')
+	await other.getByRole('button', { name: 'Book appointment' }).click()
+	await expect(other.getByText('Appointment booked')).toBeVisible()
+
+	await page.getByLabel('Start time').selectOption({ label: '11:00' })
+	await page.getByLabel('Client name').fill('Waiting Client')
+	await page.getByLabel('Client email').fill('waiting@example.com')
+	await page.getByRole('button', { name: 'Book appointment' }).click()
+	await expect(page.getByRole('alert').filter({ hasText: 'This provider already has an appointment at that time' })).toBeVisible()
+	await expect(page.getByLabel('Start time').locator('option:checked')).toHaveText('11:00 (no longer free)')
+	await expect(page.getByLabel('Client name')).toHaveValue('Waiting Client')
+	// Book again as it is: refused again, nothing booked at another time.
+	await page.getByRole('button', { name: 'Book appointment' }).click()
+	await expect(page.getByRole('alert').filter({ hasText: 'This provider already has an appointment at that time' })).toBeVisible()
+	await page.getByLabel('Start time').selectOption({ label: '11:30' })
+	await page.getByRole('button', { name: 'Book appointment' }).click()
+	await expect(page.getByText('Appointment booked')).toBeVisible()
+	await expect(page.getByRole('listitem', { name: '11:30–12:00, Waiting Client' })).toBeVisible()
+	await expect(page.getByRole('listitem', { name: /Waiting Client/ })).toHaveCount(1)
+})
+
 test('a booking made in another window appears in the calendar without a reload; without JavaScript a Refresh link @nojs', async ({
 	page,
 	context,

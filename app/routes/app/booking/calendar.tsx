@@ -6,7 +6,6 @@ import { useTranslation } from '#app/lib/use-translation.ts'
 import { useEffect, useRef, useState } from 'react'
 import { data, Form, Link, useNavigation, useRevalidator } from 'react-router'
 import type { z } from 'zod'
-import { dateIn } from '#app/lib/dates.ts'
 import {
 	changeAppointmentStatus,
 	getBookingChoices,
@@ -29,7 +28,7 @@ import { Input } from '#app/components/ui/input.tsx'
 import { Label } from '#app/components/ui/label.tsx'
 import { Textarea } from '#app/components/ui/textarea.tsx'
 import { computeAvailability, isSlotAvailable } from '#app/lib/availability.ts'
-import { addDays as addIsoDays, parseIsoDate } from '#app/lib/dates.ts'
+import { addDays as addIsoDays, dateIn, dateTimeIn, parseIsoDate } from '#app/lib/dates.ts'
 import { errorResponse, invariantResponse } from '#app/lib/errors.ts'
 import { useFormat } from '#app/lib/use-format.ts'
 import { newAppointmentSchema } from '#app/lib/schemas/booking.ts'
@@ -225,7 +224,7 @@ export default function Calendar({ loaderData, actionData }: Route.ComponentProp
 					</nav>
 				</CardContent>
 			</Card>
-			{booking ? <NewAppointment day={day} booking={booking} result={actionData?.result} /> : null}
+			{booking ? <NewAppointment day={day} booking={booking} timezone={loaderData.timezone} result={actionData?.result} /> : null}
 			{cancelling ? <ConfirmCancel day={day} appointment={cancelling} /> : null}
 			<section aria-label={t('calendar.listLabel')} className="grid gap-3">
 				{appointments.length === 0 ? (
@@ -321,12 +320,30 @@ type Booking = NonNullable<Route.ComponentProps['loaderData']['booking']>
  * The start of a new appointment. The list follows changes made elsewhere (the live refresh);
  * a start chosen here that another booking took meanwhile stays chosen, marked as no longer
  * free, so that Book is refused with its reason instead of booking the next time in the list.
+ * The same holds for a refused start sent back without JavaScript (`initial`), whose label is
+ * its time in the organization's zone; its reason is then said above the form (`explained`).
  */
-function StartSelect({ id, name, initial, slots, className }: { id: string; name: string; initial: string | undefined; slots: { start: string; label: string }[]; className: string }) {
+function StartSelect({
+	id,
+	name,
+	initial,
+	timezone,
+	explained,
+	slots,
+	className,
+}: {
+	id: string
+	name: string
+	initial: string | undefined
+	timezone: string
+	explained: boolean
+	slots: { start: string; label: string }[]
+	className: string
+}) {
 	const { t } = useTranslation('booking')
 	const slotOf = (start: string | undefined) => slots.find((s) => s.start === start)
 	// The chosen start with its label, which stays known after the start leaves the list.
-	const [chosen, setChosen] = useState(() => slotOf(initial) ?? slots[0] ?? { start: '', label: '' })
+	const [chosen, setChosen] = useState(() => slotOf(initial) ?? refusedStart(initial, timezone) ?? slots[0] ?? { start: '', label: '' })
 	const gone = chosen.start !== '' && !slotOf(chosen.start)
 	return (
 		<>
@@ -336,7 +353,7 @@ function StartSelect({ id, name, initial, slots, className }: { id: string; name
 				value={chosen.start}
 				onChange={(event) => setChosen(slotOf(event.target.value) ?? chosen)}
 				className={className}
-				aria-describedby={gone ? `${id}-gone` : undefined}
+				aria-describedby={gone && !explained ? `${id}-gone` : undefined}
 			>
 				{gone ? <option value={chosen.start}>{t('calendar.startGoneOption', { time: chosen.label })}</option> : null}
 				{slots.map((s) => (
@@ -345,7 +362,7 @@ function StartSelect({ id, name, initial, slots, className }: { id: string; name
 					</option>
 				))}
 			</select>
-			{gone ? (
+			{gone && !explained ? (
 				<p id={`${id}-gone`} role="alert" className="text-sm text-destructive">
 					{t('calendar.startGone', { time: chosen.label })}
 				</p>
@@ -354,7 +371,14 @@ function StartSelect({ id, name, initial, slots, className }: { id: string; name
 	)
 }
 
-function NewAppointment({ day, booking, result }: { day: string; booking: Booking; result: SubmissionResult<string[]> | undefined }) {
+/** A start sent back with a refused form, labelled with its time in the zone; none when unreadable. */
+function refusedStart(start: string | undefined, timezone: string) {
+	if (!start) return undefined
+	const instant = new Date(start)
+	return Number.isNaN(instant.getTime()) ? undefined : { start, label: dateTimeIn(timezone, instant).time }
+}
+
+function NewAppointment({ day, booking, timezone, result }: { day: string; booking: Booking; timezone: string; result: SubmissionResult<string[]> | undefined }) {
 	const fmt = useFormat()
 	const { t } = useTranslation('booking')
 	const [form, fields] = useForm<z.input<typeof newAppointmentSchema>>({
@@ -429,6 +453,8 @@ function NewAppointment({ day, booking, result }: { day: string; booking: Bookin
 								id={fields.start.id}
 								name={fields.start.name}
 								initial={fields.start.initialValue}
+								timezone={timezone}
+								explained={Boolean(form.errors)}
 								slots={booking.slots}
 								className={`${selectClass} sm:w-60`}
 							/>
