@@ -133,6 +133,43 @@ describe('create_booking', () => {
 		expect(row).toEqual({ buffer_minutes: 15, buffer_ends_at: new Date(at(w.day, '15:45')) })
 	})
 
+	test('follows a change of the organization timezone: local date and times derived again, nothing else changed', async () => {
+		const w = await bookingWorld()
+		const other = await bookingWorld()
+		await setSettings(w.org, { timezone: 'Asia/Tokyo' })
+		await setSettings(other.org, { timezone: 'Asia/Tokyo' })
+		// 01:00 UTC is 10:00 in Tokyo, and 20:00 of the day before in New York (21:00 in summer).
+		const booked = await bookAsAnon({ ...w, startsAt: at(w.day, '01:00') })
+		const untouched = await bookAsAnon({ ...other, startsAt: at(other.day, '01:00') })
+		const read = (id: string) =>
+			asSystem((trx) =>
+				sql<{ date: string; start: string; end: string; updated_at: Date; buffer_ends_at: Date }>`
+					select appointment_date::text as date, start_time::text as start, end_time::text as end, updated_at, buffer_ends_at
+					from public.booking_appointments where id = ${id}`.execute(trx).then((r) => r.rows[0]!),
+			)
+		const before = await read(booked.id)
+		expect(before).toMatchObject({ date: w.day, start: '10:00:00', end: '10:30:00' })
+
+		// As the owner saves it from the settings page.
+		await asUser(w.owner.userId, (trx) => trx.updateTable('booking_settings').set({ timezone: 'America/New_York' }).where('organization_id', '=', w.org).execute())
+		const local = await asSystem((trx) => sql<{ date: string; start: string; end: string }>`
+			select (${at(w.day, '01:00')}::timestamptz at time zone 'America/New_York')::date::text as date,
+			       (${at(w.day, '01:00')}::timestamptz at time zone 'America/New_York')::time::text as start,
+			       (${at(w.day, '01:30')}::timestamptz at time zone 'America/New_York')::time::text as end`.execute(trx).then((r) => r.rows[0]!))
+		const after = await read(booked.id)
+		expect(after).toMatchObject(local)
+		expect(after.date < w.day).toBe(true)
+		// Not a change of the appointment: not listed as "changed" in the analytics' activity.
+		expect(after.updated_at).toEqual(before.updated_at)
+		expect(after.buffer_ends_at).toEqual(before.buffer_ends_at)
+		// Another organization's appointments are left alone.
+		expect(await read(untouched.id)).toMatchObject({ date: other.day, start: '10:00:00' })
+
+		// A real change still moves updated_at.
+		await asSystem((trx) => trx.updateTable('booking_appointments').set({ status: 'cancelled' }).where('id', '=', booked.id).execute())
+		expect((await read(booked.id)).updated_at.getTime()).toBeGreaterThan(before.updated_at.getTime())
+	})
+
 	test('is pending when the organization does not confirm automatically', async () => {
 		const w = await bookingWorld()
 		await setSettings(w.org, { auto_confirm: false })
@@ -358,7 +395,8 @@ describe('staff_create_booking', () => {
 		const w = await bookingWorld()
 		const second = await createBookingSetup(w.org)
 		// Before 10:00 in Sydney is the day before in UTC: the organization's date is the one counted.
-		await setSettings(w.org, { timezone: 'Australia/Sydney', auto_confirm: false })
+		// No cancellation notice: 09:30 in Sydney two days ahead is under 24 hours away late in the UTC day.
+		await setSettings(w.org, { timezone: 'Australia/Sydney', auto_confirm: false, cancellation_hours: 0 })
 		await bookAsAnon({ ...w, startsAt: `${w.day} 09:00 Australia/Sydney` })
 		await bookAsAnon({ ...w, provider: second.providerId, startsAt: `${w.day} 09:00 Australia/Sydney` })
 		const cancelled = await bookAsAnon({ ...w, startsAt: `${w.day} 09:30 Australia/Sydney` })
