@@ -284,6 +284,9 @@ export function stepUrl(slug: string, step: Step, choices: Partial<Choices>) {
 // Contact details cookie
 // ---------------------------------------------------------------------------------------------
 
+/** Browsers keep a cookie up to about 4 KB (its name, value and attributes). */
+const MAX_FORM_COOKIE = 3800
+
 function contactCookie() {
 	return createCookie('p2p_book', { path: '/book', sameSite: 'lax', httpOnly: true, maxAge: 60 * 60, secrets: [env().SESSION_SECRET], secure: secureCookies() })
 }
@@ -295,17 +298,20 @@ export async function readContact(request: Request, slug: string): Promise<Conta
 	return parsed.success ? parsed.data : null
 }
 
-export async function contactHeaders(slug: string, contact: ContactValues | null) {
-	return new Headers({ 'set-cookie': await contactCookie().serialize(contact ? { slug, contact } : '', contact ? {} : { maxAge: 0 }) })
+/**
+ * The details carried to the confirm step, or null when they do not fit a cookie: notes within
+ * their 2,000 characters can take up to four bytes a character (emoji), and a browser drops a
+ * cookie over about 4 KB, which would leave the previous details in place.
+ */
+export async function contactHeaders(slug: string, contact: ContactValues) {
+	const cookie = await contactCookie().serialize({ slug, contact })
+	return cookie.length > MAX_FORM_COOKIE ? null : new Headers({ 'set-cookie': cookie })
 }
 
 /** A refused details form between its post and the step's address (`refusedFormHeaders`). */
 function refusedFormCookie() {
 	return createCookie('p2p_book_form', { path: '/book', sameSite: 'lax', httpOnly: true, maxAge: 5 * 60, secrets: [env().SESSION_SECRET], secure: secureCookies() })
 }
-
-/** Browsers keep a cookie up to about 4 KB; a refused form with longer notes is answered in place. */
-const MAX_FORM_COOKIE = 3800
 
 /**
  * The details step answers a refused form with a redirect to its own address, the errors and
@@ -314,6 +320,7 @@ const MAX_FORM_COOKIE = 3800
  */
 export async function refusedFormHeaders(slug: string, result: SubmissionResult<string[]>) {
 	const cookie = await refusedFormCookie().serialize({ slug, result })
+	// A refused form with notes too long for a cookie is answered in place.
 	return cookie.length > MAX_FORM_COOKIE ? null : new Headers({ 'set-cookie': cookie })
 }
 

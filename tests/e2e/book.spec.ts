@@ -273,6 +273,23 @@ test('details are validated in red under the field, in the visitor language, and
 	await expect(page.getByRole('heading', { name: 'Your details' })).toBeVisible()
 	await expect(page.getByLabel('Name', { exact: true })).toHaveValue('Ann')
 	await expect(page.getByText('Please enter a valid email address')).toHaveCount(0)
+
+	// Valid details whose notes, within 2,000 characters, are too long to carry to the next
+	// step: said so, nothing lost, and the confirmation never shows the previous details.
+	const long = 'ñ'.repeat(1990)
+	await page.getByLabel('Name', { exact: true }).fill('Bea')
+	await page.getByLabel('Email', { exact: true }).fill('bea@example.test')
+	await page.getByLabel('Notes').fill(long)
+	await page.getByRole('button', { name: 'Continue' }).click()
+	await expect(page.getByText('Notes are too long to keep: please shorten them')).toBeVisible()
+	await expect(page).toHaveURL(/\/details\?/)
+	await expect(page.getByLabel('Name', { exact: true })).toHaveValue('Bea')
+	await expect(page.getByLabel('Notes')).toHaveValue(long)
+	await page.getByLabel('Notes').fill('ñ'.repeat(300))
+	await page.getByRole('button', { name: 'Continue' }).click()
+	await expect(page).toHaveURL(/\/confirm\?/)
+	await expect(page.getByText('bea@example.test')).toBeVisible()
+	await expect(page.getByText('ann@example.test')).toHaveCount(0)
 })
 
 test('a deep link to /slot works, a step opened too early goes back to the first step that needs input, and tampered choices are refused @nojs', async ({ page }) => {

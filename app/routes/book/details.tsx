@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, getTextareaProps, useForm } from '@conform-to/react'
+import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form, redirect } from 'react-router'
@@ -34,13 +34,15 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 	const schema = contactFormSchema(w.catalogue.settings.requirePhone)
 	const submission = parseWithZod(formData, { schema })
 	const honeypot = Boolean(formData.get('website'))
-	if (honeypot || submission.status !== 'success') {
-		const result = submission.reply(honeypot ? { formErrors: ['honeypot'] } : undefined)
+	const refuse = async (result: SubmissionResult<string[]>) => {
 		// Post, redirect, get: without JavaScript, Back from the next step does not post the form again.
 		const headers = await refusedFormHeaders(w.org.slug, result)
 		return headers ? redirect(stepUrl(w.org.slug, 'details', w.choices), { headers }) : data({ result }, { status: 400 })
 	}
-	return redirect(stepUrl(w.org.slug, 'confirm', w.choices), { headers: await contactHeaders(w.org.slug, submission.value) })
+	if (honeypot || submission.status !== 'success') return refuse(submission.reply(honeypot ? { formErrors: ['honeypot'] } : undefined))
+	const headers = await contactHeaders(w.org.slug, submission.value)
+	if (!headers) return refuse(submission.reply({ fieldErrors: { notes: ['notesTooLongToKeep'] } }))
+	return redirect(stepUrl(w.org.slug, 'confirm', w.choices), { headers })
 }
 
 export default function DetailsStep({ loaderData, actionData }: Route.ComponentProps) {
