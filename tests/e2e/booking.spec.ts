@@ -546,6 +546,27 @@ test('without JavaScript, a start booked meanwhile is refused with the reason an
 	await expect(page.getByRole('listitem', { name: /Waiting Client/ })).toHaveCount(1)
 })
 
+test('a start picked while the page still loads is the one booked', async ({ page }) => {
+	await bookingSetup(page)
+	const day = upcomingWeekday(4)
+	await openNewAppointment(page, day)
+	await expect(page.getByLabel('Start time')).toBeVisible()
+	// The page's scripts arrive late, as on a slow phone: the start is already picked.
+	await page.route('**/assets/**/*.js', async (route) => {
+		await new Promise((resolve) => setTimeout(resolve, 1500))
+		await route.continue()
+	})
+	await page.evaluate(() => window.location.reload())
+	await page.getByLabel('Start time').selectOption({ label: '10:30' })
+	await page.locator('html[data-hydrated]').waitFor({ state: 'attached' })
+	await page.getByLabel('Client name').fill('Early Client')
+	await page.getByLabel('Client email').fill('early@example.com')
+	await expect(page.getByLabel('Start time').locator('option:checked')).toHaveText('10:30')
+	await page.getByRole('button', { name: 'Book appointment' }).click()
+	await expect(page.getByText('Appointment booked')).toBeVisible()
+	await expect(page.getByRole('listitem', { name: '10:30–11:00, Early Client' })).toBeVisible()
+})
+
 test('a booking made in another window appears in the calendar without a reload; without JavaScript a Refresh link @nojs', async ({
 	page,
 	context,

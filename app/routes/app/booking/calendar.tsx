@@ -3,7 +3,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { addDays, format, parseISO, startOfWeek } from 'date-fns'
 import { ArrowRightIcon, ChevronLeftIcon, ChevronRightIcon, PlusIcon, RefreshCwIcon } from 'lucide-react'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useLayoutEffect, useRef, useState } from 'react'
 import { data, Form, Link, useNavigation, useRevalidator } from 'react-router'
 import type { z } from 'zod'
 import {
@@ -345,9 +345,18 @@ function StartSelect({
 	// The chosen start with its label, which stays known after the start leaves the list.
 	const [chosen, setChosen] = useState(() => slotOf(initial) ?? refusedStart(initial, timezone) ?? slots[0] ?? { start: '', label: '' })
 	const gone = chosen.start !== '' && !slotOf(chosen.start)
+	// A start picked while the page's scripts were still loading is kept: the next render would
+	// otherwise put the rendered one back.
+	const selectRef = useRef<HTMLSelectElement>(null)
+	useLayoutEffect(() => {
+		const picked = slots.find((s) => s.start === selectRef.current?.value)
+		if (picked) setChosen((current) => (current.start === picked.start ? current : picked))
+		// eslint-disable-next-line react-hooks/exhaustive-deps -- once, when the page comes alive
+	}, [])
 	return (
 		<>
 			<select
+				ref={selectRef}
 				id={id}
 				name={name}
 				value={chosen.start}
