@@ -340,9 +340,9 @@ export async function bookedHeaders(slug: string, booked: { id: string; token: s
 }
 
 /**
- * The booking that already is what the confirm step's address asks for: the one this browser
- * just made here (Back from its booked page), or the one being moved, once moved. The step
- * then leads to it instead of calling its own time taken.
+ * The booking that already is what the details or confirm step's address asks for: the one
+ * this browser just made here (Back from its booked page), or the one being moved, once moved.
+ * The step then leads to it instead of calling its own time taken.
  */
 export async function bookingAtChoices(request: Request, slug: string): Promise<{ id: string; token: string } | null> {
 	const choices = readChoices(new URL(request.url))
@@ -353,9 +353,17 @@ export async function bookingAtChoices(request: Request, slug: string): Promise<
 	if (typeof token !== 'string') return null
 	const booking = await getManagedBooking(token)
 	if (!booking || booking.organizationSlug !== slug || booking.status === 'cancelled') return null
-	const same = Date.parse(booking.startsAt) === Date.parse(choices.start) && (choices.reschedule !== undefined || booking.serviceId === choices.service)
+	// The same start with the same provider: another provider at that time is another booking
+	// (a second person) or a move still to make.
+	const same =
+		Date.parse(booking.startsAt) === Date.parse(choices.start) &&
+		booking.providerId === choices.provider &&
+		(choices.reschedule !== undefined || booking.serviceId === choices.service)
 	return same ? { id: booking.id, token } : null
 }
+
+export const bookedUrl = (slug: string, booked: { id: string; token: string }) =>
+	`/book/${encodeURIComponent(slug)}/booked/${booked.id}?token=${encodeURIComponent(booked.token)}`
 
 // ---------------------------------------------------------------------------------------------
 // Resolving a step: what is chosen, what is still valid, where to go

@@ -108,6 +108,11 @@ test('a visitor books from /book/{slug} to the booked page in four steps, and ge
 	await page.goBack()
 	await expect(page).toHaveURL(new RegExp(`/booked/${id}\\?token=`))
 	await expect(page.getByRole('heading', { name: 'Booking confirmed' })).toBeVisible()
+	// Back again, past the confirmation to the details step: still this booking.
+	await page.goBack()
+	await expect(page).toHaveURL(new RegExp(`/booked/${id}\\?token=`))
+	await expect(page.getByRole('heading', { name: 'Booking confirmed' })).toBeVisible()
+	await expect(page.getByText('someone else just booked')).toHaveCount(0)
 	// The price is the service's, whatever a visitor might add to the address or the form.
 	const stored = await withDatabase((c) => c.query(`select total_price::text as price, starts_at from public.booking_appointments where id = $1`, [id]))
 	expect(stored.rows[0]).toEqual({ price: '25.00', starts_at: new Date(start) })
@@ -132,6 +137,32 @@ test('a visitor books from /book/{slug} to the booked page in four steps, and ge
 	// The slot is gone for the next visitor.
 	await page.goto(`/book/${w.slug}/slot?service=${w.serviceId}&provider=${w.providerIds[0]}&date=${start.slice(0, 10)}`)
 	await expect(page.getByRole('list', { name: 'Free times' }).getByRole('link', { name: label, exact: true })).toHaveCount(0)
+})
+
+test('the same browser books a second person at the same time with another provider @nojs', async ({ page }) => {
+	const w = await bookingWorld(page.request)
+	await page.context().clearCookies()
+	const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10)
+	let label = ''
+	for (const [provider, name, person] of [
+		[w.providerIds[0]!, 'Ana Silva', 'Maria Lopez'],
+		[w.providerIds[1]!, 'Bruno Costa', 'Pedro Lopez'],
+	] as const) {
+		await page.goto(`/book/${w.slug}/slot?service=${w.serviceId}&provider=${provider}&date=${tomorrow}`)
+		const times = page.getByRole('list', { name: 'Free times' }).getByRole('link')
+		if (!label) label = (await times.first().textContent())!.trim()
+		await times.getByText(label, { exact: true }).click()
+		await expect(page.getByText(`With ${name}`)).toBeVisible()
+		await fillDetails(page, person, 'lopez@example.test')
+		await expect(page).toHaveURL(/\/confirm\?/)
+		await page.getByRole('button', { name: 'Confirm booking' }).click()
+		await expect(page.getByRole('heading', { name: 'Booking confirmed' })).toBeVisible()
+		await expect(page.getByText(`With ${name}`)).toBeVisible()
+	}
+	const booked = await withDatabase((c) =>
+		c.query<{ guest_name: string }>(`select guest_name from public.booking_appointments where organization_id = $1 order by guest_name`, [w.orgId]),
+	)
+	expect(booked.rows.map((r) => r.guest_name)).toEqual(['Maria Lopez', 'Pedro Lopez'])
 })
 
 test('a visitor books with the keyboard alone: Tab to each choice, Enter to follow it, Space to confirm @nojs', async ({ page }) => {
@@ -525,6 +556,29 @@ test('the manage link reschedules (same booking, update mail with the same UID) 
 	expect(cancelled.getFirstPropertyValue('uid')).toBe(`${id}@p2p-booking`)
 	expect(Number(cancelled.getFirstPropertyValue('sequence'))).toBeGreaterThan(Number(updated.getFirstPropertyValue('sequence')))
 	expect(cancelled.getFirstPropertyValue('status')).toBe('CANCELLED')
+})
+
+test('moving a booking to the same time with another provider moves it, not shows it as already there @nojs', async ({ page }) => {
+	const w = await bookingWorld(page.request)
+	await page.context().clearCookies()
+	const later = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10)
+	await page.goto(`/book/${w.slug}/slot?service=${w.serviceId}&provider=${w.providerIds[0]}&date=${later}`)
+	await page.getByRole('list', { name: 'Free times' }).getByRole('link').nth(2).click()
+	await fillDetails(page, 'Switch Provider', `switch-${Date.now()}@example.test`)
+	await page.getByRole('button', { name: 'Confirm booking' }).click()
+	await expect(page.getByRole('heading', { name: 'Booking confirmed' })).toBeVisible()
+	const manage = new URL(page.url())
+	const id = /\/booked\/([0-9a-f-]{36})$/.exec(manage.pathname)![1]!
+	const read = () =>
+		withDatabase((c) => c.query<{ starts_at: Date; provider_id: string }>(`select starts_at, provider_id from public.booking_appointments where id = $1`, [id])).then((r) => r.rows[0]!)
+	const before = await read()
+	const confirm = new URLSearchParams({ service: w.serviceId, provider: w.providerIds[1]!, start: before.starts_at.toISOString(), reschedule: manage.searchParams.get('token')! })
+	await page.goto(`/book/${w.slug}/confirm?${confirm}`)
+	await expect(page.getByRole('heading', { name: 'Confirm the new time' })).toBeVisible()
+	await page.getByRole('button', { name: 'Confirm new time' }).click()
+	await expect(page.getByRole('heading', { name: 'Booking moved' })).toBeVisible()
+	await expect(page.getByText('With Bruno Costa')).toBeVisible()
+	expect(await read()).toEqual({ starts_at: before.starts_at, provider_id: w.providerIds[1] })
 })
 
 test('with "Accept bookings from the public page" off every step says bookings are closed; a booking held can be seen and cancelled, not moved @nojs', async ({ page }) => {

@@ -6,6 +6,7 @@ import {
 	allowPublic,
 	bookedByAttempt,
 	bookedHeaders,
+	bookedUrl,
 	bookingAtChoices,
 	chosenWhen,
 	createPublicBooking,
@@ -78,9 +79,6 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 	}
 	throw redirect(bookedUrl(w.org.slug, booked), { headers: await bookedHeaders(w.org.slug, booked) })
 }
-
-const bookedUrl = (slug: string, booked: { id: string; token: string }) =>
-	`/book/${encodeURIComponent(slug)}/booked/${booked.id}?token=${encodeURIComponent(booked.token)}`
 
 export default function ConfirmStep({ loaderData, actionData }: Route.ComponentProps) {
 	const { t } = useTranslation('book')

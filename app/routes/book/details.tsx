@@ -3,7 +3,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form, redirect } from 'react-router'
 import { getLocale } from '#app/.server/i18n.ts'
-import { chosenWhen, contactHeaders, refusedFormHeaders, resolveWizard, stepUrl, takeRefusedForm } from '#app/.server/public-booking.ts'
+import { bookedUrl, bookingAtChoices, chosenWhen, contactHeaders, refusedFormHeaders, resolveWizard, stepUrl, takeRefusedForm } from '#app/.server/public-booking.ts'
 import { RefusedNotice, STEP_HEADING, WizardNav, WizardProgress } from '#app/components/book-wizard.tsx'
 import { Field } from '#app/components/field.tsx'
 import { SubmitButton } from '#app/components/submit-button.tsx'
@@ -13,6 +13,9 @@ import { contactFormSchema } from '#app/lib/schemas/book.ts'
 import type { Route } from './+types/details'
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
+	// Back from the booked page past its confirmation: that booking, not "someone else booked it".
+	const done = await bookingAtChoices(request, params.orgSlug)
+	if (done) throw redirect(bookedUrl(params.orgSlug, done))
 	const w = await resolveWizard({ request, context, slug: params.orgSlug }, 'details')
 	const refused = await takeRefusedForm(request, w.org.slug)
 	const step = {
