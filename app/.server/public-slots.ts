@@ -30,6 +30,23 @@ function timeLabel(slot: Slot, tz: string, orgTz: string, language: string) {
 	return formatter('time', language, tz).format(new Date(slot.start))
 }
 
+/**
+ * The days listed are the organization's: a time that falls on another day in the display
+ * zone (past midnight there) names that day. Undefined when it is the day listed.
+ */
+function otherDay(slot: Slot, tz: string, orgTz: string, language: string) {
+	if (tz === orgTz) return undefined
+	const date = dateIn(tz, new Date(slot.start))
+	return date === slot.date ? undefined : dayLabel(date, language)
+}
+
+/** A slot's day and time in the display zone. */
+function dayTimeLabel(slot: Slot, tz: string, orgTz: string, language: string) {
+	if (tz === orgTz) return `${dayLabel(slot.date, language)} ${slot.label}`
+	const instant = new Date(slot.start)
+	return `${dayLabel(dateIn(tz, instant), language)} ${formatter('time', language, tz).format(instant)}`
+}
+
 function dayLabel(date: string, language: string) {
 	return formatter('day', language, 'UTC').format(new Date(`${date}T12:00:00Z`))
 }
@@ -97,7 +114,13 @@ export function slotView(w: Wizard, language: string) {
 			chosen: { name: provider.displayName, avatarUrl: provider.avatarUrl, change: link('slot', { date: choices.date }) },
 			day: date,
 			days: dayList(available, date, { provider: provider.id }),
-			slots: shown.map((s) => ({ start: s.start, label: timeLabel(s, tz, orgTz, language), selected: s.start === choices.start, link: link('details', { provider: provider.id, date, start: s.start }) })),
+			slots: shown.map((s) => ({
+				start: s.start,
+				label: timeLabel(s, tz, orgTz, language),
+				day: otherDay(s, tz, orgTz, language),
+				selected: s.start === choices.start,
+				link: link('details', { provider: provider.id, date, start: s.start }),
+			})),
 			more: all.length > shown.length ? link('slot', { provider: provider.id, date, more: page + 1 }) : null,
 		}
 	}
@@ -118,6 +141,7 @@ export function slotView(w: Wizard, language: string) {
 			times: shown.map((s) => ({
 				start: s.start,
 				label: timeLabel(s, tz, orgTz, language),
+				day: otherDay(s, tz, orgTz, language),
 				count: s.count,
 				link: provider && s.providerIds.includes(provider.id) ? link('details', { provider: provider.id, date, start: s.start }) : link('slot', { date, start: s.start }),
 			})),
@@ -130,7 +154,7 @@ export function slotView(w: Wizard, language: string) {
 		tz,
 		orgTz,
 		tabs,
-		chosenTime: { label: `${dayLabel(slot.date, language)} ${timeLabel(slot, tz, orgTz, language)}`, change: link('slot', { date: slot.date }) },
+		chosenTime: { label: dayTimeLabel(slot, tz, orgTz, language), change: link('slot', { date: slot.date }) },
 		free: catalogue.providers
 			.filter((p) => slot.providerIds.includes(p.id))
 			.map((p) => ({

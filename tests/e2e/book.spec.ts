@@ -424,6 +424,24 @@ test('by time: slots with their provider counts, in any display zone, then the p
 	await expect(page.getByRole('link', { name: /Bruno Costa/ })).toHaveAttribute('aria-current', 'true')
 })
 
+test('in a display zone where a time falls on the next day, the time says its day there @nojs', async ({ page }) => {
+	const w = await bookingWorld(page.request)
+	await page.context().clearCookies()
+	const day = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10)
+	const dayLabel = (offset: number) =>
+		new Intl.DateTimeFormat('en', { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' }).format(new Date(Date.parse(`${day}T12:00:00Z`) + offset * 86_400_000))
+	// Open 08:00–18:00 UTC: 17:00 to 02:30 the next day in Tokyo.
+	await page.goto(`/book/${w.slug}/slot?service=${w.serviceId}&mode=time&date=${day}&tz=Asia%2FTokyo&more=2`)
+	const times = page.getByRole('list', { name: 'Free times' }).getByRole('link')
+	await expect(times).toHaveCount(20)
+	await expect(times.first()).toHaveText(/^17:00/)
+	await expect(times.filter({ hasText: dayLabel(1) })).toHaveCount(6)
+	await times.filter({ hasText: `${dayLabel(1)} 00:00` }).click()
+	await expect(page.getByRole('heading', { name: 'Available at this time' })).toBeVisible()
+	await expect(page.getByText(`${dayLabel(1)} 00:00`)).toBeVisible()
+	await expect(page.getByText(`${dayLabel(0)} 00:00`)).toHaveCount(0)
+})
+
 test('a change made outside this server (another instance, SQL by hand) shows on the next load of a public page @nojs', async ({ page }) => {
 	const w = await bookingWorld(page.request)
 	await page.context().clearCookies()

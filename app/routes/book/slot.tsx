@@ -197,7 +197,7 @@ function SlotList({
 	more,
 }: {
 	days: { date: string; label: string; current: boolean; link: string }[]
-	slots: { start: string; label: string; link: string; count?: number; selected?: boolean }[]
+	slots: { start: string; label: string; day?: string; link: string; count?: number; selected?: boolean }[]
 	more: string | null
 }) {
 	const { t } = useTranslation('book')
@@ -209,6 +209,8 @@ function SlotList({
 				{slots.map((s) => (
 					<li key={s.start}>
 						<Link to={s.link} aria-current={s.selected ? 'true' : undefined} className={cn(SLOT, s.selected && 'ring-2 ring-[var(--brand)]')}>
+							{s.day ? <span className="block text-xs font-normal">{s.day}</span> : null}
+							{s.day ? ' ' : null}
 							{s.label}
 							{s.count !== undefined ? <span className="block text-xs font-normal text-muted-foreground">{t('slot.available', { count: s.count })}</span> : null}
 						</Link>
