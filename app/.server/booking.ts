@@ -3,6 +3,7 @@
  * has it, the shareable link, and the booking settings. Every query names the organization
  * explicitly and runs as the signed-in user (RLS decides the rows).
  */
+import { tzOffset } from '@date-fns/tz'
 import { redirect, type RouterContextProvider } from 'react-router'
 import { STATUS_CHANGES, type AppointmentStatus, type StatusChange } from '#app/lib/appointment-status.ts'
 import { DEFAULT_BUSINESS_HOURS, parseWeeklyHours, type AvailabilityInput, type WeeklyHours } from '#app/lib/availability.ts'
@@ -125,9 +126,31 @@ export async function requireBookingMember(context: Readonly<RouterContextProvid
 // Calendar
 // ---------------------------------------------------------------------------------------------
 
-/** One local day's appointments in time order, and how many each day of its week has. */
-export async function getCalendarDay(userId: string, organizationId: string, day: string, week: { from: string; to: string }) {
-	return asUser(userId, async (trx) => {
+/** The UTC offset at an instant in a zone, as the new-appointment list writes it: "-04:00". */
+function offsetText(timezone: string, instant: number) {
+	const minutes = tzOffset(timezone, new Date(instant))
+	const abs = Math.abs(minutes)
+	return `${minutes < 0 ? '-' : '+'}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`
+}
+
+/** Whether the clocks change during a local day in a zone (a wall time may then happen twice). */
+function clocksChangeOn(day: string, timezone: string) {
+	const localMidnight = (date: string) => {
+		const utc = Date.parse(`${date}T00:00:00Z`)
+		return utc - tzOffset(timezone, new Date(utc)) * 60_000
+	}
+	const next = new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10)
+	return tzOffset(timezone, new Date(localMidnight(day))) !== tzOffset(timezone, new Date(localMidnight(next) - 1))
+}
+
+/**
+ * One local day's appointments in time order, and how many each day of its week has. On a day
+ * the clocks change, every time carries its UTC offset ("01:30 (UTC-04:00)"), as the
+ * new-appointment list does: the same wall time can happen twice, and an end can read earlier
+ * than its start.
+ */
+export async function getCalendarDay(userId: string, organizationId: string, timezone: string, day: string, week: { from: string; to: string }) {
+	const found = await asUser(userId, async (trx) => {
 		const appointments = await trx
 			.selectFrom('booking_appointments as a')
 			.leftJoin('booking_services as s', 's.id', 'a.service_id')
@@ -136,6 +159,8 @@ export async function getCalendarDay(userId: string, organizationId: string, day
 				'a.id',
 				sql<string>`to_char(a.start_time, 'HH24:MI')`.as('startTime'),
 				sql<string>`to_char(a.end_time, 'HH24:MI')`.as('endTime'),
+				'a.starts_at as startsAt',
+				'a.ends_at as endsAt',
 				'a.status',
 				// Completing or marking a no-show waits for the start (app/lib/appointment-status.ts).
 				sql<boolean>`a.starts_at <= now()`.as('started'),
@@ -164,6 +189,16 @@ export async function getCalendarDay(userId: string, organizationId: string, day
 			.execute()
 		return { appointments, counts: Object.fromEntries(counts.map((c) => [c.date, c.count])) as Record<string, number> }
 	})
+	const withOffsets = clocksChangeOn(day, timezone)
+	return {
+		counts: found.counts,
+		appointments: found.appointments.map(({ startsAt, endsAt, ...a }) => {
+			if (!withOffsets) return a
+			const start = offsetText(timezone, startsAt.getTime())
+			const end = offsetText(timezone, endsAt.getTime())
+			return { ...a, startTime: `${a.startTime} (UTC${start})`, endTime: end === start ? a.endTime : `${a.endTime} (UTC${end})` }
+		}),
+	}
 }
 
 /**

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { describe, expect, test } from 'vitest'
 import { asAnon, asSystem, asUser, sql, type Tx } from '#app/.server/db/index.ts'
-import { addDateOverride, changeAppointmentStatus } from '#app/.server/booking.ts'
+import { addDateOverride, changeAppointmentStatus, getCalendarDay } from '#app/.server/booking.ts'
 import { addMember, at, createBookingSetup, createUser, refusal, upcomingWeekday } from './fixtures.ts'
 
 type Booked = {
@@ -406,6 +406,30 @@ describe('staff_create_booking', () => {
 		expect(await add({ date: w.day, provider: w.provider })).toEqual({ refused: null, booked: 1 })
 		expect(await add({ date: w.day })).toEqual({ refused: null, booked: 2 })
 		expect(await add({ date: upcomingWeekday(4) })).toEqual({ refused: null, booked: 0 })
+	})
+})
+
+describe('the calendar day', () => {
+	test('on the day the clocks go back, every time carries its offset: the repeated 01:30 twice, an end earlier than its start', async () => {
+		const w = await bookingWorld()
+		await setSettings(w.org, { timezone: 'America/New_York' })
+		const insert = (startsAt: string, endsAt: string, name: string) =>
+			asSystem((trx) => trx.insertInto('booking_appointments').values({
+				organization_id: w.org, service_id: w.service, provider_id: w.provider, starts_at: startsAt, ends_at: endsAt, status: 'confirmed',
+				guest_name: name, guest_email: 'clock@example.com', total_price: 45,
+			}).execute())
+		// 2026-11-01: 02:00 EDT becomes 01:00 EST.
+		await insert('2026-11-01T05:30:00Z', '2026-11-01T06:00:00Z', 'Before the change')
+		await insert('2026-11-01T06:30:00Z', '2026-11-01T07:00:00Z', 'After the change')
+		await insert('2026-11-02T15:00:00Z', '2026-11-02T15:30:00Z', 'Next day')
+		const week = { from: '2026-10-26', to: '2026-11-01' }
+		const times = async (day: string) =>
+			(await getCalendarDay(w.owner.userId, w.org, 'America/New_York', day, week)).appointments.map((a) => [a.clientName, a.startTime, a.endTime])
+		expect(await times('2026-11-01')).toEqual([
+			['Before the change', '01:30 (UTC-04:00)', '01:00 (UTC-05:00)'],
+			['After the change', '01:30 (UTC-05:00)', '02:00'],
+		])
+		expect(await times('2026-11-02')).toEqual([['Next day', '10:00', '10:30']])
 	})
 })
 

@@ -51,7 +51,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	const today = dateIn(settings.timezone)
 	const day = parseIsoDate(params.get('day')) ?? today
 	const week = weekOf(day)
-	const { appointments, counts } = await getCalendarDay(user.userId, organization.id, day, { from: week[0]!, to: week[6]! })
+	const { appointments, counts } = await getCalendarDay(user.userId, organization.id, settings.timezone, day, { from: week[0]!, to: week[6]! })
 	const cancelId = params.get('cancel')
 	// The question is asked only of an appointment that can still be cancelled (not once it is, on Back).
 	const cancelling = cancelId ? (appointments.find((a) => a.id === cancelId && allowedChanges(a.status, a.started).includes('cancel')) ?? null) : null
