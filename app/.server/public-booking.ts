@@ -421,6 +421,9 @@ export async function resolveWizard(
 	const choices = readChoices(url)
 	const reschedule = choices.reschedule ? await getManagedBooking(choices.reschedule) : null
 	if (choices.reschedule && (!reschedule || reschedule.organizationSlug !== org.slug)) delete choices.reschedule
+	// A booking cancelled, or inside its notice, can no longer move: its page says so at once,
+	// not the last step (an old "Choose another time" link, a tab left open).
+	else if (reschedule && choices.reschedule && !isChangeable(reschedule, now)) throw redirect(bookedUrl(org.slug, { id: reschedule.id, token: choices.reschedule }))
 	if (reschedule?.serviceId) choices.service = reschedule.serviceId
 	const service = catalogue.services.find((s) => s.id === choices.service) ?? null
 	const provider = service ? (catalogue.providers.find((p) => p.id === choices.provider) ?? null) : null
@@ -601,6 +604,11 @@ export async function reschedulePublicBooking(token: string, providerId: string,
 	} catch (error) {
 		return { ok: false, code: refusalOf(error) }
 	}
+}
+
+/** Whether the visitor can still move or cancel a booking online. */
+export function isChangeable(booking: Pick<ManagedBooking, 'status' | 'cancellableUntil'>, now = new Date()) {
+	return (booking.status === 'pending' || booking.status === 'confirmed') && Date.parse(booking.cancellableUntil) > now.getTime()
 }
 
 export type ManagedBooking = {

@@ -533,6 +533,7 @@ test('the manage link reschedules (same booking, update mail with the same UID) 
 	const firstSequence = Number(firstEvent.getFirstPropertyValue('sequence') ?? 0)
 
 	// Reschedule: a new slot in the same wizard, straight to the confirmation.
+	const reschedule = (await page.getByRole('link', { name: 'Choose another time' }).getAttribute('href'))!
 	await page.getByRole('link', { name: 'Choose another time' }).click()
 	await expect(page).toHaveURL(/\/slot\?.*reschedule=/)
 	// It opens on the booking's own day, not on the first day with free time.
@@ -574,6 +575,11 @@ test('the manage link reschedules (same booking, update mail with the same UID) 
 	expect(cancelled.getFirstPropertyValue('uid')).toBe(`${id}@p2p-booking`)
 	expect(Number(cancelled.getFirstPropertyValue('sequence'))).toBeGreaterThan(Number(updated.getFirstPropertyValue('sequence')))
 	expect(cancelled.getFirstPropertyValue('status')).toBe('CANCELLED')
+
+	// An old "Choose another time" link of the cancelled booking opens its page, not the times.
+	await page.goto(reschedule)
+	await expect(page).toHaveURL(new RegExp(`/booked/${id}\\?token=`))
+	await expect(page.getByRole('heading', { name: 'Booking cancelled' })).toBeVisible()
 })
 
 test('moving a booking to the same time with another provider moves it, not shows it as already there @nojs', async ({ page }) => {
@@ -596,6 +602,16 @@ test('moving a booking to the same time with another provider moves it, not show
 	await page.getByRole('button', { name: 'Confirm new time' }).click()
 	await expect(page.getByRole('heading', { name: 'Booking moved' })).toBeVisible()
 	await expect(page.getByText('With Bruno Costa')).toBeVisible()
+	expect(await read()).toEqual({ starts_at: before.starts_at, provider_id: w.providerIds[1] })
+
+	// Inside the cancellation notice the booking can no longer move: the same address opens its
+	// page at once, without a time to choose.
+	await withDatabase((c) => c.query(`update public.booking_settings set cancellation_hours = 24 * 365 where organization_id = $1`, [w.orgId]))
+	confirm.set('provider', w.providerIds[0]!)
+	await page.goto(`/book/${w.slug}/confirm?${confirm}`)
+	await expect(page).toHaveURL(new RegExp(`/booked/${id}\\?token=`))
+	await expect(page.getByRole('heading', { name: 'Booking confirmed' })).toBeVisible()
+	await expect(page.getByRole('link', { name: 'Choose another time' })).toHaveCount(0)
 	expect(await read()).toEqual({ starts_at: before.starts_at, provider_id: w.providerIds[1] })
 })
 

@@ -2,7 +2,7 @@ import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form, Link, redirect } from 'react-router'
 import { googleCalendarUrl } from '#app/.server/booking-calendar.ts'
 import { getLocale } from '#app/.server/i18n.ts'
-import { cancelPublicBooking, getManagedBooking, organizationFor, stepUrl, refusedParam } from '#app/.server/public-booking.ts'
+import { bookedUrl, cancelPublicBooking, getManagedBooking, isChangeable, organizationFor, stepUrl, refusedParam } from '#app/.server/public-booking.ts'
 import { calendarOf, whenText } from '#app/.server/public-booking-mail.ts'
 import { RefusedNotice, STEP_HEADING } from '#app/components/book-wizard.tsx'
 import { SubmitButton } from '#app/components/submit-button.tsx'
@@ -16,17 +16,12 @@ async function bookingOf(request: Request, params: { orgSlug: string; id: string
 	return { token, booking }
 }
 
-/** This page's own address: the booking and the token that opens it. */
-function managedUrl(booking: { organizationSlug: string; id: string }, token: string) {
-	return `/book/${encodeURIComponent(booking.organizationSlug)}/booked/${booking.id}?token=${token}`
-}
-
 export async function loader({ request, params, context }: Route.LoaderArgs) {
 	const { token, booking } = await bookingOf(request, params)
 	const language = getLocale(context)
 	const url = new URL(request.url)
 	const live = booking.status === 'pending' || booking.status === 'confirmed'
-	const changeable = live && Date.parse(booking.cancellableUntil) > Date.now()
+	const changeable = isChangeable(booking)
 	return {
 		status: booking.status,
 		when: whenText(booking, language),
@@ -45,7 +40,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 		done: url.searchParams.get('done'),
 		// Cancelling asks first, on a page of its own (works without JavaScript).
 		confirmCancel: changeable && url.searchParams.get('cancel') === '1',
-		self: managedUrl(booking, token),
+		self: bookedUrl(booking.organizationSlug, { id: booking.id, token }),
 		refused: refusedParam(request),
 	}
 }
@@ -53,7 +48,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 export async function action({ request, params, context }: Route.ActionArgs) {
 	const { token, booking } = await bookingOf(request, params)
 	const result = await cancelPublicBooking(token, getLocale(context))
-	const back = managedUrl(booking, token)
+	const back = bookedUrl(booking.organizationSlug, { id: booking.id, token })
 	return redirect(result.ok ? `${back}&done=cancelled` : `${back}&refused=${result.code}`)
 }
 
