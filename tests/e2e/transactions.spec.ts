@@ -627,6 +627,22 @@ test('a field clicked into while the edit page still loads keeps the focus and w
 	await expect(editRow(page, 'VM-200').getByLabel('Date received')).not.toBeFocused()
 })
 
+test('a long client name or description wraps or is cut on a laptop: the amount and the other columns stay in view', async ({ page, request }) => {
+	await page.setViewportSize({ width: 1280, height: 900 })
+	const account = await signUp(page, request, 'Long Names')
+	const name = 'Associação de Pais e Mestres do Colégio Nossa Senhora da Assunção de São João del-Rei'
+	await seed(account.email, [name], [{ client: name, external: 'LN-1', amount: '450.00', date: '2026-03-01', description: 'Mensalidade '.repeat(22) }])
+	await withDatabase((db) =>
+		db.query(`update public.clients set email = $2, company = $3 where name = $1`, [name, 'secretaria.associacao.pais.mestres@colegionossasenhora.example.org', name]),
+	)
+	for (const path of ['/app/transactions', '/app/clients']) {
+		await page.goto(path)
+		await expect(page.getByRole('link', { name })).toBeVisible()
+		const container = page.locator('[data-slot=table-container]')
+		expect(await container.evaluate((el) => el.scrollWidth - el.clientWidth), path).toBeLessThanOrEqual(0)
+	}
+})
+
 test('intents named like object properties are unknown: a 400, never a 500 @nojs', async ({ page, request }) => {
 	await signUp(page, request, 'Proto Owner')
 	for (const path of ['/app/transactions', '/app/clients']) {

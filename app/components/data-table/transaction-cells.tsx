@@ -148,7 +148,7 @@ export function TransactionsReadTable({
 									{fmt.date(row.dateReceived)}
 								</TableCell>
 								{hideClient ? null : (
-									<TableCell data-label={label.client} data-card="subtitle">
+									<TableCell className="max-w-64 min-w-40 whitespace-normal wrap-anywhere" data-label={label.client} data-card="subtitle">
 										{row.clientId && row.clientName ? (
 											<Link to={`/app/clients/${row.clientId}`} className="text-primary underline-offset-4 hover:underline">
 												{row.clientName}
@@ -168,13 +168,9 @@ export function TransactionsReadTable({
 									<CategoryBadge category={row.category} label={categoryLabel(row.category)} />
 								</TableCell>
 								<TableCell data-label={label.method}>{t(`methods.${row.paymentMethod}`)}</TableCell>
-								<TableCell
-									className="max-w-80 truncate"
-									title={row.description ?? undefined}
-									data-label={label.description}
-									data-card={row.description ? 'wide' : 'hidden'}
-								>
-									{row.description}
+								<TableCell title={row.description ?? undefined} data-label={label.description} data-card={row.description ? 'wide' : 'hidden'}>
+									{/* Two lines at most. A table cell's own max-width does not hold back its column: the block inside does. */}
+									<div className="line-clamp-2 max-w-80 min-w-40 whitespace-normal wrap-anywhere">{row.description}</div>
 								</TableCell>
 							</TableRow>
 						))

@@ -102,18 +102,18 @@ function ReadTable({ rows, state }: { rows: LoaderData['rows']; state: TableStat
 					) : (
 						rows.map((row) => (
 							<TableRow key={row.id}>
-								<TableCell data-label={t('columns.name')} data-card="title">
+								<TableCell className="max-w-64 min-w-40 whitespace-normal wrap-anywhere" data-label={t('columns.name')} data-card="title">
 									<Link to={`/app/clients/${row.id}`} className="font-medium text-primary underline-offset-4 hover:underline">
 										{row.name || t('unnamed')}
 									</Link>
 								</TableCell>
-								<TableCell data-label={t('columns.email')} data-card={row.email ? 'wide' : 'hidden'}>
+								<TableCell className="max-w-64 whitespace-normal wrap-anywhere" data-label={t('columns.email')} data-card={row.email ? 'wide' : 'hidden'}>
 									{row.email}
 								</TableCell>
 								<TableCell data-label={t('columns.phone')} data-card={row.phone ? undefined : 'hidden'}>
 									{row.phone}
 								</TableCell>
-								<TableCell data-label={t('columns.company')} data-card={row.company ? undefined : 'hidden'}>
+								<TableCell className="max-w-64 whitespace-normal wrap-anywhere" data-label={t('columns.company')} data-card={row.company ? undefined : 'hidden'}>
 									{row.company}
 								</TableCell>
 								<TableCell data-label={t('columns.status')} data-card="subtitle">
