@@ -12,6 +12,7 @@ import {
 	type TransactionSort,
 } from '#app/lib/schemas/transactions.ts'
 import { type BatchResult } from '#app/lib/editable-rows.ts'
+import { groupsThousandsWithDots } from '#app/lib/schemas/fields.ts'
 import { batchSaver, fingerprint, versionOf, type Fail } from './data-table.ts'
 import { asUser, type Tx } from './db/index.ts'
 import { COUNT_CAP, likePattern, normalizeSearch, readPaging, type PageOptions, type SortDirection } from './query.ts'
@@ -28,6 +29,8 @@ import { COUNT_CAP, likePattern, normalizeSearch, readPaging, type PageOptions, 
 export const SEARCH_CAP = 5_000
 export type ListTransactionsOptions = PageOptions<TransactionSort> & {
 	q?: string | null
+	/** The reader's language: a search reads an amount as it writes one ("1.500" is 1500 in es). */
+	language?: string
 	category?: TransactionCategory | null
 	clientId?: string | null
 }
@@ -87,11 +90,17 @@ function orderBy(sort: TransactionSort, dir: SortDirection): RawBuilder<unknown>
 	}
 }
 
-/** A search that reads as an amount ("125.5", "$1,250.00") also matches that amount. */
-function searchedAmount(q: string) {
+/**
+ * A search that reads as an amount also matches that amount: as the reader's language writes
+ * one ("1.500" and "1.500,00 US$" in es, "$1,250.00" in en), else as English writes it.
+ */
+function searchedAmount(q: string, language: string | undefined) {
 	if (!/\d/.test(q)) return null
-	const parsed = parseAmount(q)
-	return parsed.ok ? parsed.value : null
+	for (const dotGroups of language && groupsThousandsWithDots(language) ? [true, false] : [false]) {
+		const parsed = parseAmount(q, { dotGroups })
+		if (parsed.ok) return parsed.value
+	}
+	return null
 }
 
 export async function listTransactions(
@@ -120,7 +129,7 @@ function transactionPageIn(trx: Tx, organizationId: string, options: ListTransac
 	const clientId = options.clientId ?? null
 	const q = normalizeSearch(options.q)
 	const filter = { organizationId, category, clientId }
-	if (q) return searchPage(trx, filter, q, sort, dir, pageSize, offset)
+	if (q) return searchPage(trx, filter, q, searchedAmount(q, options.language), sort, dir, pageSize, offset)
 	return listPage(trx, filter, sort, dir, pageSize, offset)
 }
 
@@ -312,9 +321,8 @@ async function countDense(trx: Tx, filter: Filter & { match: RawBuilder<unknown>
  *   which can use the amount index), each way capped
  *   at SEARCH_CAP, most recent first, and sorts the page among them.
  */
-async function searchPage(trx: Tx, filter: Filter, q: string, sort: TransactionSort, dir: SortDirection, limit: number, offset: number) {
+async function searchPage(trx: Tx, filter: Filter, q: string, amount: string | null, sort: TransactionSort, dir: SortDirection, limit: number, offset: number) {
 	const { organizationId } = filter
-	const amount = searchedAmount(q)
 	const pattern = likePattern(q)
 	// Client names blind to case and accents, as the clients' own search finds them.
 	const { rows: named } = await sql<{ id: string }>`select c.id from public.clients c

@@ -152,6 +152,22 @@ describe('listing transactions', () => {
 		expect(counted.rows).toHaveLength(1)
 	})
 
+	test('an amount is found as the reader writes it, with or without the currency the screens show', async () => {
+		const org = await orgWithTransactions('Amount Writing')
+		const search = async (q: string, language?: string) =>
+			(await listTransactions(org.userId, org.orgId, { q, language, pageSize: 100 })).rows.map((r) => r.externalId ?? r.amount).sort()
+		for (const language of ['es', 'pt-BR']) {
+			for (const q of ['1.000', '1.000,00', '1000', '1.000,00 US$', 'US$ 1.000,00', '$1,000.00']) {
+				expect(await search(q, language), `${language}: ${q}`).toEqual(['WT-500'])
+			}
+			expect(await search('125,50', language)).toEqual(['ZL-100'])
+			expect(await search('125.50', language)).toEqual(['ZL-100'])
+		}
+		// In English "1.000" is one, not a thousand.
+		expect(await search('1.000', 'en')).toEqual([])
+		for (const q of ['$1,000.00', '1,000', '$ 1000']) expect(await search(q, 'en'), q).toEqual(['WT-500'])
+	})
+
 	test("a client's name is found blind to case and accents", async () => {
 		const org = await orgWithTransactions('Accents')
 		const [angela] = await asUser(org.userId, (trx) =>

@@ -43,6 +43,11 @@ describe('amounts as typed', () => {
 		expect(parseAmount('1,500.25', { dotGroups: true })).toEqual({ ok: false, error: 'amountInvalid' })
 		expect(parseAmount('1,500.25')).toEqual({ ok: true, value: '1500.25' })
 		expect(parseAmount('1.500')).toEqual({ ok: false, error: 'amountDecimals' })
+		// The amount as the screens show it, copied back: the currency before or after it.
+		expect(parseAmount('US$ 1.234,56', { dotGroups: true })).toEqual({ ok: true, value: '1234.56' })
+		expect(parseAmount('1.234,56\u00a0US$', { dotGroups: true })).toEqual({ ok: true, value: '1234.56' })
+		expect(parseAmount('$1,234.56')).toEqual({ ok: true, value: '1234.56' })
+		expect(parseAmount('R$ 1.234,56', { dotGroups: true })).toEqual({ ok: false, error: 'amountInvalid' })
 		const row = { dateReceived: '2026-11-01', amount: '1.500', category: 'matched', paymentMethod: 'Zelle' }
 		expect(transactionsSaveSchemaIn('es').parse({ rows: [row] }).rows[0]!.amount).toBe('1500.00')
 		expect(transactionsSaveSchemaIn('pt-BR').parse({ rows: [row] }).rows[0]!.amount).toBe('1500.00')

@@ -41,14 +41,17 @@ export function isCategory(value: unknown): value is TransactionCategory {
 	return typeof value === 'string' && (TRANSACTION_CATEGORIES as readonly string[]).includes(value)
 }
 
+/** The dollar sign as the screens write it next to an amount, before or after it ("US$ 1.500,00", "1.500,00 US$"). */
+const CURRENCY = /^\s*(?:US)?\$\s*|\s*(?:US)?\$\s*$/g
+
 /**
- * An amount as typed, with an optional '$' and at most 2 decimals: in en with thousands commas
+ * An amount as typed, with an optional '$' or 'US$' and at most 2 decimals: in en with thousands commas
  * ("1,500.25") or a decimal comma ("10,50"); with `dotGroups` (es, pt-BR) as they write it, the
  * comma the decimal mark and dots grouping thousands ("1.500,75"; "1.500" is 1500): see
  * toDotDecimal. Returns the canonical 'digits.dd' string, or an error key.
  */
 export function parseAmount(input: string, { dotGroups = false } = {}): { ok: true; value: string } | { ok: false; error: string } {
-	const text = toDotDecimal(input.trim().replace(/^\$\s*/, ''), { dotGroups })
+	const text = toDotDecimal(input.replace(CURRENCY, '').trim(), { dotGroups })
 	if (text.startsWith('-')) return { ok: false, error: 'amountNegative' }
 	if (!/^\d+(\.\d*)?$|^\.\d+$/.test(text)) return { ok: false, error: 'amountInvalid' }
 	const [whole = '', fraction = ''] = text.split('.')

@@ -42,7 +42,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	const category = isCategory(categoryParam) ? categoryParam : null
 	const clock = memberClock(organization)
 	const [{ page, sync }, clients] = await Promise.all([
-		getTransactionsScreen(user.userId, organization.id, { ...state, category, pageSize: DEFAULT_PAGE_SIZE }),
+		getTransactionsScreen(user.userId, organization.id, { ...state, category, language: getLocale(context), pageSize: DEFAULT_PAGE_SIZE }),
 		state.edit ? listClientChoices(user.userId, organization.id) : [],
 	])
 	redirectPastLastPage(url, state.page, DEFAULT_PAGE_SIZE, page)
