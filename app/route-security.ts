@@ -121,7 +121,7 @@ export const routeSecurity: RouteSecurity[] = [
 		path: '/app/settings/organization',
 		access: 'owner',
 		html: true,
-		post: { intents: ['organization', 'logo-upload', 'logo-remove', 'branding', 'leave', 'delete'], fields: ['intent', 'name', 'slug', 'description', 'primary', 'secondary', 'confirmation'], bare: ['logo-remove'], pages: ['/app/settings/organization'] },
+		post: { intents: ['organization', 'logo-upload', 'logo-remove', 'branding', 'leave', 'delete'], fields: ['intent', 'name', 'slug', 'description', 'timezone', 'primary', 'secondary', 'confirmation'], bare: ['logo-remove'], pages: ['/app/settings/organization'] },
 	},
 	{ id: 'routes/app/settings/members', path: '/app/settings/members', access: 'owner', html: true, post: { intents: ['invite', 'role', 'remove', 'revoke'], fields: ['intent', 'userId', 'email', 'invitationId'], pages: ['/app/settings/members'] } },
 	{ id: 'routes/app/settings/notifications', path: '/app/settings/notifications', access: 'member', html: true, post: { intents: ['notifications'], fields: ['intent'], pages: ['/app/settings/notifications'] } },

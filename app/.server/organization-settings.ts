@@ -15,11 +15,18 @@ export type OrganizationSettings = {
 	description: string | null
 	logoUrl: string | null
 	brandColors: { primary: string; secondary: string }
+	/** The organization's clock ("today", report ranges, booking times), kept in its booking settings. */
+	timezone: string
 }
 
 export async function getOrganizationSettings(userId: string, organizationId: string): Promise<OrganizationSettings | null> {
 	const row = await asUser(userId, (trx) =>
-		trx.selectFrom('organizations').select(['name', 'slug', 'description', 'logo_url', 'brand_colors']).where('id', '=', organizationId).executeTakeFirst(),
+		trx
+			.selectFrom('organizations as o')
+			.leftJoin('booking_settings as b', 'b.organization_id', 'o.id')
+			.select(['o.name', 'o.slug', 'o.description', 'o.logo_url', 'o.brand_colors', 'b.timezone'])
+			.where('o.id', '=', organizationId)
+			.executeTakeFirst(),
 	)
 	if (!row) return null
 	const colors = (row.brand_colors ?? {}) as Partial<Record<'primary' | 'secondary', string>>
@@ -29,16 +36,20 @@ export async function getOrganizationSettings(userId: string, organizationId: st
 		description: row.description,
 		logoUrl: row.logo_url,
 		brandColors: { primary: colors.primary ?? DEFAULT_BRAND_COLORS.primary, secondary: colors.secondary ?? DEFAULT_BRAND_COLORS.secondary },
+		timezone: row.timezone ?? 'UTC',
 	}
 }
 
 export type OrganizationUpdate = { ok: true } | { ok: false; code: 'slug_taken' | 'slug_invalid' | 'not_found' }
 
-/** Name, description and slug in one transaction; the old slug redirects for 90 days (SQL). */
+/**
+ * Name, description, slug and timezone in one transaction; the old slug redirects for 90 days,
+ * and the appointments' local dates and times follow a new timezone (SQL).
+ */
 export async function updateOrganization(
 	userId: string,
 	organizationId: string,
-	values: { name: string; description: string | null; slug: string },
+	values: { name: string; description: string | null; slug: string; timezone: string },
 ): Promise<OrganizationUpdate> {
 	try {
 		return await asUser(userId, async (trx) => {
@@ -49,6 +60,12 @@ export async function updateOrganization(
 				.executeTakeFirst()
 			if (Number(updated.numUpdatedRows) === 0) return { ok: false, code: 'not_found' } as const
 			await sql`select public.update_organization_slug(${organizationId}, ${values.slug})`.execute(trx)
+			await trx
+				.updateTable('booking_settings')
+				.set({ timezone: values.timezone })
+				.where('organization_id', '=', organizationId)
+				.where('timezone', '<>', values.timezone)
+				.execute()
 			return { ok: true } as const
 		})
 	} catch (error) {

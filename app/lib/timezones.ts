@@ -53,3 +53,10 @@ export function displayZones(...extra: string[]): string[] {
 	for (const zone of extra) if (zone && !zones.includes(zone)) zones.unshift(zone)
 	return zones
 }
+
+/**
+ * The zones an organization can work in ("today", report ranges, new rows, booking times), set in
+ * Settings › Organization or in the booking settings: the same list, which the database's check
+ * on booking_settings.timezone repeats.
+ */
+export const ORGANIZATION_TIMEZONES = DISPLAY_TIMEZONES

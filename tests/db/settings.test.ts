@@ -7,8 +7,9 @@ import { asAnon, asSystem, asUser, sql } from '#app/.server/db/index.ts'
 import { confirmEmailChange, findEmailChange, requestEmailChange } from '#app/.server/email-change.ts'
 import { drainMail } from '#app/.server/mail/index.ts'
 import { acceptInvitation, changeRole, findInvitation, inviteMember, joinWithInvitation, listMembers, removeMember } from '#app/.server/members.ts'
-import { deleteOrganization, resolveOldSlug, saveBrandColors, setLogo, updateOrganization } from '#app/.server/organization-settings.ts'
+import { deleteOrganization, getOrganizationSettings, resolveOldSlug, saveBrandColors, setLogo, updateOrganization } from '#app/.server/organization-settings.ts'
 import { changePassword, languageAtSignIn, listSessions, revokeOtherSessions, setAvatar, updateProfile } from '#app/.server/profile.ts'
+import { ORGANIZATION_TIMEZONES } from '#app/lib/timezones.ts'
 import { addMember, createUser } from './fixtures.ts'
 import { mailsTo, useTemporaryDataDir } from './outbox.ts'
 
@@ -221,15 +222,30 @@ describe('organization', () => {
 		const oldSlug = (await asSystem((trx) => trx.selectFrom('organizations').select('slug').where('id', '=', owner.orgId).executeTakeFirstOrThrow())).slug
 		const otherSlug = (await asSystem((trx) => trx.selectFrom('organizations').select('slug').where('id', '=', other.orgId).executeTakeFirstOrThrow())).slug
 		const newSlug = `renamed-${owner.orgId.slice(0, 8)}`
-		expect(await updateOrganization(owner.userId, owner.orgId, { name: 'Renamed', description: 'We do things', slug: newSlug })).toEqual({ ok: true })
-		expect(await updateOrganization(owner.userId, owner.orgId, { name: 'Renamed', description: null, slug: otherSlug })).toEqual({ ok: false, code: 'slug_taken' })
-		expect(await updateOrganization(member.userId, owner.orgId, { name: 'Hijack', description: null, slug: 'hijack' })).toEqual({ ok: false, code: 'not_found' })
+		expect(await updateOrganization(owner.userId, owner.orgId, { name: 'Renamed', description: 'We do things', slug: newSlug, timezone: 'America/Sao_Paulo' })).toEqual({ ok: true })
+		expect(await updateOrganization(owner.userId, owner.orgId, { name: 'Renamed', description: null, slug: otherSlug, timezone: 'UTC' })).toEqual({ ok: false, code: 'slug_taken' })
+		expect(await updateOrganization(member.userId, owner.orgId, { name: 'Hijack', description: null, slug: 'hijack', timezone: 'Asia/Tokyo' })).toEqual({ ok: false, code: 'not_found' })
 		expect(await resolveOldSlug(oldSlug)).toBe(newSlug)
 		expect(await resolveOldSlug('never-used-slug')).toBeNull()
 		// The old slug stays reserved for its organization.
-		expect(await updateOrganization(other.userId, other.orgId, { name: 'Slug Other', description: null, slug: oldSlug })).toEqual({ ok: false, code: 'slug_taken' })
+		expect(await updateOrganization(other.userId, other.orgId, { name: 'Slug Other', description: null, slug: oldSlug, timezone: 'UTC' })).toEqual({ ok: false, code: 'slug_taken' })
 		const org = await asSystem((trx) => trx.selectFrom('organizations').select(['name', 'slug', 'description']).where('id', '=', owner.orgId).executeTakeFirstOrThrow())
 		expect(org).toEqual({ name: 'Renamed', slug: newSlug, description: 'We do things' })
+		// The timezone is the organization's clock, kept in its booking settings; a refused save changed nothing.
+		expect((await getOrganizationSettings(owner.userId, owner.orgId))?.timezone).toBe('America/Sao_Paulo')
+	})
+
+	test('every timezone the screens offer is one the database accepts, and no other', async () => {
+		const owner = await createUser('Zone Owner')
+		const setZone = (timezone: string) =>
+			asSystem((trx) => trx.updateTable('booking_settings').set({ timezone }).where('organization_id', '=', owner.orgId).execute())
+		for (const zone of ORGANIZATION_TIMEZONES) await setZone(zone)
+		for (const zone of ['Europe/Rome', 'Mars/Olympus', 'utc']) await expect(setZone(zone), zone).rejects.toThrow(/booking_settings_timezone_check/)
+		const constraint = await asSystem((trx) =>
+			sql<{ def: string }>`select pg_get_constraintdef(oid) as def from pg_constraint where conname = 'booking_settings_timezone_check'`.execute(trx),
+		)
+		const allowed = [...constraint.rows[0]!.def.matchAll(/'([^']+)'/g)].map((m) => m[1])
+		expect(allowed.sort()).toEqual([...ORGANIZATION_TIMEZONES].sort())
 	})
 
 	test('branding is saved where the public booking page reads it; a non-owner cannot change it', async () => {

@@ -502,7 +502,7 @@ test('a member leaves an organization; the last owner cannot @nojs', async ({ pa
 	expect(left).toEqual([])
 })
 
-test('owners edit name, description and slug (a taken slug is refused); the logo is served to anyone @nojs', async ({ page, browser, javaScriptEnabled }) => {
+test('owners edit name, description, slug (a taken slug is refused) and timezone; the logo is served to anyone @nojs', async ({ page, browser, javaScriptEnabled }) => {
 	const { orgId } = await signedIn(page, 'Editing Owner')
 	const oldSlug = await withDatabase(async (db) => (await db.query('select slug from public.organizations where id = $1', [orgId])).rows[0].slug as string)
 	const other = await signedIn(await (await browser.newContext()).newPage(), 'Slug Holder')
@@ -516,10 +516,16 @@ test('owners edit name, description and slug (a taken slug is refused); the logo
 	await expect(page.getByText('Another organization uses this link.')).toBeVisible()
 	const slug = `renamed-${orgId.slice(0, 8)}`
 	await page.getByLabel('Booking link').fill(slug)
+	// The organization's clock, without the booking module: São Paulo is on the list.
+	await expect(page.getByLabel('Timezone')).toHaveValue('UTC')
+	await page.getByLabel('Timezone').selectOption('America/Sao_Paulo')
 	await page.getByRole('button', { name: 'Save organization' }).click()
 	await expect(page.getByText('Organization updated')).toBeVisible()
 	await expect(page.getByRole('heading', { name: 'Renamed Studio' })).toBeVisible()
 	await expect(page.locator('p').filter({ hasText: 'Cuts and colour' })).toBeVisible()
+	await expect(page.getByLabel('Timezone')).toHaveValue('America/Sao_Paulo')
+	const zone = await withDatabase(async (db) => (await db.query('select timezone from public.booking_settings where organization_id = $1', [orgId])).rows[0].timezone)
+	expect(zone).toBe('America/Sao_Paulo')
 
 	const logo = await sharp({ create: { width: 300, height: 120, channels: 4, background: { r: 0, g: 80, b: 160, alpha: 1 } } }).png().toBuffer()
 	await page.getByLabel('Choose a logo').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: logo })

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { WEEKDAYS, type Weekday } from '#app/lib/availability.ts'
 import { isValidDate } from '#app/lib/dates.ts'
+import { ORGANIZATION_TIMEZONES } from '#app/lib/timezones.ts'
 
 /**
  * The booking settings form (docs/product.md, Booking), shared by the browser (conform) and the
@@ -8,17 +9,6 @@ import { isValidDate } from '#app/lib/dates.ts'
  * checks (supabase/migrations/20261122000100_foundation.sql) plus upper bounds of our own, so a
  * typo like 99999 days gets a field error instead of a horizon nobody meant.
  */
-export const BOOKING_TIMEZONES = [
-	'UTC',
-	'America/New_York',
-	'America/Chicago',
-	'America/Denver',
-	'America/Los_Angeles',
-	'Europe/London',
-	'Europe/Paris',
-	'Asia/Tokyo',
-	'Australia/Sydney',
-] as const
 
 export const SETTINGS_LIMITS = {
 	minAdvanceHours: { min: 0, max: 8760 },
@@ -74,7 +64,7 @@ export const bookingSettingsSchema = z.object({
 	autoConfirm: z.boolean().default(false),
 	allowGuestBooking: z.boolean().default(false),
 	requirePhone: z.boolean().default(false),
-	timezone: z.enum(BOOKING_TIMEZONES, { error: 'timezoneInvalid' }),
+	timezone: z.enum(ORGANIZATION_TIMEZONES, { error: 'timezoneInvalid' }),
 	hours: weeklyHoursSchema,
 })
 

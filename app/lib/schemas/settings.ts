@@ -3,6 +3,7 @@ import { supportedLanguages } from '#app/lib/i18n.ts'
 import { MIN_PASSWORD_LENGTH } from '#app/lib/schemas/auth.ts'
 import { PHONE } from '#app/lib/schemas/fields.ts'
 import { ROLES } from '#app/lib/roles.ts'
+import { ORGANIZATION_TIMEZONES } from '#app/lib/timezones.ts'
 
 /**
  * The settings forms (docs/product.md, Settings), shared by the browser (conform) and the
@@ -55,6 +56,7 @@ export const organizationSchema = z.object({
 	name: z.string({ error: 'required' }).trim().min(1, 'required').max(120, 'tooLong120'),
 	description: optionalText(2000),
 	slug: z.string({ error: 'required' }).trim().toLowerCase().min(1, 'required').max(63, 'tooLong63').regex(SLUG, 'slugInvalid'),
+	timezone: z.enum(ORGANIZATION_TIMEZONES, { error: 'timezoneInvalid' }),
 })
 
 const HEX = /^#[0-9a-fA-F]{6}$/

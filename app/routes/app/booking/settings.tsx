@@ -21,7 +21,8 @@ import { Input } from '#app/components/ui/input.tsx'
 import { Label } from '#app/components/ui/label.tsx'
 import { errorResponse, invariantResponse } from '#app/lib/errors.ts'
 import { useFormat } from '#app/lib/use-format.ts'
-import { BOOKING_TIMEZONES, bookingSettingsSchema, dateOverrideSchema, SETTINGS_LIMITS } from '#app/lib/schemas/booking.ts'
+import { bookingSettingsSchema, dateOverrideSchema, SETTINGS_LIMITS } from '#app/lib/schemas/booking.ts'
+import { ORGANIZATION_TIMEZONES } from '#app/lib/timezones.ts'
 import { Button } from '#app/components/ui/button.tsx'
 import { WeeklyHoursFieldset, weeklyHoursDefaults } from '#app/components/weekly-hours-fieldset.tsx'
 import type { Route } from './+types/settings'
@@ -162,7 +163,7 @@ export default function BookingSettingsTab({ loaderData, actionData }: Route.Com
 								{...getSelectProps(fields.timezone)}
 								className="h-9 w-full rounded-md border border-input bg-transparent px-3 text-sm shadow-xs sm:w-72"
 							>
-								{BOOKING_TIMEZONES.map((tz) => (
+								{ORGANIZATION_TIMEZONES.map((tz) => (
 									<option key={tz} value={tz}>
 										{tz}
 									</option>

@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, getTextareaProps, useForm } from '@conform-to/react'
+import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useState } from 'react'
 import { useTranslation } from '#app/lib/use-translation.ts'
@@ -28,6 +28,7 @@ import { useFormat } from '#app/lib/use-format.ts'
 import { isOwner } from '#app/lib/roles.ts'
 import { brandContrastWarnings, brandingSchema, contrastRatio, DELETE_PHRASE, organizationSchema } from '#app/lib/schemas/settings.ts'
 import { useHydrated } from '#app/lib/use-hydrated.ts'
+import { ORGANIZATION_TIMEZONES } from '#app/lib/timezones.ts'
 import { firstError } from './field-error.ts'
 import type { Route } from './+types/organization'
 import { ConfirmCard } from '#app/components/confirm-card.tsx'
@@ -130,7 +131,7 @@ function OrganizationCard({ settings, role, gears, bookingUrl, owner, lastResult
 		id: 'organization',
 		lastResult,
 		constraint: getZodConstraint(organizationSchema),
-		defaultValue: { name: settings.name, description: settings.description ?? '', slug: settings.slug },
+		defaultValue: { name: settings.name, description: settings.description ?? '', slug: settings.slug, timezone: settings.timezone },
 		onValidate: ({ formData }) => parseWithZod(formData, { schema: organizationSchema }),
 		shouldValidate: 'onSubmit',
 		shouldRevalidate: 'onInput',
@@ -165,6 +166,22 @@ function OrganizationCard({ settings, role, gears, bookingUrl, owner, lastResult
 							<Input {...getInputProps(fields.slug, { type: 'text' })} aria-describedby={`${fields.slug.id}-hint`} />
 							<p id={`${fields.slug.id}-hint`} className="text-xs text-muted-foreground">
 								{t('organization.slugWarning', { url: bookingUrl })}
+							</p>
+						</Field>
+						<Field label={t('organization.fields.timezone')} htmlFor={fields.timezone.id} errorId={fields.timezone.errorId} error={error(fields.timezone.errors)}>
+							<select
+								{...getSelectProps(fields.timezone)}
+								aria-describedby={[fields.timezone.errors ? fields.timezone.errorId : null, `${fields.timezone.id}-hint`].filter(Boolean).join(' ')}
+								className="h-9 w-full rounded-md border border-input bg-transparent px-3 text-sm shadow-xs sm:w-72"
+							>
+								{ORGANIZATION_TIMEZONES.map((tz) => (
+									<option key={tz} value={tz}>
+										{tz}
+									</option>
+								))}
+							</select>
+							<p id={`${fields.timezone.id}-hint`} className="text-xs text-muted-foreground">
+								{t('organization.timezoneHint')}
 							</p>
 						</Field>
 						<SubmitButton intent="organization" label={t('organization.save')} pendingLabel={t('organization.saving')} className="w-fit" />
