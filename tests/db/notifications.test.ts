@@ -108,6 +108,10 @@ describe('sendTransactionDigest', () => {
 		expect((await mailsTo(member.email))[0]!.text.replace(/\u00a0/g, ' ')).toContain('US$ 12.345,50')
 		expect(await mailsTo(manager.email)).toEqual([])
 		expect(await mailsTo(owner.email)).toHaveLength(1)
+		// One payment is said in the singular.
+		expect(await sendTransactionDigest({ ...digest, batchId: 'import-3', count: 1, total: '10' })).toBe(2)
+		expect((await mailsTo(owner.email)).map((m) => m.subject)).toContain('1 new payment in Digest Owner')
+		expect((await mailsTo(member.email)).map((m) => m.subject)).toContain('1 novo pagamento em Digest Owner')
 	})
 })
 
