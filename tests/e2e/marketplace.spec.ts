@@ -87,6 +87,17 @@ test('an owner activates a paid module: balance, ledger and sidebar change; deac
 	await expect(row).toContainText('Market Owner')
 	await expect(row).toContainText('-750')
 	await expect(row).toContainText('14,250')
+	// Its date is the day in the organization's timezone: 23:30 UTC on 1 March is 2 March in Tokyo.
+	await withDatabase(async (db) => {
+		await db.query(`update public.booking_settings set timezone = 'Asia/Tokyo' where organization_id = $1`, [orgId])
+		// The ledger is append-only: its trigger is set aside for this backdating alone.
+		await db.query('begin')
+		await db.query('set local session_replication_role = replica')
+		await db.query(`update public.gear_ledger set created_at = '2026-03-01T23:30:00Z' where organization_id = $1`, [orgId])
+		await db.query('commit')
+	})
+	await page.reload()
+	await expect(row).toContainText('03/02/2026')
 	// A page past the end goes to the first one, which has the movements.
 	await page.goto('/app/gears?page=2')
 	await expect(page).toHaveURL(/\/app\/gears$/)

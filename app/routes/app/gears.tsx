@@ -7,6 +7,7 @@ import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
 import { readPage } from '#app/lib/table-params.ts'
+import { dateIn } from '#app/lib/dates.ts'
 import { useFormat } from '#app/lib/use-format.ts'
 import { titleMeta } from '#app/lib/meta.ts'
 import type { Route } from './+types/gears'
@@ -24,6 +25,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	const t = catalogueT(context)
 	const rows = history.rows.map(({ moduleId, upgradeId, ...r }) => ({
 		...r,
+		// The day in the organization's timezone, as every date on the screens.
+		createdAt: dateIn(organization.timezone, new Date(r.createdAt)),
 		moduleName: moduleId && r.moduleName ? localizeModule(t, { id: moduleId, name: r.moduleName }).name : r.moduleName,
 		upgradeName: upgradeId && r.upgradeName ? localizeUpgrade(t, { id: upgradeId, name: r.upgradeName }).name : r.upgradeName,
 	}))

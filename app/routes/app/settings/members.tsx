@@ -16,6 +16,7 @@ import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { Input } from '#app/components/ui/input.tsx'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
+import { dateIn } from '#app/lib/dates.ts'
 import { errorResponse } from '#app/lib/errors.ts'
 import { useFormat } from '#app/lib/use-format.ts'
 import { ROLES, type Role } from '#app/lib/roles.ts'
@@ -30,7 +31,9 @@ const MANAGERS = ['owner', 'administrator'] as const
 
 export async function loader({ request, context }: Route.LoaderArgs) {
 	const { user, organization } = requireRole(context, ...MANAGERS)
-	const [members, invitations] = await Promise.all([listMembers(user.userId, organization.id), listInvitations(organization.id)])
+	const [members, listed] = await Promise.all([listMembers(user.userId, organization.id), listInvitations(organization.id)])
+	// An invitation's expiry day in the organization's timezone, as every date on the screens.
+	const invitations = listed.map((i) => ({ ...i, expiresAt: dateIn(organization.timezone, new Date(i.expiresAt)) }))
 	// ?remove= asks before removing a colleague (a page of its own, so it works without JavaScript).
 	const removeId = new URL(request.url).searchParams.get('remove')
 	const removable = (m: (typeof members)[number]) => m.userId !== user.userId && (organization.role === 'owner' || m.role !== 'owner')
