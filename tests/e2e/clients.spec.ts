@@ -86,6 +86,17 @@ test('add, edit and delete clients, then save them in one batch @nojs', async ({
 	])
 })
 
+test('a first client added in the edit mode: no "No rows to show" under the row being added @nojs', async ({ page, request }) => {
+	await signUp(page, request, 'First Client')
+	await page.goto('/app/clients?edit=1&add=1')
+	await expect(page.getByRole('row').nth(1).getByRole('textbox', { name: 'Name' })).toBeVisible()
+	await expect(page.getByText(/No rows to show/)).toHaveCount(0)
+	await page.getByRole('row').nth(1).getByRole('textbox', { name: 'Name' }).fill('Dora Lima')
+	await page.getByRole('button', { name: 'Save' }).click()
+	await expect(page.getByRole('link', { name: 'Dora Lima' })).toBeVisible()
+	await expect(page.getByText('Showing 1–1 of 1')).toBeVisible()
+})
+
 test('the same save posted twice (a double click, a retried request) adds its rows once and says it was already saved @nojs', async ({ page, request, baseURL }) => {
 	const account = await signUp(page, request, 'Double Saver')
 	const { orgId } = await seed(account.email, clients)

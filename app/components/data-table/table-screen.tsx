@@ -79,13 +79,10 @@ export function TableScreen({
 					{readTable}
 				</>
 			)}
-			<TablePagination
-				page={state.page}
-				pageSize={data.pageSize}
-				total={data.total}
-				totalCapped={data.totalCapped}
-				rowCount={rows.length}
-			/>
+			{/* Nothing saved yet: in the edit mode "No rows to show" would contradict the rows being added. */}
+			{editing && data.total === 0 ? null : (
+				<TablePagination page={state.page} pageSize={data.pageSize} total={data.total} totalCapped={data.totalCapped} rowCount={rows.length} />
+			)}
 		</div>
 	)
 }
