@@ -142,8 +142,8 @@ async function deletedWithPayments(trx: Tx, organizationId: string, input: Clien
 
 /**
  * New or changed names and emails that another client (saved, or earlier in the batch) already
- * has. Names compare as import matching compares payers (case and spaces ignored: "grace
- * nguyen" is Grace Nguyen), emails in any case.
+ * has. Names compare as import matching compares payers (case, spaces and accents ignored:
+ * "grace nguyen" is Grace Nguyen, "angela ruiz" is Ángela Ruiz), emails in any case.
  */
 async function duplicates(trx: Tx, organizationId: string, plan: BatchPlan<ClientRowInput>, current: Map<string, ClientRow>) {
 	const written = [...plan.inserts, ...plan.updates].sort((a, b) => a.index - b.index)

@@ -71,10 +71,22 @@ export function memberClock(organization: Pick<Membership, 'timezone'>, now = ne
 	return { timezone: organization.timezone, today: dateIn(organization.timezone, now) }
 }
 
+/** Letters with no decomposition that the unaccent dictionary still maps, in lower case. */
+const UNACCENTED: Record<string, string> = { æ: 'ae', ð: 'd', ø: 'o', þ: 'th', ß: 'ss', đ: 'd', ħ: 'h', ı: 'i', ĳ: 'ij', ĸ: 'q', ŀ: 'l', ł: 'l', ŋ: 'n', œ: 'oe', ŧ: 't', ſ: 's' }
+
 /**
- * A person's name as matching compares it, as `public.payer_key` in SQL: lowercased, trimmed,
- * inner spaces collapsed (an import's payer against clients and aliases, a client's namesakes).
+ * A person's name as matching compares it, as `public.payer_key` in SQL: lowercased, without
+ * accents ("JOSÉ NÚÑEZ" is "jose nunez", as the unaccent dictionary has it for Latin letters),
+ * trimmed, inner spaces collapsed (an import's payer against clients and aliases, a client's
+ * namesakes). tests/db/imports.test.ts compares the two.
  */
 export function payerKey(name: string) {
-	return name.trim().replace(/\s+/g, ' ').toLowerCase()
+	return name
+		.toLowerCase()
+		.normalize('NFD')
+		.replace(/[\u0300-\u0362]/g, '')
+		.replace(/[æðøþßđħıĳĸŀłŋœŧſ]/g, (c) => UNACCENTED[c]!)
+		.normalize('NFC')
+		.replace(/\s+/g, ' ')
+		.trim()
 }

@@ -236,6 +236,22 @@ describe('saving a batch of clients', () => {
 		// Editing a client that keeps its own name warns about nothing.
 		expect(await saveClients(org.userId, org.orgId, [{ ...asInput(bruno!), phone: '555' }], { confirmed: false })).toMatchObject({ ok: true, updated: 1 })
 	})
+
+	test('names another client has are asked about blind to accents too: "angela ruiz" as "ANGELA RUIZ" is', async () => {
+		const owner = await createUser('Accent Twins Owner')
+		await asUser(owner.userId, (trx) => trx.insertInto('clients').values({ organization_id: owner.orgId, name: 'Ángela Ruiz' }).execute())
+		const [angela] = await list(owner.userId, owner.orgId)
+		const fresh = (name: string): ClientRowInput => ({ id: null, version: null, fingerprint: null, deleted: false, name, email: null, phone: null, company: null, status: 'active' })
+		const warned = async (rows: ClientRowInput[]) => {
+			const result = await saveClients(owner.userId, owner.orgId, rows, { confirmed: false })
+			return 'confirm' in result ? result.confirm.warnings : result
+		}
+		expect(await warned([fresh('ANGELA RUIZ')])).toEqual([{ index: 0, code: 'duplicateName', value: 'ANGELA RUIZ' }])
+		expect(await warned([fresh('angela ruiz')])).toEqual([{ index: 0, code: 'duplicateName', value: 'angela ruiz' }])
+		expect(await warned([fresh('João Lima'), fresh('JOAO  LIMA')])).toEqual([{ index: 1, code: 'duplicateName', value: 'JOAO  LIMA' }])
+		// Taking the accent off one's own name is no new namesake.
+		expect(await saveClients(owner.userId, owner.orgId, [{ ...asInput(angela!), name: 'Angela Ruiz' }], { confirmed: false })).toMatchObject({ ok: true, updated: 1 })
+	})
 })
 
 describe('deleting a client who has payments', () => {

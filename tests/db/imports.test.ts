@@ -1,9 +1,10 @@
 import { describe, expect, test } from 'vitest'
 import { asSystem, asUser, sql } from '#app/.server/db/index.ts'
 import { commitImport, importPayments, undoImport } from '#app/.server/imports/pipeline.ts'
-import { listReviewQueue } from '#app/.server/imports/queries.ts'
+import { listReviewQueue, resolveReview } from '#app/.server/imports/queries.ts'
 import type { NormalizedPayment } from '#app/.server/imports/parsers/index.ts'
-import { STAGE_CHUNK_ROWS } from '#app/.server/imports/staging.ts'
+import { ImportKeys, STAGE_CHUNK_ROWS } from '#app/.server/imports/staging.ts'
+import { payerKey } from '#app/.server/query.ts'
 import { addMember, createUser, refusal } from './fixtures.ts'
 
 const VENMO = [
@@ -234,5 +235,76 @@ describe('bad input', () => {
 		expect(await importPayments({ organizationId: owner.orgId, userId: owner.userId, file })).toMatchObject({ ok: false, error })
 		const batches = await asUser(owner.userId, (trx) => trx.selectFrom('import_batches').select('id').execute())
 		expect(batches).toEqual([])
+	})
+})
+
+describe('payer names compared blind to accents', () => {
+	const payments = (userId: string, orgId: string, list: NormalizedPayment[]) => importPayments({ organizationId: orgId, userId, source: 'email', payments: list })
+	const clientIds = (userId: string, orgId: string, names: string[]) =>
+		asUser(userId, async (trx) => {
+			const rows = await trx.insertInto('clients').values(names.map((name) => ({ organization_id: orgId, name }))).returning(['id', 'name']).execute()
+			return names.map((name) => rows.find((r) => r.name === name)!.id)
+		})
+
+	test("payerKey in TypeScript is public.payer_key's key: case, spaces and accents aside", async () => {
+		const names = [
+			'JOSÉ', 'José', 'NÚÑEZ', 'Núñez', 'JOÃO', 'João', 'ÇA', 'ça', 'Conceição', 'CONCEIÇÃO', 'Ángela Ruiz', 'ÁNGELA',
+			'á é í ó ú ñ ç ã õ â ê ô à ü', 'Á É Í Ó Ú Ñ Ç Ã Õ Â Ê Ô À Ü', 'Müller', 'GÜNTHER', 'Ærø Œuvre', 'Straße', 'Łódź', 'Øster',
+			'  José   PÉREZ ', 'Zelle payment from JOSE PEREZ', 'Jose\u0301 Pe\u0301rez', 'Ana\tMaria\nSousa', 'İlkay', 'François Pâquerette',
+		]
+		const { rows } = await asSystem((trx) => sql<{ name: string; key: string }>`select n as name, public.payer_key(n) as key from unnest(${names}::text[]) n`.execute(trx))
+		expect(rows.map((r) => [r.name, payerKey(r.name)])).toEqual(rows.map((r) => [r.name, r.key]))
+		expect(rows.slice(0, 8).map((r) => r.key)).toEqual(['jose', 'jose', 'nunez', 'nunez', 'joao', 'joao', 'ca', 'ca'])
+		expect(payerKey('  José   PÉREZ ')).toBe('jose perez')
+	})
+
+	test('a bank file\'s "JOSE PEREZ" is the client José Pérez; two clients of that name are a review, not a pick', async () => {
+		const owner = await org('Accents')
+		const [jose, alberto] = await clientIds(owner.userId, owner.orgId, ['José Pérez', 'Alberto Núñez', 'Jõao Lima', 'João Lima'])
+		const result = await payments(owner.userId, owner.orgId, [zelle('JOSE PEREZ', '10.00'), zelle('alberto  nunez', '11.00'), zelle('JOAO LIMA', '12.00')])
+		expect(result.ok && result.status === 'committed' && result.batch.counts).toMatchObject({ created: 3, matched: 2, review: 1, unmatched: 0 })
+		const rows = await asUser(owner.userId, (trx) =>
+			trx.selectFrom('transactions').select(['raw_payer', 'client_id', 'category']).where('organization_id', '=', owner.orgId).orderBy('amount').execute(),
+		)
+		expect(rows).toEqual([
+			{ raw_payer: 'JOSE PEREZ', client_id: jose, category: 'matched' },
+			{ raw_payer: 'alberto  nunez', client_id: alberto, category: 'matched' },
+			{ raw_payer: 'JOAO LIMA', client_id: null, category: 'review' },
+		])
+	})
+
+	test('the review queue offers José Pérez first for "JOSE PEREZ", and will not make a second one', async () => {
+		const owner = await org('Accent Queue')
+		await payments(owner.userId, owner.orgId, [zelle('JOSE PEREZ', '10.00')])
+		const [jose] = await clientIds(owner.userId, owner.orgId, ['José Pérez', 'Zoe Park'])
+		const { rows, clients } = await listReviewQueue(owner.userId, owner.orgId)
+		expect(rows).toEqual([expect.objectContaining({ payer: 'JOSE PEREZ', category: 'unmatched', candidates: [jose] })])
+		expect(clients.map((c) => c.name)).toContain('José Pérez')
+		expect(await resolveReview(owner.userId, owner.orgId, { transactionId: rows[0]!.id, clientId: null, saveAlias: true })).toEqual({ ok: false, error: 'clientExists' })
+	})
+
+	test('aliases of one payer for two clients (accents once told them apart) make it a review; remembering one settles it', async () => {
+		const owner = await org('Accent Aliases')
+		const [first, second] = await clientIds(owner.userId, owner.orgId, ['Pérez Studio', 'J. Perez'])
+		await asUser(owner.userId, (trx) =>
+			trx.insertInto('payer_aliases').values([
+				{ organization_id: owner.orgId, alias: 'JOSE PEREZ', client_id: first! },
+				{ organization_id: owner.orgId, alias: 'José Pérez', client_id: second! },
+			]).execute(),
+		)
+		const batch = await payments(owner.userId, owner.orgId, [zelle('Jose Perez', '10.00'), zelle('JOSÉ PÉREZ', '11.00')])
+		expect(batch.ok && batch.status === 'committed' && batch.batch.counts).toMatchObject({ created: 2, review: 2 })
+		const { rows } = await listReviewQueue(owner.userId, owner.orgId)
+		expect(rows.map((r) => r.candidates)).toEqual([[second, first], [second, first]])
+		expect(await resolveReview(owner.userId, owner.orgId, { transactionId: rows[0]!.id, clientId: second!, saveAlias: true })).toEqual({ ok: true, updated: 2 })
+		const aliases = await asUser(owner.userId, (trx) => trx.selectFrom('payer_aliases').select(['alias_key', 'client_id']).where('organization_id', '=', owner.orgId).execute())
+		expect(aliases).toEqual([{ alias_key: 'jose perez', client_id: second }])
+		const next = await payments(owner.userId, owner.orgId, [zelle('JOSE PEREZ', '12.00')])
+		expect(next.ok && next.status === 'committed' && next.batch.counts).toMatchObject({ created: 1, matched: 1 })
+	})
+
+	test("an id-less payment's key keeps the payer's accents: payments imported before are still found on re-import", () => {
+		// The key the import gave this payment before payer names were compared blind to accents.
+		expect(new ImportKeys().next(zelle('  José   PÉREZ ', '60.00'))).toBe('h:a4woQUjXNF8TevEsdv9CDkA7laZnZsoKce1nhCU1CO0:1')
 	})
 })

@@ -396,6 +396,9 @@ export interface OrganizationTransactionTotals {
 
 export interface PayerAliases {
   alias: string;
+  /**
+   * public.payer_key(alias): lower case, spaces collapsed, accents removed; what import matching compares.
+   */
   alias_key: Generated<string | null>;
   client_id: string;
   created_at: Generated<Timestamp>;

@@ -1,7 +1,6 @@
 import { sql, type Selectable } from 'kysely'
 import { type PaymentMethod } from '#app/lib/schemas/transactions.ts'
 import { asUser, type Tx } from '../db/index.ts'
-import { payerKey } from '../query.ts'
 import type { ImportMappings } from '../db/types.ts'
 import { type GenericMapping } from './parsers/index.ts'
 import { type RowFailure } from './pipeline.ts'
@@ -163,7 +162,11 @@ export type ReviewRow = {
 	payer: string
 	method: string
 	category: 'review' | 'unmatched'
-	/** The clients whose name (or a saved alias) the payer matches, first in the choice. */
+	/**
+	 * The clients the payer matches, first in the choice: as import matching has it, those of
+	 * its saved aliases if it has any (several when the accent-blind key made two aliases one,
+	 * migration 20261201002000), else those it is the name of (case, spaces and accents aside).
+	 */
 	candidates: string[]
 }
 
@@ -181,20 +184,34 @@ export async function listReviewQueue(userId: string, organizationId: string) {
 		// In the clients list's order: blind to case and accents ("Ángela" among the A's).
 		const clients = await trx
 			.selectFrom('clients')
-			.select(['id', 'name', 'email'])
+			.select(['id', 'name', 'email', sql<string>`public.payer_key(name)`.as('key')])
 			.where('organization_id', '=', organizationId)
 			.orderBy(sql`public.name_sort_key(name)`)
 			.orderBy('name')
 			.orderBy('id')
 			.limit(1000)
 			.execute()
+		const keys = [...new Set(rows.map((r) => r.key))]
+		const aliases =
+			keys.length === 0
+				? []
+				: await trx
+						.selectFrom('payer_aliases')
+						.select(['alias_key', 'client_id'])
+						.where('organization_id', '=', organizationId)
+						.where('alias_key', 'in', keys)
+						.execute()
+		const aliased = new Map<string, Set<string>>()
+		for (const a of aliases) if (a.alias_key) aliased.set(a.alias_key, (aliased.get(a.alias_key) ?? new Set()).add(a.client_id))
+		// Keys from SQL on both sides: the same function, whatever a name holds.
 		const byKey = new Map<string, string[]>()
-		for (const c of clients) {
-			const key = payerKey(c.name)
-			byKey.set(key, [...(byKey.get(key) ?? []), c.id])
+		for (const c of clients) byKey.set(c.key, [...(byKey.get(c.key) ?? []), c.id])
+		const candidates = (key: string) => {
+			const ids = aliased.get(key)
+			return ids ? clients.filter((c) => ids.has(c.id)).map((c) => c.id) : (byKey.get(key) ?? [])
 		}
 		return {
-			rows: rows.map(({ key, ...r }) => ({ ...r, candidates: byKey.get(key) ?? [] })) satisfies ReviewRow[],
+			rows: rows.map(({ key, ...r }) => ({ ...r, candidates: candidates(key) })) satisfies ReviewRow[],
 			clients: clients.map((c) => ({ id: c.id, name: c.name, email: c.email })),
 		}
 	})
@@ -218,7 +235,7 @@ export type ResolveResult = { ok: true; updated: number } | { ok: false; error: 
 
 /**
  * A user picks the client of a payment in the queue; with `saveAlias` the payer name is saved
- * as that client's alias (replacing an alias of that name) and the queue's other payments from
+ * as that client's alias (replacing any alias of that name, accents aside, for other clients) and the queue's other payments from
  * the same payer get the client too. Future imports match it. `clientId` null creates a client
  * named as the payer, refused ('clientExists') when a client already has that name.
  */
@@ -235,12 +252,18 @@ export async function resolveReview(userId: string, organizationId: string, inpu
 		if ('error' in client) return { ok: false, error: client.error }
 		let q = trx.updateTable('transactions').set({ client_id: client.id, category: 'matched' }).where('organization_id', '=', organizationId)
 		if (input.saveAlias && row.raw_payer) {
+			const key = sql<string>`public.payer_key(${row.raw_payer})`
+			await trx
+				.deleteFrom('payer_aliases')
+				.where('organization_id', '=', organizationId)
+				.where('alias_key', '=', key)
+				.where('client_id', '<>', client.id)
+				.execute()
 			await trx
 				.insertInto('payer_aliases')
 				.values({ organization_id: organizationId, alias: row.raw_payer, client_id: client.id })
-				.onConflict((oc) => oc.columns(['organization_id', 'alias_key']).doUpdateSet({ client_id: client.id }))
+				.onConflict((oc) => oc.columns(['organization_id', 'alias_key', 'client_id']).doNothing())
 				.execute()
-			const key = payerKey(row.raw_payer)
 			q = q.where((eb) =>
 				eb.or([
 					eb('id', '=', row.id),

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto'
 import { sql } from 'kysely'
 import { asSystem, asUser } from '../db/index.ts'
 import type { FailReason, ImportSource, NormalizedPayment, ParsedRow } from './parsers/index.ts'
-import { payerKey } from '../query.ts'
 
 /** Failing rows kept with a batch for its preview. */
 export const MAX_KEPT_FAILURES = 200
@@ -127,6 +126,16 @@ export class Stager {
 }
 
 /**
+ * The payer as an id-less payment's hash has it: lowercased, trimmed, spaces collapsed, accents
+ * kept. It was payerKey before matching became blind to accents, and it must not follow it:
+ * every transaction imported before keeps its key, and a file imported again would otherwise
+ * create each of its payments from "José" or "Núñez" a second time.
+ */
+function hashedPayer(payer: string) {
+	return payer.trim().replace(/\s+/g, ' ').toLowerCase()
+}
+
+/**
  * The dedupe key of each payment in turn: its provider's id, else the key its channel gave it
  * (a mail notice's message id), else a content hash plus its occurrence in the file, so two
  * real identical payments on one day are both kept.
@@ -137,7 +146,7 @@ export class ImportKeys {
 	next(p: NormalizedPayment): string {
 		if (p.externalId) return `id:${p.provider}:${p.externalId}`
 		if (p.dedupeKey) return p.dedupeKey
-		const content = [p.date, p.amount, payerKey(p.payer), (p.description ?? '').trim().toLowerCase(), p.method].join('\u001f')
+		const content = [p.date, p.amount, hashedPayer(p.payer), (p.description ?? '').trim().toLowerCase(), p.method].join('\u001f')
 		const hash = createHash('sha256').update(content).digest('base64url')
 		const n = (this.#seen.get(hash) ?? 0) + 1
 		this.#seen.set(hash, n)
