@@ -95,6 +95,9 @@ describe('the clients form schema', () => {
 		expect(errors({ name: 'X', email: 'a@b' })).toEqual(['emailInvalid'])
 		expect(errors({ name: 'X', status: 'vip' })).toEqual(['statusInvalid'])
 		expect(errors({ name: 'x'.repeat(201) })).toEqual(['nameTooLong'])
+		// A new row's errors come together: the email's and the phone's.
+		expect(errors({ name: 'Alberto Núñez', email: 'bad-email', phone: 'llámame' })).toEqual(['emailInvalid', 'phoneInvalid'])
+		expect(errors({ name: 'X', phone: '+55 (11) 5555-0100' })).toEqual([])
 	})
 })
 

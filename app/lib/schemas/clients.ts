@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { EVERY_ROW_ERROR, metaOf, rowList, rowMeta } from '../editable-rows.ts'
+import { PHONE } from './fields.ts'
 
 /**
  * The clients table: its URL parameters and the edit-mode form, shared by the browser
@@ -34,6 +35,9 @@ export const clientRowSchema = z
 		if (row.deleted) return
 		if (!row.name) ctx.addIssue({ code: 'custom', message: 'nameRequired', path: ['name'] })
 		if (typeof row.email === 'string' && row.email && !EMAIL_PATTERN.test(row.email)) ctx.addIssue({ code: 'custom', message: 'emailInvalid', path: ['email'] })
+		// A new row's phone is checked here, with the other fields; a saved row's only when it
+		// changes, which the save knows (app/.server/clients.ts: one saved before the rule stays).
+		if (!row.id && row.phone && !PHONE.test(row.phone)) ctx.addIssue({ code: 'custom', message: 'phoneInvalid', path: ['phone'] })
 	}, EVERY_ROW_ERROR)
 	.transform((row) => ({
 		...metaOf(row),
