@@ -43,6 +43,7 @@ const TARGET_MS: Record<string, number> = {
 	'reports: 12 months, day-precise': 100,
 	'transactions: page 1': 30,
 	'transactions: page 500 by amount': 30,
+	'transactions: page 50 by client': 30,
 	'transactions: search text': 30,
 	'transactions: search client': 30,
 	'transactions: search amount': 30,
@@ -185,6 +186,7 @@ async function run(target: 'pg' | 'pglite'): Promise<{ results: Result[]; notes:
 
 		results.push(await measure('transactions: page 1', () => listTransactions(a.userId, a.orgId, {})))
 		results.push(await measure('transactions: page 500 by amount', () => listTransactions(a.userId, a.orgId, { page: 500, sort: 'amount', dir: 'asc' })))
+		results.push(await measure('transactions: page 50 by client', () => listTransactions(a.userId, a.orgId, { page: 50, sort: 'client', dir: 'desc' })))
 		results.push(await measure('transactions: search text', () => listTransactions(a.userId, a.orgId, { q: 'catering' })))
 		results.push(await measure('transactions: search client', () => listTransactions(a.userId, a.orgId, { q: 'Client 04321' })))
 		results.push(await measure('transactions: search amount', () => listTransactions(a.userId, a.orgId, { q: '$1,234.56' })))

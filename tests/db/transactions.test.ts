@@ -152,6 +152,27 @@ describe('listing transactions', () => {
 		expect(counted.rows).toHaveLength(1)
 	})
 
+	test('sorted by client blind to case and accents, as the clients table sorts them', async () => {
+		const owner = await createUser('Client Sort Owner')
+		const names = ['Zoe Álvarez', 'émile Dupont', 'Ángela Ruiz', 'bruno Costa', 'Carla Dias']
+		await asUser(owner.userId, async (trx) => {
+			const clients = await trx.insertInto('clients').values(names.map((name) => ({ organization_id: owner.orgId, name }))).returning(['id', 'name']).execute()
+			await trx
+				.insertInto('transactions')
+				.values([
+					...clients.map((c) => ({ organization_id: owner.orgId, client_id: c.id, external_id: c.name, amount: 10, date_received: '2026-03-01' })),
+					{ organization_id: owner.orgId, client_id: null, external_id: 'none', amount: 10, date_received: '2026-03-01' },
+				])
+				.execute()
+		})
+		const order = async (dir: 'asc' | 'desc') => (await listTransactions(owner.userId, owner.orgId, { sort: 'client', dir, pageSize: 100 })).rows.map((r) => r.clientName ?? '—')
+		expect(await order('asc')).toEqual(['Ángela Ruiz', 'bruno Costa', 'Carla Dias', 'émile Dupont', 'Zoe Álvarez', '—'])
+		expect(await order('desc')).toEqual(['Zoe Álvarez', 'émile Dupont', 'Carla Dias', 'bruno Costa', 'Ángela Ruiz', '—'])
+		// The same order among the rows a search finds (every row here: the amount 10).
+		const found = await listTransactions(owner.userId, owner.orgId, { q: '10.00', sort: 'client', dir: 'asc', pageSize: 100 })
+		expect(found.rows.map((r) => r.clientName ?? '—')).toEqual(['Ángela Ruiz', 'bruno Costa', 'Carla Dias', 'émile Dupont', 'Zoe Álvarez', '—'])
+	})
+
 	test('an amount is found as the reader writes it, with or without the currency the screens show', async () => {
 		const org = await orgWithTransactions('Amount Writing')
 		const search = async (q: string, language?: string) =>
