@@ -55,6 +55,17 @@ async function fillDetails(page: Page, name: string, email: string) {
 	await page.getByRole('button', { name: 'Continue' }).click()
 }
 
+/** Books the third free time three days ahead with the first provider, to the booked page; returns that day. */
+async function bookThreeDaysAhead(page: Page, w: World, name: string, email: string) {
+	const later = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10)
+	await page.goto(`/book/${w.slug}/slot?service=${w.serviceId}&provider=${w.providerIds[0]}&date=${later}`)
+	await page.getByRole('list', { name: 'Free times' }).getByRole('link').nth(2).click()
+	await fillDetails(page, name, email)
+	await page.getByRole('button', { name: 'Confirm booking' }).click()
+	await expect(page.getByRole('heading', { name: 'Booking confirmed' })).toBeVisible()
+	return later
+}
+
 function parseIcs(mail: string) {
 	const body = decodeQuotedPrintable(mail)
 	const ics = /BEGIN:VCALENDAR[\s\S]*END:VCALENDAR/.exec(body)?.[0]
@@ -520,12 +531,7 @@ test('the manage link reschedules (same booking, update mail with the same UID) 
 	const w = await bookingWorld(page.request)
 	await page.context().clearCookies()
 	const email = `manage-${Date.now()}@example.test`
-	const later = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10)
-	await page.goto(`/book/${w.slug}/slot?service=${w.serviceId}&provider=${w.providerIds[0]}&date=${later}`)
-	await page.getByRole('list', { name: 'Free times' }).getByRole('link').nth(2).click()
-	await fillDetails(page, 'Manage Me', email)
-	await page.getByRole('button', { name: 'Confirm booking' }).click()
-	await expect(page.getByRole('heading', { name: 'Booking confirmed' })).toBeVisible()
+	const later = await bookThreeDaysAhead(page, w, 'Manage Me', email)
 	const manage = page.url()
 	const id = /\/booked\/([0-9a-f-]{36})\?/.exec(manage)![1]!
 	const firstMail = await latestMailTo(email)
@@ -585,12 +591,7 @@ test('the manage link reschedules (same booking, update mail with the same UID) 
 test('moving a booking to the same time with another provider moves it, not shows it as already there @nojs', async ({ page }) => {
 	const w = await bookingWorld(page.request)
 	await page.context().clearCookies()
-	const later = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10)
-	await page.goto(`/book/${w.slug}/slot?service=${w.serviceId}&provider=${w.providerIds[0]}&date=${later}`)
-	await page.getByRole('list', { name: 'Free times' }).getByRole('link').nth(2).click()
-	await fillDetails(page, 'Switch Provider', `switch-${Date.now()}@example.test`)
-	await page.getByRole('button', { name: 'Confirm booking' }).click()
-	await expect(page.getByRole('heading', { name: 'Booking confirmed' })).toBeVisible()
+	await bookThreeDaysAhead(page, w, 'Switch Provider', `switch-${Date.now()}@example.test`)
 	const manage = new URL(page.url())
 	const id = /\/booked\/([0-9a-f-]{36})$/.exec(manage.pathname)![1]!
 	const read = () =>
@@ -618,12 +619,7 @@ test('moving a booking to the same time with another provider moves it, not show
 test('with "Accept bookings from the public page" off every step says bookings are closed; a booking held can be seen and cancelled, not moved @nojs', async ({ page }) => {
 	const w = await bookingWorld(page.request)
 	await page.context().clearCookies()
-	const later = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10)
-	await page.goto(`/book/${w.slug}/slot?service=${w.serviceId}&provider=${w.providerIds[0]}&date=${later}`)
-	await page.getByRole('list', { name: 'Free times' }).getByRole('link').nth(2).click()
-	await fillDetails(page, 'Held Booking', `held-${Date.now()}@example.test`)
-	await page.getByRole('button', { name: 'Confirm booking' }).click()
-	await expect(page.getByRole('heading', { name: 'Booking confirmed' })).toBeVisible()
+	const later = await bookThreeDaysAhead(page, w, 'Held Booking', `held-${Date.now()}@example.test`)
 	const manage = page.url()
 
 	const name = await withDatabase(async (c) => {

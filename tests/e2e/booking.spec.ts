@@ -233,6 +233,14 @@ async function openNewAppointment(page: Page, day: string) {
 	await page.getByRole('button', { name: 'Show free times' }).click()
 }
 
+/** Fills a window's new-appointment form and books. */
+async function bookIn(window: Page, start: string, client: string, email: string) {
+	await window.getByLabel('Start time').selectOption({ label: start })
+	await window.getByLabel('Client name').fill(client)
+	await window.getByLabel('Client email').fill(email)
+	await window.getByRole('button', { name: 'Book appointment' }).click()
+}
+
 test('a new appointment appears on its day; the same provider at the same time is refused with a clear message @nojs', async ({ page, context }) => {
 	await bookingSetup(page)
 	const day = upcomingWeekday(3)
@@ -490,10 +498,7 @@ test('a start chosen in a window that refreshes by itself stays chosen when anot
 	await page.getByLabel('Start time').selectOption({ label: '11:00' })
 	await page.getByLabel('Client name').fill('Waiting Client')
 
-	await other.getByLabel('Start time').selectOption({ label: '11:00' })
-	await other.getByLabel('Client name').fill('Quick Client')
-	await other.getByLabel('Client email').fill('quick@example.com')
-	await other.getByRole('button', { name: 'Book appointment' }).click()
+	await bookIn(other, '11:00', 'Quick Client', 'quick@example.com')
 	await expect(other.getByText('Appointment booked')).toBeVisible()
 
 	// The first window's list drops 11:00 by itself, but not the choice: it says so.
@@ -523,16 +528,10 @@ test('without JavaScript, a start booked meanwhile is refused with the reason an
 	const other = await context.newPage()
 	await openNewAppointment(page, day)
 	await openNewAppointment(other, day)
-	await other.getByLabel('Start time').selectOption({ label: '11:00' })
-	await other.getByLabel('Client name').fill('Quick Client')
-	await other.getByLabel('Client email').fill('quick@example.com')
-	await other.getByRole('button', { name: 'Book appointment' }).click()
+	await bookIn(other, '11:00', 'Quick Client', 'quick@example.com')
 	await expect(other.getByText('Appointment booked')).toBeVisible()
 
-	await page.getByLabel('Start time').selectOption({ label: '11:00' })
-	await page.getByLabel('Client name').fill('Waiting Client')
-	await page.getByLabel('Client email').fill('waiting@example.com')
-	await page.getByRole('button', { name: 'Book appointment' }).click()
+	await bookIn(page, '11:00', 'Waiting Client', 'waiting@example.com')
 	await expect(page.getByRole('alert').filter({ hasText: 'This provider already has an appointment at that time' })).toBeVisible()
 	await expect(page.getByLabel('Start time').locator('option:checked')).toHaveText('11:00 (no longer free)')
 	await expect(page.getByLabel('Client name')).toHaveValue('Waiting Client')

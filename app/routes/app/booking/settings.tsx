@@ -15,6 +15,7 @@ import {
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { AppForm } from '#app/components/app-form.tsx'
 import { Field } from '#app/components/field.tsx'
+import { TimezoneSelect } from '#app/components/timezone-select.tsx'
 import { SubmitButton } from '#app/components/submit-button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { Input } from '#app/components/ui/input.tsx'
@@ -22,7 +23,6 @@ import { Label } from '#app/components/ui/label.tsx'
 import { errorResponse, invariantResponse } from '#app/lib/errors.ts'
 import { useFormat } from '#app/lib/use-format.ts'
 import { bookingSettingsSchema, dateOverrideSchema, SETTINGS_LIMITS } from '#app/lib/schemas/booking.ts'
-import { ORGANIZATION_TIMEZONES } from '#app/lib/timezones.ts'
 import { Button } from '#app/components/ui/button.tsx'
 import { WeeklyHoursFieldset, weeklyHoursDefaults } from '#app/components/weekly-hours-fieldset.tsx'
 import type { Route } from './+types/settings'
@@ -159,16 +159,7 @@ export default function BookingSettingsTab({ loaderData, actionData }: Route.Com
 							errorId={fields.timezone.errorId}
 							error={error(fields.timezone)}
 						>
-							<select
-								{...getSelectProps(fields.timezone)}
-								className="h-9 w-full rounded-md border border-input bg-transparent px-3 text-sm shadow-xs sm:w-72"
-							>
-								{ORGANIZATION_TIMEZONES.map((tz) => (
-									<option key={tz} value={tz}>
-										{tz}
-									</option>
-								))}
-							</select>
+							<TimezoneSelect field={fields.timezone} />
 						</Field>
 						<WeeklyHoursFieldset hours={fields.hours} legend={t('settings.hours.title')} />
 						<SubmitButton label={t('settings.save')} pendingLabel={t('settings.saving')} intent="save-settings" className="w-fit" />

@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from '@conform-to/react'
+import { getFormProps, getInputProps, getTextareaProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useState } from 'react'
 import { useTranslation } from '#app/lib/use-translation.ts'
@@ -17,6 +17,7 @@ import { removeMember } from '#app/.server/members.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { AppForm } from '#app/components/app-form.tsx'
 import { Field } from '#app/components/field.tsx'
+import { TimezoneSelect } from '#app/components/timezone-select.tsx'
 import { SubmitButton } from '#app/components/submit-button.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Button } from '#app/components/ui/button.tsx'
@@ -28,7 +29,6 @@ import { useFormat } from '#app/lib/use-format.ts'
 import { isOwner } from '#app/lib/roles.ts'
 import { brandContrastWarnings, brandingSchema, contrastRatio, DELETE_PHRASE, organizationSchema } from '#app/lib/schemas/settings.ts'
 import { useHydrated } from '#app/lib/use-hydrated.ts'
-import { ORGANIZATION_TIMEZONES } from '#app/lib/timezones.ts'
 import { firstError } from './field-error.ts'
 import type { Route } from './+types/organization'
 import { ConfirmCard } from '#app/components/confirm-card.tsx'
@@ -169,17 +169,7 @@ function OrganizationCard({ settings, role, gears, bookingUrl, owner, lastResult
 							</p>
 						</Field>
 						<Field label={t('organization.fields.timezone')} htmlFor={fields.timezone.id} errorId={fields.timezone.errorId} error={error(fields.timezone.errors)}>
-							<select
-								{...getSelectProps(fields.timezone)}
-								aria-describedby={[fields.timezone.errors ? fields.timezone.errorId : null, `${fields.timezone.id}-hint`].filter(Boolean).join(' ')}
-								className="h-9 w-full rounded-md border border-input bg-transparent px-3 text-sm shadow-xs sm:w-72"
-							>
-								{ORGANIZATION_TIMEZONES.map((tz) => (
-									<option key={tz} value={tz}>
-										{tz}
-									</option>
-								))}
-							</select>
+							<TimezoneSelect field={fields.timezone} hintId={`${fields.timezone.id}-hint`} />
 							<p id={`${fields.timezone.id}-hint`} className="text-xs text-muted-foreground">
 								{t('organization.timezoneHint')}
 							</p>
