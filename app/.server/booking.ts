@@ -6,7 +6,8 @@
 import { tzOffset } from '@date-fns/tz'
 import { redirect, type RouterContextProvider } from 'react-router'
 import { STATUS_CHANGES, type AppointmentStatus, type StatusChange } from '#app/lib/appointment-status.ts'
-import { DEFAULT_BUSINESS_HOURS, parseWeeklyHours, type AvailabilityInput, type WeeklyHours } from '#app/lib/availability.ts'
+import { DEFAULT_BUSINESS_HOURS, formatOffset, parseWeeklyHours, type AvailabilityInput, type WeeklyHours } from '#app/lib/availability.ts'
+import { addDays } from '#app/lib/dates.ts'
 import { errorResponse } from '#app/lib/errors.ts'
 import type { BookingSettingsValues, DateOverrideValues } from '#app/lib/schemas/booking.ts'
 import type { Role } from '#app/lib/roles.ts'
@@ -128,9 +129,7 @@ export async function requireBookingMember(context: Readonly<RouterContextProvid
 
 /** The UTC offset at an instant in a zone, as the new-appointment list writes it: "-04:00". */
 function offsetText(timezone: string, instant: number) {
-	const minutes = tzOffset(timezone, new Date(instant))
-	const abs = Math.abs(minutes)
-	return `${minutes < 0 ? '-' : '+'}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`
+	return formatOffset(tzOffset(timezone, new Date(instant)))
 }
 
 /** Whether the clocks change during a local day in a zone (a wall time may then happen twice). */
@@ -139,8 +138,7 @@ function clocksChangeOn(day: string, timezone: string) {
 		const utc = Date.parse(`${date}T00:00:00Z`)
 		return utc - tzOffset(timezone, new Date(utc)) * 60_000
 	}
-	const next = new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10)
-	return tzOffset(timezone, new Date(localMidnight(day))) !== tzOffset(timezone, new Date(localMidnight(next) - 1))
+	return tzOffset(timezone, new Date(localMidnight(day))) !== tzOffset(timezone, new Date(localMidnight(addDays(day, 1)) - 1))
 }
 
 /**

@@ -565,7 +565,8 @@ function clock(minutes: number): string {
 	return CLOCKS[minutes] ?? formatClock(minutes)
 }
 
-function formatOffset(minutes: number): string {
+/** A UTC offset in minutes as the slot labels write it: "-04:00". */
+export function formatOffset(minutes: number): string {
 	const sign = minutes < 0 ? '-' : '+'
 	const abs = Math.abs(minutes)
 	return `${sign}${clock(abs)}`
