@@ -58,6 +58,9 @@ function addDays(d: Date, days: number) {
 	return copy
 }
 
+const PAST_FIRST: readonly AppointmentStatus[] = ['completed', 'no_show', 'cancelled']
+const UPCOMING_FIRST: readonly AppointmentStatus[] = ['confirmed', 'pending']
+
 export async function seedDemoData(trx: Tx, orgId: string, ownerId: string): Promise<void> {
 	const random = prng(20261122)
 	const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!
@@ -159,9 +162,10 @@ export async function seedDemoData(trx: Tx, orgId: string, ownerId: string): Pro
 		if (taken.has(key)) continue
 		taken.add(key)
 		const service = pick(services)
+		// The first of each half in every status, whatever day the draw falls on; then by weight.
 		const status: AppointmentStatus = offset < 0
-			? weighted([['completed', 70], ['no_show', 15], ['cancelled', 15]])
-			: weighted([['confirmed', 65], ['pending', 25], ['cancelled', 10]])
+			? (PAST_FIRST[i] ?? weighted([['completed', 70], ['no_show', 15], ['cancelled', 15]]))
+			: (UPCOMING_FIRST[i - 10] ?? weighted([['confirmed', 65], ['pending', 25], ['cancelled', 10]]))
 		const guest = pick([...names])
 		const [first, last] = guest.toLowerCase().split(' ')
 		appointments.push({
