@@ -1,7 +1,7 @@
 /**
  * Bundle budget (issue "Quality gates", item 3): the gzipped JavaScript each route loads on a
  * first visit, read from the build's route manifest (build/client/assets/manifest-*.js, what
- * React Router itself preloads): the client entry and its imports, then for every route from the
+ * React Router itself preloads): the manifest, the client entry and its imports, then for every route from the
  * root down to the page its module and static imports, each file counted once. Printed against
  * the server's own not-found page (routes/not-found: root + an empty page), the framework's floor.
  * Chunks a page loads later by dynamic import (charts) are not part of a first visit and are
@@ -34,7 +34,9 @@ const gzipped = (url: string) => {
 }
 
 function filesOf(routeId: string): Set<string> {
-	const files = new Set([manifest.entry.module, ...(manifest.entry.imports ?? [])])
+	// The route manifest itself is loaded by every first visit: the app sends it whole
+	// (`routeDiscovery: 'initial'`, docs/decisions/030-icon-sprite.md), not piece by piece in each page.
+	const files = new Set([`/assets/${manifestFile}`, manifest.entry.module, ...(manifest.entry.imports ?? [])])
 	const chain: RouteEntry[] = []
 	for (let r: RouteEntry | undefined = manifest.routes[routeId]; r; r = r.parentId ? manifest.routes[r.parentId] : undefined) chain.unshift(r)
 	for (const r of chain) for (const f of [r.module, ...(r.imports ?? [])]) files.add(f)
