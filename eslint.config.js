@@ -35,7 +35,15 @@ export default tseslint.config(
 		files: ['app/**/*.{ts,tsx}'],
 		ignores: ['app/lib/use-translation.ts'],
 		rules: {
-			'no-restricted-imports': ['error', { paths: [{ name: 'react-i18next', importNames: ['useTranslation'], message: "Use '#app/lib/use-translation.ts': react-i18next's hook is costly on the server." }] }],
+			'no-restricted-imports': [
+				'error',
+				{
+					paths: [
+						{ name: 'react-i18next', importNames: ['useTranslation'], message: "Use '#app/lib/use-translation.ts': react-i18next's hook is costly on the server." },
+						{ name: 'lucide-react', message: "Use '#app/components/icons.tsx' (add the name to app/components/icon-names.ts, then run scripts/icon-sprite.tsx): icons come from the sprite." },
+					],
+				},
+			],
 		},
 	},
 	{

@@ -1,4 +1,4 @@
-import { LogOutIcon, MenuIcon, PanelLeftIcon } from 'lucide-react'
+import { LogOutIcon, MenuIcon, PanelLeftIcon } from '#app/components/icons.tsx'
 import { useCallback, useEffect, useState } from 'react'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { useLocation } from 'react-router'

@@ -1,4 +1,4 @@
-import { AlertCircleIcon } from 'lucide-react'
+import { AlertCircleIcon } from '#app/components/icons.tsx'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { Link } from 'react-router'
 import { AppForm } from '#app/components/app-form.tsx'

@@ -1,4 +1,4 @@
-import { AlertCircleIcon } from 'lucide-react'
+import { AlertCircleIcon } from '#app/components/icons.tsx'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { Alert, AlertDescription, AlertTitle } from '#app/components/ui/alert.tsx'
 

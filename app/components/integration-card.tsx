@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { AlertCircleIcon, MailIcon } from 'lucide-react'
+import { AlertCircleIcon, MailIcon } from '#app/components/icons.tsx'
 import { useTranslation } from '#app/lib/use-translation.ts'
 
 import { AppForm } from '#app/components/app-form.tsx'

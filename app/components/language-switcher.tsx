@@ -1,4 +1,4 @@
-import { CheckIcon, LanguagesIcon } from 'lucide-react'
+import { CheckIcon, LanguagesIcon } from '#app/components/icons.tsx'
 import { AppForm } from '#app/components/app-form.tsx'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { useLocation } from 'react-router'

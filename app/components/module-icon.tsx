@@ -13,11 +13,11 @@ import {
 	UsersIcon,
 	WalletIcon,
 	ZapIcon,
-	type LucideIcon,
-} from 'lucide-react'
+	type IconComponent,
+} from '#app/components/icons.tsx'
 
 /** The catalogue's icon names (modules.icon, supabase/seed.sql) and the templates' icons. */
-const icons: Record<string, LucideIcon> = {
+const icons: Record<string, IconComponent> = {
 	BarChart3: BarChart3Icon,
 	Briefcase: BriefcaseIcon,
 	Building2: Building2Icon,

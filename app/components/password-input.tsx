@@ -1,4 +1,4 @@
-import { EyeIcon, EyeOffIcon } from 'lucide-react'
+import { EyeIcon, EyeOffIcon } from '#app/components/icons.tsx'
 import { useState } from 'react'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { Input } from '#app/components/ui/input.tsx'

@@ -11,8 +11,8 @@ import {
 	StoreIcon,
 	TagsIcon,
 	UsersIcon,
-	type LucideIcon,
-} from 'lucide-react'
+	type IconComponent,
+} from '#app/components/icons.tsx'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { Link, NavLink, useLocation } from 'react-router'
 import type { ActiveModule } from '#app/.server/modules.ts'
@@ -29,7 +29,7 @@ export type SidebarProps = {
 }
 
 /** The nine items of the sidebar, in the order of docs/product.md (App shell and sidebar). */
-const items: Array<{ to: string; key: string; icon: LucideIcon }> = [
+const items: Array<{ to: string; key: string; icon: IconComponent }> = [
 	{ to: '/app/dashboard', key: 'dashboard', icon: LayoutDashboardIcon },
 	{ to: '/app/module-marketplace', key: 'moduleMarketplace', icon: StoreIcon },
 	{ to: '/app/booking', key: 'booking', icon: CalendarDaysIcon },

@@ -1,8 +1,8 @@
-import type { LucideIcon } from 'lucide-react'
+import type { IconComponent } from '#app/components/icons.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 
 /** One figure of a summary row: a title, the value, and a line of context under it. */
-export function StatCard({ title, value, hint, icon: Icon }: { title: string; value: string; hint?: string; icon: LucideIcon }) {
+export function StatCard({ title, value, hint, icon: Icon }: { title: string; value: string; hint?: string; icon: IconComponent }) {
 	return (
 		<Card className="gap-2" role="group" aria-label={title}>
 			<CardHeader className="flex flex-row items-center justify-between gap-2">

@@ -1,4 +1,4 @@
-import { InfoIcon, RefreshCwIcon, UploadIcon } from 'lucide-react'
+import { InfoIcon, RefreshCwIcon, UploadIcon } from '#app/components/icons.tsx'
 import { useEffect, useState } from 'react'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { Link, useLocation, useNavigation } from 'react-router'

@@ -1,4 +1,4 @@
-import { ArrowLeftRightIcon, BarChart3Icon, CalendarDaysIcon, CheckIcon, PuzzleIcon, UsersIcon } from 'lucide-react'
+import { ArrowLeftRightIcon, BarChart3Icon, CalendarDaysIcon, CheckIcon, PuzzleIcon, UsersIcon } from '#app/components/icons.tsx'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { Link } from 'react-router'
 import { getOptionalUser } from '#app/.server/auth/session.ts'

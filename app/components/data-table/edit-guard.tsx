@@ -1,4 +1,4 @@
-import { CircleDotIcon, PlusIcon, SaveIcon } from 'lucide-react'
+import { CircleDotIcon, PlusIcon, SaveIcon } from '#app/components/icons.tsx'
 import { useEffect, useRef } from 'react'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { useBlocker, useNavigate, useNavigation, type Blocker } from 'react-router'

@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, getSelectProps, useForm, type FieldMetadata } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { Trash2Icon, XIcon } from 'lucide-react'
+import { Trash2Icon, XIcon } from '#app/components/icons.tsx'
 import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { Link, useLocation, useNavigation, useRouteLoaderData } from 'react-router'

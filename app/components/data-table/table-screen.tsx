@@ -1,4 +1,4 @@
-import { PencilIcon, PlusIcon } from 'lucide-react'
+import { PencilIcon, PlusIcon } from '#app/components/icons.tsx'
 import { Fragment } from 'react'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { Link, useLocation } from 'react-router'

@@ -1,6 +1,6 @@
 import * as React from 'react'
 import { Checkbox as CheckboxPrimitive } from 'radix-ui'
-import { CheckIcon, MinusIcon } from 'lucide-react'
+import { CheckIcon, MinusIcon } from '#app/components/icons.tsx'
 import { cn } from '../../lib/utils.ts'
 
 function Checkbox({ className, ...props }: React.ComponentProps<typeof CheckboxPrimitive.Root>) {

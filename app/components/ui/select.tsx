@@ -1,6 +1,6 @@
 import * as React from 'react'
 import { Select as SelectPrimitive } from 'radix-ui'
-import { CheckIcon, ChevronDownIcon, ChevronUpIcon } from 'lucide-react'
+import { CheckIcon, ChevronDownIcon, ChevronUpIcon } from '#app/components/icons.tsx'
 import { cn } from '../../lib/utils.ts'
 
 function Select(props: React.ComponentProps<typeof SelectPrimitive.Root>) {

@@ -1,6 +1,6 @@
 import * as React from 'react'
 import { Dialog as SheetPrimitive } from 'radix-ui'
-import { XIcon } from 'lucide-react'
+import { XIcon } from '#app/components/icons.tsx'
 import { cn } from '../../lib/utils.ts'
 
 function Sheet(props: React.ComponentProps<typeof SheetPrimitive.Root>) {

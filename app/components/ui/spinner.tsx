@@ -1,5 +1,5 @@
 import * as React from 'react'
-import { Loader2Icon } from 'lucide-react'
+import { Loader2Icon } from '#app/components/icons.tsx'
 import { cn } from '../../lib/utils.ts'
 
 /** A loading indicator announced to screen readers; the caller supplies the (translated) label. */

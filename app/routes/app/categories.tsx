@@ -1,4 +1,4 @@
-import { PlusIcon, SearchIcon, TagIcon, XIcon } from 'lucide-react'
+import { PlusIcon, SearchIcon, TagIcon, XIcon } from '#app/components/icons.tsx'
 import { useEffect, useRef } from 'react'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { Form, Link, useNavigation, useSubmit } from 'react-router'

@@ -1,4 +1,4 @@
-import { ArrowLeftIcon } from 'lucide-react'
+import { ArrowLeftIcon } from '#app/components/icons.tsx'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { Link } from 'react-router'
 import { requireMember } from '#app/.server/auth/session.ts'

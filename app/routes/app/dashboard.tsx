@@ -1,4 +1,4 @@
-import { ArrowRightIcon, CheckCircle2Icon, DollarSignIcon, PlusIcon, ReceiptIcon, UsersIcon } from 'lucide-react'
+import { ArrowRightIcon, CheckCircle2Icon, DollarSignIcon, PlusIcon, ReceiptIcon, UsersIcon } from '#app/components/icons.tsx'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { Link } from 'react-router'
 import { getDashboard } from '#app/.server/analytics.ts'

@@ -1,5 +1,5 @@
 import { parseWithZod } from '@conform-to/zod/v4'
-import { AlertCircleIcon, DownloadIcon, XIcon } from 'lucide-react'
+import { AlertCircleIcon, DownloadIcon, XIcon } from '#app/components/icons.tsx'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Link, redirect } from 'react-router'
 import { requireMember } from '#app/.server/auth/session.ts'

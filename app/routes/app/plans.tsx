@@ -1,5 +1,5 @@
 import { parseWithZod } from '@conform-to/zod/v4'
-import { CheckIcon, GemIcon, InfinityIcon, RefreshCwIcon, RepeatIcon } from 'lucide-react'
+import { CheckIcon, GemIcon, InfinityIcon, RefreshCwIcon, RepeatIcon } from '#app/components/icons.tsx'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { data } from 'react-router'
 import { z } from 'zod'

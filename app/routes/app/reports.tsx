@@ -1,4 +1,4 @@
-import { CalculatorIcon, DollarSignIcon, DownloadIcon, ReceiptIcon } from 'lucide-react'
+import { CalculatorIcon, DollarSignIcon, DownloadIcon, ReceiptIcon } from '#app/components/icons.tsx'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form, Link } from 'react-router'
 import { getReport, RANGE_PRESETS, rangeSearchParams, type DateRange, type RangeFigures } from '#app/.server/analytics.ts'

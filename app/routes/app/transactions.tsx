@@ -1,6 +1,6 @@
 import { TZDate } from '@date-fns/tz'
 import { format } from 'date-fns'
-import { XIcon } from 'lucide-react'
+import { XIcon } from '#app/components/icons.tsx'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { Link, useLocation } from 'react-router'
 import { titleMeta } from '#app/lib/meta.ts'

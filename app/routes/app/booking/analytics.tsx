@@ -1,5 +1,5 @@
 import { differenceInCalendarDays, parseISO } from 'date-fns'
-import { CalendarCheckIcon, CheckCircle2Icon, DollarSignIcon, ReceiptIcon, UserXIcon, UsersIcon } from 'lucide-react'
+import { CalendarCheckIcon, CheckCircle2Icon, DollarSignIcon, ReceiptIcon, UserXIcon, UsersIcon } from '#app/components/icons.tsx'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { Form, Link } from 'react-router'
 import { dateIn } from '#app/lib/dates.ts'

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { addDays, format, parseISO, startOfWeek } from 'date-fns'
-import { ArrowRightIcon, ChevronLeftIcon, ChevronRightIcon, PlusIcon, RefreshCwIcon } from 'lucide-react'
+import { ArrowRightIcon, ChevronLeftIcon, ChevronRightIcon, PlusIcon, RefreshCwIcon } from '#app/components/icons.tsx'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { useEffect, useLayoutEffect, useRef, useState } from 'react'
 import { data, Form, Link, useNavigation, useRevalidator } from 'react-router'

@@ -1,4 +1,4 @@
-import { CheckIcon, CopyIcon, ExternalLinkIcon, Loader2Icon, StoreIcon } from 'lucide-react'
+import { CheckIcon, CopyIcon, ExternalLinkIcon, Loader2Icon, StoreIcon } from '#app/components/icons.tsx'
 import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { Link, Outlet, useNavigation } from 'react-router'

@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { ArrowLeftIcon } from 'lucide-react'
+import { ArrowLeftIcon } from '#app/components/icons.tsx'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Link } from 'react-router'
 import { getProviderHours, requireBookingMember, saveProviderHours } from '#app/.server/booking.ts'
