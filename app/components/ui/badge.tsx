@@ -4,7 +4,8 @@ import { Slot } from 'radix-ui'
 import { cn } from '../../lib/utils.ts'
 
 const badgeVariants = cva(
-	'inline-flex w-fit shrink-0 items-center justify-center gap-1 overflow-hidden rounded-md border px-2 py-0.5 text-xs font-medium whitespace-nowrap [&>svg]:pointer-events-none [&>svg]:size-3',
+	// The shared look is the `badge` rule of app/styles/app.css: one short class in the page per badge.
+	'badge',
 	{
 		variants: {
 			variant: {

@@ -4,7 +4,8 @@ import { Slot } from 'radix-ui'
 import { cn } from '../../lib/utils.ts'
 
 const buttonVariants = cva(
-	"inline-flex shrink-0 items-center justify-center gap-2 rounded-md text-sm font-medium whitespace-nowrap transition-all outline-none focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/50 disabled:pointer-events-none disabled:opacity-50 aria-invalid:border-destructive aria-invalid:ring-destructive/20 dark:aria-invalid:ring-destructive/40 [&_svg]:pointer-events-none [&_svg]:shrink-0 [&_svg:not([class*='size-'])]:size-4",
+	// The shared look is the `btn` rule of app/styles/app.css: one short class in the page per button.
+	'btn',
 	{
 		variants: {
 			variant: {

@@ -6,6 +6,9 @@ import { cn } from '../../lib/utils.ts'
  * each cell a `data-label` (its column) and, where it matters, a `data-card` role (title,
  * subtitle, meta, wide, actions, hidden). `scrollLabel` names the scroll area and lets the
  * keyboard reach it (a region in the tab order) for a table that may scroll sideways.
+ * Rows, header cells and cells take their look from app/styles/app.css (the `[data-slot='table']`
+ * rules), not from classes of their own: a page of rows carries no class per cell, and a cell's
+ * `className` still wins, as a utility does over a component rule.
  */
 function Table({
 	className,
@@ -42,40 +45,16 @@ function TableFooter({ className, ...props }: React.ComponentProps<'tfoot'>) {
 	)
 }
 
-function TableRow({ className, ...props }: React.ComponentProps<'tr'>) {
-	return (
-		<tr
-			data-slot="table-row"
-			className={cn('border-b transition-colors hover:bg-muted/50', className)}
-			{...props}
-		/>
-	)
+function TableRow(props: React.ComponentProps<'tr'>) {
+	return <tr {...props} />
 }
 
-function TableHead({ className, ...props }: React.ComponentProps<'th'>) {
-	return (
-		<th
-			data-slot="table-head"
-			className={cn(
-				'h-10 px-2 text-left align-middle font-medium whitespace-nowrap text-foreground',
-				className,
-			)}
-			{...props}
-		/>
-	)
+function TableHead(props: React.ComponentProps<'th'>) {
+	return <th {...props} />
 }
 
-function TableCell({ className, ...props }: React.ComponentProps<'td'>) {
-	return (
-		<td
-			data-slot="table-cell"
-			className={cn(
-				'p-2 align-middle whitespace-nowrap',
-				className,
-			)}
-			{...props}
-		/>
-	)
+function TableCell(props: React.ComponentProps<'td'>) {
+	return <td {...props} />
 }
 
 function TableCaption({ className, ...props }: React.ComponentProps<'caption'>) {
