@@ -12,6 +12,7 @@
 import { cpus, loadavg } from 'node:os'
 import { performance } from 'node:perf_hooks'
 import {
+	availabilityOf,
 	computeAvailability,
 	daysWithSlots,
 	DEFAULT_BUSINESS_HOURS,
@@ -125,12 +126,31 @@ for (const duration of [30, 45, 15]) {
 }
 rows.push({ name: 'computeAvailability, 30 min, ISO-string instants', ...measure(() => computeAvailability({ ...input(30), appointments: appointmentsAsText })), target: TARGET_MS })
 rows.push({
-	name: 'wizard: by provider (6) + by time (12) + days',
+	name: 'every slot, then by provider (6) + by time (12) + days',
 	...measure(() => {
 		const days = computeAvailability(input(30))
 		slotsForProvider(days, ids[7]!, 6)
 		slotsByTime(days, 12)
 		daysWithSlots(days)
+	}),
+	target: TARGET_MS,
+})
+// What the slot step does since decision 030: the day strip's free dates, the shown day's slots.
+rows.push({
+	name: 'wizard, by provider: free dates + one day',
+	...measure(() => {
+		const availability = availabilityOf(input(30))
+		const first = availability.freeDates(ids[7]!)[0]!
+		slotsForProvider([availability.day(first)!], ids[7]!, 6)
+	}),
+	target: TARGET_MS,
+})
+rows.push({
+	name: 'wizard, by time: free dates + one day',
+	...measure(() => {
+		const availability = availabilityOf(input(30))
+		const first = availability.freeDates()[0]!
+		slotsByTime([availability.day(first)!], 12)
 	}),
 	target: TARGET_MS,
 })

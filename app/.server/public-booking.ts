@@ -11,11 +11,11 @@ import { randomBytes } from 'node:crypto'
 import type { SubmissionResult } from '@conform-to/react'
 import { createCookie, data, redirect, type RouterContextProvider } from 'react-router'
 import {
-	computeAvailability,
+	availabilityOf,
 	DEFAULT_BUSINESS_HOURS,
 	isSlotAvailable,
 	parseWeeklyHours,
-	type AvailabilityDay,
+	type Availability,
 	type AvailabilityInput,
 	type WeeklyHours,
 } from '#app/lib/availability.ts'
@@ -375,7 +375,8 @@ export type Wizard = {
 	choices: Choices
 	service: PublicService | null
 	provider: PublicProvider | null
-	days: AvailabilityDay[]
+	/** The chosen service's availability (null until a service is chosen): worked out as far as a step asks. */
+	availability: Availability | null
 	/** The chosen start, when it is bookable with the chosen provider. */
 	slot: { start: string; end: string; date: string; label: string } | null
 	contact: ContactValues | null
@@ -428,7 +429,7 @@ export async function resolveWizard(
 	const service = catalogue.services.find((s) => s.id === choices.service) ?? null
 	const provider = service ? (catalogue.providers.find((p) => p.id === choices.provider) ?? null) : null
 	const valid: Choices = { mode: choices.mode, tz: choices.tz, reschedule: reschedule ? choices.reschedule : undefined }
-	const wizard: Wizard = { org, catalogue, choices: valid, service, provider, days: [], slot: null, contact: null, reschedule }
+	const wizard: Wizard = { org, catalogue, choices: valid, service, provider, availability: null, slot: null, contact: null, reschedule }
 	const needs = (at: Step, refused?: string) => {
 		if (STEPS.indexOf(step) > STEPS.indexOf(at) || (step === at && refused)) {
 			const target = stepUrl(org.slug, at, wizard.choices) + (refused ? `${choiceQuery(wizard.choices) ? '&' : '?'}refused=${refused}` : '')
@@ -442,10 +443,10 @@ export async function resolveWizard(
 	valid.service = service.id
 	if (step === 'service') return wizard
 	const input = await getAvailabilityInput(org.id, catalogue, service, now)
-	wizard.days = computeAvailability(input)
+	const availability = (wizard.availability = availabilityOf(input))
 	if (provider) valid.provider = provider.id
 	else if (choices.provider) return needs('slot', 'provider_unavailable'), wizard
-	if (choices.date && wizard.days.some((d) => d.date === choices.date)) valid.date = choices.date
+	if (choices.date && availability.listed(choices.date)) valid.date = choices.date
 	if (choices.more) valid.more = choices.more
 	if (choices.start) {
 		if (provider) {
@@ -458,7 +459,7 @@ export async function resolveWizard(
 			}
 		} else {
 			// Time first: the start stays while the visitor picks a provider free then.
-			const listed = wizard.days.some((d) => d.slots.some((s) => s.start === choices.start && s.providerIds.length > 0))
+			const listed = (availability.slotAt(choices.start)?.providerIds.length ?? 0) > 0
 			if (listed) valid.start = choices.start
 			else if (step !== 'slot') return needs('slot', unlistedReason(input, catalogue, choices.start)), wizard
 		}

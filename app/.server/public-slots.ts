@@ -2,7 +2,7 @@
  * The slot step's view (docs/product.md, Public booking): what the by-provider and by-time tabs
  * show for the chosen service, in the display timezone, with every choice a plain link.
  */
-import { daysWithSlots, slotsByTime, slotsForProvider, type AvailabilityDay, type Slot } from '#app/lib/availability.ts'
+import { slotsByTime, slotsForProvider, type AvailabilityDay, type Slot } from '#app/lib/availability.ts'
 import { dateIn } from '#app/lib/dates.ts'
 import { stepUrl, type Choices, type Wizard } from './public-booking.ts'
 
@@ -84,7 +84,12 @@ export function slotView(w: Wizard, language: string) {
 		listedDays(days, current).map((date) => ({ date, label: dayLabel(date, language), current: date === current, link: link('slot', { ...extra, date }) }))
 	const page = choices.more ?? 1
 	const movedFrom = w.reschedule ? dateIn(orgTz, new Date(w.reschedule.startsAt)) : undefined
-	const onDay = (days: AvailabilityDay[], date: string | undefined) => days.filter((d) => d.date === date)
+	const availability = w.availability!
+	// The slots of the shown day only: the other days are asked only whether they have free time.
+	const onDay = (date: string | undefined): AvailabilityDay[] => {
+		const day = date === undefined ? undefined : availability.day(date)
+		return day ? [day] : []
+	}
 
 	if (choices.mode === 'provider') {
 		if (!provider) {
@@ -102,9 +107,9 @@ export function slotView(w: Wizard, language: string) {
 				})),
 			}
 		}
-		const available = daysWithSlots(w.days, provider.id)
+		const available = availability.freeDates(provider.id)
 		const date = shownDay(available, choices.date, movedFrom)
-		const all = slotsForProvider(onDay(w.days, date), provider.id)
+		const all = slotsForProvider(onDay(date), provider.id)
 		const shown = all.slice(0, PROVIDER_PAGE * page)
 		return {
 			mode: 'provider' as const,
@@ -126,9 +131,9 @@ export function slotView(w: Wizard, language: string) {
 	}
 
 	if (!choices.start) {
-		const available = daysWithSlots(w.days)
+		const available = availability.freeDates()
 		const date = shownDay(available, choices.date, movedFrom)
-		const all = slotsByTime(onDay(w.days, date))
+		const all = slotsByTime(onDay(date))
 		const shown = all.slice(0, TIME_PAGE * page)
 		return {
 			mode: 'time' as const,
@@ -148,7 +153,7 @@ export function slotView(w: Wizard, language: string) {
 			more: all.length > shown.length ? link('slot', { date, more: page + 1 }) : null,
 		}
 	}
-	const slot = w.days.flatMap((d) => d.slots).find((s) => s.start === choices.start)!
+	const slot = availability.slotAt(choices.start)!
 	return {
 		mode: 'time' as const,
 		tz,

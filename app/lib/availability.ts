@@ -167,29 +167,95 @@ type Candidate = { startMs: number; endMs: number; startMin: number; endMin: num
 /** Every listed local date with its slots, each with the providers free for it. */
 export function computeAvailability(input: AvailabilityInput): AvailabilityDay[] {
 	const ctx = prepare(input, input.providers)
+	return listedDays(ctx, input).map((day) => dayOfSlots(ctx, day))
+}
+
+/**
+ * One service's availability, worked out only as far as it is asked: whether a date is listed,
+ * which listed dates have a free slot, the slots of one date. The public wizard shows one day's
+ * times and a strip of days: building every slot of every listed day for that cost the slot step
+ * most of its time (docs/decisions/030-lighter-pages.md). Each answer is the one
+ * `computeAvailability` gives for the same input.
+ */
+export type Availability = {
+	/** Whether `computeAvailability` lists this date. */
+	listed(date: string): boolean
+	/** The listed dates with a slot free (for this provider, when given): `daysWithSlots`. */
+	freeDates(providerId?: string): string[]
+	/** The slots of one listed date; none for a date not listed. */
+	day(date: string): AvailabilityDay | undefined
+	/** The listed slot that starts at this instant (ISO, as a slot's `start`), if any. */
+	slotAt(start: string): Slot | undefined
+}
+
+export function availabilityOf(input: AvailabilityInput): Availability {
+	const ctx = prepare(input, input.providers)
+	const days = listedDays(ctx, input)
+	const first = days[0] ?? 0
+	const isListed = (day: number) => days.length > 0 && day >= first && day <= days[days.length - 1]!
+	const built = new Map<number, AvailabilityDay>()
+	const day = (n: number) => {
+		let found = built.get(n)
+		if (!found) built.set(n, (found = dayOfSlots(ctx, n)))
+		return found
+	}
+	const dayNumber = (date: string) => (parseIsoDate(date) === null ? NaN : dayNumberOf(date, 'date'))
+	return {
+		listed: (date) => isListed(dayNumber(date)),
+		freeDates(providerId) {
+			const only = providerId === undefined ? null : ctx.providers.findIndex((p) => p.id === providerId)
+			if (only === -1) return []
+			return days.filter((n) => hasFreeSlot(ctx, n, only)).map(isoOfDay)
+		},
+		day(date) {
+			const n = dayNumber(date)
+			return isListed(n) ? day(n) : undefined
+		},
+		slotAt(start) {
+			const ms = Date.parse(start)
+			if (!Number.isFinite(ms)) return undefined
+			const n = dayOfInstant(ctx.tz, ms)
+			return isListed(n) ? day(n).slots.find((s) => s.start === start) : undefined
+		},
+	}
+}
+
+/** The day numbers `input` lists: from `fromDate` (today by default), `days` of them. */
+function listedDays(ctx: Context, input: AvailabilityInput): number[] {
 	const first = input.fromDate === undefined ? ctx.today : dayNumberOf(input.fromDate, 'fromDate')
 	const count = input.days ?? Math.min(MAX_LISTED_DAYS, Math.max(0, ctx.lastDay - first + 1))
 	if (!Number.isInteger(count) || count < 0 || count > MAX_LISTED_DAYS) {
 		throw new RangeError(`days must be an integer from 0 to ${MAX_LISTED_DAYS}`)
 	}
-	const result: AvailabilityDay[] = []
-	for (let day = first; day < first + count; day++) {
-		const slots: Slot[] = []
-		const date = isoOfDay(day)
-		if (day >= ctx.today && day <= ctx.lastDay) {
-			const candidates = candidatesOf(ctx, day)
-			const periods = candidates.length > 0 ? ctx.providers.map((p) => providerPeriods(ctx, p, day)) : []
-			for (const c of candidates) {
-				const free: string[] = []
-				ctx.providers.forEach((p, i) => {
-					if (providerState(ctx, p, periods[i]!, c) === 'free') free.push(p.id)
-				})
-				slots.push(toSlot(date, c, free))
-			}
+	return Array.from({ length: count }, (_, i) => first + i)
+}
+
+/** One listed day with its slots, each with the providers free for it. */
+function dayOfSlots(ctx: Context, day: number): AvailabilityDay {
+	const slots: Slot[] = []
+	const date = isoOfDay(day)
+	if (day >= ctx.today && day <= ctx.lastDay) {
+		const candidates = candidatesOf(ctx, day)
+		const periods = candidates.length > 0 ? ctx.providers.map((p) => providerPeriods(ctx, p, day)) : []
+		for (const c of candidates) {
+			const free: string[] = []
+			ctx.providers.forEach((p, i) => {
+				if (providerState(ctx, p, periods[i]!, c) === 'free') free.push(p.id)
+			})
+			slots.push(toSlot(date, c, free))
 		}
-		result.push({ date, weekday: weekdayOf(day), slots })
 	}
-	return result
+	return { date, weekday: weekdayOf(day), slots }
+}
+
+/** Whether a day has a slot with a provider free (the provider at index `only`, when given): no slot is built. */
+function hasFreeSlot(ctx: Context, day: number, only: number | null): boolean {
+	if (day < ctx.today || day > ctx.lastDay) return false
+	const candidates = candidatesOf(ctx, day)
+	if (candidates.length === 0) return false
+	const providers = only === null ? ctx.providers : [ctx.providers[only]!]
+	const periods = providers.map((p) => providerPeriods(ctx, p, day))
+	return candidates.some((c) => providers.some((p, i) => providerState(ctx, p, periods[i]!, c) === 'free'))
 }
 
 /** Wizard, by provider: the slots where this provider is free, soonest first. */

@@ -2,6 +2,7 @@ import { TZDate } from '@date-fns/tz'
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import {
+	availabilityOf,
 	computeAvailability,
 	daysWithSlots,
 	DEFAULT_BUSINESS_HOURS,
@@ -373,6 +374,66 @@ describe('isSlotAvailable, the server check on a requested start', () => {
 			),
 		)
 	})
+})
+
+describe('availabilityOf, the wizard\'s availability worked out as far as it is asked', () => {
+	test('answers what computeAvailability lists: listed dates, free dates per provider, one day\'s slots, the slot at a start', () => {
+		const ids = ['ana', 'ben', 'cy']
+		const appointment = fc.record({
+			provider: fc.constantFrom(...ids),
+			day: fc.integer({ min: 0, max: 12 }),
+			minute: fc.integer({ min: 0, max: 24 * 12 }).map((n) => n * 5),
+			length: fc.integer({ min: 1, max: 48 }).map((n) => n * 5),
+		})
+		const override = fc.record({
+			provider: fc.option(fc.constantFrom(...ids)),
+			day: fc.integer({ min: 0, max: 12 }),
+			closed: fc.boolean(),
+		})
+		fc.assert(
+			fc.property(
+				fc.constantFrom(...ZONES),
+				fc.constantFrom('2026-03-05', '2026-10-28', '2026-11-20'),
+				fc.constantFrom(15, 30, 45, 60, 90),
+				fc.integer({ min: 0, max: 14 }),
+				fc.array(appointment, { maxLength: 20 }),
+				fc.array(override, { maxLength: 4 }),
+				fc.boolean(),
+				(timezone, today, duration, maxAdvanceDays, rows, overrides, narrow) => {
+					const origin = Date.parse(at(`${today} 00:00`, timezone))
+					const date = (offset: number) => new Date(origin + (offset * 24 + 12) * 3_600_000).toISOString().slice(0, 10)
+					const input: AvailabilityInput = {
+						...base,
+						timezone,
+						now: new Date(origin + 10 * 3_600_000),
+						settings: { ...base.settings, maxAdvanceDays, businessHours: { ...everyDay('00:00', '04:00'), monday: { start: '08:00', end: '17:30', enabled: true }, tuesday: { start: '09:00', end: '17:00', enabled: false } } },
+						service: { durationMinutes: duration },
+						providers: [{ id: 'ana' }, { id: 'ben', hours: narrow ? everyDay('01:00', '03:00') : null }, { id: 'cy' }],
+						appointments: rows.map((r) => {
+							const startsAt = origin + r.day * 86_400_000 + r.minute * 60_000
+							return { providerId: r.provider, startsAt: new Date(startsAt), endsAt: new Date(startsAt + r.length * 60_000) }
+						}),
+						overrides: overrides.map((o) => ({ date: date(o.day), providerId: o.provider, closed: o.closed, start: '00:30', end: '02:30' })),
+						fromDate: today,
+						days: maxAdvanceDays + 1,
+					}
+					const all = computeAvailability(input)
+					const lazy = availabilityOf(input)
+					for (const providerId of [undefined, ...ids, 'zoe']) expect(lazy.freeDates(providerId)).toEqual(daysWithSlots(all, providerId))
+					for (let offset = -2; offset <= maxAdvanceDays + 2; offset++) {
+						const listed = all.find((d) => d.date === date(offset))
+						expect(lazy.listed(date(offset))).toBe(listed !== undefined)
+						expect(lazy.day(date(offset))).toEqual(listed)
+					}
+					for (const slot of all.flatMap((d) => d.slots)) expect(lazy.slotAt(slot.start)).toEqual(slot)
+					expect(lazy.slotAt(new Date(origin + 61_000).toISOString())).toBeUndefined()
+					expect(lazy.slotAt('tomorrow at ten')).toBeUndefined()
+					expect(lazy.day('2026-02-30')).toBeUndefined()
+				},
+			),
+			{ numRuns: 60 },
+		)
+	}, 60_000)
 })
 
 describe('business hours from the database', () => {
