@@ -5,7 +5,7 @@ import { defineConfig, type Plugin } from 'vite'
 
 const SHARED_SMALL_MODULES = {
 	name: 'shared',
-	test: /[\\/](app[\\/](components|lib)|node_modules[\\/]lucide-react)[\\/]/,
+	test: /[\\/]app[\\/](components|lib)[\\/]/,
 	maxModuleSize: 3000,
 	minShareCount: 15,
 }
