@@ -35,7 +35,7 @@ const gzipped = (url: string) => {
 
 function filesOf(routeId: string): Set<string> {
 	// The route manifest itself is loaded by every first visit: the app sends it whole
-	// (`routeDiscovery: 'initial'`, docs/decisions/030-icon-sprite.md), not piece by piece in each page.
+	// (`routeDiscovery: 'initial'`, docs/decisions/030-lighter-pages.md), not piece by piece in each page.
 	const files = new Set([`/assets/${manifestFile}`, manifest.entry.module, ...(manifest.entry.imports ?? [])])
 	const chain: RouteEntry[] = []
 	for (let r: RouteEntry | undefined = manifest.routes[routeId]; r; r = r.parentId ? manifest.routes[r.parentId] : undefined) chain.unshift(r)

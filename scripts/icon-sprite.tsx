@@ -1,6 +1,6 @@
 /**
  * Writes app/components/icons.svg, the sprite of every icon the app shows, from lucide-react's
- * drawings (docs/decisions/030-icon-sprite.md). Run it after adding a name to ICON_NAMES:
+ * drawings (docs/decisions/030-lighter-pages.md). Run it after adding a name to ICON_NAMES:
  *
  *   node_modules/.bin/tsx scripts/icon-sprite.tsx
  *

@@ -84,7 +84,7 @@ export function slotView(w: Wizard, language: string) {
 		listedDays(days, current).map((date) => ({ date, label: dayLabel(date, language), current: date === current, link: link('slot', { ...extra, date }) }))
 	const page = choices.more ?? 1
 	const movedFrom = w.reschedule ? dateIn(orgTz, new Date(w.reschedule.startsAt)) : undefined
-	const availability = w.availability!
+	const availability = w.availability! // resolveWizard has one from the slot step on
 	// The slots of the shown day only: the other days are asked only whether they have free time.
 	const onDay = (date: string | undefined): AvailabilityDay[] => {
 		const day = date === undefined ? undefined : availability.day(date)

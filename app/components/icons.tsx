@@ -3,7 +3,7 @@ import { iconId, type IconName } from './icon-names.ts'
 import spriteUrl from './icons.svg?url&no-inline'
 
 /**
- * The app's icons: lucide's drawings, drawn from one cached sprite file (docs/decisions/030-icon-sprite.md).
+ * The app's icons: lucide's drawings, drawn from one cached sprite file (docs/decisions/030-lighter-pages.md).
  * Each icon is an `<svg>` with one `<use>` instead of lucide-react's inline paths: a page carries a
  * few bytes per icon, and the server renders two elements instead of four or five.
  * The look is lucide's: `.lucide` in app/styles/app.css sets the stroke; `className` sizes and
