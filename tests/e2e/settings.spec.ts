@@ -153,6 +153,23 @@ async function signInElsewhere(context: import('@playwright/test').BrowserContex
 	expect(response.status()).toBe(302)
 }
 
+test('the account\'s creation day and each session\'s last day seen are days in the organization\'s timezone @nojs', async ({ page }) => {
+	const { userId, orgId } = await signedIn(page, 'Timezone User')
+	// A zone whose day is not UTC's right now (the session was seen just now): Honolulu before
+	// 10:00 UTC, Auckland after (both the same day as UTC only around 10:00–11:00 UTC).
+	const zone = new Date().getUTCHours() < 10 ? 'Pacific/Honolulu' : 'Pacific/Auckland'
+	const today = new Intl.DateTimeFormat('en-US', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date())
+	await withDatabase(async (db) => {
+		await db.query(`update public.booking_settings set timezone = $2 where organization_id = $1`, [orgId, zone])
+		// 12:30 UTC on 1 March is 2 March in Auckland; 05:00 UTC on 2 March is still 1 March in Honolulu.
+		const created = zone === 'Pacific/Auckland' ? '2026-03-01T12:30:00Z' : '2026-03-02T05:00:00Z'
+		await db.query(`update public.profiles set created_at = $2 where user_id = $1`, [userId, created])
+	})
+	await page.goto('/app/settings')
+	await expect(page.getByText(`Account created on ${zone === 'Pacific/Auckland' ? '03/02/2026' : '03/01/2026'}`)).toBeVisible()
+	await expect(page.getByRole('list', { name: 'Active sessions' }).getByRole('listitem').first()).toContainText(`last seen ${today}`)
+})
+
 test('security: the other session is listed and "sign out everywhere else" ends it @nojs', async ({ page, browser }) => {
 	const { account } = await signedIn(page, 'Security User')
 	const elsewhere = await browser.newContext()

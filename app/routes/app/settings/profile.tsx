@@ -21,6 +21,7 @@ import { SubmitButton } from '#app/components/submit-button.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { Input } from '#app/components/ui/input.tsx'
+import { dateIn } from '#app/lib/dates.ts'
 import { errorResponse } from '#app/lib/errors.ts'
 import { useFormat } from '#app/lib/use-format.ts'
 import { languageNames, supportedLanguages } from '#app/lib/i18n.ts'
@@ -35,11 +36,13 @@ export { ErrorBoundary } from '#app/components/error-boundary.tsx'
 const HERE = '/app/settings'
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-	const { user } = requireMember(context)
+	const { user, organization } = requireMember(context)
 	// The list of sessions is the local adapter's; Supabase Auth keeps its own (the button still ends the others).
 	const local = auth().name === 'local'
 	const [profile, sessions] = await Promise.all([getProfile(user.userId), local ? listSessions(user.userId, await readSessionToken(request)) : []])
-	return { profile, sessions }
+	// Days in the organization's timezone, as every date on the screens.
+	const day = (instant: string) => dateIn(organization.timezone, new Date(instant))
+	return { profile: { ...profile, createdAt: day(profile.createdAt) }, sessions: sessions.map((s) => ({ ...s, lastSeen: day(s.lastSeen) })) }
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
