@@ -134,6 +134,12 @@ describe('generic CSV with a mapping', () => {
 		])
 	})
 
+	test('a description keeps up to 2,000 characters, the limit of the transactions form and the database', () => {
+		const memo = (n: number) => 'm'.repeat(n)
+		const file = `Posted,Who,Value,Ref,Memo\n03/01/2026,Ana Silva,100.00,A-1,${memo(2000)}\n03/02/2026,Bruno Costa,50.00,A-2,${memo(5000)}\n`
+		expect(payments(parsed(file, mapping).rows).map((p) => p.description?.length)).toEqual([2000, 2000])
+	})
+
 	test('a mapping naming a column the file lacks is refused', () => {
 		expect(parseImportFile(GENERIC, { ...mapping, payer: 'Name' })).toMatchObject({ ok: false, error: 'mappingInvalid' })
 	})

@@ -248,9 +248,10 @@ export function parseLooseDate(input: string, order: DateOrder = 'mdy'): string 
 	return null
 }
 
-const MAX_TEXT = 500
+/** A description's limit, as the transactions form's and the database's (a payer name has its own, checked after). */
+const MAX_TEXT = 2000
 
-/** Collapses whitespace; null for empty. */
+/** Collapses whitespace; null for empty; a longer text is kept to its first 2,000 characters. */
 export function cleanText(value: string): string | null {
 	const text = value.replace(/\s+/g, ' ').trim()
 	return text ? text.slice(0, MAX_TEXT) : null
