@@ -83,7 +83,7 @@ export default function ImportPreview({ loaderData }: Route.ComponentProps) {
 				current="preview"
 			/>
 			<Card>
-				<CardContent className="grid gap-4 pt-6">
+				<CardContent className="grid gap-4">
 					<dl className="grid grid-cols-2 gap-3 sm:grid-cols-5" data-testid="import-summary">
 						{summary.map(([key, value]) => (
 							<div key={key} className="grid gap-1 rounded-md border p-3">
