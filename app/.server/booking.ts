@@ -518,7 +518,7 @@ export type BookingFigures = {
  * the average price are over completed ones; unique clients by email; the completion and
  * no-show rates are shares of the appointments.
  */
-export async function getBookingAnalytics(userId: string, organizationId: string, from: string, to: string) {
+export async function getBookingAnalytics(userId: string, organizationId: string, timezone: string, from: string, to: string) {
 	return asUser(userId, async (trx) => {
 		const rows = await sql<{
 			current: boolean
@@ -565,20 +565,25 @@ export async function getBookingAnalytics(userId: string, organizationId: string
 			service: string | null
 			date: string
 			time: string
+			starts_at: Date
 		}>`
 			select * from (
 				select a.id, 'booked' as kind, a.created_at as at, a.status, a.guest_name as client, s.name as service,
-					to_char(a.appointment_date, 'YYYY-MM-DD') as date, to_char(a.start_time, 'HH24:MI') as time
+					to_char(a.appointment_date, 'YYYY-MM-DD') as date, to_char(a.start_time, 'HH24:MI') as time, a.starts_at
 				from public.booking_appointments a left join public.booking_services s on s.id = a.service_id
 				where a.organization_id = ${organizationId}
 				union all
 				select a.id, 'changed', a.updated_at, a.status, a.guest_name, s.name,
-					to_char(a.appointment_date, 'YYYY-MM-DD'), to_char(a.start_time, 'HH24:MI')
+					to_char(a.appointment_date, 'YYYY-MM-DD'), to_char(a.start_time, 'HH24:MI'), a.starts_at
 				from public.booking_appointments a left join public.booking_services s on s.id = a.service_id
 				where a.organization_id = ${organizationId} and a.updated_at > a.created_at + interval '1 second'
 			) events
 			order by at desc, kind desc
 			limit 8`.execute(trx)
-		return { current: figures(true), previous: figures(false), activity: activity.rows }
+		// On a day the clocks change a time carries its offset, as in the calendar (getCalendarDay).
+		const events = activity.rows.map(({ starts_at, ...e }) =>
+			clocksChangeOn(e.date, timezone) ? { ...e, time: `${e.time} (UTC${offsetText(timezone, new Date(starts_at).getTime())})` } : e,
+		)
+		return { current: figures(true), previous: figures(false), activity: events }
 	})
 }

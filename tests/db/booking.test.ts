@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { describe, expect, test } from 'vitest'
 import { asAnon, asSystem, asUser, sql, type Tx } from '#app/.server/db/index.ts'
-import { addDateOverride, changeAppointmentStatus, getCalendarDay } from '#app/.server/booking.ts'
+import { addDateOverride, changeAppointmentStatus, getBookingAnalytics, getCalendarDay } from '#app/.server/booking.ts'
 import { addMember, at, createBookingSetup, createUser, refusal, upcomingWeekday } from './fixtures.ts'
 
 type Booked = {
@@ -410,7 +410,7 @@ describe('staff_create_booking', () => {
 })
 
 describe('the calendar day', () => {
-	test('on the day the clocks go back, every time carries its offset: the repeated 01:30 twice, an end earlier than its start', async () => {
+	test('on the day the clocks go back, every time carries its offset, in the calendar and in the analytics\' activity: the repeated 01:30 twice, an end earlier than its start', async () => {
 		const w = await bookingWorld()
 		await setSettings(w.org, { timezone: 'America/New_York' })
 		const insert = (startsAt: string, endsAt: string, name: string) =>
@@ -430,6 +430,13 @@ describe('the calendar day', () => {
 			['After the change', '01:30 (UTC-05:00)', '02:00'],
 		])
 		expect(await times('2026-11-02')).toEqual([['Next day', '10:00', '10:30']])
+		// The analytics' recent activity says the same times.
+		const { activity } = await getBookingAnalytics(w.owner.userId, w.org, 'America/New_York', '2026-10-01', '2026-11-30')
+		expect(activity.map((e) => [e.client, e.date, e.time]).sort()).toEqual([
+			['After the change', '2026-11-01', '01:30 (UTC-05:00)'],
+			['Before the change', '2026-11-01', '01:30 (UTC-04:00)'],
+			['Next day', '2026-11-02', '10:00'],
+		])
 	})
 })
 

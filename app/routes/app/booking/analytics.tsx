@@ -46,7 +46,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 		notice ??= { key: 'tooLong' }
 	}
 	const days = differenceInCalendarDays(parseISO(to), parseISO(from)) + 1
-	const analytics = await getBookingAnalytics(user.userId, organization.id, from, to)
+	const analytics = await getBookingAnalytics(user.userId, organization.id, settings.timezone, from, to)
 	return { today, from, to, days, notice, previousFrom: addIsoDays(from, -days), previousTo: addIsoDays(from, -1), ...analytics }
 }
 
