@@ -40,6 +40,7 @@ export default tseslint.config(
 				{
 					paths: [
 						{ name: 'react-i18next', importNames: ['useTranslation'], message: "Use '#app/lib/use-translation.ts': react-i18next's hook is costly on the server." },
+						{ name: 'react-router', importNames: ['Link', 'NavLink'], message: "Use '#app/components/link.tsx': plain anchors that one listener navigates (docs/decisions/031-plain-links.md)." },
 						{ name: 'lucide-react', message: "Use '#app/components/icons.tsx' (add the name to app/components/icon-names.ts, then run scripts/icon-sprite.tsx): icons come from the sprite." },
 					],
 				},

@@ -1,5 +1,6 @@
 import { useEffect } from 'react'
 import { useEscapeClosesMenus } from '#app/lib/use-escape-closes-menus.ts'
+import { useLinkNavigation } from '#app/components/link.tsx'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { formatValues } from '#app/lib/format.ts'
 import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData, type ShouldRevalidateFunction } from 'react-router'
@@ -84,6 +85,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
 export default function App({ loaderData }: Route.ComponentProps) {
 	const { i18n, t } = useTranslation()
 	useEscapeClosesMenus()
+	useLinkNavigation()
 	useEffect(() => {
 		if (i18n.language !== loaderData.locale) void i18n.changeLanguage(loaderData.locale)
 		document.documentElement.lang = loaderData.locale

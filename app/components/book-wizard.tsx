@@ -1,6 +1,6 @@
 import { CheckIcon } from '#app/components/icons.tsx'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { Link } from 'react-router'
+import { Link } from '#app/components/link.tsx'
 import { cn } from '#app/lib/utils.ts'
 
 export const WIZARD_STEPS = ['service', 'slot', 'details', 'confirm'] as const

@@ -1,4 +1,4 @@
-import { Link } from 'react-router'
+import { Link } from '#app/components/link.tsx'
 import { useUrlDialog } from '#app/lib/use-url-dialog.ts'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'

@@ -1,4 +1,4 @@
-import { Link } from 'react-router'
+import { Link } from '#app/components/link.tsx'
 import { AppForm } from '#app/components/app-form.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { UrlDialog } from '#app/components/url-dialog.tsx'

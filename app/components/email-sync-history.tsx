@@ -1,6 +1,6 @@
 import { AlertCircleIcon } from '#app/components/icons.tsx'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { Link } from 'react-router'
+import { Link } from '#app/components/link.tsx'
 import { AppForm } from '#app/components/app-form.tsx'
 import { SubmitButton } from '#app/components/submit-button.tsx'
 import { Alert, AlertDescription } from '#app/components/ui/alert.tsx'

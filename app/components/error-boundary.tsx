@@ -1,5 +1,6 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { isRouteErrorResponse, Link, useLocation, useParams, useRouteError, type ErrorResponse, type Params } from 'react-router'
+import { isRouteErrorResponse, useLocation, useParams, useRouteError, type ErrorResponse, type Params } from 'react-router'
+import { Link } from '#app/components/link.tsx'
 import { errorMessageOf, type ErrorMessage } from '#app/lib/errors.ts'
 
 type StatusHandler = (info: { error: ErrorResponse; params: Params }) => React.ReactNode | null

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { Link, useNavigation } from 'react-router'
+import { useNavigation } from 'react-router'
+import { Link } from '#app/components/link.tsx'
 import { useHydrated } from '#app/lib/use-hydrated.ts'
 
 /** The import screens' heading and their links to one another and back to the transactions. */

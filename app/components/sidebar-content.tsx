@@ -14,7 +14,8 @@ import {
 	type IconComponent,
 } from '#app/components/icons.tsx'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { Link, NavLink, useLocation } from 'react-router'
+import { useLocation } from 'react-router'
+import { Link, NavLink } from '#app/components/link.tsx'
 import type { ActiveModule } from '#app/.server/modules.ts'
 import { AppForm } from '#app/components/app-form.tsx'
 import { ModuleIcon } from '#app/components/module-icon.tsx'

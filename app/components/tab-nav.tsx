@@ -1,4 +1,4 @@
-import { NavLink } from 'react-router'
+import { NavLink } from '#app/components/link.tsx'
 import { cn } from '#app/lib/utils.ts'
 
 /**

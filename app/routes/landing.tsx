@@ -1,6 +1,6 @@
 import { ArrowLeftRightIcon, BarChart3Icon, CalendarDaysIcon, CheckIcon, PuzzleIcon, UsersIcon } from '#app/components/icons.tsx'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { Link } from 'react-router'
+import { Link } from '#app/components/link.tsx'
 import { getOptionalUser } from '#app/.server/auth/session.ts'
 import { getInstance } from '#app/.server/i18n.ts'
 import { displayName } from '#app/.server/organizations.ts'

@@ -1,5 +1,6 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { data, Link } from 'react-router'
+import { data } from 'react-router'
+import { Link } from '#app/components/link.tsx'
 import { log } from '#app/.server/log.ts'
 import { MAIN_ID } from '#app/components/skip-link.tsx'
 import { titleMeta } from '#app/lib/meta.ts'

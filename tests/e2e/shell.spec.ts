@@ -36,6 +36,44 @@ signedInTest('the current screen is marked in the sidebar, and the user card lin
 	await expect(page).toHaveURL(/\/app\/settings$/)
 })
 
+signedInTest('a link moves within the app without loading a new document; a link to the same page adds no history', async ({ page }) => {
+	await page.goto('/app/dashboard')
+	// A value on the window lasts only as long as the document: a full page load would drop it.
+	await page.evaluate(() => Object.assign(window, { sameDocument: true }))
+	const nav = page.getByRole('navigation', { name: 'Main navigation' })
+	await nav.getByRole('link', { name: 'Transactions' }).click()
+	await expect(page).toHaveURL(/\/app\/transactions$/)
+	await expect(page.getByRole('heading', { name: 'Transactions', level: 1 })).toBeVisible()
+	await expect(nav.getByRole('link', { name: 'Transactions' })).toHaveAttribute('aria-current', 'page')
+	await expect(nav.getByRole('link', { name: 'Dashboard' })).not.toHaveAttribute('aria-current', 'page')
+	// A link in a table (a column's sort) too.
+	await page.getByRole('table').getByRole('link', { name: /^Amount/ }).click()
+	await expect(page).toHaveURL(/\/app\/transactions\?sort=amount&dir=asc$/)
+	await expect(page.getByRole('columnheader', { name: /^Amount/ })).toHaveAttribute('aria-sort', 'ascending')
+	expect(await page.evaluate(() => 'sameDocument' in window)).toBe(true)
+
+	const entries = await page.evaluate(() => history.length)
+	await nav.getByRole('link', { name: 'Clients' }).click()
+	await expect(page).toHaveURL(/\/app\/clients$/)
+	await nav.getByRole('link', { name: 'Clients' }).click()
+	await expect.poll(() => page.evaluate(() => history.length)).toBe(entries + 1)
+	await page.goBack()
+	await expect(page).toHaveURL(/\/app\/transactions\?sort=amount&dir=asc$/)
+	await expect(page.getByRole('heading', { name: 'Transactions', level: 1 })).toBeVisible()
+	expect(await page.evaluate(() => 'sameDocument' in window)).toBe(true)
+})
+
+signedInTest('a link clicked with Ctrl (or ⌘) opens in a new tab and leaves the page where it is', async ({ page, context }) => {
+	await page.goto('/app/dashboard')
+	const opened = context.waitForEvent('page')
+	await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Reports' }).click({ modifiers: ['ControlOrMeta'] })
+	const tab = await opened
+	await tab.waitForLoadState()
+	expect(new URL(tab.url()).pathname).toBe('/app/reports')
+	await expect(page).toHaveURL(/\/app\/dashboard$/)
+	await tab.close()
+})
+
 signedInTest('the language choice survives a reload and follows the user @nojs', async ({ page }) => {
 	await page.goto('/app/dashboard')
 	await page.getByLabel('Language').click()

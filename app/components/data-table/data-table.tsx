@@ -1,6 +1,7 @@
 import { ArrowDownIcon, ArrowUpDownIcon, ArrowUpIcon, ChevronLeftIcon, ChevronRightIcon, SearchIcon } from '#app/components/icons.tsx'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { Form, isRouteErrorResponse, Link, useLocation, useRouteError } from 'react-router'
+import { Form, isRouteErrorResponse, useLocation, useRouteError } from 'react-router'
+import { Link } from '#app/components/link.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Input } from '#app/components/ui/input.tsx'
 import { TableHead } from '#app/components/ui/table.tsx'

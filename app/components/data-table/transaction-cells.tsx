@@ -1,6 +1,6 @@
 import { getInputProps } from '@conform-to/react'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { Link } from 'react-router'
+import { Link } from '#app/components/link.tsx'
 import { CategoryBadge, useCategoryLabel } from '#app/components/category-badge.tsx'
 import { Input } from '#app/components/ui/input.tsx'
 import { Table, TableBody, TableCell, TableHeader, TableRow } from '#app/components/ui/table.tsx'

@@ -1,6 +1,6 @@
 import { ArrowLeftIcon } from '#app/components/icons.tsx'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { Link } from 'react-router'
+import { Link } from '#app/components/link.tsx'
 import { requireMember } from '#app/.server/auth/session.ts'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { invariantResponse } from '#app/lib/errors.ts'

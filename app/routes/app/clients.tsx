@@ -1,5 +1,5 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { Link } from 'react-router'
+import { Link } from '#app/components/link.tsx'
 import { titleMeta } from '#app/lib/meta.ts'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { requireMember } from '#app/.server/auth/session.ts'

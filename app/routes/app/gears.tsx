@@ -1,5 +1,6 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { Link, redirect } from 'react-router'
+import { redirect } from 'react-router'
+import { Link } from '#app/components/link.tsx'
 import { requireMember } from '#app/.server/auth/session.ts'
 import { catalogueT, localizeModule, localizeUpgrade } from '#app/.server/catalogue-text.ts'
 import { getGearHistory } from '#app/.server/modules.ts'

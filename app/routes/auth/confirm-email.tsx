@@ -1,5 +1,6 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { Form, Link } from 'react-router'
+import { Form } from 'react-router'
+import { Link } from '#app/components/link.tsx'
 import { confirmEmailChange, findEmailChange } from '#app/.server/email-change.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { AuthCard } from '#app/components/auth-card.tsx'

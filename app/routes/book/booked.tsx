@@ -1,5 +1,6 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { data, Form, Link, redirect } from 'react-router'
+import { data, Form, redirect } from 'react-router'
+import { Link } from '#app/components/link.tsx'
 import { googleCalendarUrl } from '#app/.server/booking-calendar.ts'
 import { getLocale } from '#app/.server/i18n.ts'
 import { bookedUrl, cancelPublicBooking, getManagedBooking, isChangeable, organizationFor, stepUrl, refusedParam } from '#app/.server/public-booking.ts'

@@ -1,5 +1,5 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { Link } from 'react-router'
+import { Link } from '#app/components/link.tsx'
 import { resolveWizard, stepUrl, refusedParam } from '#app/.server/public-booking.ts'
 import { RefusedNotice, STEP_HEADING, WizardNav, WizardProgress } from '#app/components/book-wizard.tsx'
 import { useFormat } from '#app/lib/use-format.ts'

@@ -1,5 +1,6 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { data, Form, Link, redirect, useSubmit } from 'react-router'
+import { data, Form, redirect, useSubmit } from 'react-router'
+import { Link } from '#app/components/link.tsx'
 import { getLocale } from '#app/.server/i18n.ts'
 import { getClientAddress } from '#app/.server/auth/session.ts'
 import { allowPublic, resolveWizard, stepUrl, refusedParam } from '#app/.server/public-booking.ts'

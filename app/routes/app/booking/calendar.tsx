@@ -4,7 +4,8 @@ import { addDays, format, parseISO, startOfWeek } from 'date-fns'
 import { ArrowRightIcon, ChevronLeftIcon, ChevronRightIcon, PlusIcon, RefreshCwIcon } from '#app/components/icons.tsx'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { useEffect, useLayoutEffect, useRef, useState } from 'react'
-import { data, Form, Link, useNavigation, useRevalidator } from 'react-router'
+import { data, Form, useNavigation, useRevalidator } from 'react-router'
+import { Link } from '#app/components/link.tsx'
 import type { z } from 'zod'
 import {
 	changeAppointmentStatus,

@@ -1,6 +1,6 @@
 import { getSelectProps } from '@conform-to/react'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { Link } from 'react-router'
+import { Link } from '#app/components/link.tsx'
 import { requireBookingMember } from '#app/.server/booking.ts'
 import { listFreeMembers, listProviders, saveProviders } from '#app/.server/booking-tables.ts'
 import { tableAction } from '#app/.server/data-table.ts'

@@ -1,5 +1,5 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { Link } from 'react-router'
+import { Link } from '#app/components/link.tsx'
 import { requireMember } from '#app/.server/auth/session.ts'
 import { undoImport } from '#app/.server/imports/pipeline.ts'
 import { listImportHistory } from '#app/.server/imports/queries.ts'

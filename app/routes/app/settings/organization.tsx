@@ -2,7 +2,8 @@ import { getFormProps, getInputProps, getTextareaProps, useForm } from '@conform
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useState } from 'react'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { data, Link, useSearchParams } from 'react-router'
+import { data, useSearchParams } from 'react-router'
+import { Link } from '#app/components/link.tsx'
 import { requireMember, requireOwner } from '#app/.server/auth/session.ts'
 import { publicBookingUrl } from '#app/.server/booking.ts'
 import {
