@@ -57,6 +57,21 @@ describe('choices in the address', () => {
 		expect(choiceQuery({ service: 'a', mode: 'provider', provider: undefined, tz: 'UTC' })).toBe('?service=a&tz=UTC')
 		expect(choiceQuery({ mode: 'provider' })).toBe('')
 	})
+	test('reads back as the same choices, the characters of a zone and an instant included', () => {
+		const choices = {
+			service: '6f1c2b3a-1111-4222-8333-444455556666',
+			mode: 'time' as const,
+			provider: '7f1c2b3a-1111-4222-8333-444455556666',
+			date: '2026-12-01',
+			start: '2026-12-01T10:00:00.000Z',
+			tz: 'Etc/GMT+5',
+			more: 3,
+			reschedule: 'a1'.repeat(32),
+		}
+		const query = choiceQuery(choices)
+		expect(query).toContain('tz=Etc%2FGMT%2B5')
+		expect(readChoices(url(query.slice(1)))).toEqual(choices)
+	})
 })
 
 describe('branding', () => {
