@@ -19,12 +19,18 @@ type LinkProps = Omit<ComponentProps<'a'>, 'href'> & {
 
 export function Link({ to, preventScrollReset, reloadDocument, children, ...props }: LinkProps) {
 	const { pathname } = useLocation()
-	const href = to.startsWith('?') ? pathname + to : to
+	const href = hrefOf(to, pathname)
 	return (
 		<a href={href} data-link={reloadDocument ? undefined : preventScrollReset ? 'keep-scroll' : ''} {...props}>
 			{children}
 		</a>
 	)
+}
+
+/** The address a link goes to: a query goes on the current path; an empty query ("?") is left off. */
+export function hrefOf(to: string, pathname: string) {
+	const href = to.startsWith('?') ? pathname + to : to
+	return href.endsWith('?') ? href.slice(0, -1) : href
 }
 
 type NavLinkProps = Omit<LinkProps, 'className'> & {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { isCurrentPath } from '#app/components/link.tsx'
+import { hrefOf, isCurrentPath } from '#app/components/link.tsx'
 
 describe('isCurrentPath: when a NavLink is the current one', () => {
 	test('its own path, blind to case and to a query or a trailing slash', () => {
@@ -24,5 +24,14 @@ describe('isCurrentPath: when a NavLink is the current one', () => {
 	test('the root path is current only on itself with `end`', () => {
 		expect(isCurrentPath('/', '/', true)).toBe(true)
 		expect(isCurrentPath('/app', '/', true)).toBe(false)
+	})
+})
+
+describe('hrefOf: where a Link goes', () => {
+	test('a path as it is; a query on the current path; an empty query left off', () => {
+		expect(hrefOf('/app/clients/42', '/app/transactions')).toBe('/app/clients/42')
+		expect(hrefOf('?page=2&sort=amount', '/app/transactions')).toBe('/app/transactions?page=2&sort=amount')
+		expect(hrefOf('?', '/app/module-marketplace')).toBe('/app/module-marketplace')
+		expect(hrefOf('/app/module-marketplace?', '/')).toBe('/app/module-marketplace')
 	})
 })
