@@ -1,5 +1,5 @@
 import { useEffect } from 'react'
-import { useEscapeClosesMenus } from '#app/lib/use-escape-closes-menus.ts'
+import { useDetailsMenus } from '#app/lib/use-details-menus.ts'
 import { useLinkNavigation } from '#app/components/link.tsx'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { formatValues } from '#app/lib/format.ts'
@@ -84,7 +84,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
 
 export default function App({ loaderData }: Route.ComponentProps) {
 	const { i18n, t } = useTranslation()
-	useEscapeClosesMenus()
+	useDetailsMenus()
 	useLinkNavigation()
 	useEffect(() => {
 		if (i18n.language !== loaderData.locale) void i18n.changeLanguage(loaderData.locale)

@@ -27,9 +27,10 @@ export function AppShell({ sidebarExpanded, children, ...sidebar }: AppShellProp
 	const hydrated = useHydrated()
 	const location = useLocation()
 	const [expanded, setExpanded] = useState(sidebarExpanded)
-	// The mobile sheet is open for the page it was opened on: navigating closes it.
+	// The mobile sheet is open for the visit of the page it was opened on: any navigation closes
+	// it, to the same page too (each navigation is a new location key).
 	const [sheetOpenedAt, setSheetOpenedAt] = useState<string | null>(null)
-	const mobileOpen = sheetOpenedAt === location.pathname
+	const mobileOpen = sheetOpenedAt === location.key
 
 	const toggle = useCallback(() => {
 		setExpanded((value) => {
@@ -79,7 +80,7 @@ export function AppShell({ sidebarExpanded, children, ...sidebar }: AppShellProp
 			<div className="flex min-w-0 flex-1 flex-col">
 				<header className="sticky top-0 z-30 flex h-14 items-center gap-2 border-b bg-background px-3 md:px-4">
 					{hydrated ? (
-						<Sheet open={mobileOpen} onOpenChange={(open) => setSheetOpenedAt(open ? location.pathname : null)}>
+						<Sheet open={mobileOpen} onOpenChange={(open) => setSheetOpenedAt(open ? location.key : null)}>
 							<SheetTrigger asChild>
 								<Button variant="ghost" size="icon" className="md:hidden" aria-label={t('sidebar.openMenu')}>
 									<MenuIcon />

@@ -162,6 +162,23 @@ test('texts that cannot fit wrap or carry their full text, in es and pt-BR @nojs
 	expect(await inMenu.evaluate((el) => el.scrollWidth <= el.clientWidth && getComputedStyle(el).textOverflow !== 'ellipsis')).toBe(true)
 })
 
+test('on a phone the menu closes on choosing any of its links, the page already shown too', async ({ page, request }) => {
+	await signUpFresh(page, request, 'Phone Menu Owner')
+	await page.goto('/app/reports?range=all')
+	const menu = page.getByRole('dialog')
+	for (const [link, path] of [
+		['Reports', '/app/reports'],
+		['Clients', '/app/clients'],
+		['Clients', '/app/clients'],
+	] as const) {
+		await page.getByRole('button', { name: 'Open menu' }).click()
+		await expect(menu).toBeVisible()
+		await menu.getByRole('link', { name: link }).click()
+		await expect(menu).toBeHidden()
+		expect(new URL(page.url()).pathname + new URL(page.url()).search).toBe(path)
+	}
+})
+
 test('a module name longer than the sidebar ends in an ellipsis inside it and carries its whole name (pt-BR, laptop)', async ({ page, request }) => {
 	const account = await signUpFresh(page, request, 'Sidebar Modules Owner')
 	await withDatabase(async (db) => {
