@@ -5,6 +5,7 @@ import { listMemberships } from '#app/.server/organizations.ts'
 import { memberClock, organizationClock } from '#app/.server/query.ts'
 import {
 	getSyncStatus,
+	getTransactionsScreen,
 	listTransactions,
 	saveTransactions,
 	type TransactionRow,
@@ -471,6 +472,35 @@ describe('sync status and today', () => {
 		// A non-member cannot sync another organization.
 		const stranger = await createUser('Sync Stranger')
 		expect(await syncMailbox(org.orgId, { trigger: 'button', userId: stranger.userId })).toEqual({ ok: false, code: 'not_member' })
+	})
+
+	test('the screen reads the same page and total as the list, and the same sync status, whatever the filter', async () => {
+		const org = await orgWithTransactions('Screen')
+		const other = await orgWithTransactions('Screen Other')
+		const empty = await createUser('Screen Empty')
+		const ana = org.clientIds.get('Ana Silva')!
+		const filters = [{}, { category: 'matched' as const }, { clientId: ana }, { category: 'unmatched' as const, clientId: ana }, { q: 'ana' }, { page: 9 }]
+		const expectSame = async (userId: string, orgId: string) => {
+			const sync = await getSyncStatus(userId, orgId)
+			for (const options of filters) {
+				const screen = await getTransactionsScreen(userId, orgId, { ...options, pageSize: 2 })
+				expect(screen.page).toEqual(await listTransactions(userId, orgId, { ...options, pageSize: 2 }))
+				expect(screen.sync).toEqual(sync)
+			}
+		}
+		await expectSame(org.userId, org.orgId)
+		expect((await getTransactionsScreen(org.userId, org.orgId)).page.total).toBe(6)
+		expect((await getTransactionsScreen(org.userId, org.orgId, { category: 'unmatched', clientId: ana })).page.total).toBe(1)
+		// No transactions at all, and another organization's id: nothing, and no total.
+		expect((await getTransactionsScreen(empty.userId, empty.orgId)).page).toEqual({ rows: [], total: 0, totalCapped: false })
+		expect((await getTransactionsScreen(org.userId, other.orgId)).page).toEqual({ rows: [], total: 0, totalCapped: false })
+		// A failed sync, then a sync on record.
+		await syncMailbox(org.orgId, { trigger: 'button', userId: org.userId })
+		await asSystem((trx) =>
+			sql`update public.module_sync_status set last_synced_at = '2026-03-01T12:00:00Z' where organization_id = ${org.orgId} and module_id = ${P2P_MODULE_ID}`.execute(trx),
+		)
+		expect((await getTransactionsScreen(org.userId, org.orgId)).sync).toEqual({ status: 'error', errorMessage: 'no_source_connected', lastSyncedAt: '2026-03-01T12:00:00.000Z' })
+		await expectSame(org.userId, org.orgId)
 	})
 
 	test("today is the organization's date in its timezone", async () => {
