@@ -626,6 +626,9 @@ test('with "Accept bookings from the public page" off every step says bookings a
 		await c.query(`update public.booking_settings set allow_guest_booking = false where organization_id = $1`, [w.orgId])
 		return (await c.query<{ name: string }>(`select name from public.organizations where id = $1`, [w.orgId])).rows[0]!.name
 	})
+	// The public pages keep their reads a moment; a change made in SQL reaches this server by
+	// the database's notification, an instant later (docs/decisions/024-public-booking-reads.md).
+	await expect.poll(async () => (await page.request.get(`/book/${w.slug}/service`)).status()).toBe(403)
 	const steps = ['', '/service', `/slot?service=${w.serviceId}`, `/slot?service=${w.serviceId}&provider=${w.providerIds[0]}&date=${later}`, `/details?service=${w.serviceId}`, `/confirm?service=${w.serviceId}`]
 	for (const step of steps) {
 		const response = await page.goto(`/book/${w.slug}${step}`)
