@@ -1,22 +1,12 @@
-import { useEffect, useRef } from 'react'
-import { useLocation } from 'react-router'
+import { useEffect } from 'react'
 
 const OPEN_MENUS = 'details[data-menu][open]'
 
 /**
  * The menus made of a `<details data-menu>` (the language and organization switchers, which work
- * without JavaScript) close as a menu does: with Escape, focus back on their button, and when
- * the page changes (a new document would have closed them).
+ * without JavaScript) close with Escape, focus back on their button, as a menu does.
  */
 export function useDetailsMenus() {
-	const { key } = useLocation()
-	const shown = useRef(key)
-	useEffect(() => {
-		// Not on the first render: a menu opened before the page came to life stays open.
-		if (shown.current === key) return
-		shown.current = key
-		for (const menu of document.querySelectorAll<HTMLDetailsElement>(OPEN_MENUS)) menu.open = false
-	}, [key])
 	useEffect(() => {
 		const onKeyDown = (event: KeyboardEvent) => {
 			if (event.key !== 'Escape' || event.defaultPrevented || event.isComposing) return

@@ -418,16 +418,6 @@ signedInTest('Escape closes the language menu and gives the focus back to its bu
 	await expect(spanish).toBeHidden()
 })
 
-signedInTest('an open language menu closes when a link moves to another page, as a new page would show it', async ({ page }) => {
-	await page.goto('/app/dashboard')
-	await page.getByRole('banner').locator('summary', { hasText: 'English' }).click()
-	const spanish = page.getByRole('button', { name: 'Español' })
-	await expect(spanish).toBeVisible()
-	await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Clients' }).click()
-	await expect(page.getByRole('heading', { name: 'Clients', level: 1 })).toBeVisible()
-	await expect(spanish).toBeHidden()
-})
-
 signedInTest('a slow navigation shows a progress bar until the next page is there', async ({ page }) => {
 	await page.goto('/app/dashboard')
 	let release = () => {}
