@@ -4,7 +4,12 @@ const OPEN_MENUS = 'details[data-menu][open]'
 
 /**
  * The menus made of a `<details data-menu>` (the language and organization switchers, which work
- * without JavaScript) close with Escape, focus back on their button, as a menu does.
+ * without JavaScript) behave as menus do:
+ * - Escape closes the menu it is pressed in and gives the focus back to its button;
+ * - a click anywhere outside an open menu (a link to another page, say) closes it.
+ *
+ * Only the reader's own key or click closes a menu, never a navigation finishing on its own: a
+ * menu opened while a page is still arriving stays open.
  */
 export function useDetailsMenus() {
 	useEffect(() => {
@@ -16,7 +21,17 @@ export function useDetailsMenus() {
 			menu.open = false
 			menu.querySelector('summary')?.focus()
 		}
+		const onClick = (event: MouseEvent) => {
+			const target = event.target instanceof Node ? event.target : null
+			for (const menu of document.querySelectorAll<HTMLDetailsElement>(OPEN_MENUS)) {
+				if (!target || !menu.contains(target)) menu.open = false
+			}
+		}
 		document.addEventListener('keydown', onKeyDown)
-		return () => document.removeEventListener('keydown', onKeyDown)
+		document.addEventListener('click', onClick)
+		return () => {
+			document.removeEventListener('keydown', onKeyDown)
+			document.removeEventListener('click', onClick)
+		}
 	}, [])
 }

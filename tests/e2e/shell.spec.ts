@@ -418,6 +418,21 @@ signedInTest('Escape closes the language menu and gives the focus back to its bu
 	await expect(spanish).toBeHidden()
 })
 
+signedInTest('an open language menu closes on a click outside it: on the page, or on a link to another page', async ({ page }) => {
+	await page.goto('/app/dashboard')
+	const summary = page.getByRole('banner').locator('summary', { hasText: 'English' })
+	const spanish = page.getByRole('button', { name: 'Español' })
+	await summary.click()
+	await expect(spanish).toBeVisible()
+	await page.getByRole('heading', { name: 'Dashboard', level: 1 }).click()
+	await expect(spanish).toBeHidden()
+	await summary.click()
+	await expect(spanish).toBeVisible()
+	await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Clients' }).click()
+	await expect(page.getByRole('heading', { name: 'Clients', level: 1 })).toBeVisible()
+	await expect(spanish).toBeHidden()
+})
+
 signedInTest('a slow navigation shows a progress bar until the next page is there', async ({ page }) => {
 	await page.goto('/app/dashboard')
 	let release = () => {}
