@@ -19,6 +19,7 @@ import path from 'node:path'
 import { performance } from 'node:perf_hooks'
 import pg from 'pg'
 import { freshPgDatabase } from './pg-database.ts'
+import { startFlags } from './server.ts'
 import { asSystem, closeDatabase, openDatabase, sql } from '../app/.server/db/index.ts'
 import { migrate } from '../app/.server/db/migrate.ts'
 import { commitImport, importPayments } from '../app/.server/imports/pipeline.ts'
@@ -156,7 +157,7 @@ async function throughServer(text: string) {
 	const base = `http://127.0.0.1:${SERVER_PORT}`
 	const databaseUrl = execFileSync('bash', [path.join(root, 'scripts/e2e-database.sh')], { encoding: 'utf8' }).trim()
 	const dataDir = mkdtempSync(path.join(tmpdir(), 'p2p-bench-imports-server-'))
-	const server = spawn('node', ['server.js'], {
+	const server = spawn('node', [...startFlags, 'server.js'], {
 		cwd: root,
 		env: { ...process.env, PORT: String(SERVER_PORT), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: databaseUrl,
 			SESSION_SECRET: 'bench-session-secret-of-at-least-32-characters', LOG_LEVEL: 'silent', NODE_ENV: 'production' },

@@ -11,6 +11,17 @@ import autocannon from 'autocannon'
 
 export const root = path.resolve(import.meta.dirname, '..')
 
+/**
+ * The flags `npm start` gives node before `server.js` (package.json's start script), so that every
+ * benchmark measures the server as it runs in production (docs/decisions/032-young-generation.md).
+ */
+export const startFlags: string[] = (() => {
+	const start = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start
+	const [command, ...args] = start.trim().split(/\s+/)
+	if (command !== 'node' || args.pop() !== 'server.js') throw new Error(`package.json's start script is not "node … server.js": ${start}`)
+	return args
+})()
+
 export type BenchServer = {
 	base: string
 	/** The PostgreSQL database's URL, on 'pg'. */
@@ -30,12 +41,19 @@ export type BenchServer = {
 }
 
 /**
- * Starts `node server.js` on `port`. `database: 'pg'` makes a fresh database on the PostgreSQL
- * test server (scripts/e2e-database.sh); `'embedded'` leaves DATABASE_URL unset (PGlite in a
- * throwaway DATA_DIR). `demo` seeds the demo organization (on the embedded database it always is).
+ * Starts the built server on `port` as `npm start` does, or with `nodeFlags` instead of the start
+ * script's flags. `database: 'pg'` makes a fresh database on the PostgreSQL test server
+ * (scripts/e2e-database.sh); `'embedded'` leaves DATABASE_URL unset (PGlite in a throwaway
+ * DATA_DIR). `demo` seeds the demo organization (on the embedded database it always is).
  * BENCH_PROFILE=1 writes a CPU profile of the server to /tmp/prof-server on exit.
  */
-export async function startServer(options: { port: number; database: 'pg' | 'embedded'; demo?: boolean; env?: Record<string, string> }): Promise<BenchServer> {
+export async function startServer(options: {
+	port: number
+	database: 'pg' | 'embedded'
+	demo?: boolean
+	env?: Record<string, string>
+	nodeFlags?: string[]
+}): Promise<BenchServer> {
 	const base = `http://127.0.0.1:${options.port}`
 	const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-server-'))
 	const env: Record<string, string | undefined> = {
@@ -58,7 +76,7 @@ export async function startServer(options: { port: number; database: 'pg' | 'emb
 		env.DATABASE_URL = execFileSync('bash', [path.join(root, 'scripts/e2e-database.sh')], { encoding: 'utf8' }).trim()
 		if (options.demo) env.SEED_DEMO = 'true'
 	}
-	const child: ChildProcess = spawn('node', [...(process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof-server'] : []), 'server.js'], {
+	const child: ChildProcess = spawn('node', [...(process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof-server'] : []), ...(options.nodeFlags ?? startFlags), 'server.js'], {
 		cwd: root,
 		env,
 		stdio: ['ignore', 'pipe', 'pipe'],
