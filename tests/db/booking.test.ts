@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { describe, expect, test } from 'vitest'
 import { asAnon, asSystem, asUser, sql, type Tx } from '#app/.server/db/index.ts'
 import { addDateOverride, changeAppointmentStatus, getBookingAnalytics, getCalendarDay } from '#app/.server/booking.ts'
-import { addMember, at, createBookingSetup, createUser, refusal, upcomingWeekday } from './fixtures.ts'
+import { addMember, at, createBookingSetup, createUser, refusal, upcomingWeekday, weekdayAfter } from './fixtures.ts'
 
 type Booked = {
 	id: string
@@ -361,9 +361,10 @@ function staffBook(userId: string, b: BookingInput) {
 describe('staff_create_booking', () => {
 	test('books a confirmed appointment with the same checks, inside the minimum notice, for members only', async () => {
 		const w = await bookingWorld()
-		await setSettings(w.org, { min_advance_hours: 72, auto_confirm: false, allow_guest_booking: false })
-		const tomorrow = upcomingWeekday(1)
-		const id = await staffBook(w.owner.userId, { ...w, startsAt: at(tomorrow, '10:00') })
+		// Two weeks' notice: every day this test books on is inside it, whatever weekday today is.
+		await setSettings(w.org, { min_advance_hours: 24 * 14, auto_confirm: false, allow_guest_booking: false })
+		const soon = weekdayAfter(w.day)
+		const id = await staffBook(w.owner.userId, { ...w, startsAt: at(soon, '10:00') })
 		const row = await asSystem((trx) => trx.selectFrom('booking_appointments').select(['status', 'total_price', 'manage_token_hash']).where('id', '=', id).executeTakeFirstOrThrow())
 		expect(row).toEqual({ status: 'confirmed', total_price: '45.00', manage_token_hash: null })
 		expect(await refusal(staffBook(w.owner.userId, { ...w, startsAt: at(w.day, '10:00') }))).toBeNull()
@@ -378,7 +379,7 @@ describe('staff_create_booking', () => {
 	test('date overrides close a day or change its hours, for everyone or one provider, on both paths', async () => {
 		const w = await bookingWorld()
 		const second = await createBookingSetup(w.org)
-		const next = upcomingWeekday(3)
+		const next = weekdayAfter(w.day)
 		await asUser(w.owner.userId, (trx) => trx.insertInto('booking_date_overrides').values([
 			{ organization_id: w.org, date: w.day, closed: true },
 			{ organization_id: w.org, provider_id: w.provider, date: next, closed: true },
@@ -405,7 +406,7 @@ describe('staff_create_booking', () => {
 			addDateOverride(w.owner.userId, w.org, { closed: true, note: '', ...values }, '2000-01-01')
 		expect(await add({ date: w.day, provider: w.provider })).toEqual({ refused: null, booked: 1 })
 		expect(await add({ date: w.day })).toEqual({ refused: null, booked: 2 })
-		expect(await add({ date: upcomingWeekday(4) })).toEqual({ refused: null, booked: 0 })
+		expect(await add({ date: weekdayAfter(w.day) })).toEqual({ refused: null, booked: 0 })
 	})
 })
 

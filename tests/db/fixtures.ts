@@ -63,6 +63,18 @@ export function upcomingWeekday(daysAhead = 2): string {
 	return d.toISOString().slice(0, 10)
 }
 
+/**
+ * The first weekday (UTC) after `date` (yyyy-mm-dd). Two calls of upcomingWeekday with nearby
+ * counts can land on the same Monday (from a Thursday, 2 and 4 days ahead both give Monday): a
+ * test that needs a second, different day takes this one.
+ */
+export function weekdayAfter(date: string): string {
+	const d = new Date(`${date}T00:00:00Z`)
+	do d.setUTCDate(d.getUTCDate() + 1)
+	while (d.getUTCDay() === 0 || d.getUTCDay() === 6)
+	return d.toISOString().slice(0, 10)
+}
+
 /** An instant on a date at a UTC wall-clock time, e.g. at('2026-12-01', '10:30'). */
 export function at(date: string, time: string): string {
 	return `${date}T${time}:00Z`
