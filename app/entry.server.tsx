@@ -73,12 +73,17 @@ export default function handleRequest(
 				},
 				onError(error: unknown) {
 					responseStatusCode = 500
-					if (shellRendered) console.error(error)
+					// Before the shell, React Router answers with the error page and handleError logs it.
+					// A visitor who left mid-page (the request's signal aborted when the connection
+					// closed) is not the server's error: React Router's data stream fails with it.
+					if (shellRendered && !request.signal.aborted) logError(error, { event: 'render', path: new URL(request.url).pathname })
 				},
 			},
 		)
-		// Started once `abort` exists: a render that outlives the stream timeout is cut short.
+		// Started once `abort` exists: a render that outlives the stream timeout is cut short, and
+		// so is one whose visitor left (nothing more can reach them).
 		timeoutId = setTimeout(abort, streamTimeout + 1000)
+		request.signal.addEventListener('abort', () => abort(), { once: true })
 	})
 }
 

@@ -1,7 +1,7 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { isRouteErrorResponse, useLocation, useParams, useRouteError, type ErrorResponse, type Params } from 'react-router'
 import { Link } from '#app/components/link.tsx'
-import { errorMessageOf, type ErrorMessage } from '#app/lib/errors.ts'
+import { errorMessageOf, logBoundaryError, type ErrorMessage } from '#app/lib/errors.ts'
 
 type StatusHandler = (info: { error: ErrorResponse; params: Params }) => React.ReactNode | null
 
@@ -26,7 +26,7 @@ export function GeneralErrorBoundary({
 }) {
 	const error = useRouteError()
 	const params = useParams()
-	if (!isRouteErrorResponse(error)) console.error(error)
+	logBoundaryError(error)
 	if (isRouteErrorResponse(error)) return (statusHandlers?.[error.status] ?? defaultStatusHandler)({ error, params })
 	return unexpectedErrorHandler(error)
 }

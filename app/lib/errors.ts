@@ -1,4 +1,4 @@
-import { data } from 'react-router'
+import { data, isRouteErrorResponse } from 'react-router'
 
 /**
  * What a loader or action throws to say why it stopped: a message key of the `common`
@@ -36,3 +36,15 @@ export function errorMessageOf(payload: unknown): ErrorMessage | null {
 }
 
 const MESSAGES = new Set<string>(MESSAGE_KEYS)
+
+/**
+ * An error boundary's unexpected error, written to the browser's console for whoever debugs the
+ * page. Not on the server: there `handleError` (app/entry.server.tsx) has logged it already, as
+ * one JSON line with the request's path, or left it out because the visitor had left (a page whose
+ * connection closed mid-load renders its boundary with the loaders' abort).
+ */
+export function logBoundaryError(error: unknown) {
+	if (typeof document === 'undefined' || isRouteErrorResponse(error)) return
+	console.error(error)
+}
+

@@ -152,6 +152,57 @@ describe('two instances on one database', () => {
 		expect(free.status).toBe(200)
 	})
 
+	test('a visitor who leaves mid-page is no error on either instance: nothing logged, and both serve on', async () => {
+		const jar = new CookieJar()
+		const owner = await signUp('a', jar)
+		// A full page of payments, so that the page is still loading when its visitor leaves.
+		await cluster.query(
+			`insert into public.transactions (organization_id, amount, date_received, description)
+			 select $1, g * 3.5, current_date - g, 'Payment number ' || g from generate_series(1, 60) g`,
+			[owner.orgId],
+		)
+		const logged = cluster.output().length
+		const visits: Promise<unknown>[] = []
+		for (let i = 0; i < 40; i++) {
+			const leave = new AbortController()
+			const backend = i % 2 === 0 ? 'a' : 'b'
+			visits.push(
+				fetch(`${cluster.origin}/app/transactions`, { headers: { 'x-backend': backend, cookie: jar.header() }, signal: leave.signal })
+					.then((r) => r.text())
+					.catch(() => 'left'),
+			)
+			setTimeout(() => leave.abort(), 1 + (i % 12))
+		}
+		await Promise.all(visits)
+		await new Promise((r) => setTimeout(r, 500))
+		const after = cluster.output().slice(logged)
+		expect(after, 'nothing logged for visitors who left').not.toMatch(/error/i)
+		for (const backend of ['a', 'b'] as const) {
+			const page = await call(backend, '/app/transactions', { jar })
+			expect(page.status).toBe(200)
+			expect(await page.text()).toContain('Payment number 1')
+		}
+	})
+
+	test("an error that is the server's is logged once, as one JSON line with the page's path", async () => {
+		const jar = new CookieJar()
+		await signUp('b', jar)
+		const logged = cluster.output().length
+		// A fault no request can cause: the signed-in role loses the right to read payments.
+		await cluster.query('revoke select on public.transactions from authenticated')
+		try {
+			const page = await call('b', '/app/transactions', { jar })
+			expect(page.status).toBe(500)
+			expect(await page.text()).toContain('Failed to load transactions')
+		} finally {
+			await cluster.query('grant select on public.transactions to authenticated')
+		}
+		const lines = cluster.output().slice(logged).split('\n').filter((line) => line.includes('"level":"error"'))
+		expect(lines, cluster.output().slice(logged)).toHaveLength(1)
+		expect(JSON.parse(lines[0]!.replace(/^\[b\] /, ''))).toMatchObject({ path: '/app/transactions', error: expect.stringContaining('permission denied') })
+		expect((await call('b', '/app/transactions', { jar })).status).toBe(200)
+	})
+
 	test('a scheduled job runs once although both instances tick', async () => {
 		const owner = await signUp('b', new CookieJar())
 		await cluster.query(

@@ -1,6 +1,6 @@
 import { ArrowDownIcon, ArrowUpDownIcon, ArrowUpIcon, ChevronLeftIcon, ChevronRightIcon, SearchIcon } from '#app/components/icons.tsx'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { Form, isRouteErrorResponse, useLocation, useRouteError } from 'react-router'
+import { Form, useLocation, useRouteError } from 'react-router'
 import { Link } from '#app/components/link.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Input } from '#app/components/ui/input.tsx'
@@ -8,6 +8,7 @@ import { TableHead } from '#app/components/ui/table.tsx'
 import { useFormat } from '#app/lib/use-format.ts'
 import { cn } from '#app/lib/utils.ts'
 import { sortChanges, withParams, type TableState } from '#app/lib/table-params.ts'
+import { logBoundaryError } from '#app/lib/errors.ts'
 
 /**
  * The shared pieces of the app's data tables. Everything is a link or a GET form on the URL's
@@ -196,7 +197,7 @@ export function TableLoadError({ title }: { title: string }) {
 	const { t } = useTranslation('table')
 	const location = useLocation()
 	const error = useRouteError()
-	if (!isRouteErrorResponse(error)) console.error(error)
+	logBoundaryError(error)
 	return (
 		<div role="alert" className="grid gap-3">
 			<h1 className="text-xl font-semibold">{title}</h1>
