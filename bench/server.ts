@@ -83,7 +83,7 @@ export async function startServer(options: {
 	})
 	// The server's stderr, kept rather than interleaved with the tables. On a starved machine a
 	// render that passes the stream timeout (6 s, app/entry.server.tsx) is aborted after its
-	// headers went out (status 200) and logged as "Unexpected Server Error": load.ts counts them.
+	// headers went out (status 200) and logged as a JSON line of event "render": load.ts counts them.
 	const stderrLines: string[] = []
 	child.stderr!.on('data', (chunk: Buffer) => stderrLines.push(...chunk.toString().split('\n').filter(Boolean)))
 	let stdout = ''
