@@ -47,4 +47,3 @@ export function logBoundaryError(error: unknown) {
 	if (typeof document === 'undefined' || isRouteErrorResponse(error)) return
 	console.error(error)
 }
-
