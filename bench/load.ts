@@ -16,7 +16,7 @@
  * and the booking step ≥ 60 %; the booking step's p99 ≤ 250 ms.
  */
 import { execFileSync } from 'node:child_process'
-import { demoBookingSlug, load, signIn, startServer, type LoadResult } from './server.ts'
+import { demoSlotStep, load, signIn, startServer, type LoadResult } from './server.ts'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
 const SOAK_SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 30)
@@ -44,22 +44,12 @@ const codes = (r: LoadResult) => {
 	return other.length ? ` (${other.map(([code, { count }]) => `${count}× ${code}`).join(', ')})` : ''
 }
 
-async function bookingStep(base: string, cookie: string) {
-	const slug = await demoBookingSlug(base, cookie)
-	const serviceHtml = await (await fetch(`${base}/book/${slug}/service`)).text()
-	const service = /slot\?service=([\w-]+)/.exec(serviceHtml)?.[1]
-	const providers = await (await fetch(`${base}/book/${slug}/slot?service=${service}`)).text()
-	const provider = /provider=([\w-]+)/.exec(providers)?.[1]
-	if (!service || !provider) throw new Error('the demo offers no service or provider')
-	return `/book/${slug}/slot?service=${service}&provider=${provider}`
-}
-
 async function run(target: 'pg' | 'embedded') {
 	const server = await startServer({ port: PORT, database: target, demo: true })
 	try {
 		if (!server.demo) throw new Error('no demo credentials printed')
 		const cookie = await signIn(server.base, server.demo)
-		const booking = await bookingStep(server.base, cookie)
+		const booking = await demoSlotStep(server.base, cookie)
 		console.log(`\n## ${target === 'pg' ? 'PostgreSQL server' : 'embedded database (PGlite)'}: ${CONNECTIONS} connections, ${SECONDS} s each`)
 		console.log(`(${uptime()} before the run)`)
 		console.log('| page | req/s | p50 ms | p99 ms | non-2xx | errors (timeouts) | floor req/s just before | share of floor | budget | server CPU ms/request | floor ÷ CPU |')

@@ -205,6 +205,15 @@ export async function demoBookingSlug(base: string, cookie: string) {
 	return slug
 }
 
+/** The demo's public slot step with its first service and provider chosen (the busiest step). */
+export async function demoSlotStep(base: string, cookie: string) {
+	const slug = await demoBookingSlug(base, cookie)
+	const service = /slot\?service=([\w-]+)/.exec(await (await fetch(`${base}/book/${slug}/service`)).text())?.[1]
+	const provider = /provider=([\w-]+)/.exec(await (await fetch(`${base}/book/${slug}/slot?service=${service}`)).text())?.[1]
+	if (!service || !provider) throw new Error('the demo offers no service or provider')
+	return `/book/${slug}/slot?service=${service}&provider=${provider}`
+}
+
 export type LighthouseResult = { scores: Record<string, number>; failing: string[] }
 
 /**

@@ -14,7 +14,7 @@
  * default young generation and B the start script's flags (docs/decisions/032-young-generation.md).
  * BOOKING stands for the demo's public slot step.
  */
-import { demoBookingSlug, load, signIn, startFlags, startServer, type BenchServer } from './server.ts'
+import { demoSlotStep, load, signIn, startFlags, startServer, type BenchServer } from './server.ts'
 
 const flagsOf = (value: string | undefined, fallback: string[]) => (value === undefined ? fallback : value.split(/\s+/).filter(Boolean))
 const FLAGS = { A: flagsOf(process.env.BENCH_A, []), B: flagsOf(process.env.BENCH_B, startFlags) }
@@ -24,14 +24,6 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 4)
 const CONNECTIONS = 20
 
 type Side = { name: 'A' | 'B'; server: BenchServer; cookie: string }
-
-async function slotStep(base: string, cookie: string) {
-	const slug = await demoBookingSlug(base, cookie)
-	const service = /slot\?service=([\w-]+)/.exec(await (await fetch(`${base}/book/${slug}/service`)).text())?.[1]
-	const provider = /provider=([\w-]+)/.exec(await (await fetch(`${base}/book/${slug}/slot?service=${service}`)).text())?.[1]
-	if (!service || !provider) throw new Error('the demo offers no service or provider')
-	return `/book/${slug}/slot?service=${service}&provider=${provider}`
-}
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 
@@ -49,7 +41,7 @@ try {
 	console.log('|---|---|---|---|---|')
 	for (const page of PAGES) {
 		const paths = new Map<Side, string>()
-		for (const side of sides) paths.set(side, page === 'BOOKING' ? await slotStep(side.server.base, side.cookie) : page)
+		for (const side of sides) paths.set(side, page === 'BOOKING' ? await demoSlotStep(side.server.base, side.cookie) : page)
 		const headers = (side: Side) => (page.startsWith('/app/') ? { cookie: side.cookie } : undefined)
 		// Warm-up: compiled code paths and filled caches, as a server that runs all day has.
 		for (const side of sides) await load(`${side.server.base}${paths.get(side)}`, { connections: CONNECTIONS, seconds: 3, headers: headers(side) })
