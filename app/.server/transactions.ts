@@ -117,8 +117,10 @@ export async function listTransactions(
  * The transactions screen's reads in one transaction: a page of transactions and the sync
  * status of the P2P module (docs/decisions/023-fewer-round-trips.md), sent together (the
  * connection runs them one after the other without waiting for us in between: decision 026).
- * Without a search, the page's total comes in the sync status's statement: one statement fewer,
- * which costs about 0.3 ms of its own on the embedded database (bench/README.md, "Plain links").
+ * Without a search, the page's total comes with the sync status, and unless the page walks the
+ * clients' names, the page's rows too: one statement for the whole screen (pageRowsCountAndSync).
+ * Each statement fewer is a round trip on the server and about 0.3 ms of its own on the embedded
+ * database (bench/README.md, "Plain links" and "One statement for the transactions screen").
  */
 export async function getTransactionsScreen(userId: string, organizationId: string, options: ListTransactionsOptions = {}) {
 	const query = pageQuery(organizationId, options)
@@ -128,7 +130,11 @@ export async function getTransactionsScreen(userId: string, organizationId: stri
 			return { page, sync }
 		}
 		const { filter, sort, dir, pageSize, offset } = query
-		const [rows, { count, sync }] = await Promise.all([sortedPage(trx, filter, sort, dir, pageSize, offset), countAndSyncIn(trx, filter)])
+		if (walksClientNames(filter, sort)) {
+			const [rows, { count, sync }] = await Promise.all([sortedPage(trx, filter, sort, dir, pageSize, offset), countAndSyncIn(trx, filter)])
+			return { page: { rows, total: count.total, totalCapped: count.capped }, sync }
+		}
+		const { rows, count, sync } = await pageRowsCountAndSync(trx, filter, sort, dir, pageSize, offset)
 		return { page: { rows, total: count.total, totalCapped: count.capped }, sync }
 	})
 }
@@ -179,24 +185,57 @@ async function listPage(trx: Tx, filter: Filter, sort: TransactionSort, dir: Sor
  * clients_org_name_sort_idx (clientOrderIds), or by an index walk.
  */
 function sortedPage(trx: Tx, filter: Filter, sort: TransactionSort, dir: SortDirection, limit: number, offset: number) {
-	return sort === 'client' && !filter.clientId
+	return walksClientNames(filter, sort)
 		? clientOrderIds(trx, filter, dir, limit, offset).then((ids) => rowsByIds(trx, filter.organizationId, ids))
 		: pageRows(trx, filter, sort, dir, limit, offset)
 }
 
+/** Whether a page in this order is found by walking the clients' names first (clientOrderIds). */
+function walksClientNames(filter: Filter, sort: TransactionSort) {
+	return sort === 'client' && !filter.clientId
+}
+
 /**
- * One page's full rows in sort order, in one statement: the page's ids by an index walk (often
- * index-only) that skips the offset without reading rows, then those rows in the walk's order.
+ * One page's full rows in sort order, as one query: the page's ids by an index walk (often
+ * index-only) that skips the offset without reading rows, then those rows, with `position`
+ * their place in the walk.
  */
-async function pageRows(trx: Tx, filter: Filter, sort: TransactionSort, dir: SortDirection, limit: number, offset: number) {
+function pageRowsSql(filter: Filter, sort: TransactionSort, dir: SortDirection, limit: number, offset: number) {
 	const join = sort === 'client' ? clientJoin : sql``
 	const walk = sql`select ${walkColumns} from public.transactions t ${join} where ${baseSql(filter)} order by ${orderBy(sort, dir)}`
-	const { rows } = await sql<DbRow>`select ${columns}
+	return sql`select ${columns}, p.n as position
 		from unnest(array(${page(walk, filter.match, offset, limit)})) with ordinality as p(id, n)
 		join public.transactions t on t.organization_id = ${filter.organizationId} and t.id = p.id
-		${clientJoin}
-		order by p.n`.execute(trx)
-	return rows.map(toRow)
+		${clientJoin}`
+}
+
+async function pageRows(trx: Tx, filter: Filter, sort: TransactionSort, dir: SortDirection, limit: number, offset: number) {
+	const { rows } = await sql<DbRow & { position: unknown }>`${pageRowsSql(filter, sort, dir, limit, offset)} order by p.n`.execute(trx)
+	return rows.map(({ position: _position, ...row }) => toRow(row))
+}
+
+/**
+ * The transactions screen without a search, in one statement and so one round trip: a page's
+ * rows (pageRowsSql), and the filter's total with the sync status as `summary`. The summary is a
+ * row of its own that the page's rows join, so it comes back on an empty page too (as one row
+ * whose `id` is null).
+ */
+async function pageRowsCountAndSync(trx: Tx, filter: Filter, sort: TransactionSort, dir: SortDirection, limit: number, offset: number) {
+	const { total, capped } = totalSql(filter)
+	const { rows } = await sql<DbRow & { position: unknown; summary: SyncRow & { total: number | null } }>`
+		select x.summary, r.*
+		from (select json_build_object('total', ${total}::int8, 'sync_status', s.sync_status, 'error_message', s.error_message,
+				'last_synced_at', s.last_synced_at) as summary
+			from (select 1) as one
+			left join public.module_sync_status s on s.organization_id = ${filter.organizationId} and s.module_id = ${P2P_MODULE_ID}) x
+		left join lateral (${pageRowsSql(filter, sort, dir, limit, offset)}) r on true
+		order by r.position`.execute(trx)
+	const summary = rows[0]?.summary
+	return {
+		rows: rows[0]?.id == null ? [] : rows.map(({ summary: _summary, position: _position, ...row }) => toRow(row)),
+		count: countOf(summary?.total, capped),
+		sync: syncStateOf(summary),
+	}
 }
 
 /** What a walk reads: the id, and the columns a search's condition looks at. */

@@ -479,7 +479,17 @@ describe('sync status and today', () => {
 		const other = await orgWithTransactions('Screen Other')
 		const empty = await createUser('Screen Empty')
 		const ana = org.clientIds.get('Ana Silva')!
-		const filters = [{}, { category: 'matched' as const }, { clientId: ana }, { category: 'unmatched' as const, clientId: ana }, { q: 'ana' }, { page: 9 }]
+		const filters = [
+			{},
+			{ category: 'matched' as const },
+			{ clientId: ana },
+			{ category: 'unmatched' as const, clientId: ana },
+			{ q: 'ana' },
+			{ page: 9 },
+			{ page: 2, sort: 'amount' as const, dir: 'asc' as const },
+			{ sort: 'client' as const, dir: 'desc' as const },
+			{ page: 2, sort: 'client' as const, dir: 'asc' as const, clientId: ana },
+		]
 		const expectSame = async (userId: string, orgId: string) => {
 			const sync = await getSyncStatus(userId, orgId)
 			for (const options of filters) {
