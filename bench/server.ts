@@ -45,7 +45,8 @@ export type BenchServer = {
  * script's flags. `database: 'pg'` makes a fresh database on the PostgreSQL test server
  * (scripts/e2e-database.sh); `'embedded'` leaves DATABASE_URL unset (PGlite in a throwaway
  * DATA_DIR). `demo` seeds the demo organization (on the embedded database it always is).
- * BENCH_PROFILE=1 writes a CPU profile of the server to /tmp/prof-server on exit.
+ * `dir` starts the build of another checkout (its server.js and build/). BENCH_PROFILE=1 writes a
+ * CPU profile of the server to /tmp/prof-server on exit.
  */
 export async function startServer(options: {
 	port: number
@@ -53,6 +54,8 @@ export async function startServer(options: {
 	demo?: boolean
 	env?: Record<string, string>
 	nodeFlags?: string[]
+	/** A checkout with its own build to start instead of this one (bench/side-by-side.ts compares two builds). */
+	dir?: string
 }): Promise<BenchServer> {
 	const base = `http://127.0.0.1:${options.port}`
 	const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-server-'))
@@ -77,7 +80,7 @@ export async function startServer(options: {
 		if (options.demo) env.SEED_DEMO = 'true'
 	}
 	const child: ChildProcess = spawn('node', [...(process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof-server'] : []), ...(options.nodeFlags ?? startFlags), 'server.js'], {
-		cwd: root,
+		cwd: options.dir ?? root,
 		env,
 		stdio: ['ignore', 'pipe', 'pipe'],
 	})

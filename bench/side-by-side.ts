@@ -1,6 +1,6 @@
 /**
  * Two built servers side by side, each on a fresh database of the PostgreSQL test server with the
- * demo data, started with different node flags, loaded in turn (A then B, then B then A, …) at
+ * demo data, started with different node flags or from different checkouts, loaded in turn (A then B, then B then A, …) at
  * 20 connections: the machine's speed drifts by tens of per cent within minutes (bench/README.md,
  * "How far to trust a ratio"), and alternating rounds hit both servers alike. Prints, for each
  * page, the server process's CPU time per request (from /proc) and req/s in every round, and their
@@ -12,12 +12,21 @@
  *
  * BENCH_A and BENCH_B are node flags (space-separated; empty for none); by default A is V8's
  * default young generation and B the start script's flags (docs/decisions/032-young-generation.md).
+ * BENCH_A_DIR and BENCH_B_DIR start the build of another checkout instead of this one (a worktree
+ * of the commit to compare with, built, with this checkout's node_modules linked into it); when
+ * BENCH_A_DIR is given, A also gets the start script's flags unless BENCH_A says otherwise:
+ *
+ *   git worktree add /tmp/before HEAD~1 && ln -s "$PWD/node_modules" /tmp/before/node_modules
+ *   (cd /tmp/before && npm run build) && npm run build
+ *   BENCH_A_DIR=/tmp/before BENCH_PAGES=/app/transactions node_modules/.bin/tsx bench/side-by-side.ts
+ *
  * BOOKING stands for the demo's public slot step.
  */
 import { demoSlotStep, load, signIn, startFlags, startServer, type BenchServer } from './server.ts'
 
 const flagsOf = (value: string | undefined, fallback: string[]) => (value === undefined ? fallback : value.split(/\s+/).filter(Boolean))
-const FLAGS = { A: flagsOf(process.env.BENCH_A, []), B: flagsOf(process.env.BENCH_B, startFlags) }
+const DIRS = { A: process.env.BENCH_A_DIR || undefined, B: process.env.BENCH_B_DIR || undefined }
+const FLAGS = { A: flagsOf(process.env.BENCH_A, DIRS.A ? startFlags : []), B: flagsOf(process.env.BENCH_B, startFlags) }
 const PAGES = (process.env.BENCH_PAGES ?? '/no-such-page,/app/dashboard,/app/transactions,BOOKING').split(',')
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5)
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4)
@@ -28,7 +37,7 @@ type Side = { name: 'A' | 'B'; server: BenchServer; cookie: string }
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 
 async function start(name: Side['name'], port: number): Promise<Side> {
-	const server = await startServer({ port, database: 'pg', demo: true, nodeFlags: FLAGS[name] })
+	const server = await startServer({ port, database: 'pg', demo: true, nodeFlags: FLAGS[name], dir: DIRS[name] })
 	if (!server.demo) throw new Error('no demo credentials printed')
 	return { name, server, cookie: await signIn(server.base, server.demo) }
 }
@@ -36,7 +45,8 @@ async function start(name: Side['name'], port: number): Promise<Side> {
 const sides: Side[] = []
 try {
 	sides.push(await start('A', 4651), await start('B', 4652))
-	console.log(`A: node ${FLAGS.A.join(' ') || '(no flags)'}; B: node ${FLAGS.B.join(' ') || '(no flags)'}; ${ROUNDS} rounds of ${SECONDS} s each, ${CONNECTIONS} connections`)
+	const describe = (name: Side['name']) => `node ${FLAGS[name].join(' ') || '(no flags)'}${DIRS[name] ? ` in ${DIRS[name]}` : ''}`
+	console.log(`A: ${describe('A')}; B: ${describe('B')}; ${ROUNDS} rounds of ${SECONDS} s each, ${CONNECTIONS} connections`)
 	console.log('| page | A: CPU ms/request by round | B: CPU ms/request by round | CPU median A → B | req/s median A → B |')
 	console.log('|---|---|---|---|---|')
 	for (const page of PAGES) {
