@@ -48,12 +48,9 @@ const items: Array<{ to: string; key: string; icon: IconComponent }> = [
  */
 export function SidebarContent({ user, organization, memberships, activeModules, collapsed }: SidebarProps & { collapsed: boolean }) {
 	const { t } = useTranslation()
-	const linkClass = ({ isActive }: { isActive: boolean }) =>
-		cn(
-			'flex h-9 items-center gap-3 rounded-md px-2.5 text-sm outline-none hover:bg-sidebar-accent hover:text-sidebar-accent-foreground focus-visible:ring-2 focus-visible:ring-sidebar-ring',
-			isActive && 'bg-sidebar-accent font-medium text-sidebar-accent-foreground',
-			collapsed && 'md:justify-center md:px-0',
-		)
+	// `.nav-link` (app.css) is the look, the current page's included; the same for every link.
+	const linkClass = collapsed ? 'nav-link md:justify-center md:px-0' : 'nav-link'
+	const labelClass = collapsed ? 'md:sr-only' : undefined
 	return (
 		<div className="flex h-full min-h-0 flex-col">
 			<div className={cn('border-b p-2', collapsed && 'md:px-1')}>
@@ -65,7 +62,7 @@ export function SidebarContent({ user, organization, memberships, activeModules,
 						<li key={to}>
 							<NavLink to={to} className={linkClass} title={collapsed ? t(`nav.${key}`) : undefined}>
 								<Icon className="size-4 shrink-0" aria-hidden="true" />
-								<span className={cn(collapsed && 'md:sr-only')}>{t(`nav.${key}`)}</span>
+								<span className={labelClass}>{t(`nav.${key}`)}</span>
 							</NavLink>
 						</li>
 					))}
@@ -87,7 +84,7 @@ export function SidebarContent({ user, organization, memberships, activeModules,
 										<NavLink to={`/app/settings/modules/${m.moduleId}`} className={linkClass} title={m.name}>
 											<ModuleIcon name={m.icon} className="size-4 shrink-0" />
 											{/* A name longer than the sidebar ends in an ellipsis; the link's title carries it whole. */}
-											<span className={cn('min-w-0 truncate', collapsed && 'md:sr-only')}>{m.name}</span>
+											<span className={collapsed ? 'min-w-0 truncate md:sr-only' : 'min-w-0 truncate'}>{m.name}</span>
 										</NavLink>
 									</li>
 								)
