@@ -1,5 +1,6 @@
 import { closeDatabase, openDatabase, asSystem, sql } from './db/index.ts'
 import { defaultDatabaseOptions } from './db/config.ts'
+import { startEmbeddedVacuum } from './db/maintenance.ts'
 import { migrate } from './db/migrate.ts'
 import { seedDemo } from './db/seed-demo.ts'
 import { env, usesEmbeddedDatabase } from './env.ts'
@@ -13,6 +14,7 @@ import { startScheduler, type Scheduler } from './scheduler.ts'
 export { onDatabaseStopped } from './db/index.ts'
 
 let scheduler: Scheduler | undefined
+let vacuum: ReturnType<typeof startEmbeddedVacuum> | undefined
 
 let starting: Promise<{ demo: { email: string; password: string } | null; trustProxy: number }> | undefined
 
@@ -20,12 +22,16 @@ let starting: Promise<{ demo: { email: string; password: string } | null; trustP
 export function ensureStarted() {
 	starting ??= (async () => {
 		env()
-		await openDatabase(defaultDatabaseOptions())
+		const database = defaultDatabaseOptions()
+		await openDatabase(database)
 		const { applied } = await migrate()
 		if (applied.length) log({ event: 'migrated', applied })
 		const seed = env().SEED_DEMO
 		const wantDemo = seed ? seed === 'true' || seed === '1' : usesEmbeddedDatabase()
 		const demo = wantDemo ? await seedDemo() : null
+		// PGlite runs no autovacuum of its own (app/.server/db/maintenance.ts); the first pass gives
+		// the migrated and seeded tables their statistics.
+		if (database.kind === 'pglite') vacuum ??= startEmbeddedVacuum()
 		// Scheduled mails (the weekly report): exactly once across instances (app/.server/scheduler.ts).
 		registerNotificationJobs()
 		// The email sync: every 15 minutes per organization with a connected mailbox (docs/product.md, Email sync).
@@ -47,6 +53,7 @@ export async function checkDatabase() {
 
 export async function shutdown() {
 	await scheduler?.stop()
+	await vacuum?.stop()
 	await drainMail()
 	await closeDatabase()
 }

@@ -1,0 +1,54 @@
+import { describe, expect, test } from 'vitest'
+import { asSystem, sql } from '#app/.server/db/index.ts'
+import { vacuumWhereDue } from '#app/.server/db/maintenance.ts'
+import { createUser, isDbTarget } from './fixtures.ts'
+
+/** The planner's guess of how many transactions an organization has. */
+async function estimatedRows(orgId: string) {
+	const { rows } = await asSystem((trx) =>
+		sql<{ 'QUERY PLAN': Array<{ Plan: { 'Plan Rows': number } }> }>`
+			explain (format json) select * from public.transactions where organization_id = ${orgId}`.execute(trx),
+	)
+	return rows[0]!['QUERY PLAN'][0]!.Plan['Plan Rows']
+}
+
+async function addTransactions(orgId: string, count: number) {
+	await asSystem((trx) =>
+		sql`insert into public.transactions (organization_id, amount, date_received)
+			select ${orgId}, (g % 500) + 0.99, date '2026-01-01' + (g % 300) from generate_series(1, ${count}) g`.execute(trx),
+	)
+}
+
+// PGlite runs no autovacuum (app/.server/db/maintenance.ts): the server's pass is all there is.
+describe.runIf(isDbTarget('pglite'))('the embedded database vacuums and analyzes what autovacuum would', () => {
+	test('after a bulk insert and deletes the planner knows the row counts, the dead rows are gone, and a second pass finds nothing due', async () => {
+		const org = await createUser('Vacuum Owner')
+		await addTransactions(org.orgId, 3000)
+		await asSystem((trx) => sql`delete from public.transactions where organization_id = ${org.orgId} and amount < 100`.execute(trx))
+		const left = 3000 - 3000 / 5
+
+		expect(await vacuumWhereDue()).toContain('public.transactions')
+
+		const estimate = await estimatedRows(org.orgId)
+		expect(estimate).toBeGreaterThan(left * 0.5)
+		expect(estimate).toBeLessThan(left * 1.5)
+		const { rows } = await asSystem((trx) =>
+			sql<{ n_dead_tup: number; last_analyze: Date | null }>`
+				select n_dead_tup, last_analyze from pg_stat_user_tables where schemaname = 'public' and relname = 'transactions'`.execute(trx),
+		)
+		expect(rows[0]).toMatchObject({ n_dead_tup: 0, last_analyze: expect.any(Date) })
+		expect(await vacuumWhereDue()).toEqual([])
+
+		// Under the thresholds (50 rows + 10 % of the table): nothing to do yet.
+		await addTransactions(org.orgId, 40)
+		expect(await vacuumWhereDue()).toEqual([])
+	})
+})
+
+describe.runIf(isDbTarget('pg'))('on the PostgreSQL server (which has its own autovacuum)', () => {
+	test('the same pass runs too, outside any transaction', async () => {
+		const org = await createUser('Vacuum Server Owner')
+		await addTransactions(org.orgId, 200)
+		expect(await vacuumWhereDue()).toEqual(expect.any(Array))
+	})
+})
