@@ -19,6 +19,11 @@ const PORT = Number(process.env.PORT ?? 3000)
 const HOST = process.env.HOST ?? '0.0.0.0'
 const PUBLIC_URL = process.env.PUBLIC_URL ? new URL(process.env.PUBLIC_URL) : null
 
+// Logging is best effort. When the pipe the output goes to closes (whatever read it ended), every
+// write fails with EPIPE; unhandled, that failure was an uncaught exception whose own log line
+// failed again, without end: the server spun at full CPU, served nothing and ignored SIGTERM.
+for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined)
+
 // One failing request must never end the server: log it and keep serving. (Express answers 500
 // for errors inside a request; these catch what escapes it, such as a timer's callback.)
 process.on('uncaughtException', (error) => entry.logError(error, { event: 'uncaughtException' }))

@@ -1,7 +1,8 @@
 /**
  * The built server on the embedded database, started as a deployment would: its secrets given
  * in the environment (so nothing else writes to DATA_DIR first) and a DATA_DIR that does not
- * exist yet. It must make the folder, migrate and serve. Needs the build (`npm run build`).
+ * exist yet. It must make the folder, migrate and serve, and look after its tables as autovacuum
+ * would (docs/decisions/033-embedded-autovacuum.md). Needs the build (`npm run build`).
  */
 import { spawn } from 'node:child_process'
 import { existsSync, rmSync } from 'node:fs'
@@ -14,9 +15,8 @@ const tmp = path.join(ROOT, `tests/.tmp/embedded-start-${PORT}`)
 
 afterAll(() => rmSync(tmp, { recursive: true, force: true }))
 
-test('the embedded server starts in a DATA_DIR that does not exist yet, with its secrets given', async () => {
-	rmSync(tmp, { recursive: true, force: true })
-	const dataDir = path.join(tmp, 'not', 'created', 'yet')
+/** The built server on the embedded database in `dataDir`, its secrets given; `output` is what it printed so far. */
+function startEmbedded(dataDir: string, env: Record<string, string> = {}) {
 	let output = ''
 	const child = spawn(process.execPath, ['server.js'], {
 		cwd: ROOT,
@@ -27,26 +27,74 @@ test('the embedded server starts in a DATA_DIR that does not exist yet, with its
 			DATA_DIR: dataDir,
 			SESSION_SECRET: 'start-session-secret-of-at-least-32-characters',
 			SECRETS_KEY: 'start-secrets-key-of-at-least-32-characters',
-			LOG_LEVEL: 'silent',
+			...env,
 		},
 		stdio: ['ignore', 'pipe', 'pipe'],
 	})
 	child.stdout!.on('data', (d: Buffer) => (output += d.toString()))
 	child.stderr!.on('data', (d: Buffer) => (output += d.toString()))
-	const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+	const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
+	const stop = () => {
+		if (child.exitCode === null) child.kill('SIGTERM')
+		return exited
+	}
+	return { child, output: () => output, stop }
+}
+
+test('the embedded server starts in a DATA_DIR that does not exist yet, with its secrets given', async () => {
+	rmSync(tmp, { recursive: true, force: true })
+	const dataDir = path.join(tmp, 'not', 'created', 'yet')
+	const server = startEmbedded(dataDir, { LOG_LEVEL: 'silent' })
 	try {
 		let status = 0
-		for (const until = Date.now() + 60_000; Date.now() < until && child.exitCode === null; ) {
+		for (const until = Date.now() + 60_000; Date.now() < until && server.child.exitCode === null; ) {
 			status = await fetch(`http://127.0.0.1:${PORT}/auth`).then((r) => r.status, () => 0)
 			if (status) break
 			await new Promise((r) => setTimeout(r, 250))
 		}
-		expect(status, output).toBe(200)
+		expect(status, server.output()).toBe(200)
 		expect(existsSync(path.join(dataDir, 'pglite', 'PG_VERSION'))).toBe(true)
 	} finally {
-		if (child.exitCode === null) child.kill('SIGTERM')
-		await exited
+		await server.stop()
 	}
+})
+
+test('the embedded server vacuums and analyzes its tables itself, at start, and still stops cleanly (PGlite has no autovacuum)', async () => {
+	const server = startEmbedded(path.join(tmp, 'vacuum'))
+	const vacuumed = () => server.output().split('\n').find((line) => line.includes('"event":"vacuumed"'))
+	let exitCode: number | null
+	try {
+		// Well inside the test's own time limit, so that a failure still stops the server.
+		for (const until = Date.now() + 30_000; Date.now() < until && server.child.exitCode === null && !vacuumed(); ) {
+			await new Promise((r) => setTimeout(r, 250))
+		}
+		// The demo's transactions, seeded at start, are analyzed at once rather than never.
+		expect(JSON.parse(vacuumed() ?? '{}').tables, server.output()).toContain('public.transactions')
+	} finally {
+		exitCode = await server.stop()
+	}
+	expect(exitCode, server.output()).toBe(0)
+})
+
+test('a server whose log pipe closes keeps serving, and still stops on SIGTERM', async () => {
+	const server = startEmbedded(path.join(tmp, 'log-pipe'))
+	const status = (url: string) =>
+		fetch(`http://127.0.0.1:${PORT}${url}`, { signal: AbortSignal.timeout(5_000) }).then((r) => r.status, (error: Error) => error.name)
+	let exitCode: number | string | null
+	try {
+		for (const until = Date.now() + 30_000; Date.now() < until && server.child.exitCode === null; ) {
+			if ((await status('/healthz')) === 200) break
+			await new Promise((r) => setTimeout(r, 250))
+		}
+		// Whatever read the server's output ends: every log line (one a request) fails to write.
+		server.child.stdout!.destroy()
+		server.child.stderr!.destroy()
+		for (const url of ['/auth', '/', '/auth']) expect(await status(url)).toBe(200)
+	} finally {
+		exitCode = await Promise.race([server.stop(), new Promise<string>((r) => setTimeout(() => r('still running 10 s after SIGTERM'), 10_000))])
+		if (server.child.exitCode === null) server.child.kill('SIGKILL')
+	}
+	expect(exitCode).toBe(0)
 })
 
 test('a server that cannot start says why and exits with a failure', async () => {
