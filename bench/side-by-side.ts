@@ -1,8 +1,9 @@
 /**
  * Two built servers side by side, each on a fresh database of the PostgreSQL test server with the
- * demo data, started with different node flags or from different checkouts, loaded in turn (A then B, then B then A, …) at
- * 20 connections: the machine's speed drifts by tens of per cent within minutes (bench/README.md,
- * "How far to trust a ratio"), and alternating rounds hit both servers alike. Prints, for each
+ * demo data, started with different node flags or from different checkouts, loaded in turn (A
+ * then B, then B then A, …) at 20 connections: the machine's speed drifts by tens of per cent
+ * within minutes (bench/README.md, "How far to trust a ratio"), and alternating rounds hit both
+ * servers alike. Prints, for each
  * page, the server process's CPU time per request (from /proc) and req/s in every round, and their
  * medians. Figures, not a pass/fail test.
  *
