@@ -38,21 +38,30 @@ function startEmbedded(dataDir: string, env: Record<string, string> = {}) {
 		if (child.exitCode === null) child.kill('SIGTERM')
 		return exited
 	}
-	return { child, output: () => output, stop }
+	/**
+	 * Checks every 250 ms until `check` holds or the server exits; true when it held. Gives up
+	 * after 30 s, well inside the test's time limit, so that a failing test still stops the server.
+	 */
+	const waitFor = async (check: () => boolean | Promise<boolean>) => {
+		for (const until = Date.now() + 30_000; Date.now() < until && child.exitCode === null; ) {
+			if (await check()) return true
+			await new Promise((r) => setTimeout(r, 250))
+		}
+		return false
+	}
+	return { child, output: () => output, stop, waitFor }
 }
+
+const status = (url: string) =>
+	fetch(`http://127.0.0.1:${PORT}${url}`, { signal: AbortSignal.timeout(5_000) }).then((r) => r.status, (error: Error) => error.name)
 
 test('the embedded server starts in a DATA_DIR that does not exist yet, with its secrets given', async () => {
 	rmSync(tmp, { recursive: true, force: true })
 	const dataDir = path.join(tmp, 'not', 'created', 'yet')
 	const server = startEmbedded(dataDir, { LOG_LEVEL: 'silent' })
 	try {
-		let status = 0
-		for (const until = Date.now() + 60_000; Date.now() < until && server.child.exitCode === null; ) {
-			status = await fetch(`http://127.0.0.1:${PORT}/auth`).then((r) => r.status, () => 0)
-			if (status) break
-			await new Promise((r) => setTimeout(r, 250))
-		}
-		expect(status, server.output()).toBe(200)
+		await server.waitFor(async () => (await status('/healthz')) === 200)
+		expect(await status('/auth'), server.output()).toBe(200)
 		expect(existsSync(path.join(dataDir, 'pglite', 'PG_VERSION'))).toBe(true)
 	} finally {
 		await server.stop()
@@ -64,10 +73,7 @@ test('the embedded server vacuums and analyzes its tables itself, at start, and 
 	const vacuumed = () => server.output().split('\n').find((line) => line.includes('"event":"vacuumed"'))
 	let exitCode: number | null
 	try {
-		// Well inside the test's own time limit, so that a failure still stops the server.
-		for (const until = Date.now() + 30_000; Date.now() < until && server.child.exitCode === null && !vacuumed(); ) {
-			await new Promise((r) => setTimeout(r, 250))
-		}
+		await server.waitFor(() => vacuumed() !== undefined)
 		// The demo's transactions, seeded at start, are analyzed at once rather than never.
 		expect(JSON.parse(vacuumed() ?? '{}').tables, server.output()).toContain('public.transactions')
 	} finally {
@@ -78,14 +84,9 @@ test('the embedded server vacuums and analyzes its tables itself, at start, and 
 
 test('a server whose log pipe closes keeps serving, and still stops on SIGTERM', async () => {
 	const server = startEmbedded(path.join(tmp, 'log-pipe'))
-	const status = (url: string) =>
-		fetch(`http://127.0.0.1:${PORT}${url}`, { signal: AbortSignal.timeout(5_000) }).then((r) => r.status, (error: Error) => error.name)
 	let exitCode: number | string | null
 	try {
-		for (const until = Date.now() + 30_000; Date.now() < until && server.child.exitCode === null; ) {
-			if ((await status('/healthz')) === 200) break
-			await new Promise((r) => setTimeout(r, 250))
-		}
+		expect(await server.waitFor(async () => (await status('/healthz')) === 200), server.output()).toBe(true)
 		// Whatever read the server's output ends: every log line (one a request) fails to write.
 		server.child.stdout!.destroy()
 		server.child.stderr!.destroy()
