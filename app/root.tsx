@@ -3,8 +3,9 @@ import { useDetailsMenus } from '#app/lib/use-details-menus.ts'
 import { useLinkNavigation } from '#app/components/link.tsx'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { formatValues } from '#app/lib/format.ts'
+import { notify } from '#app/lib/notify.ts'
 import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData, type ShouldRevalidateFunction } from 'react-router'
-import { toast as showToast, Toaster } from 'sonner'
+import { Toaster } from 'sonner'
 import { supabaseCookies } from '#app/.server/auth/middleware.ts'
 import { responseDefaults } from '#app/.server/headers.ts'
 import { getLocale, i18nextMiddleware } from '#app/.server/i18n.ts'
@@ -118,10 +119,9 @@ function FlashToast({ toast }: { toast: Toast | null }) {
 	const { t, i18n } = useTranslation()
 	useEffect(() => {
 		if (!toast) return
-		const show = toast.type === 'error' ? showToast.error : toast.type === 'success' ? showToast.success : showToast
 		const values = formatValues(toast.values, i18n.language)
-		show(t(toast.title, values), {
-			id: 'flash',
+		notify(toast.type, t(toast.title, values), {
+			id: toast.id,
 			description: toast.description ? t(toast.description, values) : undefined,
 		})
 	}, [toast, t, i18n.language])

@@ -53,7 +53,6 @@ export function mailsTo(to: string) {
 	return files.map((f) => readFileSync(path.join(outbox, f), 'utf8'))
 }
 
-/** The newest mail to `to`, waiting for it (the server sends mail after answering). */
 /**
  * Closes the toast on screen, as a user would before clicking what it covers (bottom right). A
  * toast still sliding in can cover a link between the press and the release, so the click goes
@@ -77,6 +76,7 @@ export async function tabTo(page: Page, target: Locator, max = 80) {
 	await expect(target).toBeFocused()
 }
 
+/** The newest mail to `to`, waiting for it (the server sends mail after answering). */
 export async function latestMailTo(to: string, timeout = 5_000) {
 	const until = Date.now() + timeout
 	for (;;) {

@@ -5,7 +5,6 @@ import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { useLocation, useNavigation, useRouteLoaderData } from 'react-router'
 import { Link } from '#app/components/link.tsx'
-import { toast } from 'sonner'
 import type { z } from 'zod'
 import { AppForm } from '#app/components/app-form.tsx'
 import { FormAlert } from '#app/components/form-alert.tsx'
@@ -16,6 +15,7 @@ import { Input } from '#app/components/ui/input.tsx'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
 import { blankOf, FORM_END_FIELD, SAVE_KEY_FIELD, type Confirmation } from '#app/lib/editable-rows.ts'
 import { ORGANIZATION_FIELD } from '#app/lib/organization-field.ts'
+import { notify } from '#app/lib/notify.ts'
 import { withoutEditMode } from '#app/lib/table-params.ts'
 import { useHydrated } from '#app/lib/use-hydrated.ts'
 import { cn } from '#app/lib/utils.ts'
@@ -132,7 +132,7 @@ export function EditableTable<L extends LoadedRow, R extends EditRowValues, V>({
 	const tableRef = useRef<HTMLDivElement>(null)
 
 	useEffect(() => {
-		if (actionData?.formError) toast.error(t('toast.saveFailed'), { id: 'flash' })
+		if (actionData?.formError) notify('error', t('toast.saveFailed'))
 	}, [actionData, t])
 
 	// Focus moves into the table when the edit mode opens, unless the user has already clicked
