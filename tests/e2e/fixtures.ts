@@ -61,9 +61,10 @@ export function mailsTo(to: string) {
  * the page) and nothing to close.
  */
 export async function closeToast(page: Page) {
-	const close = page.getByRole('button', { name: 'Close notification' })
+	// The toast on screen, not one still leaving (for a fifth of a second) as the next came in.
+	const close = page.locator('[data-sonner-toast]:not([data-removed="true"])').getByRole('button', { name: 'Close notification' })
 	// It may go by itself between the count and the click.
-	if (await close.count()) await close.click({ timeout: 3_000 }).catch(() => {})
+	if (await close.count()) await close.first().click({ timeout: 3_000 }).catch(() => {})
 	await expect(close).toHaveCount(0)
 }
 
