@@ -31,7 +31,7 @@ process.on('unhandledRejection', (error) => entry.logError(error, { event: 'unha
 
 // A server that cannot start (a bad environment, a database it cannot open) says why and exits
 // with a failure, so that whatever supervises it notices.
-const { demo, trustProxy } = await entry.ensureStarted().catch((error) => {
+const { demo, trustProxy, shutdownMs } = await entry.ensureStarted().catch((error) => {
 	entry.logError(error, { event: 'startup' })
 	process.exit(1)
 })
@@ -48,7 +48,18 @@ app.use((req, res, next) => {
 	res.status(405).set({ Allow: ALLOWED_METHODS.join(', '), 'X-Content-Type-Options': 'nosniff' }).type('text/plain').send('Method not allowed.')
 })
 
+// The answers under way, for a stop (see shutdown below).
+const underWay = new Set()
+let closing = false
+
 app.use((req, res, next) => {
+	underWay.add(res)
+	res.on('close', () => {
+		underWay.delete(res)
+		// Stopping: the connection closes once its answer is out, rather than waiting as keep-alive.
+		if (closing) setImmediate(() => server.closeIdleConnections())
+	})
+	if (closing) res.setHeader('Connection', 'close')
 	const start = process.hrtime.bigint()
 	const given = req.get('x-request-id')
 	const id = given && /^[\w.-]{1,100}$/.test(given) ? given : randomUUID()
@@ -111,13 +122,31 @@ const server = app.listen(PORT, HOST, () => {
 	if (demo) console.log(`Demo sign-in: ${demo.email} / ${demo.password}`)
 })
 
-let closing = false
+/**
+ * A stop as a rolling deploy wants it: no new connections; the requests under way get their
+ * answers (a save posted a moment before is not cut off); the calendars' event streams end at once
+ * (their browsers reconnect, to another instance); then the scheduler's run, the queued mail and
+ * the database. Requests still running after half of SHUTDOWN_SECONDS have their connections
+ * closed, and whatever still waits at SHUTDOWN_SECONDS (a database that never answers) does not
+ * keep the process: it exits with a failure.
+ */
 async function shutdown(reason, exitCode = 0) {
 	if (closing) return
 	closing = true
 	console.log(`${reason}, closing`)
-	server.close()
-	server.closeAllConnections?.()
+	setTimeout(() => {
+		entry.logError(new Error(`the stop did not finish in ${shutdownMs / 1000} s`), { event: 'shutdown' })
+		process.exit(1)
+	}, shutdownMs).unref()
+	const drained = new Promise((resolve) => server.close(resolve))
+	for (const res of underWay) {
+		if (String(res.getHeader('content-type')).startsWith('text/event-stream')) res.destroy()
+		else if (!res.headersSent) res.setHeader('Connection', 'close')
+	}
+	server.closeIdleConnections()
+	const cut = setTimeout(() => server.closeAllConnections(), shutdownMs / 2)
+	await drained
+	clearTimeout(cut)
 	await entry.shutdown().catch((error) => entry.logError(error, { event: 'shutdown' }))
 	process.exit(exitCode)
 }

@@ -44,6 +44,8 @@ const schema = z.object({
 	BOOK_LOOKUPS_PER_HOUR: z.coerce.number().int().min(1).default(600),
 	BOOK_MAX_UPCOMING_PER_EMAIL: z.coerce.number().int().min(1).default(3),
 	LOG_LEVEL: z.enum(['silent', 'info']).default('info'),
+	// How long a stop (SIGTERM) may take in all: requests under way get half of it to finish.
+	SHUTDOWN_SECONDS: z.coerce.number().int().min(1).max(3600).default(20),
 	// The scheduler (app/.server/scheduler.ts): how often each instance looks for due jobs, and,
 	// for tests and rehearsals only, a fixed instant it takes as "now" (e.g. a Monday 09:00 UTC).
 	SCHEDULER_TICK_MS: z.coerce.number().int().min(100).default(60_000),

@@ -16,7 +16,7 @@ export { onDatabaseStopped } from './db/index.ts'
 let scheduler: Scheduler | undefined
 let vacuum: ReturnType<typeof startEmbeddedVacuum> | undefined
 
-let starting: Promise<{ demo: { email: string; password: string } | null; trustProxy: number }> | undefined
+let starting: Promise<{ demo: { email: string; password: string } | null; trustProxy: number; shutdownMs: number }> | undefined
 
 /** Opens the database, applies migrations and, on the embedded database, seeds the demo. Once per process. */
 export function ensureStarted() {
@@ -41,7 +41,7 @@ export function ensureStarted() {
 		scheduler ??= startScheduler({ intervalMs: SCHEDULER_TICK_MS, now: fixedNow ? () => fixedNow : undefined })
 		// One transactions digest per committed import (docs/product.md, Settings › Notifications).
 		onImportCommitted(sendImportDigest)
-		return { demo, trustProxy: env().TRUST_PROXY }
+		return { demo, trustProxy: env().TRUST_PROXY, shutdownMs: env().SHUTDOWN_SECONDS * 1000 }
 	})()
 	return starting
 }

@@ -8,60 +8,22 @@ import { spawn } from 'node:child_process'
 import { existsSync, rmSync } from 'node:fs'
 import path from 'node:path'
 import { afterAll, expect, test } from 'vitest'
+import { ROOT, startServerProcess } from './server-process.ts'
 
-const ROOT = path.resolve(import.meta.dirname, '../..')
 const PORT = Number(process.env.SCALE_PORT ?? process.env.E2E_PORT ?? 4180) + 5
 const tmp = path.join(ROOT, `tests/.tmp/embedded-start-${PORT}`)
 
 afterAll(() => rmSync(tmp, { recursive: true, force: true }))
 
-/** The built server on the embedded database in `dataDir`, its secrets given; `output` is what it printed so far. */
-function startEmbedded(dataDir: string, env: Record<string, string> = {}) {
-	let output = ''
-	const child = spawn(process.execPath, ['server.js'], {
-		cwd: ROOT,
-		env: {
-			PATH: process.env.PATH,
-			PORT: String(PORT),
-			HOST: '127.0.0.1',
-			DATA_DIR: dataDir,
-			SESSION_SECRET: 'start-session-secret-of-at-least-32-characters',
-			SECRETS_KEY: 'start-secrets-key-of-at-least-32-characters',
-			...env,
-		},
-		stdio: ['ignore', 'pipe', 'pipe'],
-	})
-	child.stdout!.on('data', (d: Buffer) => (output += d.toString()))
-	child.stderr!.on('data', (d: Buffer) => (output += d.toString()))
-	const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
-	const stop = () => {
-		if (child.exitCode === null) child.kill('SIGTERM')
-		return exited
-	}
-	/**
-	 * Checks every 250 ms until `check` holds or the server exits; true when it held. Gives up
-	 * after 30 s, well inside the test's time limit, so that a failing test still stops the server.
-	 */
-	const waitFor = async (check: () => boolean | Promise<boolean>) => {
-		for (const until = Date.now() + 30_000; Date.now() < until && child.exitCode === null; ) {
-			if (await check()) return true
-			await new Promise((r) => setTimeout(r, 250))
-		}
-		return false
-	}
-	return { child, output: () => output, stop, waitFor }
-}
-
-const status = (url: string) =>
-	fetch(`http://127.0.0.1:${PORT}${url}`, { signal: AbortSignal.timeout(5_000) }).then((r) => r.status, (error: Error) => error.name)
-
+/** The built server on the embedded database in `dataDir`, its secrets given. */
+const startEmbedded = (dataDir: string, env: Record<string, string> = {}) => startServerProcess(PORT, dataDir, env)
 test('the embedded server starts in a DATA_DIR that does not exist yet, with its secrets given', async () => {
 	rmSync(tmp, { recursive: true, force: true })
 	const dataDir = path.join(tmp, 'not', 'created', 'yet')
 	const server = startEmbedded(dataDir, { LOG_LEVEL: 'silent' })
 	try {
-		await server.waitFor(async () => (await status('/healthz')) === 200)
-		expect(await status('/auth'), server.output()).toBe(200)
+		await server.waitFor(async () => (await server.status('/healthz')) === 200)
+		expect(await server.status('/auth'), server.output()).toBe(200)
 		expect(existsSync(path.join(dataDir, 'pglite', 'PG_VERSION'))).toBe(true)
 	} finally {
 		await server.stop()
@@ -86,11 +48,11 @@ test('a server whose log pipe closes keeps serving, and still stops on SIGTERM',
 	const server = startEmbedded(path.join(tmp, 'log-pipe'))
 	let exitCode: number | string | null
 	try {
-		expect(await server.waitFor(async () => (await status('/healthz')) === 200), server.output()).toBe(true)
+		expect(await server.waitFor(async () => (await server.status('/healthz')) === 200), server.output()).toBe(true)
 		// Whatever read the server's output ends: every log line (one a request) fails to write.
 		server.child.stdout!.destroy()
 		server.child.stderr!.destroy()
-		for (const url of ['/auth', '/', '/auth']) expect(await status(url)).toBe(200)
+		for (const url of ['/auth', '/', '/auth']) expect(await server.status(url)).toBe(200)
 	} finally {
 		exitCode = await Promise.race([server.stop(), new Promise<string>((r) => setTimeout(() => r('still running 10 s after SIGTERM'), 10_000))])
 		if (server.child.exitCode === null) server.child.kill('SIGKILL')
