@@ -95,6 +95,21 @@ describe('listing clients', () => {
 		for (const c of await list(other.userId, other.orgId)) expect(ids.has(c.id)).toBe(false)
 		expect((await listClients(org.userId, other.orgId)).rows).toEqual([])
 	})
+	test('pages keep the sort across them and carry the total; a page past the end is empty with the total still right', async () => {
+		const org = await orgWithClients('Paging')
+		const page = async (options: Parameters<typeof listClients>[2]) => {
+			const { rows, total, totalCapped } = await listClients(org.userId, org.orgId, options)
+			return { names: rows.map((c) => c.name), total, totalCapped }
+		}
+		expect(await page({ pageSize: 2, page: 1 })).toEqual({ names: ['Ana Silva', 'Bruno Costa'], total: 3, totalCapped: false })
+		expect(await page({ pageSize: 2, page: 2 })).toEqual({ names: ['Carla Dias'], total: 3, totalCapped: false })
+		expect(await page({ pageSize: 2, page: 1, sort: 'name', dir: 'desc' })).toEqual({ names: ['Carla Dias', 'Bruno Costa'], total: 3, totalCapped: false })
+		expect(await page({ pageSize: 2, page: 2, sort: 'email', dir: 'asc' })).toEqual({ names: ['Ana Silva'], total: 3, totalCapped: false })
+		expect(await page({ pageSize: 2, page: 3 })).toEqual({ names: [], total: 3, totalCapped: false })
+		// A search's total is the matches'; no match is an empty page with a total of 0.
+		expect(await page({ q: '@example.com', pageSize: 1 })).toEqual({ names: ['Bruno Costa'], total: 2, totalCapped: false })
+		expect(await page({ q: 'nobody at all' })).toEqual({ names: [], total: 0, totalCapped: false })
+	})
 })
 
 describe('saving a batch of clients', () => {
