@@ -32,16 +32,18 @@ test('a request under way when the server is told to stop gets its answer; then 
 		socket.on('data', (d: Buffer) => (answer += d.toString()))
 		const closed = new Promise((resolve) => socket.on('close', resolve))
 		socket.on('error', () => undefined)
-		socket.write(`POST /auth HTTP/1.1\r\nHost: 127.0.0.1:${PORT}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`)
-		await sleep(300)
+		// `Expect: 100-continue`: the server's "100 Continue" says it has the request under way.
+		socket.write(`POST /auth HTTP/1.1\r\nHost: 127.0.0.1:${PORT}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\nExpect: 100-continue\r\n\r\n`)
+		expect(await server.waitFor(() => answer.startsWith('HTTP/1.1 100 Continue\r\n\r\n')), answer).toBe(true)
 		server.child.kill('SIGTERM')
 		expect(await server.waitFor(() => server.output().includes('SIGTERM received, closing')), server.output()).toBe(true)
-		socket.write(body.slice(10))
+		socket.write(body)
 		await closed
 		// The refused sign-in's page, whole, and the connection closed after it rather than kept.
-		expect(answer).toMatch(/^HTTP\/1\.1 [234]\d\d /)
-		expect(answer).toMatch(/^connection: close\r$/im)
-		expect(answer).toContain('</html>')
+		const final = answer.slice('HTTP/1.1 100 Continue\r\n\r\n'.length)
+		expect(final).toMatch(/^HTTP\/1\.1 [234]\d\d /)
+		expect(final).toMatch(/^connection: close\r$/im)
+		expect(final).toContain('</html>')
 		expect(await exitWithin(server, 10_000), server.output()).toBe(0)
 	} finally {
 		if (server.child.exitCode === null) server.child.kill('SIGKILL')
