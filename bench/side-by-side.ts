@@ -3,9 +3,8 @@
  * demo data, started with different node flags or from different checkouts, loaded in turn (A
  * then B, then B then A, …) at 20 connections: the machine's speed drifts by tens of per cent
  * within minutes (bench/README.md, "How far to trust a ratio"), and alternating rounds hit both
- * servers alike. Prints, for each
- * page, the server process's CPU time per request (from /proc) and req/s in every round, and their
- * medians. Figures, not a pass/fail test.
+ * servers alike. Prints, for each page, the server process's CPU time per request (from /proc)
+ * and req/s in every round, and their medians. Figures, not a pass/fail test.
  *
  *   npm run build && node_modules/.bin/tsx bench/side-by-side.ts
  *   BENCH_A='--max-semi-space-size=16' BENCH_B='--max-semi-space-size=32' BENCH_ROUNDS=5 \
