@@ -42,7 +42,10 @@ export function startServerProcess(port: number, dataDir: string, env: Record<st
 		}
 		return false
 	}
+	/** The exit code once the process has exited, or the text `still running …` after `ms`. */
+	const exitWithin = (ms: number) =>
+		Promise.race([exited, new Promise<string>((r) => setTimeout(() => r(`still running ${ms / 1000} s after SIGTERM`), ms))])
 	const status = (url: string) =>
 		fetch(`http://127.0.0.1:${port}${url}`, { signal: AbortSignal.timeout(5_000) }).then((r) => r.status, (error: Error) => error.name)
-	return { child, output: () => output, exited, stop, waitFor, status }
+	return { child, output: () => output, exited, stop, exitWithin, waitFor, status }
 }

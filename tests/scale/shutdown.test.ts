@@ -17,10 +17,6 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }))
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
-/** Resolves with the process's exit code, or with the text `still running` after `ms`. */
-const exitWithin = (server: ReturnType<typeof startServerProcess>, ms: number) =>
-	Promise.race([server.exited, sleep(ms).then(() => `still running ${ms / 1000} s after SIGTERM`)])
-
 test('a request under way when the server is told to stop gets its answer; then the server exits', async () => {
 	const server = startServerProcess(PORT, path.join(tmp, 'under-way'), { LOG_LEVEL: 'silent' })
 	try {
@@ -44,7 +40,7 @@ test('a request under way when the server is told to stop gets its answer; then 
 		expect(final).toMatch(/^HTTP\/1\.1 [234]\d\d /)
 		expect(final).toMatch(/^connection: close\r$/im)
 		expect(final).toContain('</html>')
-		expect(await exitWithin(server, 10_000), server.output()).toBe(0)
+		expect(await server.exitWithin(10_000), server.output()).toBe(0)
 	} finally {
 		if (server.child.exitCode === null) server.child.kill('SIGKILL')
 	}
@@ -72,7 +68,7 @@ test("an open calendar's event stream ends at once and does not hold the stop up
 		const ended = await Promise.race([reader.read().then((r) => (r.done ? 'ended' : 'more'), () => 'ended'), sleep(5_000).then(() => 'still open')])
 		expect(ended).toBe('ended')
 		// … and the server exits long before requests under way would be cut (half of SHUTDOWN_SECONDS, 10 s).
-		expect(await exitWithin(server, 5_000), server.output()).toBe(0)
+		expect(await server.exitWithin(5_000), server.output()).toBe(0)
 		expect(Date.now() - stoppedAt).toBeLessThan(5_000)
 	} finally {
 		if (server.child.exitCode === null) server.child.kill('SIGKILL')
@@ -106,7 +102,7 @@ test('a database that stops answering does not keep a stopping server alive: it 
 		await sleep(300)
 		const stoppedAt = Date.now()
 		server.child.kill('SIGTERM')
-		expect(await exitWithin(server, 8_000), server.output()).toBe(1)
+		expect(await server.exitWithin(8_000), server.output()).toBe(1)
 		expect(Date.now() - stoppedAt).toBeGreaterThanOrEqual(1_900)
 		expect(server.output()).toMatch(/"event":"shutdown".*did not finish in 2 s/)
 		await waiting
