@@ -3,7 +3,7 @@ import { useDetailsMenus } from '#app/lib/use-details-menus.ts'
 import { useLinkNavigation } from '#app/components/link.tsx'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { formatValues } from '#app/lib/format.ts'
-import { notify } from '#app/lib/notify.ts'
+import { notify, TOAST_MS } from '#app/lib/notify.ts'
 import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData, type ShouldRevalidateFunction } from 'react-router'
 import { Toaster } from 'sonner'
 import { supabaseCookies } from '#app/.server/auth/middleware.ts'
@@ -105,6 +105,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
 			<Toaster
 				position="bottom-right"
 				visibleToasts={1}
+				duration={TOAST_MS}
 				richColors
 				closeButton
 				containerAriaLabel={t('notifications')}
