@@ -1,9 +1,17 @@
 import path from 'node:path'
-import { env } from '../env.ts'
+import { env, type Env } from '../env.ts'
 import type { DatabaseOptions } from './index.ts'
 
 export function defaultDatabaseOptions(): DatabaseOptions {
-	const { DATABASE_URL, DIRECT_DATABASE_URL, dataDir } = env()
-	if (DATABASE_URL) return { kind: 'pg', url: DATABASE_URL, listenUrl: DIRECT_DATABASE_URL }
+	return databaseOptionsFor(env())
+}
+
+/**
+ * The PostgreSQL server when DATABASE_URL is set, else the embedded database under DATA_DIR.
+ * DIRECT_DATABASE_URL is set when DATABASE_URL is a transaction-mode pooler (docs/deploy.md),
+ * which cannot keep named statements (docs/decisions/034-prepared-statements.md).
+ */
+export function databaseOptionsFor({ DATABASE_URL, DIRECT_DATABASE_URL, dataDir }: Pick<Env, 'DATABASE_URL' | 'DIRECT_DATABASE_URL' | 'dataDir'>): DatabaseOptions {
+	if (DATABASE_URL) return { kind: 'pg', url: DATABASE_URL, listenUrl: DIRECT_DATABASE_URL, prepare: !DIRECT_DATABASE_URL }
 	return { kind: 'pglite', dataDir: path.join(dataDir, 'pglite') }
 }

@@ -14,6 +14,7 @@ import pg from 'pg'
 import { defaultDatabaseOptions } from './config.ts'
 import { DATE, INT8, NUMERIC } from './pglite-options.js'
 import { startPgliteThread } from './pglite-thread.ts'
+import { namingClient } from './prepared.ts'
 import type { DB } from './types.ts'
 import { isUuid } from '#app/lib/uuid.ts'
 
@@ -36,8 +37,11 @@ type Connection = {
 
 export type DatabaseOptions =
 	| { kind: 'pglite'; dataDir?: string; loadDataDir?: Blob | File }
-	/** `listenUrl`: where LISTEN connects when `url` is a transaction-mode pooler (which cannot hold one); `url` otherwise. */
-	| { kind: 'pg'; url: string; max?: number; listenUrl?: string }
+	/**
+	 * `listenUrl`: where LISTEN connects when `url` is a transaction-mode pooler (which cannot hold one); `url` otherwise.
+	 * `prepare` (default true): named statements (./prepared.ts), which a transaction-mode pooler cannot keep.
+	 */
+	| { kind: 'pg'; url: string; max?: number; listenUrl?: string; prepare?: boolean }
 
 let connection: Connection | undefined
 let opening: Promise<Connection> | undefined
@@ -76,6 +80,7 @@ async function openPg(options: Extract<DatabaseOptions, { kind: 'pg' }>): Promis
 	const pool = new pg.Pool({
 		connectionString: options.url,
 		max: options.max ?? 10,
+		Client: options.prepare === false ? pg.Client : namingClient(),
 		types: {
 			getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
 				if (oid === INT8) return (v: string) => Number(v)
