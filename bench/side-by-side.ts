@@ -20,7 +20,8 @@
  *   (cd /tmp/before && npm run build) && npm run build
  *   BENCH_A_DIR=/tmp/before BENCH_PAGES=/app/transactions node_modules/.bin/tsx bench/side-by-side.ts
  *
- * BOOKING stands for the demo's public slot step.
+ * BOOKING stands for the demo's public slot step. BENCH_DATABASE=embedded gives each server its
+ * own embedded database (with the demo data) instead.
  */
 import { demoSlotStep, load, signIn, startFlags, startServer, type BenchServer } from './server.ts'
 
@@ -31,13 +32,14 @@ const PAGES = (process.env.BENCH_PAGES ?? '/no-such-page,/app/dashboard,/app/tra
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5)
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4)
 const CONNECTIONS = 20
+const DATABASE = process.env.BENCH_DATABASE === 'embedded' ? 'embedded' : 'pg'
 
 type Side = { name: 'A' | 'B'; server: BenchServer; cookie: string }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 
 async function start(name: Side['name'], port: number): Promise<Side> {
-	const server = await startServer({ port, database: 'pg', demo: true, nodeFlags: FLAGS[name], dir: DIRS[name] })
+	const server = await startServer({ port, database: DATABASE, demo: true, nodeFlags: FLAGS[name], dir: DIRS[name] })
 	if (!server.demo) throw new Error('no demo credentials printed')
 	return { name, server, cookie: await signIn(server.base, server.demo) }
 }

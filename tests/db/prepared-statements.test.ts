@@ -1,11 +1,12 @@
 /**
- * Named statements on the PostgreSQL server (app/.server/db/prepared.ts,
- * docs/decisions/034-prepared-statements.md): what each connection keeps, what it must not
- * keep, and that a kept plan never lets one user read another's rows.
+ * Named statements (docs/decisions/034-prepared-statements.md), on the PostgreSQL server
+ * (app/.server/db/prepared.ts) and the embedded database (app/.server/db/pglite-statements.js):
+ * what a connection keeps, what it must not keep, and that a kept plan never lets one user read
+ * another's rows.
  */
 import pg from 'pg'
 import { afterEach, describe, expect, inject, test } from 'vitest'
-import { asSystem, asUser, sql } from '#app/.server/db/index.ts'
+import { asSystem, asUser, sql, systemStatement } from '#app/.server/db/index.ts'
 import { MAX_NAMED_STATEMENTS, namingClient } from '#app/.server/db/prepared.ts'
 import { createUser, isDbTarget, refusal } from './fixtures.ts'
 
@@ -76,7 +77,9 @@ describe.runIf(isDbTarget('pg'))('named statements (PostgreSQL server)', () => {
 		await connection.query('select $1::int as n', [1])
 		expect(await prepared(connection)).toEqual([])
 	})
+})
 
+describe("the app's statements", () => {
 	test("the app's statements are kept, and a kept plan run for two users in turn shows each only their organization's rows", async () => {
 		const [ana, ben] = [await createUser('Prepared Ana'), await createUser('Prepared Ben')]
 		for (const user of [ana, ben]) {
@@ -94,11 +97,27 @@ describe.runIf(isDbTarget('pg'))('named statements (PostgreSQL server)', () => {
 			expect(await names(ana.userId)).toEqual([`Prepared client of ${ana.userId}`])
 			expect(await names(ben.userId)).toEqual([`Prepared client of ${ben.userId}`])
 		}
-		// The pool hands back the connection used last, which ran every one of those statements.
+		// The pool hands back the connection used last, which ran every one of those statements
+		// (the embedded database has only the one).
 		const { rows } = await asSystem((trx) =>
 			sql<Prepared>`select statement, (generic_plans + custom_plans)::int as executions from pg_prepared_statements`.execute(trx),
 		)
 		const clients = rows.find((row) => row.statement.includes('from "clients"') && row.statement.includes('like'))
 		expect(clients?.executions).toBeGreaterThanOrEqual(20)
+	})
+})
+
+describe.runIf(isDbTarget('pglite'))('named statements (embedded database)', () => {
+	test('a table changed under a kept statement fails that statement once; the next use sees the new columns', async () => {
+		await asSystem(async (_trx, runScript) => {
+			await runScript("create table public.test_shapes (id int, label text); insert into public.test_shapes values (1, 'one')")
+		})
+		const select = () => systemStatement(sql`select * from public.test_shapes where id = ${1}`)
+		expect(await select()).toEqual([{ id: 1, label: 'one' }])
+		expect(await select()).toEqual([{ id: 1, label: 'one' }])
+		await asSystem(async (_trx, runScript) => runScript("alter table public.test_shapes add column note text default 'new'"))
+		expect(await refusal(select())).toBe('0A000')
+		expect(await select()).toEqual([{ id: 1, label: 'one', note: 'new' }])
+		await asSystem(async (_trx, runScript) => runScript('drop table public.test_shapes'))
 	})
 })

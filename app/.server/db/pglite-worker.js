@@ -13,6 +13,7 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import { PGlite } from '@electric-sql/pglite'
 import { pgliteOptions } from './pglite-options.js'
+import { namedQueries } from './pglite-statements.js'
 
 const port = parentPort
 if (!port) throw new Error('pglite-worker.js runs as a worker thread (pglite-thread.ts starts it)')
@@ -30,8 +31,11 @@ function plainError(/** @type {unknown} */ error) {
 
 /** @type {PGlite} */
 let db
+/** @type {ReturnType<typeof namedQueries>} */
+let query
 try {
 	db = await PGlite.create({ dataDir: workerData.dataDir, loadDataDir: workerData.loadDataDir, ...pgliteOptions() })
+	query = namedQueries(db)
 	port.postMessage({ id: 0, result: null })
 } catch (error) {
 	port.postMessage({ id: 0, error: plainError(error) })
@@ -44,7 +48,7 @@ port.on('message', async (/** @type {{ id: number, op: string, sql?: string, par
 	try {
 		if (before) await db.exec(before)
 		if (op === 'query') {
-			const { rows, affectedRows } = await db.query(sql, params)
+			const { rows, affectedRows } = await query(sql, params)
 			port.postMessage({ id, result: { rows, affectedRows } })
 		} else if (op === 'exec') {
 			await db.exec(sql)
