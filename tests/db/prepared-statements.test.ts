@@ -1,13 +1,15 @@
 /**
- * Named statements (docs/decisions/034-prepared-statements.md), on the PostgreSQL server
- * (app/.server/db/prepared.ts) and the embedded database (app/.server/db/pglite-statements.js):
+ * Named statements (docs/decisions/034-prepared-statements.md; which ones:
+ * app/.server/db/statement-names.js), on the PostgreSQL server (app/.server/db/prepared.ts) and
+ * the embedded database (app/.server/db/pglite-statements.js):
  * what a connection keeps, what it must not keep, and that a kept plan never lets one user read
  * another's rows.
  */
 import pg from 'pg'
 import { afterEach, describe, expect, inject, test } from 'vitest'
 import { asSystem, asUser, sql, systemStatement } from '#app/.server/db/index.ts'
-import { MAX_NAMED_STATEMENTS, namingClient } from '#app/.server/db/prepared.ts'
+import { namingClient } from '#app/.server/db/prepared.ts'
+import { MAX_NAMED_STATEMENTS } from '#app/.server/db/statement-names.js'
 import { createUser, isDbTarget, refusal } from './fixtures.ts'
 
 type Prepared = { name: string; statement: string; executions: number }
@@ -119,5 +121,14 @@ describe.runIf(isDbTarget('pglite'))('named statements (embedded database)', () 
 		expect(await refusal(select())).toBe('0A000')
 		expect(await select()).toEqual([{ id: 1, label: 'one', note: 'new' }])
 		await asSystem(async (_trx, runScript) => runScript('drop table public.test_shapes'))
+	})
+
+	test('a statement that could not be parsed (its table did not exist yet) runs once the table exists', async () => {
+		const select = () => systemStatement(sql`select label from public.test_later where id = ${1}`)
+		expect(await refusal(select())).toBe('42P01')
+		await asSystem(async (_trx, runScript) => runScript("create table public.test_later (id int, label text); insert into public.test_later values (1, 'here')"))
+		expect(await select()).toEqual([{ label: 'here' }])
+		expect(await select()).toEqual([{ label: 'here' }])
+		await asSystem(async (_trx, runScript) => runScript('drop table public.test_later'))
 	})
 })

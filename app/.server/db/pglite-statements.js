@@ -9,25 +9,19 @@
  * Plain JavaScript: the worker (pglite-worker.js) imports it.
  */
 import { parse, protocol } from '@electric-sql/pglite'
+import { statementNames } from './statement-names.js'
 
 const { serialize } = protocol
 const SYNC = serialize.sync()
-
-/** As on the server (prepared.ts): how many texts are named, and which. */
-const MAX_NAMED_STATEMENTS = 300
-const MAX_TEXT_LENGTH = 16_000
-const MAX_PARAMETERS = 100
-/** "cached plan must not change result type": a migration changed what the statement returns. */
-const PLAN_RESULT_CHANGED = '0A000'
 
 /**
  * @param {import('@electric-sql/pglite').PGlite} db
  * @returns {(text: string, params?: unknown[]) => Promise<import('@electric-sql/pglite').Results>}
  */
 export function namedQueries(db) {
-	/** @type {Map<string, { name: string, types: number[] }>} */
-	const statements = new Map()
-	let counter = 0
+	const names = statementNames()
+	/** @type {Map<string, number[]>} the parameters' types of each statement parsed, by name */
+	const parsed = new Map()
 	/**
 	 * Sends messages as one call, ended by a sync. PostgreSQL reads them in turn; after an error
 	 * it skips to the sync, and the call throws that error.
@@ -45,18 +39,30 @@ export function namedQueries(db) {
 
 	/**
 	 * @param {string} text
+	 * @param {string} name
+	 * @returns {Promise<number[]>}
+	 */
+	async function parseOnce(text, name) {
+		const known = parsed.get(name)
+		if (known) return known
+		try {
+			const types = parse.parseDescribeStatementResults(await send(serialize.parse({ name, text }), serialize.describe({ type: 'S', name })))
+			parsed.set(name, types)
+			return types
+		} catch (error) {
+			// Whether or not the parse went through before the error, the next try takes a new name.
+			names.forgetAfter(text, name, error, { always: true })
+			throw error
+		}
+	}
+
+	/**
+	 * @param {string} text
+	 * @param {string} name
 	 * @param {unknown[]} params
 	 */
-	async function run(text, params) {
-		let statement = statements.get(text)
-		if (!statement) {
-			// A name never used before, also when an earlier parse of this text failed.
-			const name = `s${++counter}`
-			const described = await send(serialize.parse({ name, text }), serialize.describe({ type: 'S', name }))
-			statement = { name, types: parse.parseDescribeStatementResults(described) }
-			statements.set(text, statement)
-		}
-		const { name, types } = statement
+	async function run(text, name, params) {
+		const types = await parseOnce(text, name)
 		const values = params.map((value, i) => {
 			if (value === null || value === undefined) return null
 			const serializer = db.serializers[types[i] ?? 0]
@@ -67,14 +73,14 @@ export function namedQueries(db) {
 			await db.syncToFs()
 			return /** @type {import('@electric-sql/pglite').Results} */ (parse.parseResults(messages, db.parsers)[0])
 		} catch (error) {
-			if (/** @type {{ code?: unknown }} */ (error).code === PLAN_RESULT_CHANGED && statements.get(text) === statement) statements.delete(text)
+			names.forgetAfter(text, name, error)
 			throw error
 		}
 	}
 
 	return (text, params = []) => {
-		const named = params.length > 0 && params.length <= MAX_PARAMETERS && text.length <= MAX_TEXT_LENGTH
-		if (!named || (!statements.has(text) && statements.size >= MAX_NAMED_STATEMENTS)) return db.query(text, params)
-		return db._runExclusiveQuery(() => run(text, params))
+		const name = names.nameFor(text, params.length)
+		if (name === undefined) return db.query(text, params)
+		return db._runExclusiveQuery(() => run(text, name, params))
 	}
 }
