@@ -6,7 +6,7 @@ import { Link } from '#app/components/link.tsx'
 import { FormAlert } from '#app/components/form-alert.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Button } from '#app/components/ui/button.tsx'
-import { Table, TableBody, TableCell, TableHeader, TableRow } from '#app/components/ui/table.tsx'
+import { Table, TableBody, TableCell, TableHeader, TableRow, type CardLabels } from '#app/components/ui/table.tsx'
 import { withParams } from '#app/lib/table-params.ts'
 
 /**
@@ -94,20 +94,21 @@ export function ActiveBadge({ active }: { active: boolean }) {
 export function BookingReadTable({
 	tab,
 	head,
-	columnCount,
+	labels,
 	rowCount,
 	children,
 }: {
 	tab: 'services' | 'providers'
 	head: React.ReactNode
-	columnCount: number
+	/** The columns' names, in order: the phone cards' labels. */
+	labels: CardLabels
 	rowCount: number
 	children: React.ReactNode
 }) {
 	const { t } = useTranslation('booking')
 	return (
 		<div className="rounded-md border">
-			<Table cards>
+			<Table cards={labels}>
 				<caption className="sr-only">{t(`${tab}.title`)}</caption>
 				<TableHeader>
 					<TableRow>{head}</TableRow>
@@ -115,7 +116,7 @@ export function BookingReadTable({
 				<TableBody>
 					{rowCount === 0 ? (
 						<TableRow>
-							<TableCell colSpan={columnCount} className="h-24 text-center text-muted-foreground">
+							<TableCell colSpan={labels.length} className="h-24 text-center text-muted-foreground">
 								{t(`${tab}.empty`)}
 							</TableCell>
 						</TableRow>

@@ -50,6 +50,14 @@ function card(page: Page, text: string) {
 	return page.locator('tbody tr').filter({ hasText: text })
 }
 
+/** The column name a card shows above a value (its `::before`), or null when it shows none. */
+async function cardLabel(cell: Locator) {
+	return cell.evaluate((el) => {
+		const before = getComputedStyle(el, '::before')
+		return before.display === 'none' || before.content === 'none' ? null : JSON.parse(before.content) as string
+	})
+}
+
 function editCard(page: Page, externalId: string) {
 	return page.locator('tr[data-edit-row]').filter({ has: page.locator(`input[value="${externalId}"]`) })
 }
@@ -70,6 +78,17 @@ test('on a phone the transactions are cards: the amount and the client first, th
 	const amountBox = (await amount.boundingBox())!
 	const dateBox = (await row.locator('[data-card=meta]').first().boundingBox())!
 	expect(dateBox.y).toBeGreaterThan(amountBox.y + amountBox.height - 1)
+	// Each value under its column's name, but the amount and the client, which speak for themselves.
+	const cells = row.locator('td')
+	expect(await Promise.all([0, 1, 2, 3, 4, 5, 6].map((i) => cardLabel(cells.nth(i))))).toEqual([
+		'Date received',
+		null,
+		'External ID',
+		null,
+		'Category',
+		'Payment method',
+		'Description',
+	])
 	// Sorting stays at hand above the cards.
 	await expectOnScreen(page.locator('thead').getByRole('link', { name: 'Amount' }))
 	await expectNoSidewaysScroll(page)
@@ -81,6 +100,9 @@ test('on a phone a transaction’s amount is edited in its card and saved @nojs'
 	const row = editCard(page, 'VM-200')
 	const amount = row.getByRole('textbox', { name: 'Amount' })
 	await expectOnScreen(amount)
+	// In edit mode every field is named, the amount too.
+	expect(await cardLabel(row.locator('td').nth(3))).toBe('Amount')
+	expect(await cardLabel(row.locator('td').nth(1))).toBe('Client')
 	await expectOnScreen(row.getByRole('combobox', { name: 'Client' }))
 	await expectOnScreen(row.getByRole('checkbox', { name: 'Delete row' }))
 	await expectNoSidewaysScroll(page)
@@ -116,7 +138,10 @@ test('on a phone the dashboard’s latest payments and the reports’ categories
 		await page.goto('/app/dashboard')
 		await expectOnScreen(card(page, 'Ana Beatriz Silva Nascimento').locator('[data-card=title]'))
 		// The method is in the card too (the transactions' cards show it as well).
-		await expectOnScreen(card(page, 'Ana Beatriz Silva Nascimento').locator('td', { hasText: lng === 'es' ? 'Transferencia bancaria' : 'Transferência bancária' }))
+		const method = card(page, 'Ana Beatriz Silva Nascimento').locator('td', { hasText: lng === 'es' ? 'Transferencia bancaria' : 'Transferência bancária' })
+		await expectOnScreen(method)
+		// Under its column's name in the page's language.
+		expect(await cardLabel(method)).toBe(await page.locator('thead th').nth(4).textContent())
 		await expectNoSidewaysScroll(page)
 		await page.goto('/app/reports')
 		const table = page.getByTestId('category-table')

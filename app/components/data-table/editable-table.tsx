@@ -12,7 +12,7 @@ import { Alert, AlertDescription, AlertTitle } from '#app/components/ui/alert.ts
 import { Button } from '#app/components/ui/button.tsx'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '#app/components/ui/dialog.tsx'
 import { Input } from '#app/components/ui/input.tsx'
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow, type CardLabels } from '#app/components/ui/table.tsx'
 import { blankOf, FORM_END_FIELD, SAVE_KEY_FIELD, type Confirmation } from '#app/lib/editable-rows.ts'
 import { ORGANIZATION_FIELD } from '#app/lib/organization-field.ts'
 import { notify } from '#app/lib/notify.ts'
@@ -73,7 +73,7 @@ export function EditableTable<L extends LoadedRow, R extends EditRowValues, V>({
 	blank,
 	actionData,
 	header,
-	columnCount,
+	labels,
 	cells,
 	conflictItems,
 	deletable = true,
@@ -92,7 +92,8 @@ export function EditableTable<L extends LoadedRow, R extends EditRowValues, V>({
 	actionData: TableActionData<V>
 	/** The header cells of the value columns (the kit adds the actions column). */
 	header: React.ReactNode
-	columnCount: number
+	/** The value columns' names, in order: the phone cards' labels (the kit adds the actions column). */
+	labels: CardLabels
 	cells: (fields: RowFields<R>, row: { index: number; isNew: boolean; errorText: ErrorText }) => React.ReactNode
 	conflictItems: (values: V) => [string, string][]
 	/** False: saved rows have no delete box (the server refuses their deletion too). */
@@ -173,7 +174,7 @@ export function EditableTable<L extends LoadedRow, R extends EditRowValues, V>({
 			{actionData?.discard ? <DiscardQuestion formId={form.id} cancelHref={cancelHref} /> : null}
 			{children}
 			<div className="rounded-md border" ref={tableRef}>
-				<Table cards data-editing="">
+				<Table cards={[...labels, null]} data-editing="">
 					<caption className="sr-only">{t(`${ns}:editCaption`)}</caption>
 					<TableHeader>
 						<TableRow>
@@ -186,7 +187,7 @@ export function EditableTable<L extends LoadedRow, R extends EditRowValues, V>({
 					<TableBody>
 						{rows.length === 0 ? (
 							<TableRow>
-								<TableCell colSpan={columnCount + 1} className="h-24 text-center text-muted-foreground">
+								<TableCell colSpan={labels.length + 1} className="h-24 text-center text-muted-foreground">
 									{t(`${ns}:empty.none`)}
 								</TableCell>
 							</TableRow>
@@ -198,7 +199,7 @@ export function EditableTable<L extends LoadedRow, R extends EditRowValues, V>({
 								const rowLevel = form.allErrors[`${row.name}.row`]?.[0] ?? f.id.errors?.[0] ?? f.version.errors?.[0]
 								const conflict = actionData?.conflicts?.[index]
 								return (
-									<EditRow key={row.key ?? row.id} deleted={deleted} columnCount={columnCount}>
+									<EditRow key={row.key ?? row.id} deleted={deleted} columnCount={labels.length}>
 										<>
 											{cells(f, { index, isNew, errorText })}
 											<TableCell data-card="actions" className={cn(stickyCell, 'align-top no-underline')}>
@@ -451,7 +452,7 @@ export function TextCell({
 	card?: CardRole
 } & Omit<React.ComponentProps<'input'>, 'type' | 'form'>) {
 	return (
-		<TableCell className="align-top" data-label={label} data-card={card}>
+		<TableCell className="align-top" data-card={card}>
 			<Input {...getInputProps(field, { type })} aria-label={label} className={cn('w-full', className)} {...props} />
 			<CellError id={field.errorId} message={errorText(field.errors?.[0])} />
 		</TableCell>
@@ -475,7 +476,7 @@ export function SelectCell({
 	className?: string
 }) {
 	return (
-		<TableCell className="align-top" data-label={label} data-card={card}>
+		<TableCell className="align-top" data-card={card}>
 			<NativeSelect {...getSelectProps(field)} aria-label={label} className={cn('w-full', className)}>
 				{options.map(([value, text]) => (
 					<option key={value} value={value}>

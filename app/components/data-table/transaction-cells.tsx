@@ -71,7 +71,7 @@ export function ClientCell({
 	const typed = (field.value ?? '').trim().toLowerCase()
 	const known = !typed || choices.some((c) => c.value.toLowerCase() === typed || c.name.toLowerCase() === typed)
 	return (
-		<TableCell className="align-top" data-label={t('columns.client')} data-card="subtitle">
+		<TableCell className="align-top" data-card="subtitle">
 			<input {...getInputProps(clientId, { type: 'hidden' })} />
 			<Input
 				{...getInputProps(field, { type: 'text' })}
@@ -118,7 +118,7 @@ export function TransactionsReadTable({
 	const fmt = useFormat()
 	const { t } = useTranslation('transactions')
 	const categoryLabel = useCategoryLabel()
-	// Every row's cells carry their column's name (the phone cards' labels): translated once.
+	// The columns' names: the header's and the phone cards' labels, translated once.
 	const label = {
 		date: t('columns.date'),
 		client: t('columns.client'),
@@ -131,7 +131,7 @@ export function TransactionsReadTable({
 	const noClient = t('noClient')
 	return (
 		<div className="rounded-md border">
-			<Table cards>
+			<Table cards={[label.date, hideClient ? undefined : label.client, label.externalId, label.amount, label.category, label.method, label.description].filter((l) => l !== undefined)}>
 				<caption className="sr-only">{t('title')}</caption>
 				<TransactionHeaders state={state} hideClient={hideClient} />
 				<TableBody>
@@ -144,11 +144,11 @@ export function TransactionsReadTable({
 					) : (
 						rows.map((row) => (
 							<TableRow key={row.id}>
-								<TableCell className="tabular-nums" data-label={label.date} data-card="meta">
+								<TableCell className="tabular-nums" data-card="meta">
 									{fmt.date(row.dateReceived)}
 								</TableCell>
 								{hideClient ? null : (
-									<TableCell className="max-w-64 min-w-40 whitespace-normal wrap-anywhere" data-label={label.client} data-card="subtitle">
+									<TableCell className="max-w-64 min-w-40 whitespace-normal wrap-anywhere" data-card="subtitle">
 										{row.clientId && row.clientName ? (
 											<Link to={`/app/clients/${row.clientId}`} className="text-primary underline-offset-4 hover:underline">
 												{row.clientName}
@@ -158,17 +158,17 @@ export function TransactionsReadTable({
 										)}
 									</TableCell>
 								)}
-								<TableCell className="font-mono text-xs" data-label={label.externalId}>
+								<TableCell className="font-mono text-xs">
 									{row.externalId}
 								</TableCell>
-								<TableCell className="text-right tabular-nums" data-label={label.amount} data-card="title">
+								<TableCell className="text-right tabular-nums" data-card="title">
 									{fmt.money(row.amount)}
 								</TableCell>
-								<TableCell data-label={label.category} data-card="meta">
+								<TableCell data-card="meta">
 									<CategoryBadge category={row.category} label={categoryLabel(row.category)} />
 								</TableCell>
-								<TableCell data-label={label.method}>{t(`methods.${row.paymentMethod}`)}</TableCell>
-								<TableCell title={row.description ?? undefined} data-label={label.description} data-card={row.description ? 'wide' : 'hidden'}>
+								<TableCell>{t(`methods.${row.paymentMethod}`)}</TableCell>
+								<TableCell title={row.description ?? undefined} data-card={row.description ? 'wide' : 'hidden'}>
 									{/* Two lines at most. A table cell's own max-width does not hold back its column: the block inside does. */}
 									<div className="line-clamp-2 max-w-80 min-w-40 whitespace-normal wrap-anywhere">{row.description}</div>
 								</TableCell>

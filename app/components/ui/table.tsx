@@ -2,10 +2,29 @@ import * as React from 'react'
 import { cn } from '../../lib/utils.ts'
 
 /**
- * `cards` lists the rows as cards below md (app.css, docs/decisions/021-table-cards.md): give
- * each cell a `data-label` (its column) and, where it matters, a `data-card` role (title,
- * subtitle, meta, wide, actions, hidden). `scrollLabel` names the scroll area and lets the
- * keyboard reach it (a region in the tab order) for a table that may scroll sideways.
+ * The phone cards' labels, column by column (null: a column whose cells show no label, such as a
+ * row's own header). Written once per table, as a style of its own, rather than on each cell: on
+ * a page of 25 rows the same 7 labels were 175 attributes, each written out by React on its own.
+ */
+export type CardLabels = readonly (string | null | undefined)[]
+
+/** A CSS string literal: quotes, backslashes, line breaks and `<` escaped, so a label stays text and cannot end the style. */
+function cssString(text: string) {
+	return `"${text.replace(/["\\\n\r\f<]/g, (c) => `\\${c.charCodeAt(0).toString(16)} `)}"`
+}
+
+/** The rules that show each column's label above its value in the phone cards (app.css). */
+function cardLabelRules(id: string, labels: CardLabels) {
+	const rows = `table[data-cards="${id}"]>:is(tbody,tfoot)>tr>`
+	const rules = labels.flatMap((label, index) => (label ? [`${rows}:nth-child(${index + 1}):not([colspan])::before{content:${cssString(label)}}`] : []))
+	return `@media (width < 48rem){${rules.join('')}}`
+}
+
+/**
+ * `cards` lists the rows as cards below md (app.css, docs/decisions/021-table-cards.md): the
+ * columns' names in order (the cards' labels), and on cells, where it matters, a `data-card`
+ * role (title, subtitle, meta, wide, actions, hidden). `scrollLabel` names the scroll area and
+ * lets the keyboard reach it (a region in the tab order) for a table that may scroll sideways.
  * Rows, header cells and cells take their look from app/styles/app.css (the `[data-slot='table']`
  * rules), not from classes of their own: a page of rows carries no class per cell, and a cell's
  * `className` still wins, as a utility does over a component rule.
@@ -15,14 +34,16 @@ function Table({
 	cards,
 	scrollLabel,
 	...props
-}: React.ComponentProps<'table'> & { cards?: boolean; scrollLabel?: string }) {
+}: React.ComponentProps<'table'> & { cards?: CardLabels; scrollLabel?: string }) {
+	const id = React.useId()
 	return (
 		<div
 			data-slot="table-container"
 			className="relative w-full overflow-x-auto focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none"
 			{...(scrollLabel ? { role: 'region', 'aria-label': scrollLabel, tabIndex: 0 } : {})}
 		>
-			<table data-slot="table" data-cards={cards ? '' : undefined} className={cn('w-full caption-bottom text-sm', className)} {...props} />
+			{cards ? <style>{cardLabelRules(id, cards)}</style> : null}
+			<table data-slot="table" data-cards={cards ? id : undefined} className={cn('w-full caption-bottom text-sm', className)} {...props} />
 		</div>
 	)
 }

@@ -80,12 +80,16 @@ function HeadCells({ state }: { state: TableState<ClientSort> }) {
 	)
 }
 
+/** The columns, in order: their names are the phone cards' labels. */
+const COLUMNS = ['name', 'email', 'phone', 'company', 'status', 'created'] as const
+
 function ReadTable({ rows, state }: { rows: LoaderData['rows']; state: TableState<ClientSort> }) {
 	const fmt = useFormat()
 	const { t } = useTranslation('clients')
+	const labels = COLUMNS.map((c) => t(`columns.${c}`))
 	return (
 		<div className="rounded-md border">
-			<Table cards>
+			<Table cards={labels}>
 				<caption className="sr-only">{t('title')}</caption>
 				<TableHeader>
 					<TableRow>
@@ -95,31 +99,31 @@ function ReadTable({ rows, state }: { rows: LoaderData['rows']; state: TableStat
 				<TableBody>
 					{rows.length === 0 ? (
 						<TableRow>
-							<TableCell colSpan={6} className="h-24 text-center text-muted-foreground">
+							<TableCell colSpan={COLUMNS.length} className="h-24 text-center text-muted-foreground">
 								{state.q ? t('empty.search') : t('empty.none')}
 							</TableCell>
 						</TableRow>
 					) : (
 						rows.map((row) => (
 							<TableRow key={row.id}>
-								<TableCell className="max-w-64 min-w-40 whitespace-normal wrap-anywhere" data-label={t('columns.name')} data-card="title">
+								<TableCell className="max-w-64 min-w-40 whitespace-normal wrap-anywhere" data-card="title">
 									<Link to={`/app/clients/${row.id}`} className="font-medium text-primary underline-offset-4 hover:underline">
 										{row.name || t('unnamed')}
 									</Link>
 								</TableCell>
-								<TableCell className="max-w-64 whitespace-normal wrap-anywhere" data-label={t('columns.email')} data-card={row.email ? 'wide' : 'hidden'}>
+								<TableCell className="max-w-64 whitespace-normal wrap-anywhere" data-card={row.email ? 'wide' : 'hidden'}>
 									{row.email}
 								</TableCell>
-								<TableCell data-label={t('columns.phone')} data-card={row.phone ? undefined : 'hidden'}>
+								<TableCell data-card={row.phone ? undefined : 'hidden'}>
 									{row.phone}
 								</TableCell>
-								<TableCell className="max-w-64 whitespace-normal wrap-anywhere" data-label={t('columns.company')} data-card={row.company ? undefined : 'hidden'}>
+								<TableCell className="max-w-64 whitespace-normal wrap-anywhere" data-card={row.company ? undefined : 'hidden'}>
 									{row.company}
 								</TableCell>
-								<TableCell data-label={t('columns.status')} data-card="subtitle">
+								<TableCell data-card="subtitle">
 									<ClientStatusBadge status={row.status} />
 								</TableCell>
-								<TableCell className="tabular-nums" data-label={t('columns.created')} data-card="meta">
+								<TableCell className="tabular-nums" data-card="meta">
 									{fmt.date(row.createdDate)}
 								</TableCell>
 							</TableRow>
@@ -136,6 +140,7 @@ function EditClients({ loaderData, actionData }: Pick<Route.ComponentProps, 'loa
 	const { t } = useTranslation('clients')
 	const statuses = CLIENT_STATUSES.map((s) => [s, t(`statuses.${s}`)] as const)
 	const createdOf = new Map(loaderData.rows.map((r) => [r.id, r.createdDate]))
+	const labels = COLUMNS.map((c) => t(`columns.${c}`))
 	return (
 		<EditableTable
 			ns="clients"
@@ -145,7 +150,7 @@ function EditClients({ loaderData, actionData }: Pick<Route.ComponentProps, 'loa
 			blank={newClientRow()}
 			actionData={actionData}
 			header={<HeadCells state={loaderData.state} />}
-			columnCount={6}
+			labels={labels}
 			cells={(f, { errorText }) => {
 				const created = createdOf.get(f.id.initialValue ?? '')
 				return (
@@ -155,7 +160,7 @@ function EditClients({ loaderData, actionData }: Pick<Route.ComponentProps, 'loa
 						<TextCell field={f.phone} type="tel" label={t('columns.phone')} errorText={errorText} className="min-w-28" />
 						<TextCell field={f.company} label={t('columns.company')} errorText={errorText} className="min-w-32" />
 						<SelectCell field={f.status} label={t('columns.status')} errorText={errorText} options={statuses} card="subtitle" />
-						<TableCell className="align-top leading-9 tabular-nums" data-label={t('columns.created')}>
+						<TableCell className="align-top leading-9 tabular-nums">
 							{created ? fmt.date(created) : t('new')}
 						</TableCell>
 					</>

@@ -110,7 +110,7 @@ function LatestTransactions({ latest, className }: { latest: Route.ComponentProp
 				</CardAction>
 			</CardHeader>
 			<CardContent>
-				<Table cards scrollLabel={t('latest.title')}>
+				<Table cards={[label.date, label.client, label.amount, label.category, label.method]} scrollLabel={t('latest.title')}>
 					<TableHeader>
 						<TableRow>
 							<TableHead scope="col">{label.date}</TableHead>
@@ -135,19 +135,19 @@ function LatestTransactions({ latest, className }: { latest: Route.ComponentProp
 						) : (
 							latest.map((row) => (
 								<TableRow key={row.id}>
-									<TableCell className="tabular-nums" data-label={label.date} data-card="meta">
+									<TableCell className="tabular-nums" data-card="meta">
 										{fmt.date(row.dateReceived)}
 									</TableCell>
-									<TableCell className="max-w-40 truncate" data-label={label.client} data-card="subtitle" title={row.clientName || undefined}>
+									<TableCell className="max-w-40 truncate" data-card="subtitle" title={row.clientName || undefined}>
 										{row.clientName || <span className="text-muted-foreground">{t('reports:noClient')}</span>}
 									</TableCell>
-									<TableCell className="text-right tabular-nums" data-label={label.amount} data-card="title">
+									<TableCell className="text-right tabular-nums" data-card="title">
 										{fmt.money(row.amount)}
 									</TableCell>
-									<TableCell data-label={label.category} data-card="meta">
+									<TableCell data-card="meta">
 										<CategoryBadge category={row.category} label={categoryLabel(row.category)} />
 									</TableCell>
-									<TableCell className="hidden md:table-cell xl:hidden 2xl:table-cell" data-label={label.method} data-card="meta">
+									<TableCell className="hidden md:table-cell xl:hidden 2xl:table-cell" data-card="meta">
 										{t(`transactions:methods.${row.paymentMethod}`)}
 									</TableCell>
 								</TableRow>

@@ -57,7 +57,7 @@ export default function GearHistory({ loaderData }: Route.ComponentProps) {
 					<CardDescription>{t('history.description')}</CardDescription>
 				</CardHeader>
 				<CardContent className="grid gap-4">
-					<Table cards>
+					<Table cards={[t('history.columns.date'), t('history.columns.what'), t('history.columns.who'), t('history.columns.change'), t('history.columns.balance')]}>
 						<TableHeader>
 							<TableRow>
 								<TableHead scope="col">{t('history.columns.date')}</TableHead>
@@ -81,21 +81,21 @@ export default function GearHistory({ loaderData }: Route.ComponentProps) {
 							) : (
 								rows.map((row) => (
 									<TableRow key={row.id}>
-										<TableCell className="tabular-nums" data-label={t('history.columns.date')} data-card="meta">
+										<TableCell className="tabular-nums" data-card="meta">
 											{fmt.date(row.createdAt)}
 										</TableCell>
-										<TableCell data-label={t('history.columns.what')} data-card="wide">
+										<TableCell data-card="wide">
 											{t(`history.reasons.${row.reason}`)}
 											{row.upgradeName || row.moduleName ? `: ${row.upgradeName ?? row.moduleName}` : ''}
 										</TableCell>
-										<TableCell data-label={t('history.columns.who')} data-card="meta">
+										<TableCell data-card="meta">
 											{row.actor ?? t('history.system')}
 										</TableCell>
-										<TableCell className="text-right tabular-nums" data-label={t('history.columns.change')} data-card="title">
+										<TableCell className="text-right tabular-nums" data-card="title">
 											{row.delta > 0 ? '+' : ''}
 											{fmt.number(row.delta)}
 										</TableCell>
-										<TableCell className="text-right tabular-nums" data-label={t('history.columns.balance')}>
+										<TableCell className="text-right tabular-nums">
 											{fmt.number(row.balanceAfter)}
 										</TableCell>
 									</TableRow>

@@ -183,7 +183,7 @@ function CategoryBreakdown({ report }: { report: RangeFigures }) {
 				<ShareChartSlot label={t('breakdown.chartLabel')} data={points} height={220} />
 				<Table
 					data-testid="category-table"
-					cards
+					cards={[null, t('columns.count'), t('columns.amount'), t('columns.share')]}
 					scrollLabel={t('breakdown.title')}
 					className="[&_th]:whitespace-normal"
 					// Count, amount and share side by side, each as wide as its value needs.
@@ -213,15 +213,9 @@ function CategoryBreakdown({ report }: { report: RangeFigures }) {
 										{t(`category.${c.category}`)}
 									</span>
 								</TableHead>
-								<TableCell className="text-right tabular-nums" data-label={t('columns.count')}>
-									{fmt.number(c.count)}
-								</TableCell>
-								<TableCell className="text-right tabular-nums" data-label={t('columns.amount')}>
-									{fmt.money(c.amount)}
-								</TableCell>
-								<TableCell className="text-right tabular-nums" data-label={t('columns.share')}>
-									{fmt.percent(c.share)}
-								</TableCell>
+								<TableCell className="text-right tabular-nums">{fmt.number(c.count)}</TableCell>
+								<TableCell className="text-right tabular-nums">{fmt.money(c.amount)}</TableCell>
+								<TableCell className="text-right tabular-nums">{fmt.percent(c.share)}</TableCell>
 							</TableRow>
 						))}
 					</TableBody>
@@ -268,16 +262,10 @@ function TotalsFooter({ totals, columns }: { totals: RangeFigures['totals']; col
 				<TableHead scope="row" data-card="title">
 					{t('columns.total')}
 				</TableHead>
-				<TableCell className="text-right tabular-nums" data-label={t('columns.count')}>
-					{fmt.number(totals.count)}
-				</TableCell>
-				<TableCell className="text-right tabular-nums" data-label={t('columns.amount')}>
-					{fmt.money(totals.amount)}
-				</TableCell>
+				<TableCell className="text-right tabular-nums">{fmt.number(totals.count)}</TableCell>
+				<TableCell className="text-right tabular-nums">{fmt.money(totals.amount)}</TableCell>
 				{columns === 4 ? (
-					<TableCell className="text-right tabular-nums" data-label={t('columns.share')}>
-						{fmt.percent(1)}
-					</TableCell>
+					<TableCell className="text-right tabular-nums">{fmt.percent(1)}</TableCell>
 				) : null}
 			</TableRow>
 		</TableFooter>

@@ -161,7 +161,7 @@ function EditTransactions({ loaderData, actionData }: Pick<Route.ComponentProps,
 			blank={{ ...newTransactionRow(loaderData.today), clientId: '', newClient: '' }}
 			actionData={actionData}
 			header={<TransactionHeadCells state={loaderData.state} editing />}
-			columnCount={7}
+			labels={[t('columns.date'), t('columns.client'), t('columns.externalId'), t('columns.amount'), t('columns.category'), t('columns.method'), t('columns.description')]}
 			// The client, category and method take the width of what they show (field-sizing), never
 			// less than their minimum: the table scrolls sideways rather than cut a name.
 			cells={(f, { errorText }) => (

@@ -49,15 +49,16 @@ export default function ProvidersTab({ loaderData, actionData }: Route.Component
 	)
 }
 
+/** The columns, in order (the read table adds the hours): their names head the table and label the phone cards. */
+const COLUMNS = ['member', 'displayName', 'bio', 'avatarUrl', 'status'] as const
+
 function HeadCells({ withHours = false }: { withHours?: boolean }) {
 	const { t } = useTranslation('booking')
 	return (
 		<>
-			<TableHead>{t('providers.columns.member')}</TableHead>
-			<TableHead>{t('providers.columns.displayName')}</TableHead>
-			<TableHead>{t('providers.columns.bio')}</TableHead>
-			<TableHead>{t('providers.columns.avatarUrl')}</TableHead>
-			<TableHead>{t('providers.columns.status')}</TableHead>
+			{COLUMNS.map((c) => (
+				<TableHead key={c}>{t(`providers.columns.${c}`)}</TableHead>
+			))}
 			{withHours ? <TableHead>{t('providers.columns.hours')}</TableHead> : null}
 		</>
 	)
@@ -66,25 +67,25 @@ function HeadCells({ withHours = false }: { withHours?: boolean }) {
 function ReadTable({ rows }: { rows: LoaderData['rows'] }) {
 	const { t } = useTranslation('booking')
 	return (
-		<BookingReadTable tab="providers" head={<HeadCells withHours />} columnCount={6} rowCount={rows.length}>
+		<BookingReadTable tab="providers" head={<HeadCells withHours />} labels={[...COLUMNS, 'hours'].map((c) => t(`providers.columns.${c}`))} rowCount={rows.length}>
 			{rows.map((row) => (
 				<TableRow key={row.id}>
-					<TableCell className="text-muted-foreground" data-label={t('providers.columns.member')} data-card="wide">
+					<TableCell className="text-muted-foreground" data-card="wide">
 						{row.member}
 					</TableCell>
-					<TableCell className="max-w-64 min-w-40 font-medium whitespace-normal wrap-anywhere" data-label={t('providers.columns.displayName')} data-card="title">
+					<TableCell className="max-w-64 min-w-40 font-medium whitespace-normal wrap-anywhere" data-card="title">
 						{row.displayName}
 					</TableCell>
-					<TableCell className="max-w-64 truncate text-muted-foreground" data-label={t('providers.columns.bio')} data-card={row.bio ? 'wide' : 'hidden'}>
+					<TableCell className="max-w-64 truncate text-muted-foreground" data-card={row.bio ? 'wide' : 'hidden'}>
 						{row.bio}
 					</TableCell>
-					<TableCell className="max-w-48 truncate font-mono text-xs" data-label={t('providers.columns.avatarUrl')} data-card={row.avatarUrl ? 'wide' : 'hidden'}>
+					<TableCell className="max-w-48 truncate font-mono text-xs" data-card={row.avatarUrl ? 'wide' : 'hidden'}>
 						{row.avatarUrl}
 					</TableCell>
-					<TableCell data-label={t('providers.columns.status')} data-card="subtitle">
+					<TableCell data-card="subtitle">
 						<ActiveBadge active={row.isActive} />
 					</TableCell>
-					<TableCell data-label={t('providers.columns.hours')}>
+					<TableCell>
 						<Link
 							to={`/app/booking/providers/${row.id}/hours`}
 							aria-label={t('providers.hours.edit', { name: row.displayName })}
@@ -116,7 +117,7 @@ function MemberCell({
 }) {
 	const { t } = useTranslation('booking')
 	return (
-		<TableCell className="align-top" data-label={label} data-card="wide">
+		<TableCell className="align-top" data-card="wide">
 			<NativeSelect
 				{...getSelectProps(field)}
 				aria-label={label}
@@ -161,13 +162,13 @@ function EditProviders({ loaderData, actionData }: Pick<Route.ComponentProps, 'l
 			deletable={false}
 			addDisabledReason={loaderData.freeMembers.length === 0 ? t('providers.noFreeMember') : undefined}
 			header={<HeadCells />}
-			columnCount={5}
+			labels={COLUMNS.map((c) => t(`providers.columns.${c}`))}
 			cells={(f, { isNew, errorText }) => (
 				<>
 					{isNew ? (
 						<MemberCell field={f.member} label={t('providers.columns.member')} errorText={errorText} members={loaderData.freeMembers} />
 					) : (
-						<TableCell className="align-top leading-9 text-muted-foreground" data-label={t('providers.columns.member')} data-card="wide">
+						<TableCell className="align-top leading-9 text-muted-foreground" data-card="wide">
 							{memberOf.get(f.id.initialValue ?? '')}
 						</TableCell>
 					)}

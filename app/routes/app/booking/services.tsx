@@ -48,16 +48,16 @@ export default function ServicesTab({ loaderData, actionData }: Route.ComponentP
 	)
 }
 
+/** The columns, in order: their names head the table and label the phone cards. */
+const COLUMNS = ['name', 'description', 'price', 'duration', 'color', 'status'] as const
+
 function HeadCells() {
 	const { t } = useTranslation('booking')
 	return (
 		<>
-			<TableHead>{t('services.columns.name')}</TableHead>
-			<TableHead>{t('services.columns.description')}</TableHead>
-			<TableHead>{t('services.columns.price')}</TableHead>
-			<TableHead>{t('services.columns.duration')}</TableHead>
-			<TableHead>{t('services.columns.color')}</TableHead>
-			<TableHead>{t('services.columns.status')}</TableHead>
+			{COLUMNS.map((c) => (
+				<TableHead key={c}>{t(`services.columns.${c}`)}</TableHead>
+			))}
 		</>
 	)
 }
@@ -66,28 +66,28 @@ function ReadTable({ rows }: { rows: LoaderData['rows'] }) {
 	const fmt = useFormat()
 	const { t } = useTranslation('booking')
 	return (
-		<BookingReadTable tab="services" head={<HeadCells />} columnCount={6} rowCount={rows.length}>
+		<BookingReadTable tab="services" head={<HeadCells />} labels={COLUMNS.map((c) => t(`services.columns.${c}`))} rowCount={rows.length}>
 			{rows.map((row) => (
 				<TableRow key={row.id}>
-					<TableCell className="max-w-64 min-w-40 font-medium whitespace-normal wrap-anywhere" data-label={t('services.columns.name')} data-card="title">
+					<TableCell className="max-w-64 min-w-40 font-medium whitespace-normal wrap-anywhere" data-card="title">
 						{row.name}
 					</TableCell>
-					<TableCell className="max-w-64 truncate text-muted-foreground" data-label={t('services.columns.description')} data-card={row.description ? 'wide' : 'hidden'}>
+					<TableCell className="max-w-64 truncate text-muted-foreground" data-card={row.description ? 'wide' : 'hidden'}>
 						{row.description}
 					</TableCell>
-					<TableCell className="tabular-nums" data-label={t('services.columns.price')} data-card="meta">
+					<TableCell className="tabular-nums" data-card="meta">
 						{fmt.money(row.price)}
 					</TableCell>
-					<TableCell className="tabular-nums" data-label={t('services.columns.duration')} data-card="meta">
+					<TableCell className="tabular-nums" data-card="meta">
 						{t('services.minutes', { count: row.durationMinutes })}
 					</TableCell>
-					<TableCell data-label={t('services.columns.color')}>
+					<TableCell>
 						<span className="inline-flex items-center gap-2 font-mono text-xs">
 							<span className="size-4 rounded-full border" style={{ backgroundColor: row.color }} aria-hidden="true" />
 							{row.color}
 						</span>
 					</TableCell>
-					<TableCell data-label={t('services.columns.status')} data-card="subtitle">
+					<TableCell data-card="subtitle">
 						<ActiveBadge active={row.isActive} />
 					</TableCell>
 				</TableRow>
@@ -99,7 +99,7 @@ function ReadTable({ rows }: { rows: LoaderData['rows'] }) {
 /** A colour cell: the browser's colour picker (a hex value), with its error. */
 function ColorCell({ field, label, errorText }: { field: CellField; label: string; errorText: ErrorText }) {
 	return (
-		<TableCell className="align-top" data-label={label}>
+		<TableCell className="align-top">
 			<Input {...getInputProps(field, { type: 'color' })} aria-label={label} className="h-9 w-14 p-1" />
 			<CellError id={field.errorId} message={errorText(field.errors?.[0])} />
 		</TableCell>
@@ -126,7 +126,7 @@ function EditServices({ loaderData, actionData }: Pick<Route.ComponentProps, 'lo
 			blank={newServiceRow()}
 			actionData={actionData}
 			header={<HeadCells />}
-			columnCount={6}
+			labels={COLUMNS.map((c) => t(`services.columns.${c}`))}
 			cells={(f, { errorText }) => (
 				<>
 					<TextCell field={f.name} label={t('services.columns.name')} errorText={errorText} card="title" className="min-w-36" />

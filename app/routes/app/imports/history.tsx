@@ -64,7 +64,7 @@ export default function ImportHistory({ loaderData }: Route.ComponentProps) {
 						<p className="text-sm text-muted-foreground">{t('history.empty')}</p>
 					) : (
 						// Headers and cells wrap, so that the nine columns and Undo fit a laptop's width; cards on a phone.
-						<Table data-testid="import-history" cards className="[&_td]:whitespace-normal [&_th]:whitespace-normal">
+						<Table data-testid="import-history" cards={[t('history.columns.when'), t('history.columns.source'), t('history.columns.who'), t('history.columns.read'), t('history.columns.created'), t('history.columns.duplicates'), t('history.columns.ignored'), t('history.columns.failed'), t('history.columns.status')]} className="[&_td]:whitespace-normal [&_th]:whitespace-normal">
 							<TableHeader>
 								<TableRow>
 									<TableHead scope="col">{t('history.columns.when')}</TableHead>
@@ -81,18 +81,18 @@ export default function ImportHistory({ loaderData }: Route.ComponentProps) {
 							<TableBody>
 								{loaderData.rows.map((r) => (
 									<TableRow key={r.id}>
-										<TableCell data-label={t('history.columns.when')} data-card="title">{when(r.ran)}</TableCell>
-										<TableCell data-label={t('history.columns.source')} data-card="subtitle">
+										<TableCell data-card="title">{when(r.ran)}</TableCell>
+										<TableCell data-card="subtitle">
 											<div>{t(`sources.${r.source}`)}</div>
 											{r.fileName ? <div className="text-xs text-muted-foreground">{r.fileName}</div> : null}
 										</TableCell>
-										<TableCell data-label={t('history.columns.who')} data-card={r.who ? 'meta' : 'hidden'}>{r.who ?? ''}</TableCell>
-										<TableCell className="text-right" data-label={t('history.columns.read')}>{n(r.rowsRead)}</TableCell>
-										<TableCell className="text-right" data-label={t('history.columns.created')} data-testid="history-created">{n(r.created)}</TableCell>
-										<TableCell className="text-right" data-label={t('history.columns.duplicates')} data-testid="history-duplicates">{n(r.duplicates)}</TableCell>
-										<TableCell className="text-right" data-label={t('history.columns.ignored')}>{n(r.ignored)}</TableCell>
-										<TableCell className="text-right" data-label={t('history.columns.failed')}>{n(r.failed)}</TableCell>
-										<TableCell data-label={t('history.columns.status')} data-card="wide">
+										<TableCell data-card={r.who ? 'meta' : 'hidden'}>{r.who ?? ''}</TableCell>
+										<TableCell className="text-right">{n(r.rowsRead)}</TableCell>
+										<TableCell className="text-right" data-testid="history-created">{n(r.created)}</TableCell>
+										<TableCell className="text-right" data-testid="history-duplicates">{n(r.duplicates)}</TableCell>
+										<TableCell className="text-right">{n(r.ignored)}</TableCell>
+										<TableCell className="text-right">{n(r.failed)}</TableCell>
+										<TableCell data-card="wide">
 											{r.status === 'undone' ? (
 												t('history.status.undone', { count: r.undone })
 											) : (

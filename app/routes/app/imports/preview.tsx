@@ -125,7 +125,7 @@ export default function ImportPreview({ loaderData }: Route.ComponentProps) {
 						) : null}
 					</CardHeader>
 					<CardContent>
-						<Table data-testid="import-failures" cards>
+						<Table data-testid="import-failures" cards={[t('preview.columns.line'), t('preview.columns.reason'), t('preview.columns.value')]}>
 							<TableHeader>
 								<TableRow>
 									<TableHead scope="col">{t('preview.columns.line')}</TableHead>
@@ -136,9 +136,9 @@ export default function ImportPreview({ loaderData }: Route.ComponentProps) {
 							<TableBody>
 								{batch.failures.map((f) => (
 									<TableRow key={f.line}>
-										<TableCell data-label={t('preview.columns.line')} data-card="meta">{f.line}</TableCell>
-										<TableCell data-label={t('preview.columns.reason')} data-card="title" className="whitespace-normal">{t(`reasons.${f.reason}`)}</TableCell>
-										<TableCell className="font-mono text-xs break-all whitespace-normal" data-label={t('preview.columns.value')} data-card={f.value ? 'wide' : 'hidden'}>{f.value}</TableCell>
+										<TableCell data-card="meta">{f.line}</TableCell>
+										<TableCell data-card="title" className="whitespace-normal">{t(`reasons.${f.reason}`)}</TableCell>
+										<TableCell className="font-mono text-xs break-all whitespace-normal" data-card={f.value ? 'wide' : 'hidden'}>{f.value}</TableCell>
 									</TableRow>
 								))}
 							</TableBody>
@@ -155,7 +155,7 @@ export default function ImportPreview({ loaderData }: Route.ComponentProps) {
 						{batch.payments > rows.length ? <p className="text-sm text-muted-foreground">{t('preview.firstRows', { count: loaderData.previewRows })}</p> : null}
 					</CardHeader>
 					<CardContent>
-						<Table data-testid="import-rows" cards>
+						<Table data-testid="import-rows" cards={[t('preview.columns.date'), t('preview.columns.payer'), t('preview.columns.amount'), t('preview.columns.externalId'), t('preview.columns.outcome')]}>
 							<TableHeader>
 								<TableRow>
 									<TableHead scope="col">{t('preview.columns.date')}</TableHead>
@@ -170,11 +170,11 @@ export default function ImportPreview({ loaderData }: Route.ComponentProps) {
 							<TableBody>
 								{rows.map((r) => (
 									<TableRow key={r.ord}>
-										<TableCell data-label={t('preview.columns.date')} data-card="meta">{fmt.date(r.date)}</TableCell>
-										<TableCell data-label={t('preview.columns.payer')} data-card="subtitle">{r.payer}</TableCell>
-										<TableCell className="text-right" data-label={t('preview.columns.amount')} data-card="title">{fmt.money(r.amount)}</TableCell>
-										<TableCell className="font-mono text-xs" data-label={t('preview.columns.externalId')} data-card={r.externalId ? 'meta' : 'hidden'}>{r.externalId ?? ''}</TableCell>
-										<TableCell data-label={t('preview.columns.outcome')} data-card="wide">
+										<TableCell data-card="meta">{fmt.date(r.date)}</TableCell>
+										<TableCell data-card="subtitle">{r.payer}</TableCell>
+										<TableCell className="text-right" data-card="title">{fmt.money(r.amount)}</TableCell>
+										<TableCell className="font-mono text-xs" data-card={r.externalId ? 'meta' : 'hidden'}>{r.externalId ?? ''}</TableCell>
+										<TableCell data-card="wide">
 											{t(`preview.states.${r.state}`)}
 											{r.state === 'new' ? ` · ${t(`preview.matches.${r.candidates === 1 ? 'matched' : r.candidates > 1 ? 'review' : 'unmatched'}`)}` : ''}
 										</TableCell>

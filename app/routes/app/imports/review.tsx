@@ -58,7 +58,7 @@ export default function ReviewQueue({ loaderData, actionData }: Route.ComponentP
 					{rows.length === 0 ? (
 						<p className="text-sm text-muted-foreground">{t('review.empty')}</p>
 					) : (
-						<Table data-testid="review-queue" cards>
+						<Table data-testid="review-queue" cards={[t('review.columns.date'), t('review.columns.payer'), t('review.columns.amount'), t('review.columns.why'), t('review.columns.client')]}>
 							<TableHeader>
 								<TableRow>
 									<TableHead scope="col">{t('review.columns.date')}</TableHead>
@@ -74,22 +74,22 @@ export default function ReviewQueue({ loaderData, actionData }: Route.ComponentP
 									const others = clients.filter((c) => !r.candidates.includes(c.id))
 									return (
 										<TableRow key={r.id} data-testid="review-row">
-											<TableCell data-label={t('review.columns.date')} data-card="meta">
+											<TableCell data-card="meta">
 												{fmt.date(r.date)}
 											</TableCell>
-											<TableCell data-label={t('review.columns.payer')} data-card="subtitle">
+											<TableCell data-card="subtitle">
 												<div className="font-medium" data-testid="review-payer">
 													{r.payer}
 												</div>
 												<div className="text-xs text-muted-foreground">{t(`transactions:methods.${r.method}`)}</div>
 											</TableCell>
-											<TableCell className="text-right" data-label={t('review.columns.amount')} data-card="title">
+											<TableCell className="text-right" data-card="title">
 												{fmt.money(r.amount)}
 											</TableCell>
-											<TableCell data-label={t('review.columns.why')} data-card="meta">
+											<TableCell data-card="meta">
 												{t(`review.why.${r.category}`)}
 											</TableCell>
-											<TableCell data-label={t('review.columns.client')} data-card="wide">
+											<TableCell data-card="wide">
 												<AppForm method="post" className="grid gap-2">
 													<input type="hidden" name="transactionId" value={r.id} />
 													{/* The choice is as wide as the cell, never as its longest client name (a phone, a narrow column). */}

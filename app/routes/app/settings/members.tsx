@@ -124,7 +124,7 @@ export default function MembersTab({ loaderData, actionData }: Route.ComponentPr
 					<CardDescription>{t('members.description', { name: loaderData.organizationName })}</CardDescription>
 				</CardHeader>
 				<CardContent>
-					<Table cards>
+					<Table cards={[t('members.columns.member'), t('members.columns.email'), t('members.columns.role'), null]}>
 						<TableHeader>
 							<TableRow>
 								<TableHead>{t('members.columns.member')}</TableHead>
@@ -139,7 +139,7 @@ export default function MembersTab({ loaderData, actionData }: Route.ComponentPr
 								const editable = myRole === 'owner' || m.role !== 'owner'
 								return (
 									<TableRow key={m.userId} data-testid="member-row">
-										<TableCell data-label={t('members.columns.member')} data-card="title">
+										<TableCell data-card="title">
 											<div className="flex items-center gap-2">
 												{m.avatarUrl ? (
 													<img src={m.avatarUrl} alt="" width={28} height={28} className="size-7 rounded-full object-cover" />
@@ -154,10 +154,10 @@ export default function MembersTab({ loaderData, actionData }: Route.ComponentPr
 												</span>
 											</div>
 										</TableCell>
-										<TableCell data-label={t('members.columns.email')} data-card="wide">
+										<TableCell data-card="wide">
 											{m.email}
 										</TableCell>
-										<TableCell data-label={t('members.columns.role')} data-card="subtitle">
+										<TableCell data-card="subtitle">
 											<Badge variant={m.role === 'owner' ? 'default' : 'secondary'}>{tc(`roles.${m.role}`)}</Badge>
 										</TableCell>
 										<TableCell data-card={editable ? 'actions' : 'hidden'}>
