@@ -34,6 +34,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	return { ...history, rows, gearsRemaining: organization.gearsRemaining, gearsOwned: organization.gearsOwned }
 }
 
+/** The ledger's columns, in order: the phone cards' labels. */
+const LEDGER_COLUMNS = ['date', 'what', 'who', 'change', 'balance'] as const
+
 export default function GearHistory({ loaderData }: Route.ComponentProps) {
 	const fmt = useFormat()
 	const { t } = useTranslation(['marketplace', 'common'])
@@ -57,7 +60,7 @@ export default function GearHistory({ loaderData }: Route.ComponentProps) {
 					<CardDescription>{t('history.description')}</CardDescription>
 				</CardHeader>
 				<CardContent className="grid gap-4">
-					<Table cards={[t('history.columns.date'), t('history.columns.what'), t('history.columns.who'), t('history.columns.change'), t('history.columns.balance')]}>
+					<Table cards={LEDGER_COLUMNS.map((c) => t(`history.columns.${c}`))}>
 						<TableHeader>
 							<TableRow>
 								<TableHead scope="col">{t('history.columns.date')}</TableHead>

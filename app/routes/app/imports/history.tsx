@@ -49,6 +49,9 @@ export async function action({ request, context }: Route.ActionArgs) {
 	return redirectWithToast(back, { type: 'error', title: 'imports:toast.notFound' })
 }
 
+/** The history's columns, in order: the phone cards' labels. */
+const HISTORY_COLUMNS = ['when', 'source', 'who', 'read', 'created', 'duplicates', 'ignored', 'failed', 'status'] as const
+
 export default function ImportHistory({ loaderData }: Route.ComponentProps) {
 	const fmt = useFormat()
 	const { t } = useTranslation('imports')
@@ -64,7 +67,7 @@ export default function ImportHistory({ loaderData }: Route.ComponentProps) {
 						<p className="text-sm text-muted-foreground">{t('history.empty')}</p>
 					) : (
 						// Headers and cells wrap, so that the nine columns and Undo fit a laptop's width; cards on a phone.
-						<Table data-testid="import-history" cards={[t('history.columns.when'), t('history.columns.source'), t('history.columns.who'), t('history.columns.read'), t('history.columns.created'), t('history.columns.duplicates'), t('history.columns.ignored'), t('history.columns.failed'), t('history.columns.status')]} className="[&_td]:whitespace-normal [&_th]:whitespace-normal">
+						<Table data-testid="import-history" cards={HISTORY_COLUMNS.map((c) => t(`history.columns.${c}`))} className="[&_td]:whitespace-normal [&_th]:whitespace-normal">
 							<TableHeader>
 								<TableRow>
 									<TableHead scope="col">{t('history.columns.when')}</TableHead>

@@ -54,6 +54,12 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 	})
 }
 
+/** The failures' columns, in order: the phone cards' labels. */
+const FAILURE_COLUMNS = ['line', 'reason', 'value'] as const
+
+/** The rows' columns, in order: the phone cards' labels. */
+const ROW_COLUMNS = ['date', 'payer', 'amount', 'externalId', 'outcome'] as const
+
 export default function ImportPreview({ loaderData }: Route.ComponentProps) {
 	const fmt = useFormat()
 	const { t } = useTranslation('imports')
@@ -125,7 +131,7 @@ export default function ImportPreview({ loaderData }: Route.ComponentProps) {
 						) : null}
 					</CardHeader>
 					<CardContent>
-						<Table data-testid="import-failures" cards={[t('preview.columns.line'), t('preview.columns.reason'), t('preview.columns.value')]}>
+						<Table data-testid="import-failures" cards={FAILURE_COLUMNS.map((c) => t(`preview.columns.${c}`))}>
 							<TableHeader>
 								<TableRow>
 									<TableHead scope="col">{t('preview.columns.line')}</TableHead>
@@ -155,7 +161,7 @@ export default function ImportPreview({ loaderData }: Route.ComponentProps) {
 						{batch.payments > rows.length ? <p className="text-sm text-muted-foreground">{t('preview.firstRows', { count: loaderData.previewRows })}</p> : null}
 					</CardHeader>
 					<CardContent>
-						<Table data-testid="import-rows" cards={[t('preview.columns.date'), t('preview.columns.payer'), t('preview.columns.amount'), t('preview.columns.externalId'), t('preview.columns.outcome')]}>
+						<Table data-testid="import-rows" cards={ROW_COLUMNS.map((c) => t(`preview.columns.${c}`))}>
 							<TableHeader>
 								<TableRow>
 									<TableHead scope="col">{t('preview.columns.date')}</TableHead>

@@ -45,6 +45,9 @@ export async function action({ request, context }: Route.ActionArgs) {
 	return redirectWithToast(back, { type: 'success', title: 'imports:toast.resolved' })
 }
 
+/** The queue's columns, in order: the phone cards' labels. */
+const REVIEW_COLUMNS = ['date', 'payer', 'amount', 'why', 'client'] as const
+
 export default function ReviewQueue({ loaderData, actionData }: Route.ComponentProps) {
 	const fmt = useFormat()
 	const { t } = useTranslation(['imports', 'transactions'])
@@ -58,7 +61,7 @@ export default function ReviewQueue({ loaderData, actionData }: Route.ComponentP
 					{rows.length === 0 ? (
 						<p className="text-sm text-muted-foreground">{t('review.empty')}</p>
 					) : (
-						<Table data-testid="review-queue" cards={[t('review.columns.date'), t('review.columns.payer'), t('review.columns.amount'), t('review.columns.why'), t('review.columns.client')]}>
+						<Table data-testid="review-queue" cards={REVIEW_COLUMNS.map((c) => t(`review.columns.${c}`))}>
 							<TableHeader>
 								<TableRow>
 									<TableHead scope="col">{t('review.columns.date')}</TableHead>
