@@ -131,7 +131,7 @@ export function TransactionsReadTable({
 	const noClient = t('noClient')
 	return (
 		<div className="rounded-md border">
-			<Table cards={[label.date, hideClient ? undefined : label.client, label.externalId, label.amount, label.category, label.method, label.description].filter((l) => l !== undefined)}>
+			<Table cards={[label.date, ...(hideClient ? [] : [label.client]), label.externalId, label.amount, label.category, label.method, label.description]}>
 				<caption className="sr-only">{t('title')}</caption>
 				<TransactionHeaders state={state} hideClient={hideClient} />
 				<TableBody>

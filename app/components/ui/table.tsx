@@ -6,7 +6,7 @@ import { cn } from '../../lib/utils.ts'
  * row's own header). Written once per table, as a style of its own, rather than on each cell: on
  * a page of 25 rows the same 7 labels were 175 attributes, each written out by React on its own.
  */
-export type CardLabels = readonly (string | null | undefined)[]
+export type CardLabels = readonly (string | null)[]
 
 /** A CSS string literal: quotes, backslashes, line breaks and `<` escaped, so a label stays text and cannot end the style. */
 function cssString(text: string) {
