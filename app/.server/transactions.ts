@@ -6,6 +6,7 @@ import {
 	TRANSACTION_SORTS,
 	parseAmount,
 	type PaymentMethod,
+	type EditableTransactionRow,
 	type TransactionCategory,
 	type TransactionRow,
 	type TransactionRowInput,
@@ -36,12 +37,16 @@ export type ListTransactionsOptions = PageOptions<TransactionSort> & {
 }
 
 
-export type { TransactionRow }
+export type { EditableTransactionRow, TransactionRow }
 
-export type TransactionPage = { rows: TransactionRow[]; total: number; totalCapped: boolean }
+/**
+ * A row as the queries select it (columns named as the row's fields): the values and the
+ * version. The read mode shows it (shownTransaction); the edit mode adds the fingerprint
+ * (editableTransaction).
+ */
+export type LoadedTransaction = TransactionRow & { version: string }
 
-/** A row as the queries select it (columns named as the row's fields), before its fingerprint. */
-type DbRow = Omit<TransactionRow, 'fingerprint'>
+export type TransactionPage = { rows: LoadedTransaction[]; total: number; totalCapped: boolean }
 
 /** The values a user edits, as text, in the order the fingerprint hashes them. */
 function editableValues(row: {
@@ -56,8 +61,14 @@ function editableValues(row: {
 	return [row.clientName, row.externalId, row.amount, row.dateReceived, row.category, row.paymentMethod, row.description]
 }
 
-function toRow(row: DbRow): TransactionRow {
+/** A loaded row as the edit form needs it: with the fingerprint of its values. */
+export function editableTransaction(row: LoadedTransaction): EditableTransactionRow {
 	return { ...row, fingerprint: fingerprint(editableValues(row)) }
+}
+
+/** A loaded row as a read-only table needs it: its values only. */
+export function shownTransaction({ version: _version, ...row }: LoadedTransaction): TransactionRow {
+	return row
 }
 
 const columns = sql`t.id, t.date_received as "dateReceived", t.client_id as "clientId", c.name as "clientName",
@@ -210,8 +221,8 @@ function pageRowsSql(filter: Filter, sort: TransactionSort, dir: SortDirection, 
 }
 
 async function pageRows(trx: Tx, filter: Filter, sort: TransactionSort, dir: SortDirection, limit: number, offset: number) {
-	const { rows } = await sql<DbRow & { position: unknown }>`${pageRowsSql(filter, sort, dir, limit, offset)} order by p.n`.execute(trx)
-	return rows.map(({ position: _position, ...row }) => toRow(row))
+	const { rows } = await sql<LoadedTransaction & { position: unknown }>`${pageRowsSql(filter, sort, dir, limit, offset)} order by p.n`.execute(trx)
+	return rows.map(({ position: _position, ...row }) => row)
 }
 
 /**
@@ -222,7 +233,7 @@ async function pageRows(trx: Tx, filter: Filter, sort: TransactionSort, dir: Sor
  */
 async function pageRowsCountAndSync(trx: Tx, filter: Filter, sort: TransactionSort, dir: SortDirection, limit: number, offset: number) {
 	const { total, capped } = totalSql(filter)
-	const { rows } = await sql<DbRow & { position: unknown; summary: SyncRow & { total: number | null } }>`
+	const { rows } = await sql<LoadedTransaction & { position: unknown; summary: SyncRow & { total: number | null } }>`
 		select x.summary, r.*
 		from (select json_build_object('total', ${total}::int8, 'sync_status', s.sync_status, 'error_message', s.error_message,
 				'last_synced_at', s.last_synced_at) as summary
@@ -232,7 +243,7 @@ async function pageRowsCountAndSync(trx: Tx, filter: Filter, sort: TransactionSo
 		order by r.position`.execute(trx)
 	const summary = rows[0]?.summary
 	return {
-		rows: rows[0]?.id == null ? [] : rows.map(({ summary: _summary, position: _position, ...row }) => toRow(row)),
+		rows: rows[0]?.id == null ? [] : rows.map(({ summary: _summary, position: _position, ...row }) => row),
 		count: countOf(summary?.total, capped),
 		sync: syncStateOf(summary),
 	}
@@ -297,9 +308,9 @@ async function countWithClient(trx: Tx, filter: Filter) {
 /** Full rows for the given ids, in the order given. */
 async function rowsByIds(trx: Tx, organizationId: string, ids: string[]) {
 	if (ids.length === 0) return []
-	const { rows } = await sql<DbRow>`select ${columns} from public.transactions t ${clientJoin}
+	const { rows } = await sql<LoadedTransaction>`select ${columns} from public.transactions t ${clientJoin}
 		where t.organization_id = ${organizationId} and t.id = any(${ids}::uuid[])`.execute(trx)
-	const byId = new Map(rows.map((r) => [r.id, toRow(r)]))
+	const byId = new Map(rows.map((r) => [r.id, r]))
 	return ids.flatMap((id) => byId.get(id) ?? [])
 }
 
@@ -438,11 +449,11 @@ async function searchPage(trx: Tx, filter: Filter, q: string, amount: string | n
 		capped as (select (select count(*) from s) >= ${SEARCH_CAP} or (select count(*) from cl) >= ${SEARCH_CAP}
 			or (select count(*) from am) >= ${SEARCH_CAP} as capped)`
 	const where = sql`${filterSql(filter)} and t.id in (select id from m)`
-	const { rows } = await sql<DbRow & { total: number; capped: boolean }>`${ctes}
+	const { rows } = await sql<LoadedTransaction & { total: number; capped: boolean }>`${ctes}
 		select ${columns}, count(*) over () as total, (select capped from capped) as capped
 		from public.transactions t ${clientJoin} where ${where}
 		order by ${orderBy(sort, dir)} offset ${offset} limit ${limit}`.execute(trx)
-	if (rows[0]) return { rows: rows.map(toRow), total: Number(rows[0].total), totalCapped: rows[0].capped }
+	if (rows[0]) return { rows: rows.map(({ total: _total, capped: _capped, ...row }) => row), total: Number(rows[0].total), totalCapped: rows[0].capped }
 	if (offset === 0) return { rows: [], total: 0, totalCapped: false }
 	const count = await sql<{ total: number; capped: boolean }>`${ctes}
 		select count(*)::int8 as total, (select capped from capped) as capped
@@ -472,13 +483,13 @@ export type SaveResult = BatchResult<TransactionValues>
  * client cell offers for namesakes) matches by email too; a name no client has is refused,
  * unless the row asks for a new client, created with the batch.
  */
-export const saveTransactions = batchSaver<TransactionRowInput, TransactionRow, TransactionValues, ResolvedClients>((userId, organizationId) => ({
+export const saveTransactions = batchSaver<TransactionRowInput, EditableTransactionRow, TransactionValues, ResolvedClients>((userId, organizationId) => ({
 	table: 'transactions',
 	// Locks the transactions only (not their clients).
 	lock: async (trx, ids) => {
-		const locked = await sql<DbRow>`select ${columns} from public.transactions t ${clientJoin}
+		const locked = await sql<LoadedTransaction>`select ${columns} from public.transactions t ${clientJoin}
 			where t.organization_id = ${organizationId} and t.id = any(${ids}::uuid[]) for update of t`.execute(trx)
-		return locked.rows.map(toRow)
+		return locked.rows.map(editableTransaction)
 	},
 	fingerprint: (row) => fingerprint(editableValues({ ...row, clientName: row.client })),
 	conflictValues: valuesOf,
@@ -540,7 +551,7 @@ async function resolveClients(
 	trx: Tx,
 	organizationId: string,
 	rows: { index: number; row: TransactionRowInput }[],
-	current: Map<string, TransactionRow>,
+	current: Map<string, EditableTransactionRow>,
 	fail: Fail,
 ): Promise<ResolvedClients> {
 	const resolved: ResolvedClients = { ids: new Map(), toCreate: new Map() }

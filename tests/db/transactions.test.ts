@@ -4,10 +4,12 @@ import { syncMailbox } from '#app/.server/email-sync/sync.ts'
 import { listMemberships } from '#app/.server/organizations.ts'
 import { memberClock, organizationClock } from '#app/.server/query.ts'
 import {
+	editableTransaction,
 	getSyncStatus,
 	getTransactionsScreen,
 	listTransactions,
 	saveTransactions,
+	type LoadedTransaction,
 	type TransactionRow,
 } from '#app/.server/transactions.ts'
 import { P2P_MODULE_ID, TRANSACTION_SORTS, type TransactionRowInput } from '#app/lib/schemas/transactions.ts'
@@ -52,11 +54,11 @@ async function orgWithTransactions(label: string) {
 }
 
 /** The form's row for a loaded transaction, as the edit mode posts it back unchanged. */
-function asInput(row: TransactionRow, changes: Partial<TransactionRowInput> = {}): TransactionRowInput {
+function asInput(row: LoadedTransaction, changes: Partial<TransactionRowInput> = {}): TransactionRowInput {
 	return {
 		id: row.id,
 		version: row.version,
-		fingerprint: row.fingerprint,
+		fingerprint: editableTransaction(row).fingerprint,
 		clientId: row.clientId,
 		client: row.clientName ?? '',
 		externalId: row.externalId ?? '',

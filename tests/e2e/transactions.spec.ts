@@ -107,6 +107,25 @@ test('add, edit and delete rows, then save them in one batch @nojs', async ({ pa
 	])
 })
 
+test('only the edit mode’s page carries each row’s version and fingerprint @nojs', async ({ page, request }) => {
+	const account = await signUp(page, request, 'Payload Owner')
+	const data = await seed(account.email, ['Ana Silva'], payments.slice(0, 2))
+	const version = await withDatabase(async (db) => {
+		const { rows } = await db.query<{ version: string }>(
+			`select (extract(epoch from updated_at) * 1000000)::int8::text as version from public.transactions where id = $1`,
+			[data.transactions['ZL-100']],
+		)
+		return rows[0]!.version
+	})
+	const read = await (await request.get('/app/transactions')).text()
+	expect(read).toContain('ZL-100')
+	expect(read).not.toContain(version)
+	expect(read).not.toContain('fingerprint')
+	const edit = await (await request.get('/app/transactions?edit=1')).text()
+	expect(edit).toContain(`value="${version}"`)
+	expect(edit.match(/name="rows\[\d+\]\.fingerprint" value="[\w-]{22}"/g)).toHaveLength(2)
+})
+
 test('a new row added and removed again is not saved; deleting alone says the item was deleted @nojs', async ({ page, request }) => {
 	const account = await signUp(page, request, 'Remove Owner')
 	const data = await seed(account.email, ['Ana Silva'], payments.slice(0, 2))

@@ -25,10 +25,13 @@ export function TableScreen({
 }: {
 	/** The screen's namespace: its title, subtitle, add and edit texts. */
 	ns: string
-	/** The loader's table: its URL state, the page of rows and the total. */
+	/**
+	 * The loader's table: its URL state, the page of rows and the total. The edit mode's rows
+	 * carry their version (a row saved elsewhere starts the form afresh); the read mode's need not.
+	 */
 	data: {
 		state: TableState<string>
-		rows: { id: string; version: string }[]
+		rows: { id: string; version?: string }[]
 		pageSize: number
 		total: number
 		totalCapped: boolean

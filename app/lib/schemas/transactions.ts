@@ -28,6 +28,13 @@ export type TransactionRow = {
 	category: TransactionCategory
 	paymentMethod: PaymentMethod
 	description: string | null
+}
+
+/**
+ * A transaction as the edit mode loads it: with what the save checks. The read mode's rows go
+ * without them (they are only worth their bytes and their hashing in the edit form).
+ */
+export type EditableTransactionRow = TransactionRow & {
 	/** updated_at in microseconds, as loaded: a save refuses to overwrite a newer row. */
 	version: string
 	/** A hash of the values as shown: a save skips a row the user left alone. */

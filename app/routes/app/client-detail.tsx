@@ -7,7 +7,7 @@ import { invariantResponse } from '#app/lib/errors.ts'
 import { pageMeta } from '#app/lib/meta.ts'
 import { getClient } from '#app/.server/clients.ts'
 import { DEFAULT_PAGE_SIZE, memberClock } from '#app/.server/query.ts'
-import { listTransactions } from '#app/.server/transactions.ts'
+import { listTransactions, shownTransaction } from '#app/.server/transactions.ts'
 import { ClientStatusBadge } from '#app/components/data-table/client-cells.tsx'
 import { TablePagination } from '#app/components/data-table/data-table.tsx'
 import { readTableState } from '#app/lib/table-params.ts'
@@ -45,6 +45,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 		state: { ...state, q: '' },
 		pageSize: DEFAULT_PAGE_SIZE,
 		...page,
+		rows: page.rows.map(shownTransaction),
 	}
 }
 

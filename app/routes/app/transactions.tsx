@@ -13,7 +13,7 @@ import { readTableRequest, redirectPastLastPage, tableAction } from '#app/.serve
 import { DEFAULT_PAGE_SIZE, memberClock } from '#app/.server/query.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { syncMailbox, syncToast } from '#app/.server/email-sync/sync.ts'
-import { getTransactionsScreen, saveTransactions } from '#app/.server/transactions.ts'
+import { editableTransaction, getTransactionsScreen, saveTransactions, shownTransaction } from '#app/.server/transactions.ts'
 import { useCategoryLabel } from '#app/components/category-badge.tsx'
 import { NativeSelect, TableLoadError, TableSearch } from '#app/components/data-table/data-table.tsx'
 import { EditableTable, SelectCell, TextCell } from '#app/components/data-table/editable-table.tsx'
@@ -48,11 +48,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	])
 	redirectPastLastPage(url, state.page, DEFAULT_PAGE_SIZE, page)
 	const lastSynced = sync.lastSyncedAt ? new TZDate(sync.lastSyncedAt, clock.timezone) : null
-	return {
+	const screen = {
 		state,
 		category,
 		pageSize: DEFAULT_PAGE_SIZE,
-		...page,
+		total: page.total,
+		totalCapped: page.totalCapped,
 		today: clock.today,
 		clients,
 		sync: {
@@ -62,6 +63,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 			timezone: clock.timezone,
 		},
 	}
+	// Only the edit form needs each row's version and fingerprint.
+	return state.edit
+		? { ...screen, editing: true as const, rows: page.rows.map(editableTransaction) }
+		: { ...screen, editing: false as const, rows: page.rows.map(shownTransaction) }
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -99,7 +104,7 @@ export default function TransactionsScreen({ loaderData, actionData }: Route.Com
 			}
 			formError={actionData?.formError}
 			readTable={<TransactionsReadTable rows={loaderData.rows} state={state} />}
-			editTable={<EditTransactions loaderData={loaderData} actionData={actionData} />}
+			editTable={loaderData.editing ? <EditTransactions loaderData={loaderData} actionData={actionData} /> : null}
 		>
 			{state.edit ? null : <SyncStatus sync={loaderData.sync} />}
 			<div className="flex flex-wrap items-center justify-between gap-3">
@@ -137,7 +142,7 @@ export default function TransactionsScreen({ loaderData, actionData }: Route.Com
 
 const CLIENT_LIST = 'transaction-client-names'
 
-function EditTransactions({ loaderData, actionData }: Pick<Route.ComponentProps, 'loaderData' | 'actionData'>) {
+function EditTransactions({ loaderData, actionData }: { loaderData: Extract<Route.ComponentProps['loaderData'], { editing: true }>; actionData: Route.ComponentProps['actionData'] }) {
 	const fmt = useFormat()
 	const { t, i18n } = useTranslation('transactions')
 	const categoryLabel = useCategoryLabel()
