@@ -45,6 +45,20 @@ test('seeding into a DATA_DIR that does not exist yet works, is idempotent, and 
 	expect((await signIn({ email: DEMO_EMAIL, password: first.password, ip: '10.8.0.2' })).ok).toBe(false)
 })
 
+test('the seeded tables are analyzed: the planner knows how many rows they hold', async () => {
+	const dataDir = path.join(root, 'analyzed')
+	await seedDemo(dataDir)
+	const { rows } = await asSystem((trx) =>
+		sql<{ table: string; estimated: number; actual: number }>`
+			select c.relname as table, c.reltuples::int as estimated,
+			       (case c.relname when 'transactions' then (select count(*) from public.transactions)
+			                       else (select count(*) from public.clients) end)::int as actual
+			from pg_class c where c.oid in ('public.transactions'::regclass, 'public.clients'::regclass)`.execute(trx),
+	)
+	expect(rows).toHaveLength(2)
+	for (const row of rows) expect(row.estimated, row.table).toBe(row.actual)
+})
+
 test('a first start that fails after the seed committed (credentials file not writable) does not stop the next start', async () => {
 	const dataDir = path.join(root, 'blocked')
 	// A folder where the credentials file should go: the write fails with EISDIR after the commit.

@@ -4,7 +4,7 @@ import path from 'node:path'
 import { insertUser, normalizeEmail } from '../auth/local.ts'
 import { hashPassword } from '../auth/password.ts'
 import { env } from '../env.ts'
-import { asSystem, sql } from './index.ts'
+import { asSystem, sql, systemStatement } from './index.ts'
 import type { Tx } from './index.ts'
 
 export const DEMO_EMAIL = 'demo@example.com'
@@ -28,19 +28,25 @@ export async function seedDemo(dataDir = env().dataDir): Promise<Credentials> {
 	const credentials = { email: DEMO_EMAIL, password: saved?.password ?? randomBytes(9).toString('base64url') }
 	const passwordHash = saved ? null : await hashPassword(credentials.password)
 	const load = demoDataModule['./demo-data.ts']
-	await asSystem(async (trx) => {
+	const seeded = await asSystem(async (trx) => {
 		// One seeding at a time, even with several instances starting together.
 		await sql`select pg_advisory_xact_lock(hashtextextended('seed-demo', 0))`.execute(trx)
 		const existing = await trx.selectFrom('auth.users').select('id').where(sql`lower(email)`, '=', normalizeEmail(DEMO_EMAIL)).executeTakeFirst()
 		if (existing) {
 			if (passwordHash) await trx.updateTable('auth.users').set({ encrypted_password: passwordHash }).where('id', '=', existing.id).execute()
-			return
+			return false
 		}
 		const userId = await insertUser(trx, { email: DEMO_EMAIL, passwordHash: passwordHash ?? (await hashPassword(credentials.password)), fullName: 'Demo Owner' })
 		const org = await trx.selectFrom('organization_members').select('organization_id').where('user_id', '=', userId).executeTakeFirstOrThrow()
 		await trx.updateTable('organizations').set({ name: 'Demo Studio' }).where('id', '=', org.organization_id).execute()
 		if (load) await (await load()).seedDemoData(trx, org.organization_id, userId)
+		return true
 	})
+	// A bulk load: until its tables are analyzed the planner takes them for nearly empty, and the
+	// demo's first pages read every row of a table to find a page of them (on the PostgreSQL
+	// server, until autovacuum gets to the database: a minute or more). PostgreSQL's own advice
+	// after loading data.
+	if (seeded) await systemStatement(sql`analyze`)
 	if (!saved) await writeFile(file, JSON.stringify(credentials), { mode: 0o600 })
 	return credentials
 }
