@@ -14,6 +14,29 @@ const demoDataModule = import.meta.glob<DemoData>('./demo-data.ts')
 type Credentials = { email: string; password: string }
 
 /**
+ * After the demo's bulk load, PostgreSQL's own advice: analyze. Until then the planner takes the
+ * new rows' tables for nearly empty, and the demo's first pages read every row of a table to find
+ * a page of them (on the PostgreSQL server, until autovacuum gets to the database: a minute or
+ * more). Only tables that hold rows: a table analyzed while empty is planned as empty however
+ * much it grows until autovacuum looks again (the rate limits' events, a row a public request).
+ */
+const analyzeFilledTables = sql`do $$
+declare
+	t regclass;
+	filled boolean;
+begin
+	for t in select c.oid::regclass from pg_class c join pg_namespace n on n.oid = c.relnamespace
+		where c.relkind = 'r' and n.nspname not in ('pg_catalog', 'information_schema') and n.nspname !~ '^pg_'
+	loop
+		execute format('select exists (select from %s)', t) into filled;
+		if filled then
+			execute format('analyze %s', t);
+		end if;
+	end loop;
+end
+$$`
+
+/**
  * A demo owner with a password generated for this install, their organization filled with
  * realistic data. The user and the data are one transaction, and the credentials file
  * (DATA_DIR, readable by the installing user only, printed at every start) is written after it
@@ -42,11 +65,7 @@ export async function seedDemo(dataDir = env().dataDir): Promise<Credentials> {
 		if (load) await (await load()).seedDemoData(trx, org.organization_id, userId)
 		return true
 	})
-	// A bulk load: until its tables are analyzed the planner takes them for nearly empty, and the
-	// demo's first pages read every row of a table to find a page of them (on the PostgreSQL
-	// server, until autovacuum gets to the database: a minute or more). PostgreSQL's own advice
-	// after loading data.
-	if (seeded) await systemStatement(sql`analyze`)
+	if (seeded) await systemStatement(analyzeFilledTables)
 	if (!saved) await writeFile(file, JSON.stringify(credentials), { mode: 0o600 })
 	return credentials
 }
