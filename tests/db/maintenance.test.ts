@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { asSystem, sql } from '#app/.server/db/index.ts'
-import { vacuumWhereDue } from '#app/.server/db/maintenance.ts'
+import { analyzeFilledTables, vacuumWhereDue } from '#app/.server/db/maintenance.ts'
 import { createUser, isDbTarget } from './fixtures.ts'
 
 /** The planner's guess of how many transactions an organization has. */
@@ -67,4 +67,29 @@ describe.runIf(isDbTarget('pg'))('on the PostgreSQL server (which has its own au
 			await asSystem((trx) => sql`drop schema ${sql.id(schema)} cascade`.execute(trx))
 		}
 	})
+})
+
+test('after a bulk load, every table that holds rows is analyzed and an empty one is left as never analyzed', async () => {
+	// Tables of their own, in a schema of their own (the shared test database's other tables
+	// change under other test files).
+	const schema = `analyze_probe_${process.pid}_${Date.now()}`
+	await asSystem(async (trx) => {
+		await sql`create schema ${sql.id(schema)}`.execute(trx)
+		await sql`create table ${sql.id(schema, 'filled')} as select g as n from generate_series(1, 300) g`.execute(trx)
+		await sql`create table ${sql.id(schema, 'empty')} (n int)`.execute(trx)
+	})
+	try {
+		await analyzeFilledTables()
+		const { rows } = await asSystem((trx) =>
+			sql<{ table: string; estimated: number }>`select c.relname as table, c.reltuples::int as estimated
+				from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = ${schema} order by c.relname`.execute(trx),
+		)
+		// -1: never analyzed, so the planner looks at the table's size when it plans; 0 would mean empty for good.
+		expect(rows).toEqual([
+			{ table: 'empty', estimated: -1 },
+			{ table: 'filled', estimated: 300 },
+		])
+	} finally {
+		await asSystem((trx) => sql`drop schema ${sql.id(schema)} cascade`.execute(trx))
+	}
 })

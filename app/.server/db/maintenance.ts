@@ -34,6 +34,32 @@ export async function vacuumWhereDue(): Promise<string[]> {
 	return due.map(({ schema, table }) => `${schema}.${table}`)
 }
 
+/**
+ * Analyzes every table that holds rows, after a bulk load (the demo's seed). Until then the
+ * planner takes the new rows' tables for nearly empty, and the first pages read every row of a
+ * table to find a page of them (on the PostgreSQL server, until autovacuum gets to the database:
+ * a minute or more). A table without rows is left alone: analyzed while empty, it would be
+ * planned as empty however much it grew until autovacuum looked again (the rate limits' events
+ * get a row with every public request).
+ */
+export async function analyzeFilledTables() {
+	await systemStatement(sql`do $$
+declare
+	t regclass;
+	filled boolean;
+begin
+	for t in select c.oid::regclass from pg_class c join pg_namespace n on n.oid = c.relnamespace
+		where c.relkind = 'r' and n.nspname not in ('pg_catalog', 'information_schema') and n.nspname !~ '^pg_'
+	loop
+		execute format('select exists (select from %s)', t) into filled;
+		if filled then
+			execute format('analyze %s', t);
+		end if;
+	end loop;
+end
+$$`)
+}
+
 /** How often the embedded database is checked: autovacuum's own default nap. */
 export const VACUUM_INTERVAL_MS = 60_000
 

@@ -4,7 +4,8 @@ import path from 'node:path'
 import { insertUser, normalizeEmail } from '../auth/local.ts'
 import { hashPassword } from '../auth/password.ts'
 import { env } from '../env.ts'
-import { asSystem, sql, systemStatement } from './index.ts'
+import { asSystem, sql } from './index.ts'
+import { analyzeFilledTables } from './maintenance.ts'
 import type { Tx } from './index.ts'
 
 export const DEMO_EMAIL = 'demo@example.com'
@@ -12,29 +13,6 @@ export const DEMO_EMAIL = 'demo@example.com'
 type DemoData = { seedDemoData: (trx: Tx, orgId: string, ownerId: string) => Promise<void> }
 const demoDataModule = import.meta.glob<DemoData>('./demo-data.ts')
 type Credentials = { email: string; password: string }
-
-/**
- * After the demo's bulk load, PostgreSQL's own advice: analyze. Until then the planner takes the
- * new rows' tables for nearly empty, and the demo's first pages read every row of a table to find
- * a page of them (on the PostgreSQL server, until autovacuum gets to the database: a minute or
- * more). Only tables that hold rows: a table analyzed while empty is planned as empty however
- * much it grows until autovacuum looks again (the rate limits' events, a row a public request).
- */
-const analyzeFilledTables = sql`do $$
-declare
-	t regclass;
-	filled boolean;
-begin
-	for t in select c.oid::regclass from pg_class c join pg_namespace n on n.oid = c.relnamespace
-		where c.relkind = 'r' and n.nspname not in ('pg_catalog', 'information_schema') and n.nspname !~ '^pg_'
-	loop
-		execute format('select exists (select from %s)', t) into filled;
-		if filled then
-			execute format('analyze %s', t);
-		end if;
-	end loop;
-end
-$$`
 
 /**
  * A demo owner with a password generated for this install, their organization filled with
@@ -65,7 +43,8 @@ export async function seedDemo(dataDir = env().dataDir): Promise<Credentials> {
 		if (load) await (await load()).seedDemoData(trx, org.organization_id, userId)
 		return true
 	})
-	if (seeded) await systemStatement(analyzeFilledTables)
+	// A bulk load: PostgreSQL's own advice after one is to analyze (maintenance.ts).
+	if (seeded) await analyzeFilledTables()
 	if (!saved) await writeFile(file, JSON.stringify(credentials), { mode: 0o600 })
 	return credentials
 }
