@@ -15,6 +15,7 @@ import { COUNT_CAP, likePattern, normalizeSearch, payerKey, readPaging, type Pag
 
 export type ListClientsOptions = PageOptions<ClientSort> & { q?: string | null }
 
+/** A client as the tables show it. */
 export type ClientRow = {
 	id: string
 	name: string
@@ -23,19 +24,36 @@ export type ClientRow = {
 	company: string | null
 	status: ClientStatus
 	createdAt: string
-	version: string
-	fingerprint: string
 }
 
-/** A row as the queries select it (columns named as the row's fields), before its fingerprint. */
-type DbRow = Omit<ClientRow, 'fingerprint' | 'createdAt'> & { createdAt: Date }
+/**
+ * A client as loaded: the values and the version. The read mode shows it (shownClient); the edit
+ * mode adds the fingerprint (editableClient), which only the edit form needs.
+ */
+export type LoadedClient = ClientRow & { version: string }
+
+/** A client as the edit mode loads it: with the version and fingerprint the save checks. */
+export type EditableClientRow = LoadedClient & { fingerprint: string }
+
+/** A row as the queries select it (columns named as the row's fields). */
+type DbRow = Omit<LoadedClient, 'createdAt'> & { createdAt: Date }
 
 function editableValues(row: { name: string; email: string | null; phone: string | null; company: string | null; status: string }) {
 	return [row.name, row.email, row.phone, row.company, row.status]
 }
 
-function toRow(row: DbRow): ClientRow {
-	return { ...row, createdAt: new Date(row.createdAt).toISOString(), fingerprint: fingerprint(editableValues(row)) }
+function toRow(row: DbRow): LoadedClient {
+	return { ...row, createdAt: new Date(row.createdAt).toISOString() }
+}
+
+/** A loaded client as the edit form needs it: with the fingerprint of its values. */
+export function editableClient(row: LoadedClient): EditableClientRow {
+	return { ...row, fingerprint: fingerprint(editableValues(row)) }
+}
+
+/** A loaded client as a read-only screen needs it: its values only. */
+export function shownClient({ version: _version, ...row }: LoadedClient): ClientRow {
+	return row
 }
 
 const columns = sql`c.id, c.name, c.email, c.phone, c.company, c.status, c.created_at as "createdAt", ${versionOf('c.updated_at')} as version`
@@ -73,7 +91,7 @@ export async function listClients(userId: string, organizationId: string, option
 	})
 }
 
-export type ClientValues = Omit<ClientRow, 'id' | 'version' | 'fingerprint' | 'createdAt'>
+export type ClientValues = Omit<ClientRow, 'id' | 'createdAt'>
 
 export type SaveClientsResult = BatchResult<ClientValues>
 
@@ -82,13 +100,13 @@ export type SaveClientsResult = BatchResult<ClientValues>
  * without a client. A new name or email (or a changed one) that another client already has is
  * allowed, after a question.
  */
-export const saveClients = batchSaver<ClientRowInput, ClientRow, ClientValues, undefined>((userId, organizationId, input) => ({
+export const saveClients = batchSaver<ClientRowInput, EditableClientRow, ClientValues, undefined>((userId, organizationId, input) => ({
 	table: 'clients',
 	lock: async (trx, ids) =>
 		(
 			await sql<DbRow>`select ${columns} from public.clients c
 				where c.organization_id = ${organizationId} and c.id = any(${ids}::uuid[]) for update`.execute(trx)
-		).rows.map(toRow),
+		).rows.map((row) => editableClient(toRow(row))),
 	fingerprint: (row) => fingerprint(editableValues(row)),
 	conflictValues: ({ id: _id, version: _v, fingerprint: _f, createdAt: _c, ...values }) => values,
 	// A phone written or changed here is a phone number (PHONE, as on the profile and the public
@@ -131,7 +149,7 @@ export const saveClients = batchSaver<ClientRowInput, ClientRow, ClientValues, u
 }))
 
 /** Clients to be deleted that have payments: the payments stay, with no client. */
-async function deletedWithPayments(trx: Tx, organizationId: string, input: ClientRowInput[], current: Map<string, ClientRow>) {
+async function deletedWithPayments(trx: Tx, organizationId: string, input: ClientRowInput[], current: Map<string, EditableClientRow>) {
 	const deleted = input.flatMap((row, index) => (row.id && row.deleted && current.has(row.id) ? [{ index, id: row.id }] : []))
 	if (deleted.length === 0) return []
 	const { rows } = await sql<{ id: string }>`select distinct t.client_id as id from public.transactions t
@@ -145,7 +163,7 @@ async function deletedWithPayments(trx: Tx, organizationId: string, input: Clien
  * has. Names compare as import matching compares payers (case, spaces and accents ignored:
  * "grace nguyen" is Grace Nguyen, "angela ruiz" is Ángela Ruiz), emails in any case.
  */
-async function duplicates(trx: Tx, organizationId: string, plan: BatchPlan<ClientRowInput>, current: Map<string, ClientRow>) {
+async function duplicates(trx: Tx, organizationId: string, plan: BatchPlan<ClientRowInput>, current: Map<string, EditableClientRow>) {
 	const written = [...plan.inserts, ...plan.updates].sort((a, b) => a.index - b.index)
 	const emailOf = (email: string | null) => email?.trim().toLowerCase() || null
 	// The rows whose name, or email, is new or changed: only those are asked about.

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { getClient, listClients, saveClients, type ClientRow } from '#app/.server/clients.ts'
+import { editableClient, getClient, listClients, saveClients, type EditableClientRow } from '#app/.server/clients.ts'
 import { asSystem, asUser, sql } from '#app/.server/db/index.ts'
 import { clientsSaveSchema, type ClientRowInput } from '#app/lib/schemas/clients.ts'
 import { addMember, createUser } from './fixtures.ts'
@@ -19,7 +19,7 @@ async function orgWithClients(label: string) {
 	return owner
 }
 
-function asInput(row: ClientRow, changes: Partial<ClientRowInput> = {}): ClientRowInput {
+function asInput(row: EditableClientRow, changes: Partial<ClientRowInput> = {}): ClientRowInput {
 	return {
 		id: row.id,
 		version: row.version,
@@ -34,7 +34,8 @@ function asInput(row: ClientRow, changes: Partial<ClientRowInput> = {}): ClientR
 	}
 }
 
-const list = async (userId: string, orgId: string) => (await listClients(userId, orgId, { pageSize: 100 })).rows
+/** The organization's clients as the edit mode loads them. */
+const list = async (userId: string, orgId: string) => (await listClients(userId, orgId, { pageSize: 100 })).rows.map(editableClient)
 
 describe('listing clients', () => {
 	test('sorts by name by default, and on every other column both ways', async () => {
@@ -116,7 +117,7 @@ describe('saving a batch of clients', () => {
 	test('a plan-only save counts what the save would do and writes nothing (Cancel without JavaScript asks when it is not zero)', async () => {
 		const org = await orgWithClients('Plan')
 		const [ana, bruno] = await list(org.userId, org.orgId)
-		const form = (row: ClientRow) => ({ ...row, email: row.email ?? '', phone: row.phone ?? '', company: row.company ?? '' })
+		const form = (row: EditableClientRow) => ({ ...row, email: row.email ?? '', phone: row.phone ?? '', company: row.company ?? '' })
 		const rows = (values: object[]) => clientsSaveSchema.parse({ rows: values }).rows
 		const plan = (values: object[]) => saveClients(org.userId, org.orgId, rows(values), { confirmed: false, planOnly: true })
 		const untouchedNew = { name: '', email: '', phone: '', company: '', status: 'active', blank: JSON.stringify({ name: '', email: '', phone: '', company: '', status: 'active' }) }
@@ -158,7 +159,7 @@ describe('saving a batch of clients', () => {
 			trx.insertInto('transactions').values({ organization_id: org.orgId, client_id: carla!.id, amount: 50 }).execute(),
 		)
 		// As the form posts them: every field a string, the delete checkbox 'on'.
-		const form = (row: ClientRow) => ({ ...row, email: row.email ?? '', phone: row.phone ?? '', company: row.company ?? '' })
+		const form = (row: EditableClientRow) => ({ ...row, email: row.email ?? '', phone: row.phone ?? '', company: row.company ?? '' })
 		const parsed = clientsSaveSchema.parse({
 			rows: [
 				{ name: '  Dora Lima ', email: '', phone: '', company: '', status: 'active' },

@@ -86,6 +86,27 @@ test('add, edit and delete clients, then save them in one batch @nojs', async ({
 	])
 })
 
+test('only the edit mode’s page carries each client’s version and fingerprint; the client’s own page never does @nojs', async ({ page, request }) => {
+	const account = await signUp(page, request, 'Client Payload Owner')
+	const data = await seed(account.email, [{ name: 'Ana Silva' }, { name: 'Bruno Costa' }])
+	const version = await withDatabase(async (db) => {
+		const { rows } = await db.query<{ version: string }>(
+			`select (extract(epoch from updated_at) * 1000000)::int8::text as version from public.clients where id = $1`,
+			[data.ids['Ana Silva']],
+		)
+		return rows[0]!.version
+	})
+	for (const path of ['/app/clients', `/app/clients/${data.ids['Ana Silva']}`]) {
+		const read = await (await request.get(path)).text()
+		expect(read, path).toContain('Ana Silva')
+		expect(read, path).not.toContain(version)
+		expect(read, path).not.toContain('fingerprint')
+	}
+	const edit = await (await request.get('/app/clients?edit=1')).text()
+	expect(edit).toContain(`value="${version}"`)
+	expect(edit.match(/name="rows\[\d+\]\.fingerprint" value="[\w-]{22}"/g)).toHaveLength(2)
+})
+
 test('a first client added in the edit mode: no "No rows to show" under the row being added @nojs', async ({ page, request }) => {
 	await signUp(page, request, 'First Client')
 	await page.goto('/app/clients?edit=1&add=1')

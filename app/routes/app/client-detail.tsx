@@ -5,7 +5,7 @@ import { requireMember } from '#app/.server/auth/session.ts'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { invariantResponse } from '#app/lib/errors.ts'
 import { pageMeta } from '#app/lib/meta.ts'
-import { getClient } from '#app/.server/clients.ts'
+import { getClient, shownClient } from '#app/.server/clients.ts'
 import { DEFAULT_PAGE_SIZE, memberClock } from '#app/.server/query.ts'
 import { listTransactions, shownTransaction } from '#app/.server/transactions.ts'
 import { ClientStatusBadge } from '#app/components/data-table/client-cells.tsx'
@@ -38,7 +38,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 		listTransactions(user.userId, organization.id, { ...state, q: null, clientId: found.client.id, pageSize: DEFAULT_PAGE_SIZE }),
 		memberClock(organization),
 	])
-	const { version: _version, fingerprint: _fingerprint, ...client } = found.client
+	const client = shownClient(found.client)
 	return {
 		client: { ...client, createdDate: dateIn(clock.timezone, new Date(client.createdAt)) },
 		totals: found.totals,

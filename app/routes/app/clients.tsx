@@ -3,7 +3,7 @@ import { Link } from '#app/components/link.tsx'
 import { titleMeta } from '#app/lib/meta.ts'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { requireMember } from '#app/.server/auth/session.ts'
-import { listClients, saveClients } from '#app/.server/clients.ts'
+import { editableClient, listClients, saveClients, shownClient, type LoadedClient } from '#app/.server/clients.ts'
 import { readTableRequest, redirectPastLastPage, tableAction } from '#app/.server/data-table.ts'
 import { DEFAULT_PAGE_SIZE, memberClock } from '#app/.server/query.ts'
 import { ClientStatusBadge } from '#app/components/data-table/client-cells.tsx'
@@ -27,14 +27,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 		memberClock(organization),
 	])
 	redirectPastLastPage(url, state.page, DEFAULT_PAGE_SIZE, page)
-	return {
-		state,
-		pageSize: DEFAULT_PAGE_SIZE,
-		total: page.total,
-		totalCapped: page.totalCapped,
-		// The day a client was added, in the organization's timezone.
-		rows: page.rows.map((row) => ({ ...row, createdDate: dateIn(clock.timezone, new Date(row.createdAt)) })),
-	}
+	const screen = { state, pageSize: DEFAULT_PAGE_SIZE, total: page.total, totalCapped: page.totalCapped }
+	// The day a client was added, in the organization's timezone.
+	const createdDate = (row: LoadedClient) => dateIn(clock.timezone, new Date(row.createdAt))
+	// Only the edit form needs each row's version and fingerprint.
+	return state.edit
+		? { ...screen, editing: true as const, rows: page.rows.map((row) => ({ ...editableClient(row), createdDate: createdDate(row) })) }
+		: { ...screen, editing: false as const, rows: page.rows.map((row) => ({ ...shownClient(row), createdDate: createdDate(row) })) }
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -59,7 +58,7 @@ export default function ClientsScreen({ loaderData, actionData }: Route.Componen
 			data={loaderData}
 			formError={actionData?.formError}
 			readTable={<ReadTable rows={loaderData.rows} state={state} />}
-			editTable={<EditClients loaderData={loaderData} actionData={actionData} />}
+			editTable={loaderData.editing ? <EditClients loaderData={loaderData} actionData={actionData} /> : null}
 		>
 			<TableSearch q={state.q} placeholder={t('searchPlaceholder')} keep={['sort', 'dir', 'edit']} />
 		</TableScreen>
@@ -135,7 +134,7 @@ function ReadTable({ rows, state }: { rows: LoaderData['rows']; state: TableStat
 	)
 }
 
-function EditClients({ loaderData, actionData }: Pick<Route.ComponentProps, 'loaderData' | 'actionData'>) {
+function EditClients({ loaderData, actionData }: { loaderData: Extract<LoaderData, { editing: true }>; actionData: Route.ComponentProps['actionData'] }) {
 	const fmt = useFormat()
 	const { t } = useTranslation('clients')
 	const statuses = CLIENT_STATUSES.map((s) => [s, t(`statuses.${s}`)] as const)
