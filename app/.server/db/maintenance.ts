@@ -40,7 +40,8 @@ export async function vacuumWhereDue(): Promise<string[]> {
  * table to find a page of them (on the PostgreSQL server, until autovacuum gets to the database:
  * a minute or more). A table without rows is left alone: analyzed while empty, it would be
  * planned as empty however much it grew until autovacuum looked again (the rate limits' events
- * get a row with every public request).
+ * get a row with every public request). Only the connection's own tables (on Supabase, the
+ * platform's schemas belong to other roles, which may not even let it read them).
  */
 export async function analyzeFilledTables() {
 	await systemStatement(sql`do $$
@@ -50,6 +51,7 @@ declare
 begin
 	for t in select c.oid::regclass from pg_class c join pg_namespace n on n.oid = c.relnamespace
 		where c.relkind = 'r' and n.nspname not in ('pg_catalog', 'information_schema') and n.nspname !~ '^pg_'
+			and pg_has_role(c.relowner, 'usage')
 	loop
 		execute format('select exists (select from %s)', t) into filled;
 		if filled then
