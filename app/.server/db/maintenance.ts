@@ -46,17 +46,21 @@ export async function vacuumWhereDue(): Promise<string[]> {
 export async function analyzeFilledTables() {
 	await systemStatement(sql`do $$
 declare
-	t regclass;
+	t text;
 	filled boolean;
 begin
-	for t in select c.oid::regclass from pg_class c join pg_namespace n on n.oid = c.relnamespace
+	for t in select format('%I.%I', n.nspname, c.relname) from pg_class c join pg_namespace n on n.oid = c.relnamespace
 		where c.relkind = 'r' and n.nspname not in ('pg_catalog', 'information_schema') and n.nspname !~ '^pg_'
 			and pg_has_role(c.relowner, 'usage')
 	loop
-		execute format('select exists (select from %s)', t) into filled;
-		if filled then
-			execute format('analyze %s', t);
-		end if;
+		begin
+			execute format('select exists (select from %s)', t) into filled;
+			if filled then
+				execute format('analyze %s', t);
+			end if;
+		exception when undefined_table then
+			-- Dropped since the list was read (another connection's work): nothing to analyze.
+		end;
 	end loop;
 end
 $$`)
