@@ -44,7 +44,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 		totals: found.totals,
 		state: { ...state, q: '' },
 		pageSize: DEFAULT_PAGE_SIZE,
-		...page,
+		total: page.total,
+		totalCapped: page.totalCapped,
 		rows: page.rows.map(shownTransaction),
 	}
 }
