@@ -6,19 +6,56 @@ export type RateLimit = { limit: number; windowMinutes: number }
  * Counts one event of `kind` for `key` (an address, an email) and says whether it is within
  * `limit` events in the last `windowMinutes`. A refused event is not counted, so a client that
  * keeps trying is let in again once the window passes. Events of one key are taken one at a
- * time (a transaction lock), so concurrent requests cannot slip past the limit together.
+ * time (a transaction lock), so concurrent requests cannot slip past the limit together, on one
+ * server instance or several (docs/decisions/035-rate-limit-batches.md):
+ *
+ * - Counted in buckets of a sixtieth of the window, a call costs the same whatever the limit;
+ *   an event counts for the window and at most one bucket more.
+ * - The events of requests that arrive together (within one turn of the event loop) go to the
+ *   database as one statement: under load, one round trip serves several requests.
  */
-export async function allowEvent(kind: string, key: string, { limit, windowMinutes }: RateLimit) {
-	const since = new Date(Date.now() - windowMinutes * 60_000)
-	const safeKey = key.slice(0, 200) || 'unknown'
-	const [row] = await systemStatement(sql<{ allowed: boolean }>`select private.allow_event(${kind}, ${safeKey}, ${limit}, ${since}) as allowed`)
-	return row!.allowed
+export function allowEvent(kind: string, key: string, { limit, windowMinutes }: RateLimit): Promise<boolean> {
+	return new Promise((resolve, reject) => {
+		if (waiting.push({ kind, key: keyOf(key), max_events: limit, window_minutes: windowMinutes, resolve, reject }) === 1) setImmediate(checkWaiting)
+	})
+}
+
+type Waiting = { kind: string; key: string; max_events: number; window_minutes: number; resolve: (allowed: boolean) => void; reject: (error: unknown) => void }
+let waiting: Waiting[] = []
+
+async function checkWaiting() {
+	const batch = waiting
+	waiting = []
+	try {
+		const allowed = await check(batch)
+		batch.forEach((event, i) => event.resolve(allowed[i]!))
+	} catch (error) {
+		if (batch.length === 1) return batch[0]!.reject(error)
+		// One event the database refuses fails its own request, not the others gathered with it.
+		for (const event of batch) check([event]).then(([allowed]) => event.resolve(allowed!), event.reject)
+	}
+}
+
+async function check(events: Waiting[]): Promise<boolean[]> {
+	const json = JSON.stringify(events.map(({ kind, key, max_events, window_minutes }) => ({ kind, key, max_events, window_minutes })))
+	const rows = await systemStatement(sql<{ n: number; allowed: boolean }>`select n, allowed from private.allow_events(${json}::jsonb)`)
+	const allowed: boolean[] = []
+	for (const row of rows) allowed[row.n - 1] = row.allowed
+	return allowed
+}
+
+/**
+ * A key as the database keeps it: at most 200 characters, well-formed (a lone surrogate becomes
+ * U+FFFD, as it would on the wire) and without NUL, which PostgreSQL's text cannot hold.
+ */
+function keyOf(key: string) {
+	return Buffer.from(key.slice(0, 200), 'utf8').toString('utf8').replaceAll('\0', '') || 'unknown'
 }
 
 /** How many events of `kind` for `key` happened in the last `windowMinutes` (for limits on failures, counted apart from attempts). */
 export async function countEvents(kind: string, key: string, windowMinutes: number) {
 	const since = new Date(Date.now() - windowMinutes * 60_000)
-	const safeKey = key.slice(0, 200) || 'unknown'
+	const safeKey = keyOf(key)
 	const [row] = await systemStatement(
 		sql<{ count: number }>`select count(*)::int as count from private.rate_limit_events
 			where kind = ${kind} and key = ${safeKey} and happened_at > ${since}`,
@@ -28,7 +65,7 @@ export async function countEvents(kind: string, key: string, windowMinutes: numb
 
 /** Records one event of `kind` for `key` (a failure, counted by `countEvents`). */
 export async function recordEvent(kind: string, key: string) {
-	const safeKey = key.slice(0, 200) || 'unknown'
+	const safeKey = keyOf(key)
 	await asSystem(async (trx) => {
 		await sql`insert into private.rate_limit_events (kind, key) values (${kind}, ${safeKey})`.execute(trx)
 		await sql`delete from private.rate_limit_events where kind = ${kind} and key = ${safeKey} and happened_at < now() - interval '1 day'`.execute(trx)

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { createRecoveryToken, resetPasswordWithToken, signIn, signUp } from '#app/.server/auth/local.ts'
-import { asSystem, asUser, sql } from '#app/.server/db/index.ts'
+import { asSystem, asUser, sql, systemStatement } from '#app/.server/db/index.ts'
 import { createOrganization } from '#app/.server/organizations.ts'
 import { allowEvent } from '#app/.server/rate-limit.ts'
 import { createUser, isDbTarget } from './fixtures.ts'
@@ -101,18 +101,81 @@ describe('sign-up throttling', () => {
 		expect((await signUp({ email: address(), password: 'pw-123456', fullName: 'Elsewhere', ip: `${ip}-other` })).ok).toBe(true)
 	})
 
+	/** Moves a key's counted events to the bucket (a minute, for a 60-minute window) of `ago`. */
+	const age = (key: string, ago: string) =>
+		asSystem((trx) =>
+			sql`update private.rate_limit_buckets set bucket = date_bin(interval '1 minute', now() - ${ago}::interval, timestamptz 'epoch') where key = ${key}`.execute(trx),
+		)
+
 	test('events older than the window no longer count', async () => {
 		const key = `window-${randomUUID()}`
 		expect(await allowEvent('test', key, { limit: 1, windowMinutes: 60 })).toBe(true)
 		expect(await allowEvent('test', key, { limit: 1, windowMinutes: 60 })).toBe(false)
-		await asSystem((trx) => sql`update private.rate_limit_events set happened_at = now() - interval '61 minutes' where key = ${key}`.execute(trx))
+		await age(key, '61 minutes')
 		expect(await allowEvent('test', key, { limit: 1, windowMinutes: 60 })).toBe(true)
+	})
+
+	test('events inside the window still count', async () => {
+		const key = `window-${randomUUID()}`
+		expect(await allowEvent('test', key, { limit: 1, windowMinutes: 60 })).toBe(true)
+		await age(key, '59 minutes')
+		expect(await allowEvent('test', key, { limit: 1, windowMinutes: 60 })).toBe(false)
+	})
+
+	test('a key keeps one row a sixtieth of the window, however many events it had (the cost of a call does not grow with the limit)', async () => {
+		const key = `busy-${randomUUID()}`
+		await asSystem((trx) =>
+			sql`insert into private.rate_limit_buckets (kind, key, bucket, events)
+				select 'test', ${key}, date_bin(interval '1 minute', now() - make_interval(mins => m), timestamptz 'epoch'), 500
+				from generate_series(1, 180) m`.execute(trx),
+		)
+		expect(await allowEvent('test', key, { limit: 1_000_000, windowMinutes: 60 })).toBe(true)
+		const { rows } = await asSystem((trx) =>
+			sql<{ n: number; events: number }>`select count(*)::int as n, sum(events)::int as events from private.rate_limit_buckets where key = ${key}`.execute(trx),
+		)
+		// The buckets of the last hour and a minute (500 events each) and this event's, nothing older.
+		expect(rows[0]!.n).toBeLessThanOrEqual(62)
+		expect(rows[0]!.n).toBeGreaterThanOrEqual(60)
+		expect(rows[0]!.events).toBe((rows[0]!.n - 1) * 500 + 1)
+		// Over a limit just under that count, the next event is refused.
+		expect(await allowEvent('test', key, { limit: rows[0]!.events, windowMinutes: 60 })).toBe(false)
 	})
 
 	test.runIf(isDbTarget('pg'))('thirty concurrent events against a limit of five: five allowed', async () => {
 		const key = `race-${randomUUID()}`
 		const allowed = await Promise.all(Array.from({ length: 30 }, () => allowEvent('test', key, { limit: 5, windowMinutes: 60 })))
 		expect(allowed.filter(Boolean)).toHaveLength(5)
+	})
+
+	test('events of several keys that arrive together are answered each by its own key’s count', async () => {
+		const [a, b] = [`together-a-${randomUUID()}`, `together-b-${randomUUID()}`]
+		const limit = { limit: 2, windowMinutes: 60 }
+		// One turn of the event loop: one statement for all five.
+		const answers = await Promise.all([allowEvent('test', a, limit), allowEvent('test', b, limit), allowEvent('test', a, limit), allowEvent('test', a, limit), allowEvent('test', b, limit)])
+		expect(answers).toEqual([true, true, true, false, true])
+		expect(await allowEvent('test', b, limit)).toBe(false)
+	})
+
+	test.runIf(isDbTarget('pg'))('two batches of the same keys in opposite orders, at once on two connections, both answer (no deadlock)', async () => {
+		const events = Array.from({ length: 20 }, (_, i) => ({ kind: 'test', key: `order-${randomUUID()}-${i}`, max_events: 100, window_minutes: 60 }))
+		const batch = (list: typeof events) => systemStatement(sql<{ allowed: boolean }>`select allowed from private.allow_events(${JSON.stringify(list)}::jsonb)`)
+		for (let round = 0; round < 10; round++) {
+			const [forward, backward] = await Promise.all([batch(events), batch([...events].reverse())])
+			expect([...forward, ...backward].every((row) => row.allowed)).toBe(true)
+		}
+	})
+
+	test('an event the database refuses fails only its own call, not the others sent with it', async () => {
+		const key = `neighbour-${randomUUID()}`
+		const [bad, good] = await Promise.allSettled([allowEvent('k'.repeat(41), key, { limit: 5, windowMinutes: 60 }), allowEvent('test', key, { limit: 5, windowMinutes: 60 })])
+		expect(bad.status).toBe('rejected')
+		expect(good).toEqual({ status: 'fulfilled', value: true })
+	})
+
+	test('a key with a NUL or a lone surrogate (a header an attacker wrote) is counted, not an error', async () => {
+		const key = `odd-${randomUUID()}\0\ud800`
+		expect(await allowEvent('test', key, { limit: 1, windowMinutes: 60 })).toBe(true)
+		expect(await allowEvent('test', key, { limit: 1, windowMinutes: 60 })).toBe(false)
 	})
 
 	test('a refused reset leaves the user’s sessions alone', async () => {
