@@ -19,43 +19,21 @@ create table private.rate_limit_buckets (
 alter table private.rate_limit_buckets enable row level security;
 revoke all on private.rate_limit_buckets from public, anon, authenticated;
 
-drop function private.allow_event(text, text, integer, timestamptz);
-
-create function private.allow_event(event_kind text, event_key text, max_events integer, window_minutes integer)
-returns boolean
-language plpgsql volatile set search_path = ''
-as $$
-declare
-  -- A sixtieth of the window: as many seconds as the window has minutes.
-  width constant interval := make_interval(secs => window_minutes);
-  current_bucket constant timestamptz := date_bin(width, now(), timestamptz 'epoch');
-  first_counted constant timestamptz := now() - make_interval(mins => window_minutes) - width;
-  recent integer;
-begin
-  perform pg_advisory_xact_lock(hashtextextended('rate:' || event_kind || ':' || event_key, 0));
-  select coalesce(sum(b.events), 0) into recent from private.rate_limit_buckets b
-  where b.kind = event_kind and b.key = event_key and b.bucket > first_counted;
-  if recent >= max_events then
-    return false;
-  end if;
-  insert into private.rate_limit_buckets as b (kind, key, bucket, events) values (event_kind, event_key, current_bucket, 1)
-  on conflict (kind, key, bucket) do update set events = b.events + 1;
-  delete from private.rate_limit_buckets b where b.kind = event_kind and b.key = event_key and b.bucket <= first_counted;
-  return true;
-end
-$$;
-revoke all on function private.allow_event(text, text, integer, integer) from public, anon, authenticated;
-
 -- The events of requests that arrived together, in one statement (app/.server/rate-limit.ts
 -- gathers them): a JSON array of {kind, key, max_events, window_minutes}, answered in its order.
 -- The locks are taken in one order, whatever the array's, so two batches running at once on two
--- connections cannot each wait for the other.
+-- connections cannot each wait for the other. Each event as allow_event took it: the key's lock,
+-- its count, its bucket, and its buckets that left the window pruned.
 create function private.allow_events(events jsonb)
 returns table (n integer, allowed boolean)
 language plpgsql volatile set search_path = ''
 as $$
 declare
   e record;
+  -- A bucket is a sixtieth of its window: as many seconds as the window has minutes.
+  width interval;
+  first_counted timestamptz;
+  recent integer;
 begin
   for e in
     select t.i::integer as i, t.x->>'kind' as kind, t.x->>'key' as key,
@@ -63,13 +41,34 @@ begin
     from jsonb_array_elements(events) with ordinality as t(x, i)
     order by hashtextextended('rate:' || (t.x->>'kind') || ':' || (t.x->>'key'), 0), t.i
   loop
+    perform pg_advisory_xact_lock(hashtextextended('rate:' || e.kind || ':' || e.key, 0));
+    width := make_interval(secs => e.window_minutes);
+    first_counted := now() - make_interval(mins => e.window_minutes) - width;
+    select coalesce(sum(b.events), 0) into recent from private.rate_limit_buckets b
+    where b.kind = e.kind and b.key = e.key and b.bucket > first_counted;
     n := e.i;
-    allowed := private.allow_event(e.kind, e.key, e.max_events, e.window_minutes);
+    allowed := recent < e.max_events;
+    if allowed then
+      insert into private.rate_limit_buckets as b (kind, key, bucket, events)
+      values (e.kind, e.key, date_bin(width, now(), timestamptz 'epoch'), 1)
+      on conflict (kind, key, bucket) do update set events = b.events + 1;
+      delete from private.rate_limit_buckets b where b.kind = e.kind and b.key = e.key and b.bucket <= first_counted;
+    end if;
     return next;
   end loop;
 end
 $$;
 revoke all on function private.allow_events(jsonb) from public, anon, authenticated;
+
+-- The old function, for instances of the previous version that run beside a new one during a
+-- rolling deploy: it counts in the same buckets. A later migration can drop it.
+create or replace function private.allow_event(event_kind text, event_key text, max_events integer, since timestamptz)
+returns boolean
+language sql volatile set search_path = ''
+as $$
+  select e.allowed from private.allow_events(jsonb_build_array(jsonb_build_object('kind', event_kind, 'key', event_key,
+    'max_events', max_events, 'window_minutes', greatest(1, round(extract(epoch from now() - since) / 60))))) e
+$$;
 
 -- The events the old function counted move to their buckets, so a limit reached before the
 -- upgrade stays reached.

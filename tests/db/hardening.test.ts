@@ -165,6 +165,14 @@ describe('sign-up throttling', () => {
 		}
 	})
 
+	test('the previous version’s function (a rolling deploy) counts in the same buckets', async () => {
+		const key = `previous-${randomUUID()}`
+		const previous = () => systemStatement(sql<{ allowed: boolean }>`select private.allow_event('test', ${key}, 2, now() - interval '60 minutes') as allowed`)
+		expect(await previous()).toEqual([{ allowed: true }])
+		expect(await allowEvent('test', key, { limit: 2, windowMinutes: 60 })).toBe(true)
+		expect(await previous()).toEqual([{ allowed: false }])
+	})
+
 	test('an event the database refuses fails only its own call, not the others sent with it', async () => {
 		const key = `neighbour-${randomUUID()}`
 		const [bad, good] = await Promise.allSettled([allowEvent('k'.repeat(41), key, { limit: 5, windowMinutes: 60 }), allowEvent('test', key, { limit: 5, windowMinutes: 60 })])
