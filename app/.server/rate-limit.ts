@@ -1,3 +1,4 @@
+import { gathered, inInputOrder } from './db/gather.ts'
 import { asSystem, sql, systemStatement } from './db/index.ts'
 
 export type RateLimit = { limit: number; windowMinutes: number }
@@ -7,7 +8,7 @@ export type RateLimit = { limit: number; windowMinutes: number }
  * `limit` events in the last `windowMinutes`. A refused event is not counted, so a client that
  * keeps trying is let in again once the window passes. Events of one key are taken one at a
  * time (a transaction lock), so concurrent requests cannot slip past the limit together, on one
- * server instance or several (docs/decisions/035-rate-limit-batches.md):
+ * server instance or several (docs/decisions/035-gathered-statements.md):
  *
  * - Counted in buckets of a sixtieth of the window, a call costs the same whatever the limit;
  *   an event counts for the window and at most one bucket more.
@@ -15,34 +16,15 @@ export type RateLimit = { limit: number; windowMinutes: number }
  *   database as one statement: under load, one round trip serves several requests.
  */
 export function allowEvent(kind: string, key: string, { limit, windowMinutes }: RateLimit): Promise<boolean> {
-	return new Promise((resolve, reject) => {
-		if (waiting.push({ kind, key: keyOf(key), max_events: limit, window_minutes: windowMinutes, resolve, reject }) === 1) setImmediate(checkWaiting)
-	})
+	return allowGathered({ kind, key: keyOf(key), max_events: limit, window_minutes: windowMinutes })
 }
 
-type Waiting = { kind: string; key: string; max_events: number; window_minutes: number; resolve: (allowed: boolean) => void; reject: (error: unknown) => void }
-let waiting: Waiting[] = []
+type LimitedEvent = { kind: string; key: string; max_events: number; window_minutes: number }
 
-async function checkWaiting() {
-	const batch = waiting
-	waiting = []
-	try {
-		const allowed = await check(batch)
-		batch.forEach((event, i) => event.resolve(allowed[i]!))
-	} catch (error) {
-		if (batch.length === 1) return batch[0]!.reject(error)
-		// One event the database refuses fails its own request, not the others gathered with it.
-		for (const event of batch) check([event]).then(([allowed]) => event.resolve(allowed!), event.reject)
-	}
-}
-
-async function check(events: Waiting[]): Promise<boolean[]> {
-	const json = JSON.stringify(events.map(({ kind, key, max_events, window_minutes }) => ({ kind, key, max_events, window_minutes })))
-	const rows = await systemStatement(sql<{ n: number; allowed: boolean }>`select n, allowed from private.allow_events(${json}::jsonb)`)
-	const allowed: boolean[] = []
-	for (const row of rows) allowed[row.n - 1] = row.allowed
-	return allowed
-}
+const allowGathered = gathered(async (events: LimitedEvent[]) => {
+	const rows = await systemStatement(sql<{ n: number; allowed: boolean }>`select n, allowed from private.allow_events(${JSON.stringify(events)}::jsonb)`)
+	return inInputOrder(rows).map((row) => row.allowed)
+})
 
 /**
  * A key as the database keeps it: at most 200 characters, well-formed (a lone surrogate becomes

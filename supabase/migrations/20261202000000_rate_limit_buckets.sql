@@ -1,4 +1,4 @@
--- A limited event's cost no longer grows with the events counted (docs/decisions/035-rate-limit-batches.md).
+-- A limited event's cost no longer grows with the events counted (docs/decisions/035-gathered-statements.md).
 -- allow_event counted one row per event over the window: a limit of 600 an hour meant counting
 -- up to 600 rows on every public page, and a generous one (an office's shared address) tens of
 -- thousands, 1.4 ms of the database's time a call at 15,000. Events are now counted in buckets of
