@@ -35,9 +35,10 @@ const schema = z.object({
 	GOOGLE_CLIENT_SECRET: z.string().optional(),
 	LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(10),
 	LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().min(1).default(100),
-	LOGIN_WINDOW_MINUTES: z.coerce.number().int().min(1).default(15),
+	// Windows of a day at most: the rate limits' counts are kept two days (app/.server/rate-limit.ts).
+	LOGIN_WINDOW_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
 	SIGNUP_MAX_PER_IP: z.coerce.number().int().min(1).default(20),
-	SIGNUP_WINDOW_MINUTES: z.coerce.number().int().min(1).default(60),
+	SIGNUP_WINDOW_MINUTES: z.coerce.number().int().min(1).max(1440).default(60),
 	// The public booking pages, per address and hour: booking posts, slot lookups; and how many
 	// upcoming bookings one email may hold with one organization.
 	BOOK_POSTS_PER_HOUR: z.coerce.number().int().min(1).default(10),

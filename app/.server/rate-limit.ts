@@ -1,7 +1,11 @@
 import { gathered, inInputOrder } from './db/gather.ts'
 import { asSystem, sql, systemStatement } from './db/index.ts'
+import type { ScheduledJob } from './scheduler.ts'
 
 export type RateLimit = { limit: number; windowMinutes: number }
+
+/** The longest window a limit may have: the daily pruning keeps two days of counts. */
+export const MAX_WINDOW_MINUTES = 24 * 60
 
 /**
  * Counts one event of `kind` for `key` (an address, an email) and says whether it is within
@@ -16,6 +20,7 @@ export type RateLimit = { limit: number; windowMinutes: number }
  *   database as one statement: under load, one round trip serves several requests.
  */
 export function allowEvent(kind: string, key: string, { limit, windowMinutes }: RateLimit): Promise<boolean> {
+	if (windowMinutes > MAX_WINDOW_MINUTES) return Promise.reject(new Error(`A rate limit's window is ${MAX_WINDOW_MINUTES} minutes at most`))
 	return allowGathered({ kind, key: keyOf(key), max_events: limit, window_minutes: windowMinutes })
 }
 
@@ -52,4 +57,18 @@ export async function recordEvent(kind: string, key: string) {
 		await sql`insert into private.rate_limit_events (kind, key) values (${kind}, ${safeKey})`.execute(trx)
 		await sql`delete from private.rate_limit_events where kind = ${kind} and key = ${safeKey} and happened_at < now() - interval '1 day'`.execute(trx)
 	})
+}
+
+/**
+ * Once a day, the counts of keys that never came back (a visitor's address), which a call prunes
+ * only for its own key: everything older than two days, twice the longest window.
+ */
+export const rateLimitPruningJob: ScheduledJob = {
+	name: 'rate-limit-pruning',
+	due: (now) => [now.toISOString().slice(0, 10)],
+	run: () =>
+		asSystem(async (trx) => {
+			await sql`delete from private.rate_limit_buckets where bucket < now() - interval '2 days'`.execute(trx)
+			await sql`delete from private.rate_limit_events where happened_at < now() - interval '2 days'`.execute(trx)
+		}),
 }

@@ -9,7 +9,8 @@ import { drainMail } from './mail/index.ts'
 import { registerEmailSyncJob } from './email-sync/sync.ts'
 import { onImportCommitted } from './imports/pipeline.ts'
 import { registerNotificationJobs, sendImportDigest } from './notifications/index.ts'
-import { startScheduler, type Scheduler } from './scheduler.ts'
+import { rateLimitPruningJob } from './rate-limit.ts'
+import { registerJob, startScheduler, type Scheduler } from './scheduler.ts'
 
 export { onDatabaseStopped } from './db/index.ts'
 
@@ -36,6 +37,8 @@ export function ensureStarted() {
 		registerNotificationJobs()
 		// The email sync: every 15 minutes per organization with a connected mailbox (docs/product.md, Email sync).
 		registerEmailSyncJob()
+		// The rate limits' counts of keys that never came back, daily.
+		registerJob(rateLimitPruningJob)
 		const { SCHEDULER_TICK_MS, SCHEDULER_NOW } = env()
 		const fixedNow = SCHEDULER_NOW ? new Date(SCHEDULER_NOW) : null
 		scheduler ??= startScheduler({ intervalMs: SCHEDULER_TICK_MS, now: fixedNow ? () => fixedNow : undefined })

@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, test } from 'vitest'
 import { createRecoveryToken, resetPasswordWithToken, signIn, signUp } from '#app/.server/auth/local.ts'
 import { asSystem, asUser, sql, systemStatement } from '#app/.server/db/index.ts'
 import { createOrganization } from '#app/.server/organizations.ts'
-import { allowEvent } from '#app/.server/rate-limit.ts'
+import { allowEvent, rateLimitPruningJob } from '#app/.server/rate-limit.ts'
 import { createUser, isDbTarget } from './fixtures.ts'
 
 beforeAll(() => {
@@ -184,6 +184,33 @@ describe('sign-up throttling', () => {
 		const key = `odd-${randomUUID()}\0\ud800`
 		expect(await allowEvent('test', key, { limit: 1, windowMinutes: 60 })).toBe(true)
 		expect(await allowEvent('test', key, { limit: 1, windowMinutes: 60 })).toBe(false)
+	})
+
+	test('the daily pruning forgets counts older than two days, of any key, and keeps the rest', async () => {
+		const [gone, kept] = [`gone-${randomUUID()}`, `kept-${randomUUID()}`]
+		await asSystem(async (trx) => {
+			await sql`insert into private.rate_limit_buckets (kind, key, bucket, events) values
+				('test', ${gone}, now() - interval '3 days', 5), ('test', ${kept}, now() - interval '3 days', 5),
+				('test', ${kept}, date_bin(interval '1 minute', now() - interval '30 minutes', timestamptz 'epoch'), 2)`.execute(trx)
+			await sql`insert into private.rate_limit_events (kind, key, happened_at) values
+				('test', ${gone}, now() - interval '3 days'), ('test', ${kept}, now() - interval '1 day')`.execute(trx)
+		})
+		const now = new Date()
+		const [runKey] = await rateLimitPruningJob.due(now)
+		await rateLimitPruningJob.run(runKey!, { now, job: rateLimitPruningJob.name })
+		const { rows } = await asSystem((trx) =>
+			sql<{ key: string; events: number }>`select key, events from private.rate_limit_buckets where key in (${gone}, ${kept})
+				union all select key, 0 from private.rate_limit_events where key in (${gone}, ${kept})`.execute(trx),
+		)
+		expect(rows).toEqual(expect.arrayContaining([{ key: kept, events: 2 }, { key: kept, events: 0 }]))
+		expect(rows).toHaveLength(2)
+		// The count the limit reads is the recent one.
+		expect(await allowEvent('test', kept, { limit: 3, windowMinutes: 60 })).toBe(true)
+		expect(await allowEvent('test', kept, { limit: 3, windowMinutes: 60 })).toBe(false)
+	})
+
+	test('a window longer than the two days of counts kept is refused as a programming error', async () => {
+		await expect(allowEvent('test', 'any', { limit: 1, windowMinutes: 2 * 24 * 60 })).rejects.toThrow('1440 minutes at most')
 	})
 
 	test('a refused reset leaves the user’s sessions alone', async () => {
