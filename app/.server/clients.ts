@@ -100,15 +100,15 @@ export type SaveClientsResult = BatchResult<ClientValues>
  * without a client. A new name or email (or a changed one) that another client already has is
  * allowed, after a question.
  */
-export const saveClients = batchSaver<ClientRowInput, EditableClientRow, ClientValues, undefined>((userId, organizationId, input) => ({
+export const saveClients = batchSaver<ClientRowInput, LoadedClient, ClientValues, undefined>((userId, organizationId, input) => ({
 	table: 'clients',
 	lock: async (trx, ids) =>
 		(
 			await sql<DbRow>`select ${columns} from public.clients c
 				where c.organization_id = ${organizationId} and c.id = any(${ids}::uuid[]) for update`.execute(trx)
-		).rows.map((row) => editableClient(toRow(row))),
+		).rows.map(toRow),
 	fingerprint: (row) => fingerprint(editableValues(row)),
-	conflictValues: ({ id: _id, version: _v, fingerprint: _f, createdAt: _c, ...values }) => values,
+	conflictValues: ({ id: _id, version: _v, createdAt: _c, ...values }) => values,
 	// A phone written or changed here is a phone number (PHONE, as on the profile and the public
 	// booking page); one saved before the rule stays until someone changes it.
 	prepare: async (_trx, plan, current, fail) => {
@@ -149,7 +149,7 @@ export const saveClients = batchSaver<ClientRowInput, EditableClientRow, ClientV
 }))
 
 /** Clients to be deleted that have payments: the payments stay, with no client. */
-async function deletedWithPayments(trx: Tx, organizationId: string, input: ClientRowInput[], current: Map<string, EditableClientRow>) {
+async function deletedWithPayments(trx: Tx, organizationId: string, input: ClientRowInput[], current: Map<string, LoadedClient>) {
 	const deleted = input.flatMap((row, index) => (row.id && row.deleted && current.has(row.id) ? [{ index, id: row.id }] : []))
 	if (deleted.length === 0) return []
 	const { rows } = await sql<{ id: string }>`select distinct t.client_id as id from public.transactions t
@@ -163,7 +163,7 @@ async function deletedWithPayments(trx: Tx, organizationId: string, input: Clien
  * has. Names compare as import matching compares payers (case, spaces and accents ignored:
  * "grace nguyen" is Grace Nguyen, "angela ruiz" is Ángela Ruiz), emails in any case.
  */
-async function duplicates(trx: Tx, organizationId: string, plan: BatchPlan<ClientRowInput>, current: Map<string, EditableClientRow>) {
+async function duplicates(trx: Tx, organizationId: string, plan: BatchPlan<ClientRowInput>, current: Map<string, LoadedClient>) {
 	const written = [...plan.inserts, ...plan.updates].sort((a, b) => a.index - b.index)
 	const emailOf = (email: string | null) => email?.trim().toLowerCase() || null
 	// The rows whose name, or email, is new or changed: only those are asked about.

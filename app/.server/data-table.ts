@@ -246,7 +246,8 @@ export type Fail = (index: number, field: string, code: string) => void
  * `prepare` checks what only the database can tell (e.g. a client's name), failing rows or
  * returning what `write` needs; `warn` names what deserves a second look before saving.
  */
-type Loaded = { id: string; version: string; fingerprint: string }
+/** A saved row as the save locks it: a submitted row's version is checked against it. */
+type Loaded = { id: string; version: string }
 
 export type BatchSpec<R extends BatchRow, Current extends Loaded, V, P> = {
 	table: 'transactions' | 'clients' | 'booking_services' | 'booking_providers'

@@ -483,14 +483,14 @@ export type SaveResult = BatchResult<TransactionValues>
  * client cell offers for namesakes) matches by email too; a name no client has is refused,
  * unless the row asks for a new client, created with the batch.
  */
-export const saveTransactions = batchSaver<TransactionRowInput, EditableTransactionRow, TransactionValues, ResolvedClients>((userId, organizationId) => ({
+export const saveTransactions = batchSaver<TransactionRowInput, LoadedTransaction, TransactionValues, ResolvedClients>((userId, organizationId) => ({
 	table: 'transactions',
 	// Locks the transactions only (not their clients).
-	lock: async (trx, ids) => {
-		const locked = await sql<LoadedTransaction>`select ${columns} from public.transactions t ${clientJoin}
-			where t.organization_id = ${organizationId} and t.id = any(${ids}::uuid[]) for update of t`.execute(trx)
-		return locked.rows.map(editableTransaction)
-	},
+	lock: async (trx, ids) =>
+		(
+			await sql<LoadedTransaction>`select ${columns} from public.transactions t ${clientJoin}
+				where t.organization_id = ${organizationId} and t.id = any(${ids}::uuid[]) for update of t`.execute(trx)
+		).rows,
 	fingerprint: (row) => fingerprint(editableValues({ ...row, clientName: row.client })),
 	conflictValues: valuesOf,
 	prepare: (trx, plan, current, fail) => resolveClients(trx, organizationId, [...plan.updates, ...plan.inserts], current, fail),
@@ -551,7 +551,7 @@ async function resolveClients(
 	trx: Tx,
 	organizationId: string,
 	rows: { index: number; row: TransactionRowInput }[],
-	current: Map<string, EditableTransactionRow>,
+	current: Map<string, LoadedTransaction>,
 	fail: Fail,
 ): Promise<ResolvedClients> {
 	const resolved: ResolvedClients = { ids: new Map(), toCreate: new Map() }
