@@ -6,8 +6,8 @@ import spriteUrl from './icons.svg?url&no-inline'
  * The app's icons: lucide's drawings, drawn from one cached sprite file (docs/decisions/030-lighter-pages.md).
  * Each icon is an `<svg>` with one `<use>` instead of lucide-react's inline paths: a page carries a
  * few bytes per icon, and the server renders two elements instead of four or five.
- * The look is lucide's: `.lucide` in app/styles/app.css sets the stroke; `className` sizes and
- * colours an icon as before. Hidden from screen readers unless given a label.
+ * The look is lucide's: `.lucide` in app/styles/app.css sets the stroke and the 24 px size;
+ * `className` sizes and colours an icon as before. Hidden from screen readers unless given a label.
  */
 export type IconProps = Omit<SVGProps<SVGSVGElement>, 'children' | 'ref'>
 export type IconComponent = (props: IconProps) => React.JSX.Element
@@ -17,7 +17,7 @@ function icon(name: IconName): IconComponent {
 	function Icon({ className, ...props }: IconProps) {
 		const labelled = props['aria-label'] !== undefined || props['aria-labelledby'] !== undefined || props.role !== undefined
 		return (
-			<svg width="24" height="24" aria-hidden={labelled ? undefined : 'true'} {...props} className={className ? `lucide ${className}` : 'lucide'}>
+			<svg aria-hidden={labelled ? undefined : 'true'} {...props} className={className ? `lucide ${className}` : 'lucide'}>
 				<use href={href} />
 			</svg>
 		)

@@ -66,7 +66,7 @@ test('on a phone the transactions are cards: the amount and the client first, th
 	await ownerWithPayments(page, request, 'Phone Cards Owner')
 	await page.goto('/app/transactions')
 	const row = card(page, 'EXT-LONG-IDENTIFIER-0001')
-	const amount = row.locator('[data-card=title]')
+	const amount = row.locator('.card-title')
 	const client = row.getByRole('link', { name: 'Ana Beatriz Silva Nascimento' })
 	await expect(amount).toHaveText('$123,456.78')
 	await expectOnScreen(amount)
@@ -76,7 +76,7 @@ test('on a phone the transactions are cards: the amount and the client first, th
 	await expectOnScreen(row.getByText('A long description of what this payment was for, in full'))
 	// The amount and the client on the first line, the date and category under them.
 	const amountBox = (await amount.boundingBox())!
-	const dateBox = (await row.locator('[data-card=meta]').first().boundingBox())!
+	const dateBox = (await row.locator('.card-meta').first().boundingBox())!
 	expect(dateBox.y).toBeGreaterThan(amountBox.y + amountBox.height - 1)
 	// Each value under its column's name, but the amount and the client, which speak for themselves.
 	const cells = row.locator('td')
@@ -109,7 +109,7 @@ test('on a phone a transaction’s amount is edited in its card and saved @nojs'
 	await amount.fill('95.25')
 	await page.getByRole('button', { name: 'Save' }).click()
 	await expect(page.getByText('Changes saved successfully')).toBeVisible()
-	await expect(card(page, 'VM-200').locator('[data-card=title]')).toHaveText('$95.25')
+	await expect(card(page, 'VM-200').locator('.card-title')).toHaveText('$95.25')
 	const stored = await withDatabase((db) =>
 		db.query<{ amount: string }>(`select amount::text from public.transactions where organization_id = $1 and external_id = 'VM-200'`, [orgId]),
 	)
@@ -136,7 +136,7 @@ test('on a phone the dashboard’s latest payments and the reports’ categories
 	for (const lng of ['es', 'pt-BR'] as const) {
 		await useLanguage(page, lng)
 		await page.goto('/app/dashboard')
-		await expectOnScreen(card(page, 'Ana Beatriz Silva Nascimento').locator('[data-card=title]'))
+		await expectOnScreen(card(page, 'Ana Beatriz Silva Nascimento').locator('.card-title'))
 		// The method is in the card too (the transactions' cards show it as well).
 		const method = card(page, 'Ana Beatriz Silva Nascimento').locator('td', { hasText: lng === 'es' ? 'Transferencia bancaria' : 'Transferência bancária' })
 		await expectOnScreen(method)

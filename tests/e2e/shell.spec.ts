@@ -27,6 +27,20 @@ signedInTest('Ctrl+B toggles the sidebar', async ({ page }) => {
 	await expect(sidebar).toHaveAttribute('data-state', 'expanded')
 })
 
+signedInTest('icons are drawn at their sizes: 16 px where a class or a button sizes them, never larger than lucide’s 24 px @nojs', async ({ page }) => {
+	await page.goto('/app/transactions')
+	const sizes = await page.locator('svg.lucide').evaluateAll((icons) =>
+		icons.filter((icon) => icon.getClientRects().length > 0).map((icon) => ({ sidebar: !!icon.closest('#app-sidebar'), ...icon.getBoundingClientRect().toJSON() })),
+	)
+	expect(sizes.length).toBeGreaterThan(10)
+	for (const { sidebar, width, height } of sizes) {
+		expect(width).toBeGreaterThan(0)
+		expect(width).toBeLessThanOrEqual(24)
+		expect(height).toBe(width)
+		if (sidebar) expect(width).toBe(16)
+	}
+})
+
 signedInTest('the current screen is marked in the sidebar, and the user card links to settings', async ({ page, account }) => {
 	await page.goto('/app/reports')
 	const nav = page.getByRole('navigation', { name: 'Main navigation' })

@@ -202,7 +202,7 @@ export function EditableTable<L extends LoadedRow, R extends EditRowValues, V>({
 									<EditRow key={row.key ?? row.id} deleted={deleted} columnCount={labels.length}>
 										<>
 											{cells(f, { index, isNew, errorText })}
-											<TableCell data-card="actions" className={cn(stickyCell, 'align-top no-underline')}>
+											<TableCell className={cn(stickyCell, 'align-top no-underline card-actions')}>
 												<input {...getInputProps(f.id, { type: 'hidden' })} />
 												<input {...getInputProps(f.version, { type: 'hidden' })} />
 												<input {...getInputProps(f.fingerprint, { type: 'hidden' })} />
@@ -430,7 +430,8 @@ function ConfirmSave({ formId, ns, confirm }: { formId: string; ns: string; conf
 /**
  * A cell's place in the card a row becomes on a phone (app.css): the title (the amount) and
  * subtitle (the client) first, meta (date, category) under them, other values next, wide ones
- * across the card, the actions at the end; hidden ones are left out of the card.
+ * across the card, the actions at the end; hidden ones are left out of the card. A cell takes
+ * its role as the class `card-<role>`.
  */
 export type CardRole = 'title' | 'subtitle' | 'meta' | 'wide' | 'actions' | 'hidden'
 
@@ -452,7 +453,7 @@ export function TextCell({
 	card?: CardRole
 } & Omit<React.ComponentProps<'input'>, 'type' | 'form'>) {
 	return (
-		<TableCell className="align-top" data-card={card}>
+		<TableCell className={card ? `align-top card-${card}` : 'align-top'}>
 			<Input {...getInputProps(field, { type })} aria-label={label} className={cn('w-full', className)} {...props} />
 			<CellError id={field.errorId} message={errorText(field.errors?.[0])} />
 		</TableCell>
@@ -476,7 +477,7 @@ export function SelectCell({
 	className?: string
 }) {
 	return (
-		<TableCell className="align-top" data-card={card}>
+		<TableCell className={card ? `align-top card-${card}` : 'align-top'}>
 			<NativeSelect {...getSelectProps(field)} aria-label={label} className={cn('w-full', className)}>
 				{options.map(([value, text]) => (
 					<option key={value} value={value}>

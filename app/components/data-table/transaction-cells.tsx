@@ -71,7 +71,7 @@ export function ClientCell({
 	const typed = (field.value ?? '').trim().toLowerCase()
 	const known = !typed || choices.some((c) => c.value.toLowerCase() === typed || c.name.toLowerCase() === typed)
 	return (
-		<TableCell className="align-top" data-card="subtitle">
+		<TableCell className="align-top card-subtitle">
 			<input {...getInputProps(clientId, { type: 'hidden' })} />
 			<Input
 				{...getInputProps(field, { type: 'text' })}
@@ -144,11 +144,11 @@ export function TransactionsReadTable({
 					) : (
 						rows.map((row) => (
 							<TableRow key={row.id}>
-								<TableCell className="tabular-nums" data-card="meta">
+								<TableCell className="tabular-nums card-meta">
 									{fmt.date(row.dateReceived)}
 								</TableCell>
 								{hideClient ? null : (
-									<TableCell className="max-w-64 min-w-40 whitespace-normal wrap-anywhere" data-card="subtitle">
+									<TableCell className="max-w-64 min-w-40 whitespace-normal wrap-anywhere card-subtitle">
 										{row.clientId && row.clientName ? (
 											<Link to={`/app/clients/${row.clientId}`} className="text-primary underline-offset-4 hover:underline">
 												{row.clientName}
@@ -161,14 +161,14 @@ export function TransactionsReadTable({
 								<TableCell className="font-mono text-xs">
 									{row.externalId}
 								</TableCell>
-								<TableCell className="text-right tabular-nums" data-card="title">
+								<TableCell className="text-right tabular-nums card-title">
 									{fmt.money(row.amount)}
 								</TableCell>
-								<TableCell data-card="meta">
+								<TableCell className="card-meta">
 									<CategoryBadge category={row.category} label={categoryLabel(row.category)} />
 								</TableCell>
 								<TableCell>{t(`methods.${row.paymentMethod}`)}</TableCell>
-								<TableCell title={row.description ?? undefined} data-card={row.description ? 'wide' : 'hidden'}>
+								<TableCell title={row.description ?? undefined} className={row.description ? 'card-wide' : 'card-hidden'}>
 									{/* Two lines at most. A table cell's own max-width does not hold back its column: the block inside does. */}
 									<div className="line-clamp-2 max-w-80 min-w-40 whitespace-normal wrap-anywhere">{row.description}</div>
 								</TableCell>

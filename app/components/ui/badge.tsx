@@ -28,10 +28,10 @@ function Badge({
 	...props
 }: React.ComponentProps<'span'> & VariantProps<typeof badgeVariants> & { asChild?: boolean }) {
 	const Comp = asChild ? Slot.Root : 'span'
+	// No shadcn `data-slot`/`data-variant` attributes: nothing reads them, and every attribute is
+	// written out piece by piece on each badge of every page (bench/README.md).
 	return (
 		<Comp
-			data-slot="badge"
-			data-variant={variant ?? 'default'}
 			className={cn(badgeVariants({ variant }), className)}
 			{...props}
 		/>

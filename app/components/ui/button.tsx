@@ -37,11 +37,10 @@ function Button({
 	...props
 }: React.ComponentProps<'button'> & VariantProps<typeof buttonVariants> & { asChild?: boolean }) {
 	const Comp = asChild ? Slot.Root : 'button'
+	// No shadcn `data-slot`/`data-variant` attributes: nothing reads them, and every attribute is
+	// written out piece by piece on each button of every page (bench/README.md).
 	return (
 		<Comp
-			data-slot="button"
-			data-variant={variant ?? 'default'}
-			data-size={size ?? 'default'}
 			className={cn(buttonVariants({ variant, size, className }))}
 			{...props}
 		/>

@@ -22,9 +22,10 @@ function cardLabelRules(id: string, labels: CardLabels) {
 
 /**
  * `cards` lists the rows as cards below md (app.css, docs/decisions/021-table-cards.md): the
- * columns' names in order (the cards' labels), and on cells, where it matters, a `data-card`
- * role (title, subtitle, meta, wide, actions, hidden). `scrollLabel` names the scroll area and
- * lets the keyboard reach it (a region in the tab order) for a table that may scroll sideways.
+ * columns' names in order (the cards' labels), and on cells, where it matters, a role as a class
+ * (`card-title`, `card-subtitle`, `card-meta`, `card-wide`, `card-actions`, `card-hidden`).
+ * `scrollLabel` names the scroll area and lets the keyboard reach it (a region in the tab order)
+ * for a table that may scroll sideways.
  * Rows, header cells and cells take their look from app/styles/app.css (the `[data-slot='table']`
  * rules), not from classes of their own: a page of rows carries no class per cell, and a cell's
  * `className` still wins, as a utility does over a component rule.

@@ -105,24 +105,24 @@ function ReadTable({ rows, state }: { rows: LoaderData['rows']; state: TableStat
 					) : (
 						rows.map((row) => (
 							<TableRow key={row.id}>
-								<TableCell className="max-w-64 min-w-40 whitespace-normal wrap-anywhere" data-card="title">
+								<TableCell className="max-w-64 min-w-40 whitespace-normal wrap-anywhere card-title">
 									<Link to={`/app/clients/${row.id}`} className="font-medium text-primary underline-offset-4 hover:underline">
 										{row.name || t('unnamed')}
 									</Link>
 								</TableCell>
-								<TableCell className="max-w-64 whitespace-normal wrap-anywhere" data-card={row.email ? 'wide' : 'hidden'}>
+								<TableCell className={`max-w-64 whitespace-normal wrap-anywhere ${row.email ? 'card-wide' : 'card-hidden'}`}>
 									{row.email}
 								</TableCell>
-								<TableCell data-card={row.phone ? undefined : 'hidden'}>
+								<TableCell className={row.phone ? undefined : 'card-hidden'}>
 									{row.phone}
 								</TableCell>
-								<TableCell className="max-w-64 whitespace-normal wrap-anywhere" data-card={row.company ? undefined : 'hidden'}>
+								<TableCell className={`max-w-64 whitespace-normal wrap-anywhere ${row.company ? '' : 'card-hidden'}`}>
 									{row.company}
 								</TableCell>
-								<TableCell data-card="subtitle">
+								<TableCell className="card-subtitle">
 									<ClientStatusBadge status={row.status} />
 								</TableCell>
-								<TableCell className="tabular-nums" data-card="meta">
+								<TableCell className="tabular-nums card-meta">
 									{fmt.date(row.createdDate)}
 								</TableCell>
 							</TableRow>

@@ -135,19 +135,19 @@ function LatestTransactions({ latest, className }: { latest: Route.ComponentProp
 						) : (
 							latest.map((row) => (
 								<TableRow key={row.id}>
-									<TableCell className="tabular-nums" data-card="meta">
+									<TableCell className="tabular-nums card-meta">
 										{fmt.date(row.dateReceived)}
 									</TableCell>
-									<TableCell className="max-w-40 truncate" data-card="subtitle" title={row.clientName || undefined}>
+									<TableCell className="max-w-40 truncate card-subtitle" title={row.clientName || undefined}>
 										{row.clientName || <span className="text-muted-foreground">{t('reports:noClient')}</span>}
 									</TableCell>
-									<TableCell className="text-right tabular-nums" data-card="title">
+									<TableCell className="text-right tabular-nums card-title">
 										{fmt.money(row.amount)}
 									</TableCell>
-									<TableCell data-card="meta">
+									<TableCell className="card-meta">
 										<CategoryBadge category={row.category} label={categoryLabel(row.category)} />
 									</TableCell>
-									<TableCell className="hidden md:table-cell xl:hidden 2xl:table-cell" data-card="meta">
+									<TableCell className="hidden md:table-cell xl:hidden 2xl:table-cell card-meta">
 										{t(`transactions:methods.${row.paymentMethod}`)}
 									</TableCell>
 								</TableRow>

@@ -207,7 +207,7 @@ function CategoryBreakdown({ report }: { report: RangeFigures }) {
 					<TableBody>
 						{report.categories.map((c) => (
 							<TableRow key={c.category}>
-								<TableHead scope="row" className="font-normal" data-card="title">
+								<TableHead scope="row" className="font-normal card-title">
 									<span className="flex items-center gap-2">
 										<span className="size-2.5 rounded-full" style={{ background: categoryColors[c.category] }} aria-hidden="true" />
 										{t(`category.${c.category}`)}
@@ -259,7 +259,7 @@ function TotalsFooter({ totals, columns }: { totals: RangeFigures['totals']; col
 	return (
 		<TableFooter>
 			<TableRow>
-				<TableHead scope="row" data-card="title">
+				<TableHead scope="row" className="card-title">
 					{t('columns.total')}
 				</TableHead>
 				<TableCell className="text-right tabular-nums">{fmt.number(totals.count)}</TableCell>

@@ -70,19 +70,19 @@ function ReadTable({ rows }: { rows: LoaderData['rows'] }) {
 		<BookingReadTable tab="providers" head={<HeadCells withHours />} labels={[...COLUMNS, 'hours'].map((c) => t(`providers.columns.${c}`))} rowCount={rows.length}>
 			{rows.map((row) => (
 				<TableRow key={row.id}>
-					<TableCell className="text-muted-foreground" data-card="wide">
+					<TableCell className="text-muted-foreground card-wide">
 						{row.member}
 					</TableCell>
-					<TableCell className="max-w-64 min-w-40 font-medium whitespace-normal wrap-anywhere" data-card="title">
+					<TableCell className="max-w-64 min-w-40 font-medium whitespace-normal wrap-anywhere card-title">
 						{row.displayName}
 					</TableCell>
-					<TableCell className="max-w-64 truncate text-muted-foreground" data-card={row.bio ? 'wide' : 'hidden'}>
+					<TableCell className={`max-w-64 truncate text-muted-foreground ${row.bio ? 'card-wide' : 'card-hidden'}`}>
 						{row.bio}
 					</TableCell>
-					<TableCell className="max-w-48 truncate font-mono text-xs" data-card={row.avatarUrl ? 'wide' : 'hidden'}>
+					<TableCell className={`max-w-48 truncate font-mono text-xs ${row.avatarUrl ? 'card-wide' : 'card-hidden'}`}>
 						{row.avatarUrl}
 					</TableCell>
-					<TableCell data-card="subtitle">
+					<TableCell className="card-subtitle">
 						<ActiveBadge active={row.isActive} />
 					</TableCell>
 					<TableCell>
@@ -117,7 +117,7 @@ function MemberCell({
 }) {
 	const { t } = useTranslation('booking')
 	return (
-		<TableCell className="align-top" data-card="wide">
+		<TableCell className="align-top card-wide">
 			<NativeSelect
 				{...getSelectProps(field)}
 				aria-label={label}
@@ -168,7 +168,7 @@ function EditProviders({ loaderData, actionData }: Pick<Route.ComponentProps, 'l
 					{isNew ? (
 						<MemberCell field={f.member} label={t('providers.columns.member')} errorText={errorText} members={loaderData.freeMembers} />
 					) : (
-						<TableCell className="align-top leading-9 text-muted-foreground" data-card="wide">
+						<TableCell className="align-top leading-9 text-muted-foreground card-wide">
 							{memberOf.get(f.id.initialValue ?? '')}
 						</TableCell>
 					)}

@@ -69,16 +69,16 @@ function ReadTable({ rows }: { rows: LoaderData['rows'] }) {
 		<BookingReadTable tab="services" head={<HeadCells />} labels={COLUMNS.map((c) => t(`services.columns.${c}`))} rowCount={rows.length}>
 			{rows.map((row) => (
 				<TableRow key={row.id}>
-					<TableCell className="max-w-64 min-w-40 font-medium whitespace-normal wrap-anywhere" data-card="title">
+					<TableCell className="max-w-64 min-w-40 font-medium whitespace-normal wrap-anywhere card-title">
 						{row.name}
 					</TableCell>
-					<TableCell className="max-w-64 truncate text-muted-foreground" data-card={row.description ? 'wide' : 'hidden'}>
+					<TableCell className={`max-w-64 truncate text-muted-foreground ${row.description ? 'card-wide' : 'card-hidden'}`}>
 						{row.description}
 					</TableCell>
-					<TableCell className="tabular-nums" data-card="meta">
+					<TableCell className="tabular-nums card-meta">
 						{fmt.money(row.price)}
 					</TableCell>
-					<TableCell className="tabular-nums" data-card="meta">
+					<TableCell className="tabular-nums card-meta">
 						{t('services.minutes', { count: row.durationMinutes })}
 					</TableCell>
 					<TableCell>
@@ -87,7 +87,7 @@ function ReadTable({ rows }: { rows: LoaderData['rows'] }) {
 							{row.color}
 						</span>
 					</TableCell>
-					<TableCell data-card="subtitle">
+					<TableCell className="card-subtitle">
 						<ActiveBadge active={row.isActive} />
 					</TableCell>
 				</TableRow>

@@ -84,18 +84,18 @@ export default function ImportHistory({ loaderData }: Route.ComponentProps) {
 							<TableBody>
 								{loaderData.rows.map((r) => (
 									<TableRow key={r.id}>
-										<TableCell data-card="title">{when(r.ran)}</TableCell>
-										<TableCell data-card="subtitle">
+										<TableCell className="card-title">{when(r.ran)}</TableCell>
+										<TableCell className="card-subtitle">
 											<div>{t(`sources.${r.source}`)}</div>
 											{r.fileName ? <div className="text-xs text-muted-foreground">{r.fileName}</div> : null}
 										</TableCell>
-										<TableCell data-card={r.who ? 'meta' : 'hidden'}>{r.who ?? ''}</TableCell>
+										<TableCell className={r.who ? 'card-meta' : 'card-hidden'}>{r.who ?? ''}</TableCell>
 										<TableCell className="text-right">{n(r.rowsRead)}</TableCell>
 										<TableCell className="text-right" data-testid="history-created">{n(r.created)}</TableCell>
 										<TableCell className="text-right" data-testid="history-duplicates">{n(r.duplicates)}</TableCell>
 										<TableCell className="text-right">{n(r.ignored)}</TableCell>
 										<TableCell className="text-right">{n(r.failed)}</TableCell>
-										<TableCell data-card="wide">
+										<TableCell className="card-wide">
 											{r.status === 'undone' ? (
 												t('history.status.undone', { count: r.undone })
 											) : (

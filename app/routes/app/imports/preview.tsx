@@ -142,9 +142,9 @@ export default function ImportPreview({ loaderData }: Route.ComponentProps) {
 							<TableBody>
 								{batch.failures.map((f) => (
 									<TableRow key={f.line}>
-										<TableCell data-card="meta">{f.line}</TableCell>
-										<TableCell data-card="title" className="whitespace-normal">{t(`reasons.${f.reason}`)}</TableCell>
-										<TableCell className="font-mono text-xs break-all whitespace-normal" data-card={f.value ? 'wide' : 'hidden'}>{f.value}</TableCell>
+										<TableCell className="card-meta">{f.line}</TableCell>
+										<TableCell className="whitespace-normal card-title">{t(`reasons.${f.reason}`)}</TableCell>
+										<TableCell className={`font-mono text-xs break-all whitespace-normal ${f.value ? 'card-wide' : 'card-hidden'}`}>{f.value}</TableCell>
 									</TableRow>
 								))}
 							</TableBody>
@@ -176,11 +176,11 @@ export default function ImportPreview({ loaderData }: Route.ComponentProps) {
 							<TableBody>
 								{rows.map((r) => (
 									<TableRow key={r.ord}>
-										<TableCell data-card="meta">{fmt.date(r.date)}</TableCell>
-										<TableCell data-card="subtitle">{r.payer}</TableCell>
-										<TableCell className="text-right" data-card="title">{fmt.money(r.amount)}</TableCell>
-										<TableCell className="font-mono text-xs" data-card={r.externalId ? 'meta' : 'hidden'}>{r.externalId ?? ''}</TableCell>
-										<TableCell data-card="wide">
+										<TableCell className="card-meta">{fmt.date(r.date)}</TableCell>
+										<TableCell className="card-subtitle">{r.payer}</TableCell>
+										<TableCell className="text-right card-title">{fmt.money(r.amount)}</TableCell>
+										<TableCell className={`font-mono text-xs ${r.externalId ? 'card-meta' : 'card-hidden'}`}>{r.externalId ?? ''}</TableCell>
+										<TableCell className="card-wide">
 											{t(`preview.states.${r.state}`)}
 											{r.state === 'new' ? ` · ${t(`preview.matches.${r.candidates === 1 ? 'matched' : r.candidates > 1 ? 'review' : 'unmatched'}`)}` : ''}
 										</TableCell>

@@ -77,22 +77,22 @@ export default function ReviewQueue({ loaderData, actionData }: Route.ComponentP
 									const others = clients.filter((c) => !r.candidates.includes(c.id))
 									return (
 										<TableRow key={r.id} data-testid="review-row">
-											<TableCell data-card="meta">
+											<TableCell className="card-meta">
 												{fmt.date(r.date)}
 											</TableCell>
-											<TableCell data-card="subtitle">
+											<TableCell className="card-subtitle">
 												<div className="font-medium" data-testid="review-payer">
 													{r.payer}
 												</div>
 												<div className="text-xs text-muted-foreground">{t(`transactions:methods.${r.method}`)}</div>
 											</TableCell>
-											<TableCell className="text-right" data-card="title">
+											<TableCell className="text-right card-title">
 												{fmt.money(r.amount)}
 											</TableCell>
-											<TableCell data-card="meta">
+											<TableCell className="card-meta">
 												{t(`review.why.${r.category}`)}
 											</TableCell>
-											<TableCell data-card="wide">
+											<TableCell className="card-wide">
 												<AppForm method="post" className="grid gap-2">
 													<input type="hidden" name="transactionId" value={r.id} />
 													{/* The choice is as wide as the cell, never as its longest client name (a phone, a narrow column). */}

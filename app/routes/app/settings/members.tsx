@@ -139,7 +139,7 @@ export default function MembersTab({ loaderData, actionData }: Route.ComponentPr
 								const editable = myRole === 'owner' || m.role !== 'owner'
 								return (
 									<TableRow key={m.userId} data-testid="member-row">
-										<TableCell data-card="title">
+										<TableCell className="card-title">
 											<div className="flex items-center gap-2">
 												{m.avatarUrl ? (
 													<img src={m.avatarUrl} alt="" width={28} height={28} className="size-7 rounded-full object-cover" />
@@ -154,13 +154,13 @@ export default function MembersTab({ loaderData, actionData }: Route.ComponentPr
 												</span>
 											</div>
 										</TableCell>
-										<TableCell data-card="wide">
+										<TableCell className="card-wide">
 											{m.email}
 										</TableCell>
-										<TableCell data-card="subtitle">
+										<TableCell className="card-subtitle">
 											<Badge variant={m.role === 'owner' ? 'default' : 'secondary'}>{tc(`roles.${m.role}`)}</Badge>
 										</TableCell>
-										<TableCell data-card={editable ? 'actions' : 'hidden'}>
+										<TableCell className={editable ? 'card-actions' : 'card-hidden'}>
 											{editable ? (
 												<div className="flex flex-wrap items-center gap-2">
 													{/* Remade after each answer: a refused role goes back to the saved one. */}
