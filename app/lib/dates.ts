@@ -123,6 +123,14 @@ export function dateIn(timeZone: string, instant: Date = new Date()) {
 }
 
 /**
+ * The last answer per timezone: a page asks for today (this minute) again and again. Every
+ * timezone's offset since 1973 is a whole number of minutes (Monrovia's -0:44:30 ended in 1972),
+ * so one answer holds for a whole minute from then on.
+ */
+const lastByZone = new Map<string, { minute: number; value: { date: string; time: string } }>()
+const WHOLE_MINUTE_OFFSETS_SINCE = Date.UTC(1973, 0, 1) / 60_000
+
+/**
  * The date (YYYY-MM-DD) and wall-clock time (HH:mm, 24 hours) of an instant in a timezone (UTC
  * when the name is unknown): what a screen shows of a moment, in the organization's time.
  */
@@ -132,7 +140,12 @@ export function dateTimeIn(timeZone: string, instant: Date = new Date()) {
 		const iso = instant.toISOString()
 		return { date: iso.slice(0, 10), time: iso.slice(11, 16) }
 	}
+	const minute = Math.floor(instant.getTime() / 60_000)
+	const last = minute >= WHOLE_MINUTE_OFFSETS_SINCE ? lastByZone.get(timeZone) : undefined
+	if (last?.minute === minute) return { ...last.value }
 	const parts = formatter.formatToParts(instant)
 	const value = (type: Intl.DateTimeFormatPartTypes) => parts.find((part) => part.type === type)?.value ?? ''
-	return { date: `${value('year').padStart(4, '0')}-${value('month')}-${value('day')}`, time: `${value('hour')}:${value('minute')}` }
+	const answer = { date: `${value('year').padStart(4, '0')}-${value('month')}-${value('day')}`, time: `${value('hour')}:${value('minute')}` }
+	if (minute >= WHOLE_MINUTE_OFFSETS_SINCE && (lastByZone.size < 1000 || lastByZone.has(timeZone))) lastByZone.set(timeZone, { minute, value: answer })
+	return { ...answer }
 }

@@ -16,19 +16,30 @@ type UseTranslation = typeof useReactI18nextTranslation
  * one); `other:key` reaches another namespace.
  */
 /**
- * Lookups kept by language, namespace, prefix, key and options: the server's resources never
- * change, and i18next's `t` costs about 6 µs a call against 0.1 µs for the map (more on the first
- * plural of a request: i18next builds its Intl.PluralRules per instance), on pages that make
- * hundreds of them (the sidebar, table headers, labels, month names). Only options that are all
- * strings, numbers or booleans are kept (not `returnObjects`), so a text depends on nothing else.
- * Bounded: interpolated values (names, amounts) make new keys.
+ * Lookups kept by language, namespace and prefix, then by key and options: the server's
+ * resources never change, and i18next's `t` costs about 6 µs a call against 0.1 µs for the map
+ * (more on the first plural of a request: i18next builds its Intl.PluralRules per instance), on
+ * pages that make hundreds of them (the sidebar, table headers, labels, month names). A component
+ * finds its map once; a plain key is then looked up as it is, with no string built per call. Only
+ * options that are all strings, numbers or booleans are kept (not `returnObjects`), so a text
+ * depends on nothing else. Bounded: interpolated values (names, amounts) make new keys.
  */
-const kept = new Map<string, unknown>()
+const kept = new Map<string, Map<string, unknown>>()
 const KEPT_MAX = 20_000
 
-function keyOf(language: string, ns: string, prefix: string | undefined, key: string, opts: object | undefined) {
-	let id = `${language}\u0000${ns}\u0000${prefix ?? ''}\u0000${key}`
-	if (opts === undefined) return id
+function keptTexts(language: string, ns: string, prefix: string | undefined) {
+	const id = `${language}\u0000${ns}\u0000${prefix ?? ''}`
+	let texts = kept.get(id)
+	if (!texts) {
+		texts = new Map()
+		kept.set(id, texts)
+	}
+	return texts
+}
+
+function keyOf(key: string, opts: object | undefined) {
+	if (opts === undefined) return key
+	let id = key
 	for (const [name, value] of Object.entries(opts)) {
 		const type = typeof value
 		if (name === 'returnObjects' || (type !== 'string' && type !== 'number' && type !== 'boolean')) return null
@@ -42,11 +53,12 @@ const useServerTranslation = ((ns?: string | readonly string[], options?: { keyP
 	const { i18n } = useContext(I18nContext)
 	const first = (Array.isArray(ns) ? ns[0] : ns) ?? i18n.options.defaultNS
 	const prefix = options?.keyPrefix
+	const texts = keptTexts(i18n.language, first, prefix)
 	const t = (key: string, opts?: unknown, ...rest: unknown[]) => {
 		const simple = rest.length === 0 && (opts === undefined || (typeof opts === 'object' && opts !== null && !Array.isArray(opts)))
-		const id = simple ? keyOf(i18n.language, first, prefix, key, opts as object | undefined) : null
+		const id = simple ? keyOf(key, opts as object | undefined) : null
 		if (id !== null) {
-			const text = kept.get(id)
+			const text = texts.get(id)
 			if (text !== undefined) return text
 		}
 		const o: Record<string, unknown> =
@@ -58,8 +70,8 @@ const useServerTranslation = ((ns?: string | readonly string[], options?: { keyP
 		o.ns ??= first
 		const text = i18n.t(prefix ? `${prefix}.${key}` : key, o)
 		if (id !== null) {
-			if (kept.size >= KEPT_MAX) kept.clear()
-			kept.set(id, text)
+			if (texts.size >= KEPT_MAX) texts.clear()
+			texts.set(id, text)
 		}
 		return text
 	}

@@ -98,6 +98,18 @@ describe('the date of an instant in a timezone', () => {
 		expect(dateTimeIn('Not/AZone', instant)).toEqual({ date: '2026-11-24', time: '04:25' })
 	})
 
+	test('a kept answer holds for its minute only, and what a caller does with it changes nothing', () => {
+		const first = dateTimeIn('America/Sao_Paulo', new Date('2026-12-31T02:59:00Z'))
+		expect(first).toEqual({ date: '2026-12-30', time: '23:59' })
+		first.date = 'changed'
+		expect(dateTimeIn('America/Sao_Paulo', new Date('2026-12-31T02:59:59.999Z'))).toEqual({ date: '2026-12-30', time: '23:59' })
+		expect(dateTimeIn('America/Sao_Paulo', new Date('2026-12-31T03:00:00Z'))).toEqual({ date: '2026-12-31', time: '00:00' })
+		expect(dateTimeIn('America/Sao_Paulo', new Date('2026-12-31T02:59:30Z'))).toEqual({ date: '2026-12-30', time: '23:59' })
+		// Before 1973 offsets had seconds: Monrovia at -0:44:30, two instants of one UTC minute on two local minutes.
+		expect(dateTimeIn('Africa/Monrovia', new Date('1971-06-01T12:00:10Z')).time).toBe('11:15')
+		expect(dateTimeIn('Africa/Monrovia', new Date('1971-06-01T12:00:40Z')).time).toBe('11:16')
+	})
+
 	test('an unknown timezone counts in UTC', () => {
 		const instant = new Date('2026-03-31T20:00:00Z')
 		expect(dateIn('Not/AZone', instant)).toBe('2026-03-31')
