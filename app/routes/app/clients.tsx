@@ -116,7 +116,7 @@ function ReadTable({ rows, state }: { rows: LoaderData['rows']; state: TableStat
 								<TableCell className={row.phone ? undefined : 'card-hidden'}>
 									{row.phone}
 								</TableCell>
-								<TableCell className={`max-w-64 whitespace-normal wrap-anywhere ${row.company ? '' : 'card-hidden'}`}>
+								<TableCell className={row.company ? 'max-w-64 whitespace-normal wrap-anywhere' : 'card-hidden'}>
 									{row.company}
 								</TableCell>
 								<TableCell className="card-subtitle">
