@@ -240,15 +240,15 @@ export type BatchPlan<R> = { inserts: Written<R>[]; updates: Written<R>[]; delet
 
 export type Fail = (index: number, field: string, code: string) => void
 
+/** A saved row as the save locks it: a submitted row's version is checked against it. */
+type Loaded = { id: string; version: string }
+
 /**
  * How one table saves: its table name, how to lock and read the rows being saved, what the
  * fingerprint of a submitted row is (to skip rows the user left alone), and how to write.
  * `prepare` checks what only the database can tell (e.g. a client's name), failing rows or
  * returning what `write` needs; `warn` names what deserves a second look before saving.
  */
-/** A saved row as the save locks it: a submitted row's version is checked against it. */
-type Loaded = { id: string; version: string }
-
 export type BatchSpec<R extends BatchRow, Current extends Loaded, V, P> = {
 	table: 'transactions' | 'clients' | 'booking_services' | 'booking_providers'
 	/** The saved rows of these ids (of this organization only), locked until the save ends. */
