@@ -197,7 +197,7 @@ describe('sign-up throttling', () => {
 		})
 		const now = new Date()
 		const [runKey] = await rateLimitPruningJob.due(now)
-		await rateLimitPruningJob.run(runKey!, { now, job: rateLimitPruningJob.name })
+		await rateLimitPruningJob.run(runKey!, { now, job: rateLimitPruningJob.name, signal: new AbortController().signal })
 		const { rows } = await asSystem((trx) =>
 			sql<{ key: string; events: number }>`select key, events from private.rate_limit_buckets where key in (${gone}, ${kept})
 				union all select key, 0 from private.rate_limit_events where key in (${gone}, ${kept})`.execute(trx),
