@@ -66,6 +66,8 @@ export default defineConfig({
 				// Every public booking comes from 127.0.0.1; the limits are tested in tests/db/public-booking.test.ts.
 				BOOK_POSTS_PER_HOUR: '100000',
 				BOOK_LOOKUPS_PER_HOUR: '100000',
+				// The tests' dovecot (tests/support/imap-server.ts) listens on 127.0.0.1, refused by default.
+				IMAP_ALLOW_PRIVATE_HOSTS: 'true',
 				LOG_LEVEL: 'silent',
 			},
 		},

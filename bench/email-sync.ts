@@ -22,6 +22,8 @@ import { startImapServer } from '../tests/support/imap-server.ts'
 process.env.SECRETS_KEY ??= 'bench-secrets-key-of-at-least-32-characters!'
 process.env.SESSION_SECRET ??= 'bench-session-secret-of-at-least-32-characters'
 process.env.LOG_LEVEL ??= 'silent'
+// The bench's Dovecot listens on 127.0.0.1, a private address the connector refuses by default.
+process.env.IMAP_ALLOW_PRIVATE_HOSTS ??= 'true'
 
 const TOTAL = Number(process.env.BENCH_MESSAGES ?? 10_000)
 const SHARE = 0.3

@@ -31,6 +31,9 @@ const schema = z.object({
 	SEED_DEMO: z.enum(['true', 'false', '1', '0']).optional(),
 	SMTP_URL: z.string().optional(),
 	MAIL_FROM: z.string().default('P2P Transaction Tracker <no-reply@localhost>'),
+	// IMAP hosts on loopback, private or link-local addresses are refused (app/.server/outbound.ts);
+	// 'true' allows them, for a self-hosted mail server on the same network (and the tests' dovecot).
+	IMAP_ALLOW_PRIVATE_HOSTS: z.enum(['true', 'false']).default('false'),
 	GOOGLE_CLIENT_ID: z.string().optional(),
 	GOOGLE_CLIENT_SECRET: z.string().optional(),
 	LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(10),

@@ -5,15 +5,18 @@
  * GOOGLE_CLIENT_SECRET are set; otherwise there is no authorization URL and nothing is stored.
  * The same library (arctic) as the Google sign-in (app/.server/auth/google.ts).
  */
-import { decodeIdToken, Google, generateCodeVerifier, generateState } from 'arctic'
+import { decodeIdToken, Google, generateCodeVerifier, generateState, OAuth2RequestError, OAuth2Tokens } from 'arctic'
 import { createCookie } from 'react-router'
 import { googleConfigured } from './auth/google.ts'
 import { env } from './env.ts'
 import { storeTokens, type CheckResult, type StoredSecrets } from './integrations.ts'
+import { OUTBOUND, OutboundError, outboundFetch } from './outbound.ts'
 import { publicOrigin, secureCookies } from './security.ts'
 import { PROVIDER_SCOPES } from '#app/lib/integrations.ts'
 
 export const GMAIL_CALLBACK_PATH = '/app/integrations/google/callback'
+export const GOOGLE_TOKEN_URL = 'https://oauth2.googleapis.com/token'
+const GMAIL_PROFILE_URL = 'https://gmail.googleapis.com/gmail/v1/users/me/profile'
 
 // Signed: the organization, upgrade and way back it carries were set by this server.
 let signedCookie: ReturnType<typeof createCookie> | undefined
@@ -68,11 +71,51 @@ export async function readPending(request: Request): Promise<Pending | null> {
 	}
 }
 
+/**
+ * A request to Google's token endpoint under the outbound policy (app/.server/outbound.ts): a
+ * deadline and a cap on the answer, which arctic's own calls do not have. The client
+ * authenticates with HTTP Basic, as arctic does. Throws arctic's OAuth2RequestError when Google
+ * refuses (a revoked refresh token, a used code), OutboundError when it cannot be reached in time.
+ */
+export async function googleTokenRequest(
+	params: Record<string, string>,
+	options: { endpoint?: string; clientId?: string; clientSecret?: string; signal?: AbortSignal } = {},
+): Promise<OAuth2Tokens> {
+	const clientId = options.clientId ?? env().GOOGLE_CLIENT_ID ?? ''
+	const clientSecret = options.clientSecret ?? env().GOOGLE_CLIENT_SECRET ?? ''
+	const response = await outboundFetch(
+		options.endpoint ?? GOOGLE_TOKEN_URL,
+		{
+			method: 'POST',
+			headers: {
+				'content-type': 'application/x-www-form-urlencoded',
+				accept: 'application/json',
+				authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`,
+			},
+			body: new URLSearchParams(params).toString(),
+		},
+		{ timeoutMs: OUTBOUND.google.timeoutMs, maxBytes: OUTBOUND.google.maxBytes, signal: options.signal },
+	)
+	const data = response.json<Record<string, unknown> | null>()
+	if (typeof data !== 'object' || data === null) throw new OutboundError('invalid', 'token answer')
+	if (response.status === 400 || response.status === 401) {
+		const text = (key: string) => (typeof data[key] === 'string' ? (data[key] as string) : null)
+		throw new OAuth2RequestError(text('error') ?? 'invalid_request', text('error_description'), text('error_uri'), null)
+	}
+	if (response.status !== 200) throw new OutboundError('invalid', `token endpoint answered ${response.status}`)
+	return new OAuth2Tokens(data)
+}
+
 /** Exchanges the code for tokens; throws on a refused exchange. */
 export async function finishGmailConnect(request: Request, pending: Pending): Promise<GmailGrant> {
 	const code = new URL(request.url).searchParams.get('code')
 	if (!code) throw new Error('No authorization code received')
-	const tokens = await client().validateAuthorizationCode(code, pending.codeVerifier)
+	const tokens = await googleTokenRequest({
+		grant_type: 'authorization_code',
+		code,
+		redirect_uri: `${publicOrigin()}${GMAIL_CALLBACK_PATH}`,
+		code_verifier: pending.codeVerifier,
+	})
 	const claims = decodeIdToken(tokens.idToken()) as { email?: string }
 	return {
 		pending,
@@ -93,10 +136,10 @@ export async function clearPendingCookie() {
  * OAuth2RequestError when Google refuses the refresh token (revoked: the owner must reconnect).
  * The email sync reads Gmail through the Gmail API with it (docs/decisions/015-integration-secrets.md).
  */
-export async function gmailAccessToken(secrets: StoredSecrets): Promise<string> {
+export async function gmailAccessToken(secrets: StoredSecrets, signal?: AbortSignal): Promise<string> {
 	if (secrets.accessToken && secrets.expiresAt && secrets.expiresAt.getTime() > Date.now() + 60_000) return secrets.accessToken
 	if (!secrets.refreshToken) throw new Error('No refresh token: connect Gmail again')
-	const tokens = await client().refreshAccessToken(secrets.refreshToken)
+	const tokens = await googleTokenRequest({ grant_type: 'refresh_token', refresh_token: secrets.refreshToken }, { signal })
 	const accessToken = tokens.accessToken()
 	await storeTokens(secrets.organizationId, secrets.credentialId, {
 		accessToken,
@@ -111,18 +154,21 @@ export async function checkGmail(secrets: StoredSecrets): Promise<CheckResult> {
 	if (!googleConfigured()) return { ok: false, failure: 'protocol' }
 	try {
 		if (!secrets.refreshToken && !secrets.accessToken) return { ok: false, failure: 'auth' }
-		const token = await gmailAccessToken(secrets)
-		const response = await fetch('https://gmail.googleapis.com/gmail/v1/users/me/profile', {
-			headers: { authorization: `Bearer ${token}` },
-			signal: AbortSignal.timeout(10_000),
-		})
+		// One deadline for both calls.
+		const signal = AbortSignal.timeout(OUTBOUND.google.checkMs)
+		const token = await gmailAccessToken(secrets, signal)
+		const response = await outboundFetch(
+			GMAIL_PROFILE_URL,
+			{ headers: { authorization: `Bearer ${token}` } },
+			{ timeoutMs: OUTBOUND.google.timeoutMs, maxBytes: OUTBOUND.google.maxBytes, signal },
+		)
 		if (response.status === 401 || response.status === 403) return { ok: false, failure: 'auth' }
 		return response.ok ? { ok: true } : { ok: false, failure: 'protocol' }
 	} catch (error) {
-		const name = (error as { name?: string }).name
-		if (name === 'TimeoutError') return { ok: false, failure: 'timeout' }
 		// arctic's OAuth2RequestError: the refresh token was revoked or expired.
-		if (name === 'OAuth2RequestError') return { ok: false, failure: 'auth' }
+		if (error instanceof OAuth2RequestError) return { ok: false, failure: 'auth' }
+		if (error instanceof OutboundError && error.reason === 'timeout') return { ok: false, failure: 'timeout' }
+		if (error instanceof OutboundError && (error.reason === 'too_large' || error.reason === 'invalid')) return { ok: false, failure: 'protocol' }
 		return { ok: false, failure: 'unreachable' }
 	}
 }

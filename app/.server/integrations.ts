@@ -4,9 +4,13 @@
  * tokens, app/.server/gmail.ts) is sealed (app/.server/secrets.ts) before it reaches the
  * database, kept in private.integration_tokens, opened only here, and deleted on disconnect.
  * Changes go through the owner-only SQL functions of migration 20261123003000_integrations.sql.
+ * Every IMAP connection (the check here, the sync's reads) goes through `withImapSession`: the
+ * outbound policy of app/.server/outbound.ts (a checked address, read caps, one deadline).
  */
 import { ImapFlow } from 'imapflow'
 import { asSystem, asUser, dbErrorCode, sql } from './db/index.ts'
+import { env } from './env.ts'
+import { deadlineSignal, OUTBOUND, OutboundError, resolveHost, withDeadline, type CheckedHost } from './outbound.ts'
 import { open, seal } from './secrets.ts'
 import { PROVIDER_SCOPES, type CheckFailure, type IntegrationProvider } from '#app/lib/integrations.ts'
 
@@ -15,45 +19,152 @@ export type ImapAccess = ImapSettings & { password: string }
 
 export type CheckResult = { ok: true } | { ok: false; failure: CheckFailure }
 
-/** How long a login check may take at most: connecting, the greeting, then each answer. */
-const TIMEOUTS = { connectionTimeout: 8_000, greetingTimeout: 5_000, socketTimeout: 10_000 }
+/** The limits of one IMAP connection (app/.server/outbound.ts): its overall deadline, imapflow's timeouts and read caps. */
+export type ImapLimits = {
+	deadlineMs: number
+	lookupMs: number
+	connectionTimeout: number
+	greetingTimeout: number
+	socketTimeout: number
+	maxLineLength: number
+	maxLiteralSize: number
+	maxResponseSize: number
+	maxResponseTokens: number
+}
 
-/** The imapflow options of a mailbox (read-only use is up to the caller: open with readOnly). */
-export function imapClientOptions(access: ImapAccess) {
+/** How long a polite LOGOUT may take before the connection is simply closed. */
+const LOGOUT_MS = 2_000
+
+/** Whether IMAP hosts on private addresses are allowed (IMAP_ALLOW_PRIVATE_HOSTS, self-hosted setups). */
+export function allowPrivateImapHosts() {
+	return env().IMAP_ALLOW_PRIVATE_HOSTS === 'true'
+}
+
+/**
+ * The imapflow options of a mailbox at an address already checked (outbound.ts resolveHost):
+ * the client connects to that address, and TLS still verifies the certificate against the name
+ * the owner typed (servername). Read-only use is up to the caller (open with readOnly).
+ */
+export function imapClientOptions(access: ImapAccess, target: CheckedHost, limits: ImapLimits) {
 	return {
-		host: access.host,
+		host: target.address,
 		port: access.port,
 		secure: access.tls,
+		...(target.servername ? { servername: target.servername, tls: { servername: target.servername } } : {}),
 		auth: { user: access.user, pass: access.password },
 		logger: false as const,
-		// A short wait: an unreachable host must not hold the owner's request for minutes.
-		...TIMEOUTS,
+		disableAutoIdle: true,
+		connectionTimeout: limits.connectionTimeout,
+		greetingTimeout: limits.greetingTimeout,
+		socketTimeout: limits.socketTimeout,
+		maxLineLength: limits.maxLineLength,
+		maxLiteralSize: limits.maxLiteralSize,
+		maxResponseSize: limits.maxResponseSize,
+		maxResponseTokens: limits.maxResponseTokens,
 	}
 }
 
-/** Why a connection attempt failed, in the terms the card shows. */
-export function classifyImapError(error: unknown): CheckFailure {
+/**
+ * A failed IMAP session: what the card says, whether the server had greeted (an IMAP server
+ * answered), and imapflow's error code (e.g. LiteralTooLarge) when there is one.
+ */
+export class ImapFailure extends Error {
+	constructor(
+		readonly failure: CheckFailure,
+		readonly greeted: boolean,
+		cause?: unknown,
+		readonly code: string | null = null,
+	) {
+		super(`imap: ${failure}`, { cause })
+		this.name = 'ImapFailure'
+	}
+}
+
+const UNREACHABLE_CODES = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNRESET', 'EADDRNOTAVAIL', 'EPIPE']
+
+/** imapflow's codes for an answer past one of its caps (line, literal, response, tokens). */
+export const IMAP_CAP_CODES = ['LineTooLarge', 'LiteralTooLarge', 'ResponseTooLarge', 'TooManyTokens']
+
+/**
+ * Why an IMAP session failed, in the terms the card shows. Everything that goes wrong before the
+ * server's greeting is 'unreachable': a refused or unknown host, a closed port, a port that
+ * answers something else than IMAP, a failed TLS handshake, no greeting in time. One answer for
+ * all of them, so the form cannot tell a closed port from an open one (docs/security.md).
+ */
+export function classifyImapError(error: unknown, greeted: boolean): CheckFailure {
+	if (!greeted) return 'unreachable'
 	const e = (error ?? {}) as { authenticationFailed?: boolean; code?: string; message?: string }
 	if (e.authenticationFailed) return 'auth'
 	const code = String(e.code ?? '')
-	if (['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNRESET', 'EADDRNOTAVAIL'].includes(code)) return 'unreachable'
+	if (error instanceof OutboundError && error.reason === 'timeout') return 'timeout'
+	if (IMAP_CAP_CODES.includes(code)) return 'protocol'
+	if (UNREACHABLE_CODES.includes(code)) return 'unreachable'
 	if (/TIMEOUT|ETIMEDOUT/i.test(code) || /timeout/i.test(e.message ?? '')) return 'timeout'
 	if (/SSL|TLS|CERT|SELF_SIGNED|UNABLE_TO_VERIFY/i.test(code) || /ssl|tls|certificate/i.test(e.message ?? '')) return 'tls'
 	return 'protocol'
 }
 
-/** Logs in to the mailbox and out again: whether these settings work, and if not, why. */
-export async function checkImapLogin(access: ImapAccess): Promise<CheckResult> {
-	const client = new ImapFlow(imapClientOptions(access))
-	// imapflow also reports socket errors as events; without a listener they would be thrown.
-	client.on('error', () => undefined)
+/**
+ * One IMAP session under the outbound policy: the host resolved once and checked (a private
+ * address refused before any packet is sent, unless IMAP_ALLOW_PRIVATE_HOSTS), the connection
+ * made to the checked address, imapflow's read caps, and ONE deadline for everything (the
+ * lookup, connecting, the greeting, the login and `work`): when it passes, or `signal` fires,
+ * the connection is closed and ImapFailure thrown, whatever the server is doing. Logs out (for
+ * at most 2 s, within the deadline) and closes in all cases.
+ */
+export async function withImapSession<T>(
+	access: ImapAccess,
+	options: { limits: ImapLimits; signal?: AbortSignal; allowPrivate?: boolean },
+	work: (client: ImapFlow) => Promise<T>,
+): Promise<T> {
+	const { limits } = options
+	const deadline = deadlineSignal(limits.deadlineMs, options.signal)
+	let target: CheckedHost
 	try {
-		await client.connect()
-		await client.logout().catch(() => undefined)
+		target = await resolveHost(access.host, {
+			allowPrivate: options.allowPrivate ?? allowPrivateImapHosts(),
+			timeoutMs: limits.lookupMs,
+			signal: deadline,
+		})
+	} catch (error) {
+		throw new ImapFailure('unreachable', false, error)
+	}
+	const client = new ImapFlow(imapClientOptions(access, target, limits))
+	// imapflow also reports socket errors as events (a cap exceeded among them); without a
+	// listener they would be thrown. A pending command may fail with a plainer "connection closed".
+	let reported: unknown = null
+	client.on('error', (error: unknown) => (reported ??= error))
+	const greeted = () => client.greeting !== undefined || Boolean(client.authenticated)
+	const close = () => client.close()
+	deadline.addEventListener('abort', close, { once: true })
+	try {
+		if (deadline.aborted) throw new OutboundError('timeout')
+		await withDeadline(client.connect(), limits.deadlineMs, deadline)
+		return await withDeadline(work(client), limits.deadlineMs, deadline)
+	} catch (error) {
+		if (error instanceof ImapFailure) throw error
+		const codeOf = (e: unknown) => ((e as { code?: unknown } | null)?.code ? String((e as { code: unknown }).code) : null)
+		const capped = [error, reported].find((e) => IMAP_CAP_CODES.includes(codeOf(e) ?? ''))
+		const cause = capped ?? error
+		throw new ImapFailure(classifyImapError(cause, greeted()), greeted(), cause, codeOf(cause))
+	} finally {
+		// Still within the deadline: a LOGOUT the server stalls is cut off by it too.
+		if (client.usable) await withDeadline(client.logout(), LOGOUT_MS, deadline).catch(() => undefined)
+		deadline.removeEventListener('abort', close)
+		client.close()
+	}
+}
+
+/**
+ * Logs in to the mailbox and out again: whether these settings work, and if not, why. Answers
+ * within the check's deadline (20 s) whatever the server does.
+ */
+export async function checkImapLogin(access: ImapAccess, options: { limits?: ImapLimits; allowPrivate?: boolean } = {}): Promise<CheckResult> {
+	try {
+		await withImapSession(access, { limits: options.limits ?? OUTBOUND.imapCheck, allowPrivate: options.allowPrivate }, async () => undefined)
 		return { ok: true }
 	} catch (error) {
-		client.close()
-		return { ok: false, failure: classifyImapError(error) }
+		return { ok: false, failure: error instanceof ImapFailure ? error.failure : 'protocol' }
 	}
 }
 
@@ -100,14 +211,20 @@ export async function saveConnection(
 }
 
 /**
- * Connects an IMAP mailbox: logs in first (a wrong password or an unreachable host is refused
- * and nothing is stored), then saves it.
+ * Connects an IMAP mailbox: logs in first (a wrong password, an unreachable or private host is
+ * refused and nothing is stored), then saves it. `check`: other limits than the check's (tests).
  */
-export async function connectImap(userId: string, organizationId: string, upgradeId: string, access: ImapAccess): Promise<CheckResult | IntegrationChange> {
+export async function connectImap(
+	userId: string,
+	organizationId: string,
+	upgradeId: string,
+	access: ImapAccess,
+	check: { limits?: ImapLimits; allowPrivate?: boolean } = {},
+): Promise<CheckResult | IntegrationChange> {
 	// Only an owner gets the server to log in anywhere (connect_integration checks again).
 	if (!(await isOwnerOf(userId, organizationId))) return { ok: false, code: 'not_owner' }
-	const check = await checkImapLogin(access)
-	if (!check.ok) return check
+	const checked = await checkImapLogin(access, check)
+	if (!checked.ok) return checked
 	const { password, ...settings } = access
 	return saveConnection(userId, organizationId, upgradeId, { provider: 'imap', account: access.user, settings, password })
 }

@@ -21,7 +21,8 @@ export type SyncRunRow = {
 	batchId: string | null
 }
 
-export type UnreadableNotice = { subject: string; sender: string; date: string | null }
+/** `reason` is absent on runs recorded before reasons were kept (read as not understood). */
+export type UnreadableNotice = { subject: string; sender: string; date: string | null; reason?: 'not_understood' | 'too_large' }
 
 export type EmailSyncView = {
 	status: 'idle' | 'pending' | 'error'
@@ -140,6 +141,8 @@ export function EmailSyncHistory({ sync, connected }: { sync: EmailSyncView; con
 										{' · '}
 										{n.sender}
 										{n.date ? ` · ${fmt.date(n.date)}` : ''}
+										{' · '}
+										{t(n.reason === 'too_large' ? 'emailSync.reason.tooLarge' : 'emailSync.reason.notUnderstood')}
 									</span>
 								</li>
 							))}

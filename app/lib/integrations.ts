@@ -12,7 +12,14 @@ export const PROVIDER_SCOPES: Record<IntegrationProvider, string> = {
 	gmail: 'https://www.googleapis.com/auth/gmail.readonly',
 }
 
-/** What a failed connection check says, each with a translated message. */
+/**
+ * What a failed connection check says, each with a translated message. `unreachable` covers
+ * everything that goes wrong before the server's IMAP greeting (an unknown or private host, a
+ * closed port, another service on the port, a failed TLS handshake, no greeting in time), so
+ * the answer never tells an open port from a closed one; the others happen after the greeting:
+ * `auth` a refused login, `timeout` the deadline passed, `tls` STARTTLS failed, `protocol` an
+ * answer that could not be used (or past a size cap).
+ */
 export const CHECK_FAILURES = ['auth', 'unreachable', 'timeout', 'tls', 'protocol'] as const
 export type CheckFailure = (typeof CHECK_FAILURES)[number]
 

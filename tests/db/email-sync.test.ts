@@ -9,14 +9,17 @@ import { createServer } from 'node:http'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { asSystem, asUser, sql } from '#app/.server/db/index.ts'
-import { dueSyncKeys, emailSyncJob, listSyncRuns, syncMailbox } from '#app/.server/email-sync/sync.ts'
+import { dueSyncKeys, emailSyncJob, listSyncRuns, syncMailbox, syncToast } from '#app/.server/email-sync/sync.ts'
 import { onImportCommitted, undoImport, type CommittedBatch } from '#app/.server/imports/pipeline.ts'
 import { connectImap, saveConnection } from '#app/.server/integrations.ts'
 import { runDueJobs } from '#app/.server/scheduler.ts'
+import { startHostileServer } from '#tests/support/hostile-servers.ts'
 import { startImapServer, type ImapServer } from '#tests/support/imap-server.ts'
 import { addMember, CATALOGUE, createUser, type TestUser } from './fixtures.ts'
 
 process.env.SECRETS_KEY ??= 'db-test-secrets-key-of-at-least-32-characters'
+// The test's dovecot listens on 127.0.0.1, a private address refused by default.
+process.env.IMAP_ALLOW_PRIVATE_HOSTS ??= 'true'
 
 const DIR = path.resolve('tests/unit/fixtures/mailbox')
 const FILES = readdirSync(DIR).filter((f) => f.endsWith('.eml')).sort()
@@ -90,6 +93,7 @@ describe('syncing the connected mailbox', () => {
 			runId: expect.any(String),
 			batchId: expect.any(String),
 			counts: { read: 21, created: 12, duplicates: 0, ignored: 7, unreadable: 2, errors: 0 },
+			more: false,
 		})
 		const rows = await transactions(owner.orgId)
 		expect(rows).toHaveLength(12)
@@ -129,8 +133,8 @@ describe('syncing the connected mailbox', () => {
 			['button', 'succeeded', 12],
 		])
 		expect(runs[2]!.unreadable).toEqual([
-			{ subject: 'You have a new payment', sender: 'venmo@venmo.com', date: expect.stringMatching(/^2026-11-20T/) },
-			{ subject: 'Hans Weber sent you €20.00 EUR', sender: 'service@paypal.com', date: expect.stringMatching(/^2026-11-20T/) },
+			{ subject: 'You have a new payment', sender: 'venmo@venmo.com', date: expect.stringMatching(/^2026-11-20T/), reason: 'not_understood' },
+			{ subject: 'Hans Weber sent you €20.00 EUR', sender: 'service@paypal.com', date: expect.stringMatching(/^2026-11-20T/), reason: 'not_understood' },
 		])
 		// Another organization sees none of it.
 		const stranger = await createUser('Stranger')
@@ -221,6 +225,87 @@ describe('syncing the connected mailbox', () => {
 		expect(runs[0]!.counts.created).toBeGreaterThanOrEqual(1)
 		// Just synced: not due again in this interval.
 		expect(await job.due(new Date())).toEqual([])
+	})
+
+	test('a run that stops at its byte budget commits what it read and moves the cursor there; Sync says more is waiting; the next runs import the rest once', async () => {
+		const owner = await connectedOwner(['01-venmo-paid-you.eml', '04-cashapp-base64.eml', '12-td-zelle.eml'])
+		// A budget of one byte: each run reads one message.
+		const options = { trigger: 'button' as const, userId: owner.userId, mailbox: owner.mailbox, limits: { runBytes: 1 } }
+		const first = await syncMailbox(owner.orgId, options)
+		expect(first).toMatchObject({ ok: true, more: true, counts: { read: 1, created: 1 } })
+		expect(syncToast(first)).toMatchObject({ type: 'success', description: 'transactions:sync.toast.doneMoreDescription' })
+		expect(await transactions(owner.orgId)).toHaveLength(1)
+		expect(await syncMailbox(owner.orgId, options)).toMatchObject({ ok: true, more: true, counts: { read: 1, created: 1 } })
+		const last = await syncMailbox(owner.orgId, options)
+		expect(last).toMatchObject({ ok: true, more: false, counts: { read: 1, created: 1 } })
+		expect(syncToast(last)).toMatchObject({ description: 'transactions:sync.toast.doneDescription' })
+		expect(await syncMailbox(owner.orgId, options)).toMatchObject({ ok: true, more: false, counts: { read: 0 } })
+		expect((await transactions(owner.orgId)).map((t) => t.payment_method).sort()).toEqual(['CashApp', 'Venmo', 'Zelle'])
+	})
+
+	test("the scheduler's signal reaches the run: past its deadline nothing is read, the run says it timed out, and the next run imports", async () => {
+		const owner = await connectedOwner(['01-venmo-paid-you.eml'])
+		const context = { now: new Date(), job: 'email-sync', signal: AbortSignal.abort() }
+		await emailSyncJob.run(`${owner.orgId}@${new Date().toISOString()}`, context)
+		expect(await listSyncRuns(owner.userId, owner.orgId)).toMatchObject([{ trigger: 'schedule', status: 'failed', errorCode: 'timeout' }])
+		expect(await transactions(owner.orgId)).toEqual([])
+		expect(await syncMailbox(owner.orgId, { trigger: 'schedule', mailbox: owner.mailbox })).toMatchObject({ ok: true, counts: { created: 1 } })
+	})
+
+	test("a notice bigger than a notice can be is not downloaded: the run's could-not-read list names it with its reason", async () => {
+		const big = fixture('06-paypal-got-money.eml').toString().replace(/\r?\n$/, '') + `\r\n\r\n${'padding line of a message far bigger than any payment notice......\r\n'.repeat(400)}`
+		const owner = await connectedOwner(['01-venmo-paid-you.eml'])
+		await imap.appendMessage(big, { mailbox: owner.mailbox })
+		const run = await syncMailbox(owner.orgId, { trigger: 'button', userId: owner.userId, mailbox: owner.mailbox, limits: { maxMessageBytes: 16 * 1024 } })
+		expect(run).toMatchObject({ ok: true, counts: { read: 2, created: 1, unreadable: 1 } })
+		expect((await listSyncRuns(owner.userId, owner.orgId))[0]!.unreadable).toEqual([
+			{ subject: "You've got money", sender: 'service@paypal.com', date: expect.any(String), reason: 'too_large' },
+		])
+	})
+
+	test('a server that sends more than it announced is cut off: the payments read before are kept, that message skipped, the owner told; the next run goes on', async () => {
+		const big = fixture('06-paypal-got-money.eml').toString().replace(/\r?\n$/, '') + `\r\n\r\n${'padding line of a message far bigger than any payment notice......\r\n'.repeat(1500)}`
+		const owner = await connectedOwner(['01-venmo-paid-you.eml'])
+		await imap.appendMessage(big, { mailbox: owner.mailbox })
+		await imap.appendMessage(fixture('04-cashapp-base64.eml'), { mailbox: owner.mailbox })
+		// As if the server had announced the 100 KB message as small: the size check lets it through, the literal cap stops it.
+		const limits = { maxMessageBytes: 1024 * 1024, maxLiteralSize: 32 * 1024, maxResponseSize: 64 * 1024 }
+		const cut = await syncMailbox(owner.orgId, { trigger: 'button', userId: owner.userId, mailbox: owner.mailbox, limits })
+		expect(cut).toEqual({ ok: false, code: 'protocol', runId: expect.any(String) })
+		expect((await transactions(owner.orgId)).map((t) => t.payment_method)).toEqual(['Venmo'])
+		expect((await syncState(owner.orgId)).status).toMatchObject({ sync_status: 'error', error_message: 'protocol' })
+		expect(await listSyncRuns(owner.userId, owner.orgId)).toMatchObject([{ status: 'failed', errorCode: 'protocol', batchId: expect.any(String), counts: { read: 2, created: 1 } }])
+		expect(await syncMailbox(owner.orgId, { trigger: 'button', userId: owner.userId, mailbox: owner.mailbox, limits })).toMatchObject({ ok: true, counts: { read: 1, created: 1 } })
+		expect((await transactions(owner.orgId)).map((t) => t.payment_method).sort()).toEqual(['CashApp', 'Venmo'])
+	})
+
+	test("a mailbox that trickles a byte a second after the login cannot hold a sync: the run ends at its time budget, or at the scheduler's deadline", async () => {
+		const server = await startHostileServer('trickle-after-login')
+		try {
+			const owner = await createUser('Trickled Owner')
+			await asUser(owner.userId, (trx) => sql`select public.purchase_upgrade(${owner.orgId}, ${CATALOGUE.upgrades.p2pEmail})`.execute(trx))
+			await saveConnection(owner.userId, owner.orgId, CATALOGUE.upgrades.p2pEmail, {
+				provider: 'imap',
+				account: 'owner@example.test',
+				settings: { host: server.host, port: server.port, tls: false, user: 'owner@example.test' },
+				password: 'app-password',
+			})
+			let started = Date.now()
+			const budget = await syncMailbox(owner.orgId, { trigger: 'button', userId: owner.userId, limits: { deadlineMs: 1_500, socketTimeout: 10_000 } })
+			expect(budget).toEqual({ ok: false, code: 'timeout', runId: expect.any(String) })
+			expect(Date.now() - started).toBeLessThan(4_000)
+			started = Date.now()
+			await emailSyncJob.run(`${owner.orgId}@${new Date().toISOString()}`, { now: new Date(), job: 'email-sync', signal: AbortSignal.timeout(1_500) })
+			expect(Date.now() - started).toBeLessThan(4_000)
+			expect(await listSyncRuns(owner.userId, owner.orgId)).toMatchObject([
+				{ trigger: 'schedule', status: 'failed', errorCode: 'timeout' },
+				{ trigger: 'button', status: 'failed', errorCode: 'timeout' },
+			])
+			expect((await syncState(owner.orgId)).status).toMatchObject({ sync_status: 'error', error_message: 'timeout' })
+			expect(server.connections).toBe(2)
+		} finally {
+			await server.stop()
+		}
 	})
 
 	test('a Gmail mailbox is read through the API with its token into the same pipeline; an expired token that cannot be refreshed is a refused login', async () => {

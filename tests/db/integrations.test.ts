@@ -10,6 +10,8 @@ import { startImapServer, type ImapServer } from '#tests/support/imap-server.ts'
 import { addMember, CATALOGUE, createUser, refusal, type TestUser } from './fixtures.ts'
 
 process.env.SECRETS_KEY ??= 'db-test-secrets-key-of-at-least-32-characters'
+// The test's dovecot listens on 127.0.0.1, a private address refused by default (tests/db/outbound.test.ts).
+process.env.IMAP_ALLOW_PRIVATE_HOSTS ??= 'true'
 
 const EMAIL = CATALOGUE.upgrades.p2pEmail
 let imap: ImapServer

@@ -4,6 +4,8 @@
  * without TLS allowed (loopback only), one test user from a passwd-file, maildirs under
  * tests/.tmp. `appendMessage` puts a raw message into the mailbox over IMAP.
  * Works as root and as any other user: every dovecot process runs as whoever starts it.
+ * It listens on 127.0.0.1, which the app refuses as a mailbox host by default: a test that makes
+ * the app connect to it sets IMAP_ALLOW_PRIVATE_HOSTS=true (app/.server/outbound.ts).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { chownSync, existsSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs'

@@ -20,7 +20,7 @@ import { organizationClock } from '../query.ts'
 import { registerJob, type ScheduledJob } from '../scheduler.ts'
 import type { ToastInput } from '../toast.ts'
 import { readGmailMessages, type GmailCursor } from './gmail-reader.ts'
-import { collectPayments, MailboxError, noticeCollector, type CollectedNotices, type MailboxCursor } from './mailbox.ts'
+import { collectPayments, MailboxError, noticeCollector, syncLimits, type CollectedNotices, type MailboxCursor, type SyncLimits } from './mailbox.ts'
 import type { NoticePayment } from './parsers/index.ts'
 import { MAIL_UPGRADE_NAME, type SyncFailure } from '#app/lib/integrations.ts'
 import { SYNC_NO_SOURCE, P2P_MODULE_ID } from '#app/lib/schemas/transactions.ts'
@@ -38,7 +38,7 @@ export type SyncTrigger = 'button' | 'schedule'
 export type RunCounts = { read: number; created: number; duplicates: number; ignored: number; unreadable: number; errors: number }
 
 export type SyncOutcome =
-	| { ok: true; runId: string; batchId: string | null; counts: RunCounts }
+	| { ok: true; runId: string; batchId: string | null; counts: RunCounts; more: boolean }
 	| { ok: false; code: 'in_progress' | 'no_connection' | 'not_member'; runId?: undefined }
 	| { ok: false; code: SyncFailure; runId: string }
 
@@ -46,11 +46,17 @@ export type SyncOptions = {
 	trigger: SyncTrigger
 	/** Who clicked Sync (a member of the organization); the schedule runs as the connecting owner. */
 	userId?: string
-	/** Tests: another folder than INBOX, another look-back, another clock, a stand-in for the Gmail API. */
+	/**
+	 * The caller's deadline (the scheduler's): when it fires the run stops, commits what it read,
+	 * closes the connection, and the next run goes on from there.
+	 */
+	signal?: AbortSignal
+	/** Tests: another folder than INBOX, another look-back, another clock, a stand-in for the Gmail API, other budgets. */
 	mailbox?: string
 	lookbackDays?: number
 	now?: Date
 	gmailBaseUrl?: string
+	limits?: Partial<SyncLimits>
 }
 
 type Connection = {
@@ -118,7 +124,7 @@ async function ownAddresses(organizationId: string, account: string | null) {
 	return [...new Set(list.map((e) => e.toLowerCase()))]
 }
 
-type StoredCursor = { kind: 'imap'; uidValidity: string; lastUid: number } | { kind: 'gmail'; after: number; edgeIds: string[] }
+type StoredCursor = { kind: 'imap'; uidValidity: string; lastUid: number; since?: string } | { kind: 'gmail'; after: number; edgeIds: string[] }
 
 async function loadCursor(connection: Connection): Promise<StoredCursor | null> {
 	const row = await asSystem(async (trx) => {
@@ -169,15 +175,25 @@ export function toNormalized(p: NoticePayment): NormalizedPayment {
 
 type Read = { collected: Omit<CollectedNotices, 'cursor' | 'reread'>; cursor: StoredCursor; reread: boolean }
 
+/** Why a Gmail token could not be had: a refused refresh token means reconnecting; anything else is retried. */
+function tokenFailure(error: unknown): MailboxError {
+	const e = error as { name?: string; reason?: string; message?: string }
+	// arctic's OAuth2RequestError (revoked or expired refresh token), or none stored: reconnect.
+	if (e.name === 'OAuth2RequestError' || /refresh token/i.test(String(e.message))) return new MailboxError('auth', error)
+	if (e.name === 'OutboundError' && e.reason === 'timeout') return new MailboxError('timeout', error)
+	return new MailboxError('unreachable', error)
+}
+
 async function readMailbox(connection: Connection, cursor: StoredCursor | null, options: SyncOptions, parse: { ownAddresses: string[]; timeZone: string }): Promise<Read> {
 	const secrets = await readSecrets(connection.organizationId, connection.credentialId)
 	if (!secrets) throw new MailboxError('auth')
+	const limits = { ...syncLimits(options.trigger), ...options.limits }
 	if (secrets.provider === 'imap') {
 		if (!secrets.settings || !secrets.password) throw new MailboxError('auth')
 		const result = await collectPayments(
 			{ ...secrets.settings, password: secrets.password },
-			cursor?.kind === 'imap' ? { uidValidity: cursor.uidValidity, lastUid: cursor.lastUid } : null,
-			{ ...parse, mailbox: options.mailbox, lookbackDays: options.lookbackDays, now: options.now },
+			cursor?.kind === 'imap' ? { uidValidity: cursor.uidValidity, lastUid: cursor.lastUid, ...(cursor.since ? { since: cursor.since } : {}) } : null,
+			{ ...parse, mailbox: options.mailbox, lookbackDays: options.lookbackDays, now: options.now, signal: options.signal, limits },
 		)
 		const { cursor: next, reread, ...collected } = result
 		return { collected, cursor: { kind: 'imap', ...(next satisfies MailboxCursor) }, reread }
@@ -185,19 +201,24 @@ async function readMailbox(connection: Connection, cursor: StoredCursor | null, 
 	if (secrets.provider === 'gmail') {
 		let token: string
 		try {
-			token = await gmailAccessToken(secrets)
+			token = await gmailAccessToken(secrets, options.signal)
 		} catch (error) {
-			// arctic's OAuth2RequestError (revoked or expired refresh token), or none stored: reconnect.
-			const name = (error as { name?: string }).name
-			throw new MailboxError(name === 'OAuth2RequestError' || /refresh token/i.test(String((error as Error).message)) ? 'auth' : 'unreachable', error)
+			throw tokenFailure(error)
 		}
 		const collector = noticeCollector(parse)
 		const result = await readGmailMessages(token, cursor?.kind === 'gmail' ? { after: cursor.after, edgeIds: cursor.edgeIds } : null, collector.add, {
 			lookbackDays: options.lookbackDays,
 			now: options.now,
 			baseUrl: options.gmailBaseUrl,
+			signal: options.signal,
+			limits,
+			onSkipped: collector.skip,
 		})
-		return { collected: { read: result.read, ...collector.result }, cursor: { kind: 'gmail', ...(result.cursor satisfies GmailCursor) }, reread: false }
+		return {
+			collected: { read: result.read, more: result.more, failure: result.failure, ...collector.result },
+			cursor: { kind: 'gmail', ...(result.cursor satisfies GmailCursor) },
+			reread: false,
+		}
 	}
 	throw new MailboxError('protocol')
 }
@@ -261,7 +282,8 @@ export async function syncMailbox(organizationId: string, options: SyncOptions):
 			duplicates = result.batch.counts.duplicates + result.batch.counts.deleted
 			failed = result.batch.failed
 		}
-		// Only now, with the payments committed, does the mailbox cursor move on.
+		// Only now, with the payments committed, does the mailbox cursor move on (to the last
+		// message handled, when the run stopped early: the next run goes on from there).
 		await saveCursor(connection, cursor)
 		const counts: RunCounts = {
 			read: collected.read,
@@ -271,12 +293,15 @@ export async function syncMailbox(organizationId: string, options: SyncOptions):
 			unreadable: collected.unreadable.length,
 			errors: collected.errors + failed,
 		}
+		// A run that read some messages and then lost the mailbox keeps them, and says what went wrong.
+		const failure = collected.failure
 		await asSystem(async (trx) => {
 			await trx
 				.updateTable('email_sync_runs')
 				.set({
-					status: 'succeeded',
+					status: failure ? 'failed' : 'succeeded',
 					finished_at: sql<Date>`now()`,
+					error_code: failure,
 					read_count: counts.read,
 					created_count: counts.created,
 					duplicate_count: counts.duplicates,
@@ -291,9 +316,10 @@ export async function syncMailbox(organizationId: string, options: SyncOptions):
 				.execute()
 			await trx.updateTable('integration_credentials').set({ last_sync: sql<Date>`now()` }).where('id', '=', connection.credentialId).execute()
 		})
-		await recordSyncHealth(connection.credentialId, null).catch(() => undefined)
-		await finish(organizationId, null)
-		return { ok: true, runId, batchId, counts }
+		await recordSyncHealth(connection.credentialId, failure).catch(() => undefined)
+		await finish(organizationId, failure)
+		if (failure) return { ok: false, code: failure, runId }
+		return { ok: true, runId, batchId, counts, more: collected.more }
 	} catch (error) {
 		const code: SyncFailure = error instanceof MailboxError ? error.failure : 'internal'
 		if (code === 'internal') logError(error, { where: 'email sync', organizationId, runId })
@@ -318,7 +344,8 @@ export function syncToast(result: SyncOutcome): ToastInput {
 		return {
 			type: 'success',
 			title: 'transactions:sync.toast.done',
-			description: 'transactions:sync.toast.doneDescription',
+			// A run that stopped at its budget: more messages wait, the next sync reads on.
+			description: result.more ? 'transactions:sync.toast.doneMoreDescription' : 'transactions:sync.toast.doneDescription',
 			values: { count: created, duplicates, read },
 		}
 	}
@@ -361,14 +388,24 @@ export async function dueSyncKeys(now: Date, intervalMinutes = SYNC_INTERVAL_MIN
 	return rows.map((r) => `${r.organization_id}@${slot}`)
 }
 
-/** Runs the scheduled sync of a run key made by `dueSyncKeys`. */
-export async function runScheduledSync(runKey: string) {
+/**
+ * Runs the scheduled sync of a run key made by `dueSyncKeys`. `context.signal` (the scheduler's
+ * deadline) stops the run cleanly: what was read is committed, the connection closed, and the
+ * next run goes on from the cursor. The run's own time budget (OUTBOUND.imapSync) ends it first.
+ */
+export async function runScheduledSync(runKey: string, context: { signal?: AbortSignal } = {}) {
 	const organizationId = runKey.slice(0, runKey.indexOf('@'))
-	await syncMailbox(organizationId, { trigger: 'schedule' })
+	await syncMailbox(organizationId, { trigger: 'schedule', signal: context.signal })
 }
 
+/** The scheduler's deadline for one run: the schedule's time budget plus a margin to commit what was read. */
+export const SYNC_JOB_DEADLINE_MS = syncLimits('schedule').deadlineMs + 30_000
+
+// Built apart from its annotation so that the deadline field is accepted by any version of ScheduledJob.
+const job = { name: 'email-sync', due: (now: Date) => dueSyncKeys(now), run: (key: string, context: { signal?: AbortSignal }) => runScheduledSync(key, context), deadlineMs: SYNC_JOB_DEADLINE_MS }
+
 /** The scheduler's job (app/.server/scheduler.ts: each run key runs once across instances). */
-export const emailSyncJob: ScheduledJob = { name: 'email-sync', due: (now) => dueSyncKeys(now), run: (key) => runScheduledSync(key) }
+export const emailSyncJob: ScheduledJob = job
 
 /** Registered at start-up (app/.server/startup.ts). */
 export function registerEmailSyncJob() {

@@ -3,10 +3,31 @@ import path from 'node:path'
 import nodemailer from 'nodemailer'
 import { env } from '../env.ts'
 import { logError } from '../log.ts'
+import { OUTBOUND } from '../outbound.ts'
 
 export type MailAttachment = { filename: string; content: string; contentType: string }
 /** `headers`: extra headers (List-Unsubscribe on notification mails); `attachments`: files such as a calendar invitation. */
 export type Mail = { to: string; subject: string; text: string; html?: string; headers?: Record<string, string>; attachments?: MailAttachment[] }
+
+type SmtpLimits = { [K in keyof typeof OUTBOUND.smtp]: number }
+
+/**
+ * Sends one message through the SMTP relay at `url` under the outbound policy
+ * (app/.server/outbound.ts): nodemailer's timeouts for each step, a cap on the relay's answers,
+ * and one deadline for the whole message, after which the connection is closed and the send
+ * fails (AbortError), so a relay that trickles cannot hold the mail queue.
+ */
+export async function sendSmtp(url: string, message: Mail & { from: string }, limits: SmtpLimits = OUTBOUND.smtp) {
+	const { deadlineMs, ...timeouts } = limits
+	const transport = nodemailer.createTransport({ url, ...timeouts })
+	// nodemailer 10 honours an AbortSignal per message (its types do not list it yet).
+	const options = { ...message, signal: AbortSignal.timeout(deadlineMs) }
+	try {
+		await transport.sendMail(options)
+	} finally {
+		transport.close()
+	}
+}
 
 /**
  * The mail port: SMTP through nodemailer when SMTP_URL is set, otherwise each message is
@@ -16,7 +37,7 @@ export async function sendMail(mail: Mail) {
 	const { SMTP_URL, MAIL_FROM, dataDir } = env()
 	const message = { from: MAIL_FROM, ...mail }
 	if (SMTP_URL) {
-		await nodemailer.createTransport(SMTP_URL).sendMail(message)
+		await sendSmtp(SMTP_URL, message)
 		return
 	}
 	const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' })
