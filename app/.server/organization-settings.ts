@@ -5,7 +5,7 @@
  * the SQL functions check again that the user is an owner.
  */
 import { asAnon, asUser, dbErrorCode, sql } from './db/index.ts'
-import { processImage, type ImageRefusal } from './images.ts'
+import { removePicture, replacePicture, type PictureRefusal, type PictureTarget } from './images.ts'
 import { storage } from './storage/index.ts'
 import { DEFAULT_BRAND_COLORS } from '#app/lib/schemas/settings.ts'
 
@@ -76,24 +76,31 @@ export async function updateOrganization(
 	}
 }
 
-/** Checks and re-encodes the logo (same rules as the avatar) and stores it at {org_id}/logo.{ext}. */
-export async function setLogo(userId: string, organizationId: string, file: Blob): Promise<{ ok: true } | { ok: false; code: ImageRefusal | 'not_found' }> {
-	const result = await processImage(file)
-	if (!result.ok) return result
-	const { image } = result
-	const key = `${organizationId}/logo.${image.ext}`
-	const url = storage().url('logos', key, image.version)
-	const updated = await asUser(userId, (trx) => trx.updateTable('organizations').set({ logo_url: url }).where('id', '=', organizationId).executeTakeFirst())
-	if (Number(updated.numUpdatedRows) === 0) return { ok: false, code: 'not_found' }
-	await storage().delete('logos', `${organizationId}/logo.${image.ext === 'jpg' ? 'png' : 'jpg'}`)
-	await storage().put('logos', key, image.bytes, image.contentType)
-	return { ok: true }
+/** The organization's logo: `{org_id}/logo.{jpg|png}` in the logos bucket; RLS lets only its owners lock and change the row. */
+function logoOf(organizationId: string): PictureTarget {
+	return {
+		bucket: 'logos',
+		folder: organizationId,
+		name: 'logo',
+		lock: (trx) => trx.selectFrom('organizations').select('logo_url as url').where('id', '=', organizationId).forUpdate().executeTakeFirst().then((row) => row ?? null),
+		record: async (trx, url) => {
+			await trx.updateTable('organizations').set({ logo_url: url }).where('id', '=', organizationId).execute()
+		},
+	}
 }
 
-export async function removeLogo(userId: string, organizationId: string) {
-	const updated = await asUser(userId, (trx) => trx.updateTable('organizations').set({ logo_url: null }).where('id', '=', organizationId).executeTakeFirst())
-	if (Number(updated.numUpdatedRows) > 0) await storage().delete('logos', organizationId)
-	return Number(updated.numUpdatedRows) > 0
+/**
+ * Checks and re-encodes the logo (the avatar's rules and upload budget: images.ts, replacePicture),
+ * stores it at {org_id}/logo.{ext}, and only then points the organization at it; `not_found` for
+ * someone who is not an owner of it.
+ */
+export function setLogo(userId: string, organizationId: string, file: Blob): Promise<{ ok: true; url: string } | { ok: false; code: PictureRefusal }> {
+	return replacePicture(userId, file, logoOf(organizationId))
+}
+
+/** The organization shows no logo, and its logo files go; false for someone who is not an owner of it. */
+export function removeLogo(userId: string, organizationId: string) {
+	return removePicture(userId, logoOf(organizationId))
 }
 
 export async function saveBrandColors(userId: string, organizationId: string, colors: { primary: string; secondary: string }) {

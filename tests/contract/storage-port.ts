@@ -29,6 +29,17 @@ export function storageContract(name: string, driver: StorageContractDriver) {
 			await driver.adapter().delete('avatars', key)
 		})
 
+		test('50 writes to one key at the same moment all succeed, and the file is one of them, whole', async () => {
+			const key = `${randomUUID()}/logo.png`
+			// Different lengths and bytes: a mix of two writes, or a cut one, would match none of them.
+			const versions = Array.from({ length: 50 }, (_, i) => Buffer.concat([PNG, Buffer.alloc(1000 + i * 37, i + 1)]))
+			const results = await Promise.allSettled(versions.map((bytes) => driver.adapter().put('logos', key, bytes, 'image/png')))
+			expect(results.filter((r) => r.status === 'rejected')).toEqual([])
+			const stored = await driver.adapter().get('logos', key)
+			expect(versions.some((bytes) => stored !== null && Buffer.compare(stored.bytes, bytes) === 0)).toBe(true)
+			await driver.adapter().delete('logos', key.split('/')[0]!)
+		})
+
 		test('the buckets are apart: a key in avatars is not in logos', async () => {
 			const key = `${randomUUID()}/logo.png`
 			await driver.adapter().put('avatars', key, PNG, 'image/png')

@@ -19,7 +19,7 @@ export type Bucket = (typeof BUCKETS)[number]
 export type StoredFile = { bytes: Buffer; contentType: string }
 
 export interface StoragePort {
-	/** Writes (or overwrites) a file. */
+	/** Writes (or overwrites) a file, whole or not at all; writes to one key at the same moment all succeed, one of them last. */
 	put(bucket: Bucket, key: string, bytes: Buffer, contentType: string): Promise<void>
 	/** The file, or null when there is none. */
 	get(bucket: Bucket, key: string): Promise<StoredFile | null>

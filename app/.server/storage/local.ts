@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { env } from '../env.ts'
@@ -17,7 +18,13 @@ export function contentTypeOf(key: string) {
 	return TYPES[ext] ?? 'application/octet-stream'
 }
 
-/** Files under DATA_DIR/storage/{bucket}/{key}; written to a temporary name, then renamed. */
+/**
+ * Files under DATA_DIR/storage/{bucket}/{key}. A write goes to a temporary file of its own (a
+ * random name in the target's folder, starting with a dot, which no key may, so it is never
+ * served), then `rename` replaces the target at once: a reader sees the old file or the new one,
+ * never half of one, and writes to one key at the same moment all succeed, the last rename
+ * winning. A failed write removes its temporary file and leaves the target as it was.
+ */
 export function localStorageAdapter(root = () => path.join(env().dataDir, 'storage')): StoragePort {
 	const fileOf = (bucket: Bucket, key: string) => {
 		if (!isSafeKey(key)) throw new Error(`Unsafe storage key: ${key}`)
@@ -26,10 +33,19 @@ export function localStorageAdapter(root = () => path.join(env().dataDir, 'stora
 	return {
 		async put(bucket, key, bytes) {
 			const file = fileOf(bucket, key)
-			await mkdir(path.dirname(file), { recursive: true })
-			const temporary = `${file}.${process.pid}.${Date.now()}.tmp`
-			await writeFile(temporary, bytes)
-			await rename(temporary, file)
+			const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(12).toString('hex')}.tmp`)
+			// Twice at most: a folder deleted at the same moment (a removal) is made again once.
+			for (let attempt = 1; ; attempt++) {
+				try {
+					await mkdir(path.dirname(file), { recursive: true })
+					await writeFile(temporary, bytes, { flag: 'wx' })
+					await rename(temporary, file)
+					return
+				} catch (error) {
+					await rm(temporary, { force: true }).catch(() => undefined)
+					if (attempt >= 2 || (error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+				}
+			}
 		},
 		async get(bucket, key) {
 			if (!isSafeKey(key)) return null

@@ -6,6 +6,8 @@ import { data, useSearchParams } from 'react-router'
 import { Link } from '#app/components/link.tsx'
 import { requireMember, requireOwner } from '#app/.server/auth/session.ts'
 import { publicBookingUrl } from '#app/.server/booking.ts'
+import { pictureRefusalKey } from '#app/.server/images.ts'
+import { logError } from '#app/.server/log.ts'
 import {
 	deleteOrganization,
 	getOrganizationSettings,
@@ -74,10 +76,18 @@ export async function action({ request, context }: Route.ActionArgs) {
 		}
 		case 'logo-upload': {
 			const file = formData.get('logo')
-			const result = file instanceof File && file.size > 0 ? await setLogo(user.userId, organization.id, file) : ({ ok: false, code: 'invalid_type' } as const)
+			// The avatar's path (images.ts, replacePicture): upload budget, checks, stored before recorded.
+			const result =
+				file instanceof File && file.size > 0
+					? await setLogo(user.userId, organization.id, file).catch((error: unknown) => {
+							logError(error, { event: 'logo_upload_failed' })
+							return null
+						})
+					: ({ ok: false, code: 'invalid_type' } as const)
+			if (!result) return redirectWithToast(HERE, { type: 'error', title: 'settings:branding.logoFailed.title', description: 'settings:branding.logoFailed.description' })
 			if (!result.ok) {
 				if (result.code === 'not_found') return errorResponse(404, 'notFound')
-				const key = result.code === 'too_large' ? 'tooLarge' : 'invalidType'
+				const key = pictureRefusalKey(result.code)
 				return redirectWithToast(HERE, { type: 'error', title: `settings:avatar.${key}.title`, description: `settings:avatar.${key}.description` })
 			}
 			return redirectWithToast(HERE, { type: 'success', title: 'settings:branding.logoUpdated' })
