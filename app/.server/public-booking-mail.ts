@@ -1,10 +1,12 @@
 /**
  * The visitor's mails of a public booking, in the language they booked in: confirmation,
  * update (rescheduled) and cancellation, each with the booking's .ics (same UID throughout) and
- * the manage link. Sent through the mail port after the request has answered.
+ * the manage link. Sent through the mail port after the request has answered. Names go into the
+ * .ics through its RFC 5545 escaping (booking-calendar.ts) and into the subject on one line.
  */
 import type { TFunction } from 'i18next'
 import { fallbackLanguage, isLanguage } from '#app/lib/i18n.ts'
+import { oneLine } from '#app/lib/schemas/fields.ts'
 import { bookingIcs, googleCalendarUrl } from './booking-calendar.ts'
 import { instanceFor } from './i18n.ts'
 import { queueMail } from './mail/index.ts'
@@ -61,7 +63,8 @@ export function sendBookingMail(kind: BookingMailKind, b: ManagedBooking, token:
 	]
 	queueMail({
 		to: b.guestEmail,
-		subject: t(`mail.${kind}.subject`, { organization: b.organizationName }),
+		// One line whatever the organization's name holds (a name saved before the rule of fields.ts).
+		subject: oneLine(t(`mail.${kind}.subject`, { organization: b.organizationName })),
 		text: lines.join('\n'),
 		attachments: [{ filename: 'booking.ics', content: bookingIcs(event), contentType: `text/calendar; charset=utf-8; method=${event.cancelled ? 'CANCEL' : 'REQUEST'}` }],
 	})

@@ -2,7 +2,6 @@ import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form, redirect } from 'react-router'
-import { z } from 'zod'
 import { requireUser } from '#app/.server/auth/session.ts'
 import { createOrganization, currentOrganizationCookie, listMemberships } from '#app/.server/organizations.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
@@ -12,11 +11,10 @@ import { Field } from '#app/components/field.tsx'
 import { SubmitButton } from '#app/components/submit-button.tsx'
 import { Input } from '#app/components/ui/input.tsx'
 import { titleMeta } from '#app/lib/meta.ts'
+import { newOrganizationSchema } from '#app/lib/schemas/onboarding.ts'
 import type { Route } from './+types/onboarding'
 
-const schema = z.object({
-	name: z.string({ error: 'nameRequired' }).trim().min(1, 'nameRequired').max(120, 'nameTooLong'),
-})
+const schema = newOrganizationSchema
 
 export const meta = titleMeta('onboarding')
 

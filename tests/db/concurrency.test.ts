@@ -86,6 +86,23 @@ describe.runIf(isDbTarget('pg'))('under concurrency (PostgreSQL server)', () => 
 		expect((await liveAppointments(owner.orgId)).map((a) => a.starts_at.toISOString())).toEqual(starts.map((s) => new Date(s).toISOString()))
 	})
 
+	test(`${CONCURRENT} concurrent confirms of one address, spelt ${CONCURRENT} ways, on ${CONCURRENT} providers: exactly the limit of 3 is booked`, async () => {
+		const owner = await createUser('Race Limit')
+		const { serviceId } = await createBookingSetup(owner.orgId)
+		const providers = await asSystem((trx) =>
+			trx.insertInto('booking_providers')
+				.values(Array.from({ length: CONCURRENT }, (_, i) => ({ organization_id: owner.orgId, display_name: `Race ${i}` })))
+				.returning('id').execute())
+		const day = upcomingWeekday(3)
+		// "Guest@Example.com", "guest+1@example.com", "GUEST+2@EXAMPLE.COM" …: one address for the limit.
+		const spelling = (i: number) => (i % 3 === 0 ? 'Guest@Example.com' : `${i % 2 ? 'guest' : 'GUEST'}+${i}@${i % 2 ? 'example.com' : 'EXAMPLE.COM'}`)
+		const codes = await Promise.all(providers.map((p, i) => refusal(asAnon((trx) => sql`
+			select * from public.create_booking(${owner.orgId}, ${serviceId}, ${p.id}, ${at(day, '10:00')}::timestamptz,
+				${`Guest ${i}`}, ${spelling(i)}, null, null)`.execute(trx)))))
+		expect(tally(codes)).toEqual({ ok: 3, too_many_bookings: CONCURRENT - 3 })
+		expect(await liveAppointments(owner.orgId)).toHaveLength(3)
+	})
+
 	test(`${CONCURRENT} concurrent transaction inserts and deletes keep the rollups exact`, async () => {
 		const owner = await createUser('Race Rollups')
 		const client = await asSystem((trx) => trx.insertInto('clients').values({ organization_id: owner.orgId, name: 'Shared' }).returning('id').executeTakeFirstOrThrow())

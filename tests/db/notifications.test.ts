@@ -1,16 +1,49 @@
 import { beforeAll, describe, expect, test } from 'vitest'
 import { asSystem, sql } from '#app/.server/db/index.ts'
 import { drainMail } from '#app/.server/mail/index.ts'
-import { notifyStaffOfBooking, savePreferences, sendTransactionDigest, turnOff, verifyUnsubscribe } from '#app/.server/notifications/index.ts'
+import { notifyStaffOfBooking, recipientsFor, savePreferences, sendTransactionDigest, turnOff, verifyUnsubscribe } from '#app/.server/notifications/index.ts'
 import { dueMonday, weeklyReportJob, WEEKLY_REPORT_JOB } from '#app/.server/notifications/weekly-report.ts'
 import { runDueJobs, startScheduler } from '#app/.server/scheduler.ts'
-import { addMember, createBookingSetup, createUser, type TestUser } from './fixtures.ts'
+import { addMember, CATALOGUE, createBookingSetup, createUser, type TestUser } from './fixtures.ts'
 import { mailsTo, useTemporaryDataDir } from './outbox.ts'
 
 useTemporaryDataDir()
 
 async function setLanguage(userId: string, language: string) {
 	await asSystem((trx) => trx.updateTable('profiles').set({ preferred_language: language }).where('user_id', '=', userId).execute())
+}
+
+/**
+ * The organization's record of a module as Module detail › Configuration saves it: activated,
+ * with a default visibility and its "Email notifications" switch.
+ */
+async function setModule(orgId: string, moduleId: string, settings: { visibility: 'any' | 'manager' | 'administrator' | 'owner'; notifications: boolean }) {
+	await asSystem((trx) =>
+		trx
+			.insertInto('organization_modules')
+			.values({ organization_id: orgId, module_id: moduleId, default_visibility: settings.visibility, email_notifications: settings.notifications })
+			.onConflict((oc) => oc.columns(['organization_id', 'module_id']).doUpdateSet({ default_visibility: settings.visibility, email_notifications: settings.notifications }))
+			.execute(),
+	)
+}
+
+async function bookedAppointment(orgId: string, guestName = 'Ana Guest') {
+	const { serviceId, providerId } = await createBookingSetup(orgId)
+	return asSystem((trx) =>
+		trx
+			.insertInto('booking_appointments')
+			.values({
+				organization_id: orgId,
+				service_id: serviceId,
+				provider_id: providerId,
+				starts_at: new Date('2026-12-03T15:00:00Z'),
+				ends_at: new Date('2026-12-03T15:30:00Z'),
+				guest_name: guestName,
+				guest_email: 'guest@example.test',
+			})
+			.returning('id')
+			.executeTakeFirstOrThrow(),
+	)
 }
 
 /** An owner (English), a manager (Spanish) and a member (Portuguese) in one organization. */
@@ -28,6 +61,7 @@ async function team(name: string) {
 describe('notifyStaffOfBooking', () => {
 	test('mails each member with "Email notifications" on, in their language, with a working unsubscribe link', async () => {
 		const { owner, manager, member, orgId } = await team('Booking')
+		await setModule(orgId, CATALOGUE.modules.booking, { visibility: 'any', notifications: true })
 		await savePreferences(member.userId, orgId, { emailNotifications: false, transactionAlerts: true, weeklyReports: false })
 		const { serviceId, providerId } = await createBookingSetup(orgId)
 		await asSystem((trx) => trx.updateTable('booking_settings').set({ timezone: 'America/New_York' }).where('organization_id', '=', orgId).execute())
@@ -68,6 +102,51 @@ describe('notifyStaffOfBooking', () => {
 		expect(await notifyStaffOfBooking({ organizationId: orgId, appointmentId: appointment.id, kind: 'cancelled' })).toBe(1)
 		expect((await mailsTo(owner.email)).at(-1)!.subject).toMatch(/^Booking cancelled/)
 		expect(await mailsTo(manager.email)).toHaveLength(1)
+	})
+
+	test("the booking module decides who hears of a booking: nobody without it or with its notifications off; owner-only tells the owners alone", async () => {
+		const { owner, manager, member, orgId } = await team('Module')
+		const admin = await createUser('Module Admin')
+		await addMember(orgId, admin.userId, 'administrator')
+		const appointment = await bookedAppointment(orgId)
+		const notify = () => notifyStaffOfBooking({ organizationId: orgId, appointmentId: appointment.id, kind: 'booked' })
+		const told = async () => {
+			const everyone = { owner, admin, manager, member }
+			const names: string[] = []
+			for (const [name, user] of Object.entries(everyone)) if ((await mailsTo(user.email)).length) names.push(name)
+			return names
+		}
+		// Not activated (a booking made before a deactivation): nobody.
+		expect(await notify()).toBe(0)
+		// Activated, visible to everyone, but its "Email notifications" off: nobody, whatever the members' own toggles.
+		await setModule(orgId, CATALOGUE.modules.booking, { visibility: 'any', notifications: false })
+		expect(await notify()).toBe(0)
+		expect(await told()).toEqual([])
+		// Owners only: the owner, not the administrator, the manager or the member, who cannot open the calendar.
+		await setModule(orgId, CATALOGUE.modules.booking, { visibility: 'owner', notifications: true })
+		expect(await notify()).toBe(1)
+		expect(await told()).toEqual(['owner'])
+		expect((await mailsTo(owner.email))[0]!.text).toContain('Ana Guest')
+		// Managers and above.
+		await setModule(orgId, CATALOGUE.modules.booking, { visibility: 'manager', notifications: true })
+		expect(await notify()).toBe(3)
+		expect(await told()).toEqual(['owner', 'admin', 'manager'])
+		// The same one place answers for every kind: here the booking notices' audience.
+		expect((await recipientsFor(orgId, 'emailNotifications')).map((r) => r.userId)).toEqual([owner.userId, manager.userId, admin.userId])
+	})
+
+	test('a client name holding a line break cannot add a header to the staff mail', async () => {
+		const { owner, orgId } = await team('Header')
+		await setModule(orgId, CATALOGUE.modules.booking, { visibility: 'any', notifications: true })
+		// Saved before the control-character rule (or by SQL): the mail must stay one mail to the same people.
+		const appointment = await bookedAppointment(orgId, 'Ana\r\nBcc: thief@example.test\r\nX-Injected: yes')
+		expect(await notifyStaffOfBooking({ organizationId: orgId, appointmentId: appointment.id, kind: 'booked' })).toBeGreaterThan(0)
+		const [mail] = await mailsTo(owner.email)
+		expect(mail!.subject).toMatch(/^New booking: Consultation on /)
+		expect(mail!.subject).not.toMatch(/[\r\n]/)
+		expect(Object.keys(mail!.headers)).not.toContain('bcc')
+		expect(Object.keys(mail!.headers)).not.toContain('x-injected')
+		expect(await mailsTo('thief@example.test')).toEqual([])
 	})
 
 	test('an appointment of another organization sends nothing', async () => {
@@ -112,6 +191,26 @@ describe('sendTransactionDigest', () => {
 		expect(await sendTransactionDigest({ ...digest, batchId: 'import-3', count: 1, total: '10' })).toBe(2)
 		expect((await mailsTo(owner.email)).map((m) => m.subject)).toContain('1 new payment in Digest Owner')
 		expect((await mailsTo(member.email)).map((m) => m.subject)).toContain('1 novo pagamento em Digest Owner')
+	})
+})
+
+describe('payment notices and the P2P Transaction Tracking module', () => {
+	test('with the module activated, its switch and its visibility decide who gets the digest and the weekly report', async () => {
+		const { owner, manager, member, orgId } = await team('Payments')
+		const digest = { organizationId: orgId, source: 'import' as const, count: 2, total: '20' }
+		// Payments are core screens: without the module every member with the toggle on is told.
+		expect(await sendTransactionDigest({ ...digest, batchId: 'p-1' })).toBe(3)
+		await setModule(orgId, CATALOGUE.modules.p2p, { visibility: 'owner', notifications: false })
+		expect(await sendTransactionDigest({ ...digest, batchId: 'p-2' })).toBe(0)
+		expect(await recipientsFor(orgId, 'weeklyReports')).toEqual([])
+		await setModule(orgId, CATALOGUE.modules.p2p, { visibility: 'owner', notifications: true })
+		expect(await sendTransactionDigest({ ...digest, batchId: 'p-3' })).toBe(1)
+		expect((await mailsTo(owner.email)).length).toBe(2)
+		expect((await mailsTo(manager.email)).length).toBe(1)
+		expect((await mailsTo(member.email)).length).toBe(1)
+		await savePreferences(member.userId, orgId, { emailNotifications: true, transactionAlerts: true, weeklyReports: true })
+		await savePreferences(owner.userId, orgId, { emailNotifications: true, transactionAlerts: true, weeklyReports: true })
+		expect((await recipientsFor(orgId, 'weeklyReports')).map((r) => r.userId)).toEqual([owner.userId])
 	})
 })
 

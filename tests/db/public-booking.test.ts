@@ -1,7 +1,18 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import path from 'node:path'
+import ICAL from 'ical.js'
+import PostalMime from 'postal-mime'
+import { RouterContextProvider } from 'react-router'
 import { describe, expect, test } from 'vitest'
 import { asAnon, asSystem, sql } from '#app/.server/db/index.ts'
+import { drainMail } from '#app/.server/mail/index.ts'
 import { allowPublic, bookedByAttempt, createPublicBooking, getManagedBooking, getPublicOrganization, newBookingAttempt } from '#app/.server/public-booking.ts'
+import { calendarOf } from '#app/.server/public-booking-mail.ts'
+import { loader as icsLoader } from '#app/routes/book/booked-ics.ts'
 import { at, createBookingSetup, createUser, refusal, upcomingWeekday } from './fixtures.ts'
+import { useTemporaryDataDir } from './outbox.ts'
+
+const dataDir = useTemporaryDataDir()
 
 async function world() {
 	const owner = await createUser('Wizard Owner')
@@ -143,6 +154,44 @@ describe('abuse limits', () => {
 		expect(fourth).toBe(1)
 	})
 
+	test('the limit counts an address however it is written: upper case and a +tag make no new address; the address is kept as typed', async () => {
+		const w = await world()
+		for (const [time, email] of [['09:00', 'Plus@Example.com'], ['09:30', 'plus+1@example.com'], ['10:00', 'PLUS+shop@EXAMPLE.COM']] as const) await book(w, at(w.day, time), email)
+		for (const email of ['plus+2@example.com', 'plus@example.com', ' Plus+a+b@example.com ']) {
+			expect(await refusal(book(w, at(w.day, '10:30'), email))).toBe('too_many_bookings')
+		}
+		// Another local part, or the same one at another domain, is another address.
+		await book(w, at(w.day, '10:30'), 'plusx@example.com')
+		await book(w, at(w.day, '11:00'), 'plus@example.org')
+		const stored = await asSystem((trx) => trx.selectFrom('booking_appointments').select('guest_email').where('organization_id', '=', w.org).orderBy('starts_at').execute())
+		expect(stored.map((r) => r.guest_email)).toEqual(['Plus@Example.com', 'plus+1@example.com', 'PLUS+shop@EXAMPLE.COM', 'plusx@example.com', 'plus@example.org'])
+	})
+
+	test('confirms sent at once for one address on different providers never pass the limit, however the address is written', async () => {
+		const w = await world()
+		const providers = await asSystem((trx) =>
+			trx
+				.insertInto('booking_providers')
+				.values(Array.from({ length: 10 }, (_, i) => ({ organization_id: w.org, display_name: `Parallel ${i}` })))
+				.returning('id')
+				.execute(),
+		)
+		const confirm = (email: string, provider: string, time: string) =>
+			refusal(asAnon((trx) => sql`select * from public.create_booking(${w.org}, ${w.service}, ${provider}, ${at(w.day, time)}::timestamptz,
+				'Parallel', ${email}, null, null)`.execute(trx)))
+		const live = async (key: string) =>
+			(await asSystem((trx) => trx.selectFrom('booking_appointments').select('guest_email').where('organization_id', '=', w.org).execute()))
+				.filter((r) => r.guest_email.toLowerCase().replace(/\+[^@]*@/, '@') === key).length
+		const tally = (codes: (string | null)[]) => codes.reduce<Record<string, number>>((t, c) => ({ ...t, [c ?? 'ok']: (t[c ?? 'ok'] ?? 0) + 1 }), {})
+		// The same address ten times at once: the count and the insert are one step per address.
+		expect(tally(await Promise.all(providers.map((p) => confirm('same@example.com', p.id, '14:00'))))).toEqual({ ok: 3, too_many_bookings: 7 })
+		expect(await live('same@example.com')).toBe(3)
+		// Ten spellings of another address at once.
+		const spellings = ['a+1@example.com', 'A+2@example.com', 'a@example.com', 'A@EXAMPLE.COM', 'a+x@Example.com', 'a+1+2@example.com', 'a+@example.com', 'A+Y@example.com', 'a+z@EXAMPLE.com', 'a+9@example.com']
+		expect(tally(await Promise.all(providers.map((p, i) => confirm(spellings[i]!, p.id, '15:00'))))).toEqual({ ok: 3, too_many_bookings: 7 })
+		expect(await live('a@example.com')).toBe(3)
+	})
+
 	test('booking posts and slot lookups are limited per address', async () => {
 		const address = `203.0.113.${Math.floor(Math.random() * 250)}-${Date.now()}`
 		const results = []
@@ -150,5 +199,64 @@ describe('abuse limits', () => {
 		expect(results.filter(Boolean)).toHaveLength(10)
 		expect(results.at(-1)).toBe(false)
 		expect(await allowPublic('book_post', `${address}-other`)).toBe(true)
+	})
+})
+
+/** The raw mails the outbox holds for `to`, parsed with their attachments. */
+async function rawMailsTo(to: string) {
+	const outbox = path.join(dataDir, 'outbox')
+	const files = readdirSync(outbox).filter((f) => f.endsWith(`-${to.replace(/[^a-zA-Z0-9@._-]/g, '_')}.eml`)).sort()
+	return Promise.all(files.map((f) => PostalMime.parse(readFileSync(path.join(outbox, f)))))
+}
+
+describe('calendar files', () => {
+	test("names holding line breaks, quotes, commas or semicolons cannot add an attendee, an alarm or an event to a guest's .ics, mailed or downloaded", async () => {
+		const w = await world()
+		// Saved before the control-character rule (or by SQL): the files must still say only what we write.
+		const organizationName = 'Evil\r\nATTENDEE:mailto:x@y'
+		await asSystem(async (trx) => {
+			await trx.updateTable('organizations').set({ name: organizationName }).where('id', '=', w.org).execute()
+			await trx.updateTable('booking_services').set({ name: 'Cut, wash; dry\nBEGIN:VALARM\nACTION:DISPLAY\nTRIGGER:-PT5M\nEND:VALARM' }).where('id', '=', w.service).execute()
+			await trx.updateTable('booking_providers').set({ display_name: 'Dr. "Q"\r\nEND:VEVENT\r\nBEGIN:VEVENT\\' }).where('id', '=', w.provider).execute()
+		})
+		const slug = (await asSystem((trx) => trx.selectFrom('organizations').select('slug').where('id', '=', w.org).executeTakeFirstOrThrow())).slug
+		const org = (await getPublicOrganization(slug))!
+		const email = `ics-${Date.now()}@example.test`
+		const booked = await createPublicBooking(org, { serviceId: w.service, providerId: w.provider, start: at(w.day, '09:00'), contact: { name: 'Guest', email } }, 'en')
+		if (!booked.ok) throw new Error(booked.code)
+		await drainMail()
+		const [mail] = await rawMailsTo(email)
+		// The subject stays one header: no line of the organization's name becomes a header of its own.
+		expect(mail!.subject).not.toMatch(/[\r\n]/)
+		expect(mail!.headers.map((h) => h.key)).not.toContain('attendee')
+		const attachment = mail!.attachments.find((a) => a.filename === 'booking.ics')!
+		const mailed = typeof attachment.content === 'string' ? attachment.content : new TextDecoder().decode(attachment.content)
+		const response = await icsLoader({
+			request: new Request(`http://localhost/book/${slug}/booked/${booked.id}/calendar.ics?token=${booked.token}`),
+			params: { orgSlug: slug, id: booked.id },
+			context: new RouterContextProvider(),
+		} as never)
+		const downloaded = await response.text()
+		const expected = calendarOf((await getManagedBooking(booked.token))!, 'en')
+		for (const ics of [mailed, downloaded]) {
+			const calendar = new ICAL.Component(ICAL.parse(ics))
+			expect(calendar.getAllSubcomponents().map((c) => c.name)).toEqual(['vevent'])
+			const event = calendar.getFirstSubcomponent('vevent')!
+			expect(event.getAllSubcomponents()).toEqual([])
+			expect(event.getAllProperties().map((p) => p.name).sort()).toEqual(
+				['description', 'dtend', 'dtstamp', 'dtstart', 'organizer', 'sequence', 'status', 'summary', 'uid', 'url'],
+			)
+			const organizer = event.getFirstProperty('organizer')!
+			expect(organizer.getParameter('cn')).toBe('Evil ATTENDEE:mailto:x@y')
+			expect(organizer.getFirstValue()).toBe('mailto:no-reply@localhost')
+			// Text values come back as they were written, their line breaks as line breaks.
+			expect(event.getFirstPropertyValue('summary')).toBe(expected.title.replace(/\r\n?/g, '\n'))
+			expect(event.getFirstPropertyValue('description')).toContain('Dr. "Q"\nEND:VEVENT\nBEGIN:VEVENT\\')
+			expect(event.getFirstPropertyValue('uid')).toBe(`${booked.id}@p2p-booking`)
+			// No line is longer than 75 octets (RFC 5545 §3.1).
+			expect(ics.split(/\r?\n/).filter((line) => Buffer.byteLength(line) > 75)).toEqual([])
+		}
+		// Lines end in CRLF (the outbox's files are written with Unix line ends, the download is as made).
+		expect(downloaded.split('\r\n').filter((line) => /[\r\n]/.test(line))).toEqual([])
 	})
 })

@@ -20,6 +20,8 @@ async function bookingWorld(request: APIRequestContext, settings: Record<string,
 			[owner.email],
 		)
 		const org = rows[0]!
+		// The Appointment Booking module: its staff side (the calendar, the notices of new bookings) follows it.
+		await client.query(`insert into public.organization_modules (organization_id, module_id) values ($1, 'b0000000-0000-4000-8000-000000000003')`, [org.id])
 		await client.query(
 			`update public.booking_settings set business_hours = $2, timezone = 'UTC', min_advance_hours = 1, max_advance_days = $5,
 			 buffer_minutes = 0, auto_confirm = $3, require_phone = $4, cancellation_hours = 24 where organization_id = $1`,

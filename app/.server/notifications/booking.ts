@@ -1,18 +1,17 @@
 import { asSystem, sql } from '../db/index.ts'
 import { logError } from '../log.ts'
 import { publicOrigin } from '../security.ts'
-import { recipientsFor } from './preferences.ts'
-import { sendNotification } from './send.ts'
-import { tIn } from './translate.ts'
+import { notifyMembers } from './send.ts'
 
 export type BookingNotice = { organizationId: string; appointmentId: string; kind: 'booked' | 'cancelled' | 'rescheduled' }
 
 /**
  * Mails the organization's staff about a booking made, cancelled or moved on the public pages
  * (the "Email notifications" preference; docs/product.md, Settings › Notifications): one mail
- * per member with the preference on, in the member's language, the time in the organization's
- * timezone. Resolves once every mail was handed to the mail port; a failure is logged, never
- * thrown, so the booking itself never fails because of a notification. Returns how many were sent.
+ * per member the booking module lets be told (its switch and visibility, then the member's
+ * toggle: audience.ts), in the member's language, the time in the organization's timezone.
+ * Resolves once every mail was handed to the mail port; a failure is logged, never thrown, so
+ * the booking itself never fails because of a notification. Returns how many were sent.
  */
 export async function notifyStaffOfBooking({ organizationId, appointmentId, kind }: BookingNotice): Promise<number> {
 	const { rows } = await asSystem((trx) =>
@@ -26,23 +25,20 @@ export async function notifyStaffOfBooking({ organizationId, appointmentId, kind
 	)
 	const appointment = rows[0]
 	if (!appointment) return 0
-	let sent = 0
-	for (const recipient of await recipientsFor(organizationId, 'emailNotifications')) {
-		const t = tIn(recipient.language, 'settings')
-		// Labelled with the zone, as every booking time is (docs/product.md, Limits and formats).
-		const timeZone = appointment.timezone ?? 'UTC'
-		const time = new Intl.DateTimeFormat(recipient.language ?? 'en', { dateStyle: 'medium', timeStyle: 'short', timeZone })
-		const when = `${time.format(new Date(appointment.starts_at))} (${timeZone})`
-		const values = { client: appointment.guest_name, service: appointment.service ?? '—', provider: appointment.provider ?? '—', when }
-		try {
-			await sendNotification(recipient, organizationId, 'emailNotifications', {
+	return notifyMembers(
+		organizationId,
+		'emailNotifications',
+		(recipient, t) => {
+			// Labelled with the zone, as every booking time is (docs/product.md, Limits and formats).
+			const timeZone = appointment.timezone ?? 'UTC'
+			const time = new Intl.DateTimeFormat(recipient.language ?? 'en', { dateStyle: 'medium', timeStyle: 'short', timeZone })
+			const when = `${time.format(new Date(appointment.starts_at))} (${timeZone})`
+			const values = { client: appointment.guest_name, service: appointment.service ?? '—', provider: appointment.provider ?? '—', when }
+			return {
 				subject: t(`notifications.booking.${kind}.subject`, values),
 				text: `${t(`notifications.booking.${kind}.body`, values)}\n\n${t('notifications.booking.open', { link: `${publicOrigin()}/app/booking/calendar` })}`,
-			})
-			sent++
-		} catch (error) {
-			logError(error, { event: 'booking_notification_failed', organizationId, appointmentId })
-		}
-	}
-	return sent
+			}
+		},
+		{ onError: (error) => logError(error, { event: 'booking_notification_failed', organizationId, appointmentId }) },
+	)
 }

@@ -2,9 +2,7 @@ import { formatMoney } from '#app/lib/format.ts'
 import { asSystem, sql } from '../db/index.ts'
 import { logError } from '../log.ts'
 import { publicOrigin } from '../security.ts'
-import { recipientsFor } from './preferences.ts'
-import { sendNotification } from './send.ts'
-import { tIn } from './translate.ts'
+import { notifyMembers } from './send.ts'
 
 export type TransactionDigest = {
 	organizationId: string
@@ -18,7 +16,7 @@ export type TransactionDigest = {
 
 /**
  * The "Transaction alerts" digest (docs/product.md, Settings › Notifications): ONE mail per
- * import or sync run to each member with the preference on, never one per row. Nothing is sent
+ * import or sync run to each member who may be told (audience.ts), never one per row. Nothing is sent
  * for a run that added no payment, nor twice for the same batch (private.job_runs records it).
  * Returns how many mails were sent.
  */
@@ -34,20 +32,18 @@ export async function sendTransactionDigest(input: TransactionDigest): Promise<n
 	const { rows } = await asSystem((trx) => sql<{ name: string }>`select name from public.organizations where id = ${input.organizationId}`.execute(trx))
 	const organization = rows[0]?.name
 	if (!organization) return 0
-	let sent = 0
-	for (const recipient of await recipientsFor(input.organizationId, 'transactionAlerts')) {
-		const t = tIn(recipient.language, 'settings')
-		const values = { count: input.count, total: formatMoney(input.total, recipient.language), organization, source: t(`notifications.digest.sources.${input.source}`) }
-		try {
-			await sendNotification(recipient, input.organizationId, 'transactionAlerts', {
+	const sent = await notifyMembers(
+		input.organizationId,
+		'transactionAlerts',
+		(recipient, t) => {
+			const values = { count: input.count, total: formatMoney(input.total, recipient.language), organization, source: t(`notifications.digest.sources.${input.source}`) }
+			return {
 				subject: t('notifications.digest.subject', values),
 				text: `${t('notifications.digest.body', values)}\n\n${t('notifications.digest.open', { link: `${publicOrigin()}/app/transactions` })}`,
-			})
-			sent++
-		} catch (error) {
-			logError(error, { event: 'transaction_digest_failed', organizationId: input.organizationId, batchId: input.batchId })
-		}
-	}
+			}
+		},
+		{ onError: (error) => logError(error, { event: 'transaction_digest_failed', organizationId: input.organizationId, batchId: input.batchId }) },
+	)
 	await asSystem((trx) =>
 		sql`update private.job_runs set finished_at = now() where job = 'transaction-digest' and run_key = ${`${input.organizationId}:${input.batchId}`}`.execute(trx),
 	)

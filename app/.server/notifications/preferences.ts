@@ -2,17 +2,12 @@
  * Notification preferences, per user and organization (docs/product.md, Settings ›
  * Notifications). No row means the defaults: email notifications and transaction alerts on,
  * weekly reports off. Stored in private.notification_preferences; every call checks membership.
+ * Who is told is decided with the module's settings in audience.ts.
  */
 import { asSystem, sql, type Tx } from '../db/index.ts'
 import { NOTIFICATION_DEFAULTS, type NotificationKind } from '#app/lib/schemas/settings.ts'
 
 export type Preferences = Record<NotificationKind, boolean>
-
-const COLUMN: Record<NotificationKind, string> = {
-	emailNotifications: 'email_notifications',
-	transactionAlerts: 'transaction_alerts',
-	weeklyReports: 'weekly_reports',
-}
 
 export async function getPreferences(userId: string, organizationId: string): Promise<Preferences> {
 	const { rows } = await asSystem((trx) =>
@@ -51,22 +46,4 @@ export async function savePreferences(userId: string, organizationId: string, pr
 export async function turnOff(userId: string, organizationId: string, kind: NotificationKind) {
 	const current = await getPreferences(userId, organizationId)
 	return savePreferences(userId, organizationId, { ...current, [kind]: false })
-}
-
-export type Recipient = { userId: string; email: string; language: string | null }
-
-/** The organization's members with `kind` on (their row, else the default), with their address and language. */
-export async function recipientsFor(organizationId: string, kind: NotificationKind): Promise<Recipient[]> {
-	const column = sql.ref(`np.${COLUMN[kind]}`)
-	const { rows } = await asSystem((trx) =>
-		sql<{ user_id: string; email: string; preferred_language: string | null }>`
-			select m.user_id, u.email, p.preferred_language
-			from public.organization_members m
-			join auth.users u on u.id = m.user_id and u.deleted_at is null and u.email is not null
-			left join public.profiles p on p.user_id = m.user_id
-			left join private.notification_preferences np on np.user_id = m.user_id and np.organization_id = m.organization_id
-			where m.organization_id = ${organizationId} and coalesce(${column}, ${NOTIFICATION_DEFAULTS[kind]})
-			order by m.joined_at, m.user_id`.execute(trx),
-	)
-	return rows.map((r) => ({ userId: r.user_id, email: r.email, language: r.preferred_language }))
 }

@@ -3,16 +3,15 @@ import { addDays, dateIn } from '#app/lib/dates.ts'
 import { formatDate, formatMoney } from '#app/lib/format.ts'
 import { asSystem, sql } from '../db/index.ts'
 import { deliverOnce, type ScheduledJob } from '../scheduler.ts'
-import { recipientsFor } from './preferences.ts'
-import { sendNotification } from './send.ts'
-import { tIn } from './translate.ts'
+import { notifyMembers } from './send.ts'
 
 /**
  * The weekly report (docs/product.md, Settings › Notifications): each Monday at 08:00 in the
  * organization's timezone (its booking settings; UTC by default), a mail to each member with
- * "Weekly reports" on: last week's (Monday to Sunday) total, count, top clients, and the change
- * against the week before, in the member's language. An occurrence is due for 24 hours after
- * 08:00, so a server that was down at 08:00 still sends it later that day, and only once.
+ * "Weekly reports" on whom the payments' module lets be told (audience.ts): last week's (Monday
+ * to Sunday) total, count, top clients, and the change against the week before, in the member's
+ * language. An occurrence is due for 24 hours after 08:00, so a server that was down at 08:00
+ * still sends it later that day, and only once.
  */
 export const WEEKLY_REPORT_JOB = 'weekly-report'
 export const REPORT_HOUR = 8
@@ -88,9 +87,10 @@ async function runReport(runKey: string) {
 	const organization = rows[0]?.name
 	if (!organization) return
 	const figures = await weekFigures(organizationId, monday)
-	for (const recipient of await recipientsFor(organizationId, 'weeklyReports')) {
-		await deliverOnce(WEEKLY_REPORT_JOB, runKey, recipient.userId, async () => {
-			const t = tIn(recipient.language, 'settings')
+	await notifyMembers(
+		organizationId,
+		'weeklyReports',
+		(recipient, t) => {
 			const values = {
 				organization,
 				total: formatMoney(figures.total, recipient.language),
@@ -103,12 +103,11 @@ async function runReport(runKey: string) {
 			const top = figures.topClients.length
 				? `${t('notifications.weekly.top')}\n${figures.topClients.map((c, i) => `${i + 1}. ${c.name}: ${formatMoney(c.total, recipient.language)}`).join('\n')}`
 				: t('notifications.weekly.none')
-			await sendNotification(recipient, organizationId, 'weeklyReports', {
-				subject: t('notifications.weekly.subject', values),
-				text: `${t('notifications.weekly.body', values)}\n\n${top}`,
-			})
-		})
-	}
+			return { subject: t('notifications.weekly.subject', values), text: `${t('notifications.weekly.body', values)}\n\n${top}` }
+		},
+		// Once per member and run, whichever instance runs it (docs/decisions/014-settings-storage-and-notifications.md).
+		{ deliver: (recipient, send) => deliverOnce(WEEKLY_REPORT_JOB, runKey, recipient.userId, send) },
+	)
 }
 
 export const weeklyReportJob: ScheduledJob = { name: WEEKLY_REPORT_JOB, due: dueKeys, run: (key) => runReport(key) }

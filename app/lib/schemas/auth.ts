@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { CONTROL_CHARACTERS, isSingleLine, SINGLE_LINE } from './fields.ts'
 
 /**
  * The auth forms' schemas, shared by the browser (conform) and the actions. Messages are
@@ -22,7 +23,10 @@ export const signUpSchema = z
 	.superRefine((v, ctx) => {
 		if (!v.fullName || !v.email || !v.password || !v.confirmPassword) {
 			ctx.addIssue({ code: 'custom', message: 'missingInformation', path: [] })
-		} else if (!EMAIL.test(v.email)) {
+		} else if (!isSingleLine(v.fullName)) {
+			// The name is the new organization's: one line of plain text (fields.ts).
+			ctx.addIssue({ code: 'custom', message: CONTROL_CHARACTERS, path: [] })
+		} else if (!EMAIL.test(v.email) || !isSingleLine(v.email)) {
 			ctx.addIssue({ code: 'custom', message: 'invalidEmail', path: [] })
 		} else if (v.password !== v.confirmPassword) {
 			ctx.addIssue({ code: 'custom', message: 'passwordMismatch', path: [] })
@@ -37,7 +41,7 @@ export const signUpSchema = z
 	}))
 
 export const forgotPasswordSchema = z.object({
-	email: z.string({ error: 'missingEmail' }).trim().max(254).regex(EMAIL, 'invalidEmail'),
+	email: z.string({ error: 'missingEmail' }).trim().max(254).regex(EMAIL, 'invalidEmail').regex(SINGLE_LINE, 'invalidEmail'),
 })
 
 export const resetPasswordSchema = z

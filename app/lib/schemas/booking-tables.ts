@@ -1,12 +1,13 @@
 import { z } from 'zod'
 import { EVERY_ROW_ERROR, metaOf, rowList, rowMeta } from '../editable-rows.ts'
-import { bothAmountWritings, toDotDecimal } from './fields.ts'
+import { bothAmountWritings, CONTROL_CHARACTERS, CONTROL_CHARACTERS_IN_TEXT, isMultiLine, isSingleLine, toDotDecimal } from './fields.ts'
 
 /**
  * The booking services and providers tables (docs/product.md, Booking): the edit-mode forms,
  * shared by the browser (conform) and the actions. Messages are keys under booking:errors.
  * Every value is posted as text and checked here, so that an unparsable value gets a field
- * error instead of a silent default.
+ * error instead of a silent default. Names are one line without control characters, descriptions
+ * and bios may span lines (fields.ts).
  */
 
 export const SERVICE_DEFAULT_COLOR = '#2563eb'
@@ -40,7 +41,9 @@ function serviceRowSchemaFor(dotGroups: boolean) {
 			if (row.deleted) return
 			if (!row.name) ctx.addIssue({ code: 'custom', message: 'serviceNameRequired', path: ['name'] })
 			else if (row.name.length > 120) ctx.addIssue({ code: 'custom', message: 'nameTooLong', path: ['name'] })
+			else if (!isSingleLine(row.name)) ctx.addIssue({ code: 'custom', message: CONTROL_CHARACTERS, path: ['name'] })
 			if ((row.description ?? '').length > 2000) ctx.addIssue({ code: 'custom', message: 'descriptionTooLong', path: ['description'] })
+			else if (!isMultiLine(row.description ?? '')) ctx.addIssue({ code: 'custom', message: CONTROL_CHARACTERS_IN_TEXT, path: ['description'] })
 			if (!row.price) ctx.addIssue({ code: 'custom', message: 'priceRequired', path: ['price'] })
 			else if (!PRICE_PATTERN.test(row.price)) ctx.addIssue({ code: 'custom', message: 'priceInvalid', path: ['price'] })
 			const minutes = Number(row.duration)
@@ -94,10 +97,12 @@ export const providerRowSchema = z
 			else if (!z.uuid().safeParse(row.member).success) ctx.addIssue({ code: 'custom', message: 'memberInvalid', path: ['member'] })
 		}
 		if ((row.displayName ?? '').length > 120) ctx.addIssue({ code: 'custom', message: 'nameTooLong', path: ['displayName'] })
+		else if (!isSingleLine(row.displayName ?? '')) ctx.addIssue({ code: 'custom', message: CONTROL_CHARACTERS, path: ['displayName'] })
 		// A provider being edited needs a name; a new one may leave it empty (the member's name is taken).
 		if (row.id && !row.displayName) ctx.addIssue({ code: 'custom', message: 'displayNameRequired', path: ['displayName'] })
 		if ((row.bio ?? '').length > 2000) ctx.addIssue({ code: 'custom', message: 'bioTooLong', path: ['bio'] })
-		if (row.avatarUrl && (row.avatarUrl.length > 2048 || !HTTP_URL_PATTERN.test(row.avatarUrl) || !URL.canParse(row.avatarUrl))) {
+		else if (!isMultiLine(row.bio ?? '')) ctx.addIssue({ code: 'custom', message: CONTROL_CHARACTERS_IN_TEXT, path: ['bio'] })
+		if (row.avatarUrl && (row.avatarUrl.length > 2048 || !HTTP_URL_PATTERN.test(row.avatarUrl) || !isSingleLine(row.avatarUrl) || !URL.canParse(row.avatarUrl))) {
 			ctx.addIssue({ code: 'custom', message: 'avatarUrlInvalid', path: ['avatarUrl'] })
 		}
 	}, EVERY_ROW_ERROR)

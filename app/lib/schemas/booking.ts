@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { WEEKDAYS, type Weekday } from '#app/lib/availability.ts'
 import { isValidDate } from '#app/lib/dates.ts'
+import { CONTROL_CHARACTERS, CONTROL_CHARACTERS_IN_TEXT, MULTI_LINE, SINGLE_LINE } from '#app/lib/schemas/fields.ts'
 import { ORGANIZATION_TIMEZONES } from '#app/lib/timezones.ts'
 
 /**
@@ -85,15 +86,23 @@ export type ProviderHoursValues = z.infer<typeof providerHoursSchema>
 /** The same test as the database's is_valid_email: text, an @, text, a dot and text, no spaces. */
 const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/
 
-/** A new appointment from the staff calendar (docs/product.md, Booking). Keys under booking:errors. */
+/**
+ * A new appointment from the staff calendar (docs/product.md, Booking). Keys under booking:errors.
+ * Notes may span lines; the other texts are one line without control characters (fields.ts).
+ */
 export const newAppointmentSchema = z.object({
 	service: z.uuid({ error: 'serviceRequired' }),
 	provider: z.uuid({ error: 'providerRequired' }),
 	start: z.iso.datetime({ offset: true, error: 'startRequired' }),
-	clientName: z.string({ error: 'clientNameRequired' }).trim().min(1, 'clientNameRequired').max(120, 'clientNameTooLong'),
-	clientEmail: z.string({ error: 'clientEmailRequired' }).trim().max(254, 'clientEmailInvalid').regex(EMAIL, 'clientEmailInvalid'),
-	clientPhone: z.string().trim().max(40, 'clientPhoneTooLong').optional(),
-	notes: z.string().trim().max(2000, 'notesTooLong').optional(),
+	clientName: z.string({ error: 'clientNameRequired' }).trim().min(1, 'clientNameRequired').max(120, 'clientNameTooLong').regex(SINGLE_LINE, CONTROL_CHARACTERS),
+	clientEmail: z
+		.string({ error: 'clientEmailRequired' })
+		.trim()
+		.max(254, 'clientEmailInvalid')
+		.regex(EMAIL, 'clientEmailInvalid')
+		.regex(SINGLE_LINE, 'clientEmailInvalid'),
+	clientPhone: z.string().trim().max(40, 'clientPhoneTooLong').regex(SINGLE_LINE, CONTROL_CHARACTERS).optional(),
+	notes: z.string().trim().max(2000, 'notesTooLong').regex(MULTI_LINE, CONTROL_CHARACTERS_IN_TEXT).optional(),
 })
 
 /** A date override from the settings tab: a day off, or special hours, for everyone or one provider. */
@@ -104,7 +113,7 @@ export const dateOverrideSchema = z
 		closed: z.boolean().default(false),
 		start: z.string().regex(CLOCK, 'timeInvalid').optional(),
 		end: z.string().regex(CLOSING, 'timeInvalid').optional(),
-		note: z.string().trim().max(200, 'noteTooLong').optional(),
+		note: z.string().trim().max(200, 'noteTooLong').regex(SINGLE_LINE, CONTROL_CHARACTERS).optional(),
 	})
 	.superRefine((value, ctx) => {
 		if (value.closed) return

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { EVERY_ROW_ERROR, metaOf, rowList, rowMeta } from '../editable-rows.ts'
-import { PHONE } from './fields.ts'
+import { CONTROL_CHARACTERS, isSingleLine, PHONE } from './fields.ts'
 
 /**
  * The clients table: its URL parameters and the edit-mode form, shared by the browser
@@ -34,7 +34,12 @@ export const clientRowSchema = z
 		if (row.id && !row.version) ctx.addIssue({ code: 'custom', message: 'rowInvalid', path: ['id'] })
 		if (row.deleted) return
 		if (!row.name) ctx.addIssue({ code: 'custom', message: 'nameRequired', path: ['name'] })
-		if (typeof row.email === 'string' && row.email && !EMAIL_PATTERN.test(row.email)) ctx.addIssue({ code: 'custom', message: 'emailInvalid', path: ['email'] })
+		else if (!isSingleLine(row.name)) ctx.addIssue({ code: 'custom', message: CONTROL_CHARACTERS, path: ['name'] })
+		if (typeof row.email === 'string' && row.email && (!EMAIL_PATTERN.test(row.email) || !isSingleLine(row.email))) {
+			ctx.addIssue({ code: 'custom', message: 'emailInvalid', path: ['email'] })
+		}
+		// One line of plain text (fields.ts): a name or company is written into mails and calendar files.
+		if (row.company && !isSingleLine(row.company)) ctx.addIssue({ code: 'custom', message: CONTROL_CHARACTERS, path: ['company'] })
 		// A new row's phone is checked here, with the other fields; a saved row's only when it
 		// changes, which the save knows (app/.server/clients.ts: one saved before the rule stays).
 		if (!row.id && row.phone && !PHONE.test(row.phone)) ctx.addIssue({ code: 'custom', message: 'phoneInvalid', path: ['phone'] })

@@ -4,6 +4,42 @@
 export const PHONE = /^[0-9+()\-. ]{3,40}$/
 
 /**
+ * The one rule of control characters (docs/security.md, Text fields). A single-line field (a
+ * name, a title, an email, a phone, a note of one line) holds none: no C0 character (tab, line
+ * feed and carriage return included), no DEL, no C1, no Unicode line or paragraph separator. A
+ * line break kept in an organization's or a client's name would end a header of a mail or a line
+ * of a calendar file and start one of the writer's choosing. A multi-line field (notes,
+ * descriptions, a bio) may hold tab, line feed and carriage return, and nothing else of those.
+ * Each form's schema checks its fields with these, messages CONTROL_CHARACTERS and
+ * CONTROL_CHARACTERS_IN_TEXT (keys under its namespace's `errors`), or a field's own "invalid"
+ * message where a pattern decides it (emails, phones, links); `trim()` runs first, so a line
+ * break pasted at an end is dropped rather than refused.
+ */
+export const SINGLE_LINE = /^[^\u0000-\u001f\u007f-\u009f\u2028\u2029]*$/
+export const MULTI_LINE = /^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029]*$/
+export const CONTROL_CHARACTERS = 'controlCharacters'
+export const CONTROL_CHARACTERS_IN_TEXT = 'controlCharactersInText'
+
+/** Whether a text holds no control character (SINGLE_LINE). */
+export function isSingleLine(text: string) {
+	return SINGLE_LINE.test(text)
+}
+
+/** Whether a text holds no control character but tab, line feed and carriage return (MULTI_LINE). */
+export function isMultiLine(text: string) {
+	return MULTI_LINE.test(text)
+}
+
+/**
+ * A stored text made fit for one line (a mail's subject, a calendar file's parameter): each run
+ * of control characters and line breaks becomes one space. For values saved before the rule, or
+ * written by something other than our forms (a Supabase user's own metadata).
+ */
+export function oneLine(text: string) {
+	return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')
+}
+
+/**
  * An amount written with a decimal comma, as Spanish and Portuguese write it ("10,50",
  * "1.234,56"), in the dot form the amount rules read ("10.50", "1234.56"); any other text as it
  * is. Never ambiguous: a comma followed by one or two digits at the end is not a thousands comma.

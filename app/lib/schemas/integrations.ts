@@ -1,7 +1,6 @@
 import { z } from 'zod'
-
-// No control characters (a NUL byte cannot even be stored in PostgreSQL text).
-const NO_CONTROL = /^[^\u0000-\u001f\u007f]*$/
+// No control characters (fields.ts; a NUL byte cannot even be stored in PostgreSQL text).
+import { SINGLE_LINE as NO_CONTROL } from './fields.ts'
 
 /**
  * The IMAP connect form (docs/product.md, Integrations). The host is a DNS name or an IP

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { supportedLanguages } from '#app/lib/i18n.ts'
 import { MIN_PASSWORD_LENGTH } from '#app/lib/schemas/auth.ts'
-import { PHONE } from '#app/lib/schemas/fields.ts'
+import { CONTROL_CHARACTERS, CONTROL_CHARACTERS_IN_TEXT, MULTI_LINE, PHONE, SINGLE_LINE } from '#app/lib/schemas/fields.ts'
 import { ROLES } from '#app/lib/roles.ts'
 import { ORGANIZATION_TIMEZONES } from '#app/lib/timezones.ts'
 
@@ -10,11 +10,13 @@ import { ORGANIZATION_TIMEZONES } from '#app/lib/timezones.ts'
  * actions. Messages are translation keys under settings:errors. Limits are the database's
  * checks (profiles and organizations in supabase/migrations/20261122000100_foundation.sql).
  */
+// An optional text: the 2,000-character one (a description) may span lines, the others are one line (fields.ts).
 const optionalText = (max: 40 | 120 | 2000) =>
 	z
 		.string()
 		.trim()
 		.max(max, `tooLong${max}`)
+		.regex(max === 2000 ? MULTI_LINE : SINGLE_LINE, max === 2000 ? CONTROL_CHARACTERS_IN_TEXT : CONTROL_CHARACTERS)
 		.optional()
 		.transform((v) => (v ? v : null))
 
@@ -53,7 +55,7 @@ export const emailChangeSchema = z.object({
 export const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/
 
 export const organizationSchema = z.object({
-	name: z.string({ error: 'required' }).trim().min(1, 'required').max(120, 'tooLong120'),
+	name: z.string({ error: 'required' }).trim().min(1, 'required').max(120, 'tooLong120').regex(SINGLE_LINE, CONTROL_CHARACTERS),
 	description: optionalText(2000),
 	slug: z.string({ error: 'required' }).trim().toLowerCase().min(1, 'required').max(63, 'tooLong63').regex(SLUG, 'slugInvalid'),
 	timezone: z.enum(ORGANIZATION_TIMEZONES, { error: 'timezoneInvalid' }),

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { isValidDate } from '#app/lib/dates.ts'
-import { bothAmountWritings, toDotDecimal } from '#app/lib/schemas/fields.ts'
+import { bothAmountWritings, CONTROL_CHARACTERS, CONTROL_CHARACTERS_IN_TEXT, MULTI_LINE, SINGLE_LINE, toDotDecimal } from '#app/lib/schemas/fields.ts'
 import { EVERY_ROW_ERROR, metaOf, rowList, rowMeta } from '../editable-rows.ts'
 
 /**
@@ -68,7 +68,14 @@ export function parseAmount(input: string, { dotGroups = false } = {}): { ok: tr
 	return { ok: true, value }
 }
 
-const optionalText = (max: number, tooLong: string) => z.string().trim().max(max, tooLong).optional()
+/** A text of one line, or of several (`multiLine`: the description), without control characters (fields.ts). */
+const optionalText = (max: number, tooLong: string, { multiLine = false } = {}) =>
+	z
+		.string()
+		.trim()
+		.max(max, tooLong)
+		.regex(multiLine ? MULTI_LINE : SINGLE_LINE, multiLine ? CONTROL_CHARACTERS_IN_TEXT : CONTROL_CHARACTERS)
+		.optional()
 
 /** A row of the edit form, its amounts read as `language` writes them (see parseAmount). */
 function transactionRowSchemaFor(dotGroups: boolean) {
@@ -84,7 +91,7 @@ function transactionRowSchemaFor(dotGroups: boolean) {
 			dateReceived: z.string({ error: 'dateRequired' }).trim().refine(isValidDate, 'dateInvalid'),
 			category: z.enum(TRANSACTION_CATEGORIES, { error: 'categoryInvalid' }),
 			paymentMethod: z.enum(PAYMENT_METHODS, { error: 'methodInvalid' }),
-			description: optionalText(2000, 'descriptionTooLong'),
+			description: optionalText(2000, 'descriptionTooLong', { multiLine: true }),
 		})
 		.superRefine((row, ctx) => {
 			if (row.id && !row.version) ctx.addIssue({ code: 'custom', message: 'rowInvalid', path: ['id'] })
