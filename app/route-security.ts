@@ -45,6 +45,8 @@ export const routeSecurity: RouteSecurity[] = [
 	{ id: 'routes/auth/sign-out', path: '/auth/sign-out', access: 'public', html: false, post: { intents: [], fields: [] } },
 	{ id: 'routes/auth/confirm-email', path: '/auth/confirm-email', access: 'token', html: true, post: { intents: [], fields: ['token'] } },
 	{ id: 'routes/auth/invitation', path: '/auth/invitation', access: 'token', html: true, post: { intents: [], fields: ['token'] } },
+	{ id: 'routes/auth/verify-email', path: '/auth/verify-email', access: 'token', html: true, redirects: ['redirectTo'], post: { intents: ['verify', 'resend'], fields: ['token', 'redirectTo'], pages: ['/app/dashboard'] } },
+	{ id: 'routes/auth/revert-email', path: '/auth/revert-email', access: 'token', html: true, post: { intents: [], fields: ['token'] } },
 	{ id: 'routes/unsubscribe', path: '/unsubscribe', access: 'token', html: true, post: { intents: [], fields: ['token'] } },
 	{ id: 'routes/onboarding', path: '/onboarding', access: 'user', html: true, post: { intents: [], fields: ['name'] } },
 	{ id: 'routes/preferences', path: '/preferences', access: 'public', html: false, redirects: ['redirectTo'], post: { intents: ['language', 'sidebar', 'organization'], fields: ['intent', 'redirectTo', 'state', 'organizationId'], pages: ['/app/dashboard'] } },
@@ -66,7 +68,7 @@ export const routeSecurity: RouteSecurity[] = [
 	{ id: 'routes/app/imports/review', path: '/app/transactions/import/review', access: 'member', html: true, post: { intents: [], fields: ['transactionId', 'clientId', 'saveAlias'] } },
 	// :token is made by the browser for one upload and read only within the member's organization (null otherwise).
 	{ id: 'routes/app/imports/progress', path: '/app/transactions/import/progress/:token', access: 'member', html: false, post: null },
-	{ id: 'routes/app/imports/preview', path: '/app/transactions/import/:batchId', access: 'member', html: true, ids: ['batchId'], post: { intents: ['commit'], fields: ['intent', 'progress'], bare: ['commit'] } },
+	{ id: 'routes/app/imports/preview', path: '/app/transactions/import/:batchId', access: 'member', html: true, ids: ['batchId'], post: { intents: ['commit', 'discard'], fields: ['intent', 'progress'], bare: ['commit', 'discard'] } },
 	{
 		id: 'routes/app/clients',
 		path: '/app/clients',

@@ -13,6 +13,8 @@ export default [
 	route('auth/sign-out', 'routes/auth/sign-out.ts'),
 	route('auth/confirm-email', 'routes/auth/confirm-email.tsx'),
 	route('auth/invitation', 'routes/auth/invitation.tsx'),
+	route('auth/verify-email', 'routes/auth/verify-email.tsx'),
+	route('auth/revert-email', 'routes/auth/revert-email.tsx'),
 	route('unsubscribe', 'routes/unsubscribe.tsx'),
 	route('onboarding', 'routes/onboarding.tsx'),
 	route('preferences', 'routes/preferences.ts'),

@@ -5,9 +5,9 @@
  * GOOGLE_CLIENT_SECRET are set; otherwise there is no authorization URL and nothing is stored.
  * The same library (arctic) as the Google sign-in (app/.server/auth/google.ts).
  */
-import { decodeIdToken, Google, generateCodeVerifier, generateState, OAuth2RequestError, OAuth2Tokens } from 'arctic'
+import { decodeIdToken, Google, generateCodeVerifier, generateState, OAuth2RequestError } from 'arctic'
 import { createCookie } from 'react-router'
-import { googleConfigured } from './auth/google.ts'
+import { googleConfigured, googleTokenRequest } from './auth/google.ts'
 import { env } from './env.ts'
 import { storeTokens, type CheckResult, type StoredSecrets } from './integrations.ts'
 import { OUTBOUND, OutboundError, outboundFetch } from './outbound.ts'
@@ -15,7 +15,6 @@ import { publicOrigin, secureCookies } from './security.ts'
 import { PROVIDER_SCOPES } from '#app/lib/integrations.ts'
 
 export const GMAIL_CALLBACK_PATH = '/app/integrations/google/callback'
-export const GOOGLE_TOKEN_URL = 'https://oauth2.googleapis.com/token'
 const GMAIL_PROFILE_URL = 'https://gmail.googleapis.com/gmail/v1/users/me/profile'
 
 // Signed: the organization, upgrade and way back it carries were set by this server.
@@ -69,41 +68,6 @@ export async function readPending(request: Request): Promise<Pending | null> {
 	} catch {
 		return null
 	}
-}
-
-/**
- * A request to Google's token endpoint under the outbound policy (app/.server/outbound.ts): a
- * deadline and a cap on the answer, which arctic's own calls do not have. The client
- * authenticates with HTTP Basic, as arctic does. Throws arctic's OAuth2RequestError when Google
- * refuses (a revoked refresh token, a used code), OutboundError when it cannot be reached in time.
- */
-export async function googleTokenRequest(
-	params: Record<string, string>,
-	options: { endpoint?: string; clientId?: string; clientSecret?: string; signal?: AbortSignal } = {},
-): Promise<OAuth2Tokens> {
-	const clientId = options.clientId ?? env().GOOGLE_CLIENT_ID ?? ''
-	const clientSecret = options.clientSecret ?? env().GOOGLE_CLIENT_SECRET ?? ''
-	const response = await outboundFetch(
-		options.endpoint ?? GOOGLE_TOKEN_URL,
-		{
-			method: 'POST',
-			headers: {
-				'content-type': 'application/x-www-form-urlencoded',
-				accept: 'application/json',
-				authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`,
-			},
-			body: new URLSearchParams(params).toString(),
-		},
-		{ timeoutMs: OUTBOUND.google.timeoutMs, maxBytes: OUTBOUND.google.maxBytes, signal: options.signal },
-	)
-	const data = response.json<Record<string, unknown> | null>()
-	if (typeof data !== 'object' || data === null) throw new OutboundError('invalid', 'token answer')
-	if (response.status === 400 || response.status === 401) {
-		const text = (key: string) => (typeof data[key] === 'string' ? (data[key] as string) : null)
-		throw new OAuth2RequestError(text('error') ?? 'invalid_request', text('error_description'), text('error_uri'), null)
-	}
-	if (response.status !== 200) throw new OutboundError('invalid', `token endpoint answered ${response.status}`)
-	return new OAuth2Tokens(data)
 }
 
 /** Exchanges the code for tokens; throws on a refused exchange. */

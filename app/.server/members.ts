@@ -8,7 +8,7 @@
 import { hashPassword } from './auth/password.ts'
 import { normalizeEmail } from './auth/local.ts'
 import { hashToken, newToken } from './auth/tokens.ts'
-import { asSystem, asUser, sql, type Tx } from './db/index.ts'
+import { asSystem, asUser, dbErrorCode, sql, type Tx } from './db/index.ts'
 import { queueMail } from './mail/index.ts'
 import { tIn } from './notifications/translate.ts'
 import { publicOrigin } from './security.ts'
@@ -124,12 +124,16 @@ export async function removeMember(actor: Actor, organizationId: string, targetU
 	})
 }
 
-export type InviteResult = { ok: true; outcome: 'added' | 'invited' } | { ok: false; code: 'forbidden' | 'already_member' | 'already_invited' | 'not_found' }
+export type InviteResult = { ok: true; outcome: 'invited' } | { ok: false; code: 'forbidden' | 'already_member' | 'already_invited' | 'not_found' }
 
 /**
- * Invites an address: an existing account joins at once (and gets a notice); an unknown
- * address gets a single-use sign-up link valid 7 days. Mails go in the inviter's language
- * for an unknown address, in the member's own language otherwise.
+ * Invites an address: a single-use link valid 7 days, whether or not the address has an account
+ * (docs/decisions/037-verified-addresses.md). Nobody joins by being invited: an unknown address
+ * creates its account through the link (which proves the address), an account of that address
+ * accepts through the link while signed in with it and verified (`joinWithInvitation`). So
+ * whoever registered someone else's address first gains nothing, and the inviter learns nothing
+ * about which addresses have accounts. The mail is in the account's language when the address
+ * has one, else in the inviter's.
  */
 export async function inviteMember(
 	actor: Actor & { name: string; language: string | null },
@@ -158,27 +162,25 @@ export async function inviteMember(
 				.where('user_id', '=', existing.id)
 				.executeTakeFirst()
 			if (member) return { ok: false, code: 'already_member' } as const
-			await trx.insertInto('organization_members').values({ organization_id: organization.id, user_id: existing.id, role }).execute()
-			return { ok: true, outcome: 'added', language: existing.preferred_language } as const
 		}
+		// An expired invitation of the address gives way to the new one.
+		await sql`delete from private.organization_invitations
+			where organization_id = ${organization.id} and lower(email) = ${email} and accepted_at is null and expires_at <= now()`.execute(trx)
 		const { rows } = await sql<{ id: string }>`
 			insert into private.organization_invitations (organization_id, email, role, token_hash, invited_by)
 			values (${organization.id}, ${email}, ${role}, ${hashToken(token)}, ${actor.userId})
 			on conflict do nothing returning id`.execute(trx)
 		if (!rows[0]) return { ok: false, code: 'already_invited' } as const
-		return { ok: true, outcome: 'invited', language: actor.language } as const
+		return { ok: true, hasAccount: Boolean(existing), language: existing ? existing.preferred_language : actor.language } as const
 	})
 	if (!result.ok) return result
 	const t = tIn(result.language, 'settings')
 	const tc = tIn(result.language, 'common')
 	const values = { inviter: actor.name, organization: organization.name, role: tc(`roles.${role}`) }
-	if (result.outcome === 'added') {
-		queueMail({ to: email, subject: t('members.invite.addedMail.subject', values), text: t('members.invite.addedMail.body', { ...values, link: `${publicOrigin()}/auth` }) })
-	} else {
-		const link = `${publicOrigin()}/auth/invitation?${new URLSearchParams({ token })}`
-		queueMail({ to: email, subject: t('members.invite.mail.subject', values), text: t('members.invite.mail.body', { ...values, link }) })
-	}
-	return { ok: true, outcome: result.outcome }
+	const link = `${publicOrigin()}/auth/invitation?${new URLSearchParams({ token })}`
+	const mail = result.hasAccount ? 'members.invite.accountMail' : 'members.invite.mail'
+	queueMail({ to: email, subject: t(`${mail}.subject`, values), text: t(`${mail}.body`, { ...values, link }) })
+	return { ok: true, outcome: 'invited' }
 }
 
 export async function revokeInvitation(organizationId: string, invitationId: string) {
@@ -211,12 +213,11 @@ async function pendingInvitation(trx: Tx, token: string) {
 export type AcceptResult = { ok: true; userId: string; organizationId: string; organizationName: string } | { ok: false; code: 'invalid_token' | 'email_taken' }
 
 /** Marks the invitation used and returns it, or null when the token is unknown, used or expired. */
-async function spendInvitation(trx: Tx, token: string, email?: string) {
+async function spendInvitation(trx: Tx, token: string) {
 	const { rows } = await sql<{ organization_id: string; email: string; role: Role; name: string }>`
 		update private.organization_invitations i set accepted_at = now()
 		from public.organizations o
 		where o.id = i.organization_id and i.token_hash = ${hashToken(token)} and i.accepted_at is null and i.expires_at > now()
-			and (${email ?? null}::text is null or i.email = ${email ?? null})
 		returning i.organization_id, i.email, i.role, o.name`.execute(trx)
 	return rows[0] ?? null
 }
@@ -224,8 +225,9 @@ async function spendInvitation(trx: Tx, token: string, email?: string) {
 /**
  * Spends the invitation and creates the account in the organization, in one transaction: the
  * account gets no organization of its own (supabase/migrations/20261123001100_invited_sign_up.sql)
- * and the interface language as its preferred one. An address that has an account by now
- * leaves the invitation unspent: its owner joins with `joinWithInvitation` after signing in.
+ * and the interface language as its preferred one. Its address is verified: the link came to it.
+ * An address that has an account by now leaves the invitation unspent: that account joins with
+ * `joinWithInvitation` after signing in (and verifying its address).
  */
 export async function acceptInvitation(token: string, input: { fullName: string; password: string; language?: Language }): Promise<AcceptResult> {
 	const passwordHash = await hashPassword(input.password)
@@ -251,16 +253,29 @@ export async function acceptInvitation(token: string, input: { fullName: string;
 	})
 }
 
+export type JoinResult = { ok: true; organizationId: string; organizationName: string } | { ok: false; code: 'invalid_token' | 'other_account' | 'unverified' }
+
+const JOIN_REFUSALS = { invitation_invalid: 'invalid_token', invitation_other_address: 'other_account', address_unverified: 'unverified' } as const
+
 /**
- * The signed-in owner of the invited address joins with the invitation's role. Another account
- * cannot spend it; a person who is a member already keeps their role and the invitation is used.
+ * The signed-in account of the invited address joins with the invitation's role, if it
+ * verifiably owns that address (`private.join_invitation`, which checks it under the
+ * invitation's lock): 'other_account' for an account of another address, 'unverified' for one
+ * that has not proved its address yet (the invitation stays pending). A person who is a member
+ * already keeps their role and the invitation is used.
  */
-export async function joinWithInvitation(token: string, user: { userId: string; email: string }) {
-	return asSystem(async (trx) => {
-		const invitation = await spendInvitation(trx, token, normalizeEmail(user.email))
-		if (!invitation) return { ok: false, code: 'invalid_token' } as const
-		await sql`insert into public.organization_members (organization_id, user_id, role)
-			values (${invitation.organization_id}, ${user.userId}, ${invitation.role}) on conflict do nothing`.execute(trx)
-		return { ok: true, organizationId: invitation.organization_id, organizationName: invitation.name } as const
-	})
+export async function joinWithInvitation(token: string, user: { userId: string }): Promise<JoinResult> {
+	try {
+		const rows = await asSystem(
+			async (trx) =>
+				(await sql<{ organization_id: string; organization_name: string }>`
+					select organization_id, organization_name from private.join_invitation(${hashToken(token)}, ${user.userId}::uuid)`.execute(trx)).rows,
+		)
+		const joined = rows[0]!
+		return { ok: true, organizationId: joined.organization_id, organizationName: joined.organization_name }
+	} catch (error) {
+		const code = dbErrorCode(error)
+		if (code && code in JOIN_REFUSALS) return { ok: false, code: JOIN_REFUSALS[code as keyof typeof JOIN_REFUSALS] }
+		throw error
+	}
 }

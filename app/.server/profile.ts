@@ -7,8 +7,7 @@ import { asSystem, asUser, dbErrorCode } from './db/index.ts'
 import { setPassword } from './auth/local.ts'
 import { verifyPassword } from './auth/password.ts'
 import { hashToken } from './auth/tokens.ts'
-import { processImage, type ImageRefusal } from './images.ts'
-import { storage } from './storage/index.ts'
+import { removePicture, replacePicture, type PictureRefusal, type PictureTarget } from './images.ts'
 import type { ProfileValues } from '#app/lib/schemas/settings.ts'
 
 export type Profile = {
@@ -80,23 +79,27 @@ export async function updateProfile(userId: string, values: ProfileValues): Prom
 	}
 }
 
-/** Checks and re-encodes the picture, stores it at {user_id}/avatar.{ext} and points the profile at it. */
-export async function setAvatar(userId: string, file: Blob): Promise<{ ok: true; url: string } | { ok: false; code: ImageRefusal }> {
-	const result = await processImage(file)
-	if (!result.ok) return result
-	const { image } = result
-	const key = `${userId}/avatar.${image.ext}`
-	// The other extension's file, if any, goes: one avatar per user.
-	await storage().delete('avatars', `${userId}/avatar.${image.ext === 'jpg' ? 'png' : 'jpg'}`)
-	await storage().put('avatars', key, image.bytes, image.contentType)
-	const url = storage().url('avatars', key, image.version)
-	await asUser(userId, (trx) => trx.updateTable('profiles').set({ avatar_url: url }).where('user_id', '=', userId).execute())
-	return { ok: true, url }
+/** The user's picture: `{user_id}/avatar.{jpg|png}` in the avatars bucket, pointed at by their profile. */
+function avatarOf(userId: string): PictureTarget {
+	return {
+		bucket: 'avatars',
+		folder: userId,
+		name: 'avatar',
+		lock: (trx) => trx.selectFrom('profiles').select('avatar_url as url').where('user_id', '=', userId).forUpdate().executeTakeFirst().then((row) => row ?? null),
+		record: async (trx, url) => {
+			await trx.updateTable('profiles').set({ avatar_url: url }).where('user_id', '=', userId).execute()
+		},
+	}
 }
 
+/** Checks and re-encodes the picture, stores it at {user_id}/avatar.{ext} and points the profile at it (images.ts, replacePicture). */
+export function setAvatar(userId: string, file: Blob): Promise<{ ok: true; url: string } | { ok: false; code: PictureRefusal }> {
+	return replacePicture(userId, file, avatarOf(userId))
+}
+
+/** The profile points at no picture, and the user's avatar files go. */
 export async function removeAvatar(userId: string) {
-	await asUser(userId, (trx) => trx.updateTable('profiles').set({ avatar_url: null }).where('user_id', '=', userId).execute())
-	await storage().delete('avatars', userId)
+	await removePicture(userId, avatarOf(userId))
 }
 
 /**

@@ -18,9 +18,24 @@ export type AuthContractDriver = {
 	revokesAtOnce: boolean
 	/** Failures allowed per (email, address) before sign-in is refused (LOGIN_MAX_FAILURES). */
 	maxFailures: number
+	/** Whether the user's current address is verified (`auth.users.email_confirmed_at`, both adapters' record). */
+	isVerified: (userId: string) => Promise<boolean>
+	/**
+	 * Addresses are verified through a mailed link (docs/decisions/037-verified-addresses.md): `confirm`
+	 * uses the link of the newest verification mail to `email` in `browser`, as the user would;
+	 * `before` and `after` switch the adapter into that mode and back (Supabase's "Confirm email").
+	 * `sessionFirst`: the sign-up signs in at once (local) rather than with the link (Supabase).
+	 * Absent where no mail can be read (a real project).
+	 */
+	verification?: {
+		sessionFirst: boolean
+		before?: () => void
+		after?: () => void
+		confirm: (email: string, browser: Browser) => Promise<void>
+	}
 }
 
-class Browser {
+export class Browser {
 	private jar = new Map<string, string>()
 	request(path = '/') {
 		const cookie = [...this.jar].map(([k, v]) => `${k}=${v}`).join('; ')
@@ -122,6 +137,38 @@ export function authContract(name: string, driver: AuthContractDriver) {
 			expect(await driver.port().getUser(browser.request())).toBeNull()
 			if (driver.revokesAtOnce) expect(await driver.port().getUser(replay.request())).toBeNull()
 			else expect([null, user]).toContainEqual(await driver.port().getUser(replay.request()))
+		})
+
+		test('an email change asks for the current password of a password account: a wrong one is refused, the right one accepted', async () => {
+			const browser = new Browser()
+			const { user } = await signUp(driver, browser)
+			expect(await driver.port().reauthentication(browser.request(), user)).toBe('password')
+			for (const password of ['not it at all', '', null]) {
+				expect(await driver.port().confirmIdentity(browser.request(), user, { password, ...meta() })).toBe('wrong_password')
+			}
+			expect(await driver.port().confirmIdentity(browser.request(), user, { password: PASSWORD, ...meta() })).toBe('ok')
+		})
+
+		test.skipIf(!driver.verification)('a new address is verified only through the link mailed to it; the link is mailed again while it is not', async () => {
+			const verification = driver.verification!
+			verification.before?.()
+			try {
+				const browser = new Browser()
+				const { user, email, signedIn } = await signUp(driver, browser)
+				expect(signedIn).toBe(verification.sessionFirst)
+				expect(await driver.isVerified(user.userId)).toBe(false)
+				if (!signedIn) {
+					// The right password does not sign in before the link is used, and says why.
+					expect(await driver.port().signIn(new Browser().request(), { email, password: PASSWORD, ...meta() })).toEqual({ ok: false, code: 'email_not_confirmed' })
+				}
+				expect(await driver.port().resendVerification(browser.request(), user, 'en')).toEqual({ ok: true, email })
+				await verification.confirm(email, browser)
+				expect(await driver.isVerified(user.userId)).toBe(true)
+				expect(await driver.port().getUser(browser.request())).toEqual(user)
+				expect(await driver.port().resendVerification(browser.request(), user, 'en')).toEqual({ ok: false, code: 'already_verified' })
+			} finally {
+				verification.after?.()
+			}
 		})
 
 		test('a password change needs the current password; then only the new one signs in, and this browser stays signed in', async () => {

@@ -1,5 +1,5 @@
 import { withDatabase } from './db.ts'
-import { decodeQuotedPrintable, expect, latestMailTo, mailsTo, newAccount, signInThroughUi, signUpByRequest, signUpThroughUi, tabTo, test } from './fixtures.ts'
+import { decodeQuotedPrintable, expect, latestMailTo, mailedLink, mailsTo, newAccount, signInThroughUi, signUpByRequest, signUpThroughUi, tabTo, test } from './fixtures.ts'
 
 test.describe('sign-up', () => {
 	test('a new user signs up and lands on the dashboard of their own organization @nojs', async ({ page }) => {
@@ -207,6 +207,46 @@ test.describe('redirects', () => {
 	})
 })
 
+test.describe('email verification', () => {
+	const verified = (email: string) =>
+		withDatabase(async (db) => (await db.query<{ v: boolean }>('select email_confirmed_at is not null as v from auth.users where email = $1', [email])).rows[0]!.v)
+
+	test('a new account is reminded to verify its address; the mailed link, confirmed signed in, verifies it and the reminder goes @nojs', async ({ page }) => {
+		const account = newAccount('Verify Me')
+		await signUpThroughUi(page, account)
+		const reminder = page.getByRole('region', { name: 'Email verification' })
+		await expect(reminder).toContainText(`we sent a link to ${account.email}`)
+		await reminder.getByRole('button', { name: 'Send the link again' }).click()
+		await expect(page.getByText(`Verification link sent to ${account.email}`)).toBeVisible()
+		await expect(page).toHaveURL(/\/app\/dashboard$/)
+		await page.goto(await mailedLink(account.email, '/auth/verify-email'))
+		await expect(page.getByText(`Confirm that ${account.email} is your address?`)).toBeVisible()
+		await page.getByRole('button', { name: 'Verify my email' }).click()
+		await expect(page).toHaveURL(/\/app\/dashboard$/)
+		await expect(page.getByText(`${account.email} is verified`)).toBeVisible()
+		await expect(page.getByRole('region', { name: 'Email verification' })).toHaveCount(0)
+		expect(await verified(account.email)).toBe(true)
+	})
+
+	test('opened signed out, the link changes nothing (a mail scanner), asks to sign in with the account, and verifies after it @nojs', async ({ page, request }) => {
+		const account = newAccount('Link Opener')
+		await signUpByRequest(request, account, { verify: false })
+		const link = await mailedLink(account.email, '/auth/verify-email')
+		expect((await page.request.get(link)).status()).toBe(200)
+		await page.goto(link)
+		await expect(page.getByText(`Sign in to the account of ${account.email} to verify its address.`)).toBeVisible()
+		expect(await verified(account.email)).toBe(false)
+		await page.getByRole('link', { name: 'Sign in to verify' }).click()
+		await page.getByLabel('Email').fill(account.email)
+		await page.getByLabel('Password', { exact: true }).fill(account.password)
+		await page.getByRole('button', { name: 'Sign In' }).click()
+		await expect(page).toHaveURL(/\/auth\/verify-email\?token=/)
+		await page.getByRole('button', { name: 'Verify my email' }).click()
+		await expect(page.getByText(`${account.email} is verified`)).toBeVisible()
+		expect(await verified(account.email)).toBe(true)
+	})
+})
+
 test.describe('password recovery', () => {
 	test('a reset link from the outbox sets a new password once @nojs', async ({ page, request }) => {
 		const account = newAccount()
@@ -218,7 +258,7 @@ test.describe('password recovery', () => {
 		await page.getByRole('button', { name: 'Send reset link' }).click()
 		await expect(page.getByText('Check your email')).toBeVisible()
 
-		const mail = await latestMailTo(account.email)
+		const mail = await latestMailTo(account.email, 5_000, '/auth/reset-password')
 		const link = /http:\/\/\S+\/auth\/reset-password\?token=[\w-]+/.exec(decodeQuotedPrintable(mail))?.[0]
 		expect(link).toBeTruthy()
 		await page.goto(link!)
@@ -249,7 +289,7 @@ test.describe('password recovery', () => {
 			await expect(page.getByText('Check your email')).toBeVisible()
 		}
 		// The known address's mail arrives; by then the unknown one's would have too (one queue, in order).
-		await latestMailTo(known.email)
+		await latestMailTo(known.email, 5_000, '/auth/reset-password')
 		expect(mailsTo(unknown)).toHaveLength(0)
 	})
 })

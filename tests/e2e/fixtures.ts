@@ -11,8 +11,13 @@ export function newAccount(name = 'E2E User'): Account {
 	return { email: `e2e-${randomUUID()}@example.test`, password: 'correct-horse-1', fullName: name }
 }
 
-/** Signs up through the real form post (no UI), leaving the session cookie in `request`. */
-export async function signUpByRequest(request: APIRequestContext, account: Account) {
+/**
+ * Signs up through the real form post (no UI), leaving the session cookie in `request`; then,
+ * unless `verify` is false, verifies the address as its owner would: the link of the mail the
+ * sign-up sent, confirmed signed in (docs/decisions/037-verified-addresses.md), so the account
+ * can take invitations and the shell shows no reminder.
+ */
+export async function signUpByRequest(request: APIRequestContext, account: Account, { verify = true } = {}) {
 	const response = await request.post('/auth?mode=signup', {
 		form: { intent: 'signup', ...{ fullName: account.fullName, email: account.email, password: account.password, confirmPassword: account.password } },
 		maxRedirects: 0,
@@ -20,6 +25,27 @@ export async function signUpByRequest(request: APIRequestContext, account: Accou
 	expect(response.status(), 'sign-up redirects').toBe(302)
 	// Read the "Account created!" flash here, so it does not pop up over the test's first page.
 	await request.get(response.headers().location ?? '/app/dashboard')
+	if (verify) await verifyByRequest(request, account.email)
+}
+
+/** The path and query of the newest link to `path` (e.g. '/auth/verify-email') in a mail to `to`, waiting for the mail. */
+export async function mailedLink(to: string, path: string, timeout = 5_000) {
+	const pattern = new RegExp(`https?://[^\\s]+${path.replace(/\//g, '\\/')}\\?[^\\s]+`)
+	const until = Date.now() + timeout
+	for (;;) {
+		const found = mailsTo(to).map(decodeQuotedPrintable).reverse().map((mail) => pattern.exec(mail)?.[0]).find(Boolean)
+		if (found) return new URL(found).pathname + new URL(found).search
+		if (Date.now() > until) throw new Error(`no mail to ${to} with a ${path} link`)
+		await new Promise((resolve) => setTimeout(resolve, 100))
+	}
+}
+
+/** Confirms the newest verification link mailed to `email`, signed in as its account in `request`. */
+export async function verifyByRequest(request: APIRequestContext, email: string) {
+	const token = new URL(await mailedLink(email, '/auth/verify-email'), 'http://x').searchParams.get('token')!
+	const verified = await request.post('/auth/verify-email', { form: { intent: 'verify', token }, maxRedirects: 0 })
+	expect(verified.headers().location, 'the verification link verifies').toBe('/app/dashboard')
+	await request.get('/app/dashboard')
 }
 
 /** Signs up through the UI and lands on the dashboard. */
@@ -77,11 +103,15 @@ export async function tabTo(page: Page, target: Locator, max = 80) {
 	await expect(target).toBeFocused()
 }
 
-/** The newest mail to `to`, waiting for it (the server sends mail after answering). */
-export async function latestMailTo(to: string, timeout = 5_000) {
+/**
+ * The newest mail to `to`, waiting for it (the server sends mail after answering). `containing`:
+ * the newest one whose (decoded) text has it, for an address that has had mail before (a sign-up
+ * mails its verification link).
+ */
+export async function latestMailTo(to: string, timeout = 5_000, containing?: string) {
 	const until = Date.now() + timeout
 	for (;;) {
-		const last = mailsTo(to).at(-1)
+		const last = mailsTo(to).filter((mail) => !containing || decodeQuotedPrintable(mail).includes(containing)).at(-1)
 		if (last) return last
 		if (Date.now() > until) throw new Error(`no mail to ${to}`)
 		await new Promise((resolve) => setTimeout(resolve, 100))

@@ -1,10 +1,10 @@
 import { createHmac } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import type { Page } from '@playwright/test'
+import type { APIRequestContext, Page } from '@playwright/test'
 import sharp from 'sharp'
 import { withDatabase } from './db.ts'
-import { decodeQuotedPrintable, expect, latestMailTo, newAccount, signInThroughUi, signUpByRequest, test, type Account } from './fixtures.ts'
+import { decodeQuotedPrintable, expect, latestMailTo, mailedLink, mailsTo, newAccount, signInThroughUi, signUpByRequest, test, type Account } from './fixtures.ts'
 
 /** A new account signed in on `page`; its user and organization ids. */
 async function signedIn(page: Page, name = 'Settings User') {
@@ -21,6 +21,18 @@ async function signedIn(page: Page, name = 'Settings User') {
 }
 
 const origin = () => ({ origin: test.info().project.use.baseURL! })
+
+/**
+ * The signed-in, verified account of `email` in `request` accepts the newest invitation mailed to
+ * it, through the link's "join" post (docs/decisions/037-verified-addresses.md: nobody is added
+ * by being invited).
+ */
+async function acceptInvitationByRequest(request: APIRequestContext, email: string) {
+	const token = new URL(await mailedLink(email, '/auth/invitation'), 'http://x').searchParams.get('token')!
+	const joined = await request.post('/auth/invitation', { form: { intent: 'join', token }, maxRedirects: 0 })
+	expect(joined.headers().location, 'the invitation is accepted').toBe('/app/dashboard')
+	await request.get('/app/dashboard')
+}
 
 /** The link of the newest mail to `to` that matches `pattern`. */
 async function linkIn(to: string, pattern: RegExp) {
@@ -254,11 +266,18 @@ test('security: many sessions list this device and the four latest, and say how 
 	await elsewhere.close()
 })
 
-test('email change happens only once the link is opened and confirmed @nojs', async ({ page }) => {
+test('email change asks for the current password and happens only once the link is opened and confirmed @nojs', async ({ page }) => {
 	const { account } = await signedIn(page, 'Email Mover')
 	const next = newAccount('x').email
 	await page.goto('/app/settings')
+	// The session alone moves nothing: a wrong password is refused, and no mail goes out.
 	await page.getByLabel('New email').fill(next)
+	await page.getByLabel('Your password').fill('not my password')
+	await page.getByRole('button', { name: 'Send confirmation link' }).click()
+	await expect(page.getByText('Current password is incorrect.')).toBeVisible()
+	expect(mailsTo(next)).toHaveLength(0)
+	await page.getByLabel('New email').fill(next)
+	await page.getByLabel('Your password').fill(account.password)
 	await page.getByRole('button', { name: 'Send confirmation link' }).click()
 	await expect(page.getByText(`Confirmation link sent to ${next}`)).toBeVisible()
 	await expect(page.getByText(`You sign in with ${account.email}.`)).toBeVisible()
@@ -266,6 +285,38 @@ test('email change happens only once the link is opened and confirmed @nojs', as
 	await page.getByRole('button', { name: 'Confirm new email' }).click()
 	await expect(page.getByText(`Your email is now ${next}`)).toBeVisible()
 	await expect(page.getByText(`You sign in with ${next}.`)).toBeVisible()
+})
+
+test('the old address undoes an email change from its notice: the address comes back, every session ends, a new password is chosen @nojs', async ({ page, browser }) => {
+	const { account } = await signedIn(page, 'Undo Victim')
+	const next = newAccount('thief').email
+	await page.goto('/app/settings')
+	await page.getByLabel('New email').fill(next)
+	await page.getByLabel('Your password').fill(account.password)
+	await page.getByRole('button', { name: 'Send confirmation link' }).click()
+	await expect(page.getByText(`Confirmation link sent to ${next}`)).toBeVisible()
+	await page.goto(await linkIn(next, /https?:\/\/\S+\/auth\/confirm-email\?token=\S+/))
+	await page.getByRole('button', { name: 'Confirm new email' }).click()
+	await expect(page.getByText(`Your email is now ${next}`)).toBeVisible()
+
+	// The owner of the old address opens the notice's link in another browser, signed out.
+	const undo = await mailedLink(account.email, '/auth/revert-email')
+	const context = await browser.newContext({ javaScriptEnabled: test.info().project.use.javaScriptEnabled !== false })
+	const owner = await context.newPage()
+	await owner.goto(undo)
+	await expect(owner.getByText(`The sign-in email of your account was changed from ${account.email} to ${next}. Undo it?`)).toBeVisible()
+	await owner.getByRole('button', { name: `Restore ${account.email}` }).click()
+	await expect(owner).toHaveURL(/\/auth\/forgot-password$/)
+	await expect(owner.getByText(`Your sign-in email is ${account.email} again.`)).toBeVisible()
+	// Every session ended, the one that made the change too; the password no longer signs in (a reset does, tests/db).
+	await page.goto('/app/settings')
+	await expect(page).toHaveURL(/\/auth\?redirectTo=/)
+	const signIn = await page.request.post('/auth', { form: { intent: 'login', email: account.email, password: account.password }, maxRedirects: 0 })
+	expect(signIn.status()).toBe(400)
+	// The link works once.
+	await owner.goto(undo)
+	await expect(owner.getByText('This link is invalid, was already used or is more than 7 days old.')).toBeVisible()
+	await context.close()
 })
 
 test('a non-owner cannot edit the organization, see the danger zone or manage members; forged posts get 403 @nojs', async ({ page }) => {
@@ -386,6 +437,43 @@ test('an invited address that signed up on its own signs in from the link and jo
 	await expect(page.getByText('Pending invitations')).toHaveCount(0)
 })
 
+test('an invitation to an address whose account is not verified waits: the link asks to verify first, then the invitee joins @nojs', async ({ page, browser }) => {
+	const { orgId } = await signedIn(page, 'Careful Owner')
+	const invitee = newAccount('Unverified Invitee')
+	const context = await browser.newContext({ javaScriptEnabled: test.info().project.use.javaScriptEnabled !== false })
+	await signUpByRequest(context.request, invitee, { verify: false })
+	await page.goto('/app/settings/members')
+	await page.getByLabel('Email').fill(invitee.email)
+	await page.getByRole('button', { name: 'Send invitation' }).click()
+	await expect(page.getByText(`Invitation sent to ${invitee.email}`)).toBeVisible()
+	await expect(page.getByTestId('member-row')).toHaveCount(1)
+	const membership = () =>
+		withDatabase(async (db) => (await db.query(`select m.role from public.organization_members m join auth.users u on u.id = m.user_id where u.email = $1 and m.organization_id = $2`, [invitee.email, orgId])).rows)
+
+	const invitation = await mailedLink(invitee.email, '/auth/invitation')
+	const guest = await context.newPage()
+	await guest.goto(invitation)
+	await expect(guest.getByText(`Verify ${invitee.email} first`)).toBeVisible()
+	await expect(guest.getByRole('button', { name: 'Join Careful Owner' })).toHaveCount(0)
+	// A join posted anyway is refused, and the invitation stays pending.
+	const token = new URL(invitation, 'http://x').searchParams.get('token')!
+	const forged = await context.request.post('/auth/invitation', { form: { intent: 'join', token }, maxRedirects: 0 })
+	expect(forged.headers().location).toBe(invitation)
+	expect(await membership()).toEqual([])
+
+	await guest.getByRole('button', { name: 'Send the link again' }).click()
+	await expect(guest.getByText(`Verification link sent to ${invitee.email}`)).toBeVisible()
+	await guest.goto(await mailedLink(invitee.email, '/auth/verify-email'))
+	await guest.getByRole('button', { name: 'Verify my email' }).click()
+	await expect(guest.getByText(`${invitee.email} is verified`)).toBeVisible()
+	await guest.goto(invitation)
+	await guest.getByRole('button', { name: 'Join Careful Owner' }).click()
+	await expect(guest).toHaveURL(/\/app\/dashboard$/)
+	await expect(guest.getByText('Welcome to Careful Owner!')).toBeVisible()
+	expect(await membership()).toEqual([{ role: 'member' }])
+	await context.close()
+})
+
 test('removing a member asks first; keeping them changes nothing @nojs', async ({ page, request }) => {
 	const { userId: ownerId } = await signedIn(page, 'Removing Owner')
 	const colleague = newAccount('Cole League')
@@ -393,6 +481,9 @@ test('removing a member asks first; keeping them changes nothing @nojs', async (
 	await page.goto('/app/settings/members')
 	await page.getByLabel('Email').fill(colleague.email)
 	await page.getByRole('button', { name: 'Send invitation' }).click()
+	await expect(page.getByText(`Invitation sent to ${colleague.email}`)).toBeVisible()
+	await acceptInvitationByRequest(request, colleague.email)
+	await page.reload()
 	await expect(page.getByTestId('member-row')).toHaveCount(2)
 
 	await page.getByRole('link', { name: 'Remove Cole League' }).click()
@@ -428,17 +519,21 @@ test('removing a member asks first; keeping them changes nothing @nojs', async (
 // moment was taken for the leaving one and went with it (seen in CI: "Member removed" never showed).
 test('a message that comes while the last one is leaving is shown', async ({ page, request }) => {
 	await page.clock.install()
-	await signedIn(page, 'Toast Owner')
+	const { orgId } = await signedIn(page, 'Toast Owner')
 	const colleague = newAccount('Tess Toast')
 	await signUpByRequest(request, colleague)
+	const colleagueId = await withDatabase(async (db) => (await db.query<{ id: string }>('select id from auth.users where email = $1', [colleague.email])).rows[0]!.id)
+	await withDatabase((db) => db.query(`insert into public.organization_members (organization_id, user_id, role) values ($1, $2, 'member')`, [orgId, colleagueId]))
+	const newcomer = newAccount('New Comer').email
 	await page.goto('/app/settings/members')
-	await page.getByLabel('Email').fill(colleague.email)
+	await expect(page.getByTestId('member-row')).toHaveCount(2)
+	await page.getByLabel('Email').fill(newcomer)
 	// The page's clock stands still from here on, but where the test moves it.
 	await page.clock.pauseAt(Date.now() + 1_000)
 	await page.getByRole('button', { name: 'Send invitation' }).click()
-	await expect(page.getByTestId('member-row')).toHaveCount(2)
+	await expect(page.getByText('Pending invitations')).toBeVisible()
 	await page.clock.runFor(10)
-	await expect(page.getByText(`${colleague.email} was added`)).toBeVisible()
+	await expect(page.getByText(`Invitation sent to ${newcomer}`)).toBeVisible()
 	await page.getByRole('link', { name: 'Remove Tess Toast' }).click()
 	const confirm = page.getByRole('alertdialog').getByRole('button', { name: 'Yes, remove' })
 	await expect(confirm).toBeVisible()
@@ -448,7 +543,7 @@ test('a message that comes while the last one is leaving is shown', async ({ pag
 	await expect(page.getByTestId('member-row')).toHaveCount(1)
 	await page.clock.runFor(1_000)
 	await expect(page.getByText('Member removed')).toBeVisible()
-	await expect(page.getByText(`${colleague.email} was added`)).toHaveCount(0)
+	await expect(page.getByText(`Invitation sent to ${newcomer}`)).toHaveCount(0)
 })
 
 test('deletion: the wrong phrase is refused, the right one removes the organization and goes to /auth @nojs', async ({ page, javaScriptEnabled }) => {

@@ -119,7 +119,7 @@ test.describe('links and redirects', () => {
 			body: new URLSearchParams({ email: account.email }).toString(),
 		})
 		expect(response.status).toBeLessThan(500)
-		const mail = decodeQuotedPrintable(await latestMailTo(account.email))
+		const mail = decodeQuotedPrintable(await latestMailTo(account.email, 5_000, '/auth/reset-password'))
 		const link = /https?:\/\/[^\s/]+\/auth\/reset-password\?token=[\w-]+/.exec(mail)?.[0]
 		expect(link).toBeTruthy()
 		expect(new URL(link!).host).toBe(new URL(baseURLOf()).host)

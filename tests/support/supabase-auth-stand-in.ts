@@ -11,7 +11,7 @@ import { generateKeyPairSync, randomUUID, sign, type KeyObject } from 'node:cryp
 import http from 'node:http'
 import pg from 'pg'
 
-type StoredUser = { id: string; email: string; password: string; metadata: Record<string, unknown>; createdAt: string }
+type StoredUser = { id: string; email: string; password: string; metadata: Record<string, unknown>; createdAt: string; confirmedAt: string | null }
 
 export type StandIn = {
 	url: string
@@ -19,6 +19,14 @@ export type StandIn = {
 	calls: string[]
 	/** Seconds the next issued access tokens live (supabase-js refreshes within 90 s of expiry). */
 	setTokenLifetime: (seconds: number) => void
+	/**
+	 * The project's "Confirm email" (off by default): on, a sign-up gets no session, a password
+	 * sign-in is refused with `email_not_confirmed`, and the address is confirmed through the
+	 * token_hash of the "Confirm signup" mail (`verifyOtp`, as the email template's link does).
+	 */
+	setConfirmEmail: (on: boolean) => void
+	/** The token_hash the latest "Confirm signup" mail to `email` would carry (sign-up or resend), or null. */
+	confirmationToken: (email: string) => string | null
 	/** An access token for `sub` signed with a key the JWKS does not publish. */
 	forgedToken: (sub: string, email: string) => string
 	stop: () => Promise<void>
@@ -33,16 +41,22 @@ function jwt(privateKey: KeyObject, kid: string, payload: Record<string, unknown
 	return `${head}.${body}.${b64url(signature)}`
 }
 
-/** Inserts a user into auth.users (the trigger does the rest) and returns its id. */
-export type CreateUser = (email: string, metadata: Record<string, unknown>) => Promise<string>
+/**
+ * Inserts a user into auth.users (the trigger does the rest) and returns its id; `confirmed`
+ * says whether `email_confirmed_at` is set (Supabase Auth leaves it empty until the address is
+ * confirmed when "Confirm email" is on).
+ */
+export type CreateUser = (email: string, metadata: Record<string, unknown>, confirmed?: boolean) => Promise<string>
+/** Sets `email_confirmed_at` of the user, as Supabase Auth does when the confirmation link is used. */
+export type ConfirmUser = (id: string) => Promise<void>
 
 /** A CreateUser over a PostgreSQL URL (for servers in other processes). */
 export function createUserIn(databaseUrl: string): CreateUser & { end: () => Promise<void> } {
 	const db = new pg.Pool({ connectionString: databaseUrl, max: 2 })
-	const create = async (email: string, metadata: Record<string, unknown>) => {
+	const create = async (email: string, metadata: Record<string, unknown>, confirmed = true) => {
 		const { rows } = await db.query<{ id: string }>(
-			`insert into auth.users (email, raw_user_meta_data, raw_app_meta_data, email_confirmed_at) values ($1, $2, $3, now()) returning id`,
-			[email, JSON.stringify(metadata), JSON.stringify({ provider: 'email', providers: ['email'] })],
+			`insert into auth.users (email, raw_user_meta_data, raw_app_meta_data, email_confirmed_at) values ($1, $2, $3, case when $4 then now() end) returning id`,
+			[email, JSON.stringify(metadata), JSON.stringify({ provider: 'email', providers: ['email'] }), confirmed],
 		)
 		return rows[0]!.id
 	}
@@ -50,22 +64,25 @@ export function createUserIn(databaseUrl: string): CreateUser & { end: () => Pro
 }
 
 /** Listens on `port` (0: any free port; the URL says which). */
-export async function startSupabaseAuthStandIn(port: number, createUser: CreateUser): Promise<StandIn> {
+export async function startSupabaseAuthStandIn(port: number, createUser: CreateUser, confirmUser?: ConfirmUser): Promise<StandIn> {
 	const kid = randomUUID()
 	const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' })
 	const other = generateKeyPairSync('ec', { namedCurve: 'P-256' })
 	const jwk = { ...publicKey.export({ format: 'jwk' }), kid, alg: 'ES256', use: 'sig', key_ops: ['verify'] }
 	const users = new Map<string, StoredUser>()
-	const refreshTokens = new Map<string, string>() // token → user id
+	// token → the user and when the session authenticated (a refresh keeps `amr`'s time, as Supabase Auth does)
+	const refreshTokens = new Map<string, { id: string; authenticatedAt: number }>()
+	const confirmations = new Map<string, string>() // token_hash → user id
 	const calls: string[] = []
 	let lifetime = 3600
+	let confirmEmail = false
 
 	const userJson = (u: StoredUser) => ({
 		id: u.id,
 		aud: 'authenticated',
 		role: 'authenticated',
 		email: u.email,
-		email_confirmed_at: u.createdAt,
+		email_confirmed_at: u.confirmedAt,
 		app_metadata: { provider: 'email', providers: ['email'] },
 		user_metadata: u.metadata,
 		identities: [{ id: u.id, user_id: u.id, provider: 'email', identity_data: { sub: u.id, email: u.email } }],
@@ -73,10 +90,10 @@ export async function startSupabaseAuthStandIn(port: number, createUser: CreateU
 		updated_at: u.createdAt,
 	})
 
-	const session = (u: StoredUser) => {
+	const session = (u: StoredUser, authenticatedAt = Math.floor(Date.now() / 1000), method = 'password') => {
 		const now = Math.floor(Date.now() / 1000)
 		const refresh = randomUUID()
-		refreshTokens.set(refresh, u.id)
+		refreshTokens.set(refresh, { id: u.id, authenticatedAt })
 		const access = jwt(privateKey, kid, {
 			sub: u.id,
 			email: u.email,
@@ -85,6 +102,8 @@ export async function startSupabaseAuthStandIn(port: number, createUser: CreateU
 			iat: now,
 			exp: now + lifetime,
 			session_id: randomUUID(),
+			app_metadata: { provider: 'email', providers: ['email'] },
+			amr: [{ method, timestamp: authenticatedAt }],
 			iss: 'supabase-auth-stand-in',
 		})
 		return { access_token: access, token_type: 'bearer', expires_in: lifetime, expires_at: now + lifetime, refresh_token: refresh, user: userJson(u) }
@@ -118,23 +137,43 @@ export async function startSupabaseAuthStandIn(port: number, createUser: CreateU
 					const email = String(body.email).toLowerCase()
 					if ([...users.values()].some((u) => u.email === email)) return send(422, { code: 422, error_code: 'user_already_exists', msg: 'User already registered' })
 					const metadata = (body.data ?? {}) as Record<string, unknown>
-					const user = { id: await createUser(email, metadata), email, password: String(body.password), metadata, createdAt: new Date().toISOString() }
+					const createdAt = new Date().toISOString()
+					const id = await createUser(email, metadata, !confirmEmail)
+					const user: StoredUser = { id, email, password: String(body.password), metadata, createdAt, confirmedAt: confirmEmail ? null : createdAt }
 					users.set(user.id, user)
-					return send(200, session(user))
+					if (!confirmEmail) return send(200, session(user))
+					// No session: the user as such, and the "Confirm signup" mail's token.
+					confirmations.set(randomUUID(), user.id)
+					return send(200, userJson(user))
+				}
+				if (req.method === 'POST' && path === '/resend') {
+					const user = [...users.values()].find((u) => u.email === String(body.email).toLowerCase())
+					if (user && !user.confirmedAt && body.type === 'signup') confirmations.set(randomUUID(), user.id)
+					return send(200, {})
+				}
+				if (req.method === 'POST' && path === '/verify') {
+					const id = confirmations.get(String(body.token_hash))
+					const user = id ? users.get(id) : undefined
+					if (!user || (body.type !== 'signup' && body.type !== 'email')) return send(403, { code: 403, error_code: 'otp_expired', msg: 'Email link is invalid or has expired' })
+					for (const [hash, owner] of confirmations) if (owner === user.id) confirmations.delete(hash)
+					user.confirmedAt = new Date().toISOString()
+					await confirmUser?.(user.id)
+					return send(200, session(user, undefined, 'otp'))
 				}
 				if (req.method === 'POST' && path === '/token') {
 					const grant = url.searchParams.get('grant_type')
 					if (grant === 'password') {
 						const user = [...users.values()].find((u) => u.email === String(body.email).toLowerCase())
 						if (!user || user.password !== body.password) return send(400, { code: 400, error_code: 'invalid_credentials', msg: 'Invalid login credentials' })
+						if (!user.confirmedAt) return send(400, { code: 400, error_code: 'email_not_confirmed', msg: 'Email not confirmed' })
 						return send(200, session(user))
 					}
 					if (grant === 'refresh_token') {
-						const id = refreshTokens.get(String(body.refresh_token))
+						const held = refreshTokens.get(String(body.refresh_token))
 						refreshTokens.delete(String(body.refresh_token))
-						const user = id ? users.get(id) : undefined
-						if (!user) return send(400, { code: 400, error_code: 'refresh_token_not_found', msg: 'Invalid Refresh Token' })
-						return send(200, session(user))
+						const user = held ? users.get(held.id) : undefined
+						if (!user || !held) return send(400, { code: 400, error_code: 'refresh_token_not_found', msg: 'Invalid Refresh Token' })
+						return send(200, session(user, held.authenticatedAt))
 					}
 				}
 				if (path === '/user') {
@@ -158,6 +197,11 @@ export async function startSupabaseAuthStandIn(port: number, createUser: CreateU
 		url: `http://127.0.0.1:${listening}`,
 		calls,
 		setTokenLifetime: (seconds) => (lifetime = seconds),
+		setConfirmEmail: (on) => (confirmEmail = on),
+		confirmationToken: (email) => {
+			const user = [...users.values()].find((u) => u.email === email.toLowerCase())
+			return [...confirmations].filter(([, id]) => id === user?.id).at(-1)?.[0] ?? null
+		},
 		forgedToken: (sub, email) => {
 			const now = Math.floor(Date.now() / 1000)
 			return jwt(other.privateKey, kid, { sub, email, role: 'authenticated', aud: 'authenticated', iat: now, exp: now + 3600 })

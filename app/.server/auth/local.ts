@@ -8,6 +8,7 @@ import { env } from '../env.ts'
 import { hashPassword, verifyPassword } from './password.ts'
 import { hashToken, newToken } from './tokens.ts'
 import { allowEvent } from '../rate-limit.ts'
+import { claimAccount, ownsAddress } from './verification.ts'
 import type { Language } from '#app/lib/i18n.ts'
 
 export type AuthUser = { userId: string; email: string }
@@ -18,6 +19,13 @@ export const SESSION_ABSOLUTE_DAYS = 30
 export const SESSION_IDLE = `${SESSION_IDLE_DAYS} days`
 export const SESSION_TOUCH_AFTER = '1 hour'
 const RECOVERY_MINUTES = 60
+/** How recent a sign-in must be to stand for the password of an account that has none (port.ts, Reauthentication). */
+export const REAUTH_MINUTES = 10
+
+/** Whether a sign-in at `at` is recent enough for REAUTH_MINUTES. */
+export function signedInRecently(at: Date | null) {
+	return at !== null && Date.now() - at.getTime() < REAUTH_MINUTES * 60_000
+}
 
 export function normalizeEmail(email: string) {
 	return email.trim().toLowerCase()
@@ -29,6 +37,9 @@ export type SignUpResult = { ok: true; user: AuthUser } | { ok: false; code: 'em
  * Creates the user; the auth.users trigger creates profile, organization and membership in the
  * same transaction. At most SIGNUP_MAX_PER_IP sign-ups per address in SIGNUP_WINDOW_MINUTES, so
  * the form can be used neither to mass-create accounts nor to test many emails for an account.
+ * The address is not verified yet (docs/decisions/037-verified-addresses.md): typing an address
+ * proves nothing, so the account can use its own organization but take no invitation and be
+ * linked to no other identity until a link mailed to the address is used (the port mails it).
  */
 export async function signUp(input: { email: string; password: string; fullName: string; language?: Language; ip?: string }): Promise<SignUpResult> {
 	const { SIGNUP_MAX_PER_IP, SIGNUP_WINDOW_MINUTES } = env()
@@ -49,9 +60,10 @@ export async function signUp(input: { email: string; password: string; fullName:
 
 /**
  * Inserts a password user inside the caller's transaction; the auth.users trigger does the rest
- * (the profile, with `language` as its preferred language, and an organization).
+ * (the profile, with `language` as its preferred language, and an organization). `verified`:
+ * only when the server itself knows the address is the user's (the demo owner it made).
  */
-export async function insertUser(trx: Tx, input: { email: string; passwordHash: string; fullName: string; language?: Language }) {
+export async function insertUser(trx: Tx, input: { email: string; passwordHash: string; fullName: string; language?: Language; verified?: boolean }) {
 	const row = await trx
 		.insertInto('auth.users')
 		.values({
@@ -59,7 +71,7 @@ export async function insertUser(trx: Tx, input: { email: string; passwordHash: 
 			encrypted_password: input.passwordHash,
 			raw_user_meta_data: JSON.stringify({ full_name: input.fullName.trim(), preferred_language: input.language }),
 			raw_app_meta_data: JSON.stringify({ provider: 'email', providers: ['email'] }),
-			email_confirmed_at: new Date(),
+			email_confirmed_at: input.verified ? new Date() : null,
 		})
 		.returning('id')
 		.executeTakeFirstOrThrow()
@@ -123,6 +135,24 @@ export async function createSession(userId: string, meta: { userAgent?: string |
 			.execute(),
 	)
 	return token
+}
+
+/** When the session of `token` began (its sign-in), or null when there is no such session. */
+export async function sessionStartedAt(token: string): Promise<Date | null> {
+	const row = await asSystem((trx) => trx.selectFrom('auth.sessions').select('created_at').where('token_hash', '=', hashToken(token)).executeTakeFirst())
+	return row ? new Date(row.created_at) : null
+}
+
+/** Whether the account has a password (an account made through Google has none, nor one whose password was cleared). */
+export async function accountHasPassword(userId: string) {
+	const row = await asSystem((trx) => trx.selectFrom('auth.users').select('encrypted_password').where('id', '=', userId).executeTakeFirst())
+	return Boolean(row?.encrypted_password)
+}
+
+/** Whether `password` is the account's password (false for an account without one; as slow either way). */
+export async function verifyPasswordOf(userId: string, password: string) {
+	const row = await asSystem((trx) => trx.selectFrom('auth.users').select('encrypted_password').where('id', '=', userId).executeTakeFirst())
+	return verifyPassword(row?.encrypted_password, password)
 }
 
 /** The session's user, or null when unknown, idle for 7 days or past its 30 days. */
@@ -195,6 +225,8 @@ export async function findRecoveryUser(token: string) {
  * Spends a recovery token and sets the new password, in one statement: only the request whose
  * update still finds the token unused wins, however many arrive together. Every session of the
  * user is revoked (the caller starts a new one). Null when the token is unknown, used or expired.
+ * The link came to the account's address, so that address is now verified; an account that was
+ * not verified passes to whoever proved it (claimAccount: what its creator left pending ends).
  */
 export async function resetPasswordWithToken(token: string, password: string): Promise<AuthUser | null> {
 	const passwordHash = await hashPassword(password)
@@ -209,6 +241,7 @@ export async function resetPasswordWithToken(token: string, password: string): P
 			.executeTakeFirst()
 		if (!row) return null
 		await trx.deleteFrom('auth.sessions').where('user_id', '=', row.id).execute()
+		if (!(await ownsAddress(trx, row.id, row.email ?? ''))) await claimAccount(trx, row.id, { clearPassword: false })
 		return { userId: row.id, email: row.email ?? '' }
 	})
 }
@@ -217,19 +250,35 @@ function recoveryCutoff() {
 	return new Date(Date.now() - RECOVERY_MINUTES * 60_000)
 }
 
-/** Google sign-in: finds the user by identity, else links by verified email, else creates one. */
-export async function signInWithGoogle(profile: { sub: string; email: string; emailVerified: boolean; name?: string }) {
+export type GoogleSignIn = { ok: true; user: AuthUser } | { ok: false; code: 'email_not_verified' }
+
+/**
+ * Google sign-in: the user of the Google identity; else, when Google reports the address
+ * verified, the account of that address, linked to the identity; else a new account. The address
+ * counts as verified either way (Google vouches for it). An account of that address that was
+ * not verified is a password account anyone could have created with someone else's address (a
+ * pre-registration): before it is linked its sessions end and its password is cleared
+ * (claimAccount), so that only the address's owner, through Google or a password reset, gets in.
+ */
+export async function signInWithGoogle(profile: { sub: string; email: string; emailVerified: boolean; name?: string }): Promise<GoogleSignIn> {
 	const email = normalizeEmail(profile.email)
 	return asSystem(async (trx) => {
 		const identity = await trx
-			.selectFrom('auth.identities')
-			.select('user_id')
-			.where('provider', '=', 'google')
-			.where('provider_id', '=', profile.sub)
+			.selectFrom('auth.identities as i')
+			.innerJoin('auth.users as u', 'u.id', 'i.user_id')
+			.select(['i.id', 'i.user_id', 'u.email'])
+			.where('i.provider', '=', 'google')
+			.where('i.provider_id', '=', profile.sub)
 			.executeTakeFirst()
-		if (identity) return { ok: true as const, user: { userId: identity.user_id, email } }
+		if (identity) {
+			await trx.updateTable('auth.identities').set({ last_sign_in_at: new Date() }).where('id', '=', identity.id).execute()
+			return { ok: true as const, user: { userId: identity.user_id, email: identity.email ?? email } }
+		}
 		if (!profile.emailVerified) return { ok: false as const, code: 'email_not_verified' as const }
 		let user = await trx.selectFrom('auth.users').select('id').where(sql`lower(email)`, '=', email).executeTakeFirst()
+		if (user && !(await ownsAddress(trx, user.id, email))) {
+			await claimAccount(trx, user.id, { clearPassword: true })
+		}
 		user ??= await trx
 			.insertInto('auth.users')
 			.values({

@@ -1,4 +1,4 @@
-import { redirect, type RouterContextProvider } from 'react-router'
+import { createContext, redirect, type RouterContextProvider } from 'react-router'
 import { errorResponse } from '#app/lib/errors.ts'
 import { hasRole, type Role } from '#app/lib/roles.ts'
 import { memberContext, socketAddressContext } from '../context.ts'
@@ -35,13 +35,20 @@ function signInRedirect(request: Request) {
 }
 
 /**
- * For the /app layout's middleware: requireUser, then the member of the current organization
- * (null when the user belongs to none) and the sidebar's modules, in one statement
- * (`private.signed_in_shell`; docs/decisions/023-fewer-round-trips.md). With the local adapter
- * the session is checked in that statement too; Supabase's verified claims need no database.
- * `chosen`: the organization to act in, instead of the current one (a posted form's).
+ * Whether the signed-in user's address is verified (docs/decisions/037-verified-addresses.md),
+ * set by the /app layout's middleware from the signed-in shell: the shell reminds the user until it is.
  */
-export async function requireSignedInMember(request: Request, chosenForRequest?: string | null): Promise<{ member: CurrentMember | null; activeModules: ActiveModule[] }> {
+export const emailVerifiedContext = createContext<boolean>(true)
+
+/**
+ * For the /app layout's middleware: requireUser, then the member of the current organization
+ * (null when the user belongs to none), the sidebar's modules and whether the user's address is
+ * verified, in one statement (`private.signed_in_shell`; docs/decisions/023-fewer-round-trips.md).
+ * With the local adapter the session is checked in that statement too; Supabase's verified
+ * claims need no database. `chosen`: the organization to act in, instead of the current one (a
+ * posted form's).
+ */
+export async function requireSignedInMember(request: Request, chosenForRequest?: string | null): Promise<SignedInShell> {
 	const chosen = chosenForRequest ?? (await chosenOrganization(request))
 	const port = auth()
 	let shell: SignedInShell | null = null
@@ -56,7 +63,7 @@ export async function requireSignedInMember(request: Request, chosenForRequest?:
 	return shell
 }
 
-type SignedInShell = { member: CurrentMember | null; activeModules: ActiveModule[] }
+type SignedInShell = { member: CurrentMember | null; activeModules: ActiveModule[]; emailVerified: boolean }
 
 async function readSignedInShell({ sessionTokenHash, verifiedUser, chosen }: { sessionTokenHash: string | null; verifiedUser: AuthUser | null; chosen: string | null }): Promise<SignedInShell | null> {
 	const rows = await systemStatement(
@@ -64,6 +71,7 @@ async function readSignedInShell({ sessionTokenHash, verifiedUser, chosen }: { s
 			shell: {
 				user_id: string
 				email: string | null
+				email_verified: boolean
 				memberships: MembershipRow[]
 				organization_id: string | null
 				profile: ProfileRow | null
@@ -77,7 +85,7 @@ async function readSignedInShell({ sessionTokenHash, verifiedUser, chosen }: { s
 	const user: AuthUser = verifiedUser ?? { userId: shell.user_id, email: shell.email ?? '' }
 	const memberships = shell.memberships.map(membershipOf)
 	const member = memberOf(user, { memberships, profile: shell.profile }, memberships.find((m) => m.id === shell.organization_id))
-	return { member, activeModules: member ? visibleModules(shell.modules, member.organization.role) : [] }
+	return { member, activeModules: member ? visibleModules(shell.modules, member.organization.role) : [], emailVerified: shell.email_verified }
 }
 
 export function getClientAddress(request: Request, context: Readonly<RouterContextProvider>) {

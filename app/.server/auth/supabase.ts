@@ -17,9 +17,11 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 import { createServerClient, parseCookieHeader, serializeCookieHeader } from '@supabase/ssr'
 import { createClient, type SupabaseClient } from '@supabase/supabase-js'
 import { env } from '../env.ts'
-import { countEvents, recordEvent } from '../rate-limit.ts'
+import { allowEvent, countEvents, recordEvent } from '../rate-limit.ts'
 import { publicOrigin, secureCookies } from '../security.ts'
-import type { AuthPort, AuthUser, ClientMeta } from './port.ts'
+import { signedInRecently } from './local.ts'
+import type { AuthPort, AuthUser, ClientMeta, Reauthentication } from './port.ts'
+import { isVerified, RESEND_LIMIT } from './verification.ts'
 
 type Scope = { client: SupabaseClient; headers: Headers }
 
@@ -146,6 +148,8 @@ export const supabaseAuth: AuthPort = {
 		if (await throttled(email, input.ip)) return { ok: false, code: 'too_many_attempts' }
 		const { data, error } = await signInWith(request, email, input.password)
 		const user = userOf(data.user, email)
+		// The right password for an address not confirmed yet ("Confirm email"): the emailed link comes first.
+		if (error?.code === 'email_not_confirmed') return { ok: false, code: 'email_not_confirmed' }
 		if (error || !user) {
 			await Promise.all([recordEvent(LOGIN_FAILURE, `${email}|${input.ip}`), recordEvent(LOGIN_FAILURE_IP, input.ip)])
 			return { ok: false, code: 'invalid_credentials' }
@@ -191,6 +195,41 @@ export const supabaseAuth: AuthPort = {
 		await client.auth.signOut({ scope: 'others' })
 		return { ok: true, headers: new Headers() }
 	},
+	async reauthentication(request) {
+		// Supabase Auth's own record, in the verified claims: the providers of the account, and
+		// when and how this session authenticated (`amr`), which a token refresh keeps.
+		const claims = await verifiedClaims(request)
+		if (claims?.app_metadata?.providers?.includes('email')) return 'password'
+		const at = Math.max(0, ...(claims?.amr ?? []).map((a) => (typeof a.timestamp === 'number' ? a.timestamp : 0)))
+		return signedInRecently(at ? new Date(at * 1000) : null) ? 'recent' : 'stale'
+	},
+	async confirmIdentity(request, user, input) {
+		const way: Reauthentication = await supabaseAuth.reauthentication(request, user)
+		if (way === 'password') {
+			// Supabase Auth checks the password itself: a sign-in with it (which renews this browser's session).
+			const check = await signInWith(request, user.email, input.password ?? '')
+			return check.error || check.data.user?.id !== user.userId ? 'wrong_password' : 'ok'
+		}
+		return way === 'recent' ? 'ok' : 'sign_in_again'
+	},
+	async resendVerification(request, user) {
+		if (await isVerified(user.userId)) return { ok: false, code: 'already_verified' }
+		if (!(await allowEvent('email-verification', user.userId, RESEND_LIMIT))) return { ok: false, code: 'too_many_attempts' }
+		// Supabase Auth mails its own "Confirm signup" link, which comes back through /auth/callback.
+		const { client } = supabaseFor(request)
+		const { error } = await client.auth.resend({ type: 'signup', email: user.email, options: { emailRedirectTo: callbackUrl('/app/dashboard') } })
+		if (error && error.status !== 429) throw error
+		return { ok: true, email: user.email }
+	},
+}
+
+type SessionClaims = { app_metadata?: { providers?: string[] }; amr?: Array<{ method?: string; timestamp?: number }> }
+
+/** The request's verified access-token claims (getClaims), or null. */
+async function verifiedClaims(request: Request): Promise<SessionClaims | null> {
+	const { client } = supabaseFor(request)
+	const { data, error } = await client.auth.getClaims()
+	return error || !data?.claims ? null : (data.claims as unknown as SessionClaims)
 }
 
 /** Google through Supabase Auth: the URL to send the browser to (PKCE verifier kept in a cookie by the client). */

@@ -37,7 +37,13 @@ export async function seedDemo(dataDir = env().dataDir): Promise<Credentials> {
 			if (passwordHash) await trx.updateTable('auth.users').set({ encrypted_password: passwordHash }).where('id', '=', existing.id).execute()
 			return false
 		}
-		const userId = await insertUser(trx, { email: DEMO_EMAIL, passwordHash: passwordHash ?? (await hashPassword(credentials.password)), fullName: 'Demo Owner' })
+		// Verified at once: the server made this address's account itself, and the demo is meant to be used as it starts.
+		const userId = await insertUser(trx, {
+			email: DEMO_EMAIL,
+			passwordHash: passwordHash ?? (await hashPassword(credentials.password)),
+			fullName: 'Demo Owner',
+			verified: true,
+		})
 		const org = await trx.selectFrom('organization_members').select('organization_id').where('user_id', '=', userId).executeTakeFirstOrThrow()
 		await trx.updateTable('organizations').set({ name: 'Demo Studio' }).where('id', '=', org.organization_id).execute()
 		if (load) await (await load()).seedDemoData(trx, org.organization_id, userId)

@@ -7,6 +7,7 @@ import { googleSignInAvailable } from '#app/.server/auth/google.ts'
 import { auth } from '#app/.server/auth/port.ts'
 import { getLocale } from '#app/.server/i18n.ts'
 import { appendLanguage, clientMeta, getOptionalUser } from '#app/.server/auth/session.ts'
+import { isVerified } from '#app/.server/auth/verification.ts'
 import { languageAtSignIn } from '#app/.server/profile.ts'
 import { safeRedirect } from '#app/.server/security.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
@@ -43,6 +44,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 	}
 }
 
+const LOGIN_ERRORS = { too_many_attempts: 'tooManyAttempts', invalid_credentials: 'loginFailed', email_not_confirmed: 'emailNotConfirmed' } as const
+
 async function handleLogin(request: Request, context: Route.ActionArgs['context'], formData: FormData) {
 	const submission = parseWithZod(formData, { schema: loginSchema })
 	if (submission.status !== 'success') {
@@ -52,7 +55,7 @@ async function handleLogin(request: Request, context: Route.ActionArgs['context'
 	const outcome = await auth().signIn(request, { email, password, ...clientMeta(request, context) })
 	if (!outcome.ok) {
 		const status = outcome.code === 'too_many_attempts' ? 429 : 400
-		const formError = outcome.code === 'too_many_attempts' ? 'tooManyAttempts' : 'loginFailed'
+		const formError = LOGIN_ERRORS[outcome.code]
 		return data({ result: submission.reply({ hideFields: ['password'] }), formError }, { status })
 	}
 	const headers = await appendLanguage(outcome.headers, await languageAtSignIn(outcome.user.userId, getLocale(context)))
@@ -88,11 +91,12 @@ async function handleSignUp(request: Request, context: Route.ActionArgs['context
 	if (!outcome.signedIn) {
 		return redirectWithToast('/auth', { type: 'info', title: 'auth:toast.confirmEmail.title', description: 'auth:toast.confirmEmail.description' })
 	}
-	const headers = outcome.headers
+	// Signed in at once, in their own organization; an address not verified yet (locally, always) gets its link by mail.
+	const toast = (await isVerified(outcome.user.userId)) ? 'auth:toast.accountCreated' : 'auth:toast.accountCreatedVerify'
 	return redirectWithToast(
 		'/app/dashboard',
-		{ type: 'success', title: 'auth:toast.accountCreated.title', description: 'auth:toast.accountCreated.description' },
-		{ headers },
+		{ type: 'success', title: `${toast}.title`, description: `${toast}.description`, values: { email: outcome.user.email } },
+		{ headers: outcome.headers },
 	)
 }
 

@@ -6,6 +6,7 @@ import { Link } from '#app/components/link.tsx'
 import { z } from 'zod'
 import { auth } from '#app/.server/auth/port.ts'
 import { clientMeta, getOptionalUser, requireUser, startSession } from '#app/.server/auth/session.ts'
+import { isVerified } from '#app/.server/auth/verification.ts'
 import { getLocale } from '#app/.server/i18n.ts'
 import { acceptInvitation, findInvitation, joinWithInvitation } from '#app/.server/members.ts'
 import { currentOrganizationCookie } from '#app/.server/organizations.ts'
@@ -18,13 +19,19 @@ import { SubmitButton } from '#app/components/submit-button.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Input } from '#app/components/ui/input.tsx'
 import { resetPasswordSchema } from '#app/lib/schemas/auth.ts'
+import { CONTROL_CHARACTERS, isSingleLine } from '#app/lib/schemas/fields.ts'
 import { titleMeta } from '#app/lib/meta.ts'
 import type { Route } from './+types/invitation'
 
 export const meta = titleMeta('invitation')
 
 /** The sign-up password rules (auth:errors), plus a full name. */
-const schema = resetPasswordSchema.and(z.object({ fullName: z.string().trim().max(120).optional() }))
+const schema = resetPasswordSchema.and(
+	z.object({ fullName: z.string().trim().max(120).optional() }).superRefine((v, ctx) => {
+		// One line of plain text, like every name (app/lib/schemas/fields.ts).
+		if (v.fullName && !isSingleLine(v.fullName)) ctx.addIssue({ code: 'custom', message: CONTROL_CHARACTERS, path: [] })
+	}),
+)
 
 function tokenOf(request: Request) {
 	const token = new URL(request.url).searchParams.get('token') ?? ''
@@ -34,15 +41,18 @@ function tokenOf(request: Request) {
 /**
  * The invitation link (docs/product.md, Settings › Members): a person without an account
  * chooses a password and lands in the organization's dashboard, without an organization of
- * their own; a person whose address has an account by now signs in with it and joins. The link
- * works once and for 7 days.
+ * their own; the account of the invited address accepts while signed in with it, once its
+ * address is verified (docs/decisions/037-verified-addresses.md): signed in with another
+ * address, the page says so; not verified yet, it asks to verify first. The link works once and
+ * for 7 days.
  */
 export async function loader({ request }: Route.LoaderArgs) {
 	const token = tokenOf(request)
 	const invitation = token ? await findInvitation(token) : null
 	const user = invitation ? await getOptionalUser(request) : null
+	const verified = user ? await isVerified(user.userId) : false
 	const url = new URL(request.url)
-	return { token, invitation, signedInAs: user?.email ?? null, here: url.pathname + url.search }
+	return { token, invitation, signedInAs: user?.email ?? null, verified, here: url.pathname + url.search }
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -72,12 +82,18 @@ export async function action({ request, context }: Route.ActionArgs) {
 	return welcome(accepted, headers)
 }
 
-/** The signed-in owner of the invited address joins; anyone else is told the link is not theirs. */
+const JOIN_TOASTS = {
+	invalid_token: 'settings:members.invitation.invalid',
+	other_account: 'settings:members.invitation.notYours',
+	unverified: 'settings:members.invitation.verifyFirstToast',
+} as const
+
+/** The signed-in, verified owner of the invited address joins; anyone else is told why not, and nothing changes. */
 async function join(request: Request, formData: FormData) {
 	const token = z.string().max(200).catch('').parse(formData.get('token'))
 	const user = await requireUser(request)
 	const joined = await joinWithInvitation(token, user)
-	if (!joined.ok) return redirectWithToast(invitationPath(token), { type: 'error', title: 'settings:members.invitation.invalid' })
+	if (!joined.ok) return redirectWithToast(invitationPath(token), { type: 'error', title: JOIN_TOASTS[joined.code] })
 	return welcome(joined, new Headers())
 }
 
@@ -104,7 +120,7 @@ export default function Invitation({ loaderData, actionData }: Route.ComponentPr
 		onValidate: ({ formData }) => parseWithZod(formData, { schema }),
 		shouldValidate: 'onSubmit',
 	})
-	const { invitation, token, signedInAs } = loaderData
+	const { invitation, token, signedInAs, verified } = loaderData
 	if (!invitation) {
 		return (
 			<AuthCard title={tc('titles.invitation')} subtitle={t('members.invitation.invalid')}>
@@ -118,16 +134,21 @@ export default function Invitation({ loaderData, actionData }: Route.ComponentPr
 	const values = { organization: invitation.organizationName, role: tc(`roles.${invitation.role}`), email: invitation.email }
 	if (invitation.hasAccount) {
 		const invitee = signedInAs?.toLowerCase() === invitation.email
+		const subtitle = !invitee ? 'members.invitation.signInSubtitle' : verified ? 'members.invitation.joinSubtitle' : 'members.invitation.verifyFirst'
 		return (
-			<AuthCard
-				title={t('members.invitation.title', values)}
-				subtitle={t(invitee ? 'members.invitation.joinSubtitle' : 'members.invitation.signInSubtitle', values)}
-			>
-				{invitee ? (
+			<AuthCard title={t('members.invitation.title', values)} subtitle={t(subtitle, values)}>
+				{invitee && verified ? (
 					<Form method="post" className="grid">
 						<input type="hidden" name="token" value={token} />
 						<input type="hidden" name="intent" value="join" />
 						<SubmitButton label={t('members.invitation.join', values)} pendingLabel={t('members.invitation.joining')} />
+					</Form>
+				) : invitee ? (
+					// The verification link is mailed again; once it is used, this link works.
+					<Form method="post" action="/auth/verify-email" className="grid">
+						<input type="hidden" name="intent" value="resend" />
+						<input type="hidden" name="redirectTo" value={loaderData.here} />
+						<SubmitButton label={ta('verify.resend')} pendingLabel={ta('verify.resending')} />
 					</Form>
 				) : signedInAs ? (
 					<Form method="post" action="/auth/sign-out" className="grid gap-3">
@@ -136,9 +157,18 @@ export default function Invitation({ loaderData, actionData }: Route.ComponentPr
 						<SubmitButton label={t('members.invitation.switchAccount')} pendingLabel={t('members.invitation.joining')} />
 					</Form>
 				) : (
-					<Button asChild>
-						<Link to={`/auth?${new URLSearchParams({ redirectTo: loaderData.here })}`}>{t('members.invitation.signIn')}</Link>
-					</Button>
+					<>
+						<Button asChild>
+							<Link to={`/auth?${new URLSearchParams({ redirectTo: loaderData.here })}`}>{t('members.invitation.signIn')}</Link>
+						</Button>
+						{/* Whoever created that account may not be the address's owner: a reset through the address gives it to its owner. */}
+						<p className="text-center text-sm text-muted-foreground">
+							{t('members.invitation.forgotHint')}{' '}
+							<Link to="/auth/forgot-password" className="font-medium text-primary underline-offset-4 hover:underline">
+								{ta('login.forgot')}
+							</Link>
+						</p>
+					</>
 				)}
 			</AuthCard>
 		)

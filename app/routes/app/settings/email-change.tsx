@@ -1,26 +1,56 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { z } from 'zod'
 import { useTranslation } from '#app/lib/use-translation.ts'
 
 import { AppForm } from '#app/components/app-form.tsx'
 import { Field } from '#app/components/field.tsx'
 import { SubmitButton } from '#app/components/submit-button.tsx'
+import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { Input } from '#app/components/ui/input.tsx'
 import { firstError } from './field-error.ts'
 import { emailChangeSchema } from '#app/lib/schemas/settings.ts'
 
+/**
+ * How the holder proves it is them before the address changes (docs/decisions/037-verified-addresses.md):
+ * `password`, the current password; `recent`, an account without one that signed in a moment ago;
+ * `stale`, one that must sign in again first.
+ */
+export type Reauthentication = 'password' | 'recent' | 'stale'
+
+/** The email form: the new address, and the current password when the account has one (the server checks it). */
+export function emailChangeFormSchema(reauthentication: Reauthentication) {
+	return emailChangeSchema.extend({
+		currentPassword:
+			reauthentication === 'password' ? z.string({ error: 'required' }).min(1, 'required').max(1000, 'required') : z.string().max(1000).optional(),
+	})
+}
+
 /** The email card of the profile tab: the current address and the form that requests a change. */
-export function EmailChangeCard({ email, lastResult }: { email: string; lastResult: Parameters<typeof useForm>[0]['lastResult'] }) {
+export function EmailChangeCard({
+	email,
+	reauthentication,
+	lastResult,
+}: {
+	email: string
+	reauthentication: Reauthentication
+	lastResult: Parameters<typeof useForm>[0]['lastResult']
+}) {
 	const { t } = useTranslation('settings')
+	const schema = emailChangeFormSchema(reauthentication)
 	const [form, fields] = useForm({
 		id: 'email-change',
 		lastResult,
-		constraint: getZodConstraint(emailChangeSchema),
-		onValidate: ({ formData }) => parseWithZod(formData, { schema: emailChangeSchema }),
+		constraint: getZodConstraint(schema),
+		onValidate: ({ formData }) => parseWithZod(formData, { schema }),
 		shouldValidate: 'onSubmit',
 		shouldRevalidate: 'onInput',
 	})
+	const error = (errors: unknown) => {
+		const key = firstError(errors)
+		return key ? t(`errors.${key}`) : undefined
+	}
 	return (
 		<Card>
 			<CardHeader>
@@ -30,19 +60,35 @@ export function EmailChangeCard({ email, lastResult }: { email: string; lastResu
 				<CardDescription>{t('email.current', { email })}</CardDescription>
 			</CardHeader>
 			<CardContent>
-				<AppForm method="post" {...getFormProps(form)} noValidate className="grid gap-4">
-					<input type="hidden" name="intent" value="email-change" />
-					<Field
-						label={t('email.newEmail')}
-						htmlFor={fields.email.id}
-						errorId={fields.email.errorId}
-						error={firstError(fields.email.errors) ? t(`errors.${firstError(fields.email.errors)}`) : undefined}
-					>
-						<Input {...getInputProps(fields.email, { type: 'email' })} autoComplete="email" />
-					</Field>
-					<p className="text-xs text-muted-foreground">{t('email.hint')}</p>
-					<SubmitButton intent="email-change" label={t('email.send')} pendingLabel={t('email.sending')} className="w-fit" />
-				</AppForm>
+				{reauthentication === 'stale' ? (
+					// An account without a password proves it is its holder by signing in again (then comes back here).
+					<AppForm method="post" action="/auth/sign-out" className="grid gap-4">
+						<p className="text-sm text-muted-foreground">{t('email.signInAgain')}</p>
+						<input type="hidden" name="redirectTo" value={`/auth?${new URLSearchParams({ redirectTo: '/app/settings' })}`} />
+						<Button type="submit" variant="outline" className="w-fit">
+							{t('email.signInAgainButton')}
+						</Button>
+					</AppForm>
+				) : (
+					<AppForm method="post" {...getFormProps(form)} noValidate className="grid gap-4">
+						<input type="hidden" name="intent" value="email-change" />
+						<Field label={t('email.newEmail')} htmlFor={fields.email.id} errorId={fields.email.errorId} error={error(fields.email.errors)}>
+							<Input {...getInputProps(fields.email, { type: 'email' })} autoComplete="email" />
+						</Field>
+						{reauthentication === 'password' ? (
+							<Field
+								label={t('email.password')}
+								htmlFor={fields.currentPassword.id}
+								errorId={fields.currentPassword.errorId}
+								error={error(fields.currentPassword.errors)}
+							>
+								<Input {...getInputProps(fields.currentPassword, { type: 'password' })} autoComplete="current-password" />
+							</Field>
+						) : null}
+						<p className="text-xs text-muted-foreground">{t('email.hint')}</p>
+						<SubmitButton intent="email-change" label={t('email.send')} pendingLabel={t('email.sending')} className="w-fit" />
+					</AppForm>
+				)}
 			</CardContent>
 		</Card>
 	)

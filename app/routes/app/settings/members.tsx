@@ -75,11 +75,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 				}
 				return refused(result.code)
 			}
-			return redirectWithToast(HERE, {
-				type: 'success',
-				title: result.outcome === 'added' ? 'settings:members.invite.added' : 'settings:members.invite.sent',
-				values: { email: submission.value.email },
-			})
+			// Pending whether or not the address has an account: the invitee accepts through the link.
+			return redirectWithToast(HERE, { type: 'success', title: 'settings:members.invite.sent', values: { email: submission.value.email } })
 		}
 		case 'role': {
 			const parsed = rowSchema.safeParse(Object.fromEntries(formData))

@@ -10,6 +10,7 @@ import { supabaseFor } from '#app/.server/auth/supabase.ts'
 import { requestEmailChange } from '#app/.server/email-change.ts'
 import { languageCookie } from '#app/.server/i18n.ts'
 import { getProfile, listSessions, removeAvatar, revokeOtherSessions, revokeSession, setAvatar, updateProfile } from '#app/.server/profile.ts'
+import { pictureRefusalKey } from '#app/.server/images.ts'
 import { logError } from '#app/.server/log.ts'
 import { allowEvent } from '#app/.server/rate-limit.ts'
 import { secureCookies } from '#app/.server/security.ts'
@@ -26,8 +27,8 @@ import { errorResponse } from '#app/lib/errors.ts'
 import { useFormat } from '#app/lib/use-format.ts'
 import { languageNames, supportedLanguages } from '#app/lib/i18n.ts'
 import { useHydrated } from '#app/lib/use-hydrated.ts'
-import { emailChangeSchema, passwordSchema, profileSchema } from '#app/lib/schemas/settings.ts'
-import { EmailChangeCard } from './email-change.tsx'
+import { passwordSchema, profileSchema } from '#app/lib/schemas/settings.ts'
+import { EmailChangeCard, emailChangeFormSchema } from './email-change.tsx'
 import { firstError } from './field-error.ts'
 import type { Route } from './+types/profile'
 
@@ -39,10 +40,18 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	const { user, organization } = requireMember(context)
 	// The list of sessions is the local adapter's; Supabase Auth keeps its own (the button still ends the others).
 	const local = auth().name === 'local'
-	const [profile, sessions] = await Promise.all([getProfile(user.userId), local ? listSessions(user.userId, await readSessionToken(request)) : []])
+	const [profile, sessions, reauthentication] = await Promise.all([
+		getProfile(user.userId),
+		local ? listSessions(user.userId, await readSessionToken(request)) : [],
+		auth().reauthentication(request, user),
+	])
 	// Days in the organization's timezone, as every date on the screens.
 	const day = (instant: string) => dateIn(organization.timezone, new Date(instant))
-	return { profile: { ...profile, createdAt: day(profile.createdAt) }, sessions: sessions.map((s) => ({ ...s, lastSeen: day(s.lastSeen) })) }
+	return {
+		profile: { ...profile, createdAt: day(profile.createdAt) },
+		sessions: sessions.map((s) => ({ ...s, lastSeen: day(s.lastSeen) })),
+		reauthentication,
+	}
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -59,13 +68,21 @@ export async function action({ request, context }: Route.ActionArgs) {
 			return redirectWithToast(HERE, { type: 'success', title: 'settings:profile.saved' }, { headers })
 		}
 		case 'email-change': {
-			const submission = parseWithZod(formData, { schema: emailChangeSchema })
-			if (submission.status !== 'success') return data({ email: submission.reply() }, { status: 400 })
+			// The session alone does not move the account: the current password, or a recent sign-in without one.
+			const reauthentication = await auth().reauthentication(request, user)
+			const submission = parseWithZod(formData, { schema: emailChangeFormSchema(reauthentication) })
+			const reply = (fieldErrors?: Record<string, string[]>) => submission.reply({ fieldErrors, hideFields: ['currentPassword'] })
+			if (submission.status !== 'success') return data({ email: reply() }, { status: 400 })
 			if (!(await allowEvent('email-change', user.userId, { limit: 5, windowMinutes: 60 }))) {
-				return data({ email: submission.reply({ fieldErrors: { email: ['tooManyAttempts'] } }) }, { status: 429 })
+				return data({ email: reply({ email: ['tooManyAttempts'] }) }, { status: 429 })
 			}
-			const requested = await requestEmailChange(user.userId, submission.value.email, user.preferredLanguage)
-			if (!requested.ok) return data({ email: submission.reply({ fieldErrors: { email: [requested.code === 'same_email' ? 'sameEmail' : 'emailTaken'] } }) }, { status: 400 })
+			const requested = await requestEmailChange(request, user, {
+				email: submission.value.email,
+				currentPassword: submission.value.currentPassword ?? null,
+				language: user.preferredLanguage,
+				...clientMeta(request, context),
+			})
+			if (!requested.ok) return data({ email: reply(EMAIL_CHANGE_ERRORS[requested.code]) }, { status: 400 })
 			return redirectWithToast(HERE, { type: 'success', title: 'settings:email.sent', values: { email: submission.value.email } })
 		}
 		case 'avatar-upload': {
@@ -73,16 +90,16 @@ export async function action({ request, context }: Route.ActionArgs) {
 			if (!(file instanceof File) || file.size === 0) {
 				return redirectWithToast(HERE, { type: 'error', title: 'settings:avatar.invalidType.title', description: 'settings:avatar.invalidType.description' })
 			}
-			if (!(await allowEvent('avatar-upload', user.userId, { limit: 30, windowMinutes: 60 }))) {
-				return redirectWithToast(HERE, { type: 'error', title: 'settings:avatar.failed.title', description: 'settings:avatar.failed.description' })
-			}
+			// The upload budget, the picture's checks and the store-then-record order: images.ts, replacePicture.
 			const result = await setAvatar(user.userId, file).catch((error: unknown) => {
 				logError(error, { event: 'avatar_upload_failed' })
 				return null
 			})
-			if (!result) return redirectWithToast(HERE, { type: 'error', title: 'settings:avatar.failed.title', description: 'settings:avatar.failed.description' })
+			const failed = () => redirectWithToast(HERE, { type: 'error', title: 'settings:avatar.failed.title', description: 'settings:avatar.failed.description' })
+			if (!result) return failed()
 			if (!result.ok) {
-				const key = result.code === 'too_large' ? 'tooLarge' : 'invalidType'
+				if (result.code === 'not_found') return failed()
+				const key = pictureRefusalKey(result.code)
 				return redirectWithToast(HERE, { type: 'error', title: `settings:avatar.${key}.title`, description: `settings:avatar.${key}.description` })
 			}
 			return redirectWithToast(HERE, { type: 'success', title: 'settings:avatar.updated' })
@@ -138,7 +155,11 @@ export default function ProfileTab({ loaderData, actionData }: Route.ComponentPr
 		<div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
 			<ProfileCard profile={loaderData.profile} lastResult={actionData && 'profile' in actionData ? actionData.profile : undefined} />
 			<div className="grid content-start gap-6">
-				<EmailChangeCard email={loaderData.profile.email} lastResult={actionData && 'email' in actionData ? actionData.email : undefined} />
+				<EmailChangeCard
+					email={loaderData.profile.email}
+					reauthentication={loaderData.reauthentication}
+					lastResult={actionData && 'email' in actionData ? actionData.email : undefined}
+				/>
 				<PasswordCard lastResult={actionData && 'password' in actionData ? actionData.password : undefined} />
 				<SecurityCard sessions={loaderData.sessions} />
 			</div>
@@ -300,6 +321,13 @@ function PasswordCard({ lastResult }: { lastResult: Parameters<typeof useForm>[0
 		</Card>
 	)
 }
+
+const EMAIL_CHANGE_ERRORS = {
+	same_email: { email: ['sameEmail'] },
+	email_taken: { email: ['emailTaken'] },
+	wrong_password: { currentPassword: ['currentPasswordWrong'] },
+	sign_in_again: { email: ['signInAgain'] },
+} as const satisfies Record<string, Record<string, string[]>>
 
 const SESSION_TOASTS = {
 	ended: { type: 'success', title: 'settings:security.sessionEnded' },
