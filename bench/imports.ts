@@ -1,9 +1,10 @@
 /**
  * Import of a 100,000-row file (issue target: under 10 s and 300 MB RSS on the PostgreSQL
- * server). Writes a Venmo statement of BENCH_IMPORT_ROWS received payments (default 100,000;
- * 1,000 clients, payers a mix of one-client, two-client and unknown names), then runs the one
+ * server). Writes a Venmo statement of BENCH_IMPORT_ROWS rows besides its header (default
+ * 100,000, the import's limit: its balance, disclaimer and two preamble rows, and the rest received
+ * payments; 1,000 clients, payers a mix of one-client, two-client and unknown names), then runs the one
  * import pipeline (app/.server/imports/pipeline.ts) on a fresh database of the PostgreSQL test
- * server: parse + stage (the preview), commit (one set-based statement), and the same file
+ * server: parse + stage (the preview), commit (chunk by chunk, set-based statements), and the same file
  * again (every row a duplicate). Prints the times and the process's peak RSS; not a pass/fail test.
  * Then the same file goes through the built server (`npm run build` first) as a user sends it:
  * signed in, uploaded to the import screen, committed from its preview; the server process's
@@ -103,7 +104,8 @@ async function main() {
 		})
 		await closeDatabase()
 		const filePath = path.join(dir, 'venmo.csv')
-		const text = venmoFile(ROWS)
+		// The preamble, balance and disclaimer rows count against the row limit (app/lib/imports.ts).
+		const text = venmoFile(ROWS - 4)
 		writeFileSync(filePath, text)
 		const out = execFileSync(path.join(root, 'node_modules/.bin/tsx'), [import.meta.filename, '--child', url, owner.orgId, owner.userId, filePath], {
 			encoding: 'utf8',
@@ -113,9 +115,9 @@ async function main() {
 		const total = r.stageSeconds + r.commitSeconds
 		const c = r.counts
 		const rows: [string, string][] = [
-			['file', `${ROWS.toLocaleString('en-US')} rows, ${mb(Buffer.byteLength(text))} MB (Venmo layout), ${CLIENTS.toLocaleString('en-US')} clients`],
+			['file', `${ROWS.toLocaleString('en-US')} rows (${(ROWS - 4).toLocaleString('en-US')} payments), ${mb(Buffer.byteLength(text))} MB (Venmo layout), ${CLIENTS.toLocaleString('en-US')} clients`],
 			['parse + dedupe check + stage (preview)', `${r.stageSeconds.toFixed(2)} s`],
-			['commit (one set-based insert)', `${r.commitSeconds.toFixed(2)} s`],
+			['commit (chunk by chunk, set-based)', `${r.commitSeconds.toFixed(2)} s`],
 			['upload to committed', `${total.toFixed(2)} s ${total <= TARGET_S ? 'ok' : 'OVER'} (target ${TARGET_S} s)`],
 			['created / matched / review / unmatched', `${c.created} / ${c.matched} / ${c.review} / ${c.unmatched}`],
 			['same file again (all duplicates), committed', `${r.againSeconds.toFixed(2)} s, created ${r.again.created}, duplicates ${r.again.duplicates}`],

@@ -67,8 +67,16 @@ export function ImportProgress({ token, intent }: { token: string; intent: strin
 	}, [submission, token])
 	if (!active) return null
 	const phase = progress?.phase ?? (intent === 'commit' ? 'committing' : 'reading')
-	const percent = phase === 'reading' ? Math.round((progress?.share ?? 0) * 100) : null
-	const text = phase === 'reading' ? t('progress.reading', { percent: percent ?? 0 }) : phase === 'committing' ? t('progress.committing') : t('progress.checking')
+	// Reading and committing go chunk by chunk, with their share done; checking is one step.
+	const percent = phase === 'reading' || (phase === 'committing' && progress) ? Math.round((progress?.share ?? 0) * 100) : null
+	const text =
+		phase === 'reading'
+			? t('progress.reading', { percent: percent ?? 0 })
+			: phase === 'committing'
+				? percent === null
+					? t('progress.committing')
+					: t('progress.committingShare', { percent })
+				: t('progress.checking')
 	return (
 		<div className="grid gap-1" role="status" aria-live="polite">
 			<progress

@@ -1,10 +1,11 @@
 import { describe, expect, test } from 'vitest'
 import { asSystem, asUser, sql } from '#app/.server/db/index.ts'
-import { commitImport, importPayments, undoImport } from '#app/.server/imports/pipeline.ts'
-import { listReviewQueue, resolveReview } from '#app/.server/imports/queries.ts'
+import { commitImport, discardImport, importPayments, undoImport } from '#app/.server/imports/pipeline.ts'
+import { getStagedPreview, listReviewQueue, PREVIEW_ROWS, resolveReview } from '#app/.server/imports/queries.ts'
 import type { NormalizedPayment } from '#app/.server/imports/parsers/index.ts'
-import { ImportKeys, STAGE_CHUNK_ROWS } from '#app/.server/imports/staging.ts'
+import { ImportKeys } from '#app/.server/imports/staging.ts'
 import { payerKey } from '#app/.server/query.ts'
+import { MAX_IMPORT_COLUMNS, MAX_IMPORT_LINE_CHARS, MAX_IMPORT_ROWS } from '#app/lib/imports.ts'
 import { addMember, createUser, refusal } from './fixtures.ts'
 
 const VENMO = [
@@ -140,7 +141,8 @@ describe('importing a file', () => {
 describe('staging in chunks', () => {
 	test('a file of several chunks is staged whole: every row once, id-less twins across chunks both kept, counts right', async () => {
 		const owner = await org('Chunks')
-		const n = STAGE_CHUNK_ROWS * 2 + 17
+		// More rows than the first chunks hold on either database (their size grows from 250, doubling).
+		const n = 2_017
 		const header = 'Posted,Who,Value,Memo'
 		// Every row the same id-less payment: the occurrence number keeps each one, across chunks.
 		const file = [header, ...Array.from({ length: n }, () => '2026-03-05,Ana Silva,10.00,Lesson'), '2026-03-05,,10.00,No payer'].join('\n')
@@ -158,7 +160,7 @@ describe('staging in chunks', () => {
 
 	test('a file found not to be CSV half-way leaves no staged batch behind', async () => {
 		const owner = await org('Broken')
-		const rows = Array.from({ length: STAGE_CHUNK_ROWS * 2 }, (_, i) => `2026-03-05,Payer ${i},10.00,Lesson`)
+		const rows = Array.from({ length: 2_000 }, (_, i) => `2026-03-05,Payer ${i},10.00,Lesson`)
 		const file = ['Posted,Who,Value,Memo', ...rows, '2026-03-06,"Unclosed,10.00,x'].join('\n')
 		const mapping = { date: 'Posted', amount: 'Value', payer: 'Who', externalId: '', description: 'Memo', method: 'Zelle' as const, dateOrder: 'mdy' as const }
 		expect(await importPayments({ organizationId: owner.orgId, userId: owner.userId, file, mapping })).toMatchObject({ ok: false, error: 'notCsv' })
@@ -185,6 +187,161 @@ describe('staging in chunks', () => {
 		await commitImport(owner.userId, id)
 		expect(await append(owner.userId)).toBe('batch_not_found')
 		expect(await imported(owner.userId, owner.orgId)).toHaveLength(3)
+	})
+})
+
+/** The organization's batches, as the system sees them (nothing hidden by RLS). */
+async function batchesOf(orgId: string) {
+	return asSystem((trx) => trx.selectFrom('import_batches').select(['id', 'status', 'file_name', 'rows_read', 'payment_count']).where('organization_id', '=', orgId).orderBy('created_at').execute())
+}
+
+/** A generic CSV (mapped below) of `rows` rows besides its header: `payments` received ones, the rest outgoing (skipped, never staged). */
+function bankFile(rows: number, payments = 10) {
+	const lines = ['Posted,Who,Value,Memo']
+	for (let i = 0; i < rows; i++) lines.push(i < payments ? `2026-03-05,Payer ${i},10.00,Lesson` : '2026-03-05,Shop,-1.00,x')
+	return lines.join('\n')
+}
+const BANK_MAPPING = { date: 'Posted', amount: 'Value', payer: 'Who', externalId: '', description: 'Memo', method: 'Zelle' as const, dateOrder: 'mdy' as const }
+
+describe('bounds of a file', () => {
+	test(`a file of ${MAX_IMPORT_ROWS + 1} rows is refused before anything is read or staged; one of ${MAX_IMPORT_ROWS} stages`, async () => {
+		const owner = await org('Row limit')
+		const over = bankFile(MAX_IMPORT_ROWS + 1)
+		// Refused before parsing: not even asked for its (unknown) columns first.
+		expect(await importPayments({ organizationId: owner.orgId, userId: owner.userId, file: over, mode: 'preview' })).toEqual({ ok: false, error: 'tooManyRows' })
+		expect(await importPayments({ organizationId: owner.orgId, userId: owner.userId, file: over, mapping: BANK_MAPPING, mode: 'preview' })).toEqual({ ok: false, error: 'tooManyRows' })
+		expect(await batchesOf(owner.orgId)).toEqual([])
+		// Blank lines and a quoted line break are not rows.
+		const limit = bankFile(MAX_IMPORT_ROWS).replace('Payer 1,', '"Payer\n1",') + '\n\n  \n'
+		const staged = await importPayments({ organizationId: owner.orgId, userId: owner.userId, file: limit, mapping: BANK_MAPPING, mode: 'preview' })
+		expect(staged).toMatchObject({ ok: true, status: 'staged', batch: { rowsRead: MAX_IMPORT_ROWS, payments: 10, ignored: MAX_IMPORT_ROWS - 10 } })
+		expect(await batchesOf(owner.orgId)).toEqual([expect.objectContaining({ status: 'staged', rows_read: MAX_IMPORT_ROWS, payment_count: 10 })])
+	})
+
+	test('a row of too many fields, or too long a line, is refused before anything is staged; quoted separators are not fields', async () => {
+		const owner = await org('Shape limits')
+		const import_ = (file: string) => importPayments({ organizationId: owner.orgId, userId: owner.userId, file, mapping: BANK_MAPPING, mode: 'preview' })
+		const wide = `${bankFile(3)}\n2026-03-05,Wide,1.00,${','.repeat(MAX_IMPORT_COLUMNS - 3)}`
+		expect(await import_(wide)).toEqual({ ok: false, error: 'tooManyColumns' })
+		const long = `${bankFile(3)}\n2026-03-05,Long,1.00,${'x'.repeat(MAX_IMPORT_LINE_CHARS)}`
+		expect(await import_(long)).toEqual({ ok: false, error: 'lineTooLong' })
+		expect(await batchesOf(owner.orgId)).toEqual([])
+		// The same number of separators inside quotes is one field's text.
+		const quoted = `${bankFile(3)}\n2026-03-05,"Quoted${','.repeat(MAX_IMPORT_COLUMNS)}",1.00,x`
+		expect(await import_(quoted)).toMatchObject({ ok: true, batch: { payments: 4 } })
+	})
+
+	test('a chunk of more than 5,000 rows is refused by the database itself', async () => {
+		const owner = await org('Chunk limit')
+		const id = await asUser(owner.userId, async (trx) => (await sql<{ id: string }>`select public.stage_import(${owner.orgId}, 'venmo', 'x.csv', '[]'::jsonb, 0, 0, 0, '[]'::jsonb) as id`.execute(trx)).rows[0]!.id)
+		const rows = JSON.stringify(Array.from({ length: 5_001 }, (_, i) => ({ ord: i + 1, import_key: `h:x:${i}`, amount: '1.00', date_received: '2026-03-01', payment_method: 'Zelle', raw_payer: 'X' })))
+		expect(await refusal(asUser(owner.userId, (trx) => sql`select public.stage_import_rows(${id}, ${rows}::jsonb)`.execute(trx)))).toBe('invalid_batch')
+	})
+})
+
+describe('one import at a time per organization', () => {
+	async function team(label: string) {
+		const owner = await org(label)
+		const teammate = await createUser(`${label} Teammate`)
+		await addMember(owner.orgId, teammate.userId, 'member')
+		return { owner, teammate }
+	}
+	const preview = (userId: string, orgId: string, label = 'venmo.csv', file = VENMO) => importPayments({ organizationId: orgId, userId, file, label, mode: 'preview' })
+
+	test("two imports of one organization at once: one stages, the other is refused; another organization's goes on", async () => {
+		const { owner, teammate } = await team('Race')
+		const other = await org('Race Other')
+		const [a, b, c] = await Promise.all([
+			preview(owner.userId, owner.orgId, 'a.csv'),
+			preview(teammate.userId, owner.orgId, 'b.csv'),
+			preview(other.userId, other.orgId, 'c.csv'),
+		])
+		const results = [a, b]
+		const won = results.find((r) => r.ok)
+		const lost = results.find((r) => !r.ok)
+		if (!won?.ok || won.status !== 'staged' || !lost || lost.ok) throw new Error(`expected one staged and one refused: ${JSON.stringify(results)}`)
+		expect(lost).toMatchObject({ error: 'importInProgress', blocking: { id: won.batch.batchId } })
+		expect(c).toMatchObject({ ok: true, status: 'staged' })
+		expect(await batchesOf(owner.orgId)).toHaveLength(1)
+	})
+
+	test("while a preview waits, a teammate's file is refused and told whose it is; the same member's next file replaces it; discarded, it frees the way", async () => {
+		const { owner, teammate } = await team('Waiting')
+		const first = await preview(owner.userId, owner.orgId, 'first.csv')
+		if (!first.ok) throw new Error('not staged')
+		expect(await preview(teammate.userId, owner.orgId)).toEqual({
+			ok: false,
+			error: 'importInProgress',
+			blocking: { id: first.batch.batchId, fileName: 'first.csv', status: 'staged', reading: false, who: 'Waiting Owner' },
+		})
+		// A committed import is no claim; mail sync batches are not counted.
+		expect(await importPayments({ organizationId: owner.orgId, userId: teammate.userId, source: 'email', payments: [zelle('Ana Silva', '5.00')] })).toMatchObject({ ok: true, status: 'committed' })
+		const second = await preview(owner.userId, owner.orgId, 'second.csv')
+		if (!second.ok) throw new Error('not replaced')
+		expect((await batchesOf(owner.orgId)).filter((b) => b.status === 'staged').map((b) => b.file_name)).toEqual(['second.csv'])
+		expect(await discardImport(teammate.userId, second.batch.batchId)).toEqual({ ok: true })
+		expect(await preview(teammate.userId, owner.orgId, 'third.csv')).toMatchObject({ ok: true, status: 'staged' })
+	})
+
+	test('a file being read holds the claim; one whose reading stopped two minutes ago gives way', async () => {
+		const { owner, teammate } = await team('Reading')
+		const reading = await asUser(owner.userId, async (trx) =>
+			(await sql<{ id: string }>`select public.stage_import(${owner.orgId}, 'venmo', 'slow.csv', '[]'::jsonb, 0, 0, 0, '[]'::jsonb) as id`.execute(trx)).rows[0]!.id)
+		expect(await preview(teammate.userId, owner.orgId)).toMatchObject({ ok: false, error: 'importInProgress', blocking: { id: reading, reading: true } })
+		expect(await discardImport(teammate.userId, reading)).toEqual({ ok: false, code: 'still_reading' })
+		// Its process gone: no sign of life (a chunk written) for more than two minutes.
+		await asSystem((trx) => sql`update public.import_batches set worked_at = now() - interval '3 minutes' where id = ${reading}`.execute(trx))
+		expect(await preview(teammate.userId, owner.orgId)).toMatchObject({ ok: true, status: 'staged' })
+		expect((await batchesOf(owner.orgId)).map((b) => b.file_name)).toEqual(['venmo.csv'])
+	})
+
+	test('a commit that stopped half-way holds the claim, shows how far it went, and goes on from there', async () => {
+		const { owner, teammate } = await team('Half')
+		const n = 230
+		const file = ['Posted,Who,Value,Memo', ...Array.from({ length: n }, (_, i) => `2026-03-05,Payer ${i},${i + 1}.00,Lesson`)].join('\n')
+		const staged = await importPayments({ organizationId: owner.orgId, userId: owner.userId, file, mapping: BANK_MAPPING, mode: 'preview' })
+		if (!staged.ok) throw new Error('not staged')
+		const id = staged.batch.batchId
+		// Its second page of rows, read by ord.
+		const page2 = await getStagedPreview(teammate.userId, owner.orgId, id, 2)
+		expect(page2?.rows.map((r) => r.ord)).toEqual(Array.from({ length: PREVIEW_ROWS }, (_, i) => PREVIEW_ROWS + i + 1))
+		// One chunk of 100, then the process stops.
+		await asUser(owner.userId, (trx) => sql`select * from public.commit_import_chunk(${id}, 100)`.execute(trx))
+		expect(await imported(owner.userId, owner.orgId)).toHaveLength(100)
+		expect(await getStagedPreview(teammate.userId, owner.orgId, id)).toMatchObject({ batch: { status: 'committing', committed: 100, payments: n } })
+		expect(await preview(teammate.userId, owner.orgId)).toMatchObject({ ok: false, error: 'importInProgress', blocking: { id, status: 'committing' } })
+		expect(await discardImport(teammate.userId, id)).toEqual({ ok: false, code: 'already_committed' })
+		const done = await commitImport(teammate.userId, id)
+		expect(done).toMatchObject({ ok: true, batch: { counts: { created: n, duplicates: 0, unmatched: n } } })
+		expect(await imported(owner.userId, owner.orgId)).toHaveLength(n)
+		expect(await commitImport(owner.userId, id)).toEqual({ ok: false, code: 'already_committed' })
+		// Undo goes chunk by chunk too, and on from where it stopped.
+		await asUser(owner.userId, (trx) => sql`select * from public.undo_import_chunk(${id}, 100)`.execute(trx))
+		expect(await imported(owner.userId, owner.orgId)).toHaveLength(n - 100)
+		expect(await undoImport(teammate.userId, id)).toEqual({ ok: true, removed: n })
+		expect(await imported(owner.userId, owner.orgId)).toHaveLength(0)
+	})
+})
+
+describe('the preview is planned once, at staging', () => {
+	test('its counts and rows are those planned when the file was read, whatever changed since; the commit plans again', async () => {
+		const owner = await org('Planned')
+		const staged = await importPayments({ organizationId: owner.orgId, userId: owner.userId, file: VENMO, mode: 'preview' })
+		if (!staged.ok) throw new Error('not staged')
+		const id = staged.batch.batchId
+		const atStaging = await getStagedPreview(owner.userId, owner.orgId, id)
+		expect(atStaging?.counts).toEqual({ new_count: 3, duplicate_count: 0, deleted_count: 0, matched_count: 1, review_count: 1, unmatched_count: 1 })
+		// Underneath: Ana's payment arrives by another way, and a client is named as the mystery payer.
+		await asSystem((trx) =>
+			sql`insert into public.transactions (organization_id, amount, import_key) values (${owner.orgId}, 1250, 'id:venmo:3921234567890123456')`.execute(trx))
+		await asUser(owner.userId, (trx) => trx.insertInto('clients').values({ organization_id: owner.orgId, name: 'Mystery Payer' }).execute())
+		// Planning the batch now would say otherwise…
+		const now = await asUser(owner.userId, async (trx) => (await sql`select * from public.preview_import(${id})`.execute(trx)).rows[0])
+		expect(now).toEqual({ new_count: 2, duplicate_count: 1, deleted_count: 0, matched_count: 1, review_count: 1, unmatched_count: 0 })
+		// …but the preview reads what was planned at staging, counts and rows alike.
+		expect(await getStagedPreview(owner.userId, owner.orgId, id)).toEqual(atStaging)
+		// The commit plans its rows again: what it does is what is true now.
+		expect(await commitImport(owner.userId, id)).toMatchObject({ ok: true, batch: { counts: { created: 2, duplicates: 1, matched: 1, review: 1, unmatched: 0 } } })
 	})
 })
 

@@ -239,6 +239,40 @@ test.describe('imports @nojs', () => {
 		expect(await transactions(orgId)).toEqual([])
 	})
 
+	test('the upload screen states the row limit; a file of 100,001 rows gets the message and stages nothing', async ({ page, request }) => {
+		const { orgId } = await signUp(page, request, 'Row Limit')
+		await page.goto('/app/transactions/import')
+		await expect(page.getByText('Up to 10 MB and 100,000 rows.')).toBeVisible()
+		// 1.6 MB: well under the size limit, over the row limit.
+		const rows = (n: number) => Buffer.from(`Posted,Who,Value\n${'2026-03-01,Ana,1.00\n'.repeat(n)}`)
+		await page.getByLabel('CSV file').setInputFiles({ name: 'long.csv', mimeType: 'text/csv', buffer: rows(100_001) })
+		await page.getByRole('button', { name: 'Upload and preview' }).click()
+		await expect(page.getByText('The file has more than 100,000 rows. Export a shorter period, or split the file.')).toBeVisible()
+		await expect(page).toHaveURL(/\/app\/transactions\/import$/)
+		await expect(page.getByLabel('CSV file')).toBeVisible()
+		const batches = await withDatabase((db) => db.query('select id from public.import_batches where organization_id = $1', [orgId]))
+		expect(batches.rows).toEqual([])
+		expect(await transactions(orgId)).toEqual([])
+	})
+
+	test('while another import of the organization is in progress, a file is refused with a link to it', async ({ page, request }) => {
+		const { orgId } = await signUp(page, request, 'Second Import')
+		// A teammate's file being read right now (the import screen of another session, or another server).
+		const blocking = await withDatabase(async (db) => {
+			const { rows } = await db.query<{ id: string }>(
+				`insert into public.import_batches (organization_id, source, file_name, claim) values ($1, 'venmo', 'teammate.csv', true) returning id`,
+				[orgId],
+			)
+			return rows[0]!.id
+		})
+		await upload(page, 'venmo.csv', VENMO, { preview: false })
+		await expect(page.getByText('Another import of this organization is in progress: one import runs at a time.', { exact: false })).toBeVisible()
+		await page.getByRole('link', { name: /^Open the import in progress: teammate\.csv/ }).click()
+		await expect(page).toHaveURL(`/app/transactions/import/${blocking}`)
+		await expect(page.getByText('teammate.csv is still being read.', { exact: false })).toBeVisible()
+		expect(await transactions(orgId)).toEqual([])
+	})
+
 	test('a generic CSV: map the columns once; the mapping is offered for the next file', async ({ page, request }) => {
 		const { orgId } = await signUp(page, request, 'Mapper')
 		const file = 'Posted,Who,Value,Ref\n2026-03-01,Ana Silva,$100.00,G-1\n'

@@ -221,6 +221,8 @@ export interface GearLedger {
 }
 
 export interface ImportBatches {
+  claim: Generated<boolean>;
+  commit_ord: Generated<number>;
   committed_at: Timestamp | null;
   created_at: Generated<Timestamp>;
   created_count: Generated<number>;
@@ -234,9 +236,16 @@ export interface ImportBatches {
   matched_count: Generated<number>;
   organization_id: string;
   payment_count: Generated<number>;
+  preview_deleted_count: Generated<number>;
+  preview_duplicate_count: Generated<number>;
+  preview_matched_count: Generated<number>;
+  preview_new_count: Generated<number>;
+  preview_review_count: Generated<number>;
+  preview_unmatched_count: Generated<number>;
   review_count: Generated<number>;
   rows_read: Generated<number>;
   source: string;
+  staged_at: Timestamp | null;
   staged_rows: Json | null;
   status: Generated<string>;
   undone_at: Timestamp | null;
@@ -244,6 +253,7 @@ export interface ImportBatches {
   undone_count: Generated<number>;
   unmatched_count: Generated<number>;
   user_id: Generated<string | null>;
+  worked_at: Generated<Timestamp>;
 }
 
 export interface ImportMappings {

@@ -1,10 +1,12 @@
 import { sql } from 'kysely'
 import { parseIsoDate } from '#app/lib/dates.ts'
+import { MAX_IMPORT_ROWS } from '#app/lib/imports.ts'
 import { PAYMENT_METHODS } from '#app/lib/schemas/transactions.ts'
 import { asUser, dbErrorCode } from '../db/index.ts'
 import { logError } from '../log.ts'
-import { parseImportFileAsync, type FileError, type GenericMapping, type ImportSource, type NormalizedPayment, type ParsedRow } from './parsers/index.ts'
-import { Stager, type RowFailure, type StagedBatch } from './staging.ts'
+import { checkCsvBounds, parseImportFileAsync, type FileError, type GenericMapping, type ImportSource, type NormalizedPayment, type ParsedRow } from './parsers/index.ts'
+import { SERVER_BUSY, withImportSlot } from './slots.ts'
+import { ChunkSizer, Stager, type RowFailure, type StagedBatch } from './staging.ts'
 
 export { MAX_KEPT_FAILURES, type RowFailure, type StagedBatch } from './staging.ts'
 
@@ -13,8 +15,10 @@ export { MAX_KEPT_FAILURES, type RowFailure, type StagedBatch } from './staging.
  * A CSV upload and a mail sync both come through `importPayments`, so both get the same
  * dedupe keys, client matching, review queue, history and undo (docs/product.md, Imports;
  * docs/decisions/016-imports.md). Rows are staged in chunks as they are read (`Stager`);
- * dedupe, matching and the commit itself run in SQL (`import_plan`, `commit_import`),
- * set-based, the commit in one transaction.
+ * dedupe and matching run in SQL as each chunk is staged (the preview's counts are kept), and
+ * the commit runs in SQL chunk by chunk (`commit_import_chunk`), set-based, each chunk a short
+ * transaction. Every bound of a file is checked before it costs work, and a file import takes
+ * its organization's claim: one at a time (docs/decisions/016-imports.md, "Limits").
  */
 
 export type ImportCounts = {
@@ -42,12 +46,52 @@ export type ImportInput = {
 	| { file: string; mapping?: GenericMapping | null }
 )
 
+/** The import that stops another of the same organization (the upload screen says so and links to it). */
+export type BlockingImport = { id: string; fileName: string | null; status: 'staged' | 'committing'; reading: boolean; who: string | null }
+
+export type ImportError = FileError | 'importInProgress' | 'serverBusy'
+
 export type ImportResult =
 	| { ok: true; status: 'staged'; batch: StagedBatch }
 	| { ok: true; status: 'committed'; batch: CommittedBatch }
-	| { ok: false; error: FileError; headers?: string[] }
+	| { ok: false; error: ImportError; headers?: string[]; blocking?: BlockingImport | null }
 
+/**
+ * Imports a file (parsed here) or payments a caller normalised (mail sync): staged as a preview,
+ * or committed at once. A file is refused before any work past its bounds (app/lib/imports.ts),
+ * when the process reads too many already, or while its organization has another import.
+ */
 export async function importPayments(input: ImportInput): Promise<ImportResult> {
+	if ('file' in input) {
+		// Bounded before it costs work: rows, fields and line length on the text alone.
+		const bounds = await checkCsvBounds(input.file)
+		if (bounds) return { ok: false, error: bounds }
+		const result = await withImportSlot(() => claimedImport(input))
+		return result === SERVER_BUSY ? { ok: false, error: 'serverBusy' } : result
+	}
+	if (input.payments.length > MAX_IMPORT_ROWS) return { ok: false, error: 'tooManyRows' }
+	return claimedImport(input)
+}
+
+/** The import, once its bounds are known to hold: refused at once while the organization has another. */
+async function claimedImport(input: ImportInput): Promise<ImportResult> {
+	const claimed = !('source' in input) || input.source !== 'email'
+	if (claimed) {
+		const blocking = await blockingImport(input.userId, input.organizationId)
+		if (blocking) return { ok: false, error: 'importInProgress', blocking }
+	}
+	try {
+		return await stagedImport(input)
+	} catch (error) {
+		// Another import took the claim in the meantime (another request, or another server).
+		if (claimed && dbErrorCode(error) === 'import_in_progress') {
+			return { ok: false, error: 'importInProgress', blocking: await blockingImport(input.userId, input.organizationId) }
+		}
+		throw error
+	}
+}
+
+async function stagedImport(input: ImportInput): Promise<ImportResult> {
 	const progress = input.onProgress ?? (() => undefined)
 	progress('reading', 0)
 	const stager = new Stager(input.organizationId, input.userId, input.label?.slice(0, 255) ?? null)
@@ -62,15 +106,31 @@ export async function importPayments(input: ImportInput): Promise<ImportResult> 
 		}
 	} else {
 		stager.layout(input.source)
-		input.payments.forEach((payment, i) => stager.row(checkPayment(payment, i + 1)))
+		for (const [i, payment] of input.payments.entries()) {
+			stager.row(checkPayment(payment, i + 1))
+			if (i % 100 === 99) await stager.drain()
+		}
 	}
 	progress('checking', 1)
 	const batch = await stager.finish()
 	if (input.mode === 'preview') return { ok: true, status: 'staged', batch }
-	progress('committing', 1)
-	const committed = await commitImport(input.userId, batch.batchId)
+	const committed = await commitImport(input.userId, batch.batchId, (share) => progress('committing', share))
 	if (!committed.ok) throw new Error(`import batch ${batch.batchId} could not be committed: ${committed.code}`)
 	return { ok: true, status: 'committed', batch: committed.batch }
+}
+
+/**
+ * The import of the organization that the user's next file import would wait for, if any: one
+ * being read, a preview someone else left waiting, or one being committed (a day-old preview
+ * and a reading whose process is gone are removed on the way; the user's own waiting preview
+ * gives way to their next file).
+ */
+export async function blockingImport(userId: string, organizationId: string): Promise<BlockingImport | null> {
+	return asUser(userId, async (trx) => {
+		const { rows } = await sql<BlockingImport>`
+			select b.id, b.file_name as "fileName", b.status, b.reading, b.who from public.blocking_import(${organizationId}) b`.execute(trx)
+		return rows[0] ?? null
+	})
 }
 
 /**
@@ -87,47 +147,76 @@ function checkPayment(p: NormalizedPayment, line: number): ParsedRow {
 	return { line, kind: 'payment', payment: p }
 }
 
-export type CommitResult = { ok: true; batch: CommittedBatch } | { ok: false; code: 'batch_not_found' | 'already_committed' | 'not_member' }
+export type CommitResult =
+	| { ok: true; batch: CommittedBatch }
+	| { ok: false; code: 'batch_not_found' | 'already_committed' | 'not_member' | 'still_reading' }
 
-/** Commits a staged batch (one SQL function, one transaction), then runs the digest hook. */
-export async function commitImport(userId: string, batchId: string): Promise<CommitResult> {
+type CommitChunk = {
+	done: boolean
+	committed: number
+	total: number
+	created_count: number
+	duplicate_count: number
+	deleted_count: number
+	matched_count: number
+	review_count: number
+	unmatched_count: number
+}
+
+/**
+ * Commits a staged batch chunk by chunk (`commit_import_chunk`, each chunk a short transaction
+ * sized by time), reporting the share committed, then runs the digest hook. A commit that
+ * stopped half-way (the batch is 'committing') goes on from where it was.
+ */
+export async function commitImport(userId: string, batchId: string, onProgress?: (share: number) => void): Promise<CommitResult> {
+	const sizer = new ChunkSizer()
 	try {
-		const batch = await asUser(userId, async (trx) => {
-			const { rows } = await sql<{
-				created_count: number
-				duplicate_count: number
-				deleted_count: number
-				matched_count: number
-				review_count: number
-				unmatched_count: number
-			}>`select * from public.commit_import(${batchId})`.execute(trx)
-			const row = await trx.selectFrom('import_batches').selectAll().where('id', '=', batchId).executeTakeFirstOrThrow()
-			const c = rows[0]!
-			return {
-				batchId,
-				organizationId: row.organization_id,
-				userId,
-				source: row.source as ImportSource,
-				rowsRead: row.rows_read,
-				payments: row.payment_count,
-				ignored: row.ignored_count,
-				failed: row.failed_count,
-				failures: row.failures as RowFailure[],
-				counts: {
-					created: c.created_count,
-					duplicates: c.duplicate_count,
-					deleted: c.deleted_count,
-					matched: c.matched_count,
-					review: c.review_count,
-					unmatched: c.unmatched_count,
-				},
-			} satisfies CommittedBatch
-		})
+		let chunk: CommitChunk
+		do {
+			chunk = await sizer.run((size) =>
+				asUser(userId, async (trx) => (await sql<CommitChunk>`select * from public.commit_import_chunk(${batchId}, ${size}::int)`.execute(trx)).rows[0]!),
+			)
+			onProgress?.(chunk.total > 0 ? chunk.committed / chunk.total : 1)
+		} while (!chunk.done)
+		const row = await asUser(userId, (trx) => trx.selectFrom('import_batches').selectAll().where('id', '=', batchId).executeTakeFirstOrThrow())
+		const batch: CommittedBatch = {
+			batchId,
+			organizationId: row.organization_id,
+			userId,
+			source: row.source as ImportSource,
+			rowsRead: row.rows_read,
+			payments: row.payment_count,
+			ignored: row.ignored_count,
+			failed: row.failed_count,
+			failures: row.failures as RowFailure[],
+			counts: {
+				created: chunk.created_count,
+				duplicates: chunk.duplicate_count,
+				deleted: chunk.deleted_count,
+				matched: chunk.matched_count,
+				review: chunk.review_count,
+				unmatched: chunk.unmatched_count,
+			},
+		}
 		await afterImportCommitted(batch)
 		return { ok: true, batch }
 	} catch (error) {
 		const code = dbErrorCode(error)
-		if (code === 'batch_not_found' || code === 'already_committed' || code === 'not_member') return { ok: false, code }
+		if (code === 'batch_not_found' || code === 'already_committed' || code === 'not_member' || code === 'still_reading') return { ok: false, code }
+		throw error
+	}
+}
+
+export type DiscardResult = { ok: true } | { ok: false; code: 'batch_not_found' | 'already_committed' | 'not_member' | 'still_reading' }
+
+/** Discards a waiting preview (any member may, as any member may commit it): its claim goes with it. */
+export async function discardImport(userId: string, batchId: string): Promise<DiscardResult> {
+	try {
+		await asUser(userId, (trx) => sql`select public.discard_import(${batchId})`.execute(trx))
+		return { ok: true }
+	} catch (error) {
+		const code = dbErrorCode(error)
+		if (code === 'batch_not_found' || code === 'already_committed' || code === 'not_member' || code === 'still_reading') return { ok: false, code }
 		throw error
 	}
 }
@@ -162,14 +251,21 @@ export function onImportCommitted(listener: CommittedListener) {
 
 export type UndoResult = { ok: true; removed: number } | { ok: false; code: 'batch_not_found' | 'already_undone' | 'not_committed' | 'not_member' }
 
-/** Removes the transactions a batch created that nobody has edited since. */
+/**
+ * Removes the transactions a batch created that nobody has edited since, chunk by chunk
+ * (`undo_import_chunk`, each chunk a short transaction sized by time). An undo that stopped
+ * half-way (the batch is 'undoing') goes on from where it was.
+ */
 export async function undoImport(userId: string, batchId: string): Promise<UndoResult> {
+	const sizer = new ChunkSizer()
 	try {
-		const removed = await asUser(userId, async (trx) => {
-			const { rows } = await sql<{ n: number }>`select public.undo_import(${batchId}) as n`.execute(trx)
-			return rows[0]!.n
-		})
-		return { ok: true, removed }
+		let chunk: { done: boolean; removed: number }
+		do {
+			chunk = await sizer.run((size) =>
+				asUser(userId, async (trx) => (await sql<{ done: boolean; removed: number }>`select * from public.undo_import_chunk(${batchId}, ${size}::int)`.execute(trx)).rows[0]!),
+			)
+		} while (!chunk.done)
+		return { ok: true, removed: chunk.removed }
 	} catch (error) {
 		const code = dbErrorCode(error)
 		if (code === 'batch_not_found' || code === 'already_undone' || code === 'not_committed' || code === 'not_member') return { ok: false, code }

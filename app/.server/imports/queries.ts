@@ -34,33 +34,56 @@ export type PreviewCounts = {
 	unmatched_count: number
 }
 
-export async function getStagedPreview(userId: string, organizationId: string, batchId: string) {
+/**
+ * A batch for its preview page: the file's counts and what committing it would do, as planned
+ * once while its rows were staged (never recomputed here: a page view costs the same for a file
+ * of ten rows or of 100,000), and one page of its rows. `reading` while the file is still being
+ * read (no counts yet); `committing` with the rows committed so far while a commit runs or
+ * stopped half-way.
+ */
+export async function getStagedPreview(userId: string, organizationId: string, batchId: string, page = 1) {
 	return asUser(userId, async (trx) => {
 		const batch = await trx
 			.selectFrom('import_batches')
-			.select(['id', 'source', 'file_name', 'status', 'rows_read', 'payment_count', 'ignored_count', 'failed_count', 'failures'])
+			.select([
+				'id', 'source', 'file_name', 'status', 'rows_read', 'payment_count', 'ignored_count', 'failed_count', 'failures', 'staged_at', 'commit_ord',
+				'preview_new_count', 'preview_duplicate_count', 'preview_deleted_count', 'preview_matched_count', 'preview_review_count', 'preview_unmatched_count',
+			])
 			.where('organization_id', '=', organizationId)
 			.where('id', '=', batchId)
 			.executeTakeFirst()
 		if (!batch) return null
+		const pages = Math.max(1, Math.ceil(batch.payment_count / PREVIEW_ROWS))
 		const view = {
 			id: batch.id,
 			source: batch.source,
 			fileName: batch.file_name,
-			status: batch.status,
+			status: batch.status as 'staged' | 'committing' | 'committed' | 'undoing' | 'undone',
+			reading: batch.status === 'staged' && batch.staged_at === null,
 			rowsRead: batch.rows_read,
 			payments: batch.payment_count,
+			committed: Math.min(batch.commit_ord, batch.payment_count),
 			ignored: batch.ignored_count,
 			failed: batch.failed_count,
 			failures: batch.failures as RowFailure[],
+			page: Math.min(Math.max(1, page), pages),
+			pages,
 		}
-		if (batch.status !== 'staged') return { batch: view, counts: null, rows: [] as PreviewRow[] }
-		const { rows: counts } = await sql<PreviewCounts>`select * from public.preview_import(${batchId})`.execute(trx)
+		if ((batch.status !== 'staged' && batch.status !== 'committing') || view.reading) return { batch: view, counts: null, rows: [] as PreviewRow[] }
+		const counts: PreviewCounts = {
+			new_count: batch.preview_new_count,
+			duplicate_count: batch.preview_duplicate_count,
+			deleted_count: batch.preview_deleted_count,
+			matched_count: batch.preview_matched_count,
+			review_count: batch.preview_review_count,
+			unmatched_count: batch.preview_unmatched_count,
+		}
+		// Ords run 1, 2, 3… in file order (Stager): a page is a range of them, read by the primary key.
 		const { rows } = await sql<PreviewRow>`
 			select p.ord, p.date_received::text as date, p.amount::text as amount, p.raw_payer as payer,
 				p.external_id as "externalId", p.state, p.candidates
-			from public.preview_import_rows(${batchId}, ${PREVIEW_ROWS}) p`.execute(trx)
-		return { batch: view, counts: counts[0]!, rows }
+			from public.staged_import_rows(${batchId}, ${(view.page - 1) * PREVIEW_ROWS + 1}::int, ${PREVIEW_ROWS}::int) p`.execute(trx)
+		return { batch: view, counts, rows }
 	})
 }
 
@@ -68,7 +91,7 @@ export type HistoryRow = {
 	id: string
 	source: string
 	fileName: string | null
-	status: 'committed' | 'undone'
+	status: 'committing' | 'committed' | 'undoing' | 'undone'
 	createdAt: string
 	who: string | null
 	rowsRead: number
@@ -85,7 +108,7 @@ export type HistoryRow = {
 export async function listImportHistory(userId: string, organizationId: string): Promise<HistoryRow[]> {
 	return asUser(userId, async (trx) => {
 		const { rows } = await sql<HistoryRow>`
-			select b.id, b.source, b.file_name as "fileName", b.status, to_char(b.committed_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as "createdAt",
+			select b.id, b.source, b.file_name as "fileName", b.status, to_char(coalesce(b.committed_at, b.created_at) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as "createdAt",
 				coalesce(nullif(p.full_name, ''), p.email) as who, b.rows_read as "rowsRead", b.created_count as created,
 				b.duplicate_count + b.deleted_count as duplicates, b.ignored_count as ignored, b.failed_count as failed,
 				b.matched_count as matched, b.review_count as review, b.unmatched_count as unmatched, b.undone_count as undone

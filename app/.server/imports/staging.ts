@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { performance } from 'node:perf_hooks'
 import { sql } from 'kysely'
 import { asSystem, asUser } from '../db/index.ts'
 import type { FailReason, ImportSource, NormalizedPayment, ParsedRow } from './parsers/index.ts'
@@ -6,8 +7,14 @@ import type { FailReason, ImportSource, NormalizedPayment, ParsedRow } from './p
 /** Failing rows kept with a batch for its preview. */
 export const MAX_KEPT_FAILURES = 200
 
-/** Rows written to the database at a time while a file is read. */
+/** The most rows one statement writes (stage_import_rows refuses more). */
 export const STAGE_CHUNK_ROWS = 5_000
+
+/** How long one statement of a long piece of import work should take, about. */
+const CHUNK_TARGET_MS = 30
+
+/** How often a reading that writes nothing (a file of skipped rows) says it is still alive. */
+const HEARTBEAT_MS = 20_000
 
 export type RowFailure = { line: number; reason: FailReason; value: string }
 
@@ -22,16 +29,54 @@ export type StagedBatch = {
 }
 
 /**
+ * Sizes the chunks of a long piece of database work (staging, commit, undo) by time: after each
+ * statement the next chunk is sized so that it takes about CHUNK_TARGET_MS, as measured by the
+ * caller (the wait for the embedded database's one connection included, so the chunks shrink
+ * while other requests are waiting for it), growing at most twofold a step. No statement then
+ * holds the embedded database for long (docs/decisions/016-imports.md), whichever machine and
+ * load. (On a PostgreSQL server other requests have connections of their own; a longer target
+ * there measured no faster: bench/README.md, import-latency.ts.)
+ */
+export class ChunkSizer {
+	size: number
+
+	constructor(
+		initial = 250,
+		// Below this a statement's fixed cost (its transaction, the role, the plan) is most of it:
+		// smaller chunks would not be shorter, only more of them.
+		private readonly min = 50,
+		private readonly max = STAGE_CHUNK_ROWS,
+	) {
+		this.size = initial
+	}
+
+	/** Runs one chunk of the current size and sizes the next one. */
+	async run<T>(fn: (size: number) => Promise<T>): Promise<T> {
+		const start = performance.now()
+		const result = await fn(this.size)
+		const ms = Math.max(1, performance.now() - start)
+		const next = Math.min(this.size * 2, (this.size * CHUNK_TARGET_MS) / ms)
+		this.size = Math.round(Math.min(this.max, Math.max(this.min, next)))
+		return result
+	}
+}
+
+/**
  * Stages a batch while its rows are read: each payment gets its dedupe key and is written with
- * the next chunk (`stage_import_rows`), so the importing process holds one chunk of rows, never
- * the whole file's (docs/decisions/016-imports.md, "Staging in chunks"). The batch is created
- * with the first chunk; `finish` records the counts, `abandon` removes a batch left half read.
+ * the next chunk (`stage_import_rows`, which plans each row as it writes it: the preview's counts
+ * are kept with the batch), so the importing process holds one chunk of rows, never the whole
+ * file's (docs/decisions/016-imports.md, "Staging in chunks"). The batch is created as soon as
+ * the file's layout is known: for a file import that is the organization's claim, refused with
+ * `import_in_progress` while another import of it is in progress. `finish` records the counts,
+ * `abandon` removes a batch left half read.
  */
 export class Stager {
 	#source: ImportSource | null = null
 	#batchId: string | null = null
 	#pending: string[] = []
 	#keys = new ImportKeys()
+	#sizer = new ChunkSizer()
+	#lastWrite = 0
 	#rowsRead = 0
 	#payments = 0
 	#ignored = 0
@@ -74,14 +119,21 @@ export class Stager {
 		}
 	}
 
-	/** Writes the pending rows once a chunk's worth is held. */
+	/**
+	 * Between two chunks of the file: claims the batch once the layout is known, writes the
+	 * pending rows a chunk at a time once a chunk's worth is held, and otherwise says now and
+	 * then that the reading is alive.
+	 */
 	async drain() {
-		if (this.#pending.length >= STAGE_CHUNK_ROWS) await this.#flush()
+		if (!this.#source) return
+		await this.#batch()
+		while (this.#pending.length >= this.#sizer.size) await this.#flush()
+		if (performance.now() - this.#lastWrite > HEARTBEAT_MS) await this.#write('[]')
 	}
 
 	async finish(): Promise<StagedBatch> {
-		await this.#flush()
 		const batchId = await this.#batch()
+		while (this.#pending.length > 0) await this.#flush()
 		await asUser(this.userId, (trx) =>
 			sql`select public.finish_import_stage(${batchId}, ${this.#rowsRead}::int, ${this.#ignored}::int, ${this.#failed}::int,
 				${JSON.stringify(this.#failures)}::jsonb)`.execute(trx),
@@ -105,11 +157,13 @@ export class Stager {
 	}
 
 	async #flush() {
-		if (this.#pending.length === 0) return
+		await this.#sizer.run((size) => this.#write(`[${this.#pending.splice(0, size).join(',')}]`))
+	}
+
+	async #write(chunk: string) {
 		const batchId = await this.#batch()
-		const chunk = `[${this.#pending.join(',')}]`
-		this.#pending = []
 		await asUser(this.userId, (trx) => sql`select public.stage_import_rows(${batchId}, ${chunk}::jsonb)`.execute(trx))
+		this.#lastWrite = performance.now()
 	}
 
 	async #batch(): Promise<string> {
@@ -121,6 +175,7 @@ export class Stager {
 			return rows[0]!.id
 		})
 		this.#batchId = id
+		this.#lastWrite = performance.now()
 		return id
 	}
 }

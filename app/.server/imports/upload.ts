@@ -1,16 +1,16 @@
-import { genericMappingSchema, headerSignature, readRecords, type FileError, type GenericMapping } from './parsers/index.ts'
+import { genericMappingSchema, headerSignature, readRecords, type GenericMapping } from './parsers/index.ts'
 import { MAX_IMPORT_BYTES } from '#app/lib/imports.ts'
-import { importPayments } from './pipeline.ts'
+import { importPayments, type BlockingImport, type ImportError } from './pipeline.ts'
 import { isProgressToken, reportProgress } from './progress.ts'
 import { getSavedMapping, saveMapping } from './queries.ts'
 
-export type UploadError = FileError | 'missing' | 'tooLarge'
+export type UploadError = ImportError | 'missing' | 'tooLarge'
 
 export type MappingStep = { headers: string[]; csv: string; fileName: string; errors?: Partial<Record<keyof GenericMapping, 'required'>>; invalid?: boolean }
 
 export type UploadOutcome =
 	| { ok: true; batchId: string }
-	| { ok: false; error: UploadError }
+	| { ok: false; error: UploadError; blocking?: BlockingImport | null }
 	| { ok: false; error: 'mappingRequired'; mapping: MappingStep }
 
 /**
@@ -62,7 +62,7 @@ export async function handleUpload(form: FormData, user: { userId: string }, org
 		if ((result.error === 'mappingRequired' || result.error === 'mappingInvalid') && result.headers) {
 			return { ok: false, error: 'mappingRequired', mapping: { headers: result.headers, csv: text, fileName, invalid: result.error === 'mappingInvalid' } }
 		}
-		return { ok: false, error: result.error }
+		return { ok: false, error: result.error, blocking: result.blocking ?? null }
 	}
 	if (mapping && result.ok) await saveMapping(user.userId, organizationId, headerSignature(headersOf(text)), mapping)
 	return { ok: true, batchId: result.batch.batchId }

@@ -1,6 +1,7 @@
 import { parse as parseStream } from 'csv-parse'
 import { parse } from 'csv-parse/sync'
 import { parseIsoDate } from '#app/lib/dates.ts'
+import { MAX_IMPORT_COLUMNS, MAX_IMPORT_LINE_CHARS, MAX_IMPORT_ROWS } from '#app/lib/imports.ts'
 import { decimalCommaToDot } from '#app/lib/schemas/fields.ts'
 import { MAX_AMOUNT, type PaymentMethod } from '#app/lib/schemas/transactions.ts'
 
@@ -66,7 +67,10 @@ export type ParsedRow =
 	| { line: number; kind: 'ignored'; reason: IgnoreReason }
 	| { line: number; kind: 'failed'; reason: FailReason; value: string }
 
-export type FileError = 'empty' | 'notCsv' | 'unknownHeaders' | 'mappingRequired' | 'mappingInvalid' | 'noRows'
+/** A file over one of the bounds of app/lib/imports.ts (its size in bytes is checked before it is read). */
+export type BoundsError = 'tooManyRows' | 'tooManyColumns' | 'lineTooLong'
+
+export type FileError = 'empty' | 'notCsv' | 'unknownHeaders' | 'mappingRequired' | 'mappingInvalid' | 'noRows' | BoundsError
 
 export type ParseResult =
 	| { ok: true; source: FileSource; rows: ParsedRow[]; headers: string[] }
@@ -75,7 +79,8 @@ export type ParseResult =
 /** One CSV record with the file line it starts on. */
 export type Rec = { fields: string[]; line: number }
 
-const CSV_OPTIONS = { bom: true, relax_column_count: true, skip_empty_lines: true, info: true } as const
+// max_record_size: a record longer than a line may be is an error (not CSV), never one long read.
+const CSV_OPTIONS = { bom: true, relax_column_count: true, skip_empty_lines: true, info: true, max_record_size: MAX_IMPORT_LINE_CHARS } as const
 type RawRecord = { record: string[]; info: { lines: number } }
 
 function toRec({ record, info }: RawRecord): Rec | null {
@@ -117,29 +122,84 @@ export function readRecords(text: string): Rec[] | null {
 	}
 }
 
-/** Characters fed to the parser between two turns of the event loop (and progress reports). */
-const CHUNK = 256 * 1024
+/**
+ * Characters fed to the parser between two turns of the event loop (and progress reports): some
+ * 150 rows of a bank export, a few milliseconds of parsing, so that other requests are answered
+ * while a large file is read (bench/README.md, import-latency.ts).
+ */
+const CHUNK = 16 * 1024
+
+/** Characters the bounds check scans between two turns of the event loop. */
+const SCAN_SLICE = 512 * 1024
+
+const QUOTE = 34
+const LF = 10
+const CR = 13
+
+/**
+ * Whether a CSV text keeps within the bounds of an import (app/lib/imports.ts): at most
+ * MAX_IMPORT_ROWS records besides the header, MAX_IMPORT_COLUMNS fields and MAX_IMPORT_LINE_CHARS
+ * characters in a record. One pass over the characters (quotes respected, so a quoted line break
+ * or separator is part of its field; empty and blank lines are not records), yielding to the event
+ * loop between slices, stopping at the first bound passed: a 10 MB file of tiny rows is refused in
+ * milliseconds, before anything is parsed or staged. The parser checks the same bounds again as it
+ * reads (`parseImportFileAsync`), so that a text this scan and csv-parse would count differently
+ * still cannot pass them.
+ */
+export async function checkCsvBounds(text: string, delimiter: ',' | ';' = delimiterOf(text)): Promise<BoundsError | null> {
+	const separator = delimiter.charCodeAt(0)
+	let records = 0
+	let fields = 1
+	let length = 0
+	let content = false
+	let quoted = false
+	for (let start = 0; start < text.length; start += SCAN_SLICE) {
+		const end = Math.min(text.length, start + SCAN_SLICE)
+		for (let i = start; i < end; i++) {
+			const c = text.charCodeAt(i)
+			if (c === QUOTE) {
+				quoted = !quoted
+			} else if (!quoted && (c === LF || c === CR)) {
+				if (content && ++records > MAX_IMPORT_ROWS + 1) return 'tooManyRows'
+				fields = 1
+				length = 0
+				content = false
+				continue
+			} else if (!quoted && c === separator) {
+				if (++fields > MAX_IMPORT_COLUMNS) return 'tooManyColumns'
+			} else if (c > 32) {
+				content = true
+			}
+			if (++length > MAX_IMPORT_LINE_CHARS) return 'lineTooLong'
+		}
+		if (end < text.length) await new Promise((resolve) => setImmediate(resolve))
+	}
+	if (content && ++records > MAX_IMPORT_ROWS + 1) return 'tooManyRows'
+	return null
+}
 
 /**
  * As `readRecords`, in chunks that leave the event loop free between them (a 10 MB file does
  * not stall the server), handing each record to `onRecord` as it is read (so a large file's
  * records are never all held at once), reporting the share of the text read and awaiting
- * `afterChunk` between chunks. False when the text is not CSV.
+ * `afterChunk` between chunks. `onRecord` returning false stops the reading there (the rest of
+ * the text is never parsed). False when the text is not CSV.
  */
 export async function readRecordsAsync(
 	text: string,
-	onRecord: (rec: Rec) => void,
+	onRecord: (rec: Rec) => boolean | void,
 	onProgress?: (share: number) => void,
 	afterChunk?: () => Promise<void>,
 ): Promise<boolean> {
 	if (text.includes('\0')) return false
 	const parser = parseStream({ ...CSV_OPTIONS, delimiter: delimiterOf(text) })
 	let failed = false
+	let stopped = false
 	parser.on('readable', () => {
 		let r: RawRecord | null
-		while ((r = parser.read() as RawRecord | null) !== null) {
+		while (!stopped && (r = parser.read() as RawRecord | null) !== null) {
 			const rec = toRec(r)
-			if (rec) onRecord(rec)
+			if (rec && onRecord(rec) === false) stopped = true
 		}
 	})
 	const finished = new Promise<void>((resolve) => {
@@ -149,11 +209,15 @@ export async function readRecordsAsync(
 			resolve()
 		})
 	})
-	for (let i = 0; i < text.length && !failed; i += CHUNK) {
+	for (let i = 0; i < text.length && !failed && !stopped; i += CHUNK) {
 		parser.write(text.slice(i, i + CHUNK))
 		onProgress?.(i / text.length)
 		await new Promise((resolve) => setImmediate(resolve))
-		await afterChunk?.()
+		if (!failed && !stopped) await afterChunk?.()
+	}
+	if (stopped) {
+		parser.destroy()
+		return true
 	}
 	parser.end()
 	await finished

@@ -1,3 +1,4 @@
+import { MAX_IMPORT_COLUMNS, MAX_IMPORT_ROWS } from '#app/lib/imports.ts'
 import { parseBofa, parseChase, isBofaHeader, isChaseHeader } from './banks.ts'
 import { isCashappHeader, parseCashapp } from './cashapp.ts'
 import { readRecords, readRecordsAsync, type FileSource, type ParseResult, type ParsedRow, type Rec } from './common.ts'
@@ -44,7 +45,10 @@ export type StreamResult = { ok: true; source: FileSource; headers: string[]; ro
 /**
  * As `parseImportFile`, reading in chunks (the event loop stays free, and the share read is
  * reported) and handing each row to `sink` as soon as its record is read, so a large file's
- * rows are never all held at once.
+ * rows are never all held at once. The reading stops as soon as its outcome is known: a file
+ * that needs a column mapping (none given, or one that does not fit) after the lines its header
+ * may be in, and a record past the bounds of app/lib/imports.ts (rows, fields), whatever the
+ * caller checked before.
  */
 export async function parseImportFileAsync(
 	text: string,
@@ -56,6 +60,8 @@ export async function parseImportFileAsync(
 	const head: Rec[] = []
 	let convert: ((rec: Rec) => ParsedRow[]) | null = null
 	let found: { source: FileSource; header: string[] } | null = null
+	let refused: Exclude<ParseResult, { ok: true }> | null = null
+	let records = 0
 	let count = 0
 	const emit = (rows: ParsedRow[]) => {
 		for (const row of rows) sink.row(row)
@@ -64,6 +70,9 @@ export async function parseImportFileAsync(
 	const read = await readRecordsAsync(
 		text,
 		(rec) => {
+			if (rec.fields.length > MAX_IMPORT_COLUMNS) refused = { ok: false, error: 'tooManyColumns' }
+			else if (++records > MAX_IMPORT_ROWS + 1) refused = { ok: false, error: 'tooManyRows' }
+			if (refused) return false
 			if (convert) return emit(convert(rec))
 			head.push(rec)
 			const layout = LAYOUTS.find((l) => l.fits(rec.fields))
@@ -77,24 +86,25 @@ export async function parseImportFileAsync(
 				const header = head[0]!.fields
 				const rest = head.slice(1)
 				head.length = 0
-				if (mapping && header.length >= 2 && mappingFits(header, mapping)) {
-					found = { source: 'generic', header }
-					sink.layout('generic')
-					convert = (r) => parseGeneric(header, [r], mapping)
-					for (const r of rest) emit(convert(r))
-				} else {
-					// Left to parseImportFile below, which says what is missing.
-					convert = () => []
-				}
+				// As parseRecords says it, without reading the rest of the file.
+				if (header.length < 2) refused = { ok: false, error: 'notCsv' }
+				else if (!mapping) refused = { ok: false, error: 'mappingRequired', headers: header }
+				else if (!mappingFits(header, mapping)) refused = { ok: false, error: 'mappingInvalid', headers: header }
+				if (refused) return false
+				found = { source: 'generic', header }
+				sink.layout('generic')
+				convert = (r) => parseGeneric(header, [r], mapping!)
+				for (const r of rest) emit(convert(r))
 			}
 		},
 		onProgress,
 		sink.drain?.bind(sink),
 	)
+	if (refused) return refused
 	if (!read) return { ok: false, error: 'notCsv' }
 	if (!found) {
-		// A short file (no layout in its lines) or one whose generic mapping did not fit.
-		const whole = parseImportFile(text, mapping)
+		// A short file: all its records are in `head`, and no layout is among them.
+		const whole = parseRecords(head, mapping)
 		if (!whole.ok) return whole
 		sink.layout(whole.source)
 		for (const row of whole.rows) sink.row(row)

@@ -30,7 +30,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	const rows = (await listImportHistory(user.userId, organization.id)).map((r) => ({ ...r, ran: dateTimeIn(timezone, new Date(r.createdAt)) }))
 	// Undo asks first, on a page of its own (`?undo={batch}`, works without JavaScript).
 	const undoId = new URL(request.url).searchParams.get('undo')
-	const undoing = rows.find((r) => r.id === undoId && r.status !== 'undone' && r.created > 0) ?? null
+	const undoing = rows.find((r) => r.id === undoId && (r.status === 'committed' || r.status === 'undoing') && r.created > 0) ?? null
 	return { rows, undoing }
 }
 
@@ -98,9 +98,17 @@ export default function ImportHistory({ loaderData }: Route.ComponentProps) {
 										<TableCell className="card-wide">
 											{r.status === 'undone' ? (
 												t('history.status.undone', { count: r.undone })
+											) : r.status === 'committing' ? (
+												// A commit under way, or one that stopped half-way: its preview page goes on with it.
+												<div className="flex flex-wrap items-center gap-2">
+													<span>{t('history.status.committing')}</span>
+													<Button asChild variant="outline" size="sm">
+														<Link to={`/app/transactions/import/${r.id}`}>{t('history.continue')}</Link>
+													</Button>
+												</div>
 											) : (
 												<div className="flex flex-wrap items-center gap-2">
-													<span>{t('history.status.committed')}</span>
+													<span>{t(r.status === 'undoing' ? 'history.status.undoing' : 'history.status.committed')}</span>
 													{r.created > 0 ? (
 														<Button asChild variant="outline" size="sm">
 															<Link to={`?undo=${r.id}`} aria-label={t('history.undoLabel', { when: when(r.ran) })}>

@@ -1,13 +1,15 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { Link } from '#app/components/link.tsx'
 import { requireMember } from '#app/.server/auth/session.ts'
-import { commitImport } from '#app/.server/imports/pipeline.ts'
+import { commitImport, discardImport } from '#app/.server/imports/pipeline.ts'
 import { isProgressToken, reportProgress } from '#app/.server/imports/progress.ts'
 import { getStagedPreview, PREVIEW_ROWS } from '#app/.server/imports/queries.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { AppForm } from '#app/components/app-form.tsx'
 import { ImportHeader, ImportProgress, useProgressToken } from '#app/components/imports.tsx'
 import { SubmitButton } from '#app/components/submit-button.tsx'
+import { TablePagination } from '#app/components/data-table/data-table.tsx'
+import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
 import { errorResponse, invariantResponse } from '#app/lib/errors.ts'
@@ -20,29 +22,43 @@ export { ErrorBoundary } from '#app/components/error-boundary.tsx'
 
 export const meta = titleMeta('importPreview')
 
-export async function loader({ params, context }: Route.LoaderArgs) {
+export async function loader({ request, params, context }: Route.LoaderArgs) {
 	const { user, organization } = requireMember(context)
 	invariantResponse(isUuid(params.batchId), 404)
-	const preview = await getStagedPreview(user.userId, organization.id, params.batchId)
+	// ?page=N of the rows (a page past the last shows the last); anything else is the first.
+	const page = Number(new URL(request.url).searchParams.get('page'))
+	const preview = await getStagedPreview(user.userId, organization.id, params.batchId, Number.isSafeInteger(page) && page > 0 ? page : 1)
 	invariantResponse(preview, 404)
 	return { ...preview, previewRows: PREVIEW_ROWS }
 }
 
-/** Commits the staged batch (one transaction) and shows the history with the outcome. */
+/**
+ * Commits the staged batch (chunk by chunk; also goes on with one that stopped half-way) and
+ * shows the history with the outcome, or discards it.
+ */
 export async function action({ request, params, context }: Route.ActionArgs) {
 	const { user, organization } = requireMember(context)
 	invariantResponse(isUuid(params.batchId), 404)
 	const form = await request.formData()
-	// The one thing this form does; any other post (a stray or forged intent) commits nothing.
-	if (form.get('intent') !== 'commit') errorResponse(400, 'badRequest')
+	const intent = form.get('intent')
+	// The two things this form does; any other post (a stray or forged intent) changes nothing.
+	if (intent === 'discard') {
+		const result = await discardImport(user.userId, params.batchId)
+		if (result.ok) return redirectWithToast('/app/transactions/import', { type: 'success', title: 'imports:toast.discarded' })
+		if (result.code === 'still_reading') return redirectWithToast(`/app/transactions/import/${params.batchId}`, { type: 'info', title: 'imports:toast.stillReading' })
+		if (result.code === 'already_committed') return redirectWithToast('/app/transactions/import/history', { type: 'info', title: 'imports:toast.alreadyCommitted' })
+		return redirectWithToast('/app/transactions/import', { type: 'error', title: 'imports:toast.notFound' })
+	}
+	if (intent !== 'commit') errorResponse(400, 'badRequest')
 	const token = form.get('progress')
 	const progressToken = isProgressToken(token) ? token : null
-	reportProgress(progressToken, organization.id, 'committing', 1)
-	const result = await commitImport(user.userId, params.batchId)
+	reportProgress(progressToken, organization.id, 'committing', 0)
+	const result = await commitImport(user.userId, params.batchId, (share) => reportProgress(progressToken, organization.id, 'committing', share))
 	reportProgress(progressToken, organization.id, 'done', 1)
 	const history = '/app/transactions/import/history'
 	if (!result.ok) {
 		if (result.code === 'already_committed') return redirectWithToast(history, { type: 'info', title: 'imports:toast.alreadyCommitted' })
+		if (result.code === 'still_reading') return redirectWithToast(`/app/transactions/import/${params.batchId}`, { type: 'info', title: 'imports:toast.stillReading' })
 		return redirectWithToast('/app/transactions/import', { type: 'error', title: 'imports:toast.notFound' })
 	}
 	const { counts } = result.batch
@@ -66,6 +82,20 @@ export default function ImportPreview({ loaderData }: Route.ComponentProps) {
 	const token = useProgressToken()
 	const { batch, counts, rows } = loaderData
 	const n = (value: number) => fmt.number(value)
+	if (batch.reading) {
+		// Another request (or another server) is still reading the file: the page shows it once it is done.
+		return (
+			<div className="grid grid-cols-1 gap-6">
+				<ImportHeader title={t('preview.title')} current="preview" />
+				<p role="status">{t('preview.reading', { file: batch.fileName ?? '' })}</p>
+				<p>
+					<Link to={`/app/transactions/import/${batch.id}`} className="text-sm text-primary underline-offset-4 hover:underline">
+						{t('preview.reload')}
+					</Link>
+				</p>
+			</div>
+		)
+	}
 	if (!counts) {
 		return (
 			<div className="grid grid-cols-1 gap-6">
@@ -105,10 +135,17 @@ export default function ImportPreview({ loaderData }: Route.ComponentProps) {
 							{t('preview.match', { matched: n(counts.matched_count), review: n(counts.review_count), unmatched: n(counts.unmatched_count) })}
 						</p>
 					) : null}
+					{batch.status === 'committing' ? (
+						<p role="status" className="text-sm font-medium">
+							{t('preview.committingSoFar', { committed: n(batch.committed), total: n(batch.payments) })}
+						</p>
+					) : null}
 					<AppForm method="post" className="flex flex-wrap items-center gap-3">
 						<input type="hidden" name="intent" value="commit" />
 						<input type="hidden" name="progress" value={token} />
-						{counts.new_count > 0 ? (
+						{batch.status === 'committing' ? (
+							<SubmitButton intent="commit" label={t('preview.continue')} pendingLabel={t('preview.committing')} />
+						) : counts.new_count > 0 ? (
 							<SubmitButton intent="commit" label={t('preview.commit', { count: counts.new_count, formatted: n(counts.new_count) })} pendingLabel={t('preview.committing')} />
 						) : (
 							<p className="text-sm font-medium">{t('preview.nothing')}</p>
@@ -118,6 +155,15 @@ export default function ImportPreview({ loaderData }: Route.ComponentProps) {
 						</Link>
 						<ImportProgress token={token} intent="commit" />
 					</AppForm>
+					{batch.status === 'staged' ? (
+						// A preview holds the organization's one import: discarding it frees the way for another file.
+						<AppForm method="post">
+							<input type="hidden" name="intent" value="discard" />
+							<Button type="submit" variant="outline" size="sm">
+								{t('preview.discard')}
+							</Button>
+						</AppForm>
+					) : null}
 				</CardContent>
 			</Card>
 			{batch.failures.length > 0 ? (
@@ -158,7 +204,6 @@ export default function ImportPreview({ loaderData }: Route.ComponentProps) {
 						<CardTitle>
 							<h2>{t('preview.rowsTitle')}</h2>
 						</CardTitle>
-						{batch.payments > rows.length ? <p className="text-sm text-muted-foreground">{t('preview.firstRows', { count: loaderData.previewRows })}</p> : null}
 					</CardHeader>
 					<CardContent>
 						<Table data-testid="import-rows" cards={ROW_COLUMNS.map((c) => t(`preview.columns.${c}`))}>
@@ -188,6 +233,11 @@ export default function ImportPreview({ loaderData }: Route.ComponentProps) {
 								))}
 							</TableBody>
 						</Table>
+						{batch.pages > 1 ? (
+							<div className="mt-4">
+								<TablePagination page={batch.page} pageSize={loaderData.previewRows} total={batch.payments} totalCapped={false} rowCount={rows.length} />
+							</div>
+						) : null}
 					</CardContent>
 				</Card>
 			) : null}

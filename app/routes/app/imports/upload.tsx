@@ -2,6 +2,7 @@ import { useTranslation } from '#app/lib/use-translation.ts'
 import { redirect } from 'react-router'
 import { requireMember } from '#app/.server/auth/session.ts'
 import { forgetMapping, listSavedMappings, type SavedMapping } from '#app/.server/imports/queries.ts'
+import type { BlockingImport } from '#app/.server/imports/pipeline.ts'
 import { handleUpload, type MappingStep, type UploadError } from '#app/.server/imports/upload.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { AppForm } from '#app/components/app-form.tsx'
@@ -14,7 +15,9 @@ import { Button } from '#app/components/ui/button.tsx'
 import { Input } from '#app/components/ui/input.tsx'
 import { errorResponse } from '#app/lib/errors.ts'
 import { titleMeta } from '#app/lib/meta.ts'
-import { MAX_IMPORT_BYTES } from '#app/lib/imports.ts'
+import { MAX_IMPORT_BYTES, MAX_IMPORT_COLUMNS, MAX_IMPORT_LINE_CHARS, MAX_IMPORT_ROWS } from '#app/lib/imports.ts'
+import { useFormat } from '#app/lib/use-format.ts'
+import { Link } from '#app/components/link.tsx'
 import { PAYMENT_METHODS } from '#app/lib/schemas/transactions.ts'
 import type { Route } from './+types/upload'
 
@@ -46,8 +49,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 	if (intent !== 'upload' && intent !== 'map') errorResponse(400, 'badRequest')
 	const outcome = await handleUpload(form, user, organization.id)
 	if (outcome.ok) return redirect(`/app/transactions/import/${outcome.batchId}`)
-	if ('mapping' in outcome) return { error: outcome.error, mapping: outcome.mapping }
-	return { error: outcome.error, mapping: null }
+	if ('mapping' in outcome) return { error: outcome.error, mapping: outcome.mapping, blocking: null }
+	return { error: outcome.error, mapping: null, blocking: outcome.blocking ?? null }
 }
 
 export default function ImportUpload({ loaderData, actionData }: Route.ComponentProps) {
@@ -61,7 +64,7 @@ export default function ImportUpload({ loaderData, actionData }: Route.Component
 				<MappingForm mapping={mapping} token={token} />
 			) : (
 				<>
-					<UploadForm error={actionData?.error ?? (loaderData.tooLarge ? 'tooLarge' : null)} token={token} />
+					<UploadForm error={actionData?.error ?? (loaderData.tooLarge ? 'tooLarge' : null)} blocking={actionData?.blocking ?? null} token={token} />
 					{loaderData.mappings.length > 0 ? <SavedMappings mappings={loaderData.mappings} /> : null}
 				</>
 			)}
@@ -69,14 +72,17 @@ export default function ImportUpload({ loaderData, actionData }: Route.Component
 	)
 }
 
-function UploadForm({ error, token }: { error: UploadError | null; token: string }) {
+function UploadForm({ error, blocking, token }: { error: UploadError | null; blocking: BlockingImport | null; token: string }) {
 	const { t } = useTranslation('imports')
+	const fmt = useFormat()
+	// The limits, in the user's number format, for the help and the messages that name them.
+	const limits = { rows: fmt.number(MAX_IMPORT_ROWS), columns: fmt.number(MAX_IMPORT_COLUMNS), chars: fmt.number(MAX_IMPORT_LINE_CHARS) }
 	return (
 		<Card>
 			<CardContent>
 				<AppForm method="post" encType="multipart/form-data" className="grid max-w-xl gap-4">
 					<input type="hidden" name="progress" value={token} />
-					<Field label={t('upload.label')} htmlFor="import-file" error={error ? t(`fileErrors.${error}`) : undefined} errorId="import-file-error">
+					<Field label={t('upload.label')} htmlFor="import-file" error={error ? t(`fileErrors.${error}`, limits) : undefined} errorId="import-file-error">
 						<Input
 							id="import-file"
 							name="file"
@@ -92,8 +98,15 @@ function UploadForm({ error, token }: { error: UploadError | null; token: string
 							}}
 						/>
 					</Field>
+					{error === 'importInProgress' && blocking ? (
+						<p className="text-sm">
+							<Link to={`/app/transactions/import/${blocking.id}`} className="text-primary underline-offset-4 hover:underline">
+								{t('upload.openBlocking', { file: blocking.fileName ?? '—', who: blocking.who ?? '—' })}
+							</Link>
+						</p>
+					) : null}
 					<p id="import-file-help" className="text-sm text-muted-foreground">
-						{t('upload.help')}
+						{t('upload.help', limits)}
 					</p>
 					<div>
 						<SubmitButton intent="upload" label={t('upload.submit')} pendingLabel={t('upload.submitting')} />
