@@ -9,7 +9,7 @@ import { isRouteErrorResponse, RouterContextProvider, ServerRouter, type EntryCo
 import { socketAddressContext } from './.server/context.ts'
 import { getInstance } from './.server/i18n.ts'
 import { logError } from './.server/log.ts'
-import { securityHeaders } from './.server/headers.ts'
+import { securityHeaders } from './.server/security.ts'
 import { NonceProvider } from './components/nonce.tsx'
 
 export { ensureStarted, onDatabaseStopped, shutdown } from './.server/startup.ts'

@@ -4,7 +4,7 @@
  * messages (default 10,000; 30% payment notices made from the fixture mailbox, each with its
  * own id, the rest ~6 KB HTML newsletters); a fresh database of the PostgreSQL test server gets
  * an owner with the email upgrade and that mailbox connected. Then `syncMailbox`
- * (app/.server/email-sync/sync.ts), the Sync button's entry point, runs in a child process:
+ * (app/.server/payments/email-sync/sync.ts), the Sync button's entry point, runs in a child process:
  * read-only IMAP read, parsers, the import pipeline (one batch), the cursor. A second run (nothing
  * new) follows. Prints times and the child's peak RSS; not a pass/fail test.
  *
@@ -69,7 +69,7 @@ type ChildResult = { firstSeconds: number; secondSeconds: number; maxRss: number
 /** The sync runs in a child process that only syncs, so its peak RSS is the sync's (plus Node and the app's modules). */
 async function child([url, orgId, userId]: string[]) {
 	const { closeDatabase, openDatabase } = await import('../app/.server/db/index.ts')
-	const { syncMailbox } = await import('../app/.server/email-sync/sync.ts')
+	const { syncMailbox } = await import('../app/.server/payments/email-sync/sync.ts')
 	await openDatabase({ kind: 'pg', url: url!, max: 4 })
 	const baseline = process.memoryUsage().rss
 	let start = performance.now()
@@ -86,7 +86,7 @@ async function child([url, orgId, userId]: string[]) {
 async function main() {
 	const { asSystem, asUser, closeDatabase, openDatabase, sql } = await import('../app/.server/db/index.ts')
 	const { migrate } = await import('../app/.server/db/migrate.ts')
-	const { saveConnection } = await import('../app/.server/integrations.ts')
+	const { saveConnection } = await import('../app/.server/payments/email-sync/connections.ts')
 	const { name, url, drop } = await freshPgDatabase('p2p_bench_email_sync')
 	const imap = await startImapServer()
 	try {

@@ -1,6 +1,6 @@
 import { createContext } from 'react-router'
-import type { ActiveModule } from './modules.ts'
-import type { CurrentMember } from './organizations.ts'
+import type { ActiveModule } from './marketplace/modules.ts'
+import type { CurrentMember } from './organizations/current.ts'
 
 /** The TCP peer's address, set by the server for throttling (see server.js). */
 export const socketAddressContext = createContext<string | undefined>(undefined)

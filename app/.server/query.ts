@@ -1,5 +1,5 @@
 import type { Tx } from './db/index.ts'
-import type { Membership } from './organizations.ts'
+import type { Membership } from './organizations/current.ts'
 import { dateIn } from '#app/lib/dates.ts'
 import { checkSortAndPage, MAX_PAGE, type SortDirection } from '#app/lib/table-params.ts'
 

@@ -16,10 +16,10 @@ import {
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { useLocation } from 'react-router'
 import { Link, NavLink } from '#app/components/link.tsx'
-import type { ActiveModule } from '#app/.server/modules.ts'
+import type { ActiveModule } from '#app/.server/marketplace/modules.ts'
 import { AppForm } from '#app/components/app-form.tsx'
 import { ModuleIcon } from '#app/components/module-icon.tsx'
-import type { Membership } from '#app/.server/organizations.ts'
+import type { Membership } from '#app/.server/organizations/current.ts'
 import { cn } from '#app/lib/utils.ts'
 
 export type SidebarProps = {

@@ -5,7 +5,7 @@ import {
 	getDashboard,
 	getReport,
 	ExportTally,
-} from '#app/.server/analytics.ts'
+} from '#app/.server/payments/analytics.ts'
 import { asSystem, asUser, sql } from '#app/.server/db/index.ts'
 import type { PaymentMethod } from '#app/.server/db/types.ts'
 import type { TransactionCategory as Category } from '#app/lib/schemas/transactions.ts'

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import type { z } from 'zod'
-import { listFreeMembers, listProviders, listServices, saveProviders, saveServices } from '#app/.server/booking-tables.ts'
+import { listFreeMembers, listProviders, listServices, saveProviders, saveServices } from '#app/.server/booking/tables.ts'
 import { asSystem, sql } from '#app/.server/db/index.ts'
 import { providersSaveSchema, servicesSaveSchema, servicesSaveSchemaIn } from '#app/lib/schemas/booking-tables.ts'
 import { addMember, createBookingSetup, createUser } from './fixtures.ts'

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { describe, expect, test } from 'vitest'
 import { asAnon, asSystem, asUser, sql, type Tx } from '#app/.server/db/index.ts'
-import { addDateOverride, changeAppointmentStatus, getBookingAnalytics, getCalendarDay } from '#app/.server/booking.ts'
+import { addDateOverride, changeAppointmentStatus, getBookingAnalytics, getCalendarDay } from '#app/.server/booking/staff.ts'
 import { addMember, at, createBookingSetup, createUser, refusal, upcomingWeekday, weekdayAfter } from './fixtures.ts'
 
 type Booked = {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { editableClient, getClient, listClients, saveClients, type EditableClientRow } from '#app/.server/clients.ts'
+import { editableClient, getClient, listClients, saveClients, type EditableClientRow } from '#app/.server/payments/clients.ts'
 import { asSystem, asUser, sql } from '#app/.server/db/index.ts'
 import { clientsSaveSchema, type ClientRowInput } from '#app/lib/schemas/clients.ts'
 import { addMember, createUser } from './fixtures.ts'

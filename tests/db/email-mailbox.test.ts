@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { collectPayments, MailboxError, readNewMessages, syncLimits, type MailboxCursor } from '#app/.server/email-sync/mailbox.ts'
+import { collectPayments, MailboxError, readNewMessages, syncLimits, type MailboxCursor } from '#app/.server/payments/email-sync/mailbox.ts'
 import { startImapServer, type ImapServer } from '#tests/support/imap-server.ts'
 import { isDbTarget } from './fixtures.ts'
 

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { createRecoveryToken, resetPasswordWithToken, signIn, signUp } from '#app/.server/auth/local.ts'
 import { asSystem, asUser, sql, systemStatement } from '#app/.server/db/index.ts'
-import { createOrganization } from '#app/.server/organizations.ts'
+import { createOrganization } from '#app/.server/organizations/current.ts'
 import { allowEvent, rateLimitPruningJob } from '#app/.server/rate-limit.ts'
 import { createUser, isDbTarget } from './fixtures.ts'
 

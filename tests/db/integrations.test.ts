@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { asSystem, asUser, sql } from '#app/.server/db/index.ts'
-import { connectImap, disconnectIntegration, imapAccess, readSecrets, recordSyncHealth, refreshIntegration, saveConnection, storeTokens } from '#app/.server/integrations.ts'
+import { connectImap, disconnectIntegration, imapAccess, readSecrets, recordSyncHealth, refreshIntegration, saveConnection, storeTokens } from '#app/.server/payments/email-sync/connections.ts'
 import { startImapServer, type ImapServer } from '#tests/support/imap-server.ts'
 import { addMember, CATALOGUE, createUser, refusal, type TestUser } from './fixtures.ts'
 

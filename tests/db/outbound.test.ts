@@ -8,7 +8,7 @@
  */
 import { afterAll, describe, expect, test } from 'vitest'
 import { asSystem, asUser, sql } from '#app/.server/db/index.ts'
-import { allowPrivateImapHosts, checkImapLogin, connectImap, type ImapLimits } from '#app/.server/integrations.ts'
+import { allowPrivateImapHosts, checkImapLogin, connectImap, type ImapLimits } from '#app/.server/payments/email-sync/connections.ts'
 import { OUTBOUND } from '#app/.server/outbound.ts'
 import { closedPort, startHostileServer, type HostileServer } from '#tests/support/hostile-servers.ts'
 import { CATALOGUE, createUser, isDbTarget } from './fixtures.ts'

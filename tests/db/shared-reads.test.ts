@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { asSystem, sql } from '#app/.server/db/index.ts'
-import { getOrganizationWithCatalogue } from '#app/.server/public-booking.ts'
-import { forgetReadsOnWrite, forgetSharedReads, sharedReads } from '#app/.server/shared-reads.ts'
+import { getOrganizationWithCatalogue } from '#app/.server/booking/public/wizard.ts'
+import { forgetReadsOnWrite, forgetSharedReads, sharedReads } from '#app/.server/db/shared-reads.ts'
 import { createBookingSetup, createUser, isDbTarget } from './fixtures.ts'
 
 /** A read that counts its calls and answers `value()` after `ms`. */
@@ -137,7 +137,7 @@ describe('shared reads', () => {
 })
 
 describe('public_booking_changes triggers (catalogue)', () => {
-	// Each function the public pages' kept reads call (app/.server/public-booking.ts).
+	// Each function the public pages' kept reads call (app/.server/booking/public/wizard.ts).
 	const FUNCTIONS = [
 		'get_public_organization',
 		'get_public_services',

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { asSystem, asUser, sql } from '#app/.server/db/index.ts'
-import { syncMailbox } from '#app/.server/email-sync/sync.ts'
-import { listMemberships } from '#app/.server/organizations.ts'
+import { syncMailbox } from '#app/.server/payments/email-sync/sync.ts'
+import { listMemberships } from '#app/.server/organizations/current.ts'
 import { memberClock, organizationClock } from '#app/.server/query.ts'
 import {
 	editableTransaction,
@@ -11,7 +11,7 @@ import {
 	saveTransactions,
 	type LoadedTransaction,
 	type TransactionRow,
-} from '#app/.server/transactions.ts'
+} from '#app/.server/payments/transactions.ts'
 import { P2P_MODULE_ID, TRANSACTION_SORTS, type TransactionRowInput } from '#app/lib/schemas/transactions.ts'
 import { addMember, createUser } from './fixtures.ts'
 

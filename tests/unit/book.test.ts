@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { brandingOf, choiceQuery, readChoices } from '#app/.server/public-booking.ts'
+import { brandingOf, choiceQuery, readChoices } from '#app/.server/booking/public/wizard.ts'
 import { contactFormSchema } from '#app/lib/schemas/book.ts'
 import { displayZones } from '#app/lib/timezones.ts'
 

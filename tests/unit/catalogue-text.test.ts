@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { RouterContextProvider } from 'react-router'
 import { describe, expect, test } from 'vitest'
-import { catalogueT, localizeModule, localizeUpgrade } from '#app/.server/catalogue-text.ts'
+import { catalogueT, localizeModule, localizeUpgrade } from '#app/.server/marketplace/catalogue-text.ts'
 import { i18nextMiddleware } from '#app/.server/i18n.ts'
 import { supportedLanguages, type Language } from '#app/lib/i18n.ts'
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { csvField, ExportTally } from '#app/.server/analytics.ts'
+import { csvField, ExportTally } from '#app/.server/payments/analytics.ts'
 
 describe('CSV export fields', () => {
 	test.each([

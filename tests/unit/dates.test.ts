@@ -1,8 +1,8 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import { addDays, addMonths, DATE_MAX, DATE_MIN, dateIn, dateTimeIn, isTimeZone, monthsFrom, MONTHS_IN_DATE_RANGE, parseIsoDate } from '#app/lib/dates.ts'
-import { fillMonths } from '#app/.server/analytics.ts'
-import { resolveRange } from '#app/.server/analytics.ts'
+import { fillMonths } from '#app/.server/payments/analytics.ts'
+import { resolveRange } from '#app/.server/payments/analytics.ts'
 
 const pad = (n: number, width: number) => String(n).padStart(width, '0')
 

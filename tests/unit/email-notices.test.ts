@@ -7,9 +7,9 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { htmlToText, readNotice } from '#app/.server/email-sync/notice.ts'
-import { failsAuthentication, parseNotice, parserFor } from '#app/.server/email-sync/parsers/index.ts'
-import { money } from '#app/.server/email-sync/parsers/common.ts'
+import { htmlToText, readNotice } from '#app/.server/payments/email-sync/notice.ts'
+import { failsAuthentication, parseNotice, parserFor } from '#app/.server/payments/email-sync/parsers/index.ts'
+import { money } from '#app/.server/payments/email-sync/parsers/common.ts'
 
 const DIR = path.resolve('tests/unit/fixtures/mailbox')
 const OWN = ['owner@example.test']

@@ -2,7 +2,7 @@ import { UNSAFE_ErrorResponseImpl as ErrorResponseImpl, RouterContextProvider } 
 import { describe, expect, test } from 'vitest'
 import { requireMember, requireOwner, requireRole } from '#app/.server/auth/session.ts'
 import { memberContext } from '#app/.server/context.ts'
-import type { CurrentMember } from '#app/.server/organizations.ts'
+import type { CurrentMember } from '#app/.server/organizations/current.ts'
 import { invariantResponse } from '#app/lib/errors.ts'
 import { pageMeta, pageTitle } from '#app/lib/meta.ts'
 import type { Role } from '#app/lib/roles.ts'

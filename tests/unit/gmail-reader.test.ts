@@ -7,8 +7,8 @@ import { readFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { readGmailMessages } from '#app/.server/email-sync/gmail-reader.ts'
-import { MailboxError } from '#app/.server/email-sync/mailbox.ts'
+import { readGmailMessages } from '#app/.server/payments/email-sync/gmail-reader.ts'
+import { MailboxError } from '#app/.server/payments/email-sync/mailbox.ts'
 
 const DIR = path.resolve('tests/unit/fixtures/mailbox')
 const NOW = new Date('2026-11-22T12:00:00Z')
@@ -75,7 +75,7 @@ describe('reading Gmail through the API', () => {
 })
 
 test('Gmail messages go through the same parsers as IMAP ones', async () => {
-	const { noticeCollector } = await import('#app/.server/email-sync/mailbox.ts')
+	const { noticeCollector } = await import('#app/.server/payments/email-sync/mailbox.ts')
 	const collector = noticeCollector({ ownAddresses: ['owner@example.test'] })
 	await readGmailMessages('good-token', null, collector.add, { baseUrl, now: NOW })
 	expect(collector.result.payments.map((p) => [p.method, p.payer, p.amount]).slice(0, 2)).toEqual([

@@ -10,7 +10,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import path from 'node:path'
 import { OAuth2RequestError } from 'arctic'
 import { afterAll, describe, expect, test } from 'vitest'
-import { readGmailMessages } from '#app/.server/email-sync/gmail-reader.ts'
+import { readGmailMessages } from '#app/.server/payments/email-sync/gmail-reader.ts'
 import { googleTokenRequest } from '#app/.server/auth/google.ts'
 import { sendSmtp } from '#app/.server/mail/index.ts'
 import { isPublicAddress, OUTBOUND, OutboundError, outboundFetch, resolveHost } from '#app/.server/outbound.ts'

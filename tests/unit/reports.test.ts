@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { csvField, csvLine, ExportTally, fillMonths, presetRange, resolveRange, splitRange } from '#app/.server/analytics.ts'
+import { csvField, csvLine, ExportTally, fillMonths, presetRange, resolveRange, splitRange } from '#app/.server/payments/analytics.ts'
 
 // The pure parts of the reports: ranges from the URL, months, and the CSV export's fields.
 

@@ -121,9 +121,9 @@ describe('the sidebar cookie', () => {
 	test('carries Secure under an https PUBLIC_URL, and not under http', async () => {
 		vi.resetModules()
 		vi.stubEnv('PUBLIC_URL', 'https://tracker.example')
-		expect((await import('#app/.server/sidebar.ts')).serializeSidebarCookie(true)).toMatch(/; Secure$/)
+		expect((await import('#app/.server/account/sidebar.ts')).serializeSidebarCookie(true)).toMatch(/; Secure$/)
 		vi.resetModules()
 		vi.stubEnv('PUBLIC_URL', 'http://localhost:3000')
-		expect((await import('#app/.server/sidebar.ts')).serializeSidebarCookie(true)).not.toContain('Secure')
+		expect((await import('#app/.server/account/sidebar.ts')).serializeSidebarCookie(true)).not.toContain('Secure')
 	})
 })

@@ -27,7 +27,7 @@ import {
 } from './local.ts'
 import { supabaseAuth } from './supabase.ts'
 import { resendVerification, sendVerification, type ResendOutcome } from './verification.ts'
-import { changePassword } from '../profile.ts'
+import { changePassword } from '../account/profile.ts'
 
 export type { AuthUser }
 

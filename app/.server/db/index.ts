@@ -154,7 +154,7 @@ export async function dumpDatabaseImage(): Promise<Blob> {
  * Listens to NOTIFY on a channel of a PostgreSQL server, on a connection of its own (no
  * queries run on it); `onEnd` is called when that connection ends (the server restarted, the
  * network dropped). Null on the embedded database, whose single connection cannot be held:
- * there the app notifies in process instead (app/.server/booking-events.ts).
+ * there the app notifies in process instead (app/.server/booking/live-updates.ts).
  */
 export async function listenToChannel(channel: string, onNotify: (payload: string) => void, onEnd?: () => void): Promise<(() => Promise<void>) | null> {
 	const c = await current()

@@ -15,7 +15,7 @@
 import { NOTIFICATION_DEFAULTS, type NotificationKind } from '#app/lib/schemas/settings.ts'
 import type { Role } from '#app/lib/roles.ts'
 import { asSystem, sql } from '../db/index.ts'
-import { mayUseModule } from '../modules.ts'
+import { mayUseModule } from '../marketplace/modules.ts'
 
 /** The module (supabase/seed.sql's `feature_type`) each kind tells about, and whether the kind needs it activated. */
 export const NOTIFICATION_MODULES: Record<NotificationKind, { feature: string; required: boolean }> = {

@@ -41,7 +41,7 @@ export const clientRowSchema = z
 		// One line of plain text (fields.ts): a name or company is written into mails and calendar files.
 		if (row.company && !isSingleLine(row.company)) ctx.addIssue({ code: 'custom', message: CONTROL_CHARACTERS, path: ['company'] })
 		// A new row's phone is checked here, with the other fields; a saved row's only when it
-		// changes, which the save knows (app/.server/clients.ts: one saved before the rule stays).
+		// changes, which the save knows (app/.server/payments/clients.ts: one saved before the rule stays).
 		if (!row.id && row.phone && !PHONE.test(row.phone)) ctx.addIssue({ code: 'custom', message: 'phoneInvalid', path: ['phone'] })
 	}, EVERY_ROW_ERROR)
 	.transform((row) => ({

@@ -1,7 +1,7 @@
 import { ArrowRightIcon, CheckCircle2Icon, DollarSignIcon, PlusIcon, ReceiptIcon, UsersIcon } from '#app/components/icons.tsx'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { Link } from '#app/components/link.tsx'
-import { getDashboard } from '#app/.server/analytics.ts'
+import { getDashboard } from '#app/.server/payments/analytics.ts'
 import { requireMember } from '#app/.server/auth/session.ts'
 import { CategoryBadge, useCategoryLabel } from '#app/components/category-badge.tsx'
 import { SmallMonthlyChartSlot } from '#app/components/chart-slot.tsx'

@@ -2,8 +2,8 @@ import { useTranslation } from '#app/lib/use-translation.ts'
 import { redirect } from 'react-router'
 import { Link } from '#app/components/link.tsx'
 import { requireMember } from '#app/.server/auth/session.ts'
-import { catalogueT, localizeModule, localizeUpgrade } from '#app/.server/catalogue-text.ts'
-import { getGearHistory } from '#app/.server/modules.ts'
+import { catalogueT, localizeModule, localizeUpgrade } from '#app/.server/marketplace/catalogue-text.ts'
+import { getGearHistory } from '#app/.server/marketplace/modules.ts'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
@@ -22,7 +22,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	const history = await getGearHistory(user.userId, organization.id, readPage(new URL(request.url).searchParams))
 	// A page past the end (an old link, a hand-made address) is not "no gear movements yet".
 	if (history.rows.length === 0 && history.page > 1) throw redirect('/app/gears')
-	// Module and upgrade names in the interface language (app/.server/catalogue-text.ts).
+	// Module and upgrade names in the interface language (app/.server/marketplace/catalogue-text.ts).
 	const t = catalogueT(context)
 	const rows = history.rows.map(({ moduleId, upgradeId, ...r }) => ({
 		...r,

@@ -1,6 +1,6 @@
 import { requireMember } from '#app/.server/auth/session.ts'
-import { clearPendingCookie, finishGmailConnect, readPending } from '#app/.server/gmail.ts'
-import { saveConnection } from '#app/.server/integrations.ts'
+import { clearPendingCookie, finishGmailConnect, readPending } from '#app/.server/payments/email-sync/gmail.ts'
+import { saveConnection } from '#app/.server/payments/email-sync/connections.ts'
 import { safeRedirect } from '#app/.server/security.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { isOwner } from '#app/lib/roles.ts'

@@ -4,10 +4,10 @@ import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, redirect } from 'react-router'
 import { Link } from '#app/components/link.tsx'
 import { requireMember } from '#app/.server/auth/session.ts'
-import { catalogueT, localizeModule, localizeUpgrade } from '#app/.server/catalogue-text.ts'
-import { listSyncRuns, syncMailbox, syncToast } from '#app/.server/email-sync/sync.ts'
-import { checkGmail, startGmailConnect } from '#app/.server/gmail.ts'
-import { connectImap, disconnectIntegration, refreshIntegration } from '#app/.server/integrations.ts'
+import { catalogueT, localizeModule, localizeUpgrade } from '#app/.server/marketplace/catalogue-text.ts'
+import { listSyncRuns, syncMailbox, syncToast } from '#app/.server/payments/email-sync/sync.ts'
+import { checkGmail, startGmailConnect } from '#app/.server/payments/email-sync/gmail.ts'
+import { connectImap, disconnectIntegration, refreshIntegration } from '#app/.server/payments/email-sync/connections.ts'
 import {
 	activateModule,
 	deactivateModule,
@@ -19,12 +19,12 @@ import {
 	updateModuleSettings,
 	type ModuleChangeResult,
 	type ModuleDetail,
-} from '#app/.server/modules.ts'
+} from '#app/.server/marketplace/modules.ts'
 import { memberClock } from '#app/.server/query.ts'
-import type { Membership } from '#app/.server/organizations.ts'
+import type { Membership } from '#app/.server/organizations/current.ts'
 import { allowEvent } from '#app/.server/rate-limit.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
-import { getSyncStatus } from '#app/.server/transactions.ts'
+import { getSyncStatus } from '#app/.server/payments/transactions.ts'
 import { AppForm } from '#app/components/app-form.tsx'
 import { EmailSyncHistory, type EmailSyncView } from '#app/components/email-sync-history.tsx'
 import { IntegrationCard, useProviderName, type IntegrationView } from '#app/components/integration-card.tsx'
@@ -66,7 +66,7 @@ async function loadModule(context: Route.LoaderArgs['context'], moduleId: string
 export async function loader({ request, params, context }: Route.LoaderArgs) {
 	const loaded = await loadModule(context, params.moduleId)
 	const { member } = loaded
-	// Names, descriptions and features in the interface language (app/.server/catalogue-text.ts).
+	// Names, descriptions and features in the interface language (app/.server/marketplace/catalogue-text.ts).
 	const t = catalogueT(context)
 	const detail = {
 		...loaded.detail,

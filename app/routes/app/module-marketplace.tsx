@@ -4,7 +4,7 @@ import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form, useNavigation } from 'react-router'
 import { Link } from '#app/components/link.tsx'
 import { requireMember } from '#app/.server/auth/session.ts'
-import { catalogueT, localizeModule, localizeUpgrade } from '#app/.server/catalogue-text.ts'
+import { catalogueT, localizeModule, localizeUpgrade } from '#app/.server/marketplace/catalogue-text.ts'
 import { getLocale } from '#app/.server/i18n.ts'
 import {
 	activateModule,
@@ -15,7 +15,7 @@ import {
 	setFavorite,
 	type MarketplaceModule,
 	type ModuleChangeResult,
-} from '#app/.server/modules.ts'
+} from '#app/.server/marketplace/modules.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { AppForm } from '#app/components/app-form.tsx'
 import { ConfirmDeactivate } from '#app/components/confirm-deactivate.tsx'
@@ -46,7 +46,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	const q = (params.get('q') ?? '').slice(0, 100)
 	const favoritesOnly = params.get('favorites') === '1'
 	const found = await getMarketplace(user.userId, organization.id, { q, favoritesOnly })
-	// Names, descriptions, features and tags in the interface language (app/.server/catalogue-text.ts).
+	// Names, descriptions, features and tags in the interface language (app/.server/marketplace/catalogue-text.ts).
 	const t = catalogueT(context)
 	const localize = (m: (typeof found.catalogue)[number]) => ({ ...localizeModule(t, m), upgrades: m.upgrades.map((u) => localizeUpgrade(t, u)) })
 	// In the order of the names the user reads (the catalogue's are English).

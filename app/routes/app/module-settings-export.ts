@@ -1,5 +1,5 @@
 import { requireMember } from '#app/.server/auth/session.ts'
-import { getModuleDetail, mayUseModule } from '#app/.server/modules.ts'
+import { getModuleDetail, mayUseModule } from '#app/.server/marketplace/modules.ts'
 import { errorResponse, invariantResponse } from '#app/lib/errors.ts'
 import type { Route } from './+types/module-settings-export'
 import { isUuid } from '#app/lib/uuid.ts'

@@ -1,4 +1,4 @@
-import { ExportTally, exportTransactions, resolveReportRange, csvLine, type DateRange } from '#app/.server/analytics.ts'
+import { ExportTally, exportTransactions, resolveReportRange, csvLine, type DateRange } from '#app/.server/payments/analytics.ts'
 import { requireMember } from '#app/.server/auth/session.ts'
 import { getInstance } from '#app/.server/i18n.ts'
 import { formatPercent } from '#app/lib/format.ts'

@@ -2,7 +2,7 @@ import { CalculatorIcon, DollarSignIcon, DownloadIcon, ReceiptIcon } from '#app/
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form } from 'react-router'
 import { Link } from '#app/components/link.tsx'
-import { getReport, RANGE_PRESETS, rangeSearchParams, type DateRange, type RangeFigures } from '#app/.server/analytics.ts'
+import { getReport, RANGE_PRESETS, rangeSearchParams, type DateRange, type RangeFigures } from '#app/.server/payments/analytics.ts'
 import { requireMember } from '#app/.server/auth/session.ts'
 import { categoryColors } from '#app/components/category-badge.tsx'
 import { MonthlyChartSlot, ShareChartSlot } from '#app/components/chart-slot.tsx'

@@ -1,7 +1,7 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { Form } from 'react-router'
 import { Link } from '#app/components/link.tsx'
-import { confirmEmailChange, findEmailChange } from '#app/.server/email-change.ts'
+import { confirmEmailChange, findEmailChange } from '#app/.server/account/email-change.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { AuthCard } from '#app/components/auth-card.tsx'
 import { Button } from '#app/components/ui/button.tsx'

@@ -1,7 +1,7 @@
-import { bookingIcs } from '#app/.server/booking-calendar.ts'
+import { bookingIcs } from '#app/.server/booking/ics.ts'
 import { getLocale } from '#app/.server/i18n.ts'
-import { getManagedBooking } from '#app/.server/public-booking.ts'
-import { calendarOf, manageLink } from '#app/.server/public-booking-mail.ts'
+import { getManagedBooking } from '#app/.server/booking/public/wizard.ts'
+import { calendarOf, manageLink } from '#app/.server/booking/public/mail.ts'
 import type { Route } from './+types/booked-ics'
 
 /** The booking's calendar file, by its manage token. */

@@ -15,8 +15,8 @@ import {
 	resolveWizard,
 	stepUrl,
 	refusedParam,
-} from '#app/.server/public-booking.ts'
-import { whenText } from '#app/.server/public-booking-mail.ts'
+} from '#app/.server/booking/public/wizard.ts'
+import { whenText } from '#app/.server/booking/public/mail.ts'
 import { RefusedNotice, STEP_HEADING, WizardNav, WizardProgress } from '#app/components/book-wizard.tsx'
 import { SubmitButton } from '#app/components/submit-button.tsx'
 import { formatMoney } from '#app/lib/format.ts'

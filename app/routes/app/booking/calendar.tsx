@@ -15,7 +15,7 @@ import {
 	getStaffAvailabilityInput,
 	requireBookingMember,
 	staffCreateBooking,
-} from '#app/.server/booking.ts'
+} from '#app/.server/booking/staff.ts'
 import { allowedChanges, isStatusChange, type AppointmentStatus } from '#app/lib/appointment-status.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { AppForm } from '#app/components/app-form.tsx'

@@ -11,7 +11,7 @@ import {
 	listDateOverrides,
 	requireBookingMember,
 	saveBookingSettings,
-} from '#app/.server/booking.ts'
+} from '#app/.server/booking/staff.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { AppForm } from '#app/components/app-form.tsx'
 import { Field } from '#app/components/field.tsx'

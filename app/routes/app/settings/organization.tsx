@@ -5,7 +5,7 @@ import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, useSearchParams } from 'react-router'
 import { Link } from '#app/components/link.tsx'
 import { requireMember, requireOwner } from '#app/.server/auth/session.ts'
-import { publicBookingUrl } from '#app/.server/booking.ts'
+import { publicBookingUrl } from '#app/.server/booking/staff.ts'
 import { pictureRefusalKey } from '#app/.server/images.ts'
 import { logError } from '#app/.server/log.ts'
 import {
@@ -15,8 +15,8 @@ import {
 	saveBrandColors,
 	setLogo,
 	updateOrganization,
-} from '#app/.server/organization-settings.ts'
-import { removeMember } from '#app/.server/members.ts'
+} from '#app/.server/organizations/settings.ts'
+import { removeMember } from '#app/.server/organizations/members.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { AppForm } from '#app/components/app-form.tsx'
 import { Field } from '#app/components/field.tsx'

@@ -11,10 +11,10 @@
  * "Today" is the organization's, from booking_settings.timezone.
  */
 import type { RawBuilder } from 'kysely'
-import { asUser, sql, type Tx } from './db/index.ts'
-import type { PaymentMethod } from './db/types.ts'
-import { memberClock, organizationClock } from './query.ts'
-import type { Membership } from './organizations.ts'
+import { asUser, sql, type Tx } from '../db/index.ts'
+import type { PaymentMethod } from '../db/types.ts'
+import { memberClock, organizationClock } from '../query.ts'
+import type { Membership } from '../organizations/current.ts'
 import { addMonths, monthEnd, monthsBetween, monthsFrom, monthStart, MONTHS_IN_DATE_RANGE, parseIsoDate, previousDay } from '#app/lib/dates.ts'
 import { TRANSACTION_CATEGORIES, type TransactionCategory } from '#app/lib/schemas/transactions.ts'
 

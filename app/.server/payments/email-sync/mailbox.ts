@@ -12,8 +12,8 @@
  * returns a cursor at the last message fully handled, with `more`, so the next run goes on.
  */
 import type { ImapFlow } from 'imapflow'
-import { IMAP_CAP_CODES, ImapFailure, withImapSession, type ImapAccess, type ImapLimits } from '../integrations.ts'
-import { deadlineSignal, OUTBOUND } from '../outbound.ts'
+import { IMAP_CAP_CODES, ImapFailure, withImapSession, type ImapAccess, type ImapLimits } from './connections.ts'
+import { deadlineSignal, OUTBOUND } from '../../outbound.ts'
 import { readNotice, type Notice } from './notice.ts'
 import { parseNotice, parserFor, type NoticePayment, type ParseOptions } from './parsers/index.ts'
 import type { CheckFailure } from '#app/lib/integrations.ts'

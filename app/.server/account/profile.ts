@@ -3,11 +3,11 @@
  * password and sessions. Profile rows are read and written as the user (RLS: own row only);
  * the password and sessions live in the auth adapter's tables (asSystem).
  */
-import { asSystem, asUser, dbErrorCode } from './db/index.ts'
-import { setPassword } from './auth/local.ts'
-import { verifyPassword } from './auth/password.ts'
-import { hashToken } from './auth/tokens.ts'
-import { removePicture, replacePicture, type PictureRefusal, type PictureTarget } from './images.ts'
+import { asSystem, asUser, dbErrorCode } from '../db/index.ts'
+import { setPassword } from '../auth/local.ts'
+import { verifyPassword } from '../auth/password.ts'
+import { hashToken } from '../auth/tokens.ts'
+import { removePicture, replacePicture, type PictureRefusal, type PictureTarget } from '../images.ts'
 import type { ProfileValues } from '#app/lib/schemas/settings.ts'
 
 export type Profile = {

@@ -1,4 +1,4 @@
-import { secureCookies } from './security.ts'
+import { secureCookies } from '../security.ts'
 
 /**
  * docs/product.md, App shell and sidebar: the sidebar's state in a cookie named sidebar:state for 7 days, "true" when

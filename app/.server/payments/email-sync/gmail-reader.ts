@@ -9,7 +9,7 @@
  * the run stops at its time or byte budget, or the caller's signal, with the cursor at the last
  * message handled and `more`, so the next run goes on.
  */
-import { OUTBOUND, OutboundError, deadlineSignal, outboundFetch } from '../outbound.ts'
+import { OUTBOUND, OutboundError, deadlineSignal, outboundFetch } from '../../outbound.ts'
 import { DEFAULT_LOOKBACK_DAYS, MailboxError, syncLimits, type SkippedMessage } from './mailbox.ts'
 import type { CheckFailure } from '#app/lib/integrations.ts'
 

@@ -2,9 +2,9 @@ import { sql, type RawBuilder } from 'kysely'
 import { CLIENT_DEFAULT_SORT, CLIENT_SORTS, type ClientChoice, type ClientRowInput, type ClientSort, type ClientStatus } from '#app/lib/schemas/clients.ts'
 import { type BatchResult, type SaveWarning } from '#app/lib/editable-rows.ts'
 import { PHONE } from '#app/lib/schemas/fields.ts'
-import { batchSaver, fingerprint, versionOf, type BatchPlan } from './data-table.ts'
-import { asUser, type Tx } from './db/index.ts'
-import { COUNT_CAP, likePattern, normalizeSearch, payerKey, readPaging, type PageOptions, type SortDirection } from './query.ts'
+import { batchSaver, fingerprint, versionOf, type BatchPlan } from '../data-table.ts'
+import { asUser, type Tx } from '../db/index.ts'
+import { COUNT_CAP, likePattern, normalizeSearch, payerKey, readPaging, type PageOptions, type SortDirection } from '../query.ts'
 
 /**
  * The clients of one organization: the paged, sorted, searched list, the all-or-nothing batch

@@ -14,9 +14,9 @@ import {
 } from '#app/lib/schemas/transactions.ts'
 import { type BatchResult } from '#app/lib/editable-rows.ts'
 import { groupsThousandsWithDots } from '#app/lib/schemas/fields.ts'
-import { batchSaver, fingerprint, versionOf, type Fail } from './data-table.ts'
-import { asUser, type Tx } from './db/index.ts'
-import { COUNT_CAP, likePattern, normalizeSearch, readPaging, type PageOptions, type SortDirection } from './query.ts'
+import { batchSaver, fingerprint, versionOf, type Fail } from '../data-table.ts'
+import { asUser, type Tx } from '../db/index.ts'
+import { COUNT_CAP, likePattern, normalizeSearch, readPaging, type PageOptions, type SortDirection } from '../query.ts'
 
 /**
  * The transactions of one organization: the paged, sorted, searched list (fast at 1,000,000

@@ -4,8 +4,8 @@
  * (activate_module, deactivate_module, purchase_upgrade, remove_upgrade,
  * update_module_settings), which check the owner again and spend gears in the same transaction.
  */
-import { asUser, dbErrorCode, sql, type Tx } from './db/index.ts'
-import { likePattern } from './query.ts'
+import { asUser, dbErrorCode, sql, type Tx } from '../db/index.ts'
+import { likePattern } from '../query.ts'
 import { hasRole, type Role } from '#app/lib/roles.ts'
 import { MODULE_VISIBILITIES, type ModuleVisibility } from '#app/lib/modules.ts'
 

@@ -18,12 +18,12 @@
  */
 import { EventEmitter } from 'node:events'
 import type { Role } from '#app/lib/roles.ts'
-import { SESSION_IDLE } from './auth/local.ts'
-import { auth, readLocalToken } from './auth/port.ts'
-import { hashToken } from './auth/tokens.ts'
-import { asSystem, listenToChannel, sql } from './db/index.ts'
-import { usesEmbeddedDatabase } from './env.ts'
-import { mayUseModule } from './modules.ts'
+import { SESSION_IDLE } from '../auth/local.ts'
+import { auth, readLocalToken } from '../auth/port.ts'
+import { hashToken } from '../auth/tokens.ts'
+import { asSystem, listenToChannel, sql } from '../db/index.ts'
+import { usesEmbeddedDatabase } from '../env.ts'
+import { mayUseModule } from '../marketplace/modules.ts'
 
 const CHANNEL = 'booking_changes'
 const RETRY_MS = 5_000

@@ -13,7 +13,7 @@
  * but not kept, since it may have started before the write committed. Until the LISTEN is up, and
  * after it drops, nothing is kept at all.
  */
-import { listenToChannel } from './db/index.ts'
+import { listenToChannel } from './index.ts'
 
 type Entry<V> = { value: Promise<V>; expires: number }
 

@@ -5,13 +5,13 @@
  * leave. Every change runs in one transaction that first locks the organization's row, so two
  * concurrent demotions cannot leave it without an owner.
  */
-import { hashPassword } from './auth/password.ts'
-import { normalizeEmail } from './auth/local.ts'
-import { hashToken, newToken } from './auth/tokens.ts'
-import { asSystem, asUser, dbErrorCode, sql, type Tx } from './db/index.ts'
-import { queueMail } from './mail/index.ts'
-import { tIn } from './notifications/translate.ts'
-import { publicOrigin } from './security.ts'
+import { hashPassword } from '../auth/password.ts'
+import { normalizeEmail } from '../auth/local.ts'
+import { hashToken, newToken } from '../auth/tokens.ts'
+import { asSystem, asUser, dbErrorCode, sql, type Tx } from '../db/index.ts'
+import { queueMail } from '../mail/index.ts'
+import { tIn } from '../notifications/translate.ts'
+import { publicOrigin } from '../security.ts'
 import type { Language } from '#app/lib/i18n.ts'
 import { ROLES, type Role } from '#app/lib/roles.ts'
 

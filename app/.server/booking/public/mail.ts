@@ -7,11 +7,11 @@
 import type { TFunction } from 'i18next'
 import { fallbackLanguage, isLanguage } from '#app/lib/i18n.ts'
 import { oneLine } from '#app/lib/schemas/fields.ts'
-import { bookingIcs, googleCalendarUrl } from './booking-calendar.ts'
-import { instanceFor } from './i18n.ts'
-import { queueMail } from './mail/index.ts'
-import type { ManagedBooking } from './public-booking.ts'
-import { publicOrigin } from './security.ts'
+import { bookingIcs, googleCalendarUrl } from '../ics.ts'
+import { instanceFor } from '../../i18n.ts'
+import { queueMail } from '../../mail/index.ts'
+import type { ManagedBooking } from './wizard.ts'
+import { publicOrigin } from '../../security.ts'
 
 export type BookingMailKind = 'booked' | 'rescheduled' | 'cancelled'
 

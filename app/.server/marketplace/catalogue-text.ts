@@ -1,6 +1,6 @@
 import type { i18n } from 'i18next'
 import type { RouterContextProvider } from 'react-router'
-import { getLocale, instanceFor } from './i18n.ts'
+import { getLocale, instanceFor } from '../i18n.ts'
 import type { Language } from '#app/lib/i18n.ts'
 
 /**

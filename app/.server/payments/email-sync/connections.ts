@@ -1,17 +1,17 @@
 /**
  * Mailbox connections of the email upgrade (docs/product.md, Integrations). An IMAP mailbox is
  * saved only after logging in to it succeeded; its app password (and a Google connection's
- * tokens, app/.server/gmail.ts) is sealed (app/.server/secrets.ts) before it reaches the
+ * tokens, app/.server/payments/email-sync/gmail.ts) is sealed (app/.server/secrets.ts) before it reaches the
  * database, kept in private.integration_tokens, opened only here, and deleted on disconnect.
  * Changes go through the owner-only SQL functions of migration 20261123003000_integrations.sql.
  * Every IMAP connection (the check here, the sync's reads) goes through `withImapSession`: the
  * outbound policy of app/.server/outbound.ts (a checked address, read caps, one deadline).
  */
 import { ImapFlow } from 'imapflow'
-import { asSystem, asUser, dbErrorCode, sql } from './db/index.ts'
-import { env } from './env.ts'
-import { deadlineSignal, OUTBOUND, OutboundError, resolveHost, withDeadline, type CheckedHost } from './outbound.ts'
-import { open, seal } from './secrets.ts'
+import { asSystem, asUser, dbErrorCode, sql } from '../../db/index.ts'
+import { env } from '../../env.ts'
+import { deadlineSignal, OUTBOUND, OutboundError, resolveHost, withDeadline, type CheckedHost } from '../../outbound.ts'
+import { open, seal } from '../../secrets.ts'
 import { PROVIDER_SCOPES, type CheckFailure, type IntegrationProvider } from '#app/lib/integrations.ts'
 
 export type ImapSettings = { host: string; port: number; tls: boolean; user: string }
@@ -305,7 +305,7 @@ export async function recordCheck(userId: string, organizationId: string, creden
 
 /**
  * Refresh Status: logs in again with the stored settings and records the outcome. `checkOther`
- * checks providers other than IMAP (app/.server/gmail.ts).
+ * checks providers other than IMAP (app/.server/payments/email-sync/gmail.ts).
  */
 export async function refreshIntegration(
 	userId: string,

@@ -21,17 +21,17 @@ import {
 } from '#app/lib/availability.ts'
 import { addDays, dateIn, isTimeZone } from '#app/lib/dates.ts'
 import { contactSchema, type ContactValues } from '#app/lib/schemas/book.ts'
-import { BOOKING_REFUSALS, type BookingSettings } from './booking.ts'
-import { notifyBookingChange } from './booking-events.ts'
-import { asAnon, dbErrorCode, sql } from './db/index.ts'
-import { env } from './env.ts'
-import { logError } from './log.ts'
-import { notifyStaffOfBooking } from './notifications/index.ts'
-import { allowEvent } from './rate-limit.ts'
-import { open, seal } from './secrets.ts'
-import { secureCookies } from './security.ts'
-import { sharedReads } from './shared-reads.ts'
-import { sendBookingMail, whenText } from './public-booking-mail.ts'
+import { BOOKING_REFUSALS, type BookingSettings } from '../staff.ts'
+import { notifyBookingChange } from '../live-updates.ts'
+import { asAnon, dbErrorCode, sql } from '../../db/index.ts'
+import { env } from '../../env.ts'
+import { logError } from '../../log.ts'
+import { notifyStaffOfBooking } from '../../notifications/index.ts'
+import { allowEvent } from '../../rate-limit.ts'
+import { open, seal } from '../../secrets.ts'
+import { secureCookies } from '../../security.ts'
+import { sharedReads } from '../../db/shared-reads.ts'
+import { sendBookingMail, whenText } from './mail.ts'
 import { isUuid } from '#app/lib/uuid.ts'
 
 const TOKEN = /^[0-9a-f]{64}$/
@@ -77,7 +77,7 @@ export async function getPublicOrganization(slug: string): Promise<PublicOrganiz
 /**
  * How long the public pages keep what every visitor of an organization reads alike, the
  * catalogue and the busy times, when no change has made them forget it first
- * (app/.server/shared-reads.ts; docs/decisions/024-public-booking-reads.md).
+ * (app/.server/db/shared-reads.ts; docs/decisions/024-public-booking-reads.md).
  */
 const SHARED_READS = { ttlMs: 10_000, max: 500 }
 type OrganizationWithCatalogue = { org: PublicOrganization; catalogue: Catalogue } | null
@@ -485,7 +485,7 @@ export async function resolveWizard(
 
 /**
  * The refusals the wizard explains: the booking functions' shared codes (the same checks as the
- * staff calendar's, app/.server/booking.ts), then the public side's own (guests, limits, the
+ * staff calendar's, app/.server/booking/staff.ts), then the public side's own (guests, limits, the
  * manage link).
  */
 export const PUBLIC_REFUSALS = [

@@ -1,7 +1,7 @@
 import { type BatchResult, type SaveHow } from '#app/lib/editable-rows.ts'
 import { type ProviderRowInput, type ServiceRowInput } from '#app/lib/schemas/booking-tables.ts'
-import { fingerprint, saveBatch, versionOf, type BatchSpec } from './data-table.ts'
-import { asUser, sql } from './db/index.ts'
+import { fingerprint, saveBatch, versionOf, type BatchSpec } from '../data-table.ts'
+import { asUser, sql } from '../db/index.ts'
 
 /**
  * The booking services and providers tables of the staff administration, on the editable-table

@@ -7,11 +7,11 @@
  */
 import { decodeIdToken, Google, generateCodeVerifier, generateState, OAuth2RequestError } from 'arctic'
 import { createCookie } from 'react-router'
-import { googleConfigured, googleTokenRequest } from './auth/google.ts'
-import { env } from './env.ts'
-import { storeTokens, type CheckResult, type StoredSecrets } from './integrations.ts'
-import { OUTBOUND, OutboundError, outboundFetch } from './outbound.ts'
-import { publicOrigin, secureCookies } from './security.ts'
+import { googleConfigured, googleTokenRequest } from '../../auth/google.ts'
+import { env } from '../../env.ts'
+import { storeTokens, type CheckResult, type StoredSecrets } from './connections.ts'
+import { OUTBOUND, OutboundError, outboundFetch } from '../../outbound.ts'
+import { publicOrigin, secureCookies } from '../../security.ts'
 import { PROVIDER_SCOPES } from '#app/lib/integrations.ts'
 
 export const GMAIL_CALLBACK_PATH = '/app/integrations/google/callback'

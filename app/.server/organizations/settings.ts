@@ -4,9 +4,9 @@
  * get_public_organization), and its deletion. Writes run as the signed-in user, so RLS and
  * the SQL functions check again that the user is an owner.
  */
-import { asAnon, asUser, dbErrorCode, sql } from './db/index.ts'
-import { removePicture, replacePicture, type PictureRefusal, type PictureTarget } from './images.ts'
-import { storage } from './storage/index.ts'
+import { asAnon, asUser, dbErrorCode, sql } from '../db/index.ts'
+import { removePicture, replacePicture, type PictureRefusal, type PictureTarget } from '../images.ts'
+import { storage } from '../storage/index.ts'
 import { DEFAULT_BRAND_COLORS } from '#app/lib/schemas/settings.ts'
 
 export type OrganizationSettings = {

@@ -1,8 +1,8 @@
 import { createCookie } from 'react-router'
 import type { Role } from '#app/lib/roles.ts'
-import { asUser, dbErrorCode, sql, type Tx } from './db/index.ts'
-import { secureCookies } from './security.ts'
-import type { AuthUser } from './auth/local.ts'
+import { asUser, dbErrorCode, sql, type Tx } from '../db/index.ts'
+import { secureCookies } from '../security.ts'
+import type { AuthUser } from '../auth/local.ts'
 import { isUuid } from '#app/lib/uuid.ts'
 
 export type Membership = {

@@ -11,14 +11,14 @@
  *   the change, so that only the old address's owner gets back in (by a password reset). The
  *   old address stays reserved for the account meanwhile (no one else can take it).
  */
-import type { AuthUser, ClientMeta } from './auth/port.ts'
-import { auth } from './auth/port.ts'
-import { normalizeEmail } from './auth/local.ts'
-import { hashToken, newToken } from './auth/tokens.ts'
-import { asSystem, dbErrorCode, sql } from './db/index.ts'
-import { queueMail } from './mail/index.ts'
-import { tIn } from './notifications/translate.ts'
-import { publicOrigin } from './security.ts'
+import type { AuthUser, ClientMeta } from '../auth/port.ts'
+import { auth } from '../auth/port.ts'
+import { normalizeEmail } from '../auth/local.ts'
+import { hashToken, newToken } from '../auth/tokens.ts'
+import { asSystem, dbErrorCode, sql } from '../db/index.ts'
+import { queueMail } from '../mail/index.ts'
+import { tIn } from '../notifications/translate.ts'
+import { publicOrigin } from '../security.ts'
 
 const CONFIRM_HOURS = 24
 /** How long the notice's undo link works. */
