@@ -1,7 +1,7 @@
 import type { ComponentProps } from 'react'
 import { Form, useRouteLoaderData } from 'react-router'
 import { ORGANIZATION_FIELD } from '#app/lib/organization-field.ts'
-import type { loader as appLayoutLoader } from '#app/routes/app/layout.tsx'
+import { APP_LAYOUT_ROUTE, type AppLayoutData } from '#app/lib/app-layout.ts'
 
 /**
  * React Router's `Form` that, inside the signed-in app, posts the organization the page was
@@ -9,7 +9,7 @@ import type { loader as appLayoutLoader } from '#app/routes/app/layout.tsx'
  * another tab switched to since. Every post form of the app uses it (a lint rule says so).
  */
 export function AppForm({ children, ...props }: ComponentProps<typeof Form>) {
-	const organizationId = useRouteLoaderData<typeof appLayoutLoader>('routes/app/layout')?.organization.id
+	const organizationId = useRouteLoaderData<AppLayoutData>(APP_LAYOUT_ROUTE)?.organization.id
 	const posts = props.method?.toLowerCase() === 'post'
 	return (
 		<Form {...props}>

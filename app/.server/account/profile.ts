@@ -4,8 +4,6 @@
  * the password and sessions live in the auth adapter's tables (asSystem).
  */
 import { asSystem, asUser, dbErrorCode } from '../db/index.ts'
-import { setPassword } from '../auth/local.ts'
-import { verifyPassword } from '../auth/password.ts'
 import { hashToken } from '../auth/tokens.ts'
 import { removePicture, replacePicture, type PictureRefusal, type PictureTarget } from '../images.ts'
 import type { ProfileValues } from '#app/lib/schemas/settings.ts'
@@ -100,17 +98,6 @@ export function setAvatar(userId: string, file: Blob): Promise<{ ok: true; url: 
 /** The profile points at no picture, and the user's avatar files go. */
 export async function removeAvatar(userId: string) {
 	await removePicture(userId, avatarOf(userId))
-}
-
-/**
- * Verifies the current password, then sets the new one; every session of the user ends
- * (setPassword revokes them all) and the caller starts a fresh one for this browser.
- */
-export async function changePassword(userId: string, current: string, next: string): Promise<boolean> {
-	const row = await asSystem((trx) => trx.selectFrom('auth.users').select('encrypted_password').where('id', '=', userId).executeTakeFirst())
-	if (!(await verifyPassword(row?.encrypted_password, current))) return false
-	await setPassword(userId, next)
-	return true
 }
 
 export type SessionInfo = { id: string; userAgent: string | null; ip: string | null; lastSeen: string; current: boolean }

@@ -10,8 +10,8 @@ import { hashToken, newToken } from './tokens.ts'
 import { allowEvent } from '../rate-limit.ts'
 import { claimAccount, ownsAddress } from './verification.ts'
 import type { Language } from '#app/lib/i18n.ts'
+import type { AuthUser } from './types.ts'
 
-export type AuthUser = { userId: string; email: string }
 
 export const SESSION_IDLE_DAYS = 7
 export const SESSION_ABSOLUTE_DAYS = 30
@@ -301,4 +301,15 @@ export async function signInWithGoogle(profile: { sub: string; email: string; em
 			.execute()
 		return { ok: true as const, user: { userId: user.id, email } }
 	})
+}
+
+/**
+ * Verifies the current password, then sets the new one; every session of the user ends
+ * (setPassword revokes them all) and the caller starts a fresh one for this browser.
+ */
+export async function changePassword(userId: string, current: string, next: string): Promise<boolean> {
+	const row = await asSystem((trx) => trx.selectFrom('auth.users').select('encrypted_password').where('id', '=', userId).executeTakeFirst())
+	if (!(await verifyPassword(row?.encrypted_password, current))) return false
+	await setPassword(userId, next)
+	return true
 }

@@ -20,7 +20,7 @@ import { env } from '../env.ts'
 import { allowEvent, countEvents, recordEvent } from '../rate-limit.ts'
 import { publicOrigin, secureCookies } from '../security.ts'
 import { signedInRecently } from './local.ts'
-import type { AuthPort, AuthUser, ClientMeta, Reauthentication } from './port.ts'
+import type { AuthPort, AuthUser, ClientMeta, Reauthentication } from './types.ts'
 import { isVerified, RESEND_LIMIT } from './verification.ts'
 
 type Scope = { client: SupabaseClient; headers: Headers }

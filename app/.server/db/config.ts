@@ -1,6 +1,14 @@
 import path from 'node:path'
 import { env, type Env } from '../env.ts'
-import type { DatabaseOptions } from './index.ts'
+
+/** How to reach the database: the embedded one in a data directory, or a PostgreSQL server. */
+export type DatabaseOptions =
+	| { kind: 'pglite'; dataDir?: string; loadDataDir?: Blob | File }
+	/**
+	 * `listenUrl`: where LISTEN connects when `url` is a transaction-mode pooler (which cannot hold one); `url` otherwise.
+	 * `prepare` (default true): named statements (./prepared.ts), which a transaction-mode pooler cannot keep.
+	 */
+	| { kind: 'pg'; url: string; max?: number; listenUrl?: string; prepare?: boolean }
 
 export function defaultDatabaseOptions(): DatabaseOptions {
 	return databaseOptionsFor(env())

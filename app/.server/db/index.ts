@@ -11,7 +11,7 @@ import type { PGlite } from '@electric-sql/pglite'
 import { Kysely, PostgresDialect, sql, type RawBuilder, type Transaction } from 'kysely'
 import { PGliteDialect } from 'kysely-pglite-dialect'
 import pg from 'pg'
-import { defaultDatabaseOptions } from './config.ts'
+import { defaultDatabaseOptions, type DatabaseOptions } from './config.ts'
 import { DATE, INT8, NUMERIC } from './pglite-options.js'
 import { startPgliteThread } from './pglite-thread.ts'
 import { namingClient } from './prepared.ts'
@@ -35,13 +35,7 @@ type Connection = {
 	close: () => Promise<void>
 }
 
-export type DatabaseOptions =
-	| { kind: 'pglite'; dataDir?: string; loadDataDir?: Blob | File }
-	/**
-	 * `listenUrl`: where LISTEN connects when `url` is a transaction-mode pooler (which cannot hold one); `url` otherwise.
-	 * `prepare` (default true): named statements (./prepared.ts), which a transaction-mode pooler cannot keep.
-	 */
-	| { kind: 'pg'; url: string; max?: number; listenUrl?: string; prepare?: boolean }
+export type { DatabaseOptions } from './config.ts'
 
 let connection: Connection | undefined
 let opening: Promise<Connection> | undefined

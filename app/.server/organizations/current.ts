@@ -2,7 +2,7 @@ import { createCookie } from 'react-router'
 import type { Role } from '#app/lib/roles.ts'
 import { asUser, dbErrorCode, sql, type Tx } from '../db/index.ts'
 import { secureCookies } from '../security.ts'
-import type { AuthUser } from '../auth/local.ts'
+import type { AuthUser } from '../auth/types.ts'
 import { isUuid } from '#app/lib/uuid.ts'
 
 export type Membership = {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { env } from '../env.ts'
-import { isSafeKey, type Bucket, type StoragePort } from './index.ts'
+import { isSafeKey, type Bucket, type StoragePort } from './port.ts'
 
 const TYPES: Record<string, string> = {
 	png: 'image/png',

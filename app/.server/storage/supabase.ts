@@ -1,6 +1,6 @@
 import type { SupabaseClient } from '@supabase/supabase-js'
 import { contentTypeOf } from './local.ts'
-import { isSafeKey, type Bucket, type StoragePort } from './index.ts'
+import { isSafeKey, type Bucket, type StoragePort } from './port.ts'
 
 /** How many times a write is tried when Storage answers that it collided with another one. */
 export const PUT_ATTEMPTS = 4

@@ -19,7 +19,7 @@ import { notify } from '#app/lib/notify.ts'
 import { withoutEditMode } from '#app/lib/table-params.ts'
 import { useHydrated } from '#app/lib/use-hydrated.ts'
 import { cn } from '#app/lib/utils.ts'
-import type { loader as appLayoutLoader } from '#app/routes/app/layout.tsx'
+import { APP_LAYOUT_ROUTE, type AppLayoutData } from '#app/lib/app-layout.ts'
 import { CellError, NativeSelect } from './data-table.tsx'
 import { EditToolbar, UnsavedChangesDialog, useUnsavedChangesGuard } from './edit-guard.tsx'
 
@@ -106,7 +106,7 @@ export function EditableTable<L extends LoadedRow, R extends EditRowValues, V>({
 	const { t } = useTranslation('table')
 	const location = useLocation()
 	const navigation = useNavigation()
-	const saveKey = useRouteLoaderData<typeof appLayoutLoader>('routes/app/layout')?.saveKey
+	const saveKey = useRouteLoaderData<AppLayoutData>(APP_LAYOUT_ROUTE)?.saveKey
 	const errorText = useErrorText(ns)
 	const newRow = { ...blank, blank: blankOf(blank as Record<string, string>) }
 	const existing = loaded.map((row) => ({ id: row.id, version: row.version, fingerprint: row.fingerprint, ...values(row) }))

@@ -13,6 +13,7 @@ import { keepDataAfterLostSave } from '#app/components/data-table/keep-edits.ts'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { MAIN_ID } from '#app/components/skip-link.tsx'
 import type { Route } from './+types/layout'
+import type { AppLayoutData } from '#app/lib/app-layout.ts'
 
 /**
  * Every /app route runs with a signed-in user and a current organization, or leaves; except
@@ -57,7 +58,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	const modules = ['GET', 'HEAD'].includes(request.method)
 		? context.get(activeModulesContext)
 		: await listActiveModules(member.user.userId, member.organization.id, member.organization.role)
-	return {
+	const data = {
 		user: { email: member.user.email, fullName: member.user.fullName, avatarUrl: member.user.avatarUrl },
 		organization: member.organization,
 		memberships: member.memberships.map((m) => ({ id: m.id, name: m.name, role: m.role })),
@@ -68,6 +69,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 		// A new one on every load: the save key of the edit forms on this page (SAVE_KEY_FIELD).
 		saveKey: randomBytes(18).toString('base64url'),
 	}
+	return data satisfies AppLayoutData
 }
 
 export default function AppLayout({ loaderData }: Route.ComponentProps) {
