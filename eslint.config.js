@@ -50,13 +50,13 @@ export default tseslint.config(
 	{
 		// A post from the signed-in app says which organization its page was for (docs/decisions/029).
 		files: ['app/routes/app/**/*.tsx', 'app/components/**/*.tsx'],
-		ignores: ['app/components/app-form.tsx'],
+		ignores: ['app/components/forms/app-form.tsx'],
 		rules: {
 			'no-restricted-syntax': [
 				'error',
 				{
 					selector: "JSXOpeningElement[name.name=/^(Form|form)$/]:has(JSXAttribute[name.name='method'][value.value=/^post$/i])",
-					message: "Use AppForm ('#app/components/app-form.tsx'): it posts the organization the page was rendered for.",
+					message: "Use AppForm ('#app/components/forms/app-form.tsx'): it posts the organization the page was rendered for.",
 				},
 			],
 		},

@@ -2,7 +2,7 @@ import { useTranslation } from '#app/lib/use-translation.ts'
 import { data } from 'react-router'
 import { Link } from '#app/components/link.tsx'
 import { log } from '#app/.server/log.ts'
-import { MAIN_ID } from '#app/components/skip-link.tsx'
+import { MAIN_ID } from '#app/components/shell/skip-link.tsx'
 import { titleMeta } from '#app/lib/meta.ts'
 import type { Route } from './+types/not-found'
 

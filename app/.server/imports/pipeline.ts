@@ -169,7 +169,7 @@ type CommitChunk = {
  * stopped half-way (the batch is 'committing') goes on from where it was.
  */
 export async function commitImport(userId: string, batchId: string, onProgress?: (share: number) => void): Promise<CommitResult> {
-	const sizer = new ChunkSizer()
+	const sizer = await ChunkSizer.forDatabase()
 	try {
 		let chunk: CommitChunk
 		do {
@@ -257,7 +257,7 @@ export type UndoResult = { ok: true; removed: number } | { ok: false; code: 'bat
  * half-way (the batch is 'undoing') goes on from where it was.
  */
 export async function undoImport(userId: string, batchId: string): Promise<UndoResult> {
-	const sizer = new ChunkSizer()
+	const sizer = await ChunkSizer.forDatabase()
 	try {
 		let chunk: { done: boolean; removed: number }
 		do {

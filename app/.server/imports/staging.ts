@@ -1,17 +1,14 @@
 import { createHash } from 'node:crypto'
 import { performance } from 'node:perf_hooks'
 import { sql } from 'kysely'
-import { asSystem, asUser } from '../db/index.ts'
+import { asSystem, asUser, systemStatement } from '../db/index.ts'
 import type { FailReason, ImportSource, NormalizedPayment, ParsedRow } from './parsers/index.ts'
 
 /** Failing rows kept with a batch for its preview. */
 export const MAX_KEPT_FAILURES = 200
 
-/** The most rows one statement writes (stage_import_rows refuses more). */
+/** The most rows one statement writes (stage_import_rows and commit_import_chunk take no more). */
 export const STAGE_CHUNK_ROWS = 5_000
-
-/** How long one statement of a long piece of import work should take, about. */
-const CHUNK_TARGET_MS = 30
 
 /** How often a reading that writes nothing (a file of skipped rows) says it is still alive. */
 const HEARTBEAT_MS = 20_000
@@ -28,26 +25,65 @@ export type StagedBatch = {
 	failures: RowFailure[]
 }
 
+/** How the chunks of a long piece of import work are sized: the first chunk, and the time each should take. */
+export type ChunkPolicy = { initial: number; targetMs: number }
+
+/**
+ * The embedded database has one connection, which every request of the server waits for: a
+ * chunk takes about 30 ms, the longest another request should wait (docs/decisions/016-imports.md).
+ */
+export const EMBEDDED_CHUNKS: ChunkPolicy = { initial: 250, targetMs: 30 }
+
+/**
+ * A PostgreSQL server gives other requests connections of their own, and each chunk pays a
+ * transaction, the statement's plan and the organization's totals: a chunk is the largest,
+ * which holds the organization's totals row (other writes of that organization) for well under
+ * a second (bench/README.md, imports.ts).
+ */
+export const SERVER_CHUNKS: ChunkPolicy = { initial: STAGE_CHUNK_ROWS, targetMs: Number.POSITIVE_INFINITY }
+
+let embedded: Promise<boolean> | undefined
+
+/**
+ * The chunk policy of the database the process uses, asked of the database once (the embedded
+ * one is PostgreSQL compiled to WebAssembly: its `version()` says so).
+ */
+export async function chunkPolicy(): Promise<ChunkPolicy> {
+	embedded ??= systemStatement(sql<{ embedded: boolean }>`select version() like '%wasm%' as embedded`).then(
+		(rows) => rows[0]!.embedded,
+		(error: unknown) => {
+			embedded = undefined
+			throw error
+		},
+	)
+	return (await embedded) ? EMBEDDED_CHUNKS : SERVER_CHUNKS
+}
+
 /**
  * Sizes the chunks of a long piece of database work (staging, commit, undo) by time: after each
- * statement the next chunk is sized so that it takes about CHUNK_TARGET_MS, as measured by the
- * caller (the wait for the embedded database's one connection included, so the chunks shrink
- * while other requests are waiting for it), growing at most twofold a step. No statement then
- * holds the embedded database for long (docs/decisions/016-imports.md), whichever machine and
- * load. (On a PostgreSQL server other requests have connections of their own; a longer target
- * there measured no faster: bench/README.md, import-latency.ts.)
+ * statement the next chunk is sized so that it takes about the policy's target, as measured by
+ * the caller (the wait for the embedded database's one connection included, so the chunks
+ * shrink while other requests are waiting for it), growing at most twofold a step, within
+ * `min` and `max` rows. One code path for both databases: on the embedded one no statement then
+ * holds the database for long, whichever machine and load; on a PostgreSQL server (no target)
+ * every chunk is the largest.
  */
 export class ChunkSizer {
 	size: number
 
+	/** A sizer with the policy of the database in use. */
+	static async forDatabase(): Promise<ChunkSizer> {
+		return new ChunkSizer(await chunkPolicy())
+	}
+
 	constructor(
-		initial = 250,
+		private readonly policy: ChunkPolicy = EMBEDDED_CHUNKS,
 		// Below this a statement's fixed cost (its transaction, the role, the plan) is most of it:
 		// smaller chunks would not be shorter, only more of them.
 		private readonly min = 50,
 		private readonly max = STAGE_CHUNK_ROWS,
 	) {
-		this.size = initial
+		this.size = Math.min(max, Math.max(min, policy.initial))
 	}
 
 	/** Runs one chunk of the current size and sizes the next one. */
@@ -55,7 +91,7 @@ export class ChunkSizer {
 		const start = performance.now()
 		const result = await fn(this.size)
 		const ms = Math.max(1, performance.now() - start)
-		const next = Math.min(this.size * 2, (this.size * CHUNK_TARGET_MS) / ms)
+		const next = Math.min(this.size * 2, (this.size * this.policy.targetMs) / ms)
 		this.size = Math.round(Math.min(this.max, Math.max(this.min, next)))
 		return result
 	}
@@ -63,19 +99,23 @@ export class ChunkSizer {
 
 /**
  * Stages a batch while its rows are read: each payment gets its dedupe key and is written with
- * the next chunk (`stage_import_rows`, which plans each row as it writes it: the preview's counts
- * are kept with the batch), so the importing process holds one chunk of rows, never the whole
- * file's (docs/decisions/016-imports.md, "Staging in chunks"). The batch is created as soon as
- * the file's layout is known: for a file import that is the organization's claim, refused with
- * `import_in_progress` while another import of it is in progress. `finish` records the counts,
- * `abandon` removes a batch left half read.
+ * the next chunk (`stage_import_rows`, which plans the chunk's rows as it writes them: the
+ * preview's counts are kept with the batch), so the importing process holds a chunk or two of
+ * rows, never the whole file's (docs/decisions/016-imports.md, "Staging in chunks"). A chunk is
+ * written while the file is read on: the database plans and writes one chunk while the parser
+ * reads the next, and the parser waits only when a second chunk is ready before the first is
+ * written. The batch is created as soon as the file's layout is known: for a file import that
+ * is the organization's claim, refused with `import_in_progress` while another import of it is
+ * in progress. `finish` records the counts, `abandon` removes a batch left half read.
  */
 export class Stager {
 	#source: ImportSource | null = null
 	#batchId: string | null = null
 	#pending: string[] = []
 	#keys = new ImportKeys()
-	#sizer = new ChunkSizer()
+	#sizer: ChunkSizer | null = null
+	/** The chunk being written, if any (its failure is thrown by the next drain, finish or abandon). */
+	#writing: Promise<void> | null = null
 	#lastWrite = 0
 	#rowsRead = 0
 	#payments = 0
@@ -120,19 +160,27 @@ export class Stager {
 	}
 
 	/**
-	 * Between two chunks of the file: claims the batch once the layout is known, writes the
-	 * pending rows a chunk at a time once a chunk's worth is held, and otherwise says now and
-	 * then that the reading is alive.
+	 * Between two chunks of the file: claims the batch once the layout is known, starts writing
+	 * the pending rows once a chunk's worth is held (after the chunk before it is written), and
+	 * otherwise says now and then that the reading is alive.
 	 */
 	async drain() {
 		if (!this.#source) return
 		await this.#batch()
-		while (this.#pending.length >= this.#sizer.size) await this.#flush()
-		if (performance.now() - this.#lastWrite > HEARTBEAT_MS) await this.#write('[]')
+		const sizer = await this.#chunkSizer()
+		if (this.#pending.length >= sizer.size) {
+			await this.#written()
+			this.#writing = this.#flush()
+			// Thrown by whoever waits for it next; until then it must not count as unhandled.
+			this.#writing.catch(() => undefined)
+		} else if (!this.#writing && performance.now() - this.#lastWrite > HEARTBEAT_MS) {
+			await this.#write('[]')
+		}
 	}
 
 	async finish(): Promise<StagedBatch> {
 		const batchId = await this.#batch()
+		await this.#written()
 		while (this.#pending.length > 0) await this.#flush()
 		await asUser(this.userId, (trx) =>
 			sql`select public.finish_import_stage(${batchId}, ${this.#rowsRead}::int, ${this.#ignored}::int, ${this.#failed}::int,
@@ -151,13 +199,27 @@ export class Stager {
 
 	/** Removes the batch staged so far (a file found not to be CSV half-way through). */
 	async abandon() {
+		await this.#written().catch(() => undefined)
 		const batchId = this.#batchId
 		if (!batchId) return
 		await asSystem((trx) => sql`delete from public.import_batches where id = ${batchId} and status = 'staged'`.execute(trx))
 	}
 
+	/** Waits for the chunk being written, if any, and throws its failure. */
+	async #written() {
+		const writing = this.#writing
+		this.#writing = null
+		await writing
+	}
+
+	async #chunkSizer(): Promise<ChunkSizer> {
+		this.#sizer ??= await ChunkSizer.forDatabase()
+		return this.#sizer
+	}
+
 	async #flush() {
-		await this.#sizer.run((size) => this.#write(`[${this.#pending.splice(0, size).join(',')}]`))
+		const sizer = await this.#chunkSizer()
+		await sizer.run((size) => this.#write(`[${this.#pending.splice(0, size).join(',')}]`))
 	}
 
 	async #write(chunk: string) {

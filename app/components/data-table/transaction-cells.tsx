@@ -1,7 +1,7 @@
 import { getInputProps } from '@conform-to/react'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { Link } from '#app/components/link.tsx'
-import { CategoryBadge, useCategoryLabel } from '#app/components/category-badge.tsx'
+import { CategoryBadge, useCategoryLabel } from '#app/components/payments/category-badge.tsx'
 import { Input } from '#app/components/ui/input.tsx'
 import { Table, TableBody, TableCell, TableHeader, TableRow } from '#app/components/ui/table.tsx'
 import { useFormat } from '#app/lib/use-format.ts'

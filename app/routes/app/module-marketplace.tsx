@@ -17,9 +17,9 @@ import {
 	type ModuleChangeResult,
 } from '#app/.server/marketplace/modules.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
-import { AppForm } from '#app/components/app-form.tsx'
-import { ConfirmDeactivate } from '#app/components/confirm-deactivate.tsx'
-import { ModuleIcon } from '#app/components/module-icon.tsx'
+import { AppForm } from '#app/components/forms/app-form.tsx'
+import { ConfirmDeactivate } from '#app/components/marketplace/confirm-deactivate.tsx'
+import { ModuleIcon } from '#app/components/marketplace/module-icon.tsx'
 import { Alert, AlertDescription, AlertTitle } from '#app/components/ui/alert.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Button } from '#app/components/ui/button.tsx'

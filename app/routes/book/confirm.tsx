@@ -17,8 +17,8 @@ import {
 	refusedParam,
 } from '#app/.server/booking/public/wizard.ts'
 import { whenText } from '#app/.server/booking/public/mail.ts'
-import { RefusedNotice, STEP_HEADING, WizardNav, WizardProgress } from '#app/components/book-wizard.tsx'
-import { SubmitButton } from '#app/components/submit-button.tsx'
+import { RefusedNotice, STEP_HEADING, WizardNav, WizardProgress } from '#app/components/booking/book-wizard.tsx'
+import { SubmitButton } from '#app/components/forms/submit-button.tsx'
 import { formatMoney } from '#app/lib/format.ts'
 import type { Route } from './+types/confirm'
 

@@ -1,6 +1,6 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { data } from 'react-router'
-import { MAIN_ID } from '#app/components/skip-link.tsx'
+import { MAIN_ID } from '#app/components/shell/skip-link.tsx'
 import { titleMeta } from '#app/lib/meta.ts'
 
 export const meta = titleMeta('book')

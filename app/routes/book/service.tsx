@@ -1,7 +1,7 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { Link } from '#app/components/link.tsx'
 import { resolveWizard, stepUrl, refusedParam } from '#app/.server/booking/public/wizard.ts'
-import { RefusedNotice, STEP_HEADING, WizardNav, WizardProgress } from '#app/components/book-wizard.tsx'
+import { RefusedNotice, STEP_HEADING, WizardNav, WizardProgress } from '#app/components/booking/book-wizard.tsx'
 import { useFormat } from '#app/lib/use-format.ts'
 import { cn } from '#app/lib/utils.ts'
 import type { Route } from './+types/service'

@@ -18,10 +18,10 @@ import {
 } from '#app/.server/organizations/settings.ts'
 import { removeMember } from '#app/.server/organizations/members.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
-import { AppForm } from '#app/components/app-form.tsx'
-import { Field } from '#app/components/field.tsx'
-import { TimezoneSelect } from '#app/components/timezone-select.tsx'
-import { SubmitButton } from '#app/components/submit-button.tsx'
+import { AppForm } from '#app/components/forms/app-form.tsx'
+import { Field } from '#app/components/forms/field.tsx'
+import { TimezoneSelect } from '#app/components/forms/timezone-select.tsx'
+import { SubmitButton } from '#app/components/forms/submit-button.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
@@ -34,7 +34,7 @@ import { brandContrastWarnings, brandingSchema, contrastRatio, DELETE_PHRASE, or
 import { useHydrated } from '#app/lib/use-hydrated.ts'
 import { firstError } from './field-error.ts'
 import type { Route } from './+types/organization'
-import { ConfirmCard } from '#app/components/confirm-card.tsx'
+import { ConfirmCard } from '#app/components/forms/confirm-card.tsx'
 
 export { ErrorBoundary } from '#app/components/error-boundary.tsx'
 

@@ -1,5 +1,5 @@
 import { Link } from '#app/components/link.tsx'
-import { AppForm } from '#app/components/app-form.tsx'
+import { AppForm } from '#app/components/forms/app-form.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { UrlDialog } from '#app/components/url-dialog.tsx'
 import { useParamsHref } from '#app/lib/use-params-href.ts'

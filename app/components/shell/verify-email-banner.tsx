@@ -1,4 +1,4 @@
-import { AppForm } from '#app/components/app-form.tsx'
+import { AppForm } from '#app/components/forms/app-form.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { useTranslation } from '#app/lib/use-translation.ts'
 

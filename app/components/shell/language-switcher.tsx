@@ -1,5 +1,5 @@
 import { CheckIcon, LanguagesIcon } from '#app/components/icons.tsx'
-import { AppForm } from '#app/components/app-form.tsx'
+import { AppForm } from '#app/components/forms/app-form.tsx'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { useLocation } from 'react-router'
 import { languageNames, supportedLanguages } from '#app/lib/i18n.ts'

@@ -1,8 +1,8 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { Link } from '#app/components/link.tsx'
-import { LanguageSwitcher } from '#app/components/language-switcher.tsx'
+import { LanguageSwitcher } from '#app/components/shell/language-switcher.tsx'
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
-import { MAIN_ID } from '#app/components/skip-link.tsx'
+import { MAIN_ID } from '#app/components/shell/skip-link.tsx'
 
 /** The /auth card (docs/product.md, Sign-in and sign-up): the P2P badge, a title and subtitle, the form, and a footer. */
 export function AuthCard({ title, subtitle, children }: { title: string; subtitle: string; children: React.ReactNode }) {

@@ -1,5 +1,5 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { useMonthLabel } from '#app/components/month-label.ts'
+import { useMonthLabel } from '#app/components/payments/month-label.ts'
 import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
 import { useFormat } from '#app/lib/use-format.ts'
 
