@@ -1,4 +1,6 @@
 import js from '@eslint/js'
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript'
+import importX from 'eslint-plugin-import-x'
 import jsxA11y from 'eslint-plugin-jsx-a11y'
 import react from 'eslint-plugin-react'
 import reactHooks from 'eslint-plugin-react-hooks'
@@ -57,6 +59,27 @@ export default tseslint.config(
 				{
 					selector: "JSXOpeningElement[name.name=/^(Form|form)$/]:has(JSXAttribute[name.name='method'][value.value=/^post$/i])",
 					message: "Use AppForm ('#app/components/forms/app-form.tsx'): it posts the organization the page was rendered for.",
+				},
+			],
+		},
+	},
+	{
+		// Imports go one way, routes → components → .server → lib, and never in a circle
+		// (docs/decisions/038-layers-and-areas.md). import-x/no-cycle skips type-only imports;
+		// tests/unit/import-graph.test.ts checks those too.
+		files: ['app/**/*.{ts,tsx,js}'],
+		plugins: { 'import-x': importX },
+		settings: { 'import-x/resolver-next': [createTypeScriptImportResolver({ alwaysTryTypes: true })] },
+		rules: {
+			'import-x/no-cycle': ['error', { ignoreExternal: true }],
+			'import-x/no-restricted-paths': [
+				'error',
+				{
+					zones: [
+						{ target: './app/lib', from: ['./app/.server', './app/components', './app/routes'], message: 'lib is shared by the server and the browser: it imports nothing of the app above it.' },
+						{ target: './app/.server', from: ['./app/components', './app/routes'], message: 'Server code serves routes; it never imports them or their components.' },
+						{ target: './app/components', from: ['./app/routes'], message: 'Components do not import route modules: take what they need as props or through app/lib/app-layout.ts.' },
+					],
 				},
 			],
 		},
