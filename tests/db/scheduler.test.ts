@@ -80,12 +80,15 @@ describe('independent runs', () => {
 		const tick = s.tick()
 		await expect.poll(() => Object.keys(seen).sort(), { timeout: 1_400, interval: 20 }).toEqual([`${report}:org-b`, `${sync}:org-b`])
 		expect(Object.values(seen).every((r) => r.aRunning && r.ms < 1_500)).toBe(true)
-		// B's runs are done and recorded while A's is still under way.
-		expect(await claims(sync)).toEqual([
-			{ run_key: 'org-a', finished: false },
-			{ run_key: 'org-b', finished: true },
-		])
-		expect(await claims(report)).toEqual([{ run_key: 'org-b', finished: true }])
+		// B's runs are done and recorded while A's is still under way (recorded just after each returns).
+		await expect
+			.poll(() => claims(sync), { timeout: 1_000, interval: 20 })
+			.toEqual([
+				{ run_key: 'org-a', finished: false },
+				{ run_key: 'org-b', finished: true },
+			])
+		await expect.poll(() => claims(report), { timeout: 1_000, interval: 20 }).toEqual([{ run_key: 'org-b', finished: true }])
+		expect(aSignal?.aborted).toBe(false)
 		// The tick settles once A passed its deadline: A is abandoned, not reported as run.
 		expect(await tick).toEqual([`${sync}:org-b`, `${report}:org-b`])
 		expect(aSignal?.aborted).toBe(true)
