@@ -173,8 +173,9 @@ export class Stager {
 			this.#writing = this.#flush()
 			// Thrown by whoever waits for it next; until then it must not count as unhandled.
 			this.#writing.catch(() => undefined)
-		} else if (!this.#writing && performance.now() - this.#lastWrite > HEARTBEAT_MS) {
-			await this.#write('[]')
+		} else if (performance.now() - this.#lastWrite > HEARTBEAT_MS) {
+			await this.#written()
+			if (performance.now() - this.#lastWrite > HEARTBEAT_MS) await this.#write('[]')
 		}
 	}
 
