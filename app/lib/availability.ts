@@ -19,6 +19,7 @@
  * - Date overrides close a day or replace its hours, for everyone or for one provider.
  */
 import { tzOffset } from '@date-fns/tz'
+import { isActiveStatus } from './appointments.ts'
 import { parseIsoDate } from './dates.ts'
 
 export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const
@@ -69,7 +70,7 @@ export type AvailabilityProvider = {
  * An appointment that may block its provider: a `booking_appointments` row or a
  * `get_public_busy_ranges` row. It blocks from `startsAt` to `bufferEndsAt` (the column the
  * exclusion constraint uses, with the buffer in force when it was booked) or, when that is
- * absent, to `endsAt` plus the current buffer. Only pending and confirmed appointments block;
+ * absent, to `endsAt` plus the current buffer. Only active appointments block (app/lib/appointments.ts);
  * without a status, it blocks.
  */
 export type BusyAppointment = {
@@ -133,7 +134,6 @@ export type SlotCheck = { ok: true; slot: Slot } | { ok: false; reason: SlotRefu
 const MINUTE = 60_000
 const HOUR = 60 * MINUTE
 const DAY = 24 * HOUR
-const BLOCKING_STATUSES = new Set(['pending', 'confirmed'])
 
 /** Opening period of one day, in wall-clock minutes from local midnight; close ≤ 1440. */
 type Period = { open: number; close: number }
@@ -384,7 +384,7 @@ function prepare(input: AvailabilityInput, providers: readonly AvailabilityProvi
 	for (const a of input.appointments ?? []) {
 		if (a.providerId === null) continue
 		const list = ids.get(a.providerId)
-		if (!list || (a.status != null && !BLOCKING_STATUSES.has(a.status))) continue
+		if (!list || (a.status != null && !isActiveStatus(a.status))) continue
 		const from = toMs(a.startsAt)
 		const until = a.bufferEndsAt != null ? toMs(a.bufferEndsAt) : toMs(a.endsAt) + bufferMs
 		if (!Number.isFinite(from) || !Number.isFinite(until)) throw new RangeError('appointment with an invalid instant')

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto'
-import { describe, expect, test } from 'vitest'
+import { describe, expect, expectTypeOf, test } from 'vitest'
 import { asAnon, asSystem, asUser, sql, type Tx } from '#app/.server/db/index.ts'
+import type { AppointmentStatus as DbAppointmentStatus } from '#app/.server/db/types.ts'
 import { addDateOverride, changeAppointmentStatus, getBookingAnalytics, getCalendarDay } from '#app/.server/booking/staff.ts'
+import { ACTIVE_STATUSES, APPOINTMENT_STATUSES, type AppointmentStatus } from '#app/lib/appointments.ts'
 import { addMember, at, createBookingSetup, createUser, refusal, upcomingWeekday, weekdayAfter } from './fixtures.ts'
 
 type Booked = {
@@ -471,5 +473,46 @@ describe('status changes from the calendar', () => {
 		const stranger = await createUser('Calendar Stranger')
 		expect(await changeAppointmentStatus(stranger.userId, stranger.orgId, past, 'cancel')).toBe('refused')
 		expect(await statusOf(past)).toBe('no_show')
+	})
+})
+
+describe('the active statuses', () => {
+	test('the database holds the statuses of app/lib/appointments.ts, and treats as active exactly its active ones', async () => {
+		expectTypeOf<AppointmentStatus>().toEqualTypeOf<DbAppointmentStatus>()
+		const declared = await asSystem((trx) => sql<{ status: string }>`select unnest(enum_range(null::public.appointment_status))::text as status`.execute(trx))
+		expect(declared.rows.map((r) => r.status)).toEqual([...APPOINTMENT_STATUSES])
+
+		// One appointment of each status, an hour apart, each with its manage token.
+		const w = await bookingWorld()
+		const placed: { status: AppointmentStatus; startsAt: string; token: string }[] = []
+		for (const [i, status] of APPOINTMENT_STATUSES.entries()) {
+			const startsAt = at(w.day, `${10 + i}:00`)
+			const token = createHash('sha256').update(`active-statuses-${w.org}-${status}`).digest('hex')
+			await asSystem((trx) => trx.insertInto('booking_appointments').values({
+				organization_id: w.org, service_id: w.service, provider_id: w.provider, starts_at: startsAt, ends_at: at(w.day, `${10 + i}:30`), status,
+				guest_name: 'Status Client', guest_email: `status-${i}@example.com`,
+				manage_token_hash: createHash('sha256').update(token).digest('hex'),
+			}).execute())
+			placed.push({ status, startsAt, token })
+		}
+		const activeBy = async (holds: (p: (typeof placed)[number]) => Promise<boolean>) => {
+			const active: AppointmentStatus[] = []
+			for (const p of placed) if (await holds(p)) active.push(p.status)
+			return active
+		}
+
+		// The public pages' busy times list it.
+		const busy = await asAnon((trx) => sql<{ ms: number }>`select (extract(epoch from b.busy_from) * 1000)::float8 as ms
+			from public.get_public_busy_ranges(${w.org}, ${w.day}::date, ${w.day}::date) b`.execute(trx))
+		const busyStarts = new Set(busy.rows.map((r) => Number(r.ms)))
+		expect(await activeBy(async (p) => busyStarts.has(Date.parse(p.startsAt)))).toEqual([...ACTIVE_STATUSES])
+		// A booking at its time is refused as taken (the overlap constraint).
+		expect(
+			await activeBy(async (p) => (await refusal(bookAsAnon({ ...w, startsAt: p.startsAt, email: `over-${p.status}@example.com` }))) === 'slot_taken'),
+		).toEqual([...ACTIVE_STATUSES])
+		// Its guest may still cancel it.
+		expect(await activeBy(async (p) => (await refusal(asAnon((trx) => sql`select * from public.cancel_booking(${p.token})`.execute(trx)))) === null)).toEqual([
+			...ACTIVE_STATUSES,
+		])
 	})
 })

@@ -5,12 +5,14 @@ import PostalMime from 'postal-mime'
 import { RouterContextProvider } from 'react-router'
 import { describe, expect, test } from 'vitest'
 import { asAnon, asSystem, sql } from '#app/.server/db/index.ts'
-import { drainMail } from '#app/.server/mail/index.ts'
-import { allowPublic, bookedByAttempt, createPublicBooking, getManagedBooking, getPublicOrganization, newBookingAttempt } from '#app/.server/booking/public/wizard.ts'
+import { drainMail, onMailQueue } from '#app/.server/mail/index.ts'
+import { notifyStaffOfBooking } from '#app/.server/notifications/index.ts'
+import { allowPublic, bookedByAttempt, createPublicBooking, getManagedBooking, newBookingAttempt } from '#app/.server/booking/public/bookings.ts'
+import { getPublicOrganization } from '#app/.server/booking/public/organization.ts'
 import { calendarOf } from '#app/.server/booking/public/mail.ts'
 import { loader as icsLoader } from '#app/routes/book/booked-ics.ts'
-import { at, createBookingSetup, createUser, refusal, upcomingWeekday } from './fixtures.ts'
-import { useTemporaryDataDir } from './outbox.ts'
+import { at, CATALOGUE, createBookingSetup, createUser, refusal, upcomingWeekday } from './fixtures.ts'
+import { mailsTo, useTemporaryDataDir } from './outbox.ts'
 
 const dataDir = useTemporaryDataDir()
 
@@ -258,5 +260,32 @@ describe('calendar files', () => {
 		}
 		// Lines end in CRLF (the outbox's files are written with Unix line ends, the download is as made).
 		expect(downloaded.split('\r\n').filter((line) => /[\r\n]/.test(line))).toEqual([])
+	})
+})
+
+describe("the staff's notice of a booking", () => {
+	test('goes through the mail queue: it waits for the mails queued before it, and is sent before the call resolves', async () => {
+		const w = await world()
+		const owner = await createUser('Queue Owner')
+		const { serviceId, providerId } = await createBookingSetup(owner.orgId)
+		await asSystem((trx) =>
+			trx
+				.insertInto('organization_modules')
+				.values({ organization_id: owner.orgId, module_id: CATALOGUE.modules.booking, default_visibility: 'any', email_notifications: true })
+				.execute(),
+		)
+		const booked = await book({ ...w, org: owner.orgId, service: serviceId, provider: providerId }, at(w.day, '10:00'), 'queued@example.com')
+		// A mail before it on the queue, still being sent.
+		let release = () => {}
+		const before = onMailQueue(() => new Promise<void>((resolve) => (release = resolve)))
+		const notified = notifyStaffOfBooking({ organizationId: owner.orgId, appointmentId: booked.id, kind: 'booked' })
+		const early = await Promise.race([notified.then(() => 'sent'), new Promise((resolve) => setTimeout(() => resolve('waiting'), 500))])
+		expect(early).toBe('waiting')
+		expect(await mailsTo(owner.email)).toEqual([])
+		release()
+		await before
+		expect(await notified).toBe(1)
+		const [mail] = await mailsTo(owner.email)
+		expect(mail!.subject).toMatch(/^New booking: Consultation on /)
 	})
 })

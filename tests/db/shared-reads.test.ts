@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { asSystem, sql } from '#app/.server/db/index.ts'
-import { getOrganizationWithCatalogue } from '#app/.server/booking/public/wizard.ts'
+import { getOrganizationWithCatalogue } from '#app/.server/booking/public/organization.ts'
 import { forgetReadsOnWrite, forgetSharedReads, sharedReads } from '#app/.server/db/shared-reads.ts'
 import { createBookingSetup, createUser, isDbTarget } from './fixtures.ts'
 
@@ -137,7 +137,7 @@ describe('shared reads', () => {
 })
 
 describe('public_booking_changes triggers (catalogue)', () => {
-	// Each function the public pages' kept reads call (app/.server/booking/public/wizard.ts).
+	// Each function the public pages' kept reads call (app/.server/booking/public/organization.ts).
 	const FUNCTIONS = [
 		'get_public_organization',
 		'get_public_services',

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest'
-import { brandingOf, choiceQuery, readChoices } from '#app/.server/booking/public/wizard.ts'
+import { choiceQuery, readChoices } from '#app/.server/booking/public/choices.ts'
+import { brandingOf } from '#app/.server/booking/public/organization.ts'
 import { contactFormSchema } from '#app/lib/schemas/book.ts'
 import { displayZones } from '#app/lib/timezones.ts'
 

@@ -18,6 +18,7 @@
  */
 import { EventEmitter } from 'node:events'
 import type { Role } from '#app/lib/roles.ts'
+import { MODULES } from '#app/lib/modules.ts'
 import { SESSION_IDLE } from '../auth/local.ts'
 import { auth, readLocalToken } from '../auth/port.ts'
 import { hashToken } from '../auth/tokens.ts'
@@ -110,7 +111,7 @@ export async function mayStillWatch({ request, userId, organizationId }: StreamV
 			select m.role, om.default_visibility
 			from public.organization_members m
 			join public.organization_modules om on om.organization_id = m.organization_id
-			join public.modules md on md.id = om.module_id and md.feature_type = 'booking'
+			join public.modules md on md.id = om.module_id and md.feature_type = ${MODULES.booking.featureType}
 			where m.organization_id = ${organizationId} and m.user_id = ${userId}`.execute(trx),
 	)
 	const row = rows[0]

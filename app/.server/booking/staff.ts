@@ -5,10 +5,11 @@
  */
 import { tzOffset } from '@date-fns/tz'
 import { redirect, type RouterContextProvider } from 'react-router'
-import { STATUS_CHANGES, type AppointmentStatus, type StatusChange } from '#app/lib/appointment-status.ts'
+import { ACTIVE_STATUSES, COUNTED_STATUSES, STATUS_CHANGES, type AppointmentStatus, type StatusChange } from '#app/lib/appointments.ts'
 import { DEFAULT_BUSINESS_HOURS, formatOffset, parseWeeklyHours, type AvailabilityInput, type WeeklyHours } from '#app/lib/availability.ts'
 import { addDays } from '#app/lib/dates.ts'
 import { errorResponse } from '#app/lib/errors.ts'
+import { MODULES } from '#app/lib/modules.ts'
 import type { BookingSettingsValues, DateOverrideValues } from '#app/lib/schemas/booking.ts'
 import type { Role } from '#app/lib/roles.ts'
 import { requireMember } from '../auth/session.ts'
@@ -16,9 +17,6 @@ import { notifyBookingChange } from './live-updates.ts'
 import { asUser, dbErrorCode, sql } from '../db/index.ts'
 import { mayUseModule } from '../marketplace/modules.ts'
 import { publicOrigin } from '../security.ts'
-
-/** The module catalogue's `feature_type` of the booking module (supabase/seed.sql). */
-const BOOKING_FEATURE = 'booking'
 
 /**
  * `/app/booking?orgSlug=X` is the public wizard of X (docs/product.md, Route table), signed in
@@ -48,7 +46,7 @@ export async function bookingAccess(userId: string, organizationId: string, role
 			.innerJoin('modules as m', 'm.id', 'om.module_id')
 			.select('om.default_visibility')
 			.where('om.organization_id', '=', organizationId)
-			.where('m.feature_type', '=', BOOKING_FEATURE)
+			.where('m.feature_type', '=', MODULES.booking.featureType)
 			.executeTakeFirst(),
 	)
 	if (!row) return 'inactive'
@@ -160,7 +158,7 @@ export async function getCalendarDay(userId: string, organizationId: string, tim
 				'a.starts_at as startsAt',
 				'a.ends_at as endsAt',
 				'a.status',
-				// Completing or marking a no-show waits for the start (app/lib/appointment-status.ts).
+				// Completing or marking a no-show waits for the start (app/lib/appointments.ts).
 				sql<boolean>`a.starts_at <= now()`.as('started'),
 				'a.guest_name as clientName',
 				'a.guest_email as clientEmail',
@@ -182,7 +180,7 @@ export async function getCalendarDay(userId: string, organizationId: string, tim
 			.where('organization_id', '=', organizationId)
 			.where('appointment_date', '>=', week.from)
 			.where('appointment_date', '<=', week.to)
-			.where('status', 'in', ['pending', 'confirmed', 'completed', 'no_show'])
+			.where('status', 'in', COUNTED_STATUSES)
 			.groupBy('appointment_date')
 			.execute()
 		return { appointments, counts: Object.fromEntries(counts.map((c) => [c.date, c.count])) as Record<string, number> }
@@ -202,7 +200,7 @@ export async function getCalendarDay(userId: string, organizationId: string, tim
 /**
  * Moves an appointment's status: 'done'; 'refused' when it does not exist here or its status
  * does not allow the change; 'notStarted' when the change waits for the appointment's start
- * (app/lib/appointment-status.ts).
+ * (app/lib/appointments.ts).
  */
 export async function changeAppointmentStatus(userId: string, organizationId: string, appointmentId: string, change: StatusChange, now = new Date()) {
 	const { to, from, onceStarted } = STATUS_CHANGES[change]
@@ -318,7 +316,7 @@ export async function getStaffAvailabilityInput(
 				.select(['provider_id as providerId', 'starts_at as startsAt', 'ends_at as endsAt', 'buffer_ends_at as bufferEndsAt', 'status'])
 				.where('organization_id', '=', organizationId)
 				.where('provider_id', '=', provider.id)
-				.where('status', 'in', ['pending', 'confirmed'])
+				.where('status', 'in', ACTIVE_STATUSES)
 				.where('appointment_date', '>=', sql<string>`${date}::date - 1`)
 				.where('appointment_date', '<=', sql<string>`${date}::date + 1`)
 				.execute(),
@@ -481,7 +479,7 @@ export async function addDateOverride(
 			const { rows } = await sql<{ n: number }>`
 				select count(*)::int as n from public.booking_appointments a
 				join public.booking_settings s on s.organization_id = a.organization_id
-				where a.organization_id = ${organizationId} and a.status in ('pending', 'confirmed')
+				where a.organization_id = ${organizationId} and a.status in (${sql.join(ACTIVE_STATUSES.map((s) => sql.lit(s)))})
 					and (a.starts_at at time zone s.timezone)::date = ${values.date}::date
 					and (${values.provider ?? null}::uuid is null or a.provider_id = ${values.provider ?? null}::uuid)`.execute(trx)
 			return { refused: null, booked: rows[0]?.n ?? 0 }

@@ -1,3 +1,4 @@
+import { ACTIVE_STATUSES } from '#app/lib/appointments.ts'
 import { type BatchResult, type SaveHow } from '#app/lib/editable-rows.ts'
 import { type ProviderRowInput, type ServiceRowInput } from '#app/lib/schemas/booking-tables.ts'
 import { fingerprint, saveBatch, versionOf, type BatchSpec } from '../data-table.ts'
@@ -60,12 +61,12 @@ function serviceSpec(organizationId: string, input: ServiceRowInput[]): BatchSpe
 			).rows.map(toService),
 		fingerprint: (row) => fingerprint(serviceValues(row)),
 		conflictValues: ({ id: _id, version: _v, fingerprint: _f, ...values }) => values,
-		// A service with upcoming appointments (pending or confirmed, starting later) stays.
+		// A service with upcoming appointments (active ones, app/lib/appointments.ts, starting later) stays.
 		prepare: async (trx, plan, _current, fail) => {
 			if (plan.deletes.length === 0) return undefined
 			const { rows } = await sql<{ id: string }>`select distinct a.service_id as id from public.booking_appointments a
 				where a.organization_id = ${organizationId} and a.service_id = any(${plan.deletes}::uuid[])
-				and a.status in ('pending', 'confirmed') and a.starts_at > now()`.execute(trx)
+				and a.status in (${sql.join(ACTIVE_STATUSES.map((s) => sql.lit(s)))}) and a.starts_at > now()`.execute(trx)
 			const busy = new Set(rows.map((r) => r.id))
 			input.forEach((row, index) => {
 				if (row.id && row.deleted && busy.has(row.id)) fail(index, 'row', 'serviceHasUpcoming')

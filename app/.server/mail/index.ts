@@ -59,6 +59,18 @@ export function queueMail(mail: Mail) {
 	queue = queue.then(() => sendMail(mail)).catch((error: unknown) => logError(error, { event: 'mail_failed', subject: mail.subject }))
 }
 
+/**
+ * Runs `send` on the same queue, for a sender that writes its own message and must know how it
+ * went (the staff's booking notices, app/.server/notifications/booking.ts): it waits for the
+ * mails queued before it, `drainMail` waits for it, and the returned promise settles with it
+ * (a failure is the caller's to handle; the queue goes on).
+ */
+export function onMailQueue(send: () => Promise<void>): Promise<void> {
+	const done = queue.then(send)
+	queue = done.catch(() => undefined)
+	return done
+}
+
 /** Resolves once every queued mail has been sent (or has failed): at shutdown, and in tests. */
 export function drainMail() {
 	return queue

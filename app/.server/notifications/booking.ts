@@ -1,5 +1,6 @@
 import { asSystem, sql } from '../db/index.ts'
 import { logError } from '../log.ts'
+import { onMailQueue } from '../mail/index.ts'
 import { publicOrigin } from '../security.ts'
 import { notifyMembers } from './send.ts'
 
@@ -10,7 +11,8 @@ export type BookingNotice = { organizationId: string; appointmentId: string; kin
  * (the "Email notifications" preference; docs/product.md, Settings › Notifications): one mail
  * per member the booking module lets be told (its switch and visibility, then the member's
  * toggle: audience.ts), in the member's language, the time in the organization's timezone.
- * Resolves once every mail was handed to the mail port; a failure is logged, never thrown, so
+ * Each mail goes through the mail queue (app/.server/mail/index.ts, `onMailQueue`), and the
+ * call resolves once every one was handed to the mail port; a failure is logged, never thrown, so
  * the booking itself never fails because of a notification. Returns how many were sent.
  */
 export async function notifyStaffOfBooking({ organizationId, appointmentId, kind }: BookingNotice): Promise<number> {
@@ -39,6 +41,10 @@ export async function notifyStaffOfBooking({ organizationId, appointmentId, kind
 				text: `${t(`notifications.booking.${kind}.body`, values)}\n\n${t('notifications.booking.open', { link: `${publicOrigin()}/app/booking/calendar` })}`,
 			}
 		},
-		{ onError: (error) => logError(error, { event: 'booking_notification_failed', organizationId, appointmentId }) },
+		{
+			// On the mail queue, as the guest's own mails: one message at a time, after the response, waited for at shutdown.
+			deliver: async (_recipient, send) => (await onMailQueue(send), true),
+			onError: (error) => logError(error, { event: 'booking_notification_failed', organizationId, appointmentId }),
+		},
 	)
 }

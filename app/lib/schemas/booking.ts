@@ -104,6 +104,7 @@ export const newAppointmentSchema = z.object({
 	clientPhone: z.string().trim().max(40, 'clientPhoneTooLong').regex(SINGLE_LINE, CONTROL_CHARACTERS).optional(),
 	notes: z.string().trim().max(2000, 'notesTooLong').regex(MULTI_LINE, CONTROL_CHARACTERS_IN_TEXT).optional(),
 })
+export type NewAppointmentValues = z.infer<typeof newAppointmentSchema>
 
 /** A date override from the settings tab: a day off, or special hours, for everyone or one provider. */
 export const dateOverrideSchema = z

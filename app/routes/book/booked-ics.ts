@@ -1,6 +1,6 @@
 import { bookingIcs } from '#app/.server/booking/ics.ts'
 import { getLocale } from '#app/.server/i18n.ts'
-import { getManagedBooking } from '#app/.server/booking/public/wizard.ts'
+import { getManagedBooking } from '#app/.server/booking/public/bookings.ts'
 import { calendarOf, manageLink } from '#app/.server/booking/public/mail.ts'
 import type { Route } from './+types/booked-ics'
 

@@ -3,10 +3,13 @@ import { data, Form, redirect } from 'react-router'
 import { Link } from '#app/components/link.tsx'
 import { googleCalendarUrl } from '#app/.server/booking/ics.ts'
 import { getLocale } from '#app/.server/i18n.ts'
-import { bookedUrl, cancelPublicBooking, getManagedBooking, isChangeable, organizationFor, stepUrl, refusedParam } from '#app/.server/booking/public/wizard.ts'
+import { cancelPublicBooking, getManagedBooking, isChangeable, refusedParam } from '#app/.server/booking/public/bookings.ts'
+import { bookedUrl, stepUrl } from '#app/.server/booking/public/choices.ts'
+import { organizationFor } from '#app/.server/booking/public/organization.ts'
 import { calendarOf, whenText } from '#app/.server/booking/public/mail.ts'
 import { RefusedNotice, STEP_HEADING } from '#app/components/booking/book-wizard.tsx'
 import { SubmitButton } from '#app/components/forms/submit-button.tsx'
+import { isActiveStatus } from '#app/lib/appointments.ts'
 import { UrlDialog } from '#app/components/url-dialog.tsx'
 import type { Route } from './+types/booked'
 
@@ -21,7 +24,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 	const { token, booking } = await bookingOf(request, params)
 	const language = getLocale(context)
 	const url = new URL(request.url)
-	const live = booking.status === 'pending' || booking.status === 'confirmed'
+	const live = isActiveStatus(booking.status)
 	const changeable = isChangeable(booking)
 	return {
 		status: booking.status,

@@ -5,17 +5,13 @@ import { getLocale } from '#app/.server/i18n.ts'
 import {
 	allowPublic,
 	bookedByAttempt,
-	bookedHeaders,
-	bookedUrl,
-	bookingAtChoices,
-	chosenWhen,
 	createPublicBooking,
 	newBookingAttempt,
-	reschedulePublicBooking,
-	resolveWizard,
-	stepUrl,
 	refusedParam,
-} from '#app/.server/booking/public/wizard.ts'
+	reschedulePublicBooking,
+} from '#app/.server/booking/public/bookings.ts'
+import { bookedHeaders, bookedUrl, bookingAtChoices, stepUrl } from '#app/.server/booking/public/choices.ts'
+import { chosenWhen, resolveWizard } from '#app/.server/booking/public/wizard.ts'
 import { whenText } from '#app/.server/booking/public/mail.ts'
 import { RefusedNotice, STEP_HEADING, WizardNav, WizardProgress } from '#app/components/booking/book-wizard.tsx'
 import { SubmitButton } from '#app/components/forms/submit-button.tsx'

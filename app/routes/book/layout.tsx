@@ -1,7 +1,7 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, isRouteErrorResponse, Outlet, redirect, useNavigation, useRouteError, useRouteLoaderData } from 'react-router'
 import { resolveOldSlug } from '#app/.server/organizations/settings.ts'
-import { organizationFor } from '#app/.server/booking/public/wizard.ts'
+import { organizationFor } from '#app/.server/booking/public/organization.ts'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { LanguageSwitcher } from '#app/components/shell/language-switcher.tsx'
 import { MAIN_ID } from '#app/components/shell/skip-link.tsx'

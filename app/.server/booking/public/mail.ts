@@ -4,32 +4,45 @@
  * the manage link. Sent through the mail port after the request has answered. Names go into the
  * .ics through its RFC 5545 escaping (booking-calendar.ts) and into the subject on one line.
  */
-import type { TFunction } from 'i18next'
-import { fallbackLanguage, isLanguage } from '#app/lib/i18n.ts'
+import type { AppointmentStatus } from '#app/lib/appointments.ts'
 import { oneLine } from '#app/lib/schemas/fields.ts'
 import { bookingIcs, googleCalendarUrl } from '../ics.ts'
-import { instanceFor } from '../../i18n.ts'
+import { tIn } from '../../i18n.ts'
 import { queueMail } from '../../mail/index.ts'
-import type { ManagedBooking } from './wizard.ts'
 import { publicOrigin } from '../../security.ts'
 
 export type BookingMailKind = 'booked' | 'rescheduled' | 'cancelled'
 
-/** A `book` namespace translator for a language outside any request (mails). */
-export function bookT(language: string): TFunction {
-	const lng = isLanguage(language) ? language : fallbackLanguage
-	return instanceFor(lng).getFixedT(lng, 'book')
+/**
+ * What the mails and the .ics say of a booking: the fields of the guest's booking (`ManagedBooking`,
+ * bookings.ts) they read, named here so that the mails depend on no booking code.
+ */
+export type MailedBooking = {
+	id: string
+	status: AppointmentStatus
+	startsAt: string
+	endsAt: string
+	timezone: string
+	serviceName: string | null
+	durationMinutes: number | null
+	providerName: string | null
+	guestName: string
+	guestEmail: string
+	revision: number
+	organizationName: string
+	organizationSlug: string
 }
 
 /** The booking's date and time range in its organization's timezone, in the given language. */
-export function whenText(b: Pick<ManagedBooking, 'startsAt' | 'endsAt' | 'timezone'>, language: string, timeZone = b.timezone) {
+export function whenText(b: Pick<MailedBooking, 'startsAt' | 'endsAt' | 'timezone'>, language: string, timeZone = b.timezone) {
 	const day = new Intl.DateTimeFormat(language, { dateStyle: 'full', timeZone }).format(new Date(b.startsAt))
 	const time = new Intl.DateTimeFormat(language, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone })
 	return `${day}, ${time.format(new Date(b.startsAt))}–${time.format(new Date(b.endsAt))} (${timeZone})`
 }
 
-export function calendarOf(b: ManagedBooking, language: string, manage?: string) {
-	const t = bookT(language)
+/** The booking as a calendar event (its .ics and Google Calendar link), in the guest's language. */
+export function calendarOf(b: MailedBooking, language: string, manage?: string) {
+	const t = tIn(language, 'book')
 	return {
 		id: b.id,
 		startsAt: b.startsAt,
@@ -43,12 +56,14 @@ export function calendarOf(b: ManagedBooking, language: string, manage?: string)
 	}
 }
 
-export function manageLink(b: Pick<ManagedBooking, 'id' | 'organizationSlug'>, token: string) {
+/** The booking page's address with its manage token: the link the mails carry. */
+export function manageLink(b: Pick<MailedBooking, 'id' | 'organizationSlug'>, token: string) {
 	return `${publicOrigin()}/book/${encodeURIComponent(b.organizationSlug)}/booked/${b.id}?token=${token}`
 }
 
-export function sendBookingMail(kind: BookingMailKind, b: ManagedBooking, token: string, language: string) {
-	const t = bookT(language)
+/** Queues the guest's mail of a booking made, moved or cancelled (the mail queue: sent after the response). */
+export function sendBookingMail(kind: BookingMailKind, b: MailedBooking, token: string, language: string) {
+	const t = tIn(language, 'book')
 	const manage = manageLink(b, token)
 	const event = calendarOf(b, language, manage)
 	const lines = [

@@ -4,7 +4,8 @@
  */
 import { slotsByTime, slotsForProvider, type AvailabilityDay, type Slot } from '#app/lib/availability.ts'
 import { dateIn } from '#app/lib/dates.ts'
-import { stepUrl, type Choices, type Wizard } from './wizard.ts'
+import { stepUrl, type Choices } from './choices.ts'
+import type { Wizard } from './wizard.ts'
 
 export const PROVIDER_PAGE = 6
 export const TIME_PAGE = 12
