@@ -1,8 +1,5 @@
 /** The mailbox integrations of the email upgrade (docs/product.md, Integrations). */
 
-/** The upgrade whose dialog and card offer the mailbox connectors. */
-export const MAIL_UPGRADE_NAME = 'P2P Tracking - Email'
-
 export const INTEGRATION_PROVIDERS = ['imap', 'gmail'] as const
 export type IntegrationProvider = (typeof INTEGRATION_PROVIDERS)[number]
 

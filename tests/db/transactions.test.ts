@@ -12,7 +12,8 @@ import {
 	type LoadedTransaction,
 	type TransactionRow,
 } from '#app/.server/payments/transactions.ts'
-import { P2P_MODULE_ID, TRANSACTION_SORTS, type TransactionRowInput } from '#app/lib/schemas/transactions.ts'
+import { P2P_MODULE_ID } from '#app/lib/modules.ts'
+import { TRANSACTION_SORTS, type TransactionRowInput } from '#app/lib/schemas/transactions.ts'
 import { addMember, createUser } from './fixtures.ts'
 
 type Seed = { name: string | null; external: string | null; amount: string; date: string; category: string; method: string; description: string | null }

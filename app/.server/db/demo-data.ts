@@ -5,11 +5,12 @@
  * organization's gears, with its ledger row). Deterministic: the same seed gives the same data,
  * relative to today. Runs inside the caller's asSystem transaction, in a handful of statements.
  */
+import { MODULES } from '#app/lib/modules.ts'
 import { PAYMENT_METHODS, TRANSACTION_CATEGORIES } from '#app/lib/schemas/transactions.ts'
 import { sql, type Tx } from './index.ts'
 import type { AppointmentStatus, ClientStatus, PaymentMethod, TransactionCategory } from './types.ts'
 
-const BOOKING_MODULE_ID = 'b0000000-0000-4000-8000-000000000003'
+const BOOKING_MODULE_ID = MODULES.booking.id
 const TIMEZONE = 'America/New_York'
 
 const FIRST_NAMES = [

@@ -154,16 +154,10 @@ async function listUpgrades(trx: Parameters<Parameters<typeof asUser>[1]>[0], mo
 		.sort((a, b) => TIER_ORDER[a.tier] - TIER_ORDER[b.tier] || a.name.localeCompare(b.name))
 }
 
+/** What a module function came to: done, or refused with the SQL function's code (toasts.ts says it to the user). */
 export type ModuleChangeResult =
 	| { ok: true }
 	| { ok: false; code: string; required?: number; remaining?: number }
-
-const EXPLAINED = ['insufficient_gears', 'missing_dependency', 'already_active', 'not_active', 'required_by_active_upgrade', 'invalid_settings']
-
-/** The translation key that explains a refusal to the user (marketplace:reasons), "Please try again" when none does. */
-export function refusalReason(code: string) {
-	return `marketplace:reasons.${EXPLAINED.includes(code) ? code : 'unknown'}`
-}
 
 /** A refusal of one of the module functions, with the insufficient_gears figures when there are. */
 function refusal(error: unknown): ModuleChangeResult {

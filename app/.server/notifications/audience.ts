@@ -12,6 +12,7 @@
  * Payments are core screens that every member sees, so their notices need no module; when the
  * organization has activated P2P Transaction Tracking, its switch and visibility apply to them.
  */
+import { MODULES } from '#app/lib/modules.ts'
 import { NOTIFICATION_DEFAULTS, type NotificationKind } from '#app/lib/schemas/settings.ts'
 import type { Role } from '#app/lib/roles.ts'
 import { asSystem, sql } from '../db/index.ts'
@@ -20,10 +21,10 @@ import { mayUseModule } from '../marketplace/modules.ts'
 /** The module (supabase/seed.sql's `feature_type`) each kind tells about, and whether the kind needs it activated. */
 export const NOTIFICATION_MODULES: Record<NotificationKind, { feature: string; required: boolean }> = {
 	// A public booking exists only with the Appointment Booking module.
-	emailNotifications: { feature: 'booking', required: true },
+	emailNotifications: { feature: MODULES.booking.featureType, required: true },
 	// Payments and their weekly figures: the transactions screens, open to every member.
-	transactionAlerts: { feature: 'transactions', required: false },
-	weeklyReports: { feature: 'transactions', required: false },
+	transactionAlerts: { feature: MODULES.p2p.featureType, required: false },
+	weeklyReports: { feature: MODULES.p2p.featureType, required: false },
 }
 
 const PREFERENCE_COLUMN: Record<NotificationKind, string> = {

@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely'
+import { P2P_MODULE_ID } from '#app/lib/modules.ts'
 import {
-	P2P_MODULE_ID,
 	TRANSACTION_CATEGORIES,
 	TRANSACTION_DEFAULT_SORT,
 	TRANSACTION_SORTS,

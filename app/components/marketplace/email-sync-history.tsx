@@ -7,30 +7,9 @@ import { Alert, AlertDescription } from '#app/components/ui/alert.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
+import type { EmailSyncView } from '#app/.server/payments/email-sync/history.ts'
 import { SYNC_FAILURES } from '#app/lib/integrations.ts'
 import { useFormat } from '#app/lib/use-format.ts'
-
-/** A run as the module page shows it: times already in the organization's timezone. */
-export type SyncRunRow = {
-	id: string
-	trigger: 'button' | 'schedule'
-	status: 'running' | 'succeeded' | 'failed'
-	started: { date: string; time: string }
-	counts: { read: number; created: number; duplicates: number; ignored: number; unreadable: number; errors: number }
-	errorCode: string | null
-	batchId: string | null
-}
-
-/** `reason` is absent on runs recorded before reasons were kept (read as not understood). */
-export type UnreadableNotice = { subject: string; sender: string; date: string | null; reason?: 'not_understood' | 'too_large' }
-
-export type EmailSyncView = {
-	status: 'idle' | 'pending' | 'error'
-	errorCode: string | null
-	timezone: string
-	runs: SyncRunRow[]
-	unreadable: UnreadableNotice[]
-}
 
 const COUNTS = ['read', 'created', 'duplicates', 'ignored', 'unreadable', 'errors'] as const
 

@@ -11,19 +11,9 @@ import { Badge } from '#app/components/ui/badge.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { Input } from '#app/components/ui/input.tsx'
 import { useFormat } from '#app/lib/use-format.ts'
+import type { IntegrationView } from '#app/.server/marketplace/module-page.ts'
 import { CHECK_FAILURES, INTEGRATION_PROVIDERS } from '#app/lib/integrations.ts'
 import { imapConnectSchema } from '#app/lib/schemas/integrations.ts'
-
-export type IntegrationView = {
-	id: string
-	provider: string
-	status: 'connected' | 'error' | 'disconnected'
-	account: string | null
-	/** The day of the last sync, and the moment of the last check, in the organization's timezone. */
-	lastSync: string | null
-	lastChecked: { date: string; time: string } | null
-	errorMessage: string | null
-}
 
 /** A provider's name as people know it ('imap' shows as 'IMAP mailbox'). */
 export function useProviderName() {

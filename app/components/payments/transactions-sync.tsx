@@ -9,7 +9,8 @@ import { Button } from '#app/components/ui/button.tsx'
 import { Spinner } from '#app/components/ui/spinner.tsx'
 import { SYNC_FAILURES } from '#app/lib/integrations.ts'
 import { useFormat } from '#app/lib/use-format.ts'
-import { P2P_MODULE_ID, SYNC_NO_SOURCE, SYNC_UNAVAILABLE } from '#app/lib/schemas/transactions.ts'
+import { P2P_MODULE_ID } from '#app/lib/modules.ts'
+import { SYNC_NO_SOURCE, SYNC_UNAVAILABLE } from '#app/lib/schemas/transactions.ts'
 
 /** The button shows its syncing label for 5 seconds (docs/product.md, Transactions). */
 const SYNC_BUSY_MS = 5_000

@@ -128,9 +128,6 @@ export function newTransactionRow(today: string) {
 	return { client: '', externalId: '', amount: '0', dateReceived: today, category: 'unmatched', paymentMethod: 'Zelle', description: '' }
 }
 
-/** The P2P transaction-tracking module of the catalogue (supabase/seed.sql), whose sync this is. */
-export const P2P_MODULE_ID = 'b0000000-0000-4000-8000-000000000001'
-
 /** Codes a sync ends with, kept as the status row's error message and translated on display. */
 export const SYNC_NO_SOURCE = 'no_source_connected'
 export const SYNC_UNAVAILABLE = 'source_sync_unavailable'

@@ -1,6 +1,7 @@
 import { requireMember } from '#app/.server/auth/session.ts'
 import { clearPendingCookie, finishGmailConnect, readPending } from '#app/.server/payments/email-sync/gmail.ts'
 import { saveConnection } from '#app/.server/payments/email-sync/connections.ts'
+import { integrationToast } from '#app/.server/marketplace/toasts.ts'
 import { safeRedirect } from '#app/.server/security.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { isOwner } from '#app/lib/roles.ts'
@@ -15,8 +16,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	const member = requireMember(context)
 	const pending = await readPending(request)
 	const headers = { 'set-cookie': await clearPendingCookie() }
-	const fail = (back: string, message: string) =>
-		redirectWithToast(back, { type: 'error', title: 'marketplace:integrations.toasts.connectFailed', description: message, values: { service: 'Gmail' } }, { headers })
+	const fail = (back: string, message: string) => redirectWithToast(back, integrationToast('error', 'connectFailed', message, { service: 'Gmail' }), { headers })
 	if (!pending || pending.organizationId !== member.organization.id || !isOwner(member.organization.role)) {
 		return fail('/app/module-marketplace', 'marketplace:integrations.toasts.stateMismatch')
 	}
@@ -36,5 +36,5 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 		expiresAt: grant.expiresAt,
 	})
 	if (!saved.ok) return fail(back, 'marketplace:integrations.toasts.saveFailed')
-	return redirectWithToast(back, { type: 'success', title: 'marketplace:integrations.toasts.connected', values: { provider: 'Gmail' } }, { headers })
+	return redirectWithToast(back, integrationToast('success', 'connected', undefined, { provider: 'Gmail' }), { headers })
 }

@@ -22,8 +22,9 @@ import type { ToastInput } from '../../toast.ts'
 import { readGmailMessages, type GmailCursor } from './gmail-reader.ts'
 import { collectPayments, MailboxError, noticeCollector, syncLimits, type CollectedNotices, type MailboxCursor, type SyncLimits } from './mailbox.ts'
 import type { NoticePayment } from './parsers/index.ts'
-import { MAIL_UPGRADE_NAME, type SyncFailure } from '#app/lib/integrations.ts'
-import { SYNC_NO_SOURCE, P2P_MODULE_ID } from '#app/lib/schemas/transactions.ts'
+import type { SyncFailure } from '#app/lib/integrations.ts'
+import { MAIL_UPGRADE_NAME, P2P_MODULE_ID } from '#app/lib/modules.ts'
+import { SYNC_NO_SOURCE } from '#app/lib/schemas/transactions.ts'
 
 /** A claim left pending this long (its server died mid-run) may be taken over. */
 export const SYNC_STALE_MINUTES = 15
