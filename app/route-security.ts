@@ -3,23 +3,27 @@
  * docs/security.md). A test checks that every route of the table has exactly one entry here and
  * every entry a route, so a new route cannot be forgotten: add its entry next to it.
  *
- * - `access`: who may read it. `public`: anyone (the landing page, the booking wizard, stored
- *   pictures); `guest`: the sign-in pages, meant for the signed-out; `user`: any signed-in user
- *   (onboarding); `member`: a member of the current organization; `module`: a member whose
- *   organization has the route's module active; `owner`: the organization's owner; `token`: whoever
- *   holds the link's token (a booking's manage link, a recovery link).
+ * - `access`: who may read it, as the route's loader enforces it. `public`: anyone (the landing
+ *   page, the booking wizard, stored pictures); `guest`: the sign-in pages, meant for the
+ *   signed-out; `user`: any signed-in user (onboarding); `member`: a member of the current
+ *   organization, whatever their role; `module`: a member whose organization has the route's
+ *   module active, and whose role its visibility lets in; `administrator`: an administrator or an
+ *   owner (docs/product.md, Roles and permissions); `owner`: the organization's owners only;
+ *   `token`: whoever holds the link's token (a booking's manage link, a recovery link). The walk
+ *   checks each level both ways: someone just below it is refused, someone at it let in.
  * - `ids`: the path parameters that name a stored row of one organization. The walk fills them
  *   with another organization's rows and expects a 403/404 without that organization's data.
  * - `post`: what the route's action takes (null: no action, a POST is a 405 or a 4xx):
  *   `intents` (the values of the `intent` field; `[]` when it has none), the text `fields` its
  *   forms send (data-table rows as `rows[].name`, weekdays as `{day}`), and `pages`: where its forms are rendered, so
  *   the walk reads them as a browser without JavaScript would and puts hostile text in every field;
- *   `bare`: the intents that change something with no field at all (the path names what they act on).
+ *   `bare`: the intents that change something with no field at all (the path names what they act on);
+ *   `owner`: the intents only owners may post, on a route that others may read (the rest need `access`).
  * - `redirects`: the query or form parameters whose value decides a redirect.
  * - `html`: a GET of its own path renders an HTML page (its headers and script nonces are checked);
  *   false for a layout whose path redirects to a child, which is checked as that child.
  */
-export type Access = 'public' | 'guest' | 'user' | 'member' | 'module' | 'owner' | 'token'
+export type Access = 'public' | 'guest' | 'user' | 'member' | 'module' | 'administrator' | 'owner' | 'token'
 
 export type RouteSecurity = {
 	id: string
@@ -29,11 +33,14 @@ export type RouteSecurity = {
 	access: Access
 	html: boolean
 	ids?: string[]
-	post: null | { intents: string[]; fields: string[]; pages?: string[]; bare?: string[] }
+	post: null | { intents: string[]; fields: string[]; pages?: string[]; bare?: string[]; owner?: string[] }
 	redirects?: string[]
 }
 
 const SHELL = null
+
+/** A module's page, under the app and under Settings: any member syncs the mailbox, owners do the rest. */
+const MODULE_INTENTS = ['saveSettings', 'resetSettings', 'activate', 'deactivate', 'purchaseUpgrade', 'removeUpgrade', 'connectGoogle', 'connectImap', 'refreshIntegration', 'disconnectIntegration', 'syncNow']
 
 export const routeSecurity: RouteSecurity[] = [
 	{ id: 'routes/landing', path: '/', index: true, access: 'public', html: true, post: SHELL },
@@ -80,14 +87,14 @@ export const routeSecurity: RouteSecurity[] = [
 	{ id: 'routes/app/categories', path: '/app/categories', access: 'member', html: true, post: null },
 	{ id: 'routes/app/reports', path: '/app/reports', access: 'member', html: true, post: null },
 	{ id: 'routes/app/reports-export', path: '/app/reports/export.csv', access: 'member', html: false, post: null },
-	{ id: 'routes/app/module-marketplace', path: '/app/module-marketplace', access: 'member', html: true, post: { intents: ['activate', 'deactivate', 'favorite', 'unfavorite'], fields: ['intent', 'moduleId'], pages: ['/app/module-marketplace'] } },
+	{ id: 'routes/app/module-marketplace', path: '/app/module-marketplace', access: 'member', html: true, post: { intents: ['activate', 'deactivate', 'favorite', 'unfavorite'], owner: ['activate', 'deactivate'], fields: ['intent', 'moduleId'], pages: ['/app/module-marketplace'] } },
 	{
 		id: 'routes/app/module-detail',
 		path: '/app/modules/:moduleId',
 		access: 'member',
 		html: true,
 		ids: ['moduleId'],
-		post: { intents: ['saveSettings', 'resetSettings', 'activate', 'deactivate', 'purchaseUpgrade', 'removeUpgrade', 'connectGoogle', 'connectImap', 'refreshIntegration', 'disconnectIntegration', 'syncNow'], fields: ['intent', 'upgradeId', 'provider', 'host', 'port', 'tls', 'user', 'password'], bare: ['resetSettings', 'activate', 'deactivate', 'syncNow'] },
+		post: { intents: MODULE_INTENTS, owner: MODULE_INTENTS.filter((i) => i !== 'syncNow'), fields: ['intent', 'upgradeId', 'provider', 'host', 'port', 'tls', 'user', 'password'], bare: ['resetSettings', 'activate', 'deactivate', 'syncNow'] },
 	},
 	{ id: 'routes/app/module-settings-export', path: '/app/modules/:moduleId/settings.json', access: 'member', html: false, ids: ['moduleId'], post: null },
 	{
@@ -96,13 +103,14 @@ export const routeSecurity: RouteSecurity[] = [
 		access: 'member',
 		html: true,
 		ids: ['moduleId'],
-		post: { intents: ['saveSettings', 'resetSettings', 'activate', 'deactivate', 'purchaseUpgrade', 'removeUpgrade', 'connectGoogle', 'connectImap', 'refreshIntegration', 'disconnectIntegration', 'syncNow'], fields: ['intent', 'upgradeId', 'provider', 'host', 'port', 'tls', 'user', 'password'], bare: ['resetSettings', 'activate', 'deactivate', 'syncNow'] },
+		post: { intents: MODULE_INTENTS, owner: MODULE_INTENTS.filter((i) => i !== 'syncNow'), fields: ['intent', 'upgradeId', 'provider', 'host', 'port', 'tls', 'user', 'password'], bare: ['resetSettings', 'activate', 'deactivate', 'syncNow'] },
 	},
 	{ id: 'routes/app/integrations-google-callback', path: '/app/integrations/google/callback', access: 'member', html: false, post: null },
 	{ id: 'routes/app/plans', path: '/app/plans', access: 'member', html: true, post: { intents: ['choosePlan'], fields: ['intent', 'plan'], pages: ['/app/plans'] } },
 	{ id: 'routes/app/gears', path: '/app/gears', access: 'member', html: true, post: null },
-	{ id: 'routes/app/booking/layout', path: '/app/booking', access: 'module', html: false, post: null },
-	{ id: 'routes/app/booking/index', path: '/app/booking', index: true, access: 'module', html: false, post: null },
+	// Any member: without the module, the layout says how to activate it (its tabs answer 403); the index sends to the calendar.
+	{ id: 'routes/app/booking/layout', path: '/app/booking', access: 'member', html: false, post: null },
+	{ id: 'routes/app/booking/index', path: '/app/booking', index: true, access: 'member', html: false, post: null },
 	{ id: 'routes/app/booking/calendar', path: '/app/booking/calendar', access: 'module', html: true, post: { intents: ['change-status', 'create-appointment'], fields: ['intent', 'id', 'change', 'day'] } },
 	{ id: 'routes/app/booking/services', path: '/app/booking/services', access: 'module', html: true, post: { intents: ['save', 'cancel'], fields: ['rows[].name', 'rows[].description', 'rows[].price', 'rows[].duration', 'rows[].id', 'rows[].version', 'rows[].fingerprint', 'rows[].blank', 'saveKey', 'formEnd'], pages: ['/app/booking/services?edit=1&add=1'] } },
 	{ id: 'routes/app/booking/providers', path: '/app/booking/providers', access: 'module', html: true, post: { intents: ['save', 'cancel'], fields: ['rows[].displayName', 'rows[].bio', 'rows[].avatarUrl', 'rows[].id', 'rows[].version', 'rows[].fingerprint', 'rows[].blank', 'saveKey', 'formEnd'], pages: ['/app/booking/providers?edit=1&add=1'] } },
@@ -121,11 +129,12 @@ export const routeSecurity: RouteSecurity[] = [
 	{
 		id: 'routes/app/settings/organization',
 		path: '/app/settings/organization',
-		access: 'owner',
+		// Every member reads it and may leave; owners change the rest (docs/product.md, Settings).
+		access: 'member',
 		html: true,
-		post: { intents: ['organization', 'logo-upload', 'logo-remove', 'branding', 'leave', 'delete'], fields: ['intent', 'name', 'slug', 'description', 'timezone', 'primary', 'secondary', 'confirmation'], bare: ['logo-remove'], pages: ['/app/settings/organization'] },
+		post: { intents: ['organization', 'logo-upload', 'logo-remove', 'branding', 'leave', 'delete'], owner: ['organization', 'logo-upload', 'logo-remove', 'branding', 'delete'], fields: ['intent', 'name', 'slug', 'description', 'timezone', 'primary', 'secondary', 'confirmation'], bare: ['logo-remove'], pages: ['/app/settings/organization'] },
 	},
-	{ id: 'routes/app/settings/members', path: '/app/settings/members', access: 'owner', html: true, post: { intents: ['invite', 'role', 'remove', 'revoke'], fields: ['intent', 'userId', 'email', 'invitationId'], pages: ['/app/settings/members'] } },
+	{ id: 'routes/app/settings/members', path: '/app/settings/members', access: 'administrator', html: true, post: { intents: ['invite', 'role', 'remove', 'revoke'], fields: ['intent', 'userId', 'email', 'invitationId'], pages: ['/app/settings/members'] } },
 	{ id: 'routes/app/settings/notifications', path: '/app/settings/notifications', access: 'member', html: true, post: { intents: ['notifications'], fields: ['intent'], pages: ['/app/settings/notifications'] } },
 	{ id: 'routes/app/not-found', path: '/app/*', access: 'member', html: true, post: null },
 

@@ -55,6 +55,19 @@ export function instanceFor(language: Language): i18n {
 	return instance
 }
 
+export type Translate = (key: string, options?: Record<string, unknown>) => string
+
+/**
+ * A translator for one namespace in a language, outside any request: every mail and job (the
+ * recipient's language; the fallback when it is none of ours). A request's own translations
+ * come from `getInstance`.
+ */
+export function tIn(language: string | null | undefined, ns: string): Translate {
+	const lng = isLanguage(language) ? language : fallbackLanguage
+	const t = instanceFor(lng).getFixedT(lng, ns)
+	return (key, options) => String(t(key, options ?? {}))
+}
+
 /** Root middleware: the request's language, from the saved choice, else the browser's. */
 export const i18nextMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
 	const detected = await detector.getLocale(request)

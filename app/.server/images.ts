@@ -21,7 +21,7 @@ import { createHash } from 'node:crypto'
 import sharp, { type Metadata } from 'sharp'
 import { asUser, type Tx } from './db/index.ts'
 import { logError } from './log.ts'
-import { allowEvent, type RateLimit } from './rate-limit.ts'
+import { allowEvent, LIMITS } from './rate-limit.ts'
 import { storage, type Bucket } from './storage/index.ts'
 
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024
@@ -36,8 +36,8 @@ export const DECODE_SLOTS = 2
 export const DECODE_WAIT_MS = 5_000
 /** A decode that takes longer than this fails (a slot is never held for ever). */
 const DECODE_TIMEOUT_SECONDS = 15
-/** Uploads per user and hour, avatars and logos together: each costs a decode. */
-export const PICTURE_UPLOADS: RateLimit = { limit: 30, windowMinutes: 60 }
+/** Uploads per user, avatars and logos together: each costs a decode (LIMITS, app/.server/rate-limit.ts). */
+export const PICTURE_UPLOADS = LIMITS['picture-upload']
 
 // libvips' defaults suit a batch converter, not a server: one thread per picture (the slots above
 // decide how many run), and no cache of decoded pictures (each upload is decoded once).
@@ -201,7 +201,7 @@ async function tidyPictures(userId: string, target: PictureTarget) {
  * other, so the row always points at a file that exists.
  */
 export async function replacePicture(userId: string, file: Blob, target: PictureTarget): Promise<{ ok: true; url: string } | { ok: false; code: PictureRefusal }> {
-	if (!(await allowEvent('picture-upload', userId, PICTURE_UPLOADS))) return { ok: false, code: 'too_many_uploads' }
+	if (!(await allowEvent('picture-upload', userId))) return { ok: false, code: 'too_many_uploads' }
 	const result = await processImage(file)
 	if (!result.ok) return result
 	const { image } = result

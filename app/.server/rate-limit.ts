@@ -1,5 +1,18 @@
+/**
+ * Every rate limit of the product, in one table (LIMITS), and the two ways of counting them:
+ *
+ * - Attempts (`allowEvent`): most limits count every attempt, and one statement counts the
+ *   attempt and decides, so concurrent requests cannot slip past the limit together.
+ * - Failures (`countEvents`, then `recordEvent` once the attempt failed): sign-in counts only
+ *   wrong passwords, and whether an attempt failed is known only after it was tried, so counting
+ *   and deciding cannot be one statement. Attempts under way together may each pass before
+ *   any of them is recorded, which a failure limit (tens of tries, then a pause) tolerates. The
+ *   local auth adapter keeps its failures in `auth.login_attempts` (a success clears them),
+ *   the Supabase adapter in `private.rate_limit_events`, against the same limits.
+ */
 import { gathered, inInputOrder } from './db/gather.ts'
 import { asSystem, sql, systemStatement } from './db/index.ts'
+import { env } from './env.ts'
 import type { ScheduledJob } from './scheduler.ts'
 
 export type RateLimit = { limit: number; windowMinutes: number }
@@ -8,9 +21,53 @@ export type RateLimit = { limit: number; windowMinutes: number }
 export const MAX_WINDOW_MINUTES = 24 * 60
 
 /**
- * Counts one event of `kind` for `key` (an address, an email) and says whether it is within
- * `limit` events in the last `windowMinutes`. A refused event is not counted, so a client that
- * keeps trying is let in again once the window passes. Events of one key are taken one at a
+ * Every rate limit of the product, by name: the name is also the kind its counts are stored
+ * under. The ones an operator may change read the environment (docs/deploy.md); the others are
+ * fixed here. Not rate limits, so not here: the calendar's open streams per user
+ * (app/.server/booking/live-updates.ts) and the upcoming bookings per email
+ * (BOOK_MAX_UPCOMING_PER_EMAIL, counted by `create_booking`).
+ */
+export const LIMITS = {
+	/** Sign-ups per address (SIGNUP_MAX_PER_IP in SIGNUP_WINDOW_MINUTES), with either auth adapter. */
+	get signup(): RateLimit {
+		return { limit: env().SIGNUP_MAX_PER_IP, windowMinutes: env().SIGNUP_WINDOW_MINUTES }
+	},
+	/** Failed sign-ins per (email, address): a failure limit (LOGIN_MAX_FAILURES in LOGIN_WINDOW_MINUTES). */
+	get login_failure(): RateLimit {
+		return { limit: env().LOGIN_MAX_FAILURES, windowMinutes: env().LOGIN_WINDOW_MINUTES }
+	},
+	/** Failed sign-ins per address, whatever the email: a failure limit (LOGIN_MAX_FAILURES_PER_IP). */
+	get login_failure_ip(): RateLimit {
+		return { limit: env().LOGIN_MAX_FAILURES_PER_IP, windowMinutes: env().LOGIN_WINDOW_MINUTES }
+	},
+	/** "Send the link again" of an unverified address: mails per account. */
+	'email-verification': { limit: 3, windowMinutes: 60 },
+	/** Email changes asked for, per user: each mails a link to the new address. */
+	'email-change': { limit: 5, windowMinutes: 60 },
+	/** Password changes tried, per user: each checks the current password. */
+	'password-change': { limit: 10, windowMinutes: 15 },
+	/** Invitations sent, per inviter: each mails any address. */
+	invite: { limit: 30, windowMinutes: 60 },
+	/** Avatar and logo uploads together, per user: each costs a decode. */
+	'picture-upload': { limit: 30, windowMinutes: 60 },
+	/** Mailbox connection checks, per organization: each makes the server log in somewhere. */
+	'integration-check': { limit: 20, windowMinutes: 15 },
+	/** Public booking posts per address (BOOK_POSTS_PER_HOUR). */
+	get book_post(): RateLimit {
+		return { limit: env().BOOK_POSTS_PER_HOUR, windowMinutes: 60 }
+	},
+	/** Looks at a public booking page's free times per address (BOOK_LOOKUPS_PER_HOUR). */
+	get slot_lookup(): RateLimit {
+		return { limit: env().BOOK_LOOKUPS_PER_HOUR, windowMinutes: 60 }
+	},
+} satisfies Record<string, RateLimit>
+
+export type LimitName = keyof typeof LIMITS
+
+/**
+ * Counts one event of the limit `name` for `key` (an address, a user) and says whether it is
+ * within the limit's events in its window (LIMITS). A refused event is not counted, so a client
+ * that keeps trying is let in again once the window passes. Events of one key are taken one at a
  * time (a transaction lock), so concurrent requests cannot slip past the limit together, on one
  * server instance or several (docs/decisions/035-gathered-statements.md):
  *
@@ -18,10 +75,16 @@ export const MAX_WINDOW_MINUTES = 24 * 60
  *   an event counts for the window and at most one bucket more.
  * - The events of requests that arrive together (within one turn of the event loop) go to the
  *   database as one statement: under load, one round trip serves several requests.
+ *
+ * An explicit `limit` is for the tests of the counting itself (any kind, any limit); the
+ * product's callers name their limit.
  */
-export function allowEvent(kind: string, key: string, { limit, windowMinutes }: RateLimit): Promise<boolean> {
+export function allowEvent(name: LimitName, key: string): Promise<boolean>
+export function allowEvent(kind: string, key: string, limit: RateLimit): Promise<boolean>
+export function allowEvent(kind: string, key: string, limit?: RateLimit): Promise<boolean> {
+	const { limit: maxEvents, windowMinutes } = limit ?? LIMITS[kind as LimitName]
 	if (windowMinutes > MAX_WINDOW_MINUTES) return Promise.reject(new Error(`A rate limit's window is ${MAX_WINDOW_MINUTES} minutes at most`))
-	return allowGathered({ kind, key: keyOf(key), max_events: limit, window_minutes: windowMinutes })
+	return allowGathered({ kind, key: keyOf(key), max_events: maxEvents, window_minutes: windowMinutes })
 }
 
 type LimitedEvent = { kind: string; key: string; max_events: number; window_minutes: number }

@@ -87,7 +87,7 @@ test('every action of the signed-in app, posted by a member of A with organizati
 
 test('the data requests of every signed-in screen, with B’s ids, carry none of B’s data', async () => {
 	const base = baseURLOf()
-	for (const entry of routeSecurity.filter((e) => e.html && ['member', 'module', 'owner'].includes(e.access))) {
+	for (const entry of routeSecurity.filter((e) => e.html && ['member', 'module', 'administrator', 'owner'].includes(e.access))) {
 		const path = concretePath(entry, b)
 		const response = await raw(base, 'GET', `${path.replace(/\/$/, '')}.data`, { headers: { cookie: a.cookie } })
 		expect(response.status, path).toBeLessThan(500)
@@ -103,7 +103,7 @@ test('a member of A who names organization B as the current one (form or forged 
 
 	const forged = await createCookie('p2p_org', { path: '/' }).serialize(b.orgId)
 	const cookie = `${a.cookie}; ${forged.split(';')[0]}`
-	for (const entry of routeSecurity.filter((e) => ['member', 'module', 'owner'].includes(e.access) && e.post === null)) {
+	for (const entry of routeSecurity.filter((e) => ['member', 'module', 'administrator', 'owner'].includes(e.access) && e.post === null)) {
 		const path = concretePath(entry, a)
 		const response = await raw(base, 'GET', path, { headers: { cookie } })
 		expect(response.status, path).toBeLessThan(500)

@@ -1,6 +1,7 @@
 import pg from 'pg'
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
 import { withDatabase } from '../e2e/db.ts'
+import type { Role } from '../../app/lib/roles.ts'
 import { FORM, mergeCookies, raw } from './http.ts'
 
 export const BOOKING_MODULE_ID = 'b0000000-0000-4000-8000-000000000003'
@@ -81,6 +82,28 @@ export async function makeOrg(baseURL: string, name: string, secret: string): Pr
 		return { userId: org.user_id, orgId: org.id, slug: org.slug, clientId, providerId, serviceId, appointmentId, batchId }
 	})
 	return { ...account, ...ids, appointmentToken: token }
+}
+
+export type Account = { email: string; cookie: string; userId: string }
+
+/** Signs up an account and deletes the organization its sign-up made: it belongs to none. */
+export async function withoutOrganization(baseURL: string, fullName = 'Nobody Yet'): Promise<Account> {
+	const account = await signUp(baseURL, fullName)
+	const userId = await withDatabase(async (db) => {
+		const { rows } = await db.query<{ id: string }>('select id from auth.users where email = $1', [account.email])
+		await db.query('delete from public.organizations where id in (select organization_id from public.organization_members where user_id = $1)', [rows[0]!.id])
+		return rows[0]!.id
+	})
+	return { email: account.email, cookie: account.cookie, userId }
+}
+
+/** An account whose only organization is `org`, where it holds `role`. */
+export async function memberOf(baseURL: string, org: Org, role: Role): Promise<Account> {
+	const account = await withoutOrganization(baseURL, `A ${role}`)
+	await withDatabase((db) =>
+		db.query('insert into public.organization_members (organization_id, user_id, role) values ($1, $2, $3)', [org.orgId, account.userId, role]),
+	)
+	return account
 }
 
 const FINGERPRINTED = [

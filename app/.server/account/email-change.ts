@@ -17,7 +17,7 @@ import { normalizeEmail } from '../auth/local.ts'
 import { hashToken, newToken } from '../auth/tokens.ts'
 import { asSystem, dbErrorCode, sql } from '../db/index.ts'
 import { queueMail } from '../mail/index.ts'
-import { tIn } from '../notifications/translate.ts'
+import { tIn } from '../i18n.ts'
 import { publicOrigin } from '../security.ts'
 
 const CONFIRM_HOURS = 24

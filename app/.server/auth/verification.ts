@@ -16,14 +16,12 @@
 import { hashToken, newToken } from './tokens.ts'
 import { asSystem, sql, type Tx } from '../db/index.ts'
 import { queueMail } from '../mail/index.ts'
-import { tIn } from '../notifications/translate.ts'
+import { tIn } from '../i18n.ts'
 import { allowEvent } from '../rate-limit.ts'
 import { publicOrigin } from '../security.ts'
 
 /** How long a verification link works. */
 export const VERIFY_HOURS = 24
-/** Reminders a user may ask for: at most this many mails in an hour. */
-export const RESEND_LIMIT = { limit: 3, windowMinutes: 60 }
 
 /** Whether `userId` verifiably owns `email` (the one rule, in SQL), inside the caller's transaction. */
 export async function ownsAddress(trx: Tx, userId: string, email: string) {
@@ -89,10 +87,10 @@ export async function sendVerification(userId: string, language: string | null |
 
 export type ResendOutcome = { ok: true; email: string } | { ok: false; code: 'already_verified' | 'too_many_attempts' }
 
-/** The reminder's "send the link again": at most RESEND_LIMIT mails an hour per account. */
+/** The reminder's "send the link again": at most LIMITS['email-verification'] mails per account. */
 export async function resendVerification(userId: string, language: string | null | undefined): Promise<ResendOutcome> {
 	if (await isVerified(userId)) return { ok: false, code: 'already_verified' }
-	if (!(await allowEvent('email-verification', userId, RESEND_LIMIT))) return { ok: false, code: 'too_many_attempts' }
+	if (!(await allowEvent('email-verification', userId))) return { ok: false, code: 'too_many_attempts' }
 	const sent = await sendVerification(userId, language)
 	return sent ? { ok: true, email: sent.email } : { ok: false, code: 'already_verified' }
 }

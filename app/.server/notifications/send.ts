@@ -2,7 +2,7 @@ import { oneLine } from '#app/lib/schemas/fields.ts'
 import type { NotificationKind } from '#app/lib/schemas/settings.ts'
 import { sendMail } from '../mail/index.ts'
 import { recipientsFor, type Recipient } from './audience.ts'
-import { tIn, type Translate } from './translate.ts'
+import { tIn, type Translate } from '../i18n.ts'
 import { unsubscribeUrl } from './unsubscribe.ts'
 
 export type NotificationMail = { subject: string; text: string }
