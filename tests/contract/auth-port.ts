@@ -16,8 +16,12 @@ export type AuthContractDriver = {
 	profileName: (userId: string) => Promise<string | null>
 	/** Sign-out revokes the session at once (a replayed cookie is refused), rather than at the access token's expiry. */
 	revokesAtOnce: boolean
+	/** The adapter lists the user's sessions (the Security card), so one can be picked and ended; Supabase Auth lists none. */
+	listsSessions: boolean
 	/** Failures allowed per (email, address) before sign-in is refused (LOGIN_MAX_FAILURES). */
 	maxFailures: number
+	/** Sign-ups allowed per address in the window (SIGNUP_MAX_PER_IP). */
+	maxSignUps: number
 	/** Whether the user's current address is verified (`auth.users.email_confirmed_at`, both adapters' record). */
 	isVerified: (userId: string) => Promise<boolean>
 	/**
@@ -75,6 +79,16 @@ async function signUp(driver: AuthContractDriver, browser: Browser, email = addr
 	return { email, user: outcome.user, signedIn: outcome.signedIn }
 }
 
+/** A second browser signed in to the account with its password. */
+async function signInElsewhere(driver: AuthContractDriver, email: string) {
+	const browser = new Browser()
+	const request = browser.request('/auth')
+	const outcome = await driver.port().signIn(request, { email, password: PASSWORD, ...meta() })
+	if (!outcome.ok) throw new Error(`sign-in refused: ${outcome.code}`)
+	browser.take(request, outcome.headers)
+	return browser
+}
+
 export function authContract(name: string, driver: AuthContractDriver) {
 	describe(`auth port contract: ${name}`, () => {
 		test('sign-up makes the user, and the auth.users trigger makes profile (full_name from the metadata) and an owned organization', async () => {
@@ -128,6 +142,20 @@ export function authContract(name: string, driver: AuthContractDriver) {
 			expect((await driver.port().signIn(new Browser().request(), { email, password: PASSWORD, ...meta() })).ok).toBe(true)
 		})
 
+		test('sign-ups from one address stop at the limit, even when they arrive together', async () => {
+			const ip = meta()
+			const outcomes = await Promise.all(
+				Array.from({ length: driver.maxSignUps + 2 }, () =>
+					driver.port().signUp(new Browser().request('/auth'), { email: address(), password: PASSWORD, fullName: 'Crowd', ...ip }),
+				),
+			)
+			expect(outcomes.filter((o) => o.ok)).toHaveLength(driver.maxSignUps)
+			expect(outcomes.filter((o) => !o.ok)).toEqual([
+				{ ok: false, code: 'too_many_attempts' },
+				{ ok: false, code: 'too_many_attempts' },
+			])
+		})
+
 		test("sign-out clears the browser's session", async () => {
 			const browser = new Browser()
 			const { user } = await signUp(driver, browser)
@@ -169,6 +197,63 @@ export function authContract(name: string, driver: AuthContractDriver) {
 			} finally {
 				verification.after?.()
 			}
+		})
+
+		test.skipIf(!driver.listsSessions)("the user's sessions are listed, this browser's first; one other can be ended, this browser's and a stranger's cannot", async () => {
+			const browser = new Browser()
+			const { user, email } = await signUp(driver, browser)
+			const elsewhere = await signInElsewhere(driver, email)
+			const sessions = await driver.port().listSessions(browser.request(), user)
+			expect(sessions.map((s) => s.current)).toEqual([true, false])
+			expect(sessions[1]).toMatchObject({ userAgent: 'contract-test', ip: expect.any(String) })
+			const strangerBrowser = new Browser()
+			const stranger = await signUp(driver, strangerBrowser)
+			const [strangerSession] = await driver.port().listSessions(strangerBrowser.request(), stranger.user)
+
+			expect(await driver.port().endSession(browser.request(), user, 'not-a-session-id')).toBe('invalid_id')
+			expect(await driver.port().endSession(browser.request(), user, sessions[0]!.id)).toBe('current')
+			expect(await driver.port().endSession(browser.request(), user, strangerSession!.id)).toBe('gone')
+			expect(await driver.port().getUser(strangerBrowser.request())).toEqual(stranger.user)
+			expect(await driver.port().endSession(new Browser().request(), user, sessions[1]!.id)).toBe('no_session')
+
+			expect(await driver.port().endSession(browser.request(), user, sessions[1]!.id)).toBe('ended')
+			expect(await driver.port().getUser(elsewhere.request())).toBeNull()
+			expect(await driver.port().getUser(browser.request())).toEqual(user)
+			expect(await driver.port().endSession(browser.request(), user, sessions[1]!.id)).toBe('gone')
+			expect(await driver.port().listSessions(browser.request(), user)).toHaveLength(1)
+		})
+
+		test.skipIf(driver.listsSessions)('an adapter that cannot list sessions lists none, so none can be picked', async () => {
+			const browser = new Browser()
+			const { user, email } = await signUp(driver, browser)
+			await signInElsewhere(driver, email)
+			expect(await driver.port().listSessions(browser.request(), user)).toEqual([])
+			expect(await driver.port().endSession(browser.request(), user, randomUUID())).toBe('no_session')
+			expect(await driver.port().getUser(browser.request())).toEqual(user)
+		})
+
+		test('"sign out everywhere else" ends the other sessions and keeps this browser signed in', async () => {
+			const browser = new Browser()
+			const { user, email } = await signUp(driver, browser)
+			const elsewhere = [await signInElsewhere(driver, email), await signInElsewhere(driver, email)]
+			const request = browser.request('/app/settings')
+			const ended = await driver.port().endOtherSessions(request, user)
+			// How many ended, where the adapter can count them.
+			expect(ended).toEqual({ ok: true, count: driver.listsSessions ? 2 : null })
+			browser.take(request, new Headers())
+			expect(await driver.port().getUser(browser.request())).toEqual(user)
+			for (const other of elsewhere) {
+				if (driver.revokesAtOnce) expect(await driver.port().getUser(other.request())).toBeNull()
+				else expect([null, user]).toContainEqual(await driver.port().getUser(other.request()))
+			}
+		})
+
+		test('an account the server has just made signs in with its password (an accepted invitation)', async () => {
+			const { user, email } = await signUp(driver, new Browser())
+			const browser = new Browser()
+			const request = browser.request('/auth/invitation')
+			browser.take(request, await driver.port().signInNewAccount(request, user, { password: PASSWORD, ...meta() }))
+			expect(await driver.port().getUser(browser.request())).toEqual({ userId: user.userId, email })
 		})
 
 		test('a password change needs the current password; then only the new one signs in, and this browser stays signed in', async () => {

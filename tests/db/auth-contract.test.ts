@@ -32,6 +32,7 @@ const useReal = Boolean(real.url && real.anonKey && real.serviceRoleKey)
 process.env.SESSION_SECRET ??= 'test-session-secret-of-at-least-32-characters'
 process.env.LOG_LEVEL = 'silent'
 process.env.LOGIN_MAX_FAILURES = '3'
+process.env.SIGNUP_MAX_PER_IP = '3'
 
 const memberships = (userId: string) => asSystem((trx) => trx.selectFrom('organization_members').select('role').where('user_id', '=', userId).execute())
 const profileName = async (userId: string) =>
@@ -42,7 +43,9 @@ authContract('local', {
 	memberships,
 	profileName,
 	revokesAtOnce: true,
+	listsSessions: true,
 	maxFailures: 3,
+	maxSignUps: 3,
 	isVerified,
 	verification: {
 		sessionFirst: true,
@@ -73,7 +76,9 @@ if (useReal) {
 		},
 		// getClaims() verifies the access token's signature; a signed-out token stays valid until it expires (jwt_expiry).
 		revokesAtOnce: false,
+		listsSessions: false,
 		maxFailures: 3,
+		maxSignUps: 3,
 		isVerified: async (userId) => {
 			const { data, error } = await admin.auth.admin.getUserById(userId)
 			if (error) throw error
@@ -116,7 +121,9 @@ if (useReal) {
 		memberships,
 		profileName,
 		revokesAtOnce: false,
+		listsSessions: false,
 		maxFailures: 3,
+		maxSignUps: 3,
 		isVerified,
 		verification: {
 			sessionFirst: false,

@@ -1,7 +1,9 @@
 /**
  * A stand-in for Supabase Auth (GoTrue) on localhost, for tests that cannot reach a real
  * project: the few endpoints @supabase/supabase-js calls for password sign-up, sign-in, token
- * refresh, user update and sign-out, and the JWKS endpoint against which `getClaims()` verifies
+ * refresh, user update and sign-out (of this session, the others or all: a signed-out session's
+ * refresh token stops working, its access token lives until it expires), and the JWKS endpoint
+ * against which `getClaims()` verifies
  * access tokens (ES256, as a project with asymmetric signing keys). New users are inserted into
  * the test database's auth.users, so the data model's trigger runs as it does when Supabase Auth
  * creates a user. It is not Supabase: what it proves is that our adapter speaks the protocol the
@@ -70,8 +72,8 @@ export async function startSupabaseAuthStandIn(port: number, createUser: CreateU
 	const other = generateKeyPairSync('ec', { namedCurve: 'P-256' })
 	const jwk = { ...publicKey.export({ format: 'jwk' }), kid, alg: 'ES256', use: 'sig', key_ops: ['verify'] }
 	const users = new Map<string, StoredUser>()
-	// token → the user and when the session authenticated (a refresh keeps `amr`'s time, as Supabase Auth does)
-	const refreshTokens = new Map<string, { id: string; authenticatedAt: number }>()
+	// token → the user, the session, and when it authenticated (a refresh keeps the session and `amr`'s time, as Supabase Auth does)
+	const refreshTokens = new Map<string, { id: string; sessionId: string; authenticatedAt: number }>()
 	const confirmations = new Map<string, string>() // token_hash → user id
 	const calls: string[] = []
 	let lifetime = 3600
@@ -90,10 +92,10 @@ export async function startSupabaseAuthStandIn(port: number, createUser: CreateU
 		updated_at: u.createdAt,
 	})
 
-	const session = (u: StoredUser, authenticatedAt = Math.floor(Date.now() / 1000), method = 'password') => {
+	const session = (u: StoredUser, authenticatedAt = Math.floor(Date.now() / 1000), method = 'password', sessionId: string = randomUUID()) => {
 		const now = Math.floor(Date.now() / 1000)
 		const refresh = randomUUID()
-		refreshTokens.set(refresh, { id: u.id, authenticatedAt })
+		refreshTokens.set(refresh, { id: u.id, sessionId, authenticatedAt })
 		const access = jwt(privateKey, kid, {
 			sub: u.id,
 			email: u.email,
@@ -101,7 +103,7 @@ export async function startSupabaseAuthStandIn(port: number, createUser: CreateU
 			aud: 'authenticated',
 			iat: now,
 			exp: now + lifetime,
-			session_id: randomUUID(),
+			session_id: sessionId,
 			app_metadata: { provider: 'email', providers: ['email'] },
 			amr: [{ method, timestamp: authenticatedAt }],
 			iss: 'supabase-auth-stand-in',
@@ -109,14 +111,17 @@ export async function startSupabaseAuthStandIn(port: number, createUser: CreateU
 		return { access_token: access, token_type: 'bearer', expires_in: lifetime, expires_at: now + lifetime, refresh_token: refresh, user: userJson(u) }
 	}
 
-	const userOfBearer = (header: string | undefined) => {
+	const claimsOfBearer = (header: string | undefined) => {
 		const token = header?.replace(/^Bearer /i, '') ?? ''
 		try {
-			const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as { sub?: string }
-			return [...users.values()].find((u) => u.id === payload.sub) ?? null
+			return JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as { sub?: string; session_id?: string }
 		} catch {
 			return null
 		}
+	}
+	const userOfBearer = (header: string | undefined) => {
+		const claims = claimsOfBearer(header)
+		return [...users.values()].find((u) => u.id === claims?.sub) ?? null
 	}
 
 	const server = http.createServer((req, res) => {
@@ -173,7 +178,7 @@ export async function startSupabaseAuthStandIn(port: number, createUser: CreateU
 						refreshTokens.delete(String(body.refresh_token))
 						const user = held ? users.get(held.id) : undefined
 						if (!user || !held) return send(400, { code: 400, error_code: 'refresh_token_not_found', msg: 'Invalid Refresh Token' })
-						return send(200, session(user, held.authenticatedAt))
+						return send(200, session(user, held.authenticatedAt, 'password', held.sessionId))
 					}
 				}
 				if (path === '/user') {
@@ -182,7 +187,17 @@ export async function startSupabaseAuthStandIn(port: number, createUser: CreateU
 					if (req.method === 'PUT' && typeof body.password === 'string') user.password = body.password
 					return send(200, userJson(user))
 				}
-				if (req.method === 'POST' && path === '/logout') return send(204)
+				if (req.method === 'POST' && path === '/logout') {
+					// scope `local` (the default): this session; `others`: the user's other sessions; `global`: all of them.
+					const claims = claimsOfBearer(req.headers.authorization)
+					const scope = url.searchParams.get('scope') ?? 'local'
+					for (const [token, held] of refreshTokens) {
+						if (held.id !== claims?.sub) continue
+						const mine = held.sessionId === claims.session_id
+						if (scope === 'global' || (scope === 'others' ? !mine : mine)) refreshTokens.delete(token)
+					}
+					return send(204)
+				}
 				send(404, { code: 404, error_code: 'not_found', msg: `no stand-in for ${req.method} ${path}` })
 			})().catch((error: unknown) => {
 				res.writeHead(500, { 'content-type': 'application/json' })

@@ -1,11 +1,11 @@
 import { UNSAFE_ErrorResponseImpl as ErrorResponseImpl, RouterContextProvider } from 'react-router'
 import { describe, expect, test } from 'vitest'
-import { requireMember, requireOwner, requireRole } from '#app/.server/auth/session.ts'
+import { refuseNonOwner, requireMember, requireOwner, requireRole } from '#app/.server/auth/session.ts'
 import { memberContext } from '#app/.server/context.ts'
 import type { CurrentMember } from '#app/.server/organizations/current.ts'
 import { invariantResponse } from '#app/lib/errors.ts'
 import { pageMeta, pageTitle } from '#app/lib/meta.ts'
-import type { Role } from '#app/lib/roles.ts'
+import { canManageMembers, grantableRoles, mayHandle, mayRemove, ROLES, type Role } from '#app/lib/roles.ts'
 
 /** What a loader threw: its status and the message key the error boundary translates. */
 function thrown(fn: () => unknown) {
@@ -50,6 +50,35 @@ describe('permissions', () => {
 		expect(requireRole(contextAs('manager'), 'owner', 'administrator', 'manager').organization.role).toBe('manager')
 		expect(thrown(() => requireRole(contextAs('member'), 'owner', 'administrator'))).toEqual({ status: 403, data: { message: 'forbidden' } })
 		expect(thrown(() => requireRole(contextAs(null), 'member'))).toEqual({ status: 403, data: { message: 'notMember' } })
+	})
+
+	test('a non-owner is refused one way: the 403 of requireOwner is the one a route gives for a service\'s not_owner', () => {
+		expect(thrown(() => refuseNonOwner())).toEqual(thrown(() => requireOwner(contextAs('administrator'))))
+	})
+})
+
+describe('member rules (app/lib/roles.ts)', () => {
+	test('owners and administrators manage members; managers and members do not', () => {
+		expect(ROLES.filter(canManageMembers)).toEqual(['owner', 'administrator'])
+	})
+
+	test('only owners touch owners: an administrator grants and handles every role but owner; the others none', () => {
+		expect(grantableRoles('owner')).toEqual(['owner', 'administrator', 'manager', 'member'])
+		expect(grantableRoles('administrator')).toEqual(['administrator', 'manager', 'member'])
+		expect(grantableRoles('manager')).toEqual([])
+		expect(grantableRoles('member')).toEqual([])
+		expect(mayHandle('administrator', 'owner')).toBe(false)
+		expect(mayHandle('owner', 'owner')).toBe(true)
+	})
+
+	test('anyone may leave; removing someone else follows mayHandle', () => {
+		const as = (userId: string, role: Role) => ({ userId, role })
+		expect(mayRemove(as('m', 'member'), as('m', 'member'))).toBe(true)
+		expect(mayRemove(as('o', 'owner'), as('o', 'owner'))).toBe(true)
+		expect(mayRemove(as('a', 'administrator'), as('m', 'manager'))).toBe(true)
+		expect(mayRemove(as('a', 'administrator'), as('o', 'owner'))).toBe(false)
+		expect(mayRemove(as('m', 'manager'), as('x', 'member'))).toBe(false)
+		expect(mayRemove(as('o', 'owner'), as('p', 'owner'))).toBe(true)
 	})
 })
 

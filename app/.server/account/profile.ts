@@ -1,10 +1,9 @@
 /**
- * The profile side of Settings (docs/product.md, Settings): the user's profile, picture,
- * password and sessions. Profile rows are read and written as the user (RLS: own row only);
- * the password and sessions live in the auth adapter's tables (asSystem).
+ * The profile side of Settings (docs/product.md, Settings): the user's profile and picture.
+ * Profile rows are read and written as the user (RLS: own row only). The password and the
+ * sessions are the auth adapter's (app/.server/auth/port.ts: changePassword, listSessions…).
  */
-import { asSystem, asUser, dbErrorCode } from '../db/index.ts'
-import { hashToken } from '../auth/tokens.ts'
+import { asUser, dbErrorCode } from '../db/index.ts'
 import { removePicture, replacePicture, type PictureRefusal, type PictureTarget } from '../images.ts'
 import type { ProfileValues } from '#app/lib/schemas/settings.ts'
 
@@ -98,52 +97,4 @@ export function setAvatar(userId: string, file: Blob): Promise<{ ok: true; url: 
 /** The profile points at no picture, and the user's avatar files go. */
 export async function removeAvatar(userId: string) {
 	await removePicture(userId, avatarOf(userId))
-}
-
-export type SessionInfo = { id: string; userAgent: string | null; ip: string | null; lastSeen: string; current: boolean }
-
-/** The user's sessions still in force, the current one first, then the most recently seen. */
-export async function listSessions(userId: string, currentToken: string | null): Promise<SessionInfo[]> {
-	const currentHash = currentToken ? hashToken(currentToken) : null
-	const rows = await asSystem((trx) =>
-		trx
-			.selectFrom('auth.sessions')
-			.select(['id', 'user_agent', 'ip', 'updated_at', 'token_hash'])
-			.where('user_id', '=', userId)
-			.where('not_after', '>', new Date())
-			.orderBy('updated_at', 'desc')
-			.execute(),
-	)
-	return rows
-		.map((r) => ({
-			id: r.id,
-			userAgent: r.user_agent,
-			ip: r.ip,
-			lastSeen: new Date(r.updated_at).toISOString(),
-			current: r.token_hash === currentHash,
-		}))
-		.sort((a, b) => Number(b.current) - Number(a.current))
-}
-
-/**
- * Ends one other session of the user ("Sign out" beside it in the Security card): 'ended', or
- * 'current' for the session holding `currentToken` (the header's sign out ends that one), or
- * 'gone' when no session of this user has that id (already ended, expired, or someone else's).
- */
-export async function revokeSession(userId: string, sessionId: string, currentToken: string): Promise<'ended' | 'current' | 'gone'> {
-	return asSystem(async (trx) => {
-		const session = await trx.selectFrom('auth.sessions').select('token_hash').where('id', '=', sessionId).where('user_id', '=', userId).executeTakeFirst()
-		if (!session) return 'gone'
-		if (session.token_hash === hashToken(currentToken)) return 'current'
-		await trx.deleteFrom('auth.sessions').where('id', '=', sessionId).execute()
-		return 'ended'
-	})
-}
-
-/** Ends every session of the user but the one holding `currentToken`; returns how many ended. */
-export async function revokeOtherSessions(userId: string, currentToken: string) {
-	const result = await asSystem((trx) =>
-		trx.deleteFrom('auth.sessions').where('user_id', '=', userId).where('token_hash', '!=', hashToken(currentToken)).executeTakeFirst(),
-	)
-	return Number(result.numDeletedRows)
 }

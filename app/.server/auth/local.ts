@@ -1,16 +1,19 @@
 /**
  * The local auth adapter: users in auth.users (Supabase's columns), argon2id passwords,
- * database sessions of which only the token's hash is stored, throttled sign-in, and
- * password recovery by an emailed one-hour, single-use link.
+ * database sessions of which only the token's hash is stored (listed and ended from Settings),
+ * throttled sign-in, and password recovery by an emailed one-hour, single-use link. The port's
+ * local adapter (port.ts, localAuth) is made of these.
  */
 import { asSystem, dbErrorCode, sql, type Tx } from '../db/index.ts'
-import { env } from '../env.ts'
 import { hashPassword, verifyPassword } from './password.ts'
 import { hashToken, newToken } from './tokens.ts'
-import { allowEvent } from '../rate-limit.ts'
+import { allowEvent, LIMITS } from '../rate-limit.ts'
 import { claimAccount, ownsAddress } from './verification.ts'
+import { tIn } from '../i18n.ts'
+import { queueMail } from '../mail/index.ts'
+import { publicOrigin } from '../security.ts'
 import type { Language } from '#app/lib/i18n.ts'
-import type { AuthUser } from './types.ts'
+import type { AuthUser, SessionInfo } from './types.ts'
 
 
 export const SESSION_IDLE_DAYS = 7
@@ -42,9 +45,8 @@ export type SignUpResult = { ok: true; user: AuthUser } | { ok: false; code: 'em
  * linked to no other identity until a link mailed to the address is used (the port mails it).
  */
 export async function signUp(input: { email: string; password: string; fullName: string; language?: Language; ip?: string }): Promise<SignUpResult> {
-	const { SIGNUP_MAX_PER_IP, SIGNUP_WINDOW_MINUTES } = env()
 	// `ip` is what a request came from; server-side callers (the demo seed) pass none.
-	if (input.ip !== undefined && !(await allowEvent('signup', input.ip, { limit: SIGNUP_MAX_PER_IP, windowMinutes: SIGNUP_WINDOW_MINUTES }))) {
+	if (input.ip !== undefined && !(await allowEvent('signup', input.ip))) {
 		return { ok: false, code: 'too_many_attempts' }
 	}
 	const email = normalizeEmail(input.email)
@@ -87,8 +89,9 @@ export type SignInResult = { ok: true; user: AuthUser } | { ok: false; code: 'in
  */
 export async function signIn(input: { email: string; password: string; ip: string }): Promise<SignInResult> {
 	const email = normalizeEmail(input.email)
-	const { LOGIN_MAX_FAILURES, LOGIN_MAX_FAILURES_PER_IP, LOGIN_WINDOW_MINUTES } = env()
-	const since = new Date(Date.now() - LOGIN_WINDOW_MINUTES * 60_000)
+	// Failure limits (app/.server/rate-limit.ts): one window for both, LOGIN_WINDOW_MINUTES.
+	const { login_failure: perEmail, login_failure_ip: perIp } = LIMITS
+	const since = new Date(Date.now() - perEmail.windowMinutes * 60_000)
 	const { user, failures } = await asSystem(async (trx) => {
 		const counts = await sql<{ for_email: number; for_ip: number }>`
 			select count(*) filter (where email = ${email}) as for_email, count(*) as for_ip
@@ -101,7 +104,7 @@ export async function signIn(input: { email: string; password: string; ip: strin
 			.executeTakeFirst()
 		return { user, failures: counts.rows[0]! }
 	})
-	if (failures.for_email >= LOGIN_MAX_FAILURES || failures.for_ip >= LOGIN_MAX_FAILURES_PER_IP) {
+	if (failures.for_email >= perEmail.limit || failures.for_ip >= perIp.limit) {
 		return { ok: false, code: 'too_many_attempts' }
 	}
 	const valid = await verifyPassword(user?.encrypted_password, input.password)
@@ -173,8 +176,55 @@ export async function sessionUserIn(trx: Tx, token: string): Promise<AuthUser | 
 	return row ? { userId: row.user_id, email: row.email ?? '' } : null
 }
 
+/** Ends the session of `token` (a sign-out). */
 export async function revokeSession(token: string) {
 	await asSystem((trx) => trx.deleteFrom('auth.sessions').where('token_hash', '=', hashToken(token)).execute())
+}
+
+/** The user's sessions still in force, the one holding `currentToken` first, then the most recently seen. */
+export async function listSessions(userId: string, currentToken: string | null): Promise<SessionInfo[]> {
+	const currentHash = currentToken ? hashToken(currentToken) : null
+	const rows = await asSystem((trx) =>
+		trx
+			.selectFrom('auth.sessions')
+			.select(['id', 'user_agent', 'ip', 'updated_at', 'token_hash'])
+			.where('user_id', '=', userId)
+			.where('not_after', '>', new Date())
+			.orderBy('updated_at', 'desc')
+			.execute(),
+	)
+	return rows
+		.map((r) => ({
+			id: r.id,
+			userAgent: r.user_agent,
+			ip: r.ip,
+			lastSeen: new Date(r.updated_at).toISOString(),
+			current: r.token_hash === currentHash,
+		}))
+		.sort((a, b) => Number(b.current) - Number(a.current))
+}
+
+/**
+ * Ends one other session of the user ("Sign out" beside it in the Security card): 'ended', or
+ * 'current' for the session holding `currentToken` (the header's sign out ends that one), or
+ * 'gone' when no session of this user has that id (already ended, expired, or someone else's).
+ */
+export async function revokeSessionById(userId: string, sessionId: string, currentToken: string): Promise<'ended' | 'current' | 'gone'> {
+	return asSystem(async (trx) => {
+		const session = await trx.selectFrom('auth.sessions').select('token_hash').where('id', '=', sessionId).where('user_id', '=', userId).executeTakeFirst()
+		if (!session) return 'gone'
+		if (session.token_hash === hashToken(currentToken)) return 'current'
+		await trx.deleteFrom('auth.sessions').where('id', '=', sessionId).execute()
+		return 'ended'
+	})
+}
+
+/** Ends every session of the user but the one holding `currentToken`; returns how many ended. */
+export async function revokeOtherSessions(userId: string, currentToken: string) {
+	const result = await asSystem((trx) =>
+		trx.deleteFrom('auth.sessions').where('user_id', '=', userId).where('token_hash', '!=', hashToken(currentToken)).executeTakeFirst(),
+	)
+	return Number(result.numDeletedRows)
 }
 
 /** Sets a new password and revokes every session of the user (the caller starts a new one). */
@@ -188,6 +238,19 @@ export async function setPassword(userId: string, password: string) {
 			.execute()
 		await trx.deleteFrom('auth.sessions').where('user_id', '=', userId).execute()
 	})
+}
+
+/**
+ * "Forgot password": mails the account of the address a one-hour link to /auth/reset-password, in
+ * `language` (nothing when there is no such account or a link went out in the last minute).
+ * Queued: the answer comes as fast for a known address as for an unknown one.
+ */
+export async function sendRecoveryMail(email: string, language: Language) {
+	const recovery = await createRecoveryToken(email)
+	if (!recovery) return
+	const t = tIn(language, 'auth')
+	const link = `${publicOrigin()}/auth/reset-password?${new URLSearchParams({ token: recovery.token })}`
+	queueMail({ to: recovery.email, subject: t('recovery.mailSubject'), text: t('recovery.mailBody', { link }) })
 }
 
 /** A recovery token for the email's account (null when there is none or one was sent in the last minute; the caller says the same either way). */

@@ -9,17 +9,29 @@
  * The test list in tests/contract/auth-port.ts runs against each adapter.
  */
 import { createCookie } from 'react-router'
+import { z } from 'zod'
+import { languageAtSignIn } from '../account/profile.ts'
 import { usesSupabase } from '../env.ts'
-import { secureCookies } from '../security.ts'
+import { languageCookie } from '../i18n.ts'
+import { log } from '../log.ts'
+import { safeRedirect, secureCookies } from '../security.ts'
+import { clearOauthCookie, finishGoogleSignIn, googleSignInAvailable, startGoogleSignIn } from './google.ts'
 import {
 	accountHasPassword,
 	createSession,
+	findRecoveryUser,
 	getSessionUser,
+	listSessions,
+	resetPasswordWithToken,
+	revokeOtherSessions,
 	revokeSession,
+	revokeSessionById,
 	SESSION_ABSOLUTE_DAYS,
+	sendRecoveryMail,
 	sessionStartedAt,
 	signedInRecently,
 	signIn as localSignIn,
+	signInWithGoogle,
 	signUp as localSignUp,
 	verifyPasswordOf,
 	changePassword,
@@ -28,7 +40,21 @@ import { supabaseAuth } from './supabase.ts'
 import { resendVerification, sendVerification } from './verification.ts'
 import type { AuthPort, ClientMeta } from './types.ts'
 
-export type { AuthPort, AuthUser, ClientMeta, IdentityCheck, PasswordChangeOutcome, Reauthentication, SignInOutcome, SignUpOutcome } from './types.ts'
+export type {
+	AuthPort,
+	AuthUser,
+	CallbackOutcome,
+	ClientMeta,
+	IdentityCheck,
+	OtherSessionsEnded,
+	PasswordChangeOutcome,
+	PasswordResetOutcome,
+	Reauthentication,
+	SessionEnding,
+	SessionInfo,
+	SignInOutcome,
+	SignUpOutcome,
+} from './types.ts'
 
 const sessionCookie = createCookie('p2p_session', { path: '/', sameSite: 'lax', httpOnly: true })
 
@@ -45,6 +71,15 @@ export async function localSessionHeaders(userId: string, meta: ClientMeta) {
 	headers.append('set-cookie', await sessionCookie.serialize(token, { maxAge: SESSION_ABSOLUTE_DAYS * 86_400, secure: secureCookies() }))
 	return headers
 }
+
+/** The cookie that keeps the profile's language, added to a sign-in's headers. */
+export async function appendLanguage(headers: Headers, preferredLanguage?: string | null) {
+	if (preferredLanguage) headers.append('set-cookie', await languageCookie.serialize(preferredLanguage, { secure: secureCookies() }))
+	return headers
+}
+
+/** A session id as the local adapter keeps them (auth.sessions.id, a UUID). */
+const sessionIdSchema = z.uuid()
 
 export const localAuth: AuthPort = {
 	name: 'local',
@@ -86,6 +121,56 @@ export const localAuth: AuthPort = {
 	},
 	async resendVerification(_request, user, language) {
 		return resendVerification(user.userId, language)
+	},
+	async listSessions(request, user) {
+		return listSessions(user.userId, await readLocalToken(request))
+	},
+	async endSession(request, user, sessionId) {
+		const token = await readLocalToken(request)
+		if (!token) return 'no_session'
+		if (!sessionIdSchema.safeParse(sessionId).success) return 'invalid_id'
+		return revokeSessionById(user.userId, sessionId, token)
+	},
+	async endOtherSessions(request, user) {
+		const token = await readLocalToken(request)
+		if (!token) return { ok: false, code: 'no_session' }
+		return { ok: true, count: await revokeOtherSessions(user.userId, token) }
+	},
+	async signInNewAccount(_request, user, input) {
+		return localSessionHeaders(user.userId, input)
+	},
+	async sendPasswordReset(_request, input) {
+		await sendRecoveryMail(input.email, input.language)
+	},
+	async passwordResetLink(request) {
+		// The link of the recovery mail (sendRecoveryMail): its token, checked without being spent.
+		const token = new URL(request.url).searchParams.get('token') ?? ''
+		return { token, valid: Boolean(token && (await findRecoveryUser(token))) }
+	},
+	async resetPassword(_request, input) {
+		const user = await resetPasswordWithToken(input.token, input.password)
+		if (!user) return { ok: false, code: 'invalid_link' }
+		return { ok: true, headers: await localSessionHeaders(user.userId, input) }
+	},
+	async startGoogle(request, redirectTo) {
+		// Our own OAuth client; the cookie remembers its state, verifier and where to go after.
+		const { url, cookie } = await startGoogleSignIn(request, redirectTo)
+		return { url, headers: new Headers({ 'set-cookie': cookie }) }
+	},
+	async finishCallback(request, input) {
+		// Locally only Google comes back here, through our own OAuth client.
+		if (!googleSignInAvailable()) return { ok: false, code: 'google_not_configured' }
+		const profile = await finishGoogleSignIn(request).catch((error: unknown) => {
+			log({ event: 'google_sign_in_failed', error: String(error) })
+			return null
+		})
+		if (!profile) return { ok: false, code: 'google_failed' }
+		const outcome = await signInWithGoogle(profile)
+		if (!outcome.ok) return { ok: false, code: 'google_email_not_verified' }
+		const { userId } = outcome.user
+		const headers = await appendLanguage(await localSessionHeaders(userId, input), await languageAtSignIn(userId, input.language))
+		headers.append('set-cookie', await clearOauthCookie())
+		return { ok: true, headers, redirectTo: safeRedirect(profile.redirectTo), welcome: true }
 	},
 }
 

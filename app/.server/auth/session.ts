@@ -2,19 +2,13 @@ import { createContext, redirect, type RouterContextProvider } from 'react-route
 import { errorResponse } from '#app/lib/errors.ts'
 import { hasRole, type Role } from '#app/lib/roles.ts'
 import { memberContext, socketAddressContext } from '../context.ts'
-import { languageCookie } from '../i18n.ts'
-import { clientAddress, secureCookies } from '../security.ts'
+import { clientAddress } from '../security.ts'
 import { sql, systemStatement } from '../db/index.ts'
 import { visibleModules, type ActiveModule } from '../marketplace/modules.ts'
 import { chosenOrganization, memberOf, membershipOf, type CurrentMember, type MembershipRow, type ProfileRow } from '../organizations/current.ts'
 import { SESSION_IDLE, SESSION_TOUCH_AFTER } from './local.ts'
 import { hashToken } from './tokens.ts'
-import { auth, localSessionHeaders, readLocalToken, type AuthUser, type ClientMeta } from './port.ts'
-
-/** The local session token of the request's cookie (to tell the current session in the list of sessions). */
-export async function readSessionToken(request: Request): Promise<string | null> {
-	return readLocalToken(request)
-}
+import { auth, readLocalToken, type AuthUser, type ClientMeta } from './port.ts'
 
 /** The signed-in user, from the configured auth adapter (app/.server/auth/port.ts), or null. */
 export async function getOptionalUser(request: Request): Promise<AuthUser | null> {
@@ -97,27 +91,7 @@ export function clientMeta(request: Request, context: Readonly<RouterContextProv
 	return { ip: getClientAddress(request, context), userAgent: request.headers.get('user-agent') }
 }
 
-/** The cookie that keeps the profile's language, added to a sign-in's headers. */
-export async function appendLanguage(headers: Headers, preferredLanguage?: string | null) {
-	if (preferredLanguage) headers.append('set-cookie', await languageCookie.serialize(preferredLanguage, { secure: secureCookies() }))
-	return headers
-}
-
-/**
- * Starts a local session for a user the server has just authenticated itself (a recovery
- * link, an invitation, Google through our own OAuth client) and returns the Set-Cookie headers
- * (plus the profile's language, if any). Local adapter only: with Supabase, sessions come
- * from Supabase Auth.
- */
-export async function startSession(
-	request: Request,
-	context: Readonly<RouterContextProvider>,
-	userId: string,
-	preferredLanguage?: string | null,
-) {
-	return appendLanguage(await localSessionHeaders(userId, clientMeta(request, context)), preferredLanguage)
-}
-
+/** Ends the request's session (a sign-out); the headers clear its cookies. */
 export async function endSession(request: Request) {
 	return auth().signOut(request)
 }
@@ -141,11 +115,23 @@ export function requireMember(context: Readonly<RouterContextProvider>) {
 export function requireRole(context: Readonly<RouterContextProvider>, ...roles: [Role, ...Role[]]) {
 	const member = requireMember(context)
 	if (!hasRole(member.organization.role, roles)) {
-		return errorResponse(403, roles.length === 1 && roles[0] === 'owner' ? 'ownerOnly' : 'forbidden')
+		if (roles.length === 1 && roles[0] === 'owner') refuseNonOwner()
+		return errorResponse(403, 'forbidden')
 	}
 	return member
 }
 
+/** The member, when an owner of the current organization; else refuseNonOwner's 403. */
 export function requireOwner(context: Readonly<RouterContextProvider>) {
 	return requireRole(context, 'owner')
+}
+
+/**
+ * The one answer to a change only an owner may make: a 403 whose message, translated, says so.
+ * requireOwner gives it before any work; a route gives it too when a domain service refuses with
+ * `not_owner` (SQL's private.require_owner, or the member rules of app/lib/roles.ts checked under
+ * the organization's lock: the role changed meanwhile, or the change touches an owner).
+ */
+export function refuseNonOwner(): never {
+	return errorResponse(403, 'ownerOnly')
 }

@@ -11,17 +11,22 @@
  * a shared secret), never the unverified session read from the cookie.
  *
  * Sign-in throttling is ours as well as Supabase's: failures per (email, address) and per
- * address are counted in private.rate_limit_events, the same limits as the local adapter.
+ * address are counted in private.rate_limit_events, the same limits as the local adapter
+ * (LIMITS in app/.server/rate-limit.ts), and so are sign-ups per address.
+ *
+ * Supabase Auth does not let the server list a user's sessions: the Security card lists none,
+ * and "Sign out everywhere else" is its `signOut({ scope: 'others' })`.
  */
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { createServerClient, parseCookieHeader, serializeCookieHeader } from '@supabase/ssr'
 import { createClient, type SupabaseClient } from '@supabase/supabase-js'
 import { env } from '../env.ts'
-import { allowEvent, countEvents, recordEvent } from '../rate-limit.ts'
-import { publicOrigin, secureCookies } from '../security.ts'
+import { log } from '../log.ts'
+import { allowEvent, countEvents, LIMITS, recordEvent } from '../rate-limit.ts'
+import { publicOrigin, safeRedirect, secureCookies } from '../security.ts'
 import { signedInRecently } from './local.ts'
 import type { AuthPort, AuthUser, ClientMeta, Reauthentication } from './types.ts'
-import { isVerified, RESEND_LIMIT } from './verification.ts'
+import { isVerified } from './verification.ts'
 
 type Scope = { client: SupabaseClient; headers: Headers }
 
@@ -110,13 +115,14 @@ export function callbackUrl(next: string, via: 'google' | 'email' = 'email') {
 const LOGIN_FAILURE = 'login_failure'
 const LOGIN_FAILURE_IP = 'login_failure_ip'
 
+/** Whether sign-in is refused for now: failures (not attempts) are counted, recorded once a sign-in failed (rate-limit.ts says why). */
 async function throttled(email: string, ip: string) {
-	const { LOGIN_MAX_FAILURES, LOGIN_MAX_FAILURES_PER_IP, LOGIN_WINDOW_MINUTES } = env()
+	const { login_failure: perEmail, login_failure_ip: perIp } = LIMITS
 	const [forEmail, forIp] = await Promise.all([
-		countEvents(LOGIN_FAILURE, `${email}|${ip}`, LOGIN_WINDOW_MINUTES),
-		countEvents(LOGIN_FAILURE_IP, ip, LOGIN_WINDOW_MINUTES),
+		countEvents(LOGIN_FAILURE, `${email}|${ip}`, perEmail.windowMinutes),
+		countEvents(LOGIN_FAILURE_IP, ip, perIp.windowMinutes),
 	])
-	return forEmail >= LOGIN_MAX_FAILURES || forIp >= LOGIN_MAX_FAILURES_PER_IP
+	return forEmail >= perEmail.limit || forIp >= perIp.limit
 }
 
 function userOf(user: { id: string; email?: string | null } | null | undefined, email: string): AuthUser | null {
@@ -157,9 +163,8 @@ export const supabaseAuth: AuthPort = {
 		return { ok: true, user, headers: new Headers() }
 	},
 	async signUp(request, input) {
-		const { SIGNUP_MAX_PER_IP, SIGNUP_WINDOW_MINUTES } = env()
-		if ((await countEvents('signup', input.ip, SIGNUP_WINDOW_MINUTES)) >= SIGNUP_MAX_PER_IP) return { ok: false, code: 'too_many_attempts' }
-		await recordEvent('signup', input.ip)
+		// Counted and decided in one statement, as the local adapter does: concurrent sign-ups cannot slip past the limit together.
+		if (!(await allowEvent('signup', input.ip))) return { ok: false, code: 'too_many_attempts' }
 		const email = input.email.trim().toLowerCase()
 		const { client } = supabaseFor(request)
 		const { data, error } = await client.auth.signUp({
@@ -214,14 +219,67 @@ export const supabaseAuth: AuthPort = {
 	},
 	async resendVerification(request, user) {
 		if (await isVerified(user.userId)) return { ok: false, code: 'already_verified' }
-		if (!(await allowEvent('email-verification', user.userId, RESEND_LIMIT))) return { ok: false, code: 'too_many_attempts' }
+		if (!(await allowEvent('email-verification', user.userId))) return { ok: false, code: 'too_many_attempts' }
 		// Supabase Auth mails its own "Confirm signup" link, which comes back through /auth/callback.
 		const { client } = supabaseFor(request)
 		const { error } = await client.auth.resend({ type: 'signup', email: user.email, options: { emailRedirectTo: callbackUrl('/app/dashboard') } })
 		if (error && error.status !== 429) throw error
 		return { ok: true, email: user.email }
 	},
+	async listSessions() {
+		return []
+	},
+	async endSession() {
+		// None is listed, so none can be picked (a forged post).
+		return 'no_session'
+	},
+	async endOtherSessions(request) {
+		const { client } = supabaseFor(request)
+		await client.auth.signOut({ scope: 'others' })
+		return { ok: true, count: null }
+	},
+	async signInNewAccount(request, user, input) {
+		// Supabase Auth makes the session: a sign-in with the password just chosen.
+		const outcome = await supabaseAuth.signIn(request, { email: user.email, password: input.password, ip: input.ip, userAgent: input.userAgent })
+		return outcome.ok ? outcome.headers : new Headers()
+	},
+	async sendPasswordReset(request, input) {
+		// Supabase Auth mails its own link (its "Reset password" template), which comes back through /auth/callback.
+		await sendSupabaseReset(request, input.email)
+	},
+	async passwordResetLink(request) {
+		// The reset link has already signed the user in (/auth/callback): the form stands for that session.
+		return { token: SUPABASE_SESSION, valid: Boolean(await supabaseAuth.getUser(request)) }
+	},
+	async resetPassword(request, input) {
+		const outcome = await setSupabasePassword(request, input.password)
+		if (outcome === 'ok') return { ok: true, headers: new Headers() }
+		return { ok: false, code: outcome === 'weak_password' ? 'weak_password' : 'invalid_link' }
+	},
+	async startGoogle(request, redirectTo) {
+		// The PKCE verifier cookie the client writes goes out with the redirect (root middleware).
+		const url = await startSupabaseGoogle(request, redirectTo).catch((error: unknown) => {
+			log({ event: 'google_sign_in_failed', error: String(error) })
+			return null
+		})
+		return url ? { url, headers: new Headers() } : null
+	},
+	async finishCallback(request) {
+		// From Google, an email confirmation or a password reset link; `next` says where to go.
+		const url = new URL(request.url)
+		const next = safeRedirect(url.searchParams.get('next'))
+		const reset = next.startsWith('/auth/reset-password')
+		const user = await finishSupabaseCallback(request).catch((error: unknown) => {
+			log({ event: 'supabase_callback_failed', error: String(error) })
+			return null
+		})
+		if (!user) return { ok: false, code: reset ? 'reset_link_failed' : url.searchParams.get('via') === 'google' ? 'google_failed' : 'email_link_failed' }
+		return { ok: true, headers: new Headers(), redirectTo: next, welcome: !reset }
+	},
 }
+
+/** The token the new-password form carries with Supabase Auth: the session the reset link made stands for it. */
+const SUPABASE_SESSION = 'supabase-session'
 
 type SessionClaims = { app_metadata?: { providers?: string[] }; amr?: Array<{ method?: string; timestamp?: number }> }
 
@@ -233,7 +291,7 @@ async function verifiedClaims(request: Request): Promise<SessionClaims | null> {
 }
 
 /** Google through Supabase Auth: the URL to send the browser to (PKCE verifier kept in a cookie by the client). */
-export async function startSupabaseGoogle(request: Request, redirectTo: string) {
+async function startSupabaseGoogle(request: Request, redirectTo: string) {
 	const { client } = supabaseFor(request)
 	const { data, error } = await client.auth.signInWithOAuth({
 		provider: 'google',
@@ -262,7 +320,7 @@ export async function finishSupabaseCallback(request: Request): Promise<AuthUser
 }
 
 /** Sends Supabase's reset mail; its link signs the user in through /auth/callback and lands on the new-password form. */
-export async function sendSupabaseReset(request: Request, email: string) {
+async function sendSupabaseReset(request: Request, email: string) {
 	const { client } = supabaseFor(request)
 	const { error } = await client.auth.resetPasswordForEmail(email.trim().toLowerCase(), {
 		redirectTo: callbackUrl('/auth/reset-password?session=1'),
@@ -272,7 +330,7 @@ export async function sendSupabaseReset(request: Request, email: string) {
 }
 
 /** Sets a new password for the user signed in by a reset link (the session the callback made). */
-export async function setSupabasePassword(request: Request, password: string): Promise<'ok' | 'weak_password' | 'no_session'> {
+async function setSupabasePassword(request: Request, password: string): Promise<'ok' | 'weak_password' | 'no_session'> {
 	const { client } = supabaseFor(request)
 	const user = await supabaseAuth.getUser(request)
 	if (!user) return 'no_session'

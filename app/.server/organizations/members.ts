@@ -10,10 +10,10 @@ import { normalizeEmail } from '../auth/local.ts'
 import { hashToken, newToken } from '../auth/tokens.ts'
 import { asSystem, asUser, dbErrorCode, sql, type Tx } from '../db/index.ts'
 import { queueMail } from '../mail/index.ts'
-import { tIn } from '../notifications/translate.ts'
+import { tIn } from '../i18n.ts'
 import { publicOrigin } from '../security.ts'
 import type { Language } from '#app/lib/i18n.ts'
-import { ROLES, type Role } from '#app/lib/roles.ts'
+import { mayHandle, mayRemove, ROLES, type Role } from '#app/lib/roles.ts'
 
 export type MemberRow = { userId: string; fullName: string | null; email: string | null; avatarUrl: string | null; role: Role; joinedAt: string }
 
@@ -41,6 +41,7 @@ export async function listMembers(userId: string, organizationId: string): Promi
 
 export type Invitation = { id: string; email: string; role: Role; expiresAt: string }
 
+/** The organization's invitations still pending (not accepted, not expired), oldest first. */
 export async function listInvitations(organizationId: string): Promise<Invitation[]> {
 	const { rows } = await asSystem((trx) =>
 		sql<{ id: string; email: string; role: Role; expires_at: Date }>`
@@ -53,7 +54,7 @@ export async function listInvitations(organizationId: string): Promise<Invitatio
 
 export type MemberChange =
 	| { ok: true }
-	| { ok: false; code: 'forbidden' | 'last_owner' | 'not_found' | 'already_member' | 'already_invited' }
+	| { ok: false; code: 'not_owner' | 'last_owner' | 'not_found' | 'already_member' | 'already_invited' }
 
 type Actor = { userId: string; role: Role }
 
@@ -79,15 +80,13 @@ async function ownerCount(trx: Tx, organizationId: string) {
 	return Number(row.n)
 }
 
-const MANAGERS: Role[] = ['owner', 'administrator']
-
-/** May `actor` give or take `role` (or act on someone holding it)? Only owners touch owners. */
-function mayHandle(actorRole: Role, role: Role) {
-	return MANAGERS.includes(actorRole) && (role !== 'owner' || actorRole === 'owner')
-}
-
+/**
+ * Gives a member another role (app/lib/roles.ts, mayHandle, with the actor's role read under the
+ * lock): `not_owner` when the actor may not, SQL's code for a change that needs an owner.
+ */
 export async function changeRole(actor: Actor, organizationId: string, targetUserId: string, role: Role): Promise<MemberChange> {
-	if (!ROLES.includes(role)) return { ok: false, code: 'forbidden' }
+	// A role that does not exist: refused as any role the actor may not grant.
+	if (!ROLES.includes(role)) return { ok: false, code: 'not_owner' }
 	return asSystem(async (trx) => {
 		const actorRole = await lockAndReadRole(trx, organizationId, actor.userId)
 		const current = await trx
@@ -97,14 +96,14 @@ export async function changeRole(actor: Actor, organizationId: string, targetUse
 			.where('user_id', '=', targetUserId)
 			.executeTakeFirst()
 		if (!actorRole || !current) return { ok: false, code: 'not_found' } as const
-		if (!mayHandle(actorRole, current.role) || !mayHandle(actorRole, role)) return { ok: false, code: 'forbidden' } as const
+		if (!mayHandle(actorRole, current.role) || !mayHandle(actorRole, role)) return { ok: false, code: 'not_owner' } as const
 		if (current.role === 'owner' && role !== 'owner' && (await ownerCount(trx, organizationId)) <= 1) return { ok: false, code: 'last_owner' } as const
 		await trx.updateTable('organization_members').set({ role }).where('organization_id', '=', organizationId).where('user_id', '=', targetUserId).execute()
 		return { ok: true } as const
 	})
 }
 
-/** Removes a member (or, when target = actor, leaves the organization). */
+/** Removes a member (or, when target = actor, leaves the organization): app/lib/roles.ts, mayRemove. */
 export async function removeMember(actor: Actor, organizationId: string, targetUserId: string): Promise<MemberChange> {
 	return asSystem(async (trx) => {
 		const actorRole = await lockAndReadRole(trx, organizationId, actor.userId)
@@ -115,8 +114,7 @@ export async function removeMember(actor: Actor, organizationId: string, targetU
 			.where('user_id', '=', targetUserId)
 			.executeTakeFirst()
 		if (!actorRole || !current) return { ok: false, code: 'not_found' } as const
-		const leaving = targetUserId === actor.userId
-		if (!leaving && !mayHandle(actorRole, current.role)) return { ok: false, code: 'forbidden' } as const
+		if (!mayRemove({ userId: actor.userId, role: actorRole }, { userId: targetUserId, role: current.role })) return { ok: false, code: 'not_owner' } as const
 		if (current.role === 'owner' && (await ownerCount(trx, organizationId)) <= 1) return { ok: false, code: 'last_owner' } as const
 		await trx.deleteFrom('organization_members').where('organization_id', '=', organizationId).where('user_id', '=', targetUserId).execute()
 		await sql`delete from private.notification_preferences where organization_id = ${organizationId} and user_id = ${targetUserId}`.execute(trx)
@@ -124,7 +122,7 @@ export async function removeMember(actor: Actor, organizationId: string, targetU
 	})
 }
 
-export type InviteResult = { ok: true; outcome: 'invited' } | { ok: false; code: 'forbidden' | 'already_member' | 'already_invited' | 'not_found' }
+export type InviteResult = { ok: true; outcome: 'invited' } | { ok: false; code: 'not_owner' | 'already_member' | 'already_invited' | 'not_found' }
 
 /**
  * Invites an address: a single-use link valid 7 days, whether or not the address has an account
@@ -146,7 +144,7 @@ export async function inviteMember(
 	const result = await asSystem(async (trx) => {
 		const actorRole = await lockAndReadRole(trx, organization.id, actor.userId)
 		if (!actorRole) return { ok: false, code: 'not_found' } as const
-		if (!mayHandle(actorRole, role)) return { ok: false, code: 'forbidden' } as const
+		if (!mayHandle(actorRole, role)) return { ok: false, code: 'not_owner' } as const
 		const existing = await trx
 			.selectFrom('auth.users as u')
 			.leftJoin('profiles as p', 'p.user_id', 'u.id')
@@ -183,6 +181,7 @@ export async function inviteMember(
 	return { ok: true, outcome: 'invited' }
 }
 
+/** Withdraws a pending invitation of the organization (its link stops working); false when there was none. */
 export async function revokeInvitation(organizationId: string, invitationId: string) {
 	const { rows } = await asSystem((trx) =>
 		sql<{ id: string }>`delete from private.organization_invitations

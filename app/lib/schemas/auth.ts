@@ -6,6 +6,14 @@ import { CONTROL_CHARACTERS, isSingleLine, SINGLE_LINE } from './fields.ts'
  * translation keys under auth:errors. Checks follow the order of docs/product.md (Validation) and stop at the first.
  */
 export const MIN_PASSWORD_LENGTH = 6
+
+/**
+ * How the user at the keyboard proves it is the account's holder before a change that could lock
+ * the holder out (the sign-in email; docs/decisions/037-verified-addresses.md): `password`, the
+ * current password; an account without one (Google only) has `recent` when this browser signed in
+ * a moment ago (REAUTH_MINUTES, app/.server/auth/local.ts), else `stale` (sign in again first).
+ */
+export type Reauthentication = 'password' | 'recent' | 'stale'
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
 const text = z.string().trim().max(254).optional()

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { supportedLanguages } from '#app/lib/i18n.ts'
-import { MIN_PASSWORD_LENGTH } from '#app/lib/schemas/auth.ts'
+import { MIN_PASSWORD_LENGTH, type Reauthentication } from '#app/lib/schemas/auth.ts'
 import { CONTROL_CHARACTERS, CONTROL_CHARACTERS_IN_TEXT, MULTI_LINE, PHONE, SINGLE_LINE } from '#app/lib/schemas/fields.ts'
 import { ROLES } from '#app/lib/roles.ts'
 import { ORGANIZATION_TIMEZONES } from '#app/lib/timezones.ts'
@@ -51,6 +51,14 @@ export const passwordSchema = z
 export const emailChangeSchema = z.object({
 	email: z.string({ error: 'required' }).trim().toLowerCase().max(254, 'tooLong254').email('emailInvalid'),
 })
+
+/** The email form: the new address, and the current password when the account has one (the server checks it). */
+export function emailChangeFormSchema(reauthentication: Reauthentication) {
+	return emailChangeSchema.extend({
+		currentPassword:
+			reauthentication === 'password' ? z.string({ error: 'required' }).min(1, 'required').max(1000, 'required') : z.string().max(1000).optional(),
+	})
+}
 
 export const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/
 

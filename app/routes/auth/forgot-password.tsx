@@ -3,12 +3,8 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form } from 'react-router'
 import { Link } from '#app/components/link.tsx'
-import { createRecoveryToken } from '#app/.server/auth/local.ts'
-import { sendSupabaseReset } from '#app/.server/auth/supabase.ts'
-import { usesSupabase } from '#app/.server/env.ts'
-import { getInstance } from '#app/.server/i18n.ts'
-import { queueMail } from '#app/.server/mail/index.ts'
-import { publicOrigin } from '#app/.server/security.ts'
+import { auth } from '#app/.server/auth/port.ts'
+import { getLocale } from '#app/.server/i18n.ts'
 import { AuthCard } from '#app/components/shell/auth-card.tsx'
 import { Alert, AlertDescription, AlertTitle } from '#app/components/ui/alert.tsx'
 import { Field } from '#app/components/forms/field.tsx'
@@ -23,19 +19,8 @@ export const meta = titleMeta('forgotPassword')
 export async function action({ request, context }: Route.ActionArgs) {
 	const submission = parseWithZod(await request.formData(), { schema: forgotPasswordSchema })
 	if (submission.status !== 'success') return data({ result: submission.reply(), sent: false }, { status: 400 })
-	// With Supabase, Supabase Auth mails its own link (its "Reset password" template), which comes back through /auth/callback.
-	const recovery = usesSupabase() ? await sendSupabaseReset(request, submission.value.email).then(() => null) : await createRecoveryToken(submission.value.email)
-	if (recovery) {
-		const t = getInstance(context).getFixedT(null, 'auth')
-		const link = `${publicOrigin()}/auth/reset-password?${new URLSearchParams({ token: recovery.token })}`
-		// Queued: the answer comes as fast for a known email as for an unknown one.
-		queueMail({
-			to: recovery.email,
-			subject: t('recovery.mailSubject'),
-			text: t('recovery.mailBody', { link }),
-		})
-	}
-	// The same answer whether or not the account exists.
+	// The mail is in the page's language; the same answer whether or not the account exists.
+	await auth().sendPasswordReset(request, { email: submission.value.email, language: getLocale(context) })
 	return { result: submission.reply({ resetForm: true }), sent: true }
 }
 

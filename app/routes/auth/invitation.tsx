@@ -5,7 +5,7 @@ import { data, Form } from 'react-router'
 import { Link } from '#app/components/link.tsx'
 import { z } from 'zod'
 import { auth } from '#app/.server/auth/port.ts'
-import { clientMeta, getOptionalUser, requireUser, startSession } from '#app/.server/auth/session.ts'
+import { clientMeta, getOptionalUser, requireUser } from '#app/.server/auth/session.ts'
 import { isVerified } from '#app/.server/auth/verification.ts'
 import { getLocale } from '#app/.server/i18n.ts'
 import { acceptInvitation, findInvitation, joinWithInvitation } from '#app/.server/organizations/members.ts'
@@ -73,12 +73,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 		return redirectWithToast(invitationPath(token), { type: 'error', title: 'settings:members.invitation.invalid' })
 	}
 	// With Supabase the new account signs in through Supabase Auth (docs/decisions/019-supabase-adapters.md).
-	const headers =
-		auth().name === 'supabase'
-			? await auth()
-					.signIn(request, { email: invitation.email, password, ...clientMeta(request, context) })
-					.then((outcome) => (outcome.ok ? outcome.headers : new Headers()))
-			: await startSession(request, context, accepted.userId)
+	const headers = await auth().signInNewAccount(request, { userId: accepted.userId, email: invitation.email }, { password, ...clientMeta(request, context) })
 	return welcome(accepted, headers)
 }
 

@@ -3,10 +3,8 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form } from 'react-router'
 import { Link } from '#app/components/link.tsx'
-import { findRecoveryUser, resetPasswordWithToken } from '#app/.server/auth/local.ts'
-import { getOptionalUser, startSession } from '#app/.server/auth/session.ts'
-import { setSupabasePassword } from '#app/.server/auth/supabase.ts'
-import { usesSupabase } from '#app/.server/env.ts'
+import { auth } from '#app/.server/auth/port.ts'
+import { clientMeta } from '#app/.server/auth/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { AuthCard } from '#app/components/shell/auth-card.tsx'
 import { Field } from '#app/components/forms/field.tsx'
@@ -19,32 +17,22 @@ import type { Route } from './+types/reset-password'
 
 export const meta = titleMeta('resetPassword')
 
-/** With Supabase, the reset link has already signed the user in (/auth/callback): the form stands for that session. */
-const SUPABASE_SESSION = 'supabase-session'
-
+/** The reset link this form stands for (the adapter's: a token locally, the session the link made with Supabase Auth). */
 export async function loader({ request }: Route.LoaderArgs) {
-	if (usesSupabase()) return { token: SUPABASE_SESSION, valid: Boolean(await getOptionalUser(request)) }
-	const token = new URL(request.url).searchParams.get('token') ?? ''
-	const user = token ? await findRecoveryUser(token) : null
-	return { token, valid: Boolean(user) }
+	return auth().passwordResetLink(request)
 }
+
+const RESET_ERRORS = { invalid_link: 'invalidResetLink', weak_password: 'passwordRefused' } as const
 
 export async function action({ request, context }: Route.ActionArgs) {
 	const submission = parseWithZod(await request.formData(), { schema: resetPasswordSchema })
 	if (submission.status !== 'success') {
 		return data({ result: submission.reply({ hideFields: ['password', 'confirmPassword'] }), formError: undefined }, { status: 400 })
 	}
-	if (usesSupabase()) {
-		const outcome = await setSupabasePassword(request, submission.value.password)
-		if (outcome !== 'ok') {
-			return data({ result: submission.reply(), formError: outcome === 'weak_password' ? 'passwordRefused' : 'invalidResetLink' }, { status: 400 })
-		}
-		return redirectWithToast('/app/dashboard', { type: 'success', title: 'auth:toast.passwordUpdated.title' })
-	}
-	const user = await resetPasswordWithToken(submission.value.token, submission.value.password)
-	if (!user) return data({ result: submission.reply(), formError: 'invalidResetLink' }, { status: 400 })
-	const headers = await startSession(request, context, user.userId)
-	return redirectWithToast('/app/dashboard', { type: 'success', title: 'auth:toast.passwordUpdated.title' }, { headers })
+	const { token, password } = submission.value
+	const reset = await auth().resetPassword(request, { token, password, ...clientMeta(request, context) })
+	if (!reset.ok) return data({ result: submission.reply(), formError: RESET_ERRORS[reset.code] }, { status: 400 })
+	return redirectWithToast('/app/dashboard', { type: 'success', title: 'auth:toast.passwordUpdated.title' }, { headers: reset.headers })
 }
 
 export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {

@@ -3,7 +3,7 @@ import { Outlet } from 'react-router'
 import { requireMember } from '#app/.server/auth/session.ts'
 import { TabNav } from '#app/components/tab-nav.tsx'
 import { titleMeta } from '#app/lib/meta.ts'
-import { hasRole } from '#app/lib/roles.ts'
+import { canManageMembers } from '#app/lib/roles.ts'
 import type { Route } from './+types/layout'
 
 export { ErrorBoundary } from '#app/components/error-boundary.tsx'
@@ -13,7 +13,7 @@ export const meta = titleMeta('settings')
 /** Settings' tabs, each a nested route; the profile is the index (docs/product.md, Settings). Members: owners and administrators. */
 export function loader({ context }: Route.LoaderArgs) {
 	const { organization } = requireMember(context)
-	return { canManageMembers: hasRole(organization.role, ['owner', 'administrator']) }
+	return { canManageMembers: canManageMembers(organization.role) }
 }
 
 export default function SettingsLayout({ loaderData }: Route.ComponentProps) {

@@ -4,7 +4,7 @@ import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, useLocation } from 'react-router'
 import { Link } from '#app/components/link.tsx'
 import { z } from 'zod'
-import { requireRole } from '#app/.server/auth/session.ts'
+import { refuseNonOwner, requireRole } from '#app/.server/auth/session.ts'
 import { changeRole, inviteMember, listInvitations, listMembers, removeMember, revokeInvitation } from '#app/.server/organizations/members.ts'
 import { allowEvent } from '#app/.server/rate-limit.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
@@ -20,38 +20,38 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#
 import { dateIn } from '#app/lib/dates.ts'
 import { errorResponse } from '#app/lib/errors.ts'
 import { useFormat } from '#app/lib/use-format.ts'
-import { ROLES, type Role } from '#app/lib/roles.ts'
+import { grantableRoles, MEMBER_MANAGERS, mayHandle, ROLES, type Role } from '#app/lib/roles.ts'
 import { inviteSchema } from '#app/lib/schemas/settings.ts'
-import { firstError } from './field-error.ts'
+import { firstError } from '#app/components/settings/field-error.ts'
+import { LEAVE_QUESTION } from '#app/components/settings/leave-card.tsx'
 import type { Route } from './+types/members'
 
 export { ErrorBoundary } from '#app/components/error-boundary.tsx'
 
 const HERE = '/app/settings/members'
-const MANAGERS = ['owner', 'administrator'] as const
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-	const { user, organization } = requireRole(context, ...MANAGERS)
+	const { user, organization } = requireRole(context, ...MEMBER_MANAGERS)
 	const [members, listed] = await Promise.all([listMembers(user.userId, organization.id), listInvitations(organization.id)])
 	// An invitation's expiry day in the organization's timezone, as every date on the screens.
 	const invitations = listed.map((i) => ({ ...i, expiresAt: dateIn(organization.timezone, new Date(i.expiresAt)) }))
 	// ?remove= asks before removing a colleague (a page of its own, so it works without JavaScript).
 	const removeId = new URL(request.url).searchParams.get('remove')
-	const removable = (m: (typeof members)[number]) => m.userId !== user.userId && (organization.role === 'owner' || m.role !== 'owner')
-	const removing = members.find((m) => m.userId === removeId && removable(m)) ?? null
+	// Not oneself: leaving asks on the organization tab.
+	const removing = members.find((m) => m.userId === removeId && m.userId !== user.userId && mayHandle(organization.role, m.role)) ?? null
 	return { members, invitations, me: user.userId, myRole: organization.role, organizationName: organization.name, removing }
 }
 
 const rowSchema = z.object({ userId: z.uuid(), role: z.enum(ROLES).optional() })
 
-const CHANGE_ERRORS = { forbidden: 'ownerOnly', last_owner: 'lastOwner', not_found: 'notFound', already_member: 'alreadyMember', already_invited: 'alreadyInvited' } as const
+const CHANGE_ERRORS = { not_owner: 'ownerOnly', last_owner: 'lastOwner', not_found: 'notFound', already_member: 'alreadyMember', already_invited: 'alreadyInvited' } as const
 
 export async function action({ request, context }: Route.ActionArgs) {
-	const { user, organization } = requireRole(context, ...MANAGERS)
+	const { user, organization } = requireRole(context, ...MEMBER_MANAGERS)
 	const formData = await request.formData()
 	const actor = { userId: user.userId, role: organization.role }
 	const refused = (code: keyof typeof CHANGE_ERRORS) => {
-		if (code === 'forbidden') return errorResponse(403, 'ownerOnly')
+		if (code === 'not_owner') refuseNonOwner()
 		if (code === 'not_found') return errorResponse(404, 'notFound')
 		return redirectWithToast(HERE, { type: 'error', title: `settings:errors.${CHANGE_ERRORS[code]}` })
 	}
@@ -59,8 +59,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 		case 'invite': {
 			const submission = parseWithZod(formData, { schema: inviteSchema })
 			if (submission.status !== 'success') return data({ invite: submission.reply() }, { status: 400 })
-			// Invitations send mail to any address: at most 30 an hour per inviter.
-			if (!(await allowEvent('invite', user.userId, { limit: 30, windowMinutes: 60 }))) {
+			// Invitations send mail to any address: a limit per inviter (app/.server/rate-limit.ts).
+			if (!(await allowEvent('invite', user.userId))) {
 				return data({ invite: submission.reply({ fieldErrors: { email: ['tooManyAttempts'] } }) }, { status: 429 })
 			}
 			const result = await inviteMember(
@@ -109,7 +109,7 @@ export default function MembersTab({ loaderData, actionData }: Route.ComponentPr
 	const { t: tc } = useTranslation()
 	const { members, invitations, me, myRole } = loaderData
 	const location = useLocation()
-	const grantable: readonly Role[] = myRole === 'owner' ? ROLES : ROLES.filter((r) => r !== 'owner')
+	const grantable = grantableRoles(myRole)
 	return (
 		<div className="grid grid-cols-1 gap-6">
 			{loaderData.removing ? <ConfirmRemove member={loaderData.removing} organization={loaderData.organizationName} /> : null}
@@ -133,7 +133,7 @@ export default function MembersTab({ loaderData, actionData }: Route.ComponentPr
 						<TableBody>
 							{members.map((m) => {
 								const name = m.fullName || m.email || '—'
-								const editable = myRole === 'owner' || m.role !== 'owner'
+								const editable = mayHandle(myRole, m.role)
 								return (
 									<TableRow key={m.userId} data-testid="member-row">
 										<TableCell className="card-title">
@@ -183,7 +183,7 @@ export default function MembersTab({ loaderData, actionData }: Route.ComponentPr
 													{m.userId === me ? (
 														// Leaving asks first, on the organization tab.
 														<Button asChild size="sm" variant="ghost">
-															<Link to="/app/settings/organization?leave=1">{t('members.leave')}</Link>
+															<Link to={LEAVE_QUESTION}>{t('members.leave')}</Link>
 														</Button>
 													) : (
 														<Button asChild size="sm" variant="ghost">

@@ -1,31 +1,15 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { z } from 'zod'
 import { useTranslation } from '#app/lib/use-translation.ts'
-
 import { AppForm } from '#app/components/forms/app-form.tsx'
 import { Field } from '#app/components/forms/field.tsx'
 import { SubmitButton } from '#app/components/forms/submit-button.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { Input } from '#app/components/ui/input.tsx'
+import type { Reauthentication } from '#app/lib/schemas/auth.ts'
+import { emailChangeFormSchema } from '#app/lib/schemas/settings.ts'
 import { firstError } from './field-error.ts'
-import { emailChangeSchema } from '#app/lib/schemas/settings.ts'
-
-/**
- * How the holder proves it is them before the address changes (docs/decisions/037-verified-addresses.md):
- * `password`, the current password; `recent`, an account without one that signed in a moment ago;
- * `stale`, one that must sign in again first.
- */
-export type Reauthentication = 'password' | 'recent' | 'stale'
-
-/** The email form: the new address, and the current password when the account has one (the server checks it). */
-export function emailChangeFormSchema(reauthentication: Reauthentication) {
-	return emailChangeSchema.extend({
-		currentPassword:
-			reauthentication === 'password' ? z.string({ error: 'required' }).min(1, 'required').max(1000, 'required') : z.string().max(1000).optional(),
-	})
-}
 
 /** The email card of the profile tab: the current address and the form that requests a change. */
 export function EmailChangeCard({
