@@ -3,7 +3,7 @@
  * server). Writes a Venmo statement of BENCH_IMPORT_ROWS rows besides its header (default
  * 100,000, the import's limit: its balance, disclaimer and two preamble rows, and the rest received
  * payments; 1,000 clients, payers a mix of one-client, two-client and unknown names), then runs the one
- * import pipeline (app/.server/imports/pipeline.ts) on a fresh database of the PostgreSQL test
+ * import pipeline (app/.server/payments/imports/pipeline.ts) on a fresh database of the PostgreSQL test
  * server: parse + stage (the preview), commit (chunk by chunk, set-based statements), and the same file
  * again (every row a duplicate). Prints the times and the process's peak RSS; not a pass/fail test.
  * Then the same file goes through the built server (`npm run build` first) as a user sends it:
@@ -23,7 +23,7 @@ import { freshPgDatabase } from './pg-database.ts'
 import { startFlags } from './server.ts'
 import { asSystem, closeDatabase, openDatabase, sql } from '../app/.server/db/index.ts'
 import { migrate } from '../app/.server/db/migrate.ts'
-import { commitImport, importPayments } from '../app/.server/imports/pipeline.ts'
+import { commitImport, importPayments } from '../app/.server/payments/imports/pipeline.ts'
 
 const ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 100_000)
 const CLIENTS = 1_000

@@ -7,7 +7,7 @@ export const MAX_IMPORT_BYTES = 10 * 1024 * 1024
 
 /**
  * The other bounds of an import file, each checked on the whole text before anything is parsed
- * or staged (app/.server/imports/parsers/common.ts, `checkCsvBounds`), and again while it is
+ * or staged (app/.server/payments/imports/parsers/common.ts, `checkCsvBounds`), and again while it is
  * parsed: rows besides the header (also the most payments one batch may stage, in SQL too:
  * migration 20261203030000), fields in a row, and characters in a row (which bounds a cell, and
  * the work of reading one record in one go). The upload screen says the row limit.

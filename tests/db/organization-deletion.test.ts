@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { seedDemoData } from '#app/.server/db/demo-data.ts'
-import { importPayments } from '#app/.server/imports/pipeline.ts'
+import { importPayments } from '#app/.server/payments/imports/pipeline.ts'
 import { asAnon, asSystem, asUser, sql } from '#app/.server/db/index.ts'
 import { addMember, CATALOGUE, createUser, refusal, type TestUser } from './fixtures.ts'
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { delimiterOf, parseImportFile, parseImportFileAsync, parseLooseDate, parseSignedAmount, type ParsedRow } from '#app/.server/imports/parsers/index.ts'
+import { delimiterOf, parseImportFile, parseImportFileAsync, parseLooseDate, parseSignedAmount, type ParsedRow } from '#app/.server/payments/imports/parsers/index.ts'
 import { BOFA, CASHAPP, CHASE, GENERIC, PAYPAL, VENMO } from './fixtures.ts'
 
 function parsed(text: string, mapping?: Parameters<typeof parseImportFile>[1]) {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, test } from 'vitest'
-import { isProgressToken, readProgress, reportProgress } from '#app/.server/imports/progress.ts'
+import { isProgressToken, readProgress, reportProgress } from '#app/.server/payments/imports/progress.ts'
 
 describe('import progress', () => {
 	test('the organization that runs an import reads its progress; another does not', () => {

@@ -1,5 +1,5 @@
 import { requireMember } from '#app/.server/auth/session.ts'
-import { isProgressToken, readProgress } from '#app/.server/imports/progress.ts'
+import { isProgressToken, readProgress } from '#app/.server/payments/imports/progress.ts'
 import type { Route } from './+types/progress'
 
 /** The progress of one import post of this organization (the bar of the import screens). */

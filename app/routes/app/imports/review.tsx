@@ -1,7 +1,7 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
 
 import { requireMember } from '#app/.server/auth/session.ts'
-import { listReviewQueue, resolveReview } from '#app/.server/imports/queries.ts'
+import { listReviewQueue, resolveReview } from '#app/.server/payments/imports/queries.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { AppForm } from '#app/components/forms/app-form.tsx'
 import { NativeSelect } from '#app/components/data-table/data-table.tsx'

@@ -1,7 +1,7 @@
 import { sql, type Selectable } from 'kysely'
 import { type PaymentMethod } from '#app/lib/schemas/transactions.ts'
-import { asUser, type Tx } from '../db/index.ts'
-import type { ImportMappings } from '../db/types.ts'
+import { asUser, type Tx } from '../../db/index.ts'
+import type { ImportMappings } from '../../db/types.ts'
 import { type GenericMapping } from './parsers/index.ts'
 import { type RowFailure } from './pipeline.ts'
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { performance } from 'node:perf_hooks'
 import { sql } from 'kysely'
-import { asSystem, asUser, systemStatement } from '../db/index.ts'
+import { asSystem, asUser, systemStatement } from '../../db/index.ts'
 import type { FailReason, ImportSource, NormalizedPayment, ParsedRow } from './parsers/index.ts'
 
 /** Failing rows kept with a batch for its preview. */
