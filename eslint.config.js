@@ -30,7 +30,10 @@ export default tseslint.config(
 			...jsxA11y.flatConfigs.recommended.rules,
 			'react/prop-types': 'off',
 			// Every visible string comes from the translation files: no text literal in JSX.
-			'react/jsx-no-literals': ['error', { noStrings: false, allowedStrings: ['·', '—', '/', '$', '%', '+', '×', '…', ':', '(', ')'], ignoreProps: true }],
+			'react/jsx-no-literals': [
+				'error',
+				{ noStrings: false, allowedStrings: ['·', '—', '/', '$', '%', '+', '×', '…', ':', '(', ')'], ignoreProps: true },
+			],
 		},
 	},
 	{
@@ -41,9 +44,21 @@ export default tseslint.config(
 				'error',
 				{
 					paths: [
-						{ name: 'react-i18next', importNames: ['useTranslation'], message: "Use '#app/lib/use-translation.ts': react-i18next's hook is costly on the server." },
-						{ name: 'react-router', importNames: ['Link', 'NavLink'], message: "Use '#app/components/link.tsx': plain anchors that one listener navigates (docs/decisions/031-plain-links.md)." },
-						{ name: 'lucide-react', message: "Use '#app/components/icons.tsx' (add the name to app/components/icon-names.ts, then run scripts/icon-sprite.tsx): icons come from the sprite." },
+						{
+							name: 'react-i18next',
+							importNames: ['useTranslation'],
+							message: "Use '#app/lib/use-translation.ts': react-i18next's hook is costly on the server.",
+						},
+						{
+							name: 'react-router',
+							importNames: ['Link', 'NavLink'],
+							message: "Use '#app/components/link.tsx': plain anchors that one listener navigates (docs/decisions/031-plain-links.md).",
+						},
+						{
+							name: 'lucide-react',
+							message:
+								"Use '#app/components/icons.tsx' (add the name to app/components/icon-names.ts, then run scripts/icon-sprite.tsx): icons come from the sprite.",
+						},
 					],
 				},
 			],
@@ -76,9 +91,21 @@ export default tseslint.config(
 				'error',
 				{
 					zones: [
-						{ target: './app/lib', from: ['./app/.server', './app/components', './app/routes'], message: 'lib is shared by the server and the browser: it imports nothing of the app above it.' },
-						{ target: './app/.server', from: ['./app/components', './app/routes'], message: 'Server code serves routes; it never imports them or their components.' },
-						{ target: './app/components', from: ['./app/routes'], message: 'Components do not import route modules: take what they need as props or through app/lib/app-layout.ts.' },
+						{
+							target: './app/lib',
+							from: ['./app/.server', './app/components', './app/routes'],
+							message: 'lib is shared by the server and the browser: it imports nothing of the app above it.',
+						},
+						{
+							target: './app/.server',
+							from: ['./app/components', './app/routes'],
+							message: 'Server code serves routes; it never imports them or their components.',
+						},
+						{
+							target: './app/components',
+							from: ['./app/routes'],
+							message: 'Components do not import route modules: take what they need as props or through app/lib/app-layout.ts.',
+						},
 					],
 				},
 			],

@@ -76,7 +76,13 @@ export default defineConfig({
 			url: `http://localhost:${EMBEDDED_PORT}/healthz`,
 			reuseExistingServer: false,
 			timeout: 60_000,
-			env: { PORT: String(EMBEDDED_PORT), HOST: '127.0.0.1', DATA_DIR: EMBEDDED_DATA_DIR, SIGNUP_MAX_PER_IP: '100000', LOG_LEVEL: 'silent' },
+			env: {
+				PORT: String(EMBEDDED_PORT),
+				HOST: '127.0.0.1',
+				DATA_DIR: EMBEDDED_DATA_DIR,
+				SIGNUP_MAX_PER_IP: '100000',
+				LOG_LEVEL: 'silent',
+			},
 		},
 	],
 })

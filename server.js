@@ -45,7 +45,11 @@ app.set('trust proxy', trustProxy)
 const ALLOWED_METHODS = ['GET', 'HEAD', 'POST']
 app.use((req, res, next) => {
 	if (ALLOWED_METHODS.includes(req.method)) return next()
-	res.status(405).set({ Allow: ALLOWED_METHODS.join(', '), 'X-Content-Type-Options': 'nosniff' }).type('text/plain').send('Method not allowed.')
+	res
+		.status(405)
+		.set({ Allow: ALLOWED_METHODS.join(', '), 'X-Content-Type-Options': 'nosniff' })
+		.type('text/plain')
+		.send('Method not allowed.')
 })
 
 // The answers under way, for a stop (see shutdown below).
@@ -109,10 +113,7 @@ const clientFiles = new Set(
 )
 const serveClientFile = express.static('build/client', { maxAge: '1h', setHeaders: staticHeaders })
 app.use((req, res, next) => (clientFiles.has(req.path) ? serveClientFile(req, res, next) : next()))
-app.all(
-	'*splat',
-	createRequestHandler({ build, getLoadContext: (req) => entry.getLoadContext(req) }),
-)
+app.all('*splat', createRequestHandler({ build, getLoadContext: (req) => entry.getLoadContext(req) }))
 
 const server = app.listen(PORT, HOST, () => {
 	console.log(`P2P Transaction Tracker is running at ${entry.publicOrigin()}`)

@@ -49,7 +49,11 @@ function prng(seed: number) {
 const random = prng(42)
 const ids = Array.from({ length: PROVIDERS }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`)
 // A quarter of the providers keep their own, shorter hours.
-const shortHours: WeeklyHours = { ...DEFAULT_BUSINESS_HOURS, monday: { start: '10:00', end: '15:00', enabled: true }, friday: { start: '09:00', end: '13:00', enabled: true } }
+const shortHours: WeeklyHours = {
+	...DEFAULT_BUSINESS_HOURS,
+	monday: { start: '10:00', end: '15:00', enabled: true },
+	friday: { start: '09:00', end: '13:00', enabled: true },
+}
 const providers = ids.map((id, i) => ({ id, hours: i % 4 === 0 ? shortHours : null }))
 
 // 2,000 appointments on weekdays between 09:00 and 17:00 local (EST, UTC-05:00 all period),
@@ -59,7 +63,7 @@ const taken = new Map<string, Array<[number, number]>>()
 const dayZero = Date.UTC(2026, 10, 23) // 2026-11-23
 while (appointments.length < APPOINTMENTS) {
 	const day = Math.floor(random() * DAYS)
-	const weekday = (day % 7) // 0 is Monday
+	const weekday = day % 7 // 0 is Monday
 	if (weekday >= 5) continue
 	const providerId = ids[Math.floor(random() * PROVIDERS)]!
 	const length = [30, 45, 60][Math.floor(random() * 3)]!
@@ -80,7 +84,12 @@ while (appointments.length < APPOINTMENTS) {
 	})
 }
 const iso = (value: string | Date) => (typeof value === 'string' ? value : value.toISOString())
-const appointmentsAsText = appointments.map((a) => ({ ...a, startsAt: iso(a.startsAt), endsAt: iso(a.endsAt), bufferEndsAt: iso(a.bufferEndsAt!) }))
+const appointmentsAsText = appointments.map((a) => ({
+	...a,
+	startsAt: iso(a.startsAt),
+	endsAt: iso(a.endsAt),
+	bufferEndsAt: iso(a.bufferEndsAt!),
+}))
 
 const overrides: DateOverride[] = [
 	{ date: '2026-11-26', providerId: null, closed: true },
@@ -122,9 +131,17 @@ function measure(fn: () => unknown) {
 
 const rows: Array<ReturnType<typeof measure> & { name: string; target?: number }> = []
 for (const duration of [30, 45, 15]) {
-	rows.push({ name: `computeAvailability, ${duration}-minute service`, ...measure(() => computeAvailability(input(duration))), target: TARGET_MS })
+	rows.push({
+		name: `computeAvailability, ${duration}-minute service`,
+		...measure(() => computeAvailability(input(duration))),
+		target: TARGET_MS,
+	})
 }
-rows.push({ name: 'computeAvailability, 30 min, ISO-string instants', ...measure(() => computeAvailability({ ...input(30), appointments: appointmentsAsText })), target: TARGET_MS })
+rows.push({
+	name: 'computeAvailability, 30 min, ISO-string instants',
+	...measure(() => computeAvailability({ ...input(30), appointments: appointmentsAsText })),
+	target: TARGET_MS,
+})
 rows.push({
 	name: 'every slot, then by provider (6) + by time (12) + days',
 	...measure(() => {
@@ -156,7 +173,10 @@ rows.push({
 })
 const sample = computeAvailability(input(30))
 const someSlot = slotsForProvider(sample, ids[7]!, 40).at(-1)!
-rows.push({ name: 'isSlotAvailable (one start)', ...measure(() => isSlotAvailable({ ...input(30), providerId: ids[7]!, start: someSlot.start })) })
+rows.push({
+	name: 'isSlotAvailable (one start)',
+	...measure(() => isSlotAvailable({ ...input(30), providerId: ids[7]!, start: someSlot.start })),
+})
 
 const slotCount = sample.reduce((n, d) => n + d.slots.length, 0)
 const freePairs = sample.reduce((n, d) => n + d.slots.reduce((m, s) => m + s.providerIds.length, 0), 0)
@@ -170,4 +190,8 @@ for (const r of rows) {
 	const verdict = r.target === undefined ? '—' : `${r.target} ms ${r.p95 <= r.target ? 'ok' : 'MISSED'}`
 	console.log(`${r.name.padEnd(width)} | ${ms(r.p50)} | ${ms(r.p95)} | ${ms(r.max)} | ${ms(r.cpu50, 7)} | ${ms(r.cpu95, 7)} | ${verdict}`)
 }
-console.log(`\nload average ${loadavg().map((n) => n.toFixed(1)).join(' ')} on ${cpus().length} cores`)
+console.log(
+	`\nload average ${loadavg()
+		.map((n) => n.toFixed(1))
+		.join(' ')} on ${cpus().length} cores`,
+)

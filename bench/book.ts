@@ -27,7 +27,13 @@ const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`
 
 async function seed() {
 	const email = `bench-${Date.now()}@example.test`
-	const form = new URLSearchParams({ intent: 'signup', fullName: 'Bench Studio', email, password: 'correct-horse-1', confirmPassword: 'correct-horse-1' })
+	const form = new URLSearchParams({
+		intent: 'signup',
+		fullName: 'Bench Studio',
+		email,
+		password: 'correct-horse-1',
+		confirmPassword: 'correct-horse-1',
+	})
 	const res = await fetch(`${BASE}/auth?mode=signup`, { method: 'POST', body: form, redirect: 'manual', headers: { origin: BASE } })
 	if (res.status !== 302) throw new Error(`sign-up answered ${res.status}`)
 	const client = new pg.Client({ connectionString: databaseUrl })
@@ -39,8 +45,16 @@ async function seed() {
 			[email],
 		)
 		const org = rows[0]!
-		const hours = Object.fromEntries(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [d, { start: '08:00', end: '20:00', enabled: true }]))
-		await client.query(`update public.booking_settings set business_hours = $2, cancellation_hours = 0, min_advance_hours = 1 where organization_id = $1`, [org.id, JSON.stringify(hours)])
+		const hours = Object.fromEntries(
+			['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [
+				d,
+				{ start: '08:00', end: '20:00', enabled: true },
+			]),
+		)
+		await client.query(
+			`update public.booking_settings set business_hours = $2, cancellation_hours = 0, min_advance_hours = 1 where organization_id = $1`,
+			[org.id, JSON.stringify(hours)],
+		)
 		const services = await client.query<{ id: string }>(
 			`insert into public.booking_services (organization_id, name, description, price, duration_minutes, color) values
 			 ($1, 'Initial Consultation', 'A first conversation to understand your goals.', 45, 30, '#2563eb'),
@@ -89,7 +103,12 @@ async function main() {
 	}
 
 	const runs = Number(process.env.BENCH_SEQUENTIAL ?? 20)
-	for (const [name, url] of [['404', `${BASE}/no-such-page`], ['service', steps[0]![1]], ['slot', slotPage], ['slot (data only)', `${slotPage.replace('/slot?', '/slot.data?')}`]] as const) {
+	for (const [name, url] of [
+		['404', `${BASE}/no-such-page`],
+		['service', steps[0]![1]],
+		['slot', slotPage],
+		['slot (data only)', `${slotPage.replace('/slot?', '/slot.data?')}`],
+	] as const) {
 		const t0 = performance.now()
 		for (let i = 0; i < runs; i++) await (await fetch(url, { headers: { 'x-forwarded-for': `10.1.1.${i}` } })).text()
 		console.log(`sequential ${name}: ${((performance.now() - t0) / runs).toFixed(1)} ms per request`)
@@ -108,7 +127,9 @@ async function main() {
 		console.log('| step | performance | accessibility |\n|---|---|---|')
 		for (const [name, url] of steps) {
 			const { scores, failing } = await lighthouse(url, ['performance', 'accessibility'], { Cookie: cookie })
-			console.log(`| ${name} | ${scores.performance} | ${scores.accessibility} |${failing.length ? ` failing: ${failing.slice(0, 4).join('; ')}` : ''}`)
+			console.log(
+				`| ${name} | ${scores.performance} | ${scores.accessibility} |${failing.length ? ` failing: ${failing.slice(0, 4).join('; ')}` : ''}`,
+			)
 		}
 	}
 }

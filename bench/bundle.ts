@@ -38,7 +38,8 @@ function filesOf(routeId: string): Set<string> {
 	// (`routeDiscovery: 'initial'`, docs/decisions/030-lighter-pages.md), not piece by piece in each page.
 	const files = new Set([`/assets/${manifestFile}`, manifest.entry.module, ...(manifest.entry.imports ?? [])])
 	const chain: RouteEntry[] = []
-	for (let r: RouteEntry | undefined = manifest.routes[routeId]; r; r = r.parentId ? manifest.routes[r.parentId] : undefined) chain.unshift(r)
+	for (let r: RouteEntry | undefined = manifest.routes[routeId]; r; r = r.parentId ? manifest.routes[r.parentId] : undefined)
+		chain.unshift(r)
 	for (const r of chain) for (const f of [r.module, ...(r.imports ?? [])]) files.add(f)
 	return files
 }
@@ -47,7 +48,8 @@ const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`
 
 function urlOf(routeId: string) {
 	const parts: string[] = []
-	for (let r: RouteEntry | undefined = manifest.routes[routeId]; r; r = r.parentId ? manifest.routes[r.parentId] : undefined) if (r.path) parts.unshift(r.path)
+	for (let r: RouteEntry | undefined = manifest.routes[routeId]; r; r = r.parentId ? manifest.routes[r.parentId] : undefined)
+		if (r.path) parts.unshift(r.path)
 	return `/${parts.join('/')}`.replace(/\/+/g, '/')
 }
 
@@ -60,7 +62,10 @@ const pages = Object.values(manifest.routes)
 	.map((r) => {
 		const files = filesOf(r.id)
 		const own = [...files].filter((f) => !floorFiles.has(f))
-		const largest = own.map((f) => [f, gzipped(f)] as const).sort((a, b) => b[1] - a[1]).slice(0, 3)
+		const largest = own
+			.map((f) => [f, gzipped(f)] as const)
+			.sort((a, b) => b[1] - a[1])
+			.slice(0, 3)
 		return { id: r.id, url: urlOf(r.id), files: files.size, size: total(files), largest }
 	})
 	.sort((a, b) => b.size - a.size)

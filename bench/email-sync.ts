@@ -37,9 +37,10 @@ const mb = (bytes: number) => Math.round(bytes / 1024 / 1024)
 function message(notices: string[], filler: string, i: number) {
 	if (i % 10 < SHARE * 10) {
 		// A notice with its own Message-ID and id, so every one is a distinct payment.
-		return notices[i % notices.length]!
-			.replace(/Message-ID: <[^>]+>/, `Message-ID: <bench-${i}@fixtures.example.test>`)
-			.replace(/(Payment ID: |Identifier #|Transaction ID\r?\n|Transaction number: |Confirmation number: |Confirmation #: )(\w+)/, (_m, label: string, id: string) => `${label}${id.slice(0, -6)}${String(i).padStart(6, '0')}`)
+		return notices[i % notices.length]!.replace(/Message-ID: <[^>]+>/, `Message-ID: <bench-${i}@fixtures.example.test>`).replace(
+			/(Payment ID: |Identifier #|Transaction ID\r?\n|Transaction number: |Confirmation number: |Confirmation #: )(\w+)/,
+			(_m, label: string, id: string) => `${label}${id.slice(0, -6)}${String(i).padStart(6, '0')}`,
+		)
 	}
 	return [
 		'From: News <news@shop.example>',
@@ -90,21 +91,34 @@ async function main() {
 	const { name, url, drop } = await freshPgDatabase('p2p_bench_email_sync')
 	const imap = await startImapServer()
 	try {
-		const notices = ['01-venmo-paid-you.eml', '04-cashapp-base64.eml', '06-paypal-got-money.eml', '08-chase-zelle.eml', '09-bofa-zelle-1.eml', '12-td-zelle.eml', '13-wellsfargo-zelle.eml'].map((f) =>
-			decodeBase64Body(readFileSync(path.join(DIR, f), 'utf8')),
-		)
+		const notices = [
+			'01-venmo-paid-you.eml',
+			'04-cashapp-base64.eml',
+			'06-paypal-got-money.eml',
+			'08-chase-zelle.eml',
+			'09-bofa-zelle-1.eml',
+			'12-td-zelle.eml',
+			'13-wellsfargo-zelle.eml',
+		].map((f) => decodeBase64Body(readFileSync(path.join(DIR, f), 'utf8')))
 		const filler = `<p>${'Our weekly news: new arrivals, offers and stories from the community. '.repeat(80)}</p>`
 		const started = performance.now()
-		imap.deliverToMaildir(Array.from({ length: TOTAL }, (_, i) => message(notices, filler, i)), new Date(Date.now() - 86_400_000))
+		imap.deliverToMaildir(
+			Array.from({ length: TOTAL }, (_, i) => message(notices, filler, i)),
+			new Date(Date.now() - 86_400_000),
+		)
 		const writeSeconds = (performance.now() - started) / 1000
 
 		await openDatabase({ kind: 'pg', url, max: 4 })
 		await migrate(root)
 		const owner = await asSystem(async (trx) => {
 			const user = await sql<{ id: string }>`
-				insert into auth.users (email, raw_user_meta_data) values (${`bench-${Date.now()}@example.test`}, '{"full_name":"Bench"}'::jsonb) returning id`.execute(trx)
+				insert into auth.users (email, raw_user_meta_data) values (${`bench-${Date.now()}@example.test`}, '{"full_name":"Bench"}'::jsonb) returning id`.execute(
+				trx,
+			)
 			const userId = user.rows[0]!.id
-			const org = await sql<{ organization_id: string }>`select organization_id from public.organization_members where user_id = ${userId}`.execute(trx)
+			const org = await sql<{
+				organization_id: string
+			}>`select organization_id from public.organization_members where user_id = ${userId}`.execute(trx)
 			return { userId, orgId: org.rows[0]!.organization_id }
 		})
 		await asUser(owner.userId, (trx) => sql`select public.purchase_upgrade(${owner.orgId}, ${EMAIL_UPGRADE})`.execute(trx))
@@ -128,11 +142,23 @@ async function main() {
 		if (!first.ok || !second.ok) throw new Error(`sync failed: ${JSON.stringify({ first, second })}`)
 		const c = first.counts!
 		const rows = [
-			['mailbox', `${TOTAL.toLocaleString('en-US')} messages (${Math.round(SHARE * 100)}% payment notices), written in ${writeSeconds.toFixed(1)} s`],
-			['first sync (read, parse, import, cursor)', `${r.firstSeconds.toFixed(1)} s ${r.firstSeconds <= TARGET_S ? 'ok' : 'OVER'} (target ${TARGET_S} s)`],
-			['read / created / duplicates / ignored / not understood / errors', `${c.read} / ${c.created} / ${c.duplicates} / ${c.ignored} / ${c.unreadable} / ${c.errors}`],
+			[
+				'mailbox',
+				`${TOTAL.toLocaleString('en-US')} messages (${Math.round(SHARE * 100)}% payment notices), written in ${writeSeconds.toFixed(1)} s`,
+			],
+			[
+				'first sync (read, parse, import, cursor)',
+				`${r.firstSeconds.toFixed(1)} s ${r.firstSeconds <= TARGET_S ? 'ok' : 'OVER'} (target ${TARGET_S} s)`,
+			],
+			[
+				'read / created / duplicates / ignored / not understood / errors',
+				`${c.read} / ${c.created} / ${c.duplicates} / ${c.ignored} / ${c.unreadable} / ${c.errors}`,
+			],
 			['second sync (nothing new)', `${r.secondSeconds.toFixed(2)} s, read ${second.counts!.read}, created ${second.counts!.created}`],
-			['peak RSS of the syncing process', `${mb(r.maxRss)} MB ${mb(r.maxRss) <= TARGET_MB ? 'ok' : 'OVER'} (target ${TARGET_MB} MB; ${mb(r.baseline)} MB with the modules loaded)`],
+			[
+				'peak RSS of the syncing process',
+				`${mb(r.maxRss)} MB ${mb(r.maxRss) <= TARGET_MB ? 'ok' : 'OVER'} (target ${TARGET_MB} MB; ${mb(r.baseline)} MB with the modules loaded)`,
+			],
 			['load average (1 min) when done', loadavg()[0]!.toFixed(1) + ` on ${cpus().length} cores`],
 		]
 		const width = Math.max(...rows.map(([k]) => k!.length))

@@ -43,7 +43,9 @@ function venmoFile(rows: number) {
 		const month = String(1 + (Math.floor(i / 28) % 12)).padStart(2, '0')
 		const payer = i % 3 === 0 ? `Client ${i % 1000}` : i % 10 === 1 ? 'Shared Name' : `Payer ${i % 5_000}`
 		const cents = 100 + ((i * 7919) % 100_000)
-		lines.push(`,${id},2026-${month}-${day}T10:00:00,Payment,Complete,Session ${i % 50},${payer},Bench,"+ $${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}",,,`)
+		lines.push(
+			`,${id},2026-${month}-${day}T10:00:00,Payment,Complete,Session ${i % 50},${payer},Bench,"+ $${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}",,,`,
+		)
 	}
 	lines.push(',,,,,,,,,,,"In case of errors or questions about your electronic transfers, contact us."')
 	return lines.join('\n')
@@ -75,7 +77,10 @@ function prober(base: string, paths: [string, Record<string, string>][]) {
 }
 
 function stats(probes: Probe[], path: string) {
-	const ms = probes.filter((p) => p.path === path).map((p) => p.ms).sort((a, b) => a - b)
+	const ms = probes
+		.filter((p) => p.path === path)
+		.map((p) => p.ms)
+		.sort((a, b) => a - b)
 	const bad = probes.filter((p) => p.path === path && p.status !== 200).length
 	if (ms.length === 0) return 'no probe'
 	const at = (q: number) => ms[Math.min(ms.length - 1, Math.floor(q * ms.length))]!.toFixed(0)
@@ -88,7 +93,12 @@ async function upload(base: string, cookie: string, name: string, text: string, 
 	if (progress) form.set('progress', progress)
 	form.set('file', new Blob([text], { type: 'text/csv' }), name)
 	const start = performance.now()
-	const response = await fetch(`${base}/app/transactions/import`, { method: 'POST', body: form, headers: { cookie, origin: base }, redirect: 'manual' })
+	const response = await fetch(`${base}/app/transactions/import`, {
+		method: 'POST',
+		body: form,
+		headers: { cookie, origin: base },
+		redirect: 'manual',
+	})
 	const html = await response.text()
 	return { status: response.status, location: response.headers.get('location'), html, seconds: (performance.now() - start) / 1000 }
 }
@@ -99,9 +109,18 @@ try {
 	if (!server.demo) throw new Error('no demo sign-in printed by the server')
 	const demoCookie = await signIn(base, server.demo)
 	const email = `bench-import-${Date.now()}@example.test`
-	const signup = new URLSearchParams({ intent: 'signup', fullName: 'Bench Importer', email, password: 'correct-horse-1', confirmPassword: 'correct-horse-1' })
+	const signup = new URLSearchParams({
+		intent: 'signup',
+		fullName: 'Bench Importer',
+		email,
+		password: 'correct-horse-1',
+		confirmPassword: 'correct-horse-1',
+	})
 	const res = await fetch(`${base}/auth?mode=signup`, { method: 'POST', body: signup, redirect: 'manual', headers: { origin: base } })
-	const cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ')
+	const cookie = res.headers
+		.getSetCookie()
+		.map((c) => c.split(';')[0])
+		.join('; ')
 	if (res.status !== 302 || !cookie) throw new Error(`sign-up answered ${res.status}`)
 
 	const paths: [string, Record<string, string>][] = [
@@ -124,14 +143,17 @@ try {
 	const first = upload(base, cookie, 'venmo-100k.csv', text, token)
 	// A second file of the same organization once the first is being read (its progress says so): refused at once.
 	for (;;) {
-		const progress = (await (await fetch(`${base}/app/transactions/import/progress/${token}`, { headers: { cookie } })).json()) as { share: number } | null
+		const progress = (await (await fetch(`${base}/app/transactions/import/progress/${token}`, { headers: { cookie } })).json()) as {
+			share: number
+		} | null
 		if (progress && progress.share > 0.01) break
 		await sleep(100)
 	}
 	const second = await upload(base, cookie, 'second.csv', venmoFile(10))
 	const staged = await first
 	const duringStaging = await staging.stop()
-	if (staged.status !== 302 || !staged.location?.startsWith('/app/transactions/import/')) throw new Error(`upload answered ${staged.status}`)
+	if (staged.status !== 302 || !staged.location?.startsWith('/app/transactions/import/'))
+		throw new Error(`upload answered ${staged.status}`)
 
 	// A look at the preview: what it costs once the file is staged (the median of three).
 	const views: number[] = []
@@ -146,18 +168,28 @@ try {
 
 	const committing = prober(base, paths)
 	const commitStart = performance.now()
-	const commit = await fetch(`${base}${staged.location}`, { method: 'POST', body: new URLSearchParams({ intent: 'commit' }), headers: { cookie, origin: base }, redirect: 'manual' })
+	const commit = await fetch(`${base}${staged.location}`, {
+		method: 'POST',
+		body: new URLSearchParams({ intent: 'commit' }),
+		headers: { cookie, origin: base },
+		redirect: 'manual',
+	})
 	const commitSeconds = (performance.now() - commitStart) / 1000
 	const duringCommit = await committing.stop()
-	if (commit.status !== 302 || !commit.headers.get('location')?.endsWith('/import/history')) throw new Error(`commit answered ${commit.status}`)
+	if (commit.status !== 302 || !commit.headers.get('location')?.endsWith('/import/history'))
+		throw new Error(`commit answered ${commit.status}`)
 
 	const over = await upload(base, cookie, 'venmo-100k-plus-1.csv', venmoFile(ROWS + 1))
 	clearInterval(memory)
 
 	const refusedOver = over.status === 200 && over.html.includes('The file has more than 100,000 rows') && !over.location
-	const refusedSecond = second.status === 200 && second.html.includes('Another import of this organization is in progress') && !second.location
+	const refusedSecond =
+		second.status === 200 && second.html.includes('Another import of this organization is in progress') && !second.location
 	const rows: [string, string][] = [
-		['file', `${ROWS.toLocaleString('en-US')} rows (${(ROWS - 4).toLocaleString('en-US')} payments), ${(Buffer.byteLength(text) / 1024 / 1024).toFixed(1)} MB, Venmo layout`],
+		[
+			'file',
+			`${ROWS.toLocaleString('en-US')} rows (${(ROWS - 4).toLocaleString('en-US')} payments), ${(Buffer.byteLength(text) / 1024 / 1024).toFixed(1)} MB, Venmo layout`,
+		],
 		['/healthz at rest', stats(atRest, '/healthz')],
 		['/app/transactions at rest', stats(atRest, '/app/transactions')],
 		['upload to preview (staging)', `${staged.seconds.toFixed(1)} s`],
@@ -167,8 +199,14 @@ try {
 		['commit from the preview', `${commitSeconds.toFixed(1)} s`],
 		['/healthz while committing', stats(duringCommit, '/healthz')],
 		['/app/transactions while committing', stats(duringCommit, '/app/transactions')],
-		['second file of the organization meanwhile', `${refusedSecond ? 'refused' : 'NOT REFUSED'} in ${(second.seconds * 1000).toFixed(0)} ms`],
-		[`${(ROWS + 1).toLocaleString('en-US')}-row file`, `${refusedOver ? 'refused, nothing staged' : `NOT REFUSED (${over.status})`} in ${(over.seconds * 1000).toFixed(0)} ms`],
+		[
+			'second file of the organization meanwhile',
+			`${refusedSecond ? 'refused' : 'NOT REFUSED'} in ${(second.seconds * 1000).toFixed(0)} ms`,
+		],
+		[
+			`${(ROWS + 1).toLocaleString('en-US')}-row file`,
+			`${refusedOver ? 'refused, nothing staged' : `NOT REFUSED (${over.status})`} in ${(over.seconds * 1000).toFixed(0)} ms`,
+		],
 		['server RSS (both threads when embedded)', `${restRss.toFixed(0)} MB at rest, ${peakRss.toFixed(0)} MB the highest sampled`],
 		['load average (1 min) when done', `${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores`],
 	]

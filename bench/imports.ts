@@ -60,7 +60,15 @@ async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
 	return [value, (performance.now() - start) / 1000]
 }
 
-type ChildResult = { stageSeconds: number; commitSeconds: number; againSeconds: number; maxRss: number; baseline: number; counts: Record<string, number>; again: Record<string, number> }
+type ChildResult = {
+	stageSeconds: number
+	commitSeconds: number
+	againSeconds: number
+	maxRss: number
+	baseline: number
+	counts: Record<string, number>
+	again: Record<string, number>
+}
 
 /**
  * The import runs in a child process that only reads the file and imports it, so its peak RSS
@@ -70,7 +78,9 @@ async function child([url, orgId, userId, filePath]: string[]) {
 	await openDatabase({ kind: 'pg', url: url!, max: 4 })
 	const baseline = process.memoryUsage().rss
 	const file = readFileSync(filePath!, 'utf8')
-	const [staged, stageSeconds] = await timed(() => importPayments({ organizationId: orgId!, userId: userId!, file, label: 'bench.csv', mode: 'preview' }))
+	const [staged, stageSeconds] = await timed(() =>
+		importPayments({ organizationId: orgId!, userId: userId!, file, label: 'bench.csv', mode: 'preview' }),
+	)
 	if (!staged.ok || staged.status !== 'staged') throw new Error('not staged')
 	const [committed, commitSeconds] = await timed(() => commitImport(userId!, staged.batch.batchId))
 	if (!committed.ok) throw new Error(committed.code)
@@ -78,9 +88,13 @@ async function child([url, orgId, userId, filePath]: string[]) {
 	if (!again.ok || again.status !== 'committed') throw new Error('re-import not committed')
 	await closeDatabase()
 	const result: ChildResult = {
-		stageSeconds, commitSeconds, againSeconds, baseline,
+		stageSeconds,
+		commitSeconds,
+		againSeconds,
+		baseline,
 		maxRss: process.resourceUsage().maxRSS * 1024,
-		counts: committed.batch.counts, again: again.batch.counts,
+		counts: committed.batch.counts,
+		again: again.batch.counts,
 	}
 	process.stdout.write(JSON.stringify(result))
 }
@@ -93,9 +107,13 @@ async function main() {
 		await migrate(root)
 		const owner = await asSystem(async (trx) => {
 			const user = await sql<{ id: string }>`
-				insert into auth.users (email, raw_user_meta_data) values (${`bench-${Date.now()}@example.test`}, '{"full_name":"Bench"}'::jsonb) returning id`.execute(trx)
+				insert into auth.users (email, raw_user_meta_data) values (${`bench-${Date.now()}@example.test`}, '{"full_name":"Bench"}'::jsonb) returning id`.execute(
+				trx,
+			)
 			const userId = user.rows[0]!.id
-			const org = await sql<{ organization_id: string }>`select organization_id from public.organization_members where user_id = ${userId}`.execute(trx)
+			const org = await sql<{
+				organization_id: string
+			}>`select organization_id from public.organization_members where user_id = ${userId}`.execute(trx)
 			const orgId = org.rows[0]!.organization_id
 			await sql`insert into public.clients (organization_id, name)
 				select ${orgId}::uuid, 'Client ' || g from generate_series(0, ${CLIENTS - 1}) g
@@ -107,21 +125,34 @@ async function main() {
 		// The preamble, balance and disclaimer rows count against the row limit (app/lib/imports.ts).
 		const text = venmoFile(ROWS - 4)
 		writeFileSync(filePath, text)
-		const out = execFileSync(path.join(root, 'node_modules/.bin/tsx'), [import.meta.filename, '--child', url, owner.orgId, owner.userId, filePath], {
-			encoding: 'utf8',
-			maxBuffer: 1024 * 1024,
-		})
+		const out = execFileSync(
+			path.join(root, 'node_modules/.bin/tsx'),
+			[import.meta.filename, '--child', url, owner.orgId, owner.userId, filePath],
+			{
+				encoding: 'utf8',
+				maxBuffer: 1024 * 1024,
+			},
+		)
 		const r = JSON.parse(out) as ChildResult
 		const total = r.stageSeconds + r.commitSeconds
 		const c = r.counts
 		const rows: [string, string][] = [
-			['file', `${ROWS.toLocaleString('en-US')} rows (${(ROWS - 4).toLocaleString('en-US')} payments), ${mb(Buffer.byteLength(text))} MB (Venmo layout), ${CLIENTS.toLocaleString('en-US')} clients`],
+			[
+				'file',
+				`${ROWS.toLocaleString('en-US')} rows (${(ROWS - 4).toLocaleString('en-US')} payments), ${mb(Buffer.byteLength(text))} MB (Venmo layout), ${CLIENTS.toLocaleString('en-US')} clients`,
+			],
 			['parse + dedupe check + stage (preview)', `${r.stageSeconds.toFixed(2)} s`],
 			['commit (chunk by chunk, set-based)', `${r.commitSeconds.toFixed(2)} s`],
 			['upload to committed', `${total.toFixed(2)} s ${total <= TARGET_S ? 'ok' : 'OVER'} (target ${TARGET_S} s)`],
 			['created / matched / review / unmatched', `${c.created} / ${c.matched} / ${c.review} / ${c.unmatched}`],
-			['same file again (all duplicates), committed', `${r.againSeconds.toFixed(2)} s, created ${r.again.created}, duplicates ${r.again.duplicates}`],
-			['peak RSS of the importing process', `${mb(r.maxRss)} MB ${mb(r.maxRss) <= TARGET_MB ? 'ok' : 'OVER'} (target ${TARGET_MB} MB; ${mb(r.baseline)} MB with the modules loaded, before reading the file)`],
+			[
+				'same file again (all duplicates), committed',
+				`${r.againSeconds.toFixed(2)} s, created ${r.again.created}, duplicates ${r.again.duplicates}`,
+			],
+			[
+				'peak RSS of the importing process',
+				`${mb(r.maxRss)} MB ${mb(r.maxRss) <= TARGET_MB ? 'ok' : 'OVER'} (target ${TARGET_MB} MB; ${mb(r.baseline)} MB with the modules loaded, before reading the file)`,
+			],
 		]
 		if (process.env.BENCH_IMPORT_SERVER !== '0') {
 			const s = await throughServer(text)
@@ -130,7 +161,10 @@ async function main() {
 				['built server: upload to preview', `${s.stageSeconds.toFixed(2)} s`],
 				['built server: commit from the preview', `${s.commitSeconds.toFixed(2)} s`],
 				['built server: upload to committed', `${total.toFixed(2)} s ${total <= TARGET_S ? 'ok' : 'OVER'} (target ${TARGET_S} s)`],
-				['built server: peak RSS (VmHWM)', `${mb(s.peak)} MB ${mb(s.peak) <= TARGET_MB ? 'ok' : 'OVER'} (target ${TARGET_MB} MB; ${mb(s.idle)} MB idle before the upload)`],
+				[
+					'built server: peak RSS (VmHWM)',
+					`${mb(s.peak)} MB ${mb(s.peak) <= TARGET_MB ? 'ok' : 'OVER'} (target ${TARGET_MB} MB; ${mb(s.idle)} MB idle before the upload)`,
+				],
 			)
 		}
 		rows.push(['load average (1 min) when done', loadavg()[0]!.toFixed(1) + ` on ${cpus().length} cores`])
@@ -143,7 +177,6 @@ async function main() {
 		await drop()
 	}
 }
-
 
 const SERVER_PORT = Number(process.env.BENCH_PORT ?? 4295)
 
@@ -161,20 +194,43 @@ async function throughServer(text: string) {
 	const dataDir = mkdtempSync(path.join(tmpdir(), 'p2p-bench-imports-server-'))
 	const server = spawn('node', [...startFlags, 'server.js'], {
 		cwd: root,
-		env: { ...process.env, PORT: String(SERVER_PORT), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: databaseUrl,
-			SESSION_SECRET: 'bench-session-secret-of-at-least-32-characters', LOG_LEVEL: 'silent', NODE_ENV: 'production' },
+		env: {
+			...process.env,
+			PORT: String(SERVER_PORT),
+			HOST: '127.0.0.1',
+			DATA_DIR: dataDir,
+			DATABASE_URL: databaseUrl,
+			SESSION_SECRET: 'bench-session-secret-of-at-least-32-characters',
+			LOG_LEVEL: 'silent',
+			NODE_ENV: 'production',
+		},
 		stdio: ['ignore', 'ignore', 'inherit'],
 	})
 	try {
 		for (let i = 0; ; i++) {
 			if (i > 240) throw new Error('server did not start')
-			if (await fetch(`${base}/healthz`).then((r) => r.ok, () => false)) break
+			if (
+				await fetch(`${base}/healthz`).then(
+					(r) => r.ok,
+					() => false,
+				)
+			)
+				break
 			await new Promise((r) => setTimeout(r, 500))
 		}
 		const email = `bench-import-${Date.now()}@example.test`
-		const signup = new URLSearchParams({ intent: 'signup', fullName: 'Bench Importer', email, password: 'correct-horse-1', confirmPassword: 'correct-horse-1' })
+		const signup = new URLSearchParams({
+			intent: 'signup',
+			fullName: 'Bench Importer',
+			email,
+			password: 'correct-horse-1',
+			confirmPassword: 'correct-horse-1',
+		})
 		const res = await fetch(`${base}/auth?mode=signup`, { method: 'POST', body: signup, redirect: 'manual', headers: { origin: base } })
-		const cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ')
+		const cookie = res.headers
+			.getSetCookie()
+			.map((c) => c.split(';')[0])
+			.join('; ')
 		if (res.status !== 302 || !cookie) throw new Error(`sign-up answered ${res.status}`)
 		const db = new pg.Client({ connectionString: databaseUrl })
 		await db.connect()
@@ -192,12 +248,17 @@ async function throughServer(text: string) {
 		const form = new FormData()
 		form.set('intent', 'upload')
 		form.set('file', new Blob([text], { type: 'text/csv' }), 'venmo.csv')
-		const [upload, stageSeconds] = await timed(() => fetch(`${base}/app/transactions/import`, { method: 'POST', body: form, headers, redirect: 'manual' }))
+		const [upload, stageSeconds] = await timed(() =>
+			fetch(`${base}/app/transactions/import`, { method: 'POST', body: form, headers, redirect: 'manual' }),
+		)
 		const preview = upload.headers.get('location')
-		if (upload.status !== 302 || !preview?.startsWith('/app/transactions/import/')) throw new Error(`upload answered ${upload.status} ${preview}`)
+		if (upload.status !== 302 || !preview?.startsWith('/app/transactions/import/'))
+			throw new Error(`upload answered ${upload.status} ${preview}`)
 		const [commit, commitSeconds] = await timed(() =>
-			fetch(`${base}${preview}`, { method: 'POST', body: new URLSearchParams({ intent: 'commit' }), headers, redirect: 'manual' }))
-		if (commit.status !== 302 || !commit.headers.get('location')?.endsWith('/import/history')) throw new Error(`commit answered ${commit.status}`)
+			fetch(`${base}${preview}`, { method: 'POST', body: new URLSearchParams({ intent: 'commit' }), headers, redirect: 'manual' }),
+		)
+		if (commit.status !== 302 || !commit.headers.get('location')?.endsWith('/import/history'))
+			throw new Error(`commit answered ${commit.status}`)
 		return { stageSeconds, commitSeconds, idle, ...memoryOf(server.pid!) }
 	} finally {
 		server.kill('SIGTERM')

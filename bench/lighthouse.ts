@@ -23,7 +23,10 @@ const PORT = Number(process.env.BENCH_PORT ?? 4623)
 const ONLY = process.env.BENCH_PAGES?.split(',')
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 3))
 const BUDGET: Record<string, number> = { performance: 95, accessibility: 100, 'best-practices': 95 }
-const uptime = () => execFileSync('uptime', { encoding: 'utf8' }).trim().replace(/.*load average/, 'load average')
+const uptime = () =>
+	execFileSync('uptime', { encoding: 'utf8' })
+		.trim()
+		.replace(/.*load average/, 'load average')
 
 const server = await startServer({ port: PORT, database: 'embedded', demo: true })
 try {
@@ -33,7 +36,11 @@ try {
 	const pages: Array<[string, string, Record<string, string>]> = [
 		['landing', `${server.base}/`, {}],
 		['auth', `${server.base}/auth`, {}],
-		...steps.map(([name, url]): [string, string, Record<string, string>] => [`book ${name}`, url, name === 'confirm' ? { Cookie: cookie } : {}]),
+		...steps.map(([name, url]): [string, string, Record<string, string>] => [
+			`book ${name}`,
+			url,
+			name === 'confirm' ? { Cookie: cookie } : {},
+		]),
 	]
 	console.log(`Lighthouse 12, mobile preset, /usr/bin/chromium; demo organization /book/${slug} (${uptime()})`)
 	console.log(`Median of ${RUNS} run${RUNS === 1 ? '' : 's'} per page (by performance; the range of the runs in brackets)`)
@@ -52,7 +59,9 @@ try {
 			if (!ok) misses.push(`${name} ${category}`)
 			return ok ? String(scores[category]) : `**${scores[category]}**`
 		}
-		console.log(`| ${name} | ${cell('performance')}${range} | ${cell('accessibility')} | ${cell('best-practices')} | ${failing.join('; ')} |`)
+		console.log(
+			`| ${name} | ${cell('performance')}${range} | ${cell('accessibility')} | ${cell('best-practices')} | ${failing.join('; ')} |`,
+		)
 	}
 	console.log(misses.length ? `\nUnder budget: ${misses.join(', ')} (${uptime()})` : `\nEvery page within budget (${uptime()})`)
 } finally {

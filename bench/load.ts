@@ -26,7 +26,10 @@ const TARGETS = (process.env.BENCH_TARGETS ?? 'pg,embedded').split(',').map((t) 
 const PORT = Number(process.env.BENCH_PORT ?? 4621)
 const ONLY = process.env.BENCH_ONLY?.split(',')
 
-const uptime = () => execFileSync('uptime', { encoding: 'utf8' }).trim().replace(/.*load average/, 'load average')
+const uptime = () =>
+	execFileSync('uptime', { encoding: 'utf8' })
+		.trim()
+		.replace(/.*load average/, 'load average')
 
 type Page = { name: string; path: string; signedIn: boolean; budget: Record<'pg' | 'embedded', number> | null }
 const PAGES: Page[] = [
@@ -50,9 +53,13 @@ async function run(target: 'pg' | 'embedded') {
 		if (!server.demo) throw new Error('no demo credentials printed')
 		const cookie = await signIn(server.base, server.demo)
 		const booking = await demoSlotStep(server.base, cookie)
-		console.log(`\n## ${target === 'pg' ? 'PostgreSQL server' : 'embedded database (PGlite)'}: ${CONNECTIONS} connections, ${SECONDS} s each`)
+		console.log(
+			`\n## ${target === 'pg' ? 'PostgreSQL server' : 'embedded database (PGlite)'}: ${CONNECTIONS} connections, ${SECONDS} s each`,
+		)
 		console.log(`(${uptime()} before the run)`)
-		console.log('| page | req/s | p50 ms | p99 ms | non-2xx | errors (timeouts) | floor req/s just before | share of floor | budget | server CPU ms/request | floor ÷ CPU |')
+		console.log(
+			'| page | req/s | p50 ms | p99 ms | non-2xx | errors (timeouts) | floor req/s just before | share of floor | budget | server CPU ms/request | floor ÷ CPU |',
+		)
 		console.log('|---|---|---|---|---|---|---|---|---|---|---|')
 		let floor = 0
 		let floorCpu = 0
@@ -70,9 +77,17 @@ async function run(target: 'pg' | 'embedded') {
 			}
 			// Warm-up: the first seconds compile code paths (the database's WebAssembly included,
 			// which V8 optimizes once it is hot) and fill caches. A server that runs all day is past them.
-			await load(`${server.base}${path}`, { connections: CONNECTIONS, seconds: WARM_UP_SECONDS, headers: page.signedIn ? { cookie } : undefined })
+			await load(`${server.base}${path}`, {
+				connections: CONNECTIONS,
+				seconds: WARM_UP_SECONDS,
+				headers: page.signedIn ? { cookie } : undefined,
+			})
 			const cpuBefore = server.cpuMs()
-			const r: LoadResult = await load(`${server.base}${path}`, { connections: CONNECTIONS, seconds: SECONDS, headers: page.signedIn ? { cookie } : undefined })
+			const r: LoadResult = await load(`${server.base}${path}`, {
+				connections: CONNECTIONS,
+				seconds: SECONDS,
+				headers: page.signedIn ? { cookie } : undefined,
+			})
 			const cpu = (server.cpuMs() - cpuBefore) / Math.max(1, r.requests.total)
 			// The 404 page answers 404 by design; every other page must answer 2xx.
 			const bad = page.budget ? r.non2xx : 0
@@ -83,17 +98,30 @@ async function run(target: 'pg' | 'embedded') {
 			const share = (r.requests.average / floor) * 100
 			const budget = page.budget?.[target]
 			const verdict = budget === undefined ? '—' : `≥ ${budget} % ${share >= budget ? 'ok' : '**missed**'}`
-			const p99 = page.name.startsWith('booking') ? `${r.latency.p99} (≤ 250 ${r.latency.p99 <= 250 ? 'ok' : '**missed**'})` : String(r.latency.p99)
-			console.log(`| ${page.name} | ${r.requests.average.toFixed(0)} | ${r.latency.p50} | ${p99} | ${bad}${codes(r)} | ${r.errors} | ${floor.toFixed(0)} | ${page.budget ? `${share.toFixed(0)} %` : '100 %'} | ${verdict} | ${cpu.toFixed(1)} | ${((floorCpu / cpu) * 100).toFixed(0)} % |`)
+			const p99 = page.name.startsWith('booking')
+				? `${r.latency.p99} (≤ 250 ${r.latency.p99 <= 250 ? 'ok' : '**missed**'})`
+				: String(r.latency.p99)
+			console.log(
+				`| ${page.name} | ${r.requests.average.toFixed(0)} | ${r.latency.p50} | ${p99} | ${bad}${codes(r)} | ${r.errors} | ${floor.toFixed(0)} | ${page.budget ? `${share.toFixed(0)} %` : '100 %'} | ${verdict} | ${cpu.toFixed(1)} | ${((floorCpu / cpu) * 100).toFixed(0)} % |`,
+			)
 		}
 		if (SOAK_SECONDS > 0) {
 			console.log(`\n50 connections, ${SOAK_SECONDS} s each (zero non-2xx and zero errors expected)`)
 			console.log('| page | requests | req/s | p99 ms | non-2xx | errors | timeouts |')
 			console.log('|---|---|---|---|---|---|---|')
-			for (const [name, path, signedIn] of [['booking: slot step', booking, false], ['dashboard', '/app/dashboard', true]] as const) {
-				const r = await load(`${server.base}${path}`, { connections: 50, seconds: SOAK_SECONDS, headers: signedIn ? { cookie } : undefined })
+			for (const [name, path, signedIn] of [
+				['booking: slot step', booking, false],
+				['dashboard', '/app/dashboard', true],
+			] as const) {
+				const r = await load(`${server.base}${path}`, {
+					connections: 50,
+					seconds: SOAK_SECONDS,
+					headers: signedIn ? { cookie } : undefined,
+				})
 				const ok = r.non2xx === 0 && r.errors === 0 ? '' : ' **not clean**'
-				console.log(`| ${name} | ${r.requests.total} | ${r.requests.average.toFixed(0)} | ${r.latency.p99} | ${r.non2xx}${codes(r)} | ${r.errors} | ${r.timeouts} |${ok}`)
+				console.log(
+					`| ${name} | ${r.requests.total} | ${r.requests.average.toFixed(0)} | ${r.latency.p99} | ${r.non2xx}${codes(r)} | ${r.errors} | ${r.timeouts} |${ok}`,
+				)
 			}
 		}
 		const logged = server.stderr()
@@ -102,7 +130,9 @@ async function run(target: 'pg' | 'embedded') {
 		const aborted = logged.filter((l) => l.includes('"event":"render"')).length
 		const other = logged.filter((l) => !l.includes('"event":"render"') && !l.startsWith('PUBLIC_URL is not set'))
 		console.log(`(server memory after the run: ${server.rssMb().toFixed(0)} MB RSS)`)
-		console.log(`(${uptime()} after the run; server stderr: ${aborted} renders cut short by the stream timeout${other.length ? `, and:\n${other.slice(0, 20).join('\n')}` : ''})`)
+		console.log(
+			`(${uptime()} after the run; server stderr: ${aborted} renders cut short by the stream timeout${other.length ? `, and:\n${other.slice(0, 20).join('\n')}` : ''})`,
+		)
 	} finally {
 		await server.stop()
 	}

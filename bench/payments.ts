@@ -33,7 +33,20 @@ const { module: app } = await runnerImport<typeof import('./payments-app.ts')>(p
 	logLevel: 'warn',
 	ssr: { external: ['@electric-sql/pglite', 'pg', 'nodemailer'] },
 })
-const { asSystem, closeDatabase, exportTransactions, getCategorySummaries, getDashboard, getReport, listTransactions, migrate, openDatabase, presetRange, sql, dateIn } = app
+const {
+	asSystem,
+	closeDatabase,
+	exportTransactions,
+	getCategorySummaries,
+	getDashboard,
+	getReport,
+	listTransactions,
+	migrate,
+	openDatabase,
+	presetRange,
+	sql,
+	dateIn,
+} = app
 
 /** Targets of issue 4 on the PostgreSQL server (ms, p95); PGlite is allowed three times as much. */
 const TARGET_MS: Record<string, number> = {
@@ -66,9 +79,13 @@ async function time<T>(label: string, fn: () => Promise<T>): Promise<T> {
 async function createOwner(email: string): Promise<Org> {
 	return asSystem(async (trx) => {
 		const user = await sql<{ id: string }>`
-			insert into auth.users (email, raw_user_meta_data) values (${email}, ${JSON.stringify({ full_name: email })}::jsonb) returning id`.execute(trx)
+			insert into auth.users (email, raw_user_meta_data) values (${email}, ${JSON.stringify({ full_name: email })}::jsonb) returning id`.execute(
+			trx,
+		)
 		const userId = user.rows[0]!.id
-		const org = await sql<{ organization_id: string }>`select organization_id from public.organization_members where user_id = ${userId}`.execute(trx)
+		const org = await sql<{
+			organization_id: string
+		}>`select organization_id from public.organization_members where user_id = ${userId}`.execute(trx)
 		return { userId, orgId: org.rows[0]!.organization_id }
 	})
 }
@@ -88,16 +105,19 @@ async function seed(orgs: Org[], rows: number) {
 	})
 	for (const [n, org] of orgs.entries()) {
 		await time(`org ${n + 1}: ${CLIENTS.toLocaleString('en-US')} clients`, () =>
-			asSystem((trx) => sql`
+			asSystem((trx) =>
+				sql`
 				insert into public.clients (organization_id, name, email, company)
 				select ${org.orgId}, 'Client ' || lpad(g::text, 5, '0'), 'client' || g || '@example.com',
 					case when g % 5 = 0 then 'Company ' || (g % 300) end
-				from generate_series(1, ${CLIENTS}::int) g`.execute(trx)),
+				from generate_series(1, ${CLIENTS}::int) g`.execute(trx),
+			),
 		)
 		for (let start = 1; start <= rows; start += CHUNK) {
 			const end = Math.min(rows, start + CHUNK - 1)
 			await time(`org ${n + 1}: transactions ${start.toLocaleString('en-US')}–${end.toLocaleString('en-US')}`, () =>
-				asSystem((trx) => sql`
+				asSystem((trx) =>
+					sql`
 					with c as (select array_agg(id order by name) as ids from public.clients where organization_id = ${org.orgId})
 					insert into public.transactions (organization_id, client_id, external_id, amount, date_received, category, payment_method, description)
 					select ${org.orgId},
@@ -108,7 +128,8 @@ async function seed(orgs: Org[], rows: number) {
 						(array['matched', 'pending', 'unmatched', 'review'])[1 + (g * 31) % 4]::public.transaction_category,
 						(array['Zelle', 'Venmo', 'CashApp', 'PayPal', 'Wire Transfer', 'Other'])[1 + (g * 17) % 6]::public.payment_method,
 						'Payment ' || g || ' for ' || (array['consulting', 'design', 'rent', 'lessons', 'repairs', 'catering', 'tutoring', 'coaching'])[1 + (g * 13) % 8] || ' invoice'
-					from generate_series(${start}::bigint, ${end}::bigint) g, c`.execute(trx)),
+					from generate_series(${start}::bigint, ${end}::bigint) g, c`.execute(trx),
+				),
 			)
 		}
 	}
@@ -121,7 +142,11 @@ async function seed(orgs: Org[], rows: number) {
 		}
 	})
 	// Fresh statistics, as autovacuum would gather them soon after a load this size.
-	await time('analyze', () => asSystem((_trx, runScript) => runScript('analyze public.transactions; analyze public.clients; analyze public.transaction_monthly_rollups;')))
+	await time('analyze', () =>
+		asSystem((_trx, runScript) =>
+			runScript('analyze public.transactions; analyze public.clients; analyze public.transaction_monthly_rollups;'),
+		),
+	)
 }
 
 function percentile(sorted: number[], p: number) {
@@ -150,7 +175,9 @@ async function run(target: 'pg' | 'pglite'): Promise<{ results: Result[]; notes:
 		const { name, url, drop } = await freshPgDatabase('p2p_bench')
 		await openDatabase({ kind: 'pg', url, max: 4 })
 		cleanup = drop
-		notes.push(`PostgreSQL server ${execFileSync('bash', ['-c', `ls -d /usr/lib/postgresql/*/ | sort -V | tail -1 | xargs basename`], { encoding: 'utf8' }).trim()} (scripts/pg-test-server.sh: fsync off), database ${name}, pool of 4`)
+		notes.push(
+			`PostgreSQL server ${execFileSync('bash', ['-c', `ls -d /usr/lib/postgresql/*/ | sort -V | tail -1 | xargs basename`], { encoding: 'utf8' }).trim()} (scripts/pg-test-server.sh: fsync off), database ${name}, pool of 4`,
+		)
 	} else {
 		const dataDir = mkdtempSync(path.join(tmpdir(), 'p2p-bench-pglite-'))
 		await openDatabase({ kind: 'pglite', dataDir })
@@ -164,12 +191,16 @@ async function run(target: 'pg' | 'pglite'): Promise<{ results: Result[]; notes:
 		const loadStart = performance.now()
 		await seed([a, b], rows)
 		const loadSeconds = (performance.now() - loadStart) / 1000
-		notes.push(`seeded 2 × ${rows.toLocaleString('en-US')} transactions and 2 × ${CLIENTS.toLocaleString('en-US')} clients in ${loadSeconds.toFixed(0)} s`)
+		notes.push(
+			`seeded 2 × ${rows.toLocaleString('en-US')} transactions and 2 × ${CLIENTS.toLocaleString('en-US')} clients in ${loadSeconds.toFixed(0)} s`,
+		)
 
 		// Scoping: the first organization's figures hold its own rows only.
 		const dashboard = await getDashboard(a.userId, a.orgId)
 		const scoped = dashboard.totals.transactionCount === rows
-		notes.push(`scoping: organization A's dashboard counts ${dashboard.totals.transactionCount.toLocaleString('en-US')} (${scoped ? 'its own rows only' : 'WRONG'})`)
+		notes.push(
+			`scoping: organization A's dashboard counts ${dashboard.totals.transactionCount.toLocaleString('en-US')} (${scoped ? 'its own rows only' : 'WRONG'})`,
+		)
 
 		const today = dateIn('UTC')
 		const preciseFrom = `${presetRange('last-12-months', today).from!.slice(0, 8)}15`
@@ -185,13 +216,23 @@ async function run(target: 'pg' | 'pglite'): Promise<{ results: Result[]; notes:
 		results.push(await measure('reports: all time', () => getReport(a.userId, a.orgId, new URLSearchParams('range=all'))))
 
 		results.push(await measure('transactions: page 1', () => listTransactions(a.userId, a.orgId, {})))
-		results.push(await measure('transactions: page 500 by amount', () => listTransactions(a.userId, a.orgId, { page: 500, sort: 'amount', dir: 'asc' })))
-		results.push(await measure('transactions: page 50 by client', () => listTransactions(a.userId, a.orgId, { page: 50, sort: 'client', dir: 'desc' })))
+		results.push(
+			await measure('transactions: page 500 by amount', () =>
+				listTransactions(a.userId, a.orgId, { page: 500, sort: 'amount', dir: 'asc' }),
+			),
+		)
+		results.push(
+			await measure('transactions: page 50 by client', () =>
+				listTransactions(a.userId, a.orgId, { page: 50, sort: 'client', dir: 'desc' }),
+			),
+		)
 		results.push(await measure('transactions: search text', () => listTransactions(a.userId, a.orgId, { q: 'catering' })))
 		results.push(await measure('transactions: search client', () => listTransactions(a.userId, a.orgId, { q: 'Client 04321' })))
 		results.push(await measure('transactions: search amount', () => listTransactions(a.userId, a.orgId, { q: '$1,234.56' })))
 		const first = await listTransactions(a.userId, a.orgId, {})
-		notes.push(`transactions page 1: ${first.rows.length} rows, total ${first.total.toLocaleString('en-US')}${first.totalCapped ? '+ (capped)' : ''}`)
+		notes.push(
+			`transactions page 1: ${first.rows.length} rows, total ${first.total.toLocaleString('en-US')}${first.totalCapped ? '+ (capped)' : ''}`,
+		)
 
 		// The CSV export of one month, streamed in batches.
 		const month = presetRange('this-month', addDays(today, -40))
@@ -199,7 +240,9 @@ async function run(target: 'pg' | 'pglite'): Promise<{ results: Result[]; notes:
 		const exportStart = performance.now()
 		for await (const batch of exportTransactions(a.userId, a.orgId, month)) exported += batch.length
 		const exportMs = performance.now() - exportStart
-		notes.push(`CSV export rows of ${month.from?.slice(0, 7)}: ${exported.toLocaleString('en-US')} rows in ${exportMs.toFixed(0)} ms (${Math.round(exported / (exportMs / 1000)).toLocaleString('en-US')} rows/s, before CSV formatting)`)
+		notes.push(
+			`CSV export rows of ${month.from?.slice(0, 7)}: ${exported.toLocaleString('en-US')} rows in ${exportMs.toFixed(0)} ms (${Math.round(exported / (exportMs / 1000)).toLocaleString('en-US')} rows/s, before CSV formatting)`,
+		)
 		return { results, notes }
 	} finally {
 		await closeDatabase()

@@ -79,11 +79,19 @@ export async function startServer(options: {
 		env.DATABASE_URL = execFileSync('bash', [path.join(root, 'scripts/e2e-database.sh')], { encoding: 'utf8' }).trim()
 		if (options.demo) env.SEED_DEMO = 'true'
 	}
-	const child: ChildProcess = spawn('node', [...(process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof-server'] : []), ...(options.nodeFlags ?? startFlags), 'server.js'], {
-		cwd: options.dir ?? root,
-		env,
-		stdio: ['ignore', 'pipe', 'pipe'],
-	})
+	const child: ChildProcess = spawn(
+		'node',
+		[
+			...(process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof-server'] : []),
+			...(options.nodeFlags ?? startFlags),
+			'server.js',
+		],
+		{
+			cwd: options.dir ?? root,
+			env,
+			stdio: ['ignore', 'pipe', 'pipe'],
+		},
+	)
 	// The server's stderr, kept rather than interleaved with the tables. On a starved machine a
 	// render that passes the stream timeout (6 s, app/entry.server.tsx) is aborted after its
 	// headers went out (status 200) and logged as a JSON line of event "render": load.ts counts them.
@@ -125,7 +133,15 @@ export async function startServer(options: {
 		return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticks
 	}
 	const rssMb = () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024
-	return { base, databaseUrl: env.DATABASE_URL ?? null, cpuMs, rssMb, stderr: () => stderrLines.splice(0), demo: match ? { email: match[1]!, password: match[2]! } : null, stop }
+	return {
+		base,
+		databaseUrl: env.DATABASE_URL ?? null,
+		cpuMs,
+		rssMb,
+		stderr: () => stderrLines.splice(0),
+		demo: match ? { email: match[1]!, password: match[2]! } : null,
+		stop,
+	}
 }
 
 /** Posts the sign-in form as a browser would; returns the session cookie (name=value). */
@@ -158,7 +174,14 @@ export function load(url: string, options: { connections: number; seconds: numbe
 				connections: options.connections,
 				duration: options.seconds,
 				headers: options.headers,
-				requests: [{ setupRequest: (req: { headers: Record<string, string> }) => ({ ...req, headers: { ...req.headers, 'x-forwarded-for': randomAddress() } }) }],
+				requests: [
+					{
+						setupRequest: (req: { headers: Record<string, string> }) => ({
+							...req,
+							headers: { ...req.headers, 'x-forwarded-for': randomAddress() },
+						}),
+					},
+				],
 			},
 			(error, result) => (error ? reject(error) : resolve(result)),
 		),
@@ -236,12 +259,19 @@ export function lighthouse(url: string, categories: string[], headers: Record<st
 				'--chrome-flags=--headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage',
 				...(Object.keys(headers).length ? [`--extra-headers=${JSON.stringify(headers)}`] : []),
 			],
-			{ encoding: 'utf8', env: { ...process.env, CHROME_PATH: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' }, maxBuffer: 128 * 1024 * 1024 },
+			{
+				encoding: 'utf8',
+				env: { ...process.env, CHROME_PATH: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' },
+				maxBuffer: 128 * 1024 * 1024,
+			},
 			(error, stdout) => {
 				if (error) return reject(error)
 				type Report = {
 					categories: Record<string, { score: number; auditRefs: Array<{ id: string; weight: number }> }>
-					audits: Record<string, { score: number | null; title: string; displayValue?: string; details?: { items?: Array<Record<string, unknown>> } }>
+					audits: Record<
+						string,
+						{ score: number | null; title: string; displayValue?: string; details?: { items?: Array<Record<string, unknown>> } }
+					>
 				}
 				const report = JSON.parse(stdout) as Report
 				const scores = Object.fromEntries(Object.entries(report.categories).map(([id, c]) => [id, Math.round(c.score * 100)]))

@@ -56,13 +56,18 @@ try {
 		for (const side of sides) paths.set(side, page === 'BOOKING' ? await demoSlotStep(side.server.base, side.cookie) : page)
 		const headers = (side: Side) => (page.startsWith('/app/') ? { cookie: side.cookie } : undefined)
 		// Warm-up: compiled code paths and filled caches, as a server that runs all day has.
-		for (const side of sides) await load(`${side.server.base}${paths.get(side)}`, { connections: CONNECTIONS, seconds: 3, headers: headers(side) })
+		for (const side of sides)
+			await load(`${side.server.base}${paths.get(side)}`, { connections: CONNECTIONS, seconds: 3, headers: headers(side) })
 		const cpu = { A: [] as number[], B: [] as number[] }
 		const rps = { A: [] as number[], B: [] as number[] }
 		for (let round = 0; round < ROUNDS; round++) {
 			for (const side of round % 2 ? [...sides].reverse() : sides) {
 				const before = side.server.cpuMs()
-				const r = await load(`${side.server.base}${paths.get(side)}`, { connections: CONNECTIONS, seconds: SECONDS, headers: headers(side) })
+				const r = await load(`${side.server.base}${paths.get(side)}`, {
+					connections: CONNECTIONS,
+					seconds: SECONDS,
+					headers: headers(side),
+				})
 				if (r.non2xx && page !== '/no-such-page') throw new Error(`${page} answered ${r.non2xx} non-2xx on ${side.name}`)
 				cpu[side.name].push((side.server.cpuMs() - before) / Math.max(1, r.requests.total))
 				rps[side.name].push(r.requests.average)

@@ -2,7 +2,18 @@ import { createHash } from 'node:crypto'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect } from 'react-router'
 import type { z } from 'zod'
-import { FORM_END_FIELD, MAX_ROWS_PER_SAVE, SAVE_KEY, SAVE_KEY_FIELD, type BatchResult, type RowErrors, type SaveCounts, type SaveHow, type SaveOutcome, type SaveWarning } from '#app/lib/editable-rows.ts'
+import {
+	FORM_END_FIELD,
+	MAX_ROWS_PER_SAVE,
+	SAVE_KEY,
+	SAVE_KEY_FIELD,
+	type BatchResult,
+	type RowErrors,
+	type SaveCounts,
+	type SaveHow,
+	type SaveOutcome,
+	type SaveWarning,
+} from '#app/lib/editable-rows.ts'
 import { readTableState, withoutEditMode, type SortDirection } from '#app/lib/table-params.ts'
 import type { RouterContextProvider } from 'react-router'
 import { readCapped } from './request-guard.ts'
@@ -178,7 +189,10 @@ export async function tableAction<S extends z.ZodType<{ rows: unknown[] }>, V>(
 	let result: BatchResult<V>
 	try {
 		const saveKey = formData.get(SAVE_KEY_FIELD)
-		result = await options.save((submission.value as z.output<S>).rows, { confirmed, saveKey: typeof saveKey === 'string' && SAVE_KEY.test(saveKey) ? saveKey : undefined })
+		result = await options.save((submission.value as z.output<S>).rows, {
+			confirmed,
+			saveKey: typeof saveKey === 'string' && SAVE_KEY.test(saveKey) ? saveKey : undefined,
+		})
 	} catch (error) {
 		if (!isInputError(error)) throw error
 		return data({ result: submission.reply(), formError: 'saveFailed', conflicts: undefined, confirm: undefined }, { status: 400 })
@@ -287,7 +301,9 @@ export async function saveBatch<R extends BatchRow, Current extends Loaded, V, P
 	try {
 		return await asUser(userId, async (trx) => {
 			if (saveKey && !planOnly) {
-				const { rows } = await sql<{ claimed: boolean }>`select public.claim_table_save(${organizationId}, ${saveKey}) as claimed`.execute(trx)
+				const { rows } = await sql<{ claimed: boolean }>`select public.claim_table_save(${organizationId}, ${saveKey}) as claimed`.execute(
+					trx,
+				)
 				if (!rows[0]?.claimed) return { ok: true as const, alreadySaved: true, inserted: 0, updated: 0, deleted: 0 }
 			}
 			const rowErrors: RowErrors = {}
@@ -317,7 +333,11 @@ export async function saveBatch<R extends BatchRow, Current extends Loaded, V, P
 				else plan.updates.push({ index, row })
 			})
 			if (planOnly) {
-				const counts = { inserted: plan.inserts.length, updated: plan.updates.length + Object.keys(conflicts).length, deleted: plan.deletes.length }
+				const counts = {
+					inserted: plan.inserts.length,
+					updated: plan.updates.length + Object.keys(conflicts).length,
+					deleted: plan.deletes.length,
+				}
 				throw new Refused<V>({ ok: true, planned: true, ...counts })
 			}
 			const prepared = await spec.prepare(trx, plan, current, fail)

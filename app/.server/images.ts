@@ -135,7 +135,8 @@ export async function processImage(
 			.timeout({ seconds: DECODE_TIMEOUT_SECONDS })
 			.rotate()
 			.resize(side, side, { fit: 'cover', position: 'centre' })
-		const bytes = kind === 'jpeg' ? await square.jpeg({ quality: 85, mozjpeg: true }).toBuffer() : await square.png({ compressionLevel: 9 }).toBuffer()
+		const bytes =
+			kind === 'jpeg' ? await square.jpeg({ quality: 85, mozjpeg: true }).toBuffer() : await square.png({ compressionLevel: 9 }).toBuffer()
 		const ext = kind === 'jpeg' ? 'jpg' : 'png'
 		const version = createHash('sha256').update(bytes).digest('base64url').slice(0, 12)
 		return { ok: true, image: { bytes, ext, contentType: ext === 'jpg' ? 'image/jpeg' : 'image/png', version } }
@@ -151,7 +152,13 @@ export type PictureRefusal = ImageRefusal | 'too_many_uploads' | 'not_found'
 
 /** The translation key (settings:avatar.{key}.title / .description) of a refusal the user can act on. */
 export function pictureRefusalKey(code: Exclude<PictureRefusal, 'not_found'>) {
-	const keys = { invalid_type: 'invalidType', too_large: 'tooLarge', too_many_pixels: 'tooManyPixels', busy: 'busy', too_many_uploads: 'tooManyUploads' } as const
+	const keys = {
+		invalid_type: 'invalidType',
+		too_large: 'tooLarge',
+		too_many_pixels: 'tooManyPixels',
+		busy: 'busy',
+		too_many_uploads: 'tooManyUploads',
+	} as const
 	return keys[code]
 }
 
@@ -200,7 +207,11 @@ async function tidyPictures(userId: string, target: PictureTarget) {
  * user sees: the row keeps its URL and its file. Two uploads at once are taken one after the
  * other, so the row always points at a file that exists.
  */
-export async function replacePicture(userId: string, file: Blob, target: PictureTarget): Promise<{ ok: true; url: string } | { ok: false; code: PictureRefusal }> {
+export async function replacePicture(
+	userId: string,
+	file: Blob,
+	target: PictureTarget,
+): Promise<{ ok: true; url: string } | { ok: false; code: PictureRefusal }> {
 	if (!(await allowEvent('picture-upload', userId))) return { ok: false, code: 'too_many_uploads' }
 	const result = await processImage(file)
 	if (!result.ok) return result

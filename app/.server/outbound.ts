@@ -192,7 +192,10 @@ export type CheckedHost = { address: string; family: 4 | 6; servername: string |
  * connection) when one is not public, unless `allowPrivate` (IMAP_ALLOW_PRIVATE_HOSTS, for
  * self-hosted setups). Connect to the returned address, never to the name again.
  */
-export async function resolveHost(host: string, options: { allowPrivate: boolean; timeoutMs: number; signal?: AbortSignal }): Promise<CheckedHost> {
+export async function resolveHost(
+	host: string,
+	options: { allowPrivate: boolean; timeoutMs: number; signal?: AbortSignal },
+): Promise<CheckedHost> {
 	const name = host.trim().replace(/^\[(.*)\]$/, '$1')
 	const literal = isIP(name)
 	let addresses: Array<{ address: string; family: number }>

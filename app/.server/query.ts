@@ -62,7 +62,9 @@ export function normalizeSearch(q: string | null | undefined) {
 export async function organizationClock(trx: Tx, organizationId: string, now = new Date(), knownTimezone?: string) {
 	const timezone =
 		knownTimezone ??
-		((await trx.selectFrom('booking_settings').select('timezone').where('organization_id', '=', organizationId).executeTakeFirst())?.timezone || 'UTC')
+		((await trx.selectFrom('booking_settings').select('timezone').where('organization_id', '=', organizationId).executeTakeFirst())
+			?.timezone ||
+			'UTC')
 	return { timezone, today: dateIn(timezone, now) }
 }
 
@@ -72,7 +74,24 @@ export function memberClock(organization: Pick<Membership, 'timezone'>, now = ne
 }
 
 /** Letters with no decomposition that the unaccent dictionary still maps, in lower case. */
-const UNACCENTED: Record<string, string> = { æ: 'ae', ð: 'd', ø: 'o', þ: 'th', ß: 'ss', đ: 'd', ħ: 'h', ı: 'i', ĳ: 'ij', ĸ: 'q', ŀ: 'l', ł: 'l', ŋ: 'n', œ: 'oe', ŧ: 't', ſ: 's' }
+const UNACCENTED: Record<string, string> = {
+	æ: 'ae',
+	ð: 'd',
+	ø: 'o',
+	þ: 'th',
+	ß: 'ss',
+	đ: 'd',
+	ħ: 'h',
+	ı: 'i',
+	ĳ: 'ij',
+	ĸ: 'q',
+	ŀ: 'l',
+	ł: 'l',
+	ŋ: 'n',
+	œ: 'oe',
+	ŧ: 't',
+	ſ: 's',
+}
 
 /**
  * A person's name as matching compares it, as `public.payer_key` in SQL: lowercased, without

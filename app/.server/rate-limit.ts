@@ -90,7 +90,9 @@ export function allowEvent(kind: string, key: string, limit?: RateLimit): Promis
 type LimitedEvent = { kind: string; key: string; max_events: number; window_minutes: number }
 
 const allowGathered = gathered(async (events: LimitedEvent[]) => {
-	const rows = await systemStatement(sql<{ n: number; allowed: boolean }>`select n, allowed from private.allow_events(${JSON.stringify(events)}::jsonb)`)
+	const rows = await systemStatement(
+		sql<{ n: number; allowed: boolean }>`select n, allowed from private.allow_events(${JSON.stringify(events)}::jsonb)`,
+	)
 	return inInputOrder(rows).map((row) => row.allowed)
 })
 
@@ -118,7 +120,9 @@ export async function recordEvent(kind: string, key: string) {
 	const safeKey = keyOf(key)
 	await asSystem(async (trx) => {
 		await sql`insert into private.rate_limit_events (kind, key) values (${kind}, ${safeKey})`.execute(trx)
-		await sql`delete from private.rate_limit_events where kind = ${kind} and key = ${safeKey} and happened_at < now() - interval '1 day'`.execute(trx)
+		await sql`delete from private.rate_limit_events where kind = ${kind} and key = ${safeKey} and happened_at < now() - interval '1 day'`.execute(
+			trx,
+		)
 	})
 }
 

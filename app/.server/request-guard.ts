@@ -220,7 +220,10 @@ const TOO_LARGE_BACK_TO: Record<string, string> = {
  * Root middleware: answers a refusal as a 4xx, else goes on. A screen renders it in its error
  * boundary; a resource route (sign-out, the CSV export) answers the translated message itself.
  */
-export async function requestGuard({ request, context }: { request: Request; context: Readonly<RouterContextProvider> }, next: () => Promise<Response>) {
+export async function requestGuard(
+	{ request, context }: { request: Request; context: Readonly<RouterContextProvider> },
+	next: () => Promise<Response>,
+) {
 	const { refusal, organizationId } = await readRequest(request)
 	context.set(formOrganizationContext, organizationId)
 	if (refusal) {
@@ -228,14 +231,18 @@ export async function requestGuard({ request, context }: { request: Request; con
 		// except an upload sent back to its screen, below.
 		const headers = refusal.status === 413 ? { connection: 'close' } : undefined
 		const upload = (request.headers.get('content-type') ?? '').toLowerCase().startsWith('multipart/form-data')
-		const back = upload && refusal.reason === 'tooLarge' ? TOO_LARGE_BACK_TO[new URL(request.url).pathname.replace(/\.data$/, '')] : undefined
+		const back =
+			upload && refusal.reason === 'tooLarge' ? TOO_LARGE_BACK_TO[new URL(request.url).pathname.replace(/\.data$/, '')] : undefined
 		// A browser still sending shows a connection error instead of an answer given before the
 		// end of its upload: the rest of a plausible file is read and dropped, then it is sent back.
 		if (back) throw redirect(back, (await discardBody(request, MAX_DISCARDED_BYTES)) ? undefined : { headers })
 		const message = MESSAGES[refusal.status]
 		// `message` for the error boundary (lib/errors.ts); `text` for a resource route's caller.
 		const text = getInstance(context).t(`errors.${message}`)
-		throw data({ message, reason: refusal.reason, text } satisfies ErrorPayload & Record<string, string>, { status: refusal.status, headers })
+		throw data({ message, reason: refusal.reason, text } satisfies ErrorPayload & Record<string, string>, {
+			status: refusal.status,
+			headers,
+		})
 	}
 	return next()
 }

@@ -66,7 +66,9 @@ export function registerJob(job: ScheduledJob) {
 	if (job.name.length < 1 || job.name.length > 80) throw new Error(`A job's name has 1 to 80 characters: "${job.name}"`)
 	const deadline = job.deadlineMs ?? DEFAULT_DEADLINE_MS
 	if (!(deadline > 0 && deadline <= MAX_DEADLINE_MS)) {
-		throw new Error(`The deadline of job "${job.name}" must be between 1 and ${MAX_DEADLINE_MS} ms (under the ${STALE_MINUTES} minutes after which a claim is taken over)`)
+		throw new Error(
+			`The deadline of job "${job.name}" must be between 1 and ${MAX_DEADLINE_MS} ms (under the ${STALE_MINUTES} minutes after which a claim is taken over)`,
+		)
 	}
 	registry.set(job.name, job)
 }
@@ -152,7 +154,7 @@ function createRunner(options: RunnerOptions = {}) {
 	let closed = false
 
 	const pump = () => {
-		for (let i = 0; i < waiting.length && active < concurrency; ) {
+		for (let i = 0; i < waiting.length && active < concurrency;) {
 			const next = waiting[i]!
 			if ((activeByJob.get(next.job) ?? 0) >= perJob) {
 				i++

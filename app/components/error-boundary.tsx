@@ -36,7 +36,14 @@ export function ErrorBoundary() {
 	return <GeneralErrorBoundary />
 }
 
-const STATUS_TEXTS = { 400: 'badRequest', 403: 'forbidden', 404: 'notFound', 405: 'methodNotAllowed', 413: 'tooLarge', 415: 'notAForm' } as const satisfies Record<number, ErrorMessage>
+const STATUS_TEXTS = {
+	400: 'badRequest',
+	403: 'forbidden',
+	404: 'notFound',
+	405: 'methodNotAllowed',
+	413: 'tooLarge',
+	415: 'notAForm',
+} as const satisfies Record<number, ErrorMessage>
 
 function ErrorPanel({ status, message }: { status: number; message: ErrorMessage | null }) {
 	const { t } = useTranslation()

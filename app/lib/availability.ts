@@ -120,14 +120,7 @@ export type AvailabilityDay = { date: string; weekday: Weekday; slots: Slot[] }
 
 /** Why a start is refused; the database's error codes where it has one. */
 export type SlotRefusal =
-	| 'invalid_start'
-	| 'provider_unavailable'
-	| 'in_past'
-	| 'too_soon'
-	| 'too_far_ahead'
-	| 'outside_business_hours'
-	| 'off_grid'
-	| 'slot_taken'
+	'invalid_start' | 'provider_unavailable' | 'in_past' | 'too_soon' | 'too_far_ahead' | 'outside_business_hours' | 'off_grid' | 'slot_taken'
 
 export type SlotCheck = { ok: true; slot: Slot } | { ok: false; reason: SlotRefusal }
 
@@ -285,7 +278,9 @@ export function slotsByTime(days: readonly AvailabilityDay[], limit = Infinity):
 /** The local dates with at least one free slot (for one provider, when given). */
 export function daysWithSlots(days: readonly AvailabilityDay[], providerId?: string): string[] {
 	return days
-		.filter((day) => day.slots.some((slot) => (providerId === undefined ? slot.providerIds.length > 0 : slot.providerIds.includes(providerId))))
+		.filter((day) =>
+			day.slots.some((slot) => (providerId === undefined ? slot.providerIds.length > 0 : slot.providerIds.includes(providerId))),
+		)
 		.map((day) => day.date)
 }
 
@@ -355,7 +350,11 @@ function prepare(input: AvailabilityInput, providers: readonly AvailabilityProvi
 	if (!Number.isInteger(durationMin) || durationMin < 1 || durationMin > 1440) {
 		throw new RangeError('durationMinutes must be an integer from 1 to 1440')
 	}
-	for (const [name, value] of [['minAdvanceHours', minAdvanceHours], ['maxAdvanceDays', maxAdvanceDays], ['bufferMinutes', bufferMinutes]] as const) {
+	for (const [name, value] of [
+		['minAdvanceHours', minAdvanceHours],
+		['maxAdvanceDays', maxAdvanceDays],
+		['bufferMinutes', bufferMinutes],
+	] as const) {
 		if (!Number.isFinite(value) || value < 0) throw new RangeError(`${name} must be a number ≥ 0`)
 	}
 	const today = dayOfInstant(tz, nowMs)
@@ -374,7 +373,10 @@ function prepare(input: AvailabilityInput, providers: readonly AvailabilityProvi
 			target.set(day, 'closed')
 		} else if (current !== 'closed') {
 			const period = parsePeriod(row.start ?? '', row.end ?? '', `override ${row.date}`)
-			target.set(day, [...(current ?? []), period].sort((a, b) => a.open - b.open))
+			target.set(
+				day,
+				[...(current ?? []), period].sort((a, b) => a.open - b.open),
+			)
 		}
 	}
 

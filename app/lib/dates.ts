@@ -102,7 +102,15 @@ function dayFormatterFor(timeZone: string) {
 	let formatter = dayFormatters.get(timeZone)
 	if (formatter === undefined) {
 		try {
-			formatter = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+			formatter = new Intl.DateTimeFormat('en-US', {
+				timeZone,
+				year: 'numeric',
+				month: '2-digit',
+				day: '2-digit',
+				hour: '2-digit',
+				minute: '2-digit',
+				hourCycle: 'h23',
+			})
 		} catch {
 			formatter = null
 		}
@@ -145,7 +153,11 @@ export function dateTimeIn(timeZone: string, instant: Date = new Date()) {
 	if (last?.minute === minute) return { ...last.value }
 	const parts = formatter.formatToParts(instant)
 	const value = (type: Intl.DateTimeFormatPartTypes) => parts.find((part) => part.type === type)?.value ?? ''
-	const answer = { date: `${value('year').padStart(4, '0')}-${value('month')}-${value('day')}`, time: `${value('hour')}:${value('minute')}` }
-	if (minute >= WHOLE_MINUTE_OFFSETS_SINCE && (lastByZone.size < 1000 || lastByZone.has(timeZone))) lastByZone.set(timeZone, { minute, value: answer })
+	const answer = {
+		date: `${value('year').padStart(4, '0')}-${value('month')}-${value('day')}`,
+		time: `${value('hour')}:${value('minute')}`,
+	}
+	if (minute >= WHOLE_MINUTE_OFFSETS_SINCE && (lastByZone.size < 1000 || lastByZone.has(timeZone)))
+		lastByZone.set(timeZone, { minute, value: answer })
 	return { ...answer }
 }

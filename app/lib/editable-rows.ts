@@ -32,7 +32,10 @@ export const SAVE_KEY = /^[A-Za-z0-9_-]{20,100}$/
  */
 export const rowMeta = {
 	id: z.uuid({ error: 'rowInvalid' }).optional(),
-	version: z.string().regex(/^\d{1,20}$/, 'rowInvalid').optional(),
+	version: z
+		.string()
+		.regex(/^\d{1,20}$/, 'rowInvalid')
+		.optional(),
 	fingerprint: z.string().max(64, 'rowInvalid').optional(),
 	deleted: z.boolean().optional(),
 }

@@ -6,7 +6,17 @@ import { data, isRouteErrorResponse } from 'react-router'
  */
 export type ErrorPayload = { message: ErrorMessage }
 
-const MESSAGE_KEYS = ['badRequest', 'forbidden', 'notFound', 'notMember', 'ownerOnly', 'unexpected', 'methodNotAllowed', 'tooLarge', 'notAForm'] as const
+const MESSAGE_KEYS = [
+	'badRequest',
+	'forbidden',
+	'notFound',
+	'notMember',
+	'ownerOnly',
+	'unexpected',
+	'methodNotAllowed',
+	'tooLarge',
+	'notAForm',
+] as const
 export type ErrorMessage = (typeof MESSAGE_KEYS)[number]
 
 /** Throws a response with a translated message, for the error boundary to render. */

@@ -43,8 +43,10 @@ function numberFormat(lng: string | null | undefined, kind: 'money' | 'wholeMone
 	if (!format) {
 		const options: Intl.NumberFormatOptions = { useGrouping: 'always' }
 		if (kind === 'money') Object.assign(options, { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 })
-		if (kind === 'wholeMoney') Object.assign(options, { style: 'currency', currency: 'USD', minimumFractionDigits: 0, maximumFractionDigits: 0 })
-		if (kind === 'compactMoney') Object.assign(options, { style: 'currency', currency: 'USD', notation: 'compact', maximumFractionDigits: 1 })
+		if (kind === 'wholeMoney')
+			Object.assign(options, { style: 'currency', currency: 'USD', minimumFractionDigits: 0, maximumFractionDigits: 0 })
+		if (kind === 'compactMoney')
+			Object.assign(options, { style: 'currency', currency: 'USD', notation: 'compact', maximumFractionDigits: 1 })
 		if (kind === 'percent') Object.assign(options, { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 })
 		format = new Intl.NumberFormat(locale, options)
 		cache.set(key, format)

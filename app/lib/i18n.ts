@@ -1,7 +1,22 @@
 export const supportedLanguages = ['en', 'es', 'pt-BR'] as const
 export type Language = (typeof supportedLanguages)[number]
 export const fallbackLanguage: Language = 'en'
-export const namespaces = ['common', 'auth', 'notFound', 'table', 'dashboard', 'categories', 'reports', 'transactions', 'clients', 'marketplace', 'booking', 'imports', 'settings', 'book'] as const
+export const namespaces = [
+	'common',
+	'auth',
+	'notFound',
+	'table',
+	'dashboard',
+	'categories',
+	'reports',
+	'transactions',
+	'clients',
+	'marketplace',
+	'booking',
+	'imports',
+	'settings',
+	'book',
+] as const
 export const defaultNS = 'common'
 
 export const languageNames: Record<Language, string> = {

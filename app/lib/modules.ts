@@ -58,7 +58,11 @@ export type ModuleVisibility = (typeof MODULE_VISIBILITIES)[number]
 
 export const DEFAULT_MODULE_SETTINGS = { visibility: 'any', emailNotifications: true } as const
 
-export type IndustryTemplate = { id: 'realEstate' | 'freelancer' | 'medical'; icon: 'Building2' | 'Briefcase' | 'Stethoscope'; moduleIds: string[] }
+export type IndustryTemplate = {
+	id: 'realEstate' | 'freelancer' | 'medical'
+	icon: 'Building2' | 'Briefcase' | 'Stethoscope'
+	moduleIds: string[]
+}
 
 export const INDUSTRY_TEMPLATES: IndustryTemplate[] = [
 	{

@@ -27,8 +27,7 @@ export function checkSortAndPage<S extends string>(
 	defaults: { readonly sort: S; readonly dir: SortDirection },
 ): { sort: S; dir: SortDirection; page: number } {
 	const sort = values.sort && (sorts as readonly string[]).includes(values.sort) ? (values.sort as S) : defaults.sort
-	const dir: SortDirection =
-		values.dir === 'asc' || values.dir === 'desc' ? values.dir : sort === defaults.sort ? defaults.dir : 'asc'
+	const dir: SortDirection = values.dir === 'asc' || values.dir === 'desc' ? values.dir : sort === defaults.sort ? defaults.dir : 'asc'
 	return { sort, dir, page: checkPage(values.page) }
 }
 

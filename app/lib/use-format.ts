@@ -1,5 +1,14 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { editableAmount, formatCompactMoney, formatDate, formatLanguage, formatMoney, formatNumber, formatPercent, formatWholeMoney } from './format.ts'
+import {
+	editableAmount,
+	formatCompactMoney,
+	formatDate,
+	formatLanguage,
+	formatMoney,
+	formatNumber,
+	formatPercent,
+	formatWholeMoney,
+} from './format.ts'
 
 /**
  * The formatters of app/lib/format.ts bound to the interface language: the one way components

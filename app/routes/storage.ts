@@ -11,7 +11,10 @@ export async function loader({ params, request }: Route.LoaderArgs) {
 	const key = params['*'] ?? ''
 	const file = isBucket(params.bucket) && isSafeKey(key) ? await storage().get(params.bucket, key) : null
 	if (!file || !file.contentType.startsWith('image/')) {
-		return new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' } })
+		return new Response('Not found', {
+			status: 404,
+			headers: { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' },
+		})
 	}
 	const versioned = new URL(request.url).searchParams.has('v')
 	return new Response(new Uint8Array(file.bytes), {

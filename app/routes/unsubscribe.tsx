@@ -10,7 +10,9 @@ import type { Route } from './+types/unsubscribe'
 export const meta = titleMeta('unsubscribe')
 
 async function organizationName(request: UnsubscribeRequest) {
-	const row = await asSystem((trx) => trx.selectFrom('organizations').select('name').where('id', '=', request.organizationId).executeTakeFirst())
+	const row = await asSystem((trx) =>
+		trx.selectFrom('organizations').select('name').where('id', '=', request.organizationId).executeTakeFirst(),
+	)
 	return row?.name ?? null
 }
 
@@ -57,7 +59,10 @@ export default function Unsubscribe({ loaderData, actionData }: Route.ComponentP
 		)
 	}
 	return (
-		<AuthCard title={t('notifications.title')} subtitle={t('notifications.unsubscribe.confirm', { kind, organization: state.organization })}>
+		<AuthCard
+			title={t('notifications.title')}
+			subtitle={t('notifications.unsubscribe.confirm', { kind, organization: state.organization })}
+		>
 			<Form method="post">
 				{Object.entries(state.params).map(([name, value]) => (
 					<input key={name} type="hidden" name={name} value={value} />

@@ -121,8 +121,14 @@ export function authContract(name: string, driver: AuthContractDriver) {
 		test('sign-in: a wrong password and an unknown email fail alike; the right one gives a session', async () => {
 			const { email, user } = await signUp(driver, new Browser())
 			const ip = meta()
-			expect(await driver.port().signIn(new Browser().request(), { email, password: 'wrong password 1', ...ip })).toEqual({ ok: false, code: 'invalid_credentials' })
-			expect(await driver.port().signIn(new Browser().request(), { email: address(), password: PASSWORD, ...ip })).toEqual({ ok: false, code: 'invalid_credentials' })
+			expect(await driver.port().signIn(new Browser().request(), { email, password: 'wrong password 1', ...ip })).toEqual({
+				ok: false,
+				code: 'invalid_credentials',
+			})
+			expect(await driver.port().signIn(new Browser().request(), { email: address(), password: PASSWORD, ...ip })).toEqual({
+				ok: false,
+				code: 'invalid_credentials',
+			})
 			const browser = new Browser()
 			const request = browser.request('/auth')
 			const outcome = await driver.port().signIn(request, { email: email.toUpperCase(), password: PASSWORD, ...ip })
@@ -137,7 +143,10 @@ export function authContract(name: string, driver: AuthContractDriver) {
 			for (let i = 0; i < driver.maxFailures; i++) {
 				expect((await driver.port().signIn(new Browser().request(), { email, password: `wrong password ${i}`, ...ip })).ok).toBe(false)
 			}
-			expect(await driver.port().signIn(new Browser().request(), { email, password: PASSWORD, ...ip })).toEqual({ ok: false, code: 'too_many_attempts' })
+			expect(await driver.port().signIn(new Browser().request(), { email, password: PASSWORD, ...ip })).toEqual({
+				ok: false,
+				code: 'too_many_attempts',
+			})
 			// From another address the account is not locked.
 			expect((await driver.port().signIn(new Browser().request(), { email, password: PASSWORD, ...meta() })).ok).toBe(true)
 		})
@@ -177,51 +186,60 @@ export function authContract(name: string, driver: AuthContractDriver) {
 			expect(await driver.port().confirmIdentity(browser.request(), user, { password: PASSWORD, ...meta() })).toBe('ok')
 		})
 
-		test.skipIf(!driver.verification)('a new address is verified only through the link mailed to it; the link is mailed again while it is not', async () => {
-			const verification = driver.verification!
-			verification.before?.()
-			try {
-				const browser = new Browser()
-				const { user, email, signedIn } = await signUp(driver, browser)
-				expect(signedIn).toBe(verification.sessionFirst)
-				expect(await driver.isVerified(user.userId)).toBe(false)
-				if (!signedIn) {
-					// The right password does not sign in before the link is used, and says why.
-					expect(await driver.port().signIn(new Browser().request(), { email, password: PASSWORD, ...meta() })).toEqual({ ok: false, code: 'email_not_confirmed' })
+		test.skipIf(!driver.verification)(
+			'a new address is verified only through the link mailed to it; the link is mailed again while it is not',
+			async () => {
+				const verification = driver.verification!
+				verification.before?.()
+				try {
+					const browser = new Browser()
+					const { user, email, signedIn } = await signUp(driver, browser)
+					expect(signedIn).toBe(verification.sessionFirst)
+					expect(await driver.isVerified(user.userId)).toBe(false)
+					if (!signedIn) {
+						// The right password does not sign in before the link is used, and says why.
+						expect(await driver.port().signIn(new Browser().request(), { email, password: PASSWORD, ...meta() })).toEqual({
+							ok: false,
+							code: 'email_not_confirmed',
+						})
+					}
+					expect(await driver.port().resendVerification(browser.request(), user, 'en')).toEqual({ ok: true, email })
+					await verification.confirm(email, browser)
+					expect(await driver.isVerified(user.userId)).toBe(true)
+					expect(await driver.port().getUser(browser.request())).toEqual(user)
+					expect(await driver.port().resendVerification(browser.request(), user, 'en')).toEqual({ ok: false, code: 'already_verified' })
+				} finally {
+					verification.after?.()
 				}
-				expect(await driver.port().resendVerification(browser.request(), user, 'en')).toEqual({ ok: true, email })
-				await verification.confirm(email, browser)
-				expect(await driver.isVerified(user.userId)).toBe(true)
+			},
+		)
+
+		test.skipIf(!driver.listsSessions)(
+			"the user's sessions are listed, this browser's first; one other can be ended, this browser's and a stranger's cannot",
+			async () => {
+				const browser = new Browser()
+				const { user, email } = await signUp(driver, browser)
+				const elsewhere = await signInElsewhere(driver, email)
+				const sessions = await driver.port().listSessions(browser.request(), user)
+				expect(sessions.map((s) => s.current)).toEqual([true, false])
+				expect(sessions[1]).toMatchObject({ userAgent: 'contract-test', ip: expect.any(String) })
+				const strangerBrowser = new Browser()
+				const stranger = await signUp(driver, strangerBrowser)
+				const [strangerSession] = await driver.port().listSessions(strangerBrowser.request(), stranger.user)
+
+				expect(await driver.port().endSession(browser.request(), user, 'not-a-session-id')).toBe('invalid_id')
+				expect(await driver.port().endSession(browser.request(), user, sessions[0]!.id)).toBe('current')
+				expect(await driver.port().endSession(browser.request(), user, strangerSession!.id)).toBe('gone')
+				expect(await driver.port().getUser(strangerBrowser.request())).toEqual(stranger.user)
+				expect(await driver.port().endSession(new Browser().request(), user, sessions[1]!.id)).toBe('no_session')
+
+				expect(await driver.port().endSession(browser.request(), user, sessions[1]!.id)).toBe('ended')
+				expect(await driver.port().getUser(elsewhere.request())).toBeNull()
 				expect(await driver.port().getUser(browser.request())).toEqual(user)
-				expect(await driver.port().resendVerification(browser.request(), user, 'en')).toEqual({ ok: false, code: 'already_verified' })
-			} finally {
-				verification.after?.()
-			}
-		})
-
-		test.skipIf(!driver.listsSessions)("the user's sessions are listed, this browser's first; one other can be ended, this browser's and a stranger's cannot", async () => {
-			const browser = new Browser()
-			const { user, email } = await signUp(driver, browser)
-			const elsewhere = await signInElsewhere(driver, email)
-			const sessions = await driver.port().listSessions(browser.request(), user)
-			expect(sessions.map((s) => s.current)).toEqual([true, false])
-			expect(sessions[1]).toMatchObject({ userAgent: 'contract-test', ip: expect.any(String) })
-			const strangerBrowser = new Browser()
-			const stranger = await signUp(driver, strangerBrowser)
-			const [strangerSession] = await driver.port().listSessions(strangerBrowser.request(), stranger.user)
-
-			expect(await driver.port().endSession(browser.request(), user, 'not-a-session-id')).toBe('invalid_id')
-			expect(await driver.port().endSession(browser.request(), user, sessions[0]!.id)).toBe('current')
-			expect(await driver.port().endSession(browser.request(), user, strangerSession!.id)).toBe('gone')
-			expect(await driver.port().getUser(strangerBrowser.request())).toEqual(stranger.user)
-			expect(await driver.port().endSession(new Browser().request(), user, sessions[1]!.id)).toBe('no_session')
-
-			expect(await driver.port().endSession(browser.request(), user, sessions[1]!.id)).toBe('ended')
-			expect(await driver.port().getUser(elsewhere.request())).toBeNull()
-			expect(await driver.port().getUser(browser.request())).toEqual(user)
-			expect(await driver.port().endSession(browser.request(), user, sessions[1]!.id)).toBe('gone')
-			expect(await driver.port().listSessions(browser.request(), user)).toHaveLength(1)
-		})
+				expect(await driver.port().endSession(browser.request(), user, sessions[1]!.id)).toBe('gone')
+				expect(await driver.port().listSessions(browser.request(), user)).toHaveLength(1)
+			},
+		)
 
 		test.skipIf(driver.listsSessions)('an adapter that cannot list sessions lists none, so none can be picked', async () => {
 			const browser = new Browser()
@@ -259,7 +277,9 @@ export function authContract(name: string, driver: AuthContractDriver) {
 		test('a password change needs the current password; then only the new one signs in, and this browser stays signed in', async () => {
 			const browser = new Browser()
 			const { user, email } = await signUp(driver, browser)
-			const wrong = await driver.port().changePassword(browser.request(), user, { current: 'not it at all', next: 'next password 2', ...meta() })
+			const wrong = await driver
+				.port()
+				.changePassword(browser.request(), user, { current: 'not it at all', next: 'next password 2', ...meta() })
 			expect(wrong).toEqual({ ok: false, code: 'wrong_password' })
 			const request = browser.request('/app/settings')
 			const changed = await driver.port().changePassword(request, user, { current: PASSWORD, next: 'next password 2', ...meta() })

@@ -34,9 +34,11 @@ process.env.LOG_LEVEL = 'silent'
 process.env.LOGIN_MAX_FAILURES = '3'
 process.env.SIGNUP_MAX_PER_IP = '3'
 
-const memberships = (userId: string) => asSystem((trx) => trx.selectFrom('organization_members').select('role').where('user_id', '=', userId).execute())
+const memberships = (userId: string) =>
+	asSystem((trx) => trx.selectFrom('organization_members').select('role').where('user_id', '=', userId).execute())
 const profileName = async (userId: string) =>
-	(await asSystem((trx) => trx.selectFrom('profiles').select('full_name').where('user_id', '=', userId).executeTakeFirst()))?.full_name ?? null
+	(await asSystem((trx) => trx.selectFrom('profiles').select('full_name').where('user_id', '=', userId).executeTakeFirst()))?.full_name ??
+	null
 
 authContract('local', {
 	port: () => localAuth,
@@ -132,7 +134,9 @@ if (useReal) {
 			// The "Confirm signup" mail's link comes back through /auth/callback with its token_hash (finishSupabaseCallback).
 			confirm: async (email, browser) => {
 				const tokenHash = standIn!.confirmationToken(email)
-				const request = browser.request(`/auth/callback?${new URLSearchParams({ token_hash: tokenHash ?? '', type: 'signup', next: '/app/dashboard' })}`)
+				const request = browser.request(
+					`/auth/callback?${new URLSearchParams({ token_hash: tokenHash ?? '', type: 'signup', next: '/app/dashboard' })}`,
+				)
 				if (!(await finishSupabaseCallback(request))) throw new Error('the confirmation link did not sign in')
 				browser.take(request, new Headers())
 			},
@@ -141,5 +145,7 @@ if (useReal) {
 	describe('auth port contract: supabase (the configured project)', () => {
 		test.skip('skipped: set SUPABASE_URL, SUPABASE_ANON_KEY and SUPABASE_SERVICE_ROLE_KEY to run it against a Supabase project', () => {})
 	})
-	console.log('auth port contract: the real Supabase project is skipped (SUPABASE_URL, SUPABASE_ANON_KEY and SUPABASE_SERVICE_ROLE_KEY are not all set); the Supabase adapter runs against a local stand-in.')
+	console.log(
+		'auth port contract: the real Supabase project is skipped (SUPABASE_URL, SUPABASE_ANON_KEY and SUPABASE_SERVICE_ROLE_KEY are not all set); the Supabase adapter runs against a local stand-in.',
+	)
 }

@@ -26,11 +26,18 @@ describe('local auth adapter', () => {
 		const first = await signUp({ email: address, password: 'secret-1', fullName: 'Case Test' })
 		expect(first.ok).toBe(true)
 		const stored = await asSystem((trx) =>
-			trx.selectFrom('auth.users').select(['email', 'encrypted_password']).where(sql`lower(email)`, '=', address.toLowerCase()).executeTakeFirstOrThrow(),
+			trx
+				.selectFrom('auth.users')
+				.select(['email', 'encrypted_password'])
+				.where(sql`lower(email)`, '=', address.toLowerCase())
+				.executeTakeFirstOrThrow(),
 		)
 		expect(stored.email).toBe(address.toLowerCase())
 		expect(stored.encrypted_password).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/)
-		expect(await signUp({ email: address.toUpperCase(), password: 'secret-2', fullName: 'Again' })).toEqual({ ok: false, code: 'email_taken' })
+		expect(await signUp({ email: address.toUpperCase(), password: 'secret-2', fullName: 'Again' })).toEqual({
+			ok: false,
+			code: 'email_taken',
+		})
 	})
 
 	test('an unknown email and a wrong password fail alike; the right password signs in', async () => {
@@ -64,13 +71,21 @@ describe('local auth adapter', () => {
 
 		const idle = await createSession(user.userId, {})
 		await asSystem((trx) =>
-			trx.updateTable('auth.sessions').set({ updated_at: new Date(Date.now() - 8 * 86_400_000) }).where('token_hash', '=', hashToken(idle)).execute(),
+			trx
+				.updateTable('auth.sessions')
+				.set({ updated_at: new Date(Date.now() - 8 * 86_400_000) })
+				.where('token_hash', '=', hashToken(idle))
+				.execute(),
 		)
 		expect(await getSessionUser(idle)).toBeNull()
 
 		const old = await createSession(user.userId, {})
 		await asSystem((trx) =>
-			trx.updateTable('auth.sessions').set({ not_after: new Date(Date.now() - 1000) }).where('token_hash', '=', hashToken(old)).execute(),
+			trx
+				.updateTable('auth.sessions')
+				.set({ not_after: new Date(Date.now() - 1000) })
+				.where('token_hash', '=', hashToken(old))
+				.execute(),
 		)
 		expect(await getSessionUser(old)).toBeNull()
 	})
@@ -91,7 +106,11 @@ describe('local auth adapter', () => {
 		await asSystem((trx) => trx.updateTable('auth.users').set({ recovery_sent_at: null }).where('id', '=', user.userId).execute())
 		const late = await createRecoveryToken(address)
 		await asSystem((trx) =>
-			trx.updateTable('auth.users').set({ recovery_sent_at: new Date(Date.now() - 61 * 60_000) }).where('id', '=', user.userId).execute(),
+			trx
+				.updateTable('auth.users')
+				.set({ recovery_sent_at: new Date(Date.now() - 61 * 60_000) })
+				.where('id', '=', user.userId)
+				.execute(),
 		)
 		expect(await findRecoveryUser(late!.token)).toBeNull()
 		expect(await createRecoveryToken(email())).toBeNull()

@@ -64,7 +64,9 @@ async function openStream(cookie: string, organizationId?: string): Promise<Stre
 		const decoder = new TextDecoder()
 		let buffer = ''
 		for (;;) {
-			const read = reader ? await reader.read().catch(() => ({ done: true as const, value: undefined })) : { done: true as const, value: undefined }
+			const read = reader
+				? await reader.read().catch(() => ({ done: true as const, value: undefined }))
+				: { done: true as const, value: undefined }
 			if (read.done) break
 			buffer += decoder.decode(read.value, { stream: true })
 			for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
@@ -118,7 +120,9 @@ async function eventsUntilEnd(stream: Stream, withinMs: number) {
 
 async function bookingOrganization(name: string) {
 	const owner = await createUser(name)
-	await asSystem((trx) => trx.insertInto('organization_modules').values({ organization_id: owner.orgId, module_id: CATALOGUE.modules.booking }).execute())
+	await asSystem((trx) =>
+		trx.insertInto('organization_modules').values({ organization_id: owner.orgId, module_id: CATALOGUE.modules.booking }).execute(),
+	)
 	return owner
 }
 
@@ -170,11 +174,15 @@ describe('the calendar event stream', () => {
 		const memberStream = await openStream((await signIn(member.userId)).cookie, owner.orgId)
 		for (const stream of [ownerStream, removedStream, memberStream]) expect(await stream.next()).toBe('retry: 3000')
 
-		await asSystem((trx) => trx.deleteFrom('organization_members').where('organization_id', '=', owner.orgId).where('user_id', '=', removed.userId).execute())
+		await asSystem((trx) =>
+			trx.deleteFrom('organization_members').where('organization_id', '=', owner.orgId).where('user_id', '=', removed.userId).execute(),
+		)
 		expect(await eventsUntilEnd(removedStream, 5_000)).toEqual({ seen: [], ended: true })
 
 		await asSystem((trx) =>
-			sql`update public.organization_modules set default_visibility = 'owner' where organization_id = ${owner.orgId} and module_id = ${CATALOGUE.modules.booking}`.execute(trx),
+			sql`update public.organization_modules set default_visibility = 'owner' where organization_id = ${owner.orgId} and module_id = ${CATALOGUE.modules.booking}`.execute(
+				trx,
+			),
 		)
 		expect(await eventsUntilEnd(memberStream, 5_000)).toEqual({ seen: [], ended: true })
 		// The owner may still watch, and hears of the next change.

@@ -41,7 +41,9 @@ describe('the services table', () => {
 				'rows.2.duration:durationRequired',
 			].sort(),
 		)
-		const good = parse(servicesSaveSchema, [{ name: ' Massage ', price: '45.5', duration: '60', color: '', active: 'inactive', description: '' }])
+		const good = parse(servicesSaveSchema, [
+			{ name: ' Massage ', price: '45.5', duration: '60', color: '', active: 'inactive', description: '' },
+		])
 		expect(good.success && good.data.rows[0]).toMatchObject({
 			name: 'Massage',
 			price: '45.50',
@@ -51,10 +53,22 @@ describe('the services table', () => {
 			description: null,
 		})
 		// Prices as es and pt-BR write them, or with a dollar sign; nine digits are too many.
-		const written = parse(servicesSaveSchema, ['45,50', '1.234,5', 'US$ 45', '$45.00', '999999999'].map((price) => ({ name: 'S', price, duration: '30', color: '', active: 'active' })))
+		const written = parse(
+			servicesSaveSchema,
+			['45,50', '1.234,5', 'US$ 45', '$45.00', '999999999'].map((price) => ({
+				name: 'S',
+				price,
+				duration: '30',
+				color: '',
+				active: 'active',
+			})),
+		)
 		expect(written.success).toBe(false)
 		expect(written.error!.issues.map((i) => `${i.path.join('.')}:${i.message}`)).toEqual(['rows.4.price:priceInvalid'])
-		const accepted = parse(servicesSaveSchema, ['45,50', '1.234,5', 'US$ 45', '$45.00'].map((price) => ({ name: 'S', price, duration: '30', color: '', active: 'active' })))
+		const accepted = parse(
+			servicesSaveSchema,
+			['45,50', '1.234,5', 'US$ 45', '$45.00'].map((price) => ({ name: 'S', price, duration: '30', color: '', active: 'active' })),
+		)
 		expect(accepted.data!.rows.map((r) => r.price)).toEqual(['45.50', '1234.50', '45.00', '45.00'])
 		// "1.500" is one thousand five hundred as es and pt-BR write it; en refuses it.
 		const grouped = [{ name: 'S', price: '1.500', duration: '30', color: '', active: 'active' }]
@@ -94,9 +108,19 @@ describe('the services table', () => {
 			{ ...meta(haircut), deleted: true, name: 'Haircut', price: '30.00', duration: '45', color: '#16a34a', active: 'active' },
 		])
 		expect(edited.success).toBe(true)
-		expect(await saveServices(owner.userId, owner.orgId, edited.data!.rows, { confirmed: false })).toMatchObject({ ok: false, confirm: { deleted: 1, updated: 1 } })
-		expect(await saveServices(owner.userId, owner.orgId, edited.data!.rows, { confirmed: true })).toEqual({ ok: true, inserted: 0, updated: 1, deleted: 1 })
-		expect(await listServices(owner.userId, owner.orgId)).toEqual([expect.objectContaining({ name: 'Colour', price: '85.00', isActive: false })])
+		expect(await saveServices(owner.userId, owner.orgId, edited.data!.rows, { confirmed: false })).toMatchObject({
+			ok: false,
+			confirm: { deleted: 1, updated: 1 },
+		})
+		expect(await saveServices(owner.userId, owner.orgId, edited.data!.rows, { confirmed: true })).toEqual({
+			ok: true,
+			inserted: 0,
+			updated: 1,
+			deleted: 1,
+		})
+		expect(await listServices(owner.userId, owner.orgId)).toEqual([
+			expect.objectContaining({ name: 'Colour', price: '85.00', isActive: false }),
+		])
 	})
 
 	test("a forged id of another organization's service changes nothing", async () => {
@@ -104,9 +128,27 @@ describe('the services table', () => {
 		const { serviceId } = await createBookingSetup(owner.orgId)
 		const intruder = await createUser('Services Intruder')
 		const [theirs] = await listServices(owner.userId, owner.orgId)
-		const forged = { id: serviceId, version: theirs!.version, fingerprint: 'x', name: 'Hacked', description: null, price: '1.00', durationMinutes: 5, color: '#000000', isActive: false }
-		expect(await saveServices(intruder.userId, intruder.orgId, [{ ...forged, deleted: false }])).toEqual({ ok: false, rowErrors: { 0: { row: 'rowNotFound' } }, conflicts: {} })
-		expect(await saveServices(intruder.userId, intruder.orgId, [{ ...forged, deleted: true }])).toEqual({ ok: false, rowErrors: { 0: { row: 'rowNotFound' } }, conflicts: {} })
+		const forged = {
+			id: serviceId,
+			version: theirs!.version,
+			fingerprint: 'x',
+			name: 'Hacked',
+			description: null,
+			price: '1.00',
+			durationMinutes: 5,
+			color: '#000000',
+			isActive: false,
+		}
+		expect(await saveServices(intruder.userId, intruder.orgId, [{ ...forged, deleted: false }])).toEqual({
+			ok: false,
+			rowErrors: { 0: { row: 'rowNotFound' } },
+			conflicts: {},
+		})
+		expect(await saveServices(intruder.userId, intruder.orgId, [{ ...forged, deleted: true }])).toEqual({
+			ok: false,
+			rowErrors: { 0: { row: 'rowNotFound' } },
+			conflicts: {},
+		})
 		// Even naming the victim's organization: RLS hides its rows from a non-member.
 		expect(await saveServices(intruder.userId, owner.orgId, [{ ...forged, deleted: false }])).toMatchObject({ ok: false })
 		expect(await listServices(owner.userId, owner.orgId)).toEqual([expect.objectContaining({ name: 'Consultation', isActive: true })])
@@ -120,7 +162,12 @@ describe('the providers table', () => {
 			{ member: 'nope', displayName: 'X', avatarUrl: 'ftp://example.com/a.png', active: 'active' },
 		])
 		const issues = bad.error!.issues.map((i) => `${i.path.join('.')}:${i.message}`).sort()
-		expect(issues).toEqual(['rows.0.avatarUrl:avatarUrlInvalid', 'rows.0.member:memberRequired', 'rows.1.avatarUrl:avatarUrlInvalid', 'rows.1.member:memberInvalid'])
+		expect(issues).toEqual([
+			'rows.0.avatarUrl:avatarUrlInvalid',
+			'rows.0.member:memberRequired',
+			'rows.1.avatarUrl:avatarUrlInvalid',
+			'rows.1.member:memberInvalid',
+		])
 	})
 
 	test('adds members who are not providers yet, the name prefilled; edits; the free members shrink', async () => {
@@ -142,36 +189,79 @@ describe('the providers table', () => {
 		expect(await listFreeMembers(owner.userId, owner.orgId)).toEqual([])
 
 		// A member already a provider, or twice in a batch, is refused.
-		expect(await saveProviders(owner.userId, owner.orgId, input.data!.rows)).toMatchObject({ ok: false, rowErrors: { 0: { member: 'memberNotFree' }, 1: { member: 'memberNotFree' } } })
+		expect(await saveProviders(owner.userId, owner.orgId, input.data!.rows)).toMatchObject({
+			ok: false,
+			rowErrors: { 0: { member: 'memberNotFree' }, 1: { member: 'memberNotFree' } },
+		})
 
 		const col = providers[0]!
 		const edit = parse(providersSaveSchema, [
-			{ id: col.id, version: col.version, fingerprint: col.fingerprint, displayName: 'Colleague', bio: 'Hi', avatarUrl: '', active: 'active' },
+			{
+				id: col.id,
+				version: col.version,
+				fingerprint: col.fingerprint,
+				displayName: 'Colleague',
+				bio: 'Hi',
+				avatarUrl: '',
+				active: 'active',
+			},
 		])
 		expect(await saveProviders(colleague.userId, owner.orgId, edit.data!.rows)).toEqual({ ok: true, inserted: 0, updated: 1, deleted: 0 })
-		expect((await listProviders(owner.userId, owner.orgId))[0]).toMatchObject({ displayName: 'Colleague', bio: 'Hi', isActive: true, userId: colleague.userId })
+		expect((await listProviders(owner.userId, owner.orgId))[0]).toMatchObject({
+			displayName: 'Colleague',
+			bio: 'Hi',
+			isActive: true,
+			userId: colleague.userId,
+		})
 
 		// Never deleted (Inactive is the way), even confirmed.
 		const [saved] = await listProviders(owner.userId, owner.orgId)
 		const remove = parse(providersSaveSchema, [
-			{ id: saved!.id, version: saved!.version, fingerprint: saved!.fingerprint, displayName: 'Colleague', bio: 'Hi', avatarUrl: '', active: 'active', deleted: true },
+			{
+				id: saved!.id,
+				version: saved!.version,
+				fingerprint: saved!.fingerprint,
+				displayName: 'Colleague',
+				bio: 'Hi',
+				avatarUrl: '',
+				active: 'active',
+				deleted: true,
+			},
 		])
-		expect(await saveProviders(owner.userId, owner.orgId, remove.data!.rows, { confirmed: true })).toMatchObject({ ok: false, rowErrors: { 0: { row: 'providerNotDeletable' } } })
+		expect(await saveProviders(owner.userId, owner.orgId, remove.data!.rows, { confirmed: true })).toMatchObject({
+			ok: false,
+			rowErrors: { 0: { row: 'providerNotDeletable' } },
+		})
 		expect((await listProviders(owner.userId, owner.orgId)).map((p) => p.displayName)).toEqual(['Colleague', 'Owner Person'])
 	})
 
-	test("a forged id or member of another organization changes nothing", async () => {
+	test('a forged id or member of another organization changes nothing', async () => {
 		const owner = await createUser('Providers Victim')
 		const { providerId } = await createBookingSetup(owner.orgId)
 		const intruder = await createUser('Providers Intruder')
 		const [theirs] = await listProviders(owner.userId, owner.orgId)
-		const row = { version: theirs!.version, fingerprint: 'x', member: null, displayName: 'Hacked', bio: null, avatarUrl: null, isActive: false, deleted: false }
-		expect(await saveProviders(intruder.userId, intruder.orgId, [{ ...row, id: providerId }])).toEqual({ ok: false, rowErrors: { 0: { row: 'rowNotFound' } }, conflicts: {} })
-		// The victim's owner as a new provider of the intruder's organization: not a member there.
-		expect(await saveProviders(intruder.userId, intruder.orgId, [{ ...row, id: null, version: null, member: owner.userId }])).toMatchObject({
+		const row = {
+			version: theirs!.version,
+			fingerprint: 'x',
+			member: null,
+			displayName: 'Hacked',
+			bio: null,
+			avatarUrl: null,
+			isActive: false,
+			deleted: false,
+		}
+		expect(await saveProviders(intruder.userId, intruder.orgId, [{ ...row, id: providerId }])).toEqual({
 			ok: false,
-			rowErrors: { 0: { member: 'memberNotFree' } },
+			rowErrors: { 0: { row: 'rowNotFound' } },
+			conflicts: {},
 		})
+		// The victim's owner as a new provider of the intruder's organization: not a member there.
+		expect(await saveProviders(intruder.userId, intruder.orgId, [{ ...row, id: null, version: null, member: owner.userId }])).toMatchObject(
+			{
+				ok: false,
+				rowErrors: { 0: { member: 'memberNotFree' } },
+			},
+		)
 		expect(await listProviders(owner.userId, owner.orgId)).toEqual([expect.objectContaining({ displayName: 'Dr. Rivera', isActive: true })])
 		expect(await listProviders(intruder.userId, intruder.orgId)).toEqual([])
 	})

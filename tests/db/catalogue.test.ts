@@ -34,8 +34,11 @@ describe('the module catalogue seed', () => {
 		const byName = new Map(upgrades.map((u) => [u.name, u]))
 		expect(new Set(upgrades.map((u) => u.tier))).toEqual(new Set(['basic', 'pro', 'enterprise']))
 		expect(upgrades.every((u) => u.features.length >= 3)).toBe(true)
-		const spec = ['Advanced Analytics', 'Automation', 'P2P Tracking - Email', 'Email Pro', 'CRM Enterprise']
-			.map((name) => ({ name, tier: byName.get(name)?.tier, gear_cost: byName.get(name)?.gear_cost }))
+		const spec = ['Advanced Analytics', 'Automation', 'P2P Tracking - Email', 'Email Pro', 'CRM Enterprise'].map((name) => ({
+			name,
+			tier: byName.get(name)?.tier,
+			gear_cost: byName.get(name)?.gear_cost,
+		}))
 		expect(spec).toEqual([
 			{ name: 'Advanced Analytics', tier: 'pro', gear_cost: 2000 },
 			{ name: 'Automation', tier: 'pro', gear_cost: 1500 },
@@ -44,14 +47,19 @@ describe('the module catalogue seed', () => {
 			{ name: 'CRM Enterprise', tier: 'enterprise', gear_cost: 9900 },
 		])
 		expect(byName.get('Automation')!.dependencies).toEqual([byName.get('Advanced Analytics')!.id])
-		expect(upgrades.map((u) => u.tier)).toEqual([...upgrades.map((u) => u.tier)].sort((a, b) => ['basic', 'pro', 'enterprise'].indexOf(a) - ['basic', 'pro', 'enterprise'].indexOf(b)))
+		expect(upgrades.map((u) => u.tier)).toEqual(
+			[...upgrades.map((u) => u.tier)].sort(
+				(a, b) => ['basic', 'pro', 'enterprise'].indexOf(a) - ['basic', 'pro', 'enterprise'].indexOf(b),
+			),
+		)
 	})
 
 	test('running the seed again changes nothing', async () => {
-		const snapshot = () => asSystem(async (trx) => ({
-			modules: await trx.selectFrom('modules').selectAll().orderBy('id').execute(),
-			upgrades: await trx.selectFrom('module_upgrades').selectAll().orderBy('id').execute(),
-		}))
+		const snapshot = () =>
+			asSystem(async (trx) => ({
+				modules: await trx.selectFrom('modules').selectAll().orderBy('id').execute(),
+				upgrades: await trx.selectFrom('module_upgrades').selectAll().orderBy('id').execute(),
+			}))
 		const before = await snapshot()
 		const seed = await readFile('supabase/seed.sql', 'utf8')
 		await asSystem((_trx, runScript) => runScript(seed))

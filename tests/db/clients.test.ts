@@ -54,11 +54,22 @@ describe('listing clients', () => {
 		await asUser(owner.userId, (trx) =>
 			trx
 				.insertInto('clients')
-				.values(['zoe Park', 'Émile Roy', 'bruno Lima', 'Ángela Ruiz', 'Eva Luz', 'angela Mora', 'Zé Costa'].map((name) => ({ organization_id: owner.orgId, name })))
+				.values(
+					['zoe Park', 'Émile Roy', 'bruno Lima', 'Ángela Ruiz', 'Eva Luz', 'angela Mora', 'Zé Costa'].map((name) => ({
+						organization_id: owner.orgId,
+						name,
+					})),
+				)
 				.execute(),
 		)
 		expect((await list(owner.userId, owner.orgId)).map((c) => c.name)).toEqual([
-			'angela Mora', 'Ángela Ruiz', 'bruno Lima', 'Émile Roy', 'Eva Luz', 'Zé Costa', 'zoe Park',
+			'angela Mora',
+			'Ángela Ruiz',
+			'bruno Lima',
+			'Émile Roy',
+			'Eva Luz',
+			'Zé Costa',
+			'zoe Park',
 		])
 	})
 
@@ -104,7 +115,11 @@ describe('listing clients', () => {
 		}
 		expect(await page({ pageSize: 2, page: 1 })).toEqual({ names: ['Ana Silva', 'Bruno Costa'], total: 3, totalCapped: false })
 		expect(await page({ pageSize: 2, page: 2 })).toEqual({ names: ['Carla Dias'], total: 3, totalCapped: false })
-		expect(await page({ pageSize: 2, page: 1, sort: 'name', dir: 'desc' })).toEqual({ names: ['Carla Dias', 'Bruno Costa'], total: 3, totalCapped: false })
+		expect(await page({ pageSize: 2, page: 1, sort: 'name', dir: 'desc' })).toEqual({
+			names: ['Carla Dias', 'Bruno Costa'],
+			total: 3,
+			totalCapped: false,
+		})
 		expect(await page({ pageSize: 2, page: 2, sort: 'email', dir: 'asc' })).toEqual({ names: ['Ana Silva'], total: 3, totalCapped: false })
 		expect(await page({ pageSize: 2, page: 3 })).toEqual({ names: [], total: 3, totalCapped: false })
 		// A search's total is the matches'; no match is an empty page with a total of 0.
@@ -120,12 +135,33 @@ describe('saving a batch of clients', () => {
 		const form = (row: EditableClientRow) => ({ ...row, email: row.email ?? '', phone: row.phone ?? '', company: row.company ?? '' })
 		const rows = (values: object[]) => clientsSaveSchema.parse({ rows: values }).rows
 		const plan = (values: object[]) => saveClients(org.userId, org.orgId, rows(values), { confirmed: false, planOnly: true })
-		const untouchedNew = { name: '', email: '', phone: '', company: '', status: 'active', blank: JSON.stringify({ name: '', email: '', phone: '', company: '', status: 'active' }) }
+		const untouchedNew = {
+			name: '',
+			email: '',
+			phone: '',
+			company: '',
+			status: 'active',
+			blank: JSON.stringify({ name: '', email: '', phone: '', company: '', status: 'active' }),
+		}
 		expect(await plan([form(ana!), form(bruno!), untouchedNew])).toEqual({ ok: true, planned: true, inserted: 0, updated: 0, deleted: 0 })
-		expect(await plan([{ ...form(ana!), name: 'Ana Changed' }, { ...form(bruno!), deleted: true }, { ...untouchedNew, name: 'Dora' }])).toEqual({
-			ok: true, planned: true, inserted: 1, updated: 1, deleted: 1,
+		expect(
+			await plan([
+				{ ...form(ana!), name: 'Ana Changed' },
+				{ ...form(bruno!), deleted: true },
+				{ ...untouchedNew, name: 'Dora' },
+			]),
+		).toEqual({
+			ok: true,
+			planned: true,
+			inserted: 1,
+			updated: 1,
+			deleted: 1,
 		})
-		expect((await list(org.userId, org.orgId)).map((c) => [c.name, c.version])).toEqual([['Ana Silva', ana!.version], ['Bruno Costa', bruno!.version], ['Carla Dias', expect.any(String)]])
+		expect((await list(org.userId, org.orgId)).map((c) => [c.name, c.version])).toEqual([
+			['Ana Silva', ana!.version],
+			['Bruno Costa', bruno!.version],
+			['Carla Dias', expect.any(String)],
+		])
 	})
 
 	test('a save key writes once: the same save again writes nothing and says so; a refused save leaves its key free', async () => {
@@ -136,18 +172,49 @@ describe('saving a batch of clients', () => {
 		const names = async () => (await list(org.userId, org.orgId)).map((c) => c.name)
 
 		// Refused (a row of no one's): nothing written, and the key is not spent.
-		const missing = clientsSaveSchema.parse({ rows: [{ id: crypto.randomUUID(), version: '1', fingerprint: 'x', name: 'Ghost', email: '', phone: '', company: '', status: 'active' }] }).rows
+		const missing = clientsSaveSchema.parse({
+			rows: [
+				{ id: crypto.randomUUID(), version: '1', fingerprint: 'x', name: 'Ghost', email: '', phone: '', company: '', status: 'active' },
+			],
+		}).rows
 		expect(await saveClients(org.userId, org.orgId, [...dora, ...missing], { confirmed: true, saveKey: key })).toMatchObject({ ok: false })
-		expect(await saveClients(org.userId, org.orgId, dora, { confirmed: true, saveKey: key })).toEqual({ ok: true, inserted: 1, updated: 0, deleted: 0 })
-		expect(await saveClients(org.userId, org.orgId, dora, { confirmed: true, saveKey: key })).toEqual({ ok: true, alreadySaved: true, inserted: 0, updated: 0, deleted: 0 })
+		expect(await saveClients(org.userId, org.orgId, dora, { confirmed: true, saveKey: key })).toEqual({
+			ok: true,
+			inserted: 1,
+			updated: 0,
+			deleted: 0,
+		})
+		expect(await saveClients(org.userId, org.orgId, dora, { confirmed: true, saveKey: key })).toEqual({
+			ok: true,
+			alreadySaved: true,
+			inserted: 0,
+			updated: 0,
+			deleted: 0,
+		})
 		expect(await names()).toEqual(['Ana Silva', 'Bruno Costa', 'Carla Dias', 'Dora Lima'])
 		// Two saves with the same key at once: one writes, the other waits for it and writes nothing.
-		const both = await Promise.all([1, 2].map(() => saveClients(org.userId, org.orgId, clientsSaveSchema.parse({ rows: [{ name: 'Eva Luz', email: '', phone: '', company: '', status: 'active' }] }).rows, { confirmed: true, saveKey: 'e'.repeat(24) })))
+		const both = await Promise.all(
+			[1, 2].map(() =>
+				saveClients(
+					org.userId,
+					org.orgId,
+					clientsSaveSchema.parse({ rows: [{ name: 'Eva Luz', email: '', phone: '', company: '', status: 'active' }] }).rows,
+					{ confirmed: true, saveKey: 'e'.repeat(24) },
+				),
+			),
+		)
 		expect(both.map((r) => ('alreadySaved' in r ? 'again' : 'saved')).sort()).toEqual(['again', 'saved'])
 		expect((await names()).filter((n) => n === 'Eva Luz')).toHaveLength(1)
 		// Keys are per organization, claimed by its members only, and their table is nobody's to read.
-		expect(await saveClients(other.userId, other.orgId, dora, { confirmed: true, saveKey: key })).toEqual({ ok: true, inserted: 1, updated: 0, deleted: 0 })
-		await expect(asUser(other.userId, (trx) => sql`select public.claim_table_save(${org.orgId}, ${'z'.repeat(24)})`.execute(trx))).rejects.toThrow('not_member')
+		expect(await saveClients(other.userId, other.orgId, dora, { confirmed: true, saveKey: key })).toEqual({
+			ok: true,
+			inserted: 1,
+			updated: 0,
+			deleted: 0,
+		})
+		await expect(
+			asUser(other.userId, (trx) => sql`select public.claim_table_save(${org.orgId}, ${'z'.repeat(24)})`.execute(trx)),
+		).rejects.toThrow('not_member')
 		await expect(asUser(org.userId, (trx) => sql`select * from private.table_save_keys`.execute(trx))).rejects.toThrow()
 	})
 
@@ -181,7 +248,6 @@ describe('saving a batch of clients', () => {
 		expect(orphan.rows).toEqual([{ client_id: null }])
 	})
 
-
 	test("another organization's client is refused, a stale row is not overwritten, and nothing is written", async () => {
 		const org = await orgWithClients('Guard')
 		const other = await orgWithClients('Guard Other')
@@ -200,7 +266,17 @@ describe('saving a batch of clients', () => {
 
 		expect(await saveClients(colleague.userId, org.orgId, [{ ...asInput(bruno!), company: 'Colleague Co' }])).toMatchObject({ ok: true })
 		const stale = await saveClients(org.userId, org.orgId, [
-			{ id: null, version: null, fingerprint: null, name: 'New One', email: null, phone: null, company: null, status: 'active', deleted: false },
+			{
+				id: null,
+				version: null,
+				fingerprint: null,
+				name: 'New One',
+				email: null,
+				phone: null,
+				company: null,
+				status: 'active',
+				deleted: false,
+			},
 			{ ...asInput(bruno!), company: 'Mine' },
 		])
 		expect(stale).toMatchObject({ ok: false, rowErrors: { 1: { row: 'conflict' } }, conflicts: { 1: { company: 'Colleague Co' } } })
@@ -238,7 +314,12 @@ describe('saving a batch of clients', () => {
 		expect(await list(org.userId, org.orgId)).toEqual(before)
 		// Names compare as import matching does (case and spaces ignored); emails in any case.
 		const mailed = (name: string, email: string): ClientRowInput => ({ ...fresh(name), email })
-		const spaced = await saveClients(org.userId, org.orgId, [fresh('  ana   SILVA '), mailed('Eva', 'EVA@example.com'), mailed('Eve', 'eva@EXAMPLE.com')], { confirmed: false })
+		const spaced = await saveClients(
+			org.userId,
+			org.orgId,
+			[fresh('  ana   SILVA '), mailed('Eva', 'EVA@example.com'), mailed('Eve', 'eva@EXAMPLE.com')],
+			{ confirmed: false },
+		)
 		expect(spaced).toMatchObject({
 			ok: false,
 			confirm: {
@@ -250,14 +331,27 @@ describe('saving a batch of clients', () => {
 		})
 		expect(await list(org.userId, org.orgId)).toEqual(before)
 		// Editing a client that keeps its own name warns about nothing.
-		expect(await saveClients(org.userId, org.orgId, [{ ...asInput(bruno!), phone: '555' }], { confirmed: false })).toMatchObject({ ok: true, updated: 1 })
+		expect(await saveClients(org.userId, org.orgId, [{ ...asInput(bruno!), phone: '555' }], { confirmed: false })).toMatchObject({
+			ok: true,
+			updated: 1,
+		})
 	})
 
 	test('names another client has are asked about blind to accents too: "angela ruiz" as "ANGELA RUIZ" is', async () => {
 		const owner = await createUser('Accent Twins Owner')
 		await asUser(owner.userId, (trx) => trx.insertInto('clients').values({ organization_id: owner.orgId, name: 'Ángela Ruiz' }).execute())
 		const [angela] = await list(owner.userId, owner.orgId)
-		const fresh = (name: string): ClientRowInput => ({ id: null, version: null, fingerprint: null, deleted: false, name, email: null, phone: null, company: null, status: 'active' })
+		const fresh = (name: string): ClientRowInput => ({
+			id: null,
+			version: null,
+			fingerprint: null,
+			deleted: false,
+			name,
+			email: null,
+			phone: null,
+			company: null,
+			status: 'active',
+		})
 		const warned = async (rows: ClientRowInput[]) => {
 			const result = await saveClients(owner.userId, owner.orgId, rows, { confirmed: false })
 			return 'confirm' in result ? result.confirm.warnings : result
@@ -266,7 +360,9 @@ describe('saving a batch of clients', () => {
 		expect(await warned([fresh('angela ruiz')])).toEqual([{ index: 0, code: 'duplicateName', value: 'angela ruiz' }])
 		expect(await warned([fresh('João Lima'), fresh('JOAO  LIMA')])).toEqual([{ index: 1, code: 'duplicateName', value: 'JOAO  LIMA' }])
 		// Taking the accent off one's own name is no new namesake.
-		expect(await saveClients(owner.userId, owner.orgId, [{ ...asInput(angela!), name: 'Angela Ruiz' }], { confirmed: false })).toMatchObject({ ok: true, updated: 1 })
+		expect(
+			await saveClients(owner.userId, owner.orgId, [{ ...asInput(angela!), name: 'Angela Ruiz' }], { confirmed: false }),
+		).toMatchObject({ ok: true, updated: 1 })
 	})
 })
 
@@ -275,12 +371,23 @@ describe('deleting a client who has payments', () => {
 		const org = await orgWithClients('Paid Deletion')
 		const [, bruno] = await list(org.userId, org.orgId)
 		await asUser(org.userId, (trx) =>
-			trx.insertInto('transactions').values({ organization_id: org.orgId, client_id: bruno!.id, amount: '25.00', date_received: '2026-03-01' }).execute(),
+			trx
+				.insertInto('transactions')
+				.values({ organization_id: org.orgId, client_id: bruno!.id, amount: '25.00', date_received: '2026-03-01' })
+				.execute(),
 		)
 		const asked = await saveClients(org.userId, org.orgId, [{ ...asInput(bruno!), deleted: true }], { confirmed: false })
-		expect(asked).toEqual({ ok: false, confirm: { inserted: 0, updated: 0, deleted: 1, warnings: [{ index: 0, code: 'clientHasPayments', value: bruno!.name }] } })
-		expect(await saveClients(org.userId, org.orgId, [{ ...asInput(bruno!), deleted: true }], { confirmed: true })).toMatchObject({ ok: true, deleted: 1 })
-		const payments = await asUser(org.userId, (trx) => trx.selectFrom('transactions').select(['client_id', 'amount']).where('organization_id', '=', org.orgId).execute())
+		expect(asked).toEqual({
+			ok: false,
+			confirm: { inserted: 0, updated: 0, deleted: 1, warnings: [{ index: 0, code: 'clientHasPayments', value: bruno!.name }] },
+		})
+		expect(await saveClients(org.userId, org.orgId, [{ ...asInput(bruno!), deleted: true }], { confirmed: true })).toMatchObject({
+			ok: true,
+			deleted: 1,
+		})
+		const payments = await asUser(org.userId, (trx) =>
+			trx.selectFrom('transactions').select(['client_id', 'amount']).where('organization_id', '=', org.orgId).execute(),
+		)
 		expect(payments).toEqual([{ client_id: null, amount: '25.00' }])
 	})
 })
@@ -291,13 +398,28 @@ describe('phones', () => {
 		const ana = (await list(org.userId, org.orgId)).find((c) => c.name === 'Ana Silva')!
 		await asUser(org.userId, (trx) => trx.updateTable('clients').set({ phone: 'after 5pm' }).where('id', '=', ana.id).execute())
 		const old = (await list(org.userId, org.orgId)).find((c) => c.name === 'Ana Silva')!
-		const fresh: ClientRowInput = { id: null, version: null, fingerprint: null, deleted: false, name: 'Dora', email: null, phone: 'call me', company: null, status: 'active' }
+		const fresh: ClientRowInput = {
+			id: null,
+			version: null,
+			fingerprint: null,
+			deleted: false,
+			name: 'Dora',
+			email: null,
+			phone: 'call me',
+			company: null,
+			status: 'active',
+		}
 		expect(await saveClients(org.userId, org.orgId, [fresh, asInput(old, { phone: 'not a phone' })])).toMatchObject({
 			ok: false,
 			rowErrors: { 0: { phone: 'phoneInvalid' }, 1: { phone: 'phoneInvalid' } },
 		})
-		expect(await saveClients(org.userId, org.orgId, [{ ...fresh, phone: '+1 (555) 010-0200' }, asInput(old, { company: 'Silva Yoga' })])).toMatchObject({ ok: true, inserted: 1, updated: 1 })
-		expect((await list(org.userId, org.orgId)).find((c) => c.name === 'Ana Silva')).toMatchObject({ phone: 'after 5pm', company: 'Silva Yoga' })
+		expect(
+			await saveClients(org.userId, org.orgId, [{ ...fresh, phone: '+1 (555) 010-0200' }, asInput(old, { company: 'Silva Yoga' })]),
+		).toMatchObject({ ok: true, inserted: 1, updated: 1 })
+		expect((await list(org.userId, org.orgId)).find((c) => c.name === 'Ana Silva')).toMatchObject({
+			phone: 'after 5pm',
+			company: 'Silva Yoga',
+		})
 	})
 })
 

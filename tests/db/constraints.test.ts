@@ -39,19 +39,27 @@ const SPECS: Spec[] = [
 		table: 'organizations',
 		insert: () => ({ slug: `org-${randomUUID().slice(0, 8)}`, name: 'Valid Org' }),
 		bad: [
-			[{ slug: 'Bad Slug' }, CHECK], [{ slug: '-leading' }, CHECK], [{ slug: long(64) }, CHECK],
-			[{ name: '  ' }, CHECK], [{ name: long(121) }, CHECK], [{ description: long(2001) }, CHECK],
+			[{ slug: 'Bad Slug' }, CHECK],
+			[{ slug: '-leading' }, CHECK],
+			[{ slug: long(64) }, CHECK],
+			[{ name: '  ' }, CHECK],
+			[{ name: long(121) }, CHECK],
+			[{ description: long(2001) }, CHECK],
 			[{ brand_colors: JSON.stringify({ primary: 'blue', secondary: '#64748b' }) }, CHECK],
 			[{ brand_colors: JSON.stringify({ primary: '#2563eb' }) }, CHECK],
-			[{ gears_remaining: -1 }, CHECK], [{ gears_owned: -1 }, CHECK],
+			[{ gears_remaining: -1 }, CHECK],
+			[{ gears_owned: -1 }, CHECK],
 		],
 	},
 	{
 		table: 'profiles',
 		update: (c) => ({ user_id: c.owner.userId }),
 		bad: [
-			[{ username: 'a' }, CHECK], [{ username: 'bad name!' }, CHECK], [{ preferred_language: 'fr' }, CHECK],
-			[{ full_name: long(121) }, CHECK], [{ phone: long(41) }, CHECK],
+			[{ username: 'a' }, CHECK],
+			[{ username: 'bad name!' }, CHECK],
+			[{ preferred_language: 'fr' }, CHECK],
+			[{ full_name: long(121) }, CHECK],
+			[{ phone: long(41) }, CHECK],
 		],
 	},
 	{
@@ -63,8 +71,12 @@ const SPECS: Spec[] = [
 		table: 'booking_settings',
 		update: (c) => ({ organization_id: c.owner.orgId }),
 		bad: [
-			[{ min_advance_hours: -1 }, CHECK], [{ max_advance_days: 0 }, CHECK], [{ buffer_minutes: -1 }, CHECK],
-			[{ cancellation_hours: -1 }, CHECK], [{ timezone: 'Mars/Olympus_Mons' }, CHECK], [{ timezone: 'utc' }, CHECK],
+			[{ min_advance_hours: -1 }, CHECK],
+			[{ max_advance_days: 0 }, CHECK],
+			[{ buffer_minutes: -1 }, CHECK],
+			[{ cancellation_hours: -1 }, CHECK],
+			[{ timezone: 'Mars/Olympus_Mons' }, CHECK],
+			[{ timezone: 'utc' }, CHECK],
 			...badHours,
 		],
 	},
@@ -72,70 +84,121 @@ const SPECS: Spec[] = [
 		table: 'transactions',
 		insert: (c) => ({ organization_id: c.owner.orgId, amount: 10 }),
 		bad: [
-			[{ amount: -0.01 }, CHECK], [{ amount: 10_000_000_000 }, '22003'], [{ category: 'bogus' }, ENUM],
-			[{ category: 'Matched' }, ENUM], [{ payment_method: 'Bitcoin' }, ENUM], [{ payment_method: 'zelle' }, ENUM],
-			[{ external_id: long(201) }, CHECK], [{ description: long(2001) }, CHECK],
-			[{ client_id: randomUUID() }, '23503'], [{ amount: null }, '23502'],
-			[{ import_source: 'bitcoin' }, CHECK], [{ raw_payer: long(201) }, CHECK], [{ fee: -1 }, CHECK],
-			[{ import_key: long(301) }, CHECK], [{ import_batch_id: randomUUID() }, '23503'],
+			[{ amount: -0.01 }, CHECK],
+			[{ amount: 10_000_000_000 }, '22003'],
+			[{ category: 'bogus' }, ENUM],
+			[{ category: 'Matched' }, ENUM],
+			[{ payment_method: 'Bitcoin' }, ENUM],
+			[{ payment_method: 'zelle' }, ENUM],
+			[{ external_id: long(201) }, CHECK],
+			[{ description: long(2001) }, CHECK],
+			[{ client_id: randomUUID() }, '23503'],
+			[{ amount: null }, '23502'],
+			[{ import_source: 'bitcoin' }, CHECK],
+			[{ raw_payer: long(201) }, CHECK],
+			[{ fee: -1 }, CHECK],
+			[{ import_key: long(301) }, CHECK],
+			[{ import_batch_id: randomUUID() }, '23503'],
 		],
 	},
 	{
 		table: 'import_batches',
 		insert: (c) => ({ organization_id: c.owner.orgId, source: 'venmo' }),
 		bad: [
-			[{ source: 'bitcoin' }, CHECK], [{ status: 'done' }, CHECK], [{ rows_read: -1 }, CHECK], [{ created_count: -1 }, CHECK],
-			[{ file_name: long(256) }, CHECK], [{ staged_rows: '{}' }, CHECK], [{ failures: '{}' }, CHECK], [{ source: null }, '23502'],
+			[{ source: 'bitcoin' }, CHECK],
+			[{ status: 'done' }, CHECK],
+			[{ rows_read: -1 }, CHECK],
+			[{ created_count: -1 }, CHECK],
+			[{ file_name: long(256) }, CHECK],
+			[{ staged_rows: '{}' }, CHECK],
+			[{ failures: '{}' }, CHECK],
+			[{ source: null }, '23502'],
 		],
 	},
 	{
 		table: 'email_sync_runs',
 		insert: (c) => ({ organization_id: c.owner.orgId, trigger: 'button' }),
 		bad: [
-			[{ trigger: 'cron' }, CHECK], [{ status: 'done' }, CHECK], [{ read_count: -1 }, CHECK], [{ created_count: -1 }, CHECK],
-			[{ duplicate_count: -1 }, CHECK], [{ ignored_count: -1 }, CHECK], [{ unreadable_count: -1 }, CHECK], [{ error_count: -1 }, CHECK],
-			[{ provider: long(41) }, CHECK], [{ error_code: long(41) }, CHECK], [{ unreadable: '{}' }, CHECK], [{ trigger: null }, '23502'],
+			[{ trigger: 'cron' }, CHECK],
+			[{ status: 'done' }, CHECK],
+			[{ read_count: -1 }, CHECK],
+			[{ created_count: -1 }, CHECK],
+			[{ duplicate_count: -1 }, CHECK],
+			[{ ignored_count: -1 }, CHECK],
+			[{ unreadable_count: -1 }, CHECK],
+			[{ error_count: -1 }, CHECK],
+			[{ provider: long(41) }, CHECK],
+			[{ error_code: long(41) }, CHECK],
+			[{ unreadable: '{}' }, CHECK],
+			[{ trigger: null }, '23502'],
 		],
 	},
 	{
 		table: 'import_tombstones',
 		insert: (c) => ({ organization_id: c.owner.orgId, import_key: 'id:venmo:1' }),
-		bad: [[{ import_key: long(301) }, CHECK], [{ import_key: null }, '23502']],
+		bad: [
+			[{ import_key: long(301) }, CHECK],
+			[{ import_key: null }, '23502'],
+		],
 	},
 	{
 		table: 'payer_aliases',
 		insert: (c) => ({ organization_id: c.owner.orgId, alias: 'Payer', client_id: c.clientId }),
-		bad: [[{ alias: '  ' }, CHECK], [{ alias: long(201) }, CHECK], [{ client_id: randomUUID() }, '23503']],
+		bad: [
+			[{ alias: '  ' }, CHECK],
+			[{ alias: long(201) }, CHECK],
+			[{ client_id: randomUUID() }, '23503'],
+		],
 	},
 	{
 		table: 'import_mappings',
-		insert: (c) => ({ organization_id: c.owner.orgId, header_signature: 'a|b', date_column: 'Date', amount_column: 'Amount', payer_column: 'Payer' }),
+		insert: (c) => ({
+			organization_id: c.owner.orgId,
+			header_signature: 'a|b',
+			date_column: 'Date',
+			amount_column: 'Amount',
+			payer_column: 'Payer',
+		}),
 		bad: [
-			[{ header_signature: '' }, CHECK], [{ date_column: '' }, CHECK], [{ payer_column: long(201) }, CHECK],
-			[{ external_id_column: '' }, CHECK], [{ payment_method: 'Cash' }, ENUM], [{ amount_column: null }, '23502'],
+			[{ header_signature: '' }, CHECK],
+			[{ date_column: '' }, CHECK],
+			[{ payer_column: long(201) }, CHECK],
+			[{ external_id_column: '' }, CHECK],
+			[{ payment_method: 'Cash' }, ENUM],
+			[{ amount_column: null }, '23502'],
 		],
 	},
 	{
 		table: 'clients',
 		insert: (c) => ({ organization_id: c.owner.orgId, name: 'Valid Client', email: 'valid@example.com' }),
 		bad: [
-			[{ status: 'archived' }, ENUM], [{ email: 'not-an-email' }, CHECK], [{ email: 'a@b' }, CHECK],
-			[{ name: long(201) }, CHECK], [{ phone: long(41) }, CHECK], [{ company: long(201) }, CHECK],
+			[{ status: 'archived' }, ENUM],
+			[{ email: 'not-an-email' }, CHECK],
+			[{ email: 'a@b' }, CHECK],
+			[{ name: long(201) }, CHECK],
+			[{ phone: long(41) }, CHECK],
+			[{ company: long(201) }, CHECK],
 		],
 	},
 	{
 		table: 'modules',
 		insert: () => ({ name: `Valid module ${randomUUID()}`, feature_type: 'finance' }),
 		bad: [
-			[{ feature_type: 'games' }, CHECK], [{ icon: 'credit-card' }, CHECK], [{ version: '1.0' }, CHECK],
-			[{ base_gear_cost: -1 }, CHECK], [{ name: ' ' }, CHECK], [{ industry_tags: ['a', null] }, CHECK],
+			[{ feature_type: 'games' }, CHECK],
+			[{ icon: 'credit-card' }, CHECK],
+			[{ version: '1.0' }, CHECK],
+			[{ base_gear_cost: -1 }, CHECK],
+			[{ name: ' ' }, CHECK],
+			[{ industry_tags: ['a', null] }, CHECK],
 		],
 	},
 	{
 		table: 'module_upgrades',
 		insert: () => ({ module_id: CATALOGUE.modules.expenses, name: `Valid upgrade ${randomUUID()}`, tier: 'basic' }),
 		bad: [
-			[{ tier: 'gold' }, ENUM], [{ gear_cost: -1 }, CHECK], [{ features: ['ok', null] }, CHECK],
+			[{ tier: 'gold' }, ENUM],
+			[{ gear_cost: -1 }, CHECK],
+			[{ features: ['ok', null] }, CHECK],
 			[{ id: '11111111-1111-4111-8111-111111111111', dependencies: ['11111111-1111-4111-8111-111111111111'] }, CHECK],
 			[{ dependencies: [randomUUID()] }, 'unknown_dependency'],
 		],
@@ -170,17 +233,33 @@ const SPECS: Spec[] = [
 	{
 		table: 'module_sync_status',
 		insert: (c) => ({ organization_id: c.owner.orgId, module_id: CATALOGUE.modules.p2p }),
-		bad: [[{ sync_status: 'running', module_id: CATALOGUE.modules.crm }, ENUM], [{ error_message: long(2001), module_id: CATALOGUE.modules.crm }, CHECK]],
+		bad: [
+			[{ sync_status: 'running', module_id: CATALOGUE.modules.crm }, ENUM],
+			[{ error_message: long(2001), module_id: CATALOGUE.modules.crm }, CHECK],
+		],
 	},
 	{
 		table: 'integration_connections',
 		insert: (c) => ({ organization_id: c.owner.orgId, user_module_upgrade_id: c.omuId, provider: 'gmail', scope: `scope ${randomUUID()}` }),
-		bad: [[{ status: 'broken' }, ENUM], [{ provider: 'Gmail!' }, CHECK], [{ scope: '' }, CHECK]],
+		bad: [
+			[{ status: 'broken' }, ENUM],
+			[{ provider: 'Gmail!' }, CHECK],
+			[{ scope: '' }, CHECK],
+		],
 	},
 	{
 		table: 'integration_credentials',
-		insert: (c) => ({ organization_id: c.owner.orgId, upgrade_id: CATALOGUE.upgrades.p2pEmail, provider: 'gmail', scope: `scope ${randomUUID()}` }),
-		bad: [[{ status: 'error' }, ENUM], [{ provider: '' }, CHECK], [{ error_message: long(2001) }, CHECK]],
+		insert: (c) => ({
+			organization_id: c.owner.orgId,
+			upgrade_id: CATALOGUE.upgrades.p2pEmail,
+			provider: 'gmail',
+			scope: `scope ${randomUUID()}`,
+		}),
+		bad: [
+			[{ status: 'error' }, ENUM],
+			[{ provider: '' }, CHECK],
+			[{ error_message: long(2001) }, CHECK],
+		],
 	},
 	{
 		table: 'gear_ledger',
@@ -188,21 +267,33 @@ const SPECS: Spec[] = [
 		insert: (c) => ({ organization_id: c.owner.orgId, delta: -1, balance_after: 0, reason: 'adjustment' }),
 		control: false,
 		bad: [
-			[{ delta: 0 }, CHECK], [{ balance_after: -1 }, CHECK], [{ reason: 'gift' }, ENUM],
-			[{ reason: 'grant', delta: -5 }, CHECK], [{ reason: 'module_activation', delta: 5, module_id: CATALOGUE.modules.crm }, CHECK],
-			[{ reason: 'module_activation' }, CHECK], [{ reason: 'upgrade_purchase' }, CHECK],
+			[{ delta: 0 }, CHECK],
+			[{ balance_after: -1 }, CHECK],
+			[{ reason: 'gift' }, ENUM],
+			[{ reason: 'grant', delta: -5 }, CHECK],
+			[{ reason: 'module_activation', delta: 5, module_id: CATALOGUE.modules.crm }, CHECK],
+			[{ reason: 'module_activation' }, CHECK],
+			[{ reason: 'upgrade_purchase' }, CHECK],
 		],
 	},
 	{
 		table: 'transaction_monthly_rollups',
 		insert: (c) => ({ organization_id: c.owner.orgId, month: '2001-01-01', category: 'matched', payment_method: 'Zelle' }),
 		control: false,
-		bad: [[{ month: '2001-01-15' }, CHECK], [{ transaction_count: -1 }, CHECK], [{ category: 'lost' }, ENUM]],
+		bad: [
+			[{ month: '2001-01-15' }, CHECK],
+			[{ transaction_count: -1 }, CHECK],
+			[{ category: 'lost' }, ENUM],
+		],
 	},
 	{
 		table: 'organization_transaction_totals',
 		update: (c) => ({ organization_id: c.owner.orgId }),
-		bad: [[{ transaction_count: -1 }, CHECK], [{ matched_count: 1_000_000 }, CHECK], [{ unique_client_count: -1 }, CHECK]],
+		bad: [
+			[{ transaction_count: -1 }, CHECK],
+			[{ matched_count: 1_000_000 }, CHECK],
+			[{ unique_client_count: -1 }, CHECK],
+		],
 	},
 	{
 		table: 'organization_client_transaction_counts',
@@ -214,36 +305,63 @@ const SPECS: Spec[] = [
 		table: 'booking_services',
 		insert: (c) => ({ organization_id: c.owner.orgId, name: 'Valid service' }),
 		bad: [
-			[{ price: -1 }, CHECK], [{ duration_minutes: 0 }, CHECK], [{ duration_minutes: 721 }, CHECK],
-			[{ color: 'blue' }, CHECK], [{ color: '#12345' }, CHECK], [{ name: '' }, CHECK], [{ description: long(2001) }, CHECK],
+			[{ price: -1 }, CHECK],
+			[{ duration_minutes: 0 }, CHECK],
+			[{ duration_minutes: 721 }, CHECK],
+			[{ color: 'blue' }, CHECK],
+			[{ color: '#12345' }, CHECK],
+			[{ name: '' }, CHECK],
+			[{ description: long(2001) }, CHECK],
 		],
 	},
 	{
 		table: 'booking_providers',
-		insert: (c) => ({ organization_id: c.owner.orgId, display_name: 'Valid provider', avatar_url: 'https://example.com/a.png', business_hours: JSON.stringify(week()) }),
+		insert: (c) => ({
+			organization_id: c.owner.orgId,
+			display_name: 'Valid provider',
+			avatar_url: 'https://example.com/a.png',
+			business_hours: JSON.stringify(week()),
+		}),
 		bad: [
-			[{ display_name: ' ' }, CHECK], [{ avatar_url: 'not a url' }, CHECK], [{ avatar_url: 'javascript:alert(1)' }, CHECK],
-			[{ bio: long(2001) }, CHECK], [{ user_id: randomUUID() }, '23503'], ...badHours,
+			[{ display_name: ' ' }, CHECK],
+			[{ avatar_url: 'not a url' }, CHECK],
+			[{ avatar_url: 'javascript:alert(1)' }, CHECK],
+			[{ bio: long(2001) }, CHECK],
+			[{ user_id: randomUUID() }, '23503'],
+			...badHours,
 		],
 	},
 	{
 		table: 'booking_date_overrides',
 		insert: (c) => ({ organization_id: c.owner.orgId, date: '2031-03-03', closed: false, start_time: '10:00', end_time: '14:00' }),
 		bad: [
-			[{ end_time: '09:00' }, CHECK], [{ closed: true }, CHECK], [{ start_time: null }, CHECK],
-			[{ note: long(201) }, CHECK], [{ provider_id: randomUUID() }, '23503'],
+			[{ end_time: '09:00' }, CHECK],
+			[{ closed: true }, CHECK],
+			[{ start_time: null }, CHECK],
+			[{ note: long(201) }, CHECK],
+			[{ provider_id: randomUUID() }, '23503'],
 		],
 	},
 	{
 		table: 'booking_appointments',
 		insert: (c) => ({
-			organization_id: c.owner.orgId, starts_at: '2031-03-03T10:00:00Z', ends_at: '2031-03-03T10:30:00Z',
-			guest_name: 'Valid Guest', guest_email: 'guest@example.com', status: 'cancelled',
+			organization_id: c.owner.orgId,
+			starts_at: '2031-03-03T10:00:00Z',
+			ends_at: '2031-03-03T10:30:00Z',
+			guest_name: 'Valid Guest',
+			guest_email: 'guest@example.com',
+			status: 'cancelled',
 		}),
 		bad: [
-			[{ status: 'done' }, ENUM], [{ ends_at: '2031-03-03T09:00:00Z' }, CHECK], [{ ends_at: '2031-03-03T10:00:00Z' }, CHECK],
-			[{ ends_at: '2031-03-04T11:00:00Z' }, CHECK], [{ guest_email: 'guest' }, CHECK], [{ guest_name: '  ' }, CHECK],
-			[{ total_price: -1 }, CHECK], [{ manage_token_hash: 'abc' }, CHECK], [{ guest_phone: long(41) }, CHECK],
+			[{ status: 'done' }, ENUM],
+			[{ ends_at: '2031-03-03T09:00:00Z' }, CHECK],
+			[{ ends_at: '2031-03-03T10:00:00Z' }, CHECK],
+			[{ ends_at: '2031-03-04T11:00:00Z' }, CHECK],
+			[{ guest_email: 'guest' }, CHECK],
+			[{ guest_name: '  ' }, CHECK],
+			[{ total_price: -1 }, CHECK],
+			[{ manage_token_hash: 'abc' }, CHECK],
+			[{ guest_phone: long(41) }, CHECK],
 			[{ provider_id: randomUUID() }, '23503'],
 		],
 	},
@@ -258,7 +376,10 @@ const ROLLBACK = new Error('rolled back on purpose')
 async function attempt(spec: Spec, ctx: Ctx, values: Row) {
 	await asSystem(async (trx) => {
 		if ('insert' in spec) {
-			await anyDb(trx).insertInto(spec.table).values({ ...spec.insert(ctx), ...values }).execute()
+			await anyDb(trx)
+				.insertInto(spec.table)
+				.values({ ...spec.insert(ctx), ...values })
+				.execute()
 		} else {
 			let q = anyDb(trx).updateTable(spec.table).set(values)
 			for (const [column, value] of Object.entries(spec.update(ctx))) q = q.where(column, '=', value)
@@ -280,17 +401,28 @@ beforeAll(async () => {
 		await sql`select public.purchase_upgrade(${owner.orgId}, ${CATALOGUE.upgrades.p2pEmail})`.execute(trx)
 		await trx.insertInto('transactions').values({ organization_id: owner.orgId, amount: 1 }).execute()
 	})
-	const client = await asUser(owner.userId, (trx) => trx.insertInto('clients').values({ organization_id: owner.orgId, name: 'Constraint Client' }).returning('id').executeTakeFirstOrThrow())
-	const omu = await asSystem((trx) => trx.selectFrom('organization_module_upgrades').select(['id', 'organization_module_id']).where('organization_id', '=', owner.orgId).executeTakeFirstOrThrow())
+	const client = await asUser(owner.userId, (trx) =>
+		trx.insertInto('clients').values({ organization_id: owner.orgId, name: 'Constraint Client' }).returning('id').executeTakeFirstOrThrow(),
+	)
+	const omu = await asSystem((trx) =>
+		trx
+			.selectFrom('organization_module_upgrades')
+			.select(['id', 'organization_module_id'])
+			.where('organization_id', '=', owner.orgId)
+			.executeTakeFirstOrThrow(),
+	)
 	ctx = { owner, omuId: omu.id, omuModuleId: omu.organization_module_id, clientId: client.id }
 })
 
 describe('every check and enum constraint rejects a bad value', () => {
 	test('covers every table of the public schema', async () => {
 		const tables = await asSystem(async (trx) =>
-			(await sql<{ name: string }>`
+			(
+				await sql<{ name: string }>`
 				select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
-				where n.nspname = 'public' and c.relkind = 'r' order by 1`.execute(trx)).rows.map((r) => r.name))
+				where n.nspname = 'public' and c.relkind = 'r' order by 1`.execute(trx)
+			).rows.map((r) => r.name),
+		)
 		expect(SPECS.map((s) => s.table).sort()).toEqual(tables)
 	})
 

@@ -11,11 +11,18 @@ async function seeded(name: string) {
 }
 
 describe('the demo data', () => {
-	test("fills a fresh organization with a year of payments, clients, a booking setup and an active module, all visible to its owner", async () => {
+	test('fills a fresh organization with a year of payments, clients, a booking setup and an active module, all visible to its owner', async () => {
 		const owner = await seeded('Demo Owner')
 		const seen = await asUser(owner.userId, async (trx) => {
-			const count = (table: 'transactions' | 'clients' | 'booking_services' | 'booking_providers' | 'booking_appointments' | 'organization_modules') =>
-				trx.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).where('organization_id', '=', owner.orgId).executeTakeFirstOrThrow().then((r) => Number(r.n))
+			const count = (
+				table: 'transactions' | 'clients' | 'booking_services' | 'booking_providers' | 'booking_appointments' | 'organization_modules',
+			) =>
+				trx
+					.selectFrom(table)
+					.select((eb) => eb.fn.countAll<number>().as('n'))
+					.where('organization_id', '=', owner.orgId)
+					.executeTakeFirstOrThrow()
+					.then((r) => Number(r.n))
 			const span = await sql<{ oldest: string; newest: string; methods: string[]; categories: string[]; with_client: number }>`
 				select min(date_received)::text as oldest, max(date_received)::text as newest,
 					array_agg(distinct payment_method::text order by payment_method::text) as methods,
@@ -28,11 +35,25 @@ describe('the demo data', () => {
 				services: await count('booking_services'),
 				providers: await count('booking_providers'),
 				appointments: await count('booking_appointments'),
-				modules: await trx.selectFrom('organization_modules').select(['module_id', 'activated_by']).where('organization_id', '=', owner.orgId).execute(),
+				modules: await trx
+					.selectFrom('organization_modules')
+					.select(['module_id', 'activated_by'])
+					.where('organization_id', '=', owner.orgId)
+					.execute(),
 				span: span.rows[0]!,
-				statuses: (await trx.selectFrom('booking_appointments').select('status').distinct().where('organization_id', '=', owner.orgId).execute()).map((r) => r.status).sort(),
-				hours: (await trx.selectFrom('booking_providers').select('business_hours').where('organization_id', '=', owner.orgId).execute()).map((r) => r.business_hours),
-				totals: await trx.selectFrom('organization_transaction_totals').select(['transaction_count', 'unique_client_count']).where('organization_id', '=', owner.orgId).executeTakeFirstOrThrow(),
+				statuses: (
+					await trx.selectFrom('booking_appointments').select('status').distinct().where('organization_id', '=', owner.orgId).execute()
+				)
+					.map((r) => r.status)
+					.sort(),
+				hours: (
+					await trx.selectFrom('booking_providers').select('business_hours').where('organization_id', '=', owner.orgId).execute()
+				).map((r) => r.business_hours),
+				totals: await trx
+					.selectFrom('organization_transaction_totals')
+					.select(['transaction_count', 'unique_client_count'])
+					.where('organization_id', '=', owner.orgId)
+					.executeTakeFirstOrThrow(),
 			}
 		})
 		expect(seen.transactions).toBeGreaterThanOrEqual(200)
@@ -55,11 +76,17 @@ describe('the demo data', () => {
 		const owner = await seeded('Demo Hours')
 		const { organization, providers } = await asUser(owner.userId, async (trx) => ({
 			organization: parseWeeklyHours(
-				(await trx.selectFrom('booking_settings').select('business_hours').where('organization_id', '=', owner.orgId).executeTakeFirstOrThrow()).business_hours,
+				(
+					await trx
+						.selectFrom('booking_settings')
+						.select('business_hours')
+						.where('organization_id', '=', owner.orgId)
+						.executeTakeFirstOrThrow()
+				).business_hours,
 			)!,
-			providers: (await trx.selectFrom('booking_providers').select('business_hours').where('organization_id', '=', owner.orgId).execute()).map(
-				(r) => parseWeeklyHours(r.business_hours)!,
-			),
+			providers: (
+				await trx.selectFrom('booking_providers').select('business_hours').where('organization_id', '=', owner.orgId).execute()
+			).map((r) => parseWeeklyHours(r.business_hours)!),
 		}))
 		for (const hours of providers) {
 			for (const day of WEEKDAYS) {
@@ -73,10 +100,15 @@ describe('the demo data', () => {
 
 	test('is the same data every time (a seeded generator), relative to today', async () => {
 		const [a, b] = [await seeded('Demo A'), await seeded('Demo B')]
-		const fingerprint = (orgId: string) => asSystem(async (trx) =>
-			(await sql<{ f: string }>`
+		const fingerprint = (orgId: string) =>
+			asSystem(
+				async (trx) =>
+					(
+						await sql<{ f: string }>`
 				select string_agg(amount::text || payment_method || category || coalesce(description, ''), ',' order by amount, external_id) as f
-				from public.transactions where organization_id = ${orgId}`.execute(trx)).rows[0]!.f)
+				from public.transactions where organization_id = ${orgId}`.execute(trx)
+					).rows[0]!.f,
+			)
 		expect(await fingerprint(a.orgId)).toBe(await fingerprint(b.orgId))
 	})
 })

@@ -35,7 +35,9 @@ describe.runIf(isDbTarget('pglite'))('reading a mailbox for payment notices', ()
 		await c.mailboxCreate(mailbox)
 		await c.logout()
 		await imap.appendMessage(fixture('08-chase-zelle.eml'), { mailbox, date: new Date(Date.now() - 200 * DAY) })
-		for (const file of readdirSync(DIR).filter((f) => f.endsWith('.eml')).sort()) {
+		for (const file of readdirSync(DIR)
+			.filter((f) => f.endsWith('.eml'))
+			.sort()) {
 			await imap.appendMessage(fixture(file), { mailbox, date: new Date(Date.now() - 2 * DAY) })
 		}
 		const first = await collectPayments(access(), null, { ...options, mailbox })
@@ -44,7 +46,12 @@ describe.runIf(isDbTarget('pglite'))('reading a mailbox for payment notices', ()
 		expect(first.ignored).toEqual({ outgoing: 2, request: 1, other: 1, spoofed: 1, unknown_sender: 2 })
 		expect(first.unreadable).toEqual([
 			{ subject: 'You have a new payment', sender: 'venmo@venmo.com', date: expect.stringMatching(/^2026-/), reason: 'not_understood' },
-			{ subject: 'Hans Weber sent you €20.00 EUR', sender: 'service@paypal.com', date: expect.stringMatching(/^2026-/), reason: 'not_understood' },
+			{
+				subject: 'Hans Weber sent you €20.00 EUR',
+				sender: 'service@paypal.com',
+				date: expect.stringMatching(/^2026-/),
+				reason: 'not_understood',
+			},
 		])
 		expect(first.cursor).toEqual({ uidValidity: expect.any(String), lastUid: 22 })
 		expect(first.reread).toBe(false)
@@ -68,7 +75,7 @@ describe.runIf(isDbTarget('pglite'))('reading a mailbox for payment notices', ()
 		expect(flags).toEqual([])
 	})
 
-	test('when the folder\'s UIDVALIDITY changes, the look-back window is read again', async () => {
+	test("when the folder's UIDVALIDITY changes, the look-back window is read again", async () => {
 		const mailbox = 'Recreated'
 		const c = await imap.client()
 		await c.mailboxCreate(mailbox)
@@ -100,7 +107,8 @@ describe.runIf(isDbTarget('pglite'))('reading a mailbox for payment notices', ()
 		fixture(file)
 			.toString('utf8')
 			.replace(/Message-ID: <[^>]+>/, `Message-ID: <${id}@fixtures.example.test>`)
-			.replace(/\r?\n$/, '') + `\r\n\r\n${'filler text of a very long newsletter, nothing to read here.....\r\n'.repeat(Math.ceil(bytes / 66))}`
+			.replace(/\r?\n$/, '') +
+		`\r\n\r\n${'filler text of a very long newsletter, nothing to read here.....\r\n'.repeat(Math.ceil(bytes / 66))}`
 
 	async function folderWith(name: string, messages: Array<string | Buffer>, date = new Date(Date.now() - 2 * DAY)) {
 		const c = await imap.client()
@@ -111,8 +119,16 @@ describe.runIf(isDbTarget('pglite'))('reading a mailbox for payment notices', ()
 
 	test('a message bigger than a notice can be is never downloaded: listed by its envelope when a payment service sent it, the rest is read', async () => {
 		const mailbox = 'Large'
-		const newsletter = grown('01-venmo-paid-you.eml', 80_000, 'news').replace('From: Venmo <venmo@venmo.com>', 'From: Shop <news@shop.example>')
-		await folderWith(mailbox, [fixture('01-venmo-paid-you.eml'), grown('06-paypal-got-money.eml', 80_000, 'big-paypal'), newsletter, fixture('04-cashapp-base64.eml')])
+		const newsletter = grown('01-venmo-paid-you.eml', 80_000, 'news').replace(
+			'From: Venmo <venmo@venmo.com>',
+			'From: Shop <news@shop.example>',
+		)
+		await folderWith(mailbox, [
+			fixture('01-venmo-paid-you.eml'),
+			grown('06-paypal-got-money.eml', 80_000, 'big-paypal'),
+			newsletter,
+			fixture('04-cashapp-base64.eml'),
+		])
 		const limits = { ...syncLimits('schedule'), maxMessageBytes: 64 * 1024 }
 		const downloaded: number[] = []
 		const plain = await readNewMessages(access(), null, (raw) => void downloaded.push(raw.length), { mailbox, limits })
@@ -122,7 +138,9 @@ describe.runIf(isDbTarget('pglite'))('reading a mailbox for payment notices', ()
 
 		const collected = await collectPayments(access(), null, { ...options, mailbox, limits })
 		expect(collected.payments.map((p) => p.method)).toEqual(['Venmo', 'CashApp'])
-		expect(collected.unreadable).toEqual([{ subject: "You've got money", sender: 'service@paypal.com', date: expect.stringMatching(/^2026-/), reason: 'too_large' }])
+		expect(collected.unreadable).toEqual([
+			{ subject: "You've got money", sender: 'service@paypal.com', date: expect.stringMatching(/^2026-/), reason: 'too_large' },
+		])
 		expect(collected.ignored.unknown_sender).toBe(1)
 		expect(collected.cursor).toEqual({ uidValidity: expect.any(String), lastUid: 4 })
 	})
@@ -158,10 +176,15 @@ describe.runIf(isDbTarget('pglite'))('reading a mailbox for payment notices', ()
 		await folderWith(mailbox, files.map(fixture))
 		const stop = new AbortController()
 		const first: number[] = []
-		const run = await readNewMessages(access(), null, (_raw, uid) => {
-			first.push(uid)
-			if (first.length === 2) stop.abort()
-		}, { mailbox, signal: stop.signal })
+		const run = await readNewMessages(
+			access(),
+			null,
+			(_raw, uid) => {
+				first.push(uid)
+				if (first.length === 2) stop.abort()
+			},
+			{ mailbox, signal: stop.signal },
+		)
 		expect(run).toMatchObject({ more: true, failure: null, read: first.length })
 		expect(run.cursor.lastUid).toBe(first.at(-1))
 		const rest: number[] = []
@@ -176,7 +199,11 @@ describe.runIf(isDbTarget('pglite'))('reading a mailbox for payment notices', ()
 
 	test('a message the server sends bigger than it announced is cut off by the literal cap: what came before is kept, that message skipped, the trouble reported', async () => {
 		const mailbox = 'Liar'
-		await folderWith(mailbox, [fixture('01-venmo-paid-you.eml'), grown('06-paypal-got-money.eml', 100_000, 'liar'), fixture('04-cashapp-base64.eml')])
+		await folderWith(mailbox, [
+			fixture('01-venmo-paid-you.eml'),
+			grown('06-paypal-got-money.eml', 100_000, 'liar'),
+			fixture('04-cashapp-base64.eml'),
+		])
 		// As if the server had announced the 100 KB message as small: the size check lets it through, the cap stops it.
 		const limits = { ...syncLimits('schedule'), maxMessageBytes: 1024 * 1024, maxLiteralSize: 32 * 1024, maxResponseSize: 64 * 1024 }
 		const seen: number[] = []
@@ -184,7 +211,10 @@ describe.runIf(isDbTarget('pglite'))('reading a mailbox for payment notices', ()
 		expect(seen).toEqual([1])
 		expect(run).toMatchObject({ more: true, failure: 'protocol', cursor: { lastUid: 2 } })
 		const next: number[] = []
-		expect(await readNewMessages(access(), run.cursor, (_raw, uid) => void next.push(uid), { mailbox, limits })).toMatchObject({ more: false, failure: null })
+		expect(await readNewMessages(access(), run.cursor, (_raw, uid) => void next.push(uid), { mailbox, limits })).toMatchObject({
+			more: false,
+			failure: null,
+		})
 		expect(next).toEqual([3])
 	})
 })

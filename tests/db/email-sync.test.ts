@@ -22,7 +22,9 @@ process.env.SECRETS_KEY ??= 'db-test-secrets-key-of-at-least-32-characters'
 process.env.IMAP_ALLOW_PRIVATE_HOSTS ??= 'true'
 
 const DIR = path.resolve('tests/unit/fixtures/mailbox')
-const FILES = readdirSync(DIR).filter((f) => f.endsWith('.eml')).sort()
+const FILES = readdirSync(DIR)
+	.filter((f) => f.endsWith('.eml'))
+	.sort()
 const fixture = (file: string) => readFileSync(path.join(DIR, file))
 const DAY = 86_400_000
 const P2P = CATALOGUE.modules.p2p
@@ -75,7 +77,11 @@ async function syncState(orgId: string) {
 			.where('organization_id', '=', orgId)
 			.where('module_id', '=', P2P)
 			.executeTakeFirst(),
-		credential: await trx.selectFrom('integration_credentials').select(['error_message', 'last_sync']).where('organization_id', '=', orgId).executeTakeFirst(),
+		credential: await trx
+			.selectFrom('integration_credentials')
+			.select(['error_message', 'last_sync'])
+			.where('organization_id', '=', orgId)
+			.executeTakeFirst(),
 	}))
 }
 
@@ -133,13 +139,26 @@ describe('syncing the connected mailbox', () => {
 			['button', 'succeeded', 12],
 		])
 		expect(runs[2]!.unreadable).toEqual([
-			{ subject: 'You have a new payment', sender: 'venmo@venmo.com', date: expect.stringMatching(/^2026-11-20T/), reason: 'not_understood' },
-			{ subject: 'Hans Weber sent you €20.00 EUR', sender: 'service@paypal.com', date: expect.stringMatching(/^2026-11-20T/), reason: 'not_understood' },
+			{
+				subject: 'You have a new payment',
+				sender: 'venmo@venmo.com',
+				date: expect.stringMatching(/^2026-11-20T/),
+				reason: 'not_understood',
+			},
+			{
+				subject: 'Hans Weber sent you €20.00 EUR',
+				sender: 'service@paypal.com',
+				date: expect.stringMatching(/^2026-11-20T/),
+				reason: 'not_understood',
+			},
 		])
 		// Another organization sees none of it.
 		const stranger = await createUser('Stranger')
 		expect(await listSyncRuns(stranger.userId, owner.orgId)).toEqual([])
-		expect(await syncMailbox(owner.orgId, { trigger: 'button', userId: stranger.userId, mailbox: owner.mailbox })).toEqual({ ok: false, code: 'not_member' })
+		expect(await syncMailbox(owner.orgId, { trigger: 'button', userId: stranger.userId, mailbox: owner.mailbox })).toEqual({
+			ok: false,
+			code: 'not_member',
+		})
 
 		// Undo from the import history removes the first run's payments.
 		expect(await undoImport(owner.userId, (first.ok && first.batchId) as string)).toEqual({ ok: true, removed: 12 })
@@ -168,20 +187,33 @@ describe('syncing the connected mailbox', () => {
 		expect((await dueSyncKeys(later)).filter((k) => k.startsWith(owner.orgId))).toEqual([])
 
 		// Reconnecting with the right password: due again, and the next run imports.
-		await connectImap(owner.userId, owner.orgId, CATALOGUE.upgrades.p2pEmail, { host: imap.host, port: imap.port, tls: false, user: imap.user, password: imap.password })
+		await connectImap(owner.userId, owner.orgId, CATALOGUE.upgrades.p2pEmail, {
+			host: imap.host,
+			port: imap.port,
+			tls: false,
+			user: imap.user,
+			password: imap.password,
+		})
 		expect((await dueSyncKeys(later)).filter((k) => k.startsWith(owner.orgId))).toHaveLength(1)
-		expect(await syncMailbox(owner.orgId, { trigger: 'button', userId: owner.userId, mailbox: owner.mailbox })).toMatchObject({ ok: true, counts: { created: 1 } })
+		expect(await syncMailbox(owner.orgId, { trigger: 'button', userId: owner.userId, mailbox: owner.mailbox })).toMatchObject({
+			ok: true,
+			counts: { created: 1 },
+		})
 		expect((await syncState(owner.orgId)).status).toMatchObject({ sync_status: 'idle', error_message: null })
 	})
 
 	test('when the folder is recreated (new UIDVALIDITY) the window is read again without duplicates', async () => {
 		const owner = await connectedOwner(['01-venmo-paid-you.eml', '09-bofa-zelle-1.eml'])
-		expect(await syncMailbox(owner.orgId, { trigger: 'button', userId: owner.userId, mailbox: owner.mailbox })).toMatchObject({ ok: true, counts: { created: 2 } })
+		expect(await syncMailbox(owner.orgId, { trigger: 'button', userId: owner.userId, mailbox: owner.mailbox })).toMatchObject({
+			ok: true,
+			counts: { created: 2 },
+		})
 		const c = await imap.client()
 		await c.mailboxDelete(owner.mailbox)
 		await c.mailboxCreate(owner.mailbox)
 		await c.logout()
-		for (const file of ['01-venmo-paid-you.eml', '09-bofa-zelle-1.eml', '04-cashapp-base64.eml']) await imap.appendMessage(fixture(file), { mailbox: owner.mailbox })
+		for (const file of ['01-venmo-paid-you.eml', '09-bofa-zelle-1.eml', '04-cashapp-base64.eml'])
+			await imap.appendMessage(fixture(file), { mailbox: owner.mailbox })
 		const after = await syncMailbox(owner.orgId, { trigger: 'button', userId: owner.userId, mailbox: owner.mailbox })
 		expect(after).toMatchObject({ ok: true, counts: { read: 3, created: 1, duplicates: 2 } })
 		expect(await transactions(owner.orgId)).toHaveLength(3)
@@ -209,8 +241,13 @@ describe('syncing the connected mailbox', () => {
 		})
 		expect(await syncMailbox(owner.orgId, { trigger: 'button', userId: owner.userId, mailbox: owner.mailbox })).toMatchObject({ ok: true })
 		// A fresh pending claim is respected.
-		await asSystem((trx) => sql`update public.module_sync_status set sync_status = 'pending' where organization_id = ${owner.orgId}`.execute(trx))
-		expect(await syncMailbox(owner.orgId, { trigger: 'button', userId: owner.userId, mailbox: owner.mailbox })).toEqual({ ok: false, code: 'in_progress' })
+		await asSystem((trx) =>
+			sql`update public.module_sync_status set sync_status = 'pending' where organization_id = ${owner.orgId}`.execute(trx),
+		)
+		expect(await syncMailbox(owner.orgId, { trigger: 'button', userId: owner.userId, mailbox: owner.mailbox })).toEqual({
+			ok: false,
+			code: 'in_progress',
+		})
 	})
 
 	test('the schedule runs each organization once per interval, whichever instance ticks', async () => {
@@ -249,14 +286,25 @@ describe('syncing the connected mailbox', () => {
 		await emailSyncJob.run(`${owner.orgId}@${new Date().toISOString()}`, context)
 		expect(await listSyncRuns(owner.userId, owner.orgId)).toMatchObject([{ trigger: 'schedule', status: 'failed', errorCode: 'timeout' }])
 		expect(await transactions(owner.orgId)).toEqual([])
-		expect(await syncMailbox(owner.orgId, { trigger: 'schedule', mailbox: owner.mailbox })).toMatchObject({ ok: true, counts: { created: 1 } })
+		expect(await syncMailbox(owner.orgId, { trigger: 'schedule', mailbox: owner.mailbox })).toMatchObject({
+			ok: true,
+			counts: { created: 1 },
+		})
 	})
 
 	test("a notice bigger than a notice can be is not downloaded: the run's could-not-read list names it with its reason", async () => {
-		const big = fixture('06-paypal-got-money.eml').toString().replace(/\r?\n$/, '') + `\r\n\r\n${'padding line of a message far bigger than any payment notice......\r\n'.repeat(400)}`
+		const big =
+			fixture('06-paypal-got-money.eml')
+				.toString()
+				.replace(/\r?\n$/, '') + `\r\n\r\n${'padding line of a message far bigger than any payment notice......\r\n'.repeat(400)}`
 		const owner = await connectedOwner(['01-venmo-paid-you.eml'])
 		await imap.appendMessage(big, { mailbox: owner.mailbox })
-		const run = await syncMailbox(owner.orgId, { trigger: 'button', userId: owner.userId, mailbox: owner.mailbox, limits: { maxMessageBytes: 16 * 1024 } })
+		const run = await syncMailbox(owner.orgId, {
+			trigger: 'button',
+			userId: owner.userId,
+			mailbox: owner.mailbox,
+			limits: { maxMessageBytes: 16 * 1024 },
+		})
 		expect(run).toMatchObject({ ok: true, counts: { read: 2, created: 1, unreadable: 1 } })
 		expect((await listSyncRuns(owner.userId, owner.orgId))[0]!.unreadable).toEqual([
 			{ subject: "You've got money", sender: 'service@paypal.com', date: expect.any(String), reason: 'too_large' },
@@ -264,7 +312,10 @@ describe('syncing the connected mailbox', () => {
 	})
 
 	test('a server that sends more than it announced is cut off: the payments read before are kept, that message skipped, the owner told; the next run goes on', async () => {
-		const big = fixture('06-paypal-got-money.eml').toString().replace(/\r?\n$/, '') + `\r\n\r\n${'padding line of a message far bigger than any payment notice......\r\n'.repeat(1500)}`
+		const big =
+			fixture('06-paypal-got-money.eml')
+				.toString()
+				.replace(/\r?\n$/, '') + `\r\n\r\n${'padding line of a message far bigger than any payment notice......\r\n'.repeat(1500)}`
 		const owner = await connectedOwner(['01-venmo-paid-you.eml'])
 		await imap.appendMessage(big, { mailbox: owner.mailbox })
 		await imap.appendMessage(fixture('04-cashapp-base64.eml'), { mailbox: owner.mailbox })
@@ -274,8 +325,13 @@ describe('syncing the connected mailbox', () => {
 		expect(cut).toEqual({ ok: false, code: 'protocol', runId: expect.any(String) })
 		expect((await transactions(owner.orgId)).map((t) => t.payment_method)).toEqual(['Venmo'])
 		expect((await syncState(owner.orgId)).status).toMatchObject({ sync_status: 'error', error_message: 'protocol' })
-		expect(await listSyncRuns(owner.userId, owner.orgId)).toMatchObject([{ status: 'failed', errorCode: 'protocol', batchId: expect.any(String), counts: { read: 2, created: 1 } }])
-		expect(await syncMailbox(owner.orgId, { trigger: 'button', userId: owner.userId, mailbox: owner.mailbox, limits })).toMatchObject({ ok: true, counts: { read: 1, created: 1 } })
+		expect(await listSyncRuns(owner.userId, owner.orgId)).toMatchObject([
+			{ status: 'failed', errorCode: 'protocol', batchId: expect.any(String), counts: { read: 2, created: 1 } },
+		])
+		expect(await syncMailbox(owner.orgId, { trigger: 'button', userId: owner.userId, mailbox: owner.mailbox, limits })).toMatchObject({
+			ok: true,
+			counts: { read: 1, created: 1 },
+		})
 		expect((await transactions(owner.orgId)).map((t) => t.payment_method).sort()).toEqual(['CashApp', 'Venmo'])
 	})
 
@@ -291,11 +347,19 @@ describe('syncing the connected mailbox', () => {
 				password: 'app-password',
 			})
 			let started = Date.now()
-			const budget = await syncMailbox(owner.orgId, { trigger: 'button', userId: owner.userId, limits: { deadlineMs: 1_500, socketTimeout: 10_000 } })
+			const budget = await syncMailbox(owner.orgId, {
+				trigger: 'button',
+				userId: owner.userId,
+				limits: { deadlineMs: 1_500, socketTimeout: 10_000 },
+			})
 			expect(budget).toEqual({ ok: false, code: 'timeout', runId: expect.any(String) })
 			expect(Date.now() - started).toBeLessThan(4_000)
 			started = Date.now()
-			await emailSyncJob.run(`${owner.orgId}@${new Date().toISOString()}`, { now: new Date(), job: 'email-sync', signal: AbortSignal.timeout(1_500) })
+			await emailSyncJob.run(`${owner.orgId}@${new Date().toISOString()}`, {
+				now: new Date(),
+				job: 'email-sync',
+				signal: AbortSignal.timeout(1_500),
+			})
 			expect(Date.now() - started).toBeLessThan(4_000)
 			expect(await listSyncRuns(owner.userId, owner.orgId)).toMatchObject([
 				{ trigger: 'schedule', status: 'failed', errorCode: 'timeout' },
@@ -324,7 +388,14 @@ describe('syncing the connected mailbox', () => {
 				return void res.end(JSON.stringify({ id: m.id, internalDate: String(m.internalDate), raw: fixture(m.file).toString('base64url') }))
 			}
 			const after = Number(/after:(\d+)/.exec(url.searchParams.get('q') ?? '')?.[1] ?? 0) * 1000
-			res.end(JSON.stringify({ messages: stored.filter((m) => m.internalDate > after).reverse().map((m) => ({ id: m.id })) }))
+			res.end(
+				JSON.stringify({
+					messages: stored
+						.filter((m) => m.internalDate > after)
+						.reverse()
+						.map((m) => ({ id: m.id })),
+				}),
+			)
 		})
 		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
 		const address = server.address()
@@ -333,16 +404,28 @@ describe('syncing the connected mailbox', () => {
 			const owner = await createUser('Gmail Owner')
 			await asUser(owner.userId, (trx) => sql`select public.purchase_upgrade(${owner.orgId}, ${CATALOGUE.upgrades.p2pEmail})`.execute(trx))
 			const connect = (expiresAt: Date) =>
-				saveConnection(owner.userId, owner.orgId, CATALOGUE.upgrades.p2pEmail, { provider: 'gmail', account: 'owner@gmail.test', accessToken: 'gmail-token', refreshToken: null, expiresAt })
+				saveConnection(owner.userId, owner.orgId, CATALOGUE.upgrades.p2pEmail, {
+					provider: 'gmail',
+					account: 'owner@gmail.test',
+					accessToken: 'gmail-token',
+					refreshToken: null,
+					expiresAt,
+				})
 			await connect(new Date(Date.now() + 3600_000))
 			const first = await syncMailbox(owner.orgId, { trigger: 'button', userId: owner.userId, gmailBaseUrl })
 			expect(first).toMatchObject({ ok: true, counts: { read: 2, created: 2 } })
-			expect(await syncMailbox(owner.orgId, { trigger: 'schedule', gmailBaseUrl })).toMatchObject({ ok: true, counts: { read: 0, created: 0 } })
+			expect(await syncMailbox(owner.orgId, { trigger: 'schedule', gmailBaseUrl })).toMatchObject({
+				ok: true,
+				counts: { read: 0, created: 0 },
+			})
 			expect((await transactions(owner.orgId)).map((t) => t.payment_method).sort()).toEqual(['Venmo', 'Zelle'])
 
 			// The token expired and no refresh token was granted: the owner must connect Gmail again.
 			await connect(new Date(Date.now() - 3600_000))
-			expect(await syncMailbox(owner.orgId, { trigger: 'button', userId: owner.userId, gmailBaseUrl })).toMatchObject({ ok: false, code: 'auth' })
+			expect(await syncMailbox(owner.orgId, { trigger: 'button', userId: owner.userId, gmailBaseUrl })).toMatchObject({
+				ok: false,
+				code: 'auth',
+			})
 			expect((await syncState(owner.orgId)).status).toMatchObject({ sync_status: 'error', error_message: 'auth' })
 		} finally {
 			await new Promise<void>((resolve) => server.close(() => resolve()))

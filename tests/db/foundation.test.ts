@@ -15,8 +15,14 @@ describe('sign-up', () => {
 			trx.selectFrom('booking_settings').selectAll().where('organization_id', '=', ana.orgId).executeTakeFirstOrThrow(),
 		)
 		expect(settings).toMatchObject({
-			min_advance_hours: 1, max_advance_days: 30, buffer_minutes: 0, auto_confirm: true,
-			allow_guest_booking: true, require_phone: false, cancellation_hours: 24, timezone: 'UTC',
+			min_advance_hours: 1,
+			max_advance_days: 30,
+			buffer_minutes: 0,
+			auto_confirm: true,
+			allow_guest_booking: true,
+			require_phone: false,
+			cancellation_hours: 24,
+			timezone: 'UTC',
 		})
 		expect(settings.business_hours).toMatchObject({
 			monday: { start: '09:00', end: '17:00', enabled: true },
@@ -36,9 +42,7 @@ describe('sign-up', () => {
 	test('two users with the same name get different slugs', async () => {
 		const a = await createUser('Same Name')
 		const b = await createUser('Same Name')
-		const slugs = await asSystem((trx) =>
-			trx.selectFrom('organizations').select('slug').where('id', 'in', [a.orgId, b.orgId]).execute(),
-		)
+		const slugs = await asSystem((trx) => trx.selectFrom('organizations').select('slug').where('id', 'in', [a.orgId, b.orgId]).execute())
 		expect(new Set(slugs.map((s) => s.slug)).size).toBe(2)
 	})
 })
@@ -61,7 +65,9 @@ describe('tenant isolation', () => {
 		const b = await createUser('Org B Owner')
 		const changed = await asUser(b.userId, async (trx) => ({
 			org: (await trx.updateTable('organizations').set({ name: 'hacked' }).where('id', '=', a.orgId).executeTakeFirst()).numUpdatedRows,
-			settings: (await trx.updateTable('booking_settings').set({ buffer_minutes: 99 }).where('organization_id', '=', a.orgId).executeTakeFirst()).numUpdatedRows,
+			settings: (
+				await trx.updateTable('booking_settings').set({ buffer_minutes: 99 }).where('organization_id', '=', a.orgId).executeTakeFirst()
+			).numUpdatedRows,
 		}))
 		expect(changed).toEqual({ org: 0n, settings: 0n })
 		const org = await asSystem((trx) => trx.selectFrom('organizations').select('name').where('id', '=', a.orgId).executeTakeFirstOrThrow())
@@ -73,26 +79,34 @@ describe('tenant isolation', () => {
 		const m = await createUser('Member M')
 		await addMember(a.orgId, m.userId, 'member')
 		const attempts: Array<(trx: Tx) => Promise<unknown>> = [
-			(trx) =>
-				trx.updateTable('organization_members').set({ role: 'owner' }).where('user_id', '=', m.userId).execute(),
-			(trx) =>
-				trx.insertInto('organization_members').values({ organization_id: a.orgId, user_id: m.userId, role: 'owner' }).execute(),
-			(trx) =>
-				trx.updateTable('organizations').set({ gears_remaining: 999999 }).where('id', '=', a.orgId).execute(),
-			(trx) =>
-				trx.updateTable('organizations').set({ gears_owned: 999999 }).where('id', '=', m.orgId).execute(),
-			(trx) =>
-				trx.updateTable('organizations').set({ slug: 'taken-over' }).where('id', '=', m.orgId).execute(),
-			(trx) =>
-				trx.deleteFrom('organizations').where('id', '=', m.orgId).execute(),
+			(trx) => trx.updateTable('organization_members').set({ role: 'owner' }).where('user_id', '=', m.userId).execute(),
+			(trx) => trx.insertInto('organization_members').values({ organization_id: a.orgId, user_id: m.userId, role: 'owner' }).execute(),
+			(trx) => trx.updateTable('organizations').set({ gears_remaining: 999999 }).where('id', '=', a.orgId).execute(),
+			(trx) => trx.updateTable('organizations').set({ gears_owned: 999999 }).where('id', '=', m.orgId).execute(),
+			(trx) => trx.updateTable('organizations').set({ slug: 'taken-over' }).where('id', '=', m.orgId).execute(),
+			(trx) => trx.deleteFrom('organizations').where('id', '=', m.orgId).execute(),
 		]
 		for (const attempt of attempts) {
-			const error = await asUser(m.userId, attempt).then(() => null, (e: unknown) => e)
+			const error = await asUser(m.userId, attempt).then(
+				() => null,
+				(e: unknown) => e,
+			)
 			expect(dbErrorCode(error)).toBe('42501') // insufficient privilege
 		}
 		const state = await asSystem(async (trx) => ({
-			role: (await trx.selectFrom('organization_members').select('role').where('organization_id', '=', a.orgId).where('user_id', '=', m.userId).executeTakeFirstOrThrow()).role,
-			orgs: await trx.selectFrom('organizations').select(['gears_owned', 'gears_remaining']).where('id', 'in', [a.orgId, m.orgId]).execute(),
+			role: (
+				await trx
+					.selectFrom('organization_members')
+					.select('role')
+					.where('organization_id', '=', a.orgId)
+					.where('user_id', '=', m.userId)
+					.executeTakeFirstOrThrow()
+			).role,
+			orgs: await trx
+				.selectFrom('organizations')
+				.select(['gears_owned', 'gears_remaining'])
+				.where('id', 'in', [a.orgId, m.orgId])
+				.execute(),
 		}))
 		expect(state.role).toBe('member')
 		expect(state.orgs).toEqual([
@@ -104,7 +118,10 @@ describe('tenant isolation', () => {
 	test('anon reads nothing directly', async () => {
 		await createUser('Someone')
 		for (const table of ['organizations', 'organization_members', 'profiles', 'booking_settings'] as const) {
-			const error = await asAnon((trx) => trx.selectFrom(table).selectAll().execute()).then(() => null, (e: unknown) => e)
+			const error = await asAnon((trx) => trx.selectFrom(table).selectAll().execute()).then(
+				() => null,
+				(e: unknown) => e,
+			)
 			expect(dbErrorCode(error)).toBe('42501')
 		}
 	})
@@ -152,7 +169,12 @@ describe('one way into the database', () => {
 		).rejects.toThrow(/division by zero/)
 		const after = await asSystem(async (trx) => ({
 			name: (await trx.selectFrom('organizations').select('name').where('id', '=', a.orgId).executeTakeFirstOrThrow()).name,
-			...(await sql<{ role: string; claims: string | null }>`select current_user as role, nullif(current_setting('request.jwt.claims', true), '') as claims`.execute(trx)).rows[0]!,
+			...(
+				await sql<{
+					role: string
+					claims: string | null
+				}>`select current_user as role, nullif(current_setting('request.jwt.claims', true), '') as claims`.execute(trx)
+			).rows[0]!,
 		}))
 		expect(after).toEqual({ name: 'Rollback Owner', role: expect.not.stringMatching(/^(authenticated|anon)$/), claims: null })
 	})
@@ -168,7 +190,10 @@ describe('one way into the database', () => {
 			return 'returned'
 		})
 		await expect(attempt).rejects.toMatchObject({ code: '23505' })
-		const name = await asUser(a.userId, async (trx) => (await trx.selectFrom('organizations').select('name').where('id', '=', a.orgId).executeTakeFirstOrThrow()).name)
+		const name = await asUser(
+			a.userId,
+			async (trx) => (await trx.selectFrom('organizations').select('name').where('id', '=', a.orgId).executeTakeFirstOrThrow()).name,
+		)
 		expect(name).toBe('Commit Owner')
 	})
 

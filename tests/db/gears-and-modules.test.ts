@@ -7,15 +7,27 @@ const { modules, upgrades } = CATALOGUE
 const call = {
 	activate: (trx: Tx, org: string, mod: string) => sql<{ id: string }>`select public.activate_module(${org}, ${mod}) as id`.execute(trx),
 	deactivate: (trx: Tx, org: string, mod: string) => sql`select public.deactivate_module(${org}, ${mod})`.execute(trx),
-	purchase: (trx: Tx, org: string, upgrade: string) => sql<{ id: string }>`select public.purchase_upgrade(${org}, ${upgrade}) as id`.execute(trx),
-	remove: (trx: Tx, org: string, upgrade: string) => sql<{ id: string }>`select public.remove_upgrade(${org}, ${upgrade}) as id`.execute(trx),
+	purchase: (trx: Tx, org: string, upgrade: string) =>
+		sql<{ id: string }>`select public.purchase_upgrade(${org}, ${upgrade}) as id`.execute(trx),
+	remove: (trx: Tx, org: string, upgrade: string) =>
+		sql<{ id: string }>`select public.remove_upgrade(${org}, ${upgrade}) as id`.execute(trx),
 }
 
 async function state(orgId: string) {
 	return asSystem(async (trx) => ({
-		modules: (await trx.selectFrom('organization_modules').select('module_id').where('organization_id', '=', orgId).orderBy('module_id').execute()).map((r) => r.module_id),
-		upgrades: (await trx.selectFrom('organization_module_upgrades').select('upgrade_id').where('organization_id', '=', orgId).orderBy('upgrade_id').execute()).map((r) => r.upgrade_id),
-		remaining: (await trx.selectFrom('organizations').select('gears_remaining').where('id', '=', orgId).executeTakeFirstOrThrow()).gears_remaining,
+		modules: (
+			await trx.selectFrom('organization_modules').select('module_id').where('organization_id', '=', orgId).orderBy('module_id').execute()
+		).map((r) => r.module_id),
+		upgrades: (
+			await trx
+				.selectFrom('organization_module_upgrades')
+				.select('upgrade_id')
+				.where('organization_id', '=', orgId)
+				.orderBy('upgrade_id')
+				.execute()
+		).map((r) => r.upgrade_id),
+		remaining: (await trx.selectFrom('organizations').select('gears_remaining').where('id', '=', orgId).executeTakeFirstOrThrow())
+			.gears_remaining,
 	}))
 }
 
@@ -29,7 +41,11 @@ describe('the gear ledger', () => {
 	test('sign-up records the 15,000 starting gears as the first ledger row', async () => {
 		const ana = await createUser('Ledger Ana')
 		const rows = await asUser(ana.userId, (trx) =>
-			trx.selectFrom('gear_ledger').select(['delta', 'balance_after', 'reason', 'actor_id']).where('organization_id', '=', ana.orgId).execute(),
+			trx
+				.selectFrom('gear_ledger')
+				.select(['delta', 'balance_after', 'reason', 'actor_id'])
+				.where('organization_id', '=', ana.orgId)
+				.execute(),
 		)
 		expect(rows).toEqual([{ delta: 15000, balance_after: 15000, reason: 'initial_grant', actor_id: ana.userId }])
 		expect(await gearBalance(ana.orgId)).toMatchObject({ owned: 15000, remaining: 15000, granted: 15000, ledger: 15000 })
@@ -37,18 +53,20 @@ describe('the gear ledger', () => {
 
 	test('a balance written without its ledger row cannot be committed, not even by the owner connection', async () => {
 		const ana = await createUser('Ledger Ana')
-		const error = await refusal(asSystem((trx) =>
-			trx.updateTable('organizations').set({ gears_remaining: 99_999, gears_owned: 99_999 }).where('id', '=', ana.orgId).execute(),
-		))
+		const error = await refusal(
+			asSystem((trx) =>
+				trx.updateTable('organizations').set({ gears_remaining: 99_999, gears_owned: 99_999 }).where('id', '=', ana.orgId).execute(),
+			),
+		)
 		expect(error).toBe('gear_ledger_mismatch')
 		expect(await gearBalance(ana.orgId)).toMatchObject({ owned: 15000, remaining: 15000 })
 	})
 
 	test('ledger rows cannot be rewritten', async () => {
 		const ana = await createUser('Ledger Ana')
-		const error = await refusal(asSystem((trx) =>
-			trx.updateTable('gear_ledger').set({ delta: 1_000_000 }).where('organization_id', '=', ana.orgId).execute(),
-		))
+		const error = await refusal(
+			asSystem((trx) => trx.updateTable('gear_ledger').set({ delta: 1_000_000 }).where('organization_id', '=', ana.orgId).execute()),
+		)
 		expect(error).toBe('gear_ledger_append_only')
 	})
 
@@ -66,8 +84,12 @@ describe('the gear ledger', () => {
 
 	test('signed-in users and visitors cannot reach spend_gears or any helper of the private schema', async () => {
 		const ana = await createUser('Spender')
-		expect(await refusal(asUser(ana.userId, (trx) => sql`select private.spend_gears(${ana.orgId}, 10, 'adjustment')`.execute(trx)))).toBe('42501')
-		expect(await refusal(asUser(ana.userId, (trx) => sql`select private.grant_gears(${ana.orgId}, 10, 'grant')`.execute(trx)))).toBe('42501')
+		expect(await refusal(asUser(ana.userId, (trx) => sql`select private.spend_gears(${ana.orgId}, 10, 'adjustment')`.execute(trx)))).toBe(
+			'42501',
+		)
+		expect(await refusal(asUser(ana.userId, (trx) => sql`select private.grant_gears(${ana.orgId}, 10, 'grant')`.execute(trx)))).toBe(
+			'42501',
+		)
 		expect(await refusal(asAnon((trx) => sql`select private.spend_gears(${ana.orgId}, 10, 'adjustment')`.execute(trx)))).toBe('42501')
 		expect(await gearBalance(ana.orgId)).toMatchObject({ remaining: 15000 })
 	})
@@ -82,10 +104,16 @@ describe('activating and deactivating modules', () => {
 		)
 		expect(row).toMatchObject({ organization_id: owner.orgId, module_id: modules.crm, status: 'activated', activated_by: owner.userId })
 		const spend = await asUser(owner.userId, (trx) =>
-			trx.selectFrom('gear_ledger').select(['delta', 'balance_after', 'reason', 'module_id', 'actor_id'])
-				.where('organization_id', '=', owner.orgId).where('reason', '=', 'module_activation').execute(),
+			trx
+				.selectFrom('gear_ledger')
+				.select(['delta', 'balance_after', 'reason', 'module_id', 'actor_id'])
+				.where('organization_id', '=', owner.orgId)
+				.where('reason', '=', 'module_activation')
+				.execute(),
 		)
-		expect(spend).toEqual([{ delta: -500, balance_after: 14500, reason: 'module_activation', module_id: modules.crm, actor_id: owner.userId }])
+		expect(spend).toEqual([
+			{ delta: -500, balance_after: 14500, reason: 'module_activation', module_id: modules.crm, actor_id: owner.userId },
+		])
 		expect(await gearBalance(owner.orgId)).toMatchObject({ remaining: 14500, ledger: 14500 })
 	})
 
@@ -111,7 +139,9 @@ describe('activating and deactivating modules', () => {
 
 	test('an unknown module is refused (module_not_found)', async () => {
 		const owner = await createUser('Module Owner')
-		expect(await refusal(asUser(owner.userId, (trx) => call.activate(trx, owner.orgId, '00000000-0000-4000-8000-000000000000')))).toBe('module_not_found')
+		expect(await refusal(asUser(owner.userId, (trx) => call.activate(trx, owner.orgId, '00000000-0000-4000-8000-000000000000')))).toBe(
+			'module_not_found',
+		)
 	})
 
 	test('administrators, managers and members are refused (not_owner); so is an owner of another organization', async () => {
@@ -159,12 +189,21 @@ describe('buying and removing upgrades', () => {
 		await asUser(owner.userId, (trx) => call.purchase(trx, owner.orgId, upgrades.p2pEmail))
 		expect(await state(owner.orgId)).toEqual({ modules: [modules.p2p], upgrades: [upgrades.p2pEmail], remaining: 14000 })
 		const row = await asUser(owner.userId, (trx) =>
-			trx.selectFrom('organization_module_upgrades as u').innerJoin('organization_modules as m', 'm.id', 'u.organization_module_id')
-				.select(['u.purchased_by', 'm.module_id', 'm.activated_by']).where('u.organization_id', '=', owner.orgId).executeTakeFirstOrThrow(),
+			trx
+				.selectFrom('organization_module_upgrades as u')
+				.innerJoin('organization_modules as m', 'm.id', 'u.organization_module_id')
+				.select(['u.purchased_by', 'm.module_id', 'm.activated_by'])
+				.where('u.organization_id', '=', owner.orgId)
+				.executeTakeFirstOrThrow(),
 		)
 		expect(row).toEqual({ purchased_by: owner.userId, module_id: modules.p2p, activated_by: owner.userId })
 		const ledger = await asUser(owner.userId, (trx) =>
-			trx.selectFrom('gear_ledger').select(['delta', 'reason', 'upgrade_id', 'module_id']).where('organization_id', '=', owner.orgId).where('reason', '=', 'upgrade_purchase').execute(),
+			trx
+				.selectFrom('gear_ledger')
+				.select(['delta', 'reason', 'upgrade_id', 'module_id'])
+				.where('organization_id', '=', owner.orgId)
+				.where('reason', '=', 'upgrade_purchase')
+				.execute(),
 		)
 		expect(ledger).toEqual([{ delta: -1000, reason: 'upgrade_purchase', upgrade_id: upgrades.p2pEmail, module_id: modules.p2p }])
 	})
@@ -177,7 +216,9 @@ describe('buying and removing upgrades', () => {
 		await asUser(owner.userId, (trx) => call.purchase(trx, owner.orgId, upgrades.automation))
 		// 750 (the Reports module, not active before) + 2000 + 1500
 		expect(await state(owner.orgId)).toEqual({
-			modules: [modules.reports], upgrades: [upgrades.advancedAnalytics, upgrades.automation].sort(), remaining: 10750,
+			modules: [modules.reports],
+			upgrades: [upgrades.advancedAnalytics, upgrades.automation].sort(),
+			remaining: 10750,
 		})
 	})
 
@@ -188,7 +229,9 @@ describe('buying and removing upgrades', () => {
 		await drainTo(owner.orgId, 1499)
 		expect(await refusal(asUser(owner.userId, (trx) => call.purchase(trx, owner.orgId, upgrades.automation)))).toBe('insufficient_gears')
 		expect(await state(owner.orgId)).toMatchObject({ upgrades: [upgrades.advancedAnalytics], remaining: 1499 })
-		expect(await refusal(asUser(owner.userId, (trx) => call.purchase(trx, owner.orgId, '00000000-0000-4000-8000-000000000000')))).toBe('upgrade_not_found')
+		expect(await refusal(asUser(owner.userId, (trx) => call.purchase(trx, owner.orgId, '00000000-0000-4000-8000-000000000000')))).toBe(
+			'upgrade_not_found',
+		)
 	})
 
 	test('removing an upgrade deletes it; removing one that is not active is refused (no_active_upgrade)', async () => {
@@ -197,7 +240,9 @@ describe('buying and removing upgrades', () => {
 		const { rows } = await asUser(owner.userId, (trx) => call.remove(trx, owner.orgId, upgrades.advancedAnalytics))
 		expect(rows[0]!.id).toMatch(/^[0-9a-f-]{36}$/)
 		expect(await state(owner.orgId)).toMatchObject({ modules: [modules.reports], upgrades: [], remaining: 12250 })
-		expect(await refusal(asUser(owner.userId, (trx) => call.remove(trx, owner.orgId, upgrades.advancedAnalytics)))).toBe('no_active_upgrade')
+		expect(await refusal(asUser(owner.userId, (trx) => call.remove(trx, owner.orgId, upgrades.advancedAnalytics)))).toBe(
+			'no_active_upgrade',
+		)
 	})
 
 	test('an upgrade another active upgrade depends on cannot be removed (required_by_active_upgrade)', async () => {
@@ -206,7 +251,9 @@ describe('buying and removing upgrades', () => {
 			await call.purchase(trx, owner.orgId, upgrades.advancedAnalytics)
 			await call.purchase(trx, owner.orgId, upgrades.automation)
 		})
-		expect(await refusal(asUser(owner.userId, (trx) => call.remove(trx, owner.orgId, upgrades.advancedAnalytics)))).toBe('required_by_active_upgrade')
+		expect(await refusal(asUser(owner.userId, (trx) => call.remove(trx, owner.orgId, upgrades.advancedAnalytics)))).toBe(
+			'required_by_active_upgrade',
+		)
 		await asUser(owner.userId, async (trx) => {
 			await call.remove(trx, owner.orgId, upgrades.automation)
 			await call.remove(trx, owner.orgId, upgrades.advancedAnalytics)
@@ -234,38 +281,110 @@ describe('direct writes that only functions may make', () => {
 		const member = await createUser('Direct Member')
 		await addMember(owner.orgId, member.userId, 'member')
 		const attempts: [string, string, (trx: Tx) => Promise<unknown>][] = [
-			['owner', 'set gears_remaining', (trx) => trx.updateTable('organizations').set({ gears_remaining: 1_000_000 }).where('id', '=', owner.orgId).execute()],
-			['owner', 'set gears_owned', (trx) => trx.updateTable('organizations').set({ gears_owned: 1_000_000 }).where('id', '=', owner.orgId).execute()],
-			['owner', 'change a slug', (trx) => trx.updateTable('organizations').set({ slug: 'stolen-slug' }).where('id', '=', owner.orgId).execute()],
+			[
+				'owner',
+				'set gears_remaining',
+				(trx) => trx.updateTable('organizations').set({ gears_remaining: 1_000_000 }).where('id', '=', owner.orgId).execute(),
+			],
+			[
+				'owner',
+				'set gears_owned',
+				(trx) => trx.updateTable('organizations').set({ gears_owned: 1_000_000 }).where('id', '=', owner.orgId).execute(),
+			],
+			[
+				'owner',
+				'change a slug',
+				(trx) => trx.updateTable('organizations').set({ slug: 'stolen-slug' }).where('id', '=', owner.orgId).execute(),
+			],
 			['owner', 'delete the organization', (trx) => trx.deleteFrom('organizations').where('id', '=', owner.orgId).execute()],
-			['owner', 'change a role', (trx) => trx.updateTable('organization_members').set({ role: 'administrator' }).where('user_id', '=', member.userId).execute()],
-			['member', 'promote themselves', (trx) => trx.updateTable('organization_members').set({ role: 'owner' }).where('user_id', '=', member.userId).execute()],
-			['owner', 'buy an upgrade without paying', (trx) => trx.insertInto('organization_module_upgrades').values({ organization_id: owner.orgId, organization_module_id: owner.orgId, upgrade_id: upgrades.p2pEmail }).execute()],
-			['owner', 'insert a module row', (trx) => trx.insertInto('organization_modules').values({ organization_id: owner.orgId, module_id: modules.booking }).execute()],
-			['owner', 'grant gears through the ledger', (trx) => trx.insertInto('gear_ledger').values({ organization_id: owner.orgId, delta: 5000, balance_after: 20000, reason: 'grant' }).execute()],
-			['owner', 'move a transaction to another organization', (trx) => trx.updateTable('transactions').set({ organization_id: member.orgId } as never).where('organization_id', '=', owner.orgId).execute()],
-			['member', 'insert a transaction as someone else', (trx) => trx.insertInto('transactions').values({ organization_id: owner.orgId, user_id: owner.userId, amount: 5 }).execute()],
+			[
+				'owner',
+				'change a role',
+				(trx) => trx.updateTable('organization_members').set({ role: 'administrator' }).where('user_id', '=', member.userId).execute(),
+			],
+			[
+				'member',
+				'promote themselves',
+				(trx) => trx.updateTable('organization_members').set({ role: 'owner' }).where('user_id', '=', member.userId).execute(),
+			],
+			[
+				'owner',
+				'buy an upgrade without paying',
+				(trx) =>
+					trx
+						.insertInto('organization_module_upgrades')
+						.values({ organization_id: owner.orgId, organization_module_id: owner.orgId, upgrade_id: upgrades.p2pEmail })
+						.execute(),
+			],
+			[
+				'owner',
+				'insert a module row',
+				(trx) => trx.insertInto('organization_modules').values({ organization_id: owner.orgId, module_id: modules.booking }).execute(),
+			],
+			[
+				'owner',
+				'grant gears through the ledger',
+				(trx) =>
+					trx
+						.insertInto('gear_ledger')
+						.values({ organization_id: owner.orgId, delta: 5000, balance_after: 20000, reason: 'grant' })
+						.execute(),
+			],
+			[
+				'owner',
+				'move a transaction to another organization',
+				(trx) =>
+					trx
+						.updateTable('transactions')
+						.set({ organization_id: member.orgId } as never)
+						.where('organization_id', '=', owner.orgId)
+						.execute(),
+			],
+			[
+				'member',
+				'insert a transaction as someone else',
+				(trx) => trx.insertInto('transactions').values({ organization_id: owner.orgId, user_id: owner.userId, amount: 5 }).execute(),
+			],
 		]
 		for (const [who, what, attempt] of attempts) {
 			const userId = who === 'owner' ? owner.userId : member.userId
 			expect({ what, code: await refusal(asUser(userId, attempt)) }).toEqual({ what, code: '42501' })
 		}
 		expect(await gearBalance(owner.orgId)).toMatchObject({ owned: 15000, remaining: 15000 })
-		const role = await asSystem((trx) => trx.selectFrom('organization_members').select('role').where('user_id', '=', member.userId).where('organization_id', '=', owner.orgId).executeTakeFirstOrThrow())
+		const role = await asSystem((trx) =>
+			trx
+				.selectFrom('organization_members')
+				.select('role')
+				.where('user_id', '=', member.userId)
+				.where('organization_id', '=', owner.orgId)
+				.executeTakeFirstOrThrow(),
+		)
 		expect(role.role).toBe('member')
 	})
 
 	test('a member cannot attach a transaction to a client of another organization', async () => {
 		const owner = await createUser('Direct Owner')
 		const other = await createUser('Other Owner')
-		const foreignClient = await asSystem((trx) => trx.insertInto('clients').values({ organization_id: other.orgId, name: 'Foreign' }).returning('id').executeTakeFirstOrThrow())
-		expect(await refusal(asUser(owner.userId, (trx) =>
-			trx.insertInto('transactions').values({ organization_id: owner.orgId, client_id: foreignClient.id, amount: 5 }).execute(),
-		))).toBe('23503')
-		const mine = await asUser(owner.userId, (trx) => trx.insertInto('transactions').values({ organization_id: owner.orgId, amount: 5 }).returning('id').executeTakeFirstOrThrow())
-		expect(await refusal(asUser(owner.userId, (trx) =>
-			trx.updateTable('transactions').set({ client_id: foreignClient.id }).where('id', '=', mine.id).execute(),
-		))).toBe('23503')
+		const foreignClient = await asSystem((trx) =>
+			trx.insertInto('clients').values({ organization_id: other.orgId, name: 'Foreign' }).returning('id').executeTakeFirstOrThrow(),
+		)
+		expect(
+			await refusal(
+				asUser(owner.userId, (trx) =>
+					trx.insertInto('transactions').values({ organization_id: owner.orgId, client_id: foreignClient.id, amount: 5 }).execute(),
+				),
+			),
+		).toBe('23503')
+		const mine = await asUser(owner.userId, (trx) =>
+			trx.insertInto('transactions').values({ organization_id: owner.orgId, amount: 5 }).returning('id').executeTakeFirstOrThrow(),
+		)
+		expect(
+			await refusal(
+				asUser(owner.userId, (trx) =>
+					trx.updateTable('transactions').set({ client_id: foreignClient.id }).where('id', '=', mine.id).execute(),
+				),
+			),
+		).toBe('23503')
 	})
 
 	test('a member may disconnect an integration but not reconnect it', async () => {
@@ -274,26 +393,48 @@ describe('direct writes that only functions may make', () => {
 		await addMember(owner.orgId, member.userId, 'member')
 		await asUser(owner.userId, (trx) => call.purchase(trx, owner.orgId, upgrades.p2pEmail))
 		const connection = await asSystem(async (trx) => {
-			const omu = await trx.selectFrom('organization_module_upgrades').select('id').where('organization_id', '=', owner.orgId).executeTakeFirstOrThrow()
-			return trx.insertInto('integration_connections')
-				.values({ organization_id: owner.orgId, user_module_upgrade_id: omu.id, provider: 'gmail', scope: 'gmail.readonly', status: 'connected' })
-				.returning('id').executeTakeFirstOrThrow()
+			const omu = await trx
+				.selectFrom('organization_module_upgrades')
+				.select('id')
+				.where('organization_id', '=', owner.orgId)
+				.executeTakeFirstOrThrow()
+			return trx
+				.insertInto('integration_connections')
+				.values({
+					organization_id: owner.orgId,
+					user_module_upgrade_id: omu.id,
+					provider: 'gmail',
+					scope: 'gmail.readonly',
+					status: 'connected',
+				})
+				.returning('id')
+				.executeTakeFirstOrThrow()
 		})
 		const disconnect = await asUser(member.userId, (trx) =>
-			trx.updateTable('integration_connections').set({ status: 'disconnected' }).where('id', '=', connection.id).executeTakeFirst())
+			trx.updateTable('integration_connections').set({ status: 'disconnected' }).where('id', '=', connection.id).executeTakeFirst(),
+		)
 		expect(disconnect.numUpdatedRows).toBe(1n)
-		expect(await refusal(asUser(member.userId, (trx) =>
-			trx.updateTable('integration_connections').set({ status: 'connected' }).where('id', '=', connection.id).execute()))).toBe('42501')
+		expect(
+			await refusal(
+				asUser(member.userId, (trx) =>
+					trx.updateTable('integration_connections').set({ status: 'connected' }).where('id', '=', connection.id).execute(),
+				),
+			),
+		).toBe('42501')
 	})
 })
 
 describe('sync status', () => {
 	const getOrCreate = (trx: Tx, org: string, mod: string) =>
 		sql<{ sync_status: string; error_message: string | null; last_synced_at: Date | null; id: string }>`
-			select * from public.get_or_create_sync_status(${org}, ${mod})`.execute(trx).then((r) => r.rows[0]!)
+			select * from public.get_or_create_sync_status(${org}, ${mod})`
+			.execute(trx)
+			.then((r) => r.rows[0]!)
 	const update = (trx: Tx, org: string, mod: string, status: string, message: string | null = null) =>
 		sql<{ sync_status: string; error_message: string | null; last_synced_at: Date | null; id: string }>`
-			select * from public.update_sync_status(${org}, ${mod}, ${status}::public.sync_status, ${message})`.execute(trx).then((r) => r.rows[0]!)
+			select * from public.update_sync_status(${org}, ${mod}, ${status}::public.sync_status, ${message})`
+			.execute(trx)
+			.then((r) => r.rows[0]!)
 
 	test('is created idle once per organization and module, by any member', async () => {
 		const owner = await createUser('Sync Owner')
@@ -325,8 +466,12 @@ describe('sync status', () => {
 		expect(await refusal(asUser(outsider.userId, (trx) => getOrCreate(trx, owner.orgId, modules.p2p)))).toBe('not_member')
 		expect(await refusal(asUser(outsider.userId, (trx) => update(trx, owner.orgId, modules.p2p, 'pending')))).toBe('not_member')
 		expect(await refusal(asAnon((trx) => getOrCreate(trx, owner.orgId, modules.p2p)))).toBe('42501')
-		expect(await refusal(asUser(owner.userId, (trx) => getOrCreate(trx, owner.orgId, '00000000-0000-4000-8000-000000000000')))).toBe('module_not_found')
-		const rows = await asSystem((trx) => trx.selectFrom('module_sync_status').select('id').where('organization_id', '=', owner.orgId).execute())
+		expect(await refusal(asUser(owner.userId, (trx) => getOrCreate(trx, owner.orgId, '00000000-0000-4000-8000-000000000000')))).toBe(
+			'module_not_found',
+		)
+		const rows = await asSystem((trx) =>
+			trx.selectFrom('module_sync_status').select('id').where('organization_id', '=', owner.orgId).execute(),
+		)
 		expect(rows).toEqual([])
 	})
 })

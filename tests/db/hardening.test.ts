@@ -19,7 +19,9 @@ beforeAll(() => {
 const address = () => `hardening-${randomUUID()}@example.test`
 
 async function sessionsOf(userId: string) {
-	const { rows } = await asSystem((trx) => sql<{ n: number }>`select count(*)::int as n from auth.sessions where user_id = ${userId}`.execute(trx))
+	const { rows } = await asSystem((trx) =>
+		sql<{ n: number }>`select count(*)::int as n from auth.sessions where user_id = ${userId}`.execute(trx),
+	)
 	return rows[0]!.n
 }
 
@@ -53,7 +55,8 @@ describe('password recovery token', () => {
 		const outcomes = await Promise.all(passwords.map((p) => resetPasswordWithToken(recovery!.token, p)))
 		const winners = outcomes.flatMap((o, i) => (o ? [passwords[i]!] : []))
 		expect(winners).toHaveLength(1)
-		for (const p of passwords) expect((await signIn({ email, password: p, ip: `10.9.1.${passwords.indexOf(p)}` })).ok).toBe(p === winners[0])
+		for (const p of passwords)
+			expect((await signIn({ email, password: p, ip: `10.9.1.${passwords.indexOf(p)}` })).ok).toBe(p === winners[0])
 	})
 })
 
@@ -67,7 +70,11 @@ describe('onboarding', () => {
 
 	test('a user with no organization creates exactly one', async () => {
 		const user = await createUser('Leaver')
-		await asSystem((trx) => sql`delete from public.organizations where id in (select organization_id from public.organization_members where user_id = ${user.userId})`.execute(trx))
+		await asSystem((trx) =>
+			sql`delete from public.organizations where id in (select organization_id from public.organization_members where user_id = ${user.userId})`.execute(
+				trx,
+			),
+		)
 		expect(await organizationsOf(user.userId)).toEqual({ n: 0, gears: 0 })
 		expect((await createOrganization(user.userId, 'Second Start')).ok).toBe(true)
 		expect(await createOrganization(user.userId, 'Third Start')).toEqual({ ok: false, code: 'already_member' })
@@ -76,7 +83,11 @@ describe('onboarding', () => {
 
 	test.runIf(isDbTarget('pg'))('ten concurrent onboarding posts of a user without organization make one organization', async () => {
 		const user = await createUser('Racer')
-		await asSystem((trx) => sql`delete from public.organizations where id in (select organization_id from public.organization_members where user_id = ${user.userId})`.execute(trx))
+		await asSystem((trx) =>
+			sql`delete from public.organizations where id in (select organization_id from public.organization_members where user_id = ${user.userId})`.execute(
+				trx,
+			),
+		)
 		const results = await Promise.all(Array.from({ length: 10 }, (_, i) => createOrganization(user.userId, `Race ${i}`)))
 		expect(results.filter((r) => r.ok)).toHaveLength(1)
 		expect(await organizationsOf(user.userId)).toEqual({ n: 1, gears: 15000 })
@@ -84,7 +95,9 @@ describe('onboarding', () => {
 
 	test('the SQL function itself refuses (a caller that skips the screen gets the same rule)', async () => {
 		const owner = await createUser('Direct Caller')
-		await expect(asUser(owner.userId, (trx) => sql`select public.create_organization('Sneaky')`.execute(trx))).rejects.toThrow('already_member')
+		await expect(asUser(owner.userId, (trx) => sql`select public.create_organization('Sneaky')`.execute(trx))).rejects.toThrow(
+			'already_member',
+		)
 	})
 })
 
@@ -94,8 +107,13 @@ describe('sign-up throttling', () => {
 		const ip = `198.51.100.${Math.floor(Math.random() * 250)}-${randomUUID()}`
 		for (let i = 0; i < 20; i++) expect((await signUp({ email: address(), password: 'pw-123456', fullName: 'Many', ip })).ok).toBe(true)
 		const refused = address()
-		expect(await signUp({ email: refused, password: 'pw-123456', fullName: 'One Too Many', ip })).toEqual({ ok: false, code: 'too_many_attempts' })
-		const { rows } = await asSystem((trx) => sql<{ n: number }>`select count(*)::int as n from auth.users where email = ${refused}`.execute(trx))
+		expect(await signUp({ email: refused, password: 'pw-123456', fullName: 'One Too Many', ip })).toEqual({
+			ok: false,
+			code: 'too_many_attempts',
+		})
+		const { rows } = await asSystem((trx) =>
+			sql<{ n: number }>`select count(*)::int as n from auth.users where email = ${refused}`.execute(trx),
+		)
 		expect(rows[0]!.n).toBe(0)
 		// Another address is not affected.
 		expect((await signUp({ email: address(), password: 'pw-123456', fullName: 'Elsewhere', ip: `${ip}-other` })).ok).toBe(true)
@@ -104,7 +122,9 @@ describe('sign-up throttling', () => {
 	/** Moves a key's counted events to the bucket (a minute, for a 60-minute window) of `ago`. */
 	const age = (key: string, ago: string) =>
 		asSystem((trx) =>
-			sql`update private.rate_limit_buckets set bucket = date_bin(interval '1 minute', now() - ${ago}::interval, timestamptz 'epoch') where key = ${key}`.execute(trx),
+			sql`update private.rate_limit_buckets set bucket = date_bin(interval '1 minute', now() - ${ago}::interval, timestamptz 'epoch') where key = ${key}`.execute(
+				trx,
+			),
 		)
 
 	test('events older than the window no longer count', async () => {
@@ -131,7 +151,10 @@ describe('sign-up throttling', () => {
 		)
 		expect(await allowEvent('test', key, { limit: 1_000_000, windowMinutes: 60 })).toBe(true)
 		const { rows } = await asSystem((trx) =>
-			sql<{ n: number; events: number }>`select count(*)::int as n, sum(events)::int as events from private.rate_limit_buckets where key = ${key}`.execute(trx),
+			sql<{
+				n: number
+				events: number
+			}>`select count(*)::int as n, sum(events)::int as events from private.rate_limit_buckets where key = ${key}`.execute(trx),
 		)
 		// The buckets of the last hour and a minute (500 events each) and this event's, nothing older.
 		expect(rows[0]!.n).toBeLessThanOrEqual(62)
@@ -151,23 +174,39 @@ describe('sign-up throttling', () => {
 		const [a, b] = [`together-a-${randomUUID()}`, `together-b-${randomUUID()}`]
 		const limit = { limit: 2, windowMinutes: 60 }
 		// One turn of the event loop: one statement for all five.
-		const answers = await Promise.all([allowEvent('test', a, limit), allowEvent('test', b, limit), allowEvent('test', a, limit), allowEvent('test', a, limit), allowEvent('test', b, limit)])
+		const answers = await Promise.all([
+			allowEvent('test', a, limit),
+			allowEvent('test', b, limit),
+			allowEvent('test', a, limit),
+			allowEvent('test', a, limit),
+			allowEvent('test', b, limit),
+		])
 		expect(answers).toEqual([true, true, true, false, true])
 		expect(await allowEvent('test', b, limit)).toBe(false)
 	})
 
-	test.runIf(isDbTarget('pg'))('two batches of the same keys in opposite orders, at once on two connections, both answer (no deadlock)', async () => {
-		const events = Array.from({ length: 20 }, (_, i) => ({ kind: 'test', key: `order-${randomUUID()}-${i}`, max_events: 100, window_minutes: 60 }))
-		const batch = (list: typeof events) => systemStatement(sql<{ allowed: boolean }>`select allowed from private.allow_events(${JSON.stringify(list)}::jsonb)`)
-		for (let round = 0; round < 10; round++) {
-			const [forward, backward] = await Promise.all([batch(events), batch([...events].reverse())])
-			expect([...forward, ...backward].every((row) => row.allowed)).toBe(true)
-		}
-	})
+	test.runIf(isDbTarget('pg'))(
+		'two batches of the same keys in opposite orders, at once on two connections, both answer (no deadlock)',
+		async () => {
+			const events = Array.from({ length: 20 }, (_, i) => ({
+				kind: 'test',
+				key: `order-${randomUUID()}-${i}`,
+				max_events: 100,
+				window_minutes: 60,
+			}))
+			const batch = (list: typeof events) =>
+				systemStatement(sql<{ allowed: boolean }>`select allowed from private.allow_events(${JSON.stringify(list)}::jsonb)`)
+			for (let round = 0; round < 10; round++) {
+				const [forward, backward] = await Promise.all([batch(events), batch([...events].reverse())])
+				expect([...forward, ...backward].every((row) => row.allowed)).toBe(true)
+			}
+		},
+	)
 
 	test('the previous version’s function (a rolling deploy) counts in the same buckets', async () => {
 		const key = `previous-${randomUUID()}`
-		const previous = () => systemStatement(sql<{ allowed: boolean }>`select private.allow_event('test', ${key}, 2, now() - interval '60 minutes') as allowed`)
+		const previous = () =>
+			systemStatement(sql<{ allowed: boolean }>`select private.allow_event('test', ${key}, 2, now() - interval '60 minutes') as allowed`)
 		expect(await previous()).toEqual([{ allowed: true }])
 		expect(await allowEvent('test', key, { limit: 2, windowMinutes: 60 })).toBe(true)
 		expect(await previous()).toEqual([{ allowed: false }])
@@ -175,7 +214,10 @@ describe('sign-up throttling', () => {
 
 	test('an event the database refuses fails only its own call, not the others sent with it', async () => {
 		const key = `neighbour-${randomUUID()}`
-		const [bad, good] = await Promise.allSettled([allowEvent('k'.repeat(41), key, { limit: 5, windowMinutes: 60 }), allowEvent('test', key, { limit: 5, windowMinutes: 60 })])
+		const [bad, good] = await Promise.allSettled([
+			allowEvent('k'.repeat(41), key, { limit: 5, windowMinutes: 60 }),
+			allowEvent('test', key, { limit: 5, windowMinutes: 60 }),
+		])
 		expect(bad.status).toBe('rejected')
 		expect(good).toEqual({ status: 'fulfilled', value: true })
 	})
@@ -202,7 +244,12 @@ describe('sign-up throttling', () => {
 			sql<{ key: string; events: number }>`select key, events from private.rate_limit_buckets where key in (${gone}, ${kept})
 				union all select key, 0 from private.rate_limit_events where key in (${gone}, ${kept})`.execute(trx),
 		)
-		expect(rows).toEqual(expect.arrayContaining([{ key: kept, events: 2 }, { key: kept, events: 0 }]))
+		expect(rows).toEqual(
+			expect.arrayContaining([
+				{ key: kept, events: 2 },
+				{ key: kept, events: 0 },
+			]),
+		)
 		expect(rows).toHaveLength(2)
 		// The count the limit reads is the recent one.
 		expect(await allowEvent('test', kept, { limit: 3, windowMinutes: 60 })).toBe(true)
@@ -215,7 +262,11 @@ describe('sign-up throttling', () => {
 
 	test('a refused reset leaves the user’s sessions alone', async () => {
 		const owner = await createUser('Sessions Kept')
-		await asSystem((trx) => sql`insert into auth.sessions (user_id, token_hash, not_after) values (${owner.userId}, ${randomUUID()}, now() + interval '1 day')`.execute(trx))
+		await asSystem((trx) =>
+			sql`insert into auth.sessions (user_id, token_hash, not_after) values (${owner.userId}, ${randomUUID()}, now() + interval '1 day')`.execute(
+				trx,
+			),
+		)
 		expect(await resetPasswordWithToken('not-a-real-token', 'whatever')).toBeNull()
 		expect(await sessionsOf(owner.userId)).toBe(1)
 	})

@@ -25,20 +25,39 @@ function zelle(payer: string, amount: string, date = '2026-03-05', description: 
 async function org(label: string) {
 	const owner = await createUser(`${label} Owner`)
 	await asUser(owner.userId, (trx) =>
-		trx.insertInto('clients').values([
-			{ organization_id: owner.orgId, name: 'Ana Silva', email: 'ana@example.com' },
-			{ organization_id: owner.orgId, name: 'Bruno Costa' },
-			{ organization_id: owner.orgId, name: 'Bruno  costa', email: 'other.bruno@example.com' },
-		]).execute(),
+		trx
+			.insertInto('clients')
+			.values([
+				{ organization_id: owner.orgId, name: 'Ana Silva', email: 'ana@example.com' },
+				{ organization_id: owner.orgId, name: 'Bruno Costa' },
+				{ organization_id: owner.orgId, name: 'Bruno  costa', email: 'other.bruno@example.com' },
+			])
+			.execute(),
 	)
 	return owner
 }
 
 async function imported(userId: string, orgId: string) {
 	return asUser(userId, (trx) =>
-		trx.selectFrom('transactions as t').leftJoin('clients as c', 'c.id', 't.client_id')
-			.select(['t.id', 't.external_id', 't.amount', 't.raw_payer', 't.category', 't.payment_method', 't.import_source', 'c.name as client', 't.description'])
-			.where('t.organization_id', '=', orgId).orderBy('t.date_received').orderBy('t.amount').execute())
+		trx
+			.selectFrom('transactions as t')
+			.leftJoin('clients as c', 'c.id', 't.client_id')
+			.select([
+				't.id',
+				't.external_id',
+				't.amount',
+				't.raw_payer',
+				't.category',
+				't.payment_method',
+				't.import_source',
+				'c.name as client',
+				't.description',
+			])
+			.where('t.organization_id', '=', orgId)
+			.orderBy('t.date_received')
+			.orderBy('t.amount')
+			.execute(),
+	)
 }
 
 async function commitFile(userId: string, orgId: string, file: string) {
@@ -54,7 +73,15 @@ describe('importing a file', () => {
 		expect(batch.counts).toEqual({ created: 3, duplicates: 0, deleted: 0, matched: 1, review: 1, unmatched: 1 })
 		expect(batch).toMatchObject({ rowsRead: 4, payments: 3, ignored: 1, failed: 0 })
 		expect(await imported(owner.userId, owner.orgId)).toEqual([
-			expect.objectContaining({ external_id: '3921234567890123456', amount: '1250.00', raw_payer: 'Ana Silva', category: 'matched', client: 'Ana Silva', payment_method: 'Venmo', import_source: 'venmo' }),
+			expect.objectContaining({
+				external_id: '3921234567890123456',
+				amount: '1250.00',
+				raw_payer: 'Ana Silva',
+				category: 'matched',
+				client: 'Ana Silva',
+				payment_method: 'Venmo',
+				import_source: 'venmo',
+			}),
 			expect.objectContaining({ external_id: '3921234567890123457', raw_payer: 'Bruno Costa', category: 'review', client: null }),
 			expect.objectContaining({ external_id: '3921234567890123458', raw_payer: 'Mystery Payer', category: 'unmatched', client: null }),
 		])
@@ -96,8 +123,12 @@ describe('importing a file', () => {
 
 	test('a saved alias wins over names: the payer is matched to the alias client', async () => {
 		const owner = await org('Alias')
-		const brunoB = await asUser(owner.userId, (trx) => trx.selectFrom('clients').select('id').where('email', '=', 'other.bruno@example.com').executeTakeFirstOrThrow())
-		await asUser(owner.userId, (trx) => trx.insertInto('payer_aliases').values({ organization_id: owner.orgId, alias: ' bruno   COSTA ', client_id: brunoB.id }).execute())
+		const brunoB = await asUser(owner.userId, (trx) =>
+			trx.selectFrom('clients').select('id').where('email', '=', 'other.bruno@example.com').executeTakeFirstOrThrow(),
+		)
+		await asUser(owner.userId, (trx) =>
+			trx.insertInto('payer_aliases').values({ organization_id: owner.orgId, alias: ' bruno   COSTA ', client_id: brunoB.id }).execute(),
+		)
 		await commitFile(owner.userId, owner.orgId, VENMO)
 		const bruno = (await imported(owner.userId, owner.orgId)).find((r) => r.raw_payer === 'Bruno Costa')
 		expect(bruno).toMatchObject({ category: 'matched', client: 'Bruno  costa' })
@@ -106,7 +137,10 @@ describe('importing a file', () => {
 	test('the review queue offers the clients in the clients list order, blind to case and accents', async () => {
 		const owner = await org('Queue Order')
 		await asUser(owner.userId, (trx) =>
-			trx.insertInto('clients').values(['Ángela Ruiz', 'zoe Park', 'angela Bravo'].map((name) => ({ organization_id: owner.orgId, name }))).execute(),
+			trx
+				.insertInto('clients')
+				.values(['Ángela Ruiz', 'zoe Park', 'angela Bravo'].map((name) => ({ organization_id: owner.orgId, name })))
+				.execute(),
 		)
 		const { clients } = await listReviewQueue(owner.userId, owner.orgId)
 		expect(clients.map((c) => c.name)).toEqual(['Ana Silva', 'angela Bravo', 'Ángela Ruiz', 'Bruno  costa', 'Bruno Costa', 'zoe Park'])
@@ -117,7 +151,10 @@ describe('importing a file', () => {
 		const staged = await importPayments({ organizationId: owner.orgId, userId: owner.userId, file: VENMO, mode: 'preview' })
 		if (!staged.ok || staged.status !== 'staged') throw new Error('not staged')
 		expect(await imported(owner.userId, owner.orgId)).toHaveLength(0)
-		const preview = await asUser(owner.userId, async (trx) => (await sql`select * from public.preview_import(${staged.batch.batchId})`.execute(trx)).rows[0])
+		const preview = await asUser(
+			owner.userId,
+			async (trx) => (await sql`select * from public.preview_import(${staged.batch.batchId})`.execute(trx)).rows[0],
+		)
 		expect(preview).toEqual({ new_count: 3, duplicate_count: 0, deleted_count: 0, matched_count: 1, review_count: 1, unmatched_count: 1 })
 		expect(await commitImport(owner.userId, staged.batch.batchId)).toMatchObject({ ok: true })
 		expect(await commitImport(owner.userId, staged.batch.batchId)).toEqual({ ok: false, code: 'already_committed' })
@@ -130,7 +167,9 @@ describe('importing a file', () => {
 		const staged = await importPayments({ organizationId: owner.orgId, userId: owner.userId, file: VENMO, mode: 'preview' })
 		if (!staged.ok) throw new Error('not staged')
 		expect(await commitImport(other.userId, staged.batch.batchId)).toEqual({ ok: false, code: 'not_member' })
-		expect(await refusal(asUser(other.userId, (trx) => sql`select * from public.preview_import(${staged.batch.batchId})`.execute(trx)))).toBe('not_member')
+		expect(
+			await refusal(asUser(other.userId, (trx) => sql`select * from public.preview_import(${staged.batch.batchId})`.execute(trx))),
+		).toBe('not_member')
 		expect(await refusal(importPayments({ organizationId: owner.orgId, userId: other.userId, file: VENMO }))).toBe('not_member')
 		await commitImport(owner.userId, staged.batch.batchId)
 		expect(await undoImport(other.userId, staged.batch.batchId)).toEqual({ ok: false, code: 'not_member' })
@@ -146,15 +185,36 @@ describe('staging in chunks', () => {
 		const header = 'Posted,Who,Value,Memo'
 		// Every row the same id-less payment: the occurrence number keeps each one, across chunks.
 		const file = [header, ...Array.from({ length: n }, () => '2026-03-05,Ana Silva,10.00,Lesson'), '2026-03-05,,10.00,No payer'].join('\n')
-		const mapping = { date: 'Posted', amount: 'Value', payer: 'Who', externalId: '', description: 'Memo', method: 'Zelle' as const, dateOrder: 'mdy' as const }
+		const mapping = {
+			date: 'Posted',
+			amount: 'Value',
+			payer: 'Who',
+			externalId: '',
+			description: 'Memo',
+			method: 'Zelle' as const,
+			dateOrder: 'mdy' as const,
+		}
 		const staged = await importPayments({ organizationId: owner.orgId, userId: owner.userId, file, mapping, mode: 'preview' })
 		if (!staged.ok || staged.status !== 'staged') throw new Error('not staged')
 		expect(staged.batch).toMatchObject({ rowsRead: n + 1, payments: n, failed: 1, failures: [{ reason: 'payerMissing' }] })
-		const row = await asUser(owner.userId, (trx) => trx.selectFrom('import_batches').select(['payment_count', 'rows_read', 'failed_count']).where('id', '=', staged.batch.batchId).executeTakeFirstOrThrow())
+		const row = await asUser(owner.userId, (trx) =>
+			trx
+				.selectFrom('import_batches')
+				.select(['payment_count', 'rows_read', 'failed_count'])
+				.where('id', '=', staged.batch.batchId)
+				.executeTakeFirstOrThrow(),
+		)
 		expect(row).toEqual({ payment_count: n, rows_read: n + 1, failed_count: 1 })
 		const committed = await commitImport(owner.userId, staged.batch.batchId)
 		expect(committed).toMatchObject({ ok: true, batch: { counts: { created: n, duplicates: 0, matched: n } } })
-		const left = await asSystem(async (trx) => (await sql<{ n: number }>`select count(*)::int as n from private.import_staged_rows where batch_id = ${staged.batch.batchId}`.execute(trx)).rows[0]!.n)
+		const left = await asSystem(
+			async (trx) =>
+				(
+					await sql<{
+						n: number
+					}>`select count(*)::int as n from private.import_staged_rows where batch_id = ${staged.batch.batchId}`.execute(trx)
+				).rows[0]!.n,
+		)
 		expect(left).toBe(0)
 	})
 
@@ -162,13 +222,26 @@ describe('staging in chunks', () => {
 		const owner = await org('Broken')
 		const rows = Array.from({ length: 2_000 }, (_, i) => `2026-03-05,Payer ${i},10.00,Lesson`)
 		const file = ['Posted,Who,Value,Memo', ...rows, '2026-03-06,"Unclosed,10.00,x'].join('\n')
-		const mapping = { date: 'Posted', amount: 'Value', payer: 'Who', externalId: '', description: 'Memo', method: 'Zelle' as const, dateOrder: 'mdy' as const }
-		expect(await importPayments({ organizationId: owner.orgId, userId: owner.userId, file, mapping })).toMatchObject({ ok: false, error: 'notCsv' })
-		const batches = await asSystem((trx) => trx.selectFrom('import_batches').select('id').where('organization_id', '=', owner.orgId).execute())
+		const mapping = {
+			date: 'Posted',
+			amount: 'Value',
+			payer: 'Who',
+			externalId: '',
+			description: 'Memo',
+			method: 'Zelle' as const,
+			dateOrder: 'mdy' as const,
+		}
+		expect(await importPayments({ organizationId: owner.orgId, userId: owner.userId, file, mapping })).toMatchObject({
+			ok: false,
+			error: 'notCsv',
+		})
+		const batches = await asSystem((trx) =>
+			trx.selectFrom('import_batches').select('id').where('organization_id', '=', owner.orgId).execute(),
+		)
 		expect(batches).toEqual([])
 	})
 
-	test("only the member who staged a batch may append to it or finish it, and only while it is staged", async () => {
+	test('only the member who staged a batch may append to it or finish it, and only while it is staged', async () => {
 		const owner = await org('Append')
 		const teammate = await createUser('Teammate')
 		await addMember(owner.orgId, teammate.userId, 'member')
@@ -176,14 +249,20 @@ describe('staging in chunks', () => {
 		const staged = await importPayments({ organizationId: owner.orgId, userId: owner.userId, file: VENMO, mode: 'preview' })
 		if (!staged.ok) throw new Error('not staged')
 		const id = staged.batch.batchId
-		const chunk = JSON.stringify([{ ord: 99, import_key: 'h:forged:1', amount: '1.00', date_received: '2026-03-01', payment_method: 'Zelle', raw_payer: 'Forged' }])
-		const append = (userId: string) => refusal(asUser(userId, (trx) => sql`select public.stage_import_rows(${id}, ${chunk}::jsonb)`.execute(trx)))
-		const finish = (userId: string) => refusal(asUser(userId, (trx) => sql`select public.finish_import_stage(${id}, 0, 0, 0, '[]'::jsonb)`.execute(trx)))
+		const chunk = JSON.stringify([
+			{ ord: 99, import_key: 'h:forged:1', amount: '1.00', date_received: '2026-03-01', payment_method: 'Zelle', raw_payer: 'Forged' },
+		])
+		const append = (userId: string) =>
+			refusal(asUser(userId, (trx) => sql`select public.stage_import_rows(${id}, ${chunk}::jsonb)`.execute(trx)))
+		const finish = (userId: string) =>
+			refusal(asUser(userId, (trx) => sql`select public.finish_import_stage(${id}, 0, 0, 0, '[]'::jsonb)`.execute(trx)))
 		expect(await append(other.userId)).toBe('not_member')
 		expect(await finish(other.userId)).toBe('not_member')
 		expect(await append(teammate.userId)).toBe('batch_not_found')
 		expect(await finish(teammate.userId)).toBe('batch_not_found')
-		expect(await refusal(asUser(owner.userId, (trx) => sql`select public.stage_import_rows(${id}, '{}'::jsonb)`.execute(trx)))).toBe('invalid_batch')
+		expect(await refusal(asUser(owner.userId, (trx) => sql`select public.stage_import_rows(${id}, '{}'::jsonb)`.execute(trx)))).toBe(
+			'invalid_batch',
+		)
 		await commitImport(owner.userId, id)
 		expect(await append(owner.userId)).toBe('batch_not_found')
 		expect(await imported(owner.userId, owner.orgId)).toHaveLength(3)
@@ -192,7 +271,14 @@ describe('staging in chunks', () => {
 
 /** The organization's batches, as the system sees them (nothing hidden by RLS). */
 async function batchesOf(orgId: string) {
-	return asSystem((trx) => trx.selectFrom('import_batches').select(['id', 'status', 'file_name', 'rows_read', 'payment_count']).where('organization_id', '=', orgId).orderBy('created_at').execute())
+	return asSystem((trx) =>
+		trx
+			.selectFrom('import_batches')
+			.select(['id', 'status', 'file_name', 'rows_read', 'payment_count'])
+			.where('organization_id', '=', orgId)
+			.orderBy('created_at')
+			.execute(),
+	)
 }
 
 /** A generic CSV (mapped below) of `rows` rows besides its header: `payments` received ones, the rest outgoing (skipped, never staged). */
@@ -201,26 +287,52 @@ function bankFile(rows: number, payments = 10) {
 	for (let i = 0; i < rows; i++) lines.push(i < payments ? `2026-03-05,Payer ${i},10.00,Lesson` : '2026-03-05,Shop,-1.00,x')
 	return lines.join('\n')
 }
-const BANK_MAPPING = { date: 'Posted', amount: 'Value', payer: 'Who', externalId: '', description: 'Memo', method: 'Zelle' as const, dateOrder: 'mdy' as const }
+const BANK_MAPPING = {
+	date: 'Posted',
+	amount: 'Value',
+	payer: 'Who',
+	externalId: '',
+	description: 'Memo',
+	method: 'Zelle' as const,
+	dateOrder: 'mdy' as const,
+}
 
 describe('bounds of a file', () => {
 	test(`a file of ${MAX_IMPORT_ROWS + 1} rows is refused before anything is read or staged; one of ${MAX_IMPORT_ROWS} stages`, async () => {
 		const owner = await org('Row limit')
 		const over = bankFile(MAX_IMPORT_ROWS + 1)
 		// Refused before parsing: not even asked for its (unknown) columns first.
-		expect(await importPayments({ organizationId: owner.orgId, userId: owner.userId, file: over, mode: 'preview' })).toEqual({ ok: false, error: 'tooManyRows' })
-		expect(await importPayments({ organizationId: owner.orgId, userId: owner.userId, file: over, mapping: BANK_MAPPING, mode: 'preview' })).toEqual({ ok: false, error: 'tooManyRows' })
+		expect(await importPayments({ organizationId: owner.orgId, userId: owner.userId, file: over, mode: 'preview' })).toEqual({
+			ok: false,
+			error: 'tooManyRows',
+		})
+		expect(
+			await importPayments({ organizationId: owner.orgId, userId: owner.userId, file: over, mapping: BANK_MAPPING, mode: 'preview' }),
+		).toEqual({ ok: false, error: 'tooManyRows' })
 		expect(await batchesOf(owner.orgId)).toEqual([])
 		// Blank lines and a quoted line break are not rows.
 		const limit = bankFile(MAX_IMPORT_ROWS).replace('Payer 1,', '"Payer\n1",') + '\n\n  \n'
-		const staged = await importPayments({ organizationId: owner.orgId, userId: owner.userId, file: limit, mapping: BANK_MAPPING, mode: 'preview' })
-		expect(staged).toMatchObject({ ok: true, status: 'staged', batch: { rowsRead: MAX_IMPORT_ROWS, payments: 10, ignored: MAX_IMPORT_ROWS - 10 } })
-		expect(await batchesOf(owner.orgId)).toEqual([expect.objectContaining({ status: 'staged', rows_read: MAX_IMPORT_ROWS, payment_count: 10 })])
+		const staged = await importPayments({
+			organizationId: owner.orgId,
+			userId: owner.userId,
+			file: limit,
+			mapping: BANK_MAPPING,
+			mode: 'preview',
+		})
+		expect(staged).toMatchObject({
+			ok: true,
+			status: 'staged',
+			batch: { rowsRead: MAX_IMPORT_ROWS, payments: 10, ignored: MAX_IMPORT_ROWS - 10 },
+		})
+		expect(await batchesOf(owner.orgId)).toEqual([
+			expect.objectContaining({ status: 'staged', rows_read: MAX_IMPORT_ROWS, payment_count: 10 }),
+		])
 	})
 
 	test('a row of too many fields, or too long a line, is refused before anything is staged; quoted separators are not fields', async () => {
 		const owner = await org('Shape limits')
-		const import_ = (file: string) => importPayments({ organizationId: owner.orgId, userId: owner.userId, file, mapping: BANK_MAPPING, mode: 'preview' })
+		const import_ = (file: string) =>
+			importPayments({ organizationId: owner.orgId, userId: owner.userId, file, mapping: BANK_MAPPING, mode: 'preview' })
 		const wide = `${bankFile(3)}\n2026-03-05,Wide,1.00,${','.repeat(MAX_IMPORT_COLUMNS - 3)}`
 		expect(await import_(wide)).toEqual({ ok: false, error: 'tooManyColumns' })
 		const long = `${bankFile(3)}\n2026-03-05,Long,1.00,${'x'.repeat(MAX_IMPORT_LINE_CHARS)}`
@@ -233,9 +345,28 @@ describe('bounds of a file', () => {
 
 	test('a chunk of more than 5,000 rows is refused by the database itself', async () => {
 		const owner = await org('Chunk limit')
-		const id = await asUser(owner.userId, async (trx) => (await sql<{ id: string }>`select public.stage_import(${owner.orgId}, 'venmo', 'x.csv', '[]'::jsonb, 0, 0, 0, '[]'::jsonb) as id`.execute(trx)).rows[0]!.id)
-		const rows = JSON.stringify(Array.from({ length: 5_001 }, (_, i) => ({ ord: i + 1, import_key: `h:x:${i}`, amount: '1.00', date_received: '2026-03-01', payment_method: 'Zelle', raw_payer: 'X' })))
-		expect(await refusal(asUser(owner.userId, (trx) => sql`select public.stage_import_rows(${id}, ${rows}::jsonb)`.execute(trx)))).toBe('invalid_batch')
+		const id = await asUser(
+			owner.userId,
+			async (trx) =>
+				(
+					await sql<{
+						id: string
+					}>`select public.stage_import(${owner.orgId}, 'venmo', 'x.csv', '[]'::jsonb, 0, 0, 0, '[]'::jsonb) as id`.execute(trx)
+				).rows[0]!.id,
+		)
+		const rows = JSON.stringify(
+			Array.from({ length: 5_001 }, (_, i) => ({
+				ord: i + 1,
+				import_key: `h:x:${i}`,
+				amount: '1.00',
+				date_received: '2026-03-01',
+				payment_method: 'Zelle',
+				raw_payer: 'X',
+			})),
+		)
+		expect(await refusal(asUser(owner.userId, (trx) => sql`select public.stage_import_rows(${id}, ${rows}::jsonb)`.execute(trx)))).toBe(
+			'invalid_batch',
+		)
 	})
 })
 
@@ -246,7 +377,8 @@ describe('one import at a time per organization', () => {
 		await addMember(owner.orgId, teammate.userId, 'member')
 		return { owner, teammate }
 	}
-	const preview = (userId: string, orgId: string, label = 'venmo.csv', file = VENMO) => importPayments({ organizationId: orgId, userId, file, label, mode: 'preview' })
+	const preview = (userId: string, orgId: string, label = 'venmo.csv', file = VENMO) =>
+		importPayments({ organizationId: orgId, userId, file, label, mode: 'preview' })
 
 	test("two imports of one organization at once: one stages, the other is refused; another organization's goes on", async () => {
 		const { owner, teammate } = await team('Race')
@@ -259,7 +391,8 @@ describe('one import at a time per organization', () => {
 		const results = [a, b]
 		const won = results.find((r) => r.ok)
 		const lost = results.find((r) => !r.ok)
-		if (!won?.ok || won.status !== 'staged' || !lost || lost.ok) throw new Error(`expected one staged and one refused: ${JSON.stringify(results)}`)
+		if (!won?.ok || won.status !== 'staged' || !lost || lost.ok)
+			throw new Error(`expected one staged and one refused: ${JSON.stringify(results)}`)
 		expect(lost).toMatchObject({ error: 'importInProgress', blocking: { id: won.batch.batchId } })
 		expect(c).toMatchObject({ ok: true, status: 'staged' })
 		expect(await batchesOf(owner.orgId)).toHaveLength(1)
@@ -275,7 +408,14 @@ describe('one import at a time per organization', () => {
 			blocking: { id: first.batch.batchId, fileName: 'first.csv', status: 'staged', reading: false, who: 'Waiting Owner' },
 		})
 		// A committed import is no claim; mail sync batches are not counted.
-		expect(await importPayments({ organizationId: owner.orgId, userId: teammate.userId, source: 'email', payments: [zelle('Ana Silva', '5.00')] })).toMatchObject({ ok: true, status: 'committed' })
+		expect(
+			await importPayments({
+				organizationId: owner.orgId,
+				userId: teammate.userId,
+				source: 'email',
+				payments: [zelle('Ana Silva', '5.00')],
+			}),
+		).toMatchObject({ ok: true, status: 'committed' })
 		const second = await preview(owner.userId, owner.orgId, 'second.csv')
 		if (!second.ok) throw new Error('not replaced')
 		expect((await batchesOf(owner.orgId)).filter((b) => b.status === 'staged').map((b) => b.file_name)).toEqual(['second.csv'])
@@ -285,12 +425,25 @@ describe('one import at a time per organization', () => {
 
 	test('a file being read holds the claim; one whose reading stopped two minutes ago gives way', async () => {
 		const { owner, teammate } = await team('Reading')
-		const reading = await asUser(owner.userId, async (trx) =>
-			(await sql<{ id: string }>`select public.stage_import(${owner.orgId}, 'venmo', 'slow.csv', '[]'::jsonb, 0, 0, 0, '[]'::jsonb) as id`.execute(trx)).rows[0]!.id)
-		expect(await preview(teammate.userId, owner.orgId)).toMatchObject({ ok: false, error: 'importInProgress', blocking: { id: reading, reading: true } })
+		const reading = await asUser(
+			owner.userId,
+			async (trx) =>
+				(
+					await sql<{
+						id: string
+					}>`select public.stage_import(${owner.orgId}, 'venmo', 'slow.csv', '[]'::jsonb, 0, 0, 0, '[]'::jsonb) as id`.execute(trx)
+				).rows[0]!.id,
+		)
+		expect(await preview(teammate.userId, owner.orgId)).toMatchObject({
+			ok: false,
+			error: 'importInProgress',
+			blocking: { id: reading, reading: true },
+		})
 		expect(await discardImport(teammate.userId, reading)).toEqual({ ok: false, code: 'still_reading' })
 		// Its process gone: no sign of life (a chunk written) for more than two minutes.
-		await asSystem((trx) => sql`update public.import_batches set worked_at = now() - interval '3 minutes' where id = ${reading}`.execute(trx))
+		await asSystem((trx) =>
+			sql`update public.import_batches set worked_at = now() - interval '3 minutes' where id = ${reading}`.execute(trx),
+		)
 		expect(await preview(teammate.userId, owner.orgId)).toMatchObject({ ok: true, status: 'staged' })
 		expect((await batchesOf(owner.orgId)).map((b) => b.file_name)).toEqual(['venmo.csv'])
 	})
@@ -308,8 +461,14 @@ describe('one import at a time per organization', () => {
 		// One chunk of 100, then the process stops.
 		await asUser(owner.userId, (trx) => sql`select * from public.commit_import_chunk(${id}, 100)`.execute(trx))
 		expect(await imported(owner.userId, owner.orgId)).toHaveLength(100)
-		expect(await getStagedPreview(teammate.userId, owner.orgId, id)).toMatchObject({ batch: { status: 'committing', committed: 100, payments: n } })
-		expect(await preview(teammate.userId, owner.orgId)).toMatchObject({ ok: false, error: 'importInProgress', blocking: { id, status: 'committing' } })
+		expect(await getStagedPreview(teammate.userId, owner.orgId, id)).toMatchObject({
+			batch: { status: 'committing', committed: 100, payments: n },
+		})
+		expect(await preview(teammate.userId, owner.orgId)).toMatchObject({
+			ok: false,
+			error: 'importInProgress',
+			blocking: { id, status: 'committing' },
+		})
 		expect(await discardImport(teammate.userId, id)).toEqual({ ok: false, code: 'already_committed' })
 		const done = await commitImport(teammate.userId, id)
 		expect(done).toMatchObject({ ok: true, batch: { counts: { created: n, duplicates: 0, unmatched: n } } })
@@ -330,10 +489,20 @@ describe('the preview is planned once, at staging', () => {
 		if (!staged.ok) throw new Error('not staged')
 		const id = staged.batch.batchId
 		const atStaging = await getStagedPreview(owner.userId, owner.orgId, id)
-		expect(atStaging?.counts).toEqual({ new_count: 3, duplicate_count: 0, deleted_count: 0, matched_count: 1, review_count: 1, unmatched_count: 1 })
+		expect(atStaging?.counts).toEqual({
+			new_count: 3,
+			duplicate_count: 0,
+			deleted_count: 0,
+			matched_count: 1,
+			review_count: 1,
+			unmatched_count: 1,
+		})
 		// Underneath: Ana's payment arrives by another way, and a client is named as the mystery payer.
 		await asSystem((trx) =>
-			sql`insert into public.transactions (organization_id, amount, import_key) values (${owner.orgId}, 1250, 'id:venmo:3921234567890123456')`.execute(trx))
+			sql`insert into public.transactions (organization_id, amount, import_key) values (${owner.orgId}, 1250, 'id:venmo:3921234567890123456')`.execute(
+				trx,
+			),
+		)
 		await asUser(owner.userId, (trx) => trx.insertInto('clients').values({ organization_id: owner.orgId, name: 'Mystery Payer' }).execute())
 		// Planning the batch now would say otherwise…
 		const now = await asUser(owner.userId, async (trx) => (await sql`select * from public.preview_import(${id})`.execute(trx)).rows[0])
@@ -341,7 +510,10 @@ describe('the preview is planned once, at staging', () => {
 		// …but the preview reads what was planned at staging, counts and rows alike.
 		expect(await getStagedPreview(owner.userId, owner.orgId, id)).toEqual(atStaging)
 		// The commit plans its rows again: what it does is what is true now.
-		expect(await commitImport(owner.userId, id)).toMatchObject({ ok: true, batch: { counts: { created: 2, duplicates: 1, matched: 1, review: 1, unmatched: 0 } } })
+		expect(await commitImport(owner.userId, id)).toMatchObject({
+			ok: true,
+			batch: { counts: { created: 2, duplicates: 1, matched: 1, review: 1, unmatched: 0 } },
+		})
 	})
 })
 
@@ -356,9 +528,17 @@ describe('undo', () => {
 		expect(await undoImport(member.userId, batch.batchId)).toEqual({ ok: true, removed: 2 })
 		expect(await undoImport(member.userId, batch.batchId)).toEqual({ ok: false, code: 'already_undone' })
 		expect((await imported(owner.userId, owner.orgId)).map((r) => r.description)).toEqual(['kept'])
-		const history = await asUser(owner.userId, (trx) => trx.selectFrom('import_batches').select(['status', 'undone_count', 'undone_by', 'created_count']).where('id', '=', batch.batchId).executeTakeFirstOrThrow())
+		const history = await asUser(owner.userId, (trx) =>
+			trx
+				.selectFrom('import_batches')
+				.select(['status', 'undone_count', 'undone_by', 'created_count'])
+				.where('id', '=', batch.batchId)
+				.executeTakeFirstOrThrow(),
+		)
 		expect(history).toEqual({ status: 'undone', undone_count: 2, undone_by: member.userId, created_count: 3 })
-		const tombstones = await asSystem((trx) => trx.selectFrom('import_tombstones').select('import_key').where('organization_id', '=', owner.orgId).execute())
+		const tombstones = await asSystem((trx) =>
+			trx.selectFrom('import_tombstones').select('import_key').where('organization_id', '=', owner.orgId).execute(),
+		)
 		expect(tombstones).toEqual([])
 		const again = await commitFile(owner.userId, owner.orgId, VENMO)
 		expect(again.counts).toMatchObject({ created: 2, duplicates: 1 })
@@ -367,7 +547,14 @@ describe('undo', () => {
 	test('rollups follow the commit and the undo', async () => {
 		const owner = await org('Rollup')
 		const batch = await commitFile(owner.userId, owner.orgId, VENMO)
-		const totals = () => asSystem((trx) => trx.selectFrom('organization_transaction_totals').select(['transaction_count', 'amount_sum', 'matched_count']).where('organization_id', '=', owner.orgId).executeTakeFirst())
+		const totals = () =>
+			asSystem((trx) =>
+				trx
+					.selectFrom('organization_transaction_totals')
+					.select(['transaction_count', 'amount_sum', 'matched_count'])
+					.where('organization_id', '=', owner.orgId)
+					.executeTakeFirst(),
+			)
 		expect(await totals()).toEqual({ transaction_count: 3, amount_sum: '1345.00', matched_count: 1 })
 		await undoImport(owner.userId, batch.batchId)
 		expect(await totals()).toMatchObject({ transaction_count: 0, matched_count: 0 })
@@ -379,15 +566,27 @@ describe('bad input', () => {
 		const owner = await org('Bad payments')
 		const good = zelle('Ana Silva', '10.00')
 		const result = await importPayments({
-			organizationId: owner.orgId, userId: owner.userId, source: 'email',
-			payments: [good, { ...good, date: '2026-02-30' }, { ...good, amount: '-5.00' }, { ...good, payer: ' ' }, { ...good, method: 'Bitcoin' as 'Zelle' }],
+			organizationId: owner.orgId,
+			userId: owner.userId,
+			source: 'email',
+			payments: [
+				good,
+				{ ...good, date: '2026-02-30' },
+				{ ...good, amount: '-5.00' },
+				{ ...good, payer: ' ' },
+				{ ...good, method: 'Bitcoin' as 'Zelle' },
+			],
 		})
 		if (!result.ok || result.status !== 'committed') throw new Error('not committed')
 		expect(result.batch.counts.created).toBe(1)
 		expect(result.batch.failures.map((f) => f.reason)).toEqual(['dateInvalid', 'amountInvalid', 'payerMissing', 'methodInvalid'])
 	})
 
-	test.each([['', 'empty'], ['\0\0\0', 'notCsv'], ['a,b\n1,2', 'mappingRequired']])('%j: nothing is written', async (file, error) => {
+	test.each([
+		['', 'empty'],
+		['\0\0\0', 'notCsv'],
+		['a,b\n1,2', 'mappingRequired'],
+	])('%j: nothing is written', async (file, error) => {
 		const owner = await org(`Bad ${error}`)
 		expect(await importPayments({ organizationId: owner.orgId, userId: owner.userId, file })).toMatchObject({ ok: false, error })
 		const batches = await asUser(owner.userId, (trx) => trx.selectFrom('import_batches').select('id').execute())
@@ -396,20 +595,50 @@ describe('bad input', () => {
 })
 
 describe('payer names compared blind to accents', () => {
-	const payments = (userId: string, orgId: string, list: NormalizedPayment[]) => importPayments({ organizationId: orgId, userId, source: 'email', payments: list })
+	const payments = (userId: string, orgId: string, list: NormalizedPayment[]) =>
+		importPayments({ organizationId: orgId, userId, source: 'email', payments: list })
 	const clientIds = (userId: string, orgId: string, names: string[]) =>
 		asUser(userId, async (trx) => {
-			const rows = await trx.insertInto('clients').values(names.map((name) => ({ organization_id: orgId, name }))).returning(['id', 'name']).execute()
+			const rows = await trx
+				.insertInto('clients')
+				.values(names.map((name) => ({ organization_id: orgId, name })))
+				.returning(['id', 'name'])
+				.execute()
 			return names.map((name) => rows.find((r) => r.name === name)!.id)
 		})
 
 	test("payerKey in TypeScript is public.payer_key's key: case, spaces and accents aside", async () => {
 		const names = [
-			'JOSÉ', 'José', 'NÚÑEZ', 'Núñez', 'JOÃO', 'João', 'ÇA', 'ça', 'Conceição', 'CONCEIÇÃO', 'Ángela Ruiz', 'ÁNGELA',
-			'á é í ó ú ñ ç ã õ â ê ô à ü', 'Á É Í Ó Ú Ñ Ç Ã Õ Â Ê Ô À Ü', 'Müller', 'GÜNTHER', 'Ærø Œuvre', 'Straße', 'Łódź', 'Øster',
-			'  José   PÉREZ ', 'Zelle payment from JOSE PEREZ', 'Jose\u0301 Pe\u0301rez', 'Ana\tMaria\nSousa', 'İlkay', 'François Pâquerette',
+			'JOSÉ',
+			'José',
+			'NÚÑEZ',
+			'Núñez',
+			'JOÃO',
+			'João',
+			'ÇA',
+			'ça',
+			'Conceição',
+			'CONCEIÇÃO',
+			'Ángela Ruiz',
+			'ÁNGELA',
+			'á é í ó ú ñ ç ã õ â ê ô à ü',
+			'Á É Í Ó Ú Ñ Ç Ã Õ Â Ê Ô À Ü',
+			'Müller',
+			'GÜNTHER',
+			'Ærø Œuvre',
+			'Straße',
+			'Łódź',
+			'Øster',
+			'  José   PÉREZ ',
+			'Zelle payment from JOSE PEREZ',
+			'Jose\u0301 Pe\u0301rez',
+			'Ana\tMaria\nSousa',
+			'İlkay',
+			'François Pâquerette',
 		]
-		const { rows } = await asSystem((trx) => sql<{ name: string; key: string }>`select n as name, public.payer_key(n) as key from unnest(${names}::text[]) n`.execute(trx))
+		const { rows } = await asSystem((trx) =>
+			sql<{ name: string; key: string }>`select n as name, public.payer_key(n) as key from unnest(${names}::text[]) n`.execute(trx),
+		)
 		expect(rows.map((r) => [r.name, payerKey(r.name)])).toEqual(rows.map((r) => [r.name, r.key]))
 		expect(rows.slice(0, 8).map((r) => r.key)).toEqual(['jose', 'jose', 'nunez', 'nunez', 'joao', 'joao', 'ca', 'ca'])
 		expect(payerKey('  José   PÉREZ ')).toBe('jose perez')
@@ -418,10 +647,24 @@ describe('payer names compared blind to accents', () => {
 	test('a bank file\'s "JOSE PEREZ" is the client José Pérez; two clients of that name are a review, not a pick', async () => {
 		const owner = await org('Accents')
 		const [jose, alberto] = await clientIds(owner.userId, owner.orgId, ['José Pérez', 'Alberto Núñez', 'Jõao Lima', 'João Lima'])
-		const result = await payments(owner.userId, owner.orgId, [zelle('JOSE PEREZ', '10.00'), zelle('alberto  nunez', '11.00'), zelle('JOAO LIMA', '12.00')])
-		expect(result.ok && result.status === 'committed' && result.batch.counts).toMatchObject({ created: 3, matched: 2, review: 1, unmatched: 0 })
+		const result = await payments(owner.userId, owner.orgId, [
+			zelle('JOSE PEREZ', '10.00'),
+			zelle('alberto  nunez', '11.00'),
+			zelle('JOAO LIMA', '12.00'),
+		])
+		expect(result.ok && result.status === 'committed' && result.batch.counts).toMatchObject({
+			created: 3,
+			matched: 2,
+			review: 1,
+			unmatched: 0,
+		})
 		const rows = await asUser(owner.userId, (trx) =>
-			trx.selectFrom('transactions').select(['raw_payer', 'client_id', 'category']).where('organization_id', '=', owner.orgId).orderBy('amount').execute(),
+			trx
+				.selectFrom('transactions')
+				.select(['raw_payer', 'client_id', 'category'])
+				.where('organization_id', '=', owner.orgId)
+				.orderBy('amount')
+				.execute(),
 		)
 		expect(rows).toEqual([
 			{ raw_payer: 'JOSE PEREZ', client_id: jose, category: 'matched' },
@@ -437,24 +680,38 @@ describe('payer names compared blind to accents', () => {
 		const { rows, clients } = await listReviewQueue(owner.userId, owner.orgId)
 		expect(rows).toEqual([expect.objectContaining({ payer: 'JOSE PEREZ', category: 'unmatched', candidates: [jose] })])
 		expect(clients.map((c) => c.name)).toContain('José Pérez')
-		expect(await resolveReview(owner.userId, owner.orgId, { transactionId: rows[0]!.id, clientId: null, saveAlias: true })).toEqual({ ok: false, error: 'clientExists' })
+		expect(await resolveReview(owner.userId, owner.orgId, { transactionId: rows[0]!.id, clientId: null, saveAlias: true })).toEqual({
+			ok: false,
+			error: 'clientExists',
+		})
 	})
 
 	test('aliases of one payer for two clients (accents once told them apart) make it a review; remembering one settles it', async () => {
 		const owner = await org('Accent Aliases')
 		const [first, second] = await clientIds(owner.userId, owner.orgId, ['Pérez Studio', 'J. Perez'])
 		await asUser(owner.userId, (trx) =>
-			trx.insertInto('payer_aliases').values([
-				{ organization_id: owner.orgId, alias: 'JOSE PEREZ', client_id: first! },
-				{ organization_id: owner.orgId, alias: 'José Pérez', client_id: second! },
-			]).execute(),
+			trx
+				.insertInto('payer_aliases')
+				.values([
+					{ organization_id: owner.orgId, alias: 'JOSE PEREZ', client_id: first! },
+					{ organization_id: owner.orgId, alias: 'José Pérez', client_id: second! },
+				])
+				.execute(),
 		)
 		const batch = await payments(owner.userId, owner.orgId, [zelle('Jose Perez', '10.00'), zelle('JOSÉ PÉREZ', '11.00')])
 		expect(batch.ok && batch.status === 'committed' && batch.batch.counts).toMatchObject({ created: 2, review: 2 })
 		const { rows } = await listReviewQueue(owner.userId, owner.orgId)
-		expect(rows.map((r) => r.candidates)).toEqual([[second, first], [second, first]])
-		expect(await resolveReview(owner.userId, owner.orgId, { transactionId: rows[0]!.id, clientId: second!, saveAlias: true })).toEqual({ ok: true, updated: 2 })
-		const aliases = await asUser(owner.userId, (trx) => trx.selectFrom('payer_aliases').select(['alias_key', 'client_id']).where('organization_id', '=', owner.orgId).execute())
+		expect(rows.map((r) => r.candidates)).toEqual([
+			[second, first],
+			[second, first],
+		])
+		expect(await resolveReview(owner.userId, owner.orgId, { transactionId: rows[0]!.id, clientId: second!, saveAlias: true })).toEqual({
+			ok: true,
+			updated: 2,
+		})
+		const aliases = await asUser(owner.userId, (trx) =>
+			trx.selectFrom('payer_aliases').select(['alias_key', 'client_id']).where('organization_id', '=', owner.orgId).execute(),
+		)
 		expect(aliases).toEqual([{ alias_key: 'jose perez', client_id: second }])
 		const next = await payments(owner.userId, owner.orgId, [zelle('JOSE PEREZ', '12.00')])
 		expect(next.ok && next.status === 'committed' && next.batch.counts).toMatchObject({ created: 1, matched: 1 })

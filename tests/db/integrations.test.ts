@@ -5,7 +5,16 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { asSystem, asUser, sql } from '#app/.server/db/index.ts'
-import { connectImap, disconnectIntegration, imapAccess, readSecrets, recordSyncHealth, refreshIntegration, saveConnection, storeTokens } from '#app/.server/payments/email-sync/connections.ts'
+import {
+	connectImap,
+	disconnectIntegration,
+	imapAccess,
+	readSecrets,
+	recordSyncHealth,
+	refreshIntegration,
+	saveConnection,
+	storeTokens,
+} from '#app/.server/payments/email-sync/connections.ts'
 import { startImapServer, type ImapServer } from '#tests/support/imap-server.ts'
 import { addMember, CATALOGUE, createUser, refusal, type TestUser } from './fixtures.ts'
 
@@ -78,7 +87,10 @@ describe('connecting an IMAP mailbox', () => {
 
 	test('with a wrong password: refused as a failed login, nothing stored', async () => {
 		const owner = await ownerWithEmailUpgrade()
-		expect(await connectImap(owner.userId, owner.orgId, EMAIL, access({ password: 'wrong-password' }))).toEqual({ ok: false, failure: 'auth' })
+		expect(await connectImap(owner.userId, owner.orgId, EMAIL, access({ password: 'wrong-password' }))).toEqual({
+			ok: false,
+			failure: 'auth',
+		})
 		expect(await stored(owner.orgId)).toEqual({ credentials: [], tokens: [], connections: [] })
 	})
 
@@ -131,7 +143,10 @@ describe('refresh status and disconnect', () => {
 			expect(await refreshIntegration(owner.userId, owner.orgId, id, noGmail)).toMatchObject({ ok: true, check: { ok: true } })
 			expect((await stored(owner.orgId)).credentials[0]).toMatchObject({ status: 'connected', error_message: null })
 			await own.stop()
-			expect(await refreshIntegration(owner.userId, owner.orgId, id, noGmail)).toMatchObject({ ok: true, check: { ok: false, failure: 'unreachable' } })
+			expect(await refreshIntegration(owner.userId, owner.orgId, id, noGmail)).toMatchObject({
+				ok: true,
+				check: { ok: false, failure: 'unreachable' },
+			})
 			const after = await stored(owner.orgId)
 			expect(after.credentials[0]).toMatchObject({ status: 'connected', error_message: 'unreachable' })
 			expect(after.connections).toEqual([{ provider: 'imap', status: 'error' }])
@@ -148,7 +163,9 @@ describe('refresh status and disconnect', () => {
 		const { id } = (await stored(owner.orgId)).credentials[0]!
 		expect(await refreshIntegration(member.userId, owner.orgId, id, noGmail)).toEqual({ ok: false, code: 'not_owner' })
 		expect(await disconnectIntegration(member.userId, owner.orgId, id)).toEqual({ ok: false, code: 'not_owner' })
-		expect(await refusal(asUser(member.userId, (trx) => sql`select public.record_integration_check(${owner.orgId}, ${id}, 'x')`.execute(trx)))).toBe('not_owner')
+		expect(
+			await refusal(asUser(member.userId, (trx) => sql`select public.record_integration_check(${owner.orgId}, ${id}, 'x')`.execute(trx))),
+		).toBe('not_owner')
 		expect((await stored(owner.orgId)).tokens).toHaveLength(1)
 	})
 
@@ -199,7 +216,11 @@ describe('for the email sync (no owner present)', () => {
 	test('refreshed OAuth tokens are stored sealed and open again; the refresh token is kept when none comes back', async () => {
 		const owner = await ownerWithEmailUpgrade()
 		const saved = await saveConnection(owner.userId, owner.orgId, EMAIL, {
-			provider: 'gmail', account: 'me@gmail.example', accessToken: 'access-1', refreshToken: 'refresh-1', expiresAt: new Date(Date.now() - 1000),
+			provider: 'gmail',
+			account: 'me@gmail.example',
+			accessToken: 'access-1',
+			refreshToken: 'refresh-1',
+			expiresAt: new Date(Date.now() - 1000),
 		})
 		expect(saved).toEqual({ ok: true, provider: 'gmail' })
 		const { id } = (await stored(owner.orgId)).credentials[0]!
@@ -217,7 +238,9 @@ test('a member who marks the credential disconnected directly (the policies allo
 	await addMember(owner.orgId, member.userId, 'member')
 	await connectImap(owner.userId, owner.orgId, EMAIL, access())
 	const { id } = (await stored(owner.orgId)).credentials[0]!
-	await asUser(member.userId, (trx) => trx.updateTable('integration_credentials').set({ status: 'disconnected' }).where('id', '=', id).execute())
+	await asUser(member.userId, (trx) =>
+		trx.updateTable('integration_credentials').set({ status: 'disconnected' }).where('id', '=', id).execute(),
+	)
 	expect((await stored(owner.orgId)).tokens).toEqual([])
 	expect(await imapAccess(owner.orgId, id)).toBeNull()
 })

@@ -50,7 +50,11 @@ describe.runIf(isDbTarget('pg'))('on the PostgreSQL server (which has its own au
 		// A table of its own, surely due (2,000 rows never vacuumed), whatever the shared test
 		// database's other tables hold; in a schema of its own, away from the data model's catalogue tests.
 		const schema = `vacuum_probe_${process.pid}_${Date.now()}`
-		await asSystem((trx) => sql`create schema ${sql.id(schema)}; create table ${sql.id(schema, 'rows')} as select g as n from generate_series(1, 2000) g`.execute(trx))
+		await asSystem((trx) =>
+			sql`create schema ${sql.id(schema)}; create table ${sql.id(schema, 'rows')} as select g as n from generate_series(1, 2000) g`.execute(
+				trx,
+			),
+		)
 		try {
 			const since = new Date(Date.now() - 1_000)
 			const vacuumed = await vacuumWhereDue()

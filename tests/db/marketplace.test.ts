@@ -20,8 +20,13 @@ async function drainTo(orgId: string, left: number) {
 
 async function ledger(orgId: string) {
 	return asSystem((trx) =>
-		trx.selectFrom('gear_ledger').select(['delta', 'reason', 'module_id', 'upgrade_id'])
-			.where('organization_id', '=', orgId).where('reason', 'in', ['module_activation', 'upgrade_purchase']).orderBy('id').execute(),
+		trx
+			.selectFrom('gear_ledger')
+			.select(['delta', 'reason', 'module_id', 'upgrade_id'])
+			.where('organization_id', '=', orgId)
+			.where('reason', 'in', ['module_activation', 'upgrade_purchase'])
+			.orderBy('id')
+			.execute(),
 	)
 }
 
@@ -51,7 +56,9 @@ describe('buying an upgrade of a module that is not active', () => {
 		const error = await asUser(owner.userId, (trx) => purchase(trx, owner.orgId, upgrades.advancedAnalytics)).catch((e: unknown) => e)
 		expect(error).toMatchObject({ message: 'insufficient_gears' })
 		expect(JSON.parse((error as { detail: string }).detail)).toEqual({ required: 2750, remaining: 2500 })
-		const rows = await asSystem((trx) => trx.selectFrom('organization_modules').select('id').where('organization_id', '=', owner.orgId).execute())
+		const rows = await asSystem((trx) =>
+			trx.selectFrom('organization_modules').select('id').where('organization_id', '=', owner.orgId).execute(),
+		)
 		expect(rows).toEqual([])
 		expect(await gearBalance(owner.orgId)).toMatchObject({ remaining: 2500, ledger: 2500 })
 	})
@@ -61,8 +68,11 @@ describe.runIf(isDbTarget('pg'))('under concurrency (PostgreSQL server)', () => 
 	test('the same purchase twice at once: charged once (the second sees it active), the ledger agrees', async () => {
 		const owner = await createUser('Race Buyer')
 		await drainTo(owner.orgId, 3000) // each purchase alone (2,750 with its module) fits, both do not
-		const codes = await Promise.all([upgrades.advancedAnalytics, upgrades.advancedAnalytics].map((u) =>
-			refusal(asUser(owner.userId, (trx) => sql`select pg_sleep(0.05), public.purchase_upgrade(${owner.orgId}, ${u})`.execute(trx)))))
+		const codes = await Promise.all(
+			[upgrades.advancedAnalytics, upgrades.advancedAnalytics].map((u) =>
+				refusal(asUser(owner.userId, (trx) => sql`select pg_sleep(0.05), public.purchase_upgrade(${owner.orgId}, ${u})`.execute(trx))),
+			),
+		)
 		expect(codes.filter((c) => c === null)).toHaveLength(1)
 		expect(codes.filter((c) => c === 'already_active')).toHaveLength(1)
 		expect(await gearBalance(owner.orgId)).toMatchObject({ remaining: 250, ledger: 250 })
@@ -71,8 +81,11 @@ describe.runIf(isDbTarget('pg'))('under concurrency (PostgreSQL server)', () => 
 	test('two different purchases that together exceed the balance: exactly one is refused for insufficient gears', async () => {
 		const owner = await createUser('Race Buyer')
 		await drainTo(owner.orgId, 3000) // Advanced Analytics with Reports: 2,750; CRM Basic Fields with CRM: 900
-		const codes = await Promise.all([upgrades.advancedAnalytics, 'c0000000-0000-4000-8000-000000000004'].map((u) =>
-			refusal(asUser(owner.userId, (trx) => sql`select pg_sleep(0.05), public.purchase_upgrade(${owner.orgId}, ${u})`.execute(trx)))))
+		const codes = await Promise.all(
+			[upgrades.advancedAnalytics, 'c0000000-0000-4000-8000-000000000004'].map((u) =>
+				refusal(asUser(owner.userId, (trx) => sql`select pg_sleep(0.05), public.purchase_upgrade(${owner.orgId}, ${u})`.execute(trx))),
+			),
+		)
 		expect(codes.filter((c) => c === null)).toHaveLength(1)
 		expect(codes.filter((c) => c === 'insufficient_gears')).toHaveLength(1)
 		const { remaining, ledger } = await gearBalance(owner.orgId)
@@ -85,8 +98,14 @@ describe('module configuration', () => {
 	test('the owner saves visibility and email notifications of an active module; the defaults are any and on', async () => {
 		const owner = await createUser('Settings Owner')
 		await asUser(owner.userId, (trx) => sql`select public.activate_module(${owner.orgId}, ${modules.crm})`.execute(trx))
-		const read = () => asUser(owner.userId, (trx) => trx.selectFrom('organization_modules').select(['default_visibility', 'email_notifications'])
-			.where('organization_id', '=', owner.orgId).executeTakeFirstOrThrow())
+		const read = () =>
+			asUser(owner.userId, (trx) =>
+				trx
+					.selectFrom('organization_modules')
+					.select(['default_visibility', 'email_notifications'])
+					.where('organization_id', '=', owner.orgId)
+					.executeTakeFirstOrThrow(),
+			)
 		expect(await read()).toEqual({ default_visibility: 'any', email_notifications: true })
 		await asUser(owner.userId, (trx) => settings(trx, owner.orgId, modules.crm, 'manager', false))
 		expect(await read()).toEqual({ default_visibility: 'manager', email_notifications: false })
@@ -109,13 +128,26 @@ describe('favourites', () => {
 		const owner = await createUser('Fav Owner')
 		const member = await createUser('Fav Member')
 		await addMember(owner.orgId, member.userId, 'member')
-		await asUser(member.userId, (trx) => trx.insertInto('module_favorites').values({ organization_id: owner.orgId, user_id: member.userId, module_id: modules.crm }).execute())
-		const mine = (userId: string) => asUser(userId, (trx) => trx.selectFrom('module_favorites').select('module_id').where('organization_id', '=', owner.orgId).execute())
+		await asUser(member.userId, (trx) =>
+			trx.insertInto('module_favorites').values({ organization_id: owner.orgId, user_id: member.userId, module_id: modules.crm }).execute(),
+		)
+		const mine = (userId: string) =>
+			asUser(userId, (trx) => trx.selectFrom('module_favorites').select('module_id').where('organization_id', '=', owner.orgId).execute())
 		expect(await mine(member.userId)).toEqual([{ module_id: modules.crm }])
 		expect(await mine(owner.userId)).toEqual([])
-		expect(await refusal(asUser(owner.userId, (trx) =>
-			trx.insertInto('module_favorites').values({ organization_id: owner.orgId, user_id: member.userId, module_id: modules.booking }).execute()))).toBe('42501')
-		await asUser(member.userId, (trx) => trx.deleteFrom('module_favorites').where('organization_id', '=', owner.orgId).where('module_id', '=', modules.crm).execute())
+		expect(
+			await refusal(
+				asUser(owner.userId, (trx) =>
+					trx
+						.insertInto('module_favorites')
+						.values({ organization_id: owner.orgId, user_id: member.userId, module_id: modules.booking })
+						.execute(),
+				),
+			),
+		).toBe('42501')
+		await asUser(member.userId, (trx) =>
+			trx.deleteFrom('module_favorites').where('organization_id', '=', owner.orgId).where('module_id', '=', modules.crm).execute(),
+		)
 		expect(await mine(member.userId)).toEqual([])
 	})
 })

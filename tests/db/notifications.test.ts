@@ -1,7 +1,14 @@
 import { beforeAll, describe, expect, test } from 'vitest'
 import { asSystem, sql } from '#app/.server/db/index.ts'
 import { drainMail } from '#app/.server/mail/index.ts'
-import { notifyStaffOfBooking, recipientsFor, savePreferences, sendTransactionDigest, turnOff, verifyUnsubscribe } from '#app/.server/notifications/index.ts'
+import {
+	notifyStaffOfBooking,
+	recipientsFor,
+	savePreferences,
+	sendTransactionDigest,
+	turnOff,
+	verifyUnsubscribe,
+} from '#app/.server/notifications/index.ts'
 import { dueMonday, weeklyReportJob, WEEKLY_REPORT_JOB } from '#app/.server/notifications/weekly-report.ts'
 import { runDueJobs, startScheduler } from '#app/.server/scheduler.ts'
 import { addMember, CATALOGUE, createBookingSetup, createUser, type TestUser } from './fixtures.ts'
@@ -17,12 +24,25 @@ async function setLanguage(userId: string, language: string) {
  * The organization's record of a module as Module detail › Configuration saves it: activated,
  * with a default visibility and its "Email notifications" switch.
  */
-async function setModule(orgId: string, moduleId: string, settings: { visibility: 'any' | 'manager' | 'administrator' | 'owner'; notifications: boolean }) {
+async function setModule(
+	orgId: string,
+	moduleId: string,
+	settings: { visibility: 'any' | 'manager' | 'administrator' | 'owner'; notifications: boolean },
+) {
 	await asSystem((trx) =>
 		trx
 			.insertInto('organization_modules')
-			.values({ organization_id: orgId, module_id: moduleId, default_visibility: settings.visibility, email_notifications: settings.notifications })
-			.onConflict((oc) => oc.columns(['organization_id', 'module_id']).doUpdateSet({ default_visibility: settings.visibility, email_notifications: settings.notifications }))
+			.values({
+				organization_id: orgId,
+				module_id: moduleId,
+				default_visibility: settings.visibility,
+				email_notifications: settings.notifications,
+			})
+			.onConflict((oc) =>
+				oc
+					.columns(['organization_id', 'module_id'])
+					.doUpdateSet({ default_visibility: settings.visibility, email_notifications: settings.notifications }),
+			)
 			.execute(),
 	)
 }
@@ -64,7 +84,9 @@ describe('notifyStaffOfBooking', () => {
 		await setModule(orgId, CATALOGUE.modules.booking, { visibility: 'any', notifications: true })
 		await savePreferences(member.userId, orgId, { emailNotifications: false, transactionAlerts: true, weeklyReports: false })
 		const { serviceId, providerId } = await createBookingSetup(orgId)
-		await asSystem((trx) => trx.updateTable('booking_settings').set({ timezone: 'America/New_York' }).where('organization_id', '=', orgId).execute())
+		await asSystem((trx) =>
+			trx.updateTable('booking_settings').set({ timezone: 'America/New_York' }).where('organization_id', '=', orgId).execute(),
+		)
 		const appointment = await asSystem((trx) =>
 			trx
 				.insertInto('booking_appointments')
@@ -104,7 +126,7 @@ describe('notifyStaffOfBooking', () => {
 		expect(await mailsTo(manager.email)).toHaveLength(1)
 	})
 
-	test("the booking module decides who hears of a booking: nobody without it or with its notifications off; owner-only tells the owners alone", async () => {
+	test('the booking module decides who hears of a booking: nobody without it or with its notifications off; owner-only tells the owners alone', async () => {
 		const { owner, manager, member, orgId } = await team('Module')
 		const admin = await createUser('Module Admin')
 		await addMember(orgId, admin.userId, 'administrator')
@@ -224,13 +246,18 @@ describe('the weekly report job', () => {
 		await addMember(t.orgId, extra.userId, 'member')
 		await asSystem(async (trx) => {
 			await trx.updateTable('booking_settings').set({ timezone: 'America/New_York' }).where('organization_id', '=', t.orgId).execute()
-			const client = await trx.insertInto('clients').values({ organization_id: t.orgId, name: 'Top Client' }).returning('id').executeTakeFirstOrThrow()
+			const client = await trx
+				.insertInto('clients')
+				.values({ organization_id: t.orgId, name: 'Top Client' })
+				.returning('id')
+				.executeTakeFirstOrThrow()
 			// The week of Oct 19–25 (reported on Oct 26) and Oct 26–Nov 1 (reported on Nov 2).
 			await sql`insert into public.transactions (organization_id, client_id, amount, date_received) values
 				(${t.orgId}, ${client.id}, 100, '2026-10-19'), (${t.orgId}, null, 50, '2026-10-25'),
 				(${t.orgId}, ${client.id}, 300, '2026-10-27')`.execute(trx)
 		})
-		for (const u of [t.owner, t.manager]) await savePreferences(u.userId, t.orgId, { emailNotifications: true, transactionAlerts: true, weeklyReports: true })
+		for (const u of [t.owner, t.manager])
+			await savePreferences(u.userId, t.orgId, { emailNotifications: true, transactionAlerts: true, weeklyReports: true })
 		// `extra` keeps the default: weekly reports off.
 	})
 

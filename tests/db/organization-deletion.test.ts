@@ -10,20 +10,28 @@ const PHRASE = 'DELETE MY ORGANIZATION'
  *  the organization itself, and the integration tokens kept outside the exposed schema. */
 async function rowsOf(orgId: string): Promise<Record<string, number>> {
 	return asSystem(async (trx) => {
-		const tables = (await sql<{ name: string }>`
+		const tables = (
+			await sql<{ name: string }>`
 			select c.table_name as name from information_schema.columns c
 			join information_schema.tables t on t.table_schema = c.table_schema and t.table_name = c.table_name
 			where c.table_schema = 'public' and c.column_name = 'organization_id' and t.table_type = 'BASE TABLE'
-			order by 1`.execute(trx)).rows.map((r) => r.name)
+			order by 1`.execute(trx)
+		).rows.map((r) => r.name)
 		const counts: Record<string, number> = {}
 		for (const table of tables) {
-			const { rows } = await sql<{ n: number }>`select count(*)::int as n from ${sql.table(`public.${table}`)} where organization_id = ${orgId}`.execute(trx)
+			const { rows } = await sql<{
+				n: number
+			}>`select count(*)::int as n from ${sql.table(`public.${table}`)} where organization_id = ${orgId}`.execute(trx)
 			counts[table] = rows[0]!.n
 		}
-		counts.organizations = (await sql<{ n: number }>`select count(*)::int as n from public.organizations where id = ${orgId}`.execute(trx)).rows[0]!.n
-		counts['private.integration_tokens'] = (await sql<{ n: number }>`
+		counts.organizations = (
+			await sql<{ n: number }>`select count(*)::int as n from public.organizations where id = ${orgId}`.execute(trx)
+		).rows[0]!.n
+		counts['private.integration_tokens'] = (
+			await sql<{ n: number }>`
 			select count(*)::int as n from private.integration_tokens t
-			join public.integration_credentials c on c.id = t.credential_id where c.organization_id = ${orgId}`.execute(trx)).rows[0]!.n
+			join public.integration_credentials c on c.id = t.credential_id where c.organization_id = ${orgId}`.execute(trx)
+		).rows[0]!.n
 		return counts
 	})
 }
@@ -39,23 +47,67 @@ async function fullOrganization(name: string): Promise<TestUser & { memberId: st
 		await sql`select public.update_sync_status(${owner.orgId}, ${CATALOGUE.modules.p2p}, 'pending', null)`.execute(trx)
 	})
 	await asSystem(async (trx) => {
-		const omu = await trx.selectFrom('organization_module_upgrades').select('id').where('organization_id', '=', owner.orgId).executeTakeFirstOrThrow()
-		await trx.insertInto('integration_connections').values({ organization_id: owner.orgId, user_module_upgrade_id: omu.id, provider: 'gmail', scope: 'gmail.readonly' }).execute()
-		const credential = await trx.insertInto('integration_credentials')
+		const omu = await trx
+			.selectFrom('organization_module_upgrades')
+			.select('id')
+			.where('organization_id', '=', owner.orgId)
+			.executeTakeFirstOrThrow()
+		await trx
+			.insertInto('integration_connections')
+			.values({ organization_id: owner.orgId, user_module_upgrade_id: omu.id, provider: 'gmail', scope: 'gmail.readonly' })
+			.execute()
+		const credential = await trx
+			.insertInto('integration_credentials')
 			.values({ organization_id: owner.orgId, upgrade_id: CATALOGUE.upgrades.p2pEmail, provider: 'gmail', scope: 'gmail.readonly' })
-			.returning('id').executeTakeFirstOrThrow()
-		await sql`insert into private.integration_tokens (credential_id, access_token) values (${credential.id}, 'encrypted-token')`.execute(trx)
-		await trx.insertInto('module_favorites').values({ organization_id: owner.orgId, user_id: member.userId, module_id: CATALOGUE.modules.crm }).execute()
-		await trx.insertInto('booking_date_overrides').values({ organization_id: owner.orgId, date: '2031-12-25', closed: true, note: 'Holiday' }).execute()
-		const client = await trx.selectFrom('clients').select('id').where('organization_id', '=', owner.orgId).limit(1).executeTakeFirstOrThrow()
+			.returning('id')
+			.executeTakeFirstOrThrow()
+		await sql`insert into private.integration_tokens (credential_id, access_token) values (${credential.id}, 'encrypted-token')`.execute(
+			trx,
+		)
+		await trx
+			.insertInto('module_favorites')
+			.values({ organization_id: owner.orgId, user_id: member.userId, module_id: CATALOGUE.modules.crm })
+			.execute()
+		await trx
+			.insertInto('booking_date_overrides')
+			.values({ organization_id: owner.orgId, date: '2031-12-25', closed: true, note: 'Holiday' })
+			.execute()
+		const client = await trx
+			.selectFrom('clients')
+			.select('id')
+			.where('organization_id', '=', owner.orgId)
+			.limit(1)
+			.executeTakeFirstOrThrow()
 		await trx.insertInto('payer_aliases').values({ organization_id: owner.orgId, alias: 'Payer Alias', client_id: client.id }).execute()
-		await trx.insertInto('import_mappings').values({ organization_id: owner.orgId, header_signature: 'a|b', date_column: 'Date', amount_column: 'Amount', payer_column: 'Payer' }).execute()
+		await trx
+			.insertInto('import_mappings')
+			.values({
+				organization_id: owner.orgId,
+				header_signature: 'a|b',
+				date_column: 'Date',
+				amount_column: 'Amount',
+				payer_column: 'Payer',
+			})
+			.execute()
 	})
 	// An import batch with its transactions, one of them deleted (a tombstone).
-	const payments = [1, 2].map((n) => ({ date: '2026-03-01', amount: `${n}.00`, fee: null, payer: 'Payer Alias', description: null, externalId: `D${n}`, method: 'Venmo' as const, provider: 'venmo' }))
+	const payments = [1, 2].map((n) => ({
+		date: '2026-03-01',
+		amount: `${n}.00`,
+		fee: null,
+		payer: 'Payer Alias',
+		description: null,
+		externalId: `D${n}`,
+		method: 'Venmo' as const,
+		provider: 'venmo',
+	}))
 	await importPayments({ organizationId: owner.orgId, userId: owner.userId, source: 'venmo', payments })
-	await asUser(owner.userId, (trx) => trx.deleteFrom('transactions').where('organization_id', '=', owner.orgId).where('external_id', '=', 'D1').execute())
-	await asSystem((trx) => trx.insertInto('email_sync_runs').values({ organization_id: owner.orgId, trigger: 'schedule', status: 'succeeded' }).execute())
+	await asUser(owner.userId, (trx) =>
+		trx.deleteFrom('transactions').where('organization_id', '=', owner.orgId).where('external_id', '=', 'D1').execute(),
+	)
+	await asSystem((trx) =>
+		trx.insertInto('email_sync_runs').values({ organization_id: owner.orgId, trigger: 'schedule', status: 'succeeded' }).execute(),
+	)
 	return { ...owner, memberId: member.userId }
 }
 
@@ -63,11 +115,13 @@ const deleteOrg = (userId: string, orgId: string, phrase: string) =>
 	asUser(userId, (trx) => sql`select public.delete_organization_and_data(${orgId}, ${phrase})`.execute(trx))
 
 describe('delete_organization_and_data', () => {
-	test("removes every row of the organization and nothing of another; its people keep their accounts", async () => {
+	test('removes every row of the organization and nothing of another; its people keep their accounts', async () => {
 		const a = await fullOrganization('Doomed Org')
 		const b = await fullOrganization('Surviving Org')
 		const before = { a: await rowsOf(a.orgId), b: await rowsOf(b.orgId) }
-		const emptyTables = Object.entries(before.a).filter(([, n]) => n === 0).map(([table]) => table)
+		const emptyTables = Object.entries(before.a)
+			.filter(([, n]) => n === 0)
+			.map(([table]) => table)
 		expect(emptyTables).toEqual([]) // the test really has a row everywhere
 
 		await deleteOrg(a.userId, a.orgId, PHRASE)
@@ -75,9 +129,13 @@ describe('delete_organization_and_data', () => {
 		const after = { a: await rowsOf(a.orgId), b: await rowsOf(b.orgId) }
 		expect(after.a).toEqual(Object.fromEntries(Object.keys(before.a).map((table) => [table, 0])))
 		expect(after.b).toEqual(before.b)
-		const people = await asSystem((trx) => trx.selectFrom('profiles').select('user_id').where('user_id', 'in', [a.userId, a.memberId]).execute())
+		const people = await asSystem((trx) =>
+			trx.selectFrom('profiles').select('user_id').where('user_id', 'in', [a.userId, a.memberId]).execute(),
+		)
 		expect(people).toHaveLength(2)
-		const memberStillHasOwnOrg = await asUser(a.memberId, (trx) => trx.selectFrom('organization_members').select('organization_id').execute())
+		const memberStillHasOwnOrg = await asUser(a.memberId, (trx) =>
+			trx.selectFrom('organization_members').select('organization_id').execute(),
+		)
 		expect(memberStillHasOwnOrg).toHaveLength(1)
 	})
 
@@ -91,10 +149,14 @@ describe('delete_organization_and_data', () => {
 		for (const phrase of ['delete my organization', 'DELETE MY ORGANIZATION ', 'DELETE', '']) {
 			expect(await refusal(deleteOrg(owner.userId, owner.orgId, phrase))).toBe('wrong_confirmation')
 		}
-		expect(await refusal(asUser(owner.userId, (trx) => sql`select public.delete_organization_and_data(${owner.orgId}, null)`.execute(trx)))).toBe('wrong_confirmation')
+		expect(
+			await refusal(asUser(owner.userId, (trx) => sql`select public.delete_organization_and_data(${owner.orgId}, null)`.execute(trx))),
+		).toBe('wrong_confirmation')
 		expect(await refusal(deleteOrg(admin.userId, owner.orgId, PHRASE))).toBe('not_owner')
 		expect(await refusal(deleteOrg(outsider.userId, owner.orgId, PHRASE))).toBe('not_owner')
-		expect(await refusal(asAnon((trx) => sql`select public.delete_organization_and_data(${owner.orgId}, ${PHRASE})`.execute(trx)))).toBe('42501')
+		expect(await refusal(asAnon((trx) => sql`select public.delete_organization_and_data(${owner.orgId}, ${PHRASE})`.execute(trx)))).toBe(
+			'42501',
+		)
 		expect(await rowsOf(owner.orgId)).toEqual(before)
 		expect(before.organizations).toBe(1)
 	})

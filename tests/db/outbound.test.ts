@@ -18,7 +18,13 @@ process.env.SECRETS_KEY ??= 'db-test-secrets-key-of-at-least-32-characters'
 process.env.IMAP_ALLOW_PRIVATE_HOSTS = 'false'
 
 /** The check's limits with a 3 s deadline: a server that trickles a byte a second outlives every idle timeout. */
-const FAST: ImapLimits = { ...OUTBOUND.imapCheck, deadlineMs: 3_000, connectionTimeout: 1_500, greetingTimeout: 1_500, socketTimeout: 2_500 }
+const FAST: ImapLimits = {
+	...OUTBOUND.imapCheck,
+	deadlineMs: 3_000,
+	connectionTimeout: 1_500,
+	greetingTimeout: 1_500,
+	socketTimeout: 2_500,
+}
 const access = (port: number, host = '127.0.0.1') => ({ host, port, tls: false, user: 'owner@example.test', password: 'app-password' })
 
 async function timed<T>(work: Promise<T>) {
@@ -98,15 +104,32 @@ describe('private addresses', () => {
 		const server = await hostile('trickle-after-login')
 		const owner = await createUser('Port Scanner')
 		await asUser(owner.userId, (trx) => sql`select public.purchase_upgrade(${owner.orgId}, ${CATALOGUE.upgrades.p2pEmail})`.execute(trx))
-		const hosts = ['127.0.0.1', 'localhost', '[::1]', '::ffff:127.0.0.1', '127.1', '0.0.0.0', '10.1.2.3', '192.168.1.1', '169.254.169.254', '100.64.0.1', '[fe80::1]', 'fd00::1']
+		const hosts = [
+			'127.0.0.1',
+			'localhost',
+			'[::1]',
+			'::ffff:127.0.0.1',
+			'127.1',
+			'0.0.0.0',
+			'10.1.2.3',
+			'192.168.1.1',
+			'169.254.169.254',
+			'100.64.0.1',
+			'[fe80::1]',
+			'fd00::1',
+		]
 		for (const host of hosts) {
-			const { result, ms } = await timed(connectImap(owner.userId, owner.orgId, CATALOGUE.upgrades.p2pEmail, access(server.port, host), { limits: FAST }))
+			const { result, ms } = await timed(
+				connectImap(owner.userId, owner.orgId, CATALOGUE.upgrades.p2pEmail, access(server.port, host), { limits: FAST }),
+			)
 			expect({ host, result }).toEqual({ host, result: { ok: false, failure: 'unreachable' } })
 			// No connection attempt: an unroutable address would have taken the connection timeout.
 			expect(ms).toBeLessThan(FAST.connectionTimeout)
 		}
 		expect(server.connections).toBe(0)
-		const stored = await asSystem((trx) => trx.selectFrom('integration_credentials').select('id').where('organization_id', '=', owner.orgId).execute())
+		const stored = await asSystem((trx) =>
+			trx.selectFrom('integration_credentials').select('id').where('organization_id', '=', owner.orgId).execute(),
+		)
 		expect(stored).toEqual([])
 	})
 

@@ -22,7 +22,9 @@ export async function mailsTo(to?: string): Promise<ReceivedMail[]> {
 	const outbox = path.join(process.env.DATA_DIR!, 'outbox')
 	let files: string[] = []
 	try {
-		files = readdirSync(outbox).filter((f) => f.endsWith('.eml')).sort()
+		files = readdirSync(outbox)
+			.filter((f) => f.endsWith('.eml'))
+			.sort()
 	} catch {
 		return []
 	}

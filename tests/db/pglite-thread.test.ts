@@ -63,7 +63,15 @@ describe.runIf(isDbTarget('pglite'))('the embedded database on its own thread', 
 		const { rows } = await db.query(`select 9007199254740991::int8 as big, 12.50::numeric as amount, date '2026-11-24' as day,
 			timestamptz '2026-11-24 10:00:00+00' as at, '{"a":[1,"x"]}'::jsonb as doc, '\\x0102'::bytea as bytes, null::text as nothing`)
 		expect(rows).toEqual([
-			{ big: 9007199254740991, amount: '12.50', day: '2026-11-24', at: new Date('2026-11-24T10:00:00Z'), doc: { a: [1, 'x'] }, bytes: new Uint8Array([1, 2]), nothing: null },
+			{
+				big: 9007199254740991,
+				amount: '12.50',
+				day: '2026-11-24',
+				at: new Date('2026-11-24T10:00:00Z'),
+				doc: { a: [1, 'x'] },
+				bytes: new Uint8Array([1, 2]),
+				nothing: null,
+			},
 		])
 	})
 

@@ -29,7 +29,11 @@ const targets = {
 		upload: (u: TestUser, file: Blob) => setLogo(u.userId, u.orgId, file),
 		remove: (u: TestUser) => removeLogo(u.userId, u.orgId),
 		url: async (u: TestUser) =>
-			(await asSystem((trx) => trx.selectFrom('organizations').select('logo_url as url').where('id', '=', u.orgId).executeTakeFirstOrThrow())).url,
+			(
+				await asSystem((trx) =>
+					trx.selectFrom('organizations').select('logo_url as url').where('id', '=', u.orgId).executeTakeFirstOrThrow(),
+				)
+			).url,
 		folder: (u: TestUser) => path.join(dataDir, 'storage', 'logos', u.orgId),
 		name: 'logo',
 	},
@@ -37,7 +41,11 @@ const targets = {
 		upload: (u: TestUser, file: Blob) => setAvatar(u.userId, file),
 		remove: (u: TestUser) => removeAvatar(u.userId),
 		url: async (u: TestUser) =>
-			(await asSystem((trx) => trx.selectFrom('profiles').select('avatar_url as url').where('user_id', '=', u.userId).executeTakeFirstOrThrow())).url,
+			(
+				await asSystem((trx) =>
+					trx.selectFrom('profiles').select('avatar_url as url').where('user_id', '=', u.userId).executeTakeFirstOrThrow(),
+				)
+			).url,
 		folder: (u: TestUser) => path.join(dataDir, 'storage', 'avatars', u.userId),
 		name: 'avatar',
 	},
@@ -47,14 +55,19 @@ const targets = {
 function storedFileOf(url: string, folder: string) {
 	const { pathname, searchParams } = new URL(url, 'http://local')
 	const bytes = readFileSync(path.join(folder, path.basename(pathname)))
-	return { file: path.basename(pathname), matchesVersion: createHash('sha256').update(bytes).digest('base64url').slice(0, 12) === searchParams.get('v') }
+	return {
+		file: path.basename(pathname),
+		matchesVersion: createHash('sha256').update(bytes).digest('base64url').slice(0, 12) === searchParams.get('v'),
+	}
 }
 
 describe('picture uploads', () => {
 	test('the logo is rate-limited like the avatar: one budget of 30 an hour for both, and a refused upload changes nothing', async () => {
 		const u = await createUser('Busy Uploader')
 		const file = await picture('png', '#101010', 8, 8)
-		const answers = await Promise.all(Array.from({ length: PICTURE_UPLOADS.limit }, (_, i) => (i % 2 ? targets.avatar : targets.logo).upload(u, file)))
+		const answers = await Promise.all(
+			Array.from({ length: PICTURE_UPLOADS.limit }, (_, i) => (i % 2 ? targets.avatar : targets.logo).upload(u, file)),
+		)
 		expect(answers.every((a) => a.ok)).toBe(true)
 		const [logo, avatar] = [await targets.logo.url(u), await targets.avatar.url(u)]
 		const another = await picture('png', '#ff0000', 9, 9)
@@ -90,7 +103,9 @@ describe('picture uploads', () => {
 
 		test(`${kind}: uploads of both formats at once all succeed, and the picture shown is a stored file, the one it names`, async () => {
 			const u = await createUser(`Racing ${kind}`)
-			const files = await Promise.all(Array.from({ length: 8 }, (_, i) => picture(i % 2 ? 'jpeg' : 'png', `#${(i * 30).toString(16).padStart(2, '0')}4080`)))
+			const files = await Promise.all(
+				Array.from({ length: 8 }, (_, i) => picture(i % 2 ? 'jpeg' : 'png', `#${(i * 30).toString(16).padStart(2, '0')}4080`)),
+			)
 			const answers = await Promise.all(files.map((file) => target.upload(u, file)))
 			expect(answers.map((a) => a.ok)).toEqual(files.map(() => true))
 			const url = await target.url(u)

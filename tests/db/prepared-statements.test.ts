@@ -86,7 +86,10 @@ describe("the app's statements", () => {
 		const [ana, ben] = [await createUser('Prepared Ana'), await createUser('Prepared Ben')]
 		for (const user of [ana, ben]) {
 			await asUser(user.userId, (trx) =>
-				trx.insertInto('clients').values({ organization_id: user.orgId, name: `Prepared client of ${user.userId}` }).execute(),
+				trx
+					.insertInto('clients')
+					.values({ organization_id: user.orgId, name: `Prepared client of ${user.userId}` })
+					.execute(),
 			)
 		}
 		const names = (userId: string) =>
@@ -126,7 +129,9 @@ describe.runIf(isDbTarget('pglite'))('named statements (embedded database)', () 
 	test('a statement that could not be parsed (its table did not exist yet) runs once the table exists', async () => {
 		const select = () => systemStatement(sql`select label from public.test_later where id = ${1}`)
 		expect(await refusal(select())).toBe('42P01')
-		await asSystem(async (_trx, runScript) => runScript("create table public.test_later (id int, label text); insert into public.test_later values (1, 'here')"))
+		await asSystem(async (_trx, runScript) =>
+			runScript("create table public.test_later (id int, label text); insert into public.test_later values (1, 'here')"),
+		)
 		expect(await select()).toEqual([{ label: 'here' }])
 		expect(await select()).toEqual([{ label: 'here' }])
 		await asSystem(async (_trx, runScript) => runScript('drop table public.test_later'))

@@ -115,7 +115,11 @@ const CASES: TableCase[] = [
 	{
 		table: 'import_tombstones',
 		allowed: { select: MEMBERS, insert: NOBODY, update: NOBODY, delete: NOBODY },
-		row: (w) => systemInsert('import_tombstones', { organization_id: w.a.orgId, import_key: `id:venmo:matrix-${next()}` }, ['organization_id', 'import_key']),
+		row: (w) =>
+			systemInsert('import_tombstones', { organization_id: w.a.orgId, import_key: `id:venmo:matrix-${next()}` }, [
+				'organization_id',
+				'import_key',
+			]),
 		insert: (w) => ({ organization_id: w.a.orgId, import_key: `id:venmo:inserted-${next()}` }),
 		update: () => ({ import_key: `id:venmo:edited-${next()}` }),
 	},
@@ -135,7 +139,11 @@ const CASES: TableCase[] = [
 	{
 		table: 'import_mappings',
 		allowed: { select: MEMBERS, insert: MEMBERS, update: MEMBERS, delete: MEMBERS },
-		row: (w) => systemInsert('import_mappings', { organization_id: w.a.orgId, header_signature: `a|b|${next()}`, ...MAPPING }, ['organization_id', 'header_signature']),
+		row: (w) =>
+			systemInsert('import_mappings', { organization_id: w.a.orgId, header_signature: `a|b|${next()}`, ...MAPPING }, [
+				'organization_id',
+				'header_signature',
+			]),
 		insert: (w) => ({ organization_id: w.a.orgId, header_signature: `c|d|${next()}`, ...MAPPING }),
 		update: () => ({ payer_column: `Payer ${next()}` }),
 	},
@@ -151,8 +159,12 @@ const CASES: TableCase[] = [
 		allowed: { select: MEMBERS, insert: NOBODY, update: NOBODY, delete: NOBODY },
 		row: async (w) => ({ organization_id: w.a.orgId }),
 		insert: (w) => ({
-			organization_id: w.a.orgId, month: '2020-01-01', category: 'matched', payment_method: 'Zelle',
-			transaction_count: 1000, amount_sum: 1000,
+			organization_id: w.a.orgId,
+			month: '2020-01-01',
+			category: 'matched',
+			payment_method: 'Zelle',
+			transaction_count: 1000,
+			amount_sum: 1000,
 		}),
 		update: () => ({ transaction_count: 999_999 }),
 	},
@@ -204,7 +216,13 @@ const CASES: TableCase[] = [
 		allowed: { select: ['owner of A'], insert: ['owner of A'], update: NOBODY, delete: ['owner of A'] },
 		row: async (w) => {
 			const key = { organization_id: w.a.orgId, user_id: w.a.userId, module_id: w.moduleId }
-			await asSystem((trx) => trx.insertInto('module_favorites').values(key).onConflict((oc) => oc.doNothing()).execute())
+			await asSystem((trx) =>
+				trx
+					.insertInto('module_favorites')
+					.values(key)
+					.onConflict((oc) => oc.doNothing())
+					.execute(),
+			)
 			return key
 		},
 		insert: (w) => ({ organization_id: w.a.orgId, user_id: w.a.userId, module_id: w.otherModuleId }),
@@ -215,8 +233,11 @@ const CASES: TableCase[] = [
 		allowed: { select: MEMBERS, insert: NOBODY, update: NOBODY, delete: NOBODY },
 		row: async (w) => {
 			await asSystem((trx) =>
-				trx.insertInto('module_sync_status').values({ organization_id: w.a.orgId, module_id: w.moduleId })
-					.onConflict((oc) => oc.doNothing()).execute(),
+				trx
+					.insertInto('module_sync_status')
+					.values({ organization_id: w.a.orgId, module_id: w.moduleId })
+					.onConflict((oc) => oc.doNothing())
+					.execute(),
 			)
 			return { organization_id: w.a.orgId, module_id: w.moduleId }
 		},
@@ -226,18 +247,26 @@ const CASES: TableCase[] = [
 	{
 		table: 'integration_connections',
 		allowed: { select: MEMBERS, insert: NOBODY, update: MEMBERS, delete: NOBODY },
-		row: (w) => systemInsert('integration_connections', {
-			organization_id: w.a.orgId, user_module_upgrade_id: w.orgUpgradeId, provider: 'gmail', scope: `mail.read ${next()}`,
-		}),
+		row: (w) =>
+			systemInsert('integration_connections', {
+				organization_id: w.a.orgId,
+				user_module_upgrade_id: w.orgUpgradeId,
+				provider: 'gmail',
+				scope: `mail.read ${next()}`,
+			}),
 		insert: (w) => ({ organization_id: w.a.orgId, user_module_upgrade_id: w.orgUpgradeId, provider: 'gmail', scope: `x ${next()}` }),
 		update: () => ({ status: 'disconnected' }),
 	},
 	{
 		table: 'integration_credentials',
 		allowed: { select: MEMBERS, insert: NOBODY, update: MEMBERS, delete: NOBODY },
-		row: (w) => systemInsert('integration_credentials', {
-			organization_id: w.a.orgId, upgrade_id: w.upgradeId, provider: 'gmail', scope: `mail.read ${next()}`,
-		}),
+		row: (w) =>
+			systemInsert('integration_credentials', {
+				organization_id: w.a.orgId,
+				upgrade_id: w.upgradeId,
+				provider: 'gmail',
+				scope: `mail.read ${next()}`,
+			}),
 		insert: (w) => ({ organization_id: w.a.orgId, upgrade_id: w.upgradeId, provider: 'gmail', scope: `x ${next()}` }),
 		update: () => ({ status: 'disconnected' }),
 	},
@@ -272,13 +301,21 @@ const CASES: TableCase[] = [
 	{
 		table: 'booking_appointments',
 		allowed: { select: MEMBERS, insert: MEMBERS, update: MEMBERS, delete: NOBODY },
-		row: (w) => systemInsert('booking_appointments', {
-			organization_id: w.a.orgId, starts_at: '2030-01-07T10:00:00Z', ends_at: '2030-01-07T10:30:00Z',
-			guest_name: 'Guest', guest_email: 'guest@example.com', status: 'confirmed',
-		}),
+		row: (w) =>
+			systemInsert('booking_appointments', {
+				organization_id: w.a.orgId,
+				starts_at: '2030-01-07T10:00:00Z',
+				ends_at: '2030-01-07T10:30:00Z',
+				guest_name: 'Guest',
+				guest_email: 'guest@example.com',
+				status: 'confirmed',
+			}),
 		insert: (w) => ({
-			organization_id: w.a.orgId, starts_at: '2030-01-08T10:00:00Z', ends_at: '2030-01-08T10:30:00Z',
-			guest_name: 'Walk-in', guest_email: 'walkin@example.com',
+			organization_id: w.a.orgId,
+			starts_at: '2030-01-08T10:00:00Z',
+			ends_at: '2030-01-08T10:30:00Z',
+			guest_name: 'Walk-in',
+			guest_email: 'walkin@example.com',
 		}),
 		update: () => ({ notes: `Edited ${next()}` }),
 	},
@@ -359,27 +396,49 @@ let world: World
 
 beforeAll(async () => {
 	const [a, b, memberOfA, newcomer] = await Promise.all([
-		createUser('Owner A'), createUser('Owner B'), createUser('Member of A'), createUser('Newcomer'),
+		createUser('Owner A'),
+		createUser('Owner B'),
+		createUser('Member of A'),
+		createUser('Newcomer'),
 	])
 	await addMember(a.orgId, memberOfA.userId, 'member')
 	world = await asSystem(async (trx) => {
 		const modules = await trx.selectFrom('modules').select('id').orderBy('name').limit(2).execute()
-		const upgrades = await trx.selectFrom('module_upgrades').select(['id', 'module_id'])
-			.where('module_id', '=', modules[0]!.id).orderBy('name').limit(2).execute()
-		const orgModule = await trx.insertInto('organization_modules')
-			.values({ organization_id: a.orgId, module_id: modules[0]!.id }).returning('id').executeTakeFirstOrThrow()
-		const orgUpgrade = await trx.insertInto('organization_module_upgrades')
+		const upgrades = await trx
+			.selectFrom('module_upgrades')
+			.select(['id', 'module_id'])
+			.where('module_id', '=', modules[0]!.id)
+			.orderBy('name')
+			.limit(2)
+			.execute()
+		const orgModule = await trx
+			.insertInto('organization_modules')
+			.values({ organization_id: a.orgId, module_id: modules[0]!.id })
+			.returning('id')
+			.executeTakeFirstOrThrow()
+		const orgUpgrade = await trx
+			.insertInto('organization_module_upgrades')
 			.values({ organization_id: a.orgId, organization_module_id: orgModule.id, upgrade_id: upgrades[0]!.id })
-			.returning('id').executeTakeFirstOrThrow()
+			.returning('id')
+			.executeTakeFirstOrThrow()
 		// A's transactions, with a client, so that every rollup table has a row of A.
-		const client = await trx.insertInto('clients').values({ organization_id: a.orgId, name: 'Rollup Client' })
-			.returning('id').executeTakeFirstOrThrow()
+		const client = await trx
+			.insertInto('clients')
+			.values({ organization_id: a.orgId, name: 'Rollup Client' })
+			.returning('id')
+			.executeTakeFirstOrThrow()
 		await trx.insertInto('transactions').values({ organization_id: a.orgId, client_id: client.id, amount: 40 }).execute()
 		return {
-			a, b, memberOfA, newcomer,
-			moduleId: modules[0]!.id, otherModuleId: modules[1]!.id,
-			upgradeId: upgrades[0]!.id, otherUpgradeId: upgrades[1]!.id,
-			orgModuleId: orgModule.id, orgUpgradeId: orgUpgrade.id,
+			a,
+			b,
+			memberOfA,
+			newcomer,
+			moduleId: modules[0]!.id,
+			otherModuleId: modules[1]!.id,
+			upgradeId: upgrades[0]!.id,
+			otherUpgradeId: upgrades[1]!.id,
+			orgModuleId: orgModule.id,
+			orgUpgradeId: orgUpgrade.id,
 			aliasClientId: client.id,
 		}
 	})
@@ -388,18 +447,18 @@ beforeAll(async () => {
 describe('the cross-tenant matrix', () => {
 	test('covers every table of the public schema', async () => {
 		const tables = await asSystem(async (trx) =>
-			(await sql<{ name: string }>`
+			(
+				await sql<{ name: string }>`
 				select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
-				where n.nspname = 'public' and c.relkind in ('r', 'p') order by 1`.execute(trx)).rows.map((r) => r.name),
+				where n.nspname = 'public' and c.relkind in ('r', 'p') order by 1`.execute(trx)
+			).rows.map((r) => r.name),
 		)
 		expect(CASES.map((c) => c.table).sort()).toEqual(tables)
 	})
 
 	for (const c of CASES) {
 		for (const operation of OPERATIONS) {
-			const expected = Object.fromEntries(
-				ACTORS.map((actor) => [actor, c.allowed[operation].includes(actor) ? 'allowed' : 'refused']),
-			)
+			const expected = Object.fromEntries(ACTORS.map((actor) => [actor, c.allowed[operation].includes(actor) ? 'allowed' : 'refused']))
 			const allowedText = c.allowed[operation].length ? c.allowed[operation].join(', ') : 'nobody'
 			test(`${c.table} · ${operation}: ${allowedText} may, everyone else is refused`, async () => {
 				const actual: Record<string, string> = {}
@@ -410,20 +469,24 @@ describe('the cross-tenant matrix', () => {
 	}
 })
 
-
 describe('the catalog', () => {
 	test('every table in the public schema has row level security on', async () => {
-		const off = await asSystem(async (trx) =>
-			(await sql<{ name: string }>`
+		const off = await asSystem(
+			async (trx) =>
+				(
+					await sql<{ name: string }>`
 				select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
-				where n.nspname = 'public' and c.relkind in ('r', 'p') and not c.relrowsecurity`.execute(trx)).rows,
+				where n.nspname = 'public' and c.relkind in ('r', 'p') and not c.relrowsecurity`.execute(trx)
+				).rows,
 		)
 		expect(off).toEqual([])
 	})
 
 	test('anon holds no privilege on any table, sequence or schema-private function', async () => {
-		const grants = await asSystem(async (trx) =>
-			(await sql<{ name: string }>`
+		const grants = await asSystem(
+			async (trx) =>
+				(
+					await sql<{ name: string }>`
 				select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
 				where n.nspname in ('public', 'private') and c.relkind in ('r', 'p', 'v', 'm', 'S')
 				  and (has_table_privilege('anon', c.oid, 'select, insert, update, delete, truncate, references, trigger')
@@ -434,31 +497,47 @@ describe('the catalog', () => {
 				  or has_function_privilege('authenticated', p.oid, 'execute'))
 				union all
 				select 'schema private' where has_schema_privilege('anon', 'private', 'usage')
-				  or has_schema_privilege('authenticated', 'private', 'usage')`.execute(trx)).rows,
+				  or has_schema_privilege('authenticated', 'private', 'usage')`.execute(trx)
+				).rows,
 		)
 		expect(grants).toEqual([])
 	})
 
 	test('anon may execute exactly the public booking functions', async () => {
 		const names = await asSystem(async (trx) =>
-			(await sql<{ name: string }>`
+			(
+				await sql<{ name: string }>`
 				select p.proname as name from pg_proc p join pg_namespace n on n.oid = p.pronamespace
 				where n.nspname = 'public' and has_function_privilege('anon', p.oid, 'execute')
-				order by 1`.execute(trx)).rows.map((r) => r.name),
+				order by 1`.execute(trx)
+			).rows.map((r) => r.name),
 		)
 		expect(names).toEqual([
-			'booking_attempt', 'cancel_booking', 'create_booking', 'get_public_booking', 'get_public_booking_settings',
-			'get_public_busy_ranges', 'get_public_date_overrides', 'get_public_organization', 'get_public_providers',
-			'get_public_services', 'remember_booking_attempt', 'reschedule_booking', 'resolve_old_slug',
+			'booking_attempt',
+			'cancel_booking',
+			'create_booking',
+			'get_public_booking',
+			'get_public_booking_settings',
+			'get_public_busy_ranges',
+			'get_public_date_overrides',
+			'get_public_organization',
+			'get_public_providers',
+			'get_public_services',
+			'remember_booking_attempt',
+			'reschedule_booking',
+			'resolve_old_slug',
 		])
 	})
 
 	test('every security definer function pins its search_path', async () => {
-		const unpinned = await asSystem(async (trx) =>
-			(await sql<{ name: string }>`
+		const unpinned = await asSystem(
+			async (trx) =>
+				(
+					await sql<{ name: string }>`
 				select n.nspname || '.' || p.proname as name from pg_proc p join pg_namespace n on n.oid = p.pronamespace
 				where n.nspname in ('public', 'private') and p.prosecdef
-				  and not exists (select 1 from unnest(p.proconfig) c where c like 'search_path=%')`.execute(trx)).rows,
+				  and not exists (select 1 from unnest(p.proconfig) c where c like 'search_path=%')`.execute(trx)
+				).rows,
 		)
 		expect(unpinned).toEqual([])
 	})

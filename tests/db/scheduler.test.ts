@@ -274,10 +274,7 @@ describe('ticks and deadlines', () => {
 		// A run that ends on its own is waited for, and recorded.
 		const quick = name('quick')
 		const quickStarted = deferred()
-		const s1 = instance(
-			[{ name: quick, due: () => ['org-a'], run: async () => (quickStarted.resolve(), await sleep(200)) }],
-			() => T,
-		)
+		const s1 = instance([{ name: quick, due: () => ['org-a'], run: async () => (quickStarted.resolve(), await sleep(200)) }], () => T)
 		void s1.tick()
 		await quickStarted.promise
 		await s1.stop()

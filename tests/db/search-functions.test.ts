@@ -16,17 +16,26 @@ describe('the definer search functions', () => {
 		const b = await createUser('Amount B')
 		await insertPayments(a.orgId, ['12.50', '12.50', '99.00'])
 		await insertPayments(b.orgId, ['12.50'])
-		const ids = await asUser(a.userId, async (trx) =>
-			(await sql<{ id: string }>`select id from public.transaction_ids_by_amount(${a.orgId}, 12.5) as id`.execute(trx)).rows,
+		const ids = await asUser(
+			a.userId,
+			async (trx) => (await sql<{ id: string }>`select id from public.transaction_ids_by_amount(${a.orgId}, 12.5) as id`.execute(trx)).rows,
 		)
 		expect(ids).toHaveLength(2)
 		const owners = await asSystem((trx) =>
-			trx.selectFrom('transactions').select('organization_id').where('id', 'in', ids.map((r) => r.id)).execute(),
+			trx
+				.selectFrom('transactions')
+				.select('organization_id')
+				.where(
+					'id',
+					'in',
+					ids.map((r) => r.id),
+				)
+				.execute(),
 		)
 		expect(new Set(owners.map((o) => o.organization_id))).toEqual(new Set([a.orgId]))
 	})
 
-	test("neither search function answers for another organization, nor for anon", async () => {
+	test('neither search function answers for another organization, nor for anon', async () => {
 		const a = await createUser('Search Owner')
 		const outsider = await createUser('Outsider')
 		await insertPayments(a.orgId, ['5.00'])
@@ -34,9 +43,15 @@ describe('the definer search functions', () => {
 			sql`select public.transaction_ids_by_amount(${a.orgId}, 5)`,
 			sql`select public.search_transaction_ids(${a.orgId}, 'Payment')`,
 		]) {
-			const refused = await asUser(outsider.userId, (trx) => call.execute(trx)).then(() => null, (e: unknown) => e)
+			const refused = await asUser(outsider.userId, (trx) => call.execute(trx)).then(
+				() => null,
+				(e: unknown) => e,
+			)
 			expect(dbErrorCode(refused)).toBe('not_member')
-			const anon = await asAnon((trx) => call.execute(trx)).then(() => null, (e: unknown) => e)
+			const anon = await asAnon((trx) => call.execute(trx)).then(
+				() => null,
+				(e: unknown) => e,
+			)
 			expect(dbErrorCode(anon)).toBe('42501')
 		}
 	})

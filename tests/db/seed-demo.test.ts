@@ -44,7 +44,9 @@ test('seeding into a DATA_DIR that does not exist yet works, is idempotent, and 
 	expect((await signIn({ email: DEMO_EMAIL, password: again.password, ip: '10.8.0.1' })).ok).toBe(true)
 	expect((await signIn({ email: DEMO_EMAIL, password: first.password, ip: '10.8.0.2' })).ok).toBe(false)
 	// Usable at once: its address is verified (docs/decisions/037-verified-addresses.md), no reminder, invitations open to it.
-	const { rows } = await asSystem((trx) => sql<{ verified: boolean }>`select email_confirmed_at is not null as verified from auth.users where email = ${DEMO_EMAIL}`.execute(trx))
+	const { rows } = await asSystem((trx) =>
+		sql<{ verified: boolean }>`select email_confirmed_at is not null as verified from auth.users where email = ${DEMO_EMAIL}`.execute(trx),
+	)
 	expect(rows).toEqual([{ verified: true }])
 })
 

@@ -7,8 +7,23 @@ import { localSessionHeaders } from '#app/.server/auth/port.ts'
 import { asAnon, asSystem, asUser, sql } from '#app/.server/db/index.ts'
 import { confirmEmailChange, findEmailChange, requestEmailChange } from '#app/.server/account/email-change.ts'
 import { drainMail } from '#app/.server/mail/index.ts'
-import { acceptInvitation, changeRole, findInvitation, inviteMember, joinWithInvitation, listMembers, removeMember } from '#app/.server/organizations/members.ts'
-import { deleteOrganization, getOrganizationSettings, resolveOldSlug, saveBrandColors, setLogo, updateOrganization } from '#app/.server/organizations/settings.ts'
+import {
+	acceptInvitation,
+	changeRole,
+	findInvitation,
+	inviteMember,
+	joinWithInvitation,
+	listMembers,
+	removeMember,
+} from '#app/.server/organizations/members.ts'
+import {
+	deleteOrganization,
+	getOrganizationSettings,
+	resolveOldSlug,
+	saveBrandColors,
+	setLogo,
+	updateOrganization,
+} from '#app/.server/organizations/settings.ts'
 import { changePassword } from '#app/.server/auth/local.ts'
 import { languageAtSignIn, setAvatar, updateProfile } from '#app/.server/account/profile.ts'
 import { ORGANIZATION_TIMEZONES } from '#app/lib/timezones.ts'
@@ -18,12 +33,20 @@ import { mailsTo, useTemporaryDataDir } from './outbox.ts'
 const dataDir = useTemporaryDataDir()
 
 async function preferredLanguage(userId: string) {
-	const profile = await asSystem((trx) => trx.selectFrom('profiles').select('preferred_language').where('user_id', '=', userId).executeTakeFirstOrThrow())
+	const profile = await asSystem((trx) =>
+		trx.selectFrom('profiles').select('preferred_language').where('user_id', '=', userId).executeTakeFirstOrThrow(),
+	)
 	return profile.preferred_language
 }
 
 async function png(width = 40, height = 30) {
-	return new Blob([new Uint8Array(await sharp({ create: { width, height, channels: 3, background: '#3366cc' } }).png().toBuffer())])
+	return new Blob([
+		new Uint8Array(
+			await sharp({ create: { width, height, channels: 3, background: '#3366cc' } })
+				.png()
+				.toBuffer(),
+		),
+	])
 }
 
 describe('profile', () => {
@@ -31,13 +54,20 @@ describe('profile', () => {
 		const a = await createUser('Ann')
 		const b = await createUser('Ben')
 		const username = `ann_${a.userId.slice(0, 8)}`
-		expect(await updateProfile(a.userId, { fullName: 'Ann A.', username, phone: '+1 555 0100', preferredLanguage: 'es' })).toEqual({ ok: true })
-		expect(await updateProfile(b.userId, { fullName: 'Ben B.', username, phone: null, preferredLanguage: 'en' })).toEqual({ ok: false, code: 'username_taken' })
-		const ben = await asSystem((trx) => trx.selectFrom('profiles').select(['full_name', 'username']).where('user_id', '=', b.userId).executeTakeFirstOrThrow())
+		expect(await updateProfile(a.userId, { fullName: 'Ann A.', username, phone: '+1 555 0100', preferredLanguage: 'es' })).toEqual({
+			ok: true,
+		})
+		expect(await updateProfile(b.userId, { fullName: 'Ben B.', username, phone: null, preferredLanguage: 'en' })).toEqual({
+			ok: false,
+			code: 'username_taken',
+		})
+		const ben = await asSystem((trx) =>
+			trx.selectFrom('profiles').select(['full_name', 'username']).where('user_id', '=', b.userId).executeTakeFirstOrThrow(),
+		)
 		expect(ben).toEqual({ full_name: 'Ben', username: null })
 	})
 
-	test('a sign-in keeps the profile\'s language, and saves the page\'s when the profile never had one', async () => {
+	test("a sign-in keeps the profile's language, and saves the page's when the profile never had one", async () => {
 		const never = await createUser('Nadia')
 		await asSystem((trx) => trx.updateTable('profiles').set({ preferred_language: null }).where('user_id', '=', never.userId).execute())
 		expect(await languageAtSignIn(never.userId, 'es')).toBe('es')
@@ -82,7 +112,10 @@ describe('profile', () => {
 		const mine = await createSession(u.userId, { userAgent: 'Firefox/1', ip: '10.1.0.1' })
 		const other = await createSession(u.userId, { userAgent: 'Chrome/1', ip: '10.1.0.2' })
 		const list = await listSessions(u.userId, mine)
-		expect(list.map((s) => [s.ip, s.current])).toEqual([['10.1.0.1', true], ['10.1.0.2', false]])
+		expect(list.map((s) => [s.ip, s.current])).toEqual([
+			['10.1.0.1', true],
+			['10.1.0.2', false],
+		])
 		expect(await revokeOtherSessions(u.userId, mine)).toBe(1)
 		expect(await getSessionUser(mine)).not.toBeNull()
 		expect(await getSessionUser(other)).toBeNull()
@@ -104,13 +137,20 @@ describe('email change', () => {
 		await drainMail()
 		const [mail] = await mailsTo(newEmail)
 		const token = new URL(/https?:\/\/\S+confirm-email\?\S+/.exec(mail!.text)![0]).searchParams.get('token')!
-		const before = await asSystem((trx) => trx.selectFrom('auth.users').select('email').where('id', '=', u.userId).executeTakeFirstOrThrow())
+		const before = await asSystem((trx) =>
+			trx.selectFrom('auth.users').select('email').where('id', '=', u.userId).executeTakeFirstOrThrow(),
+		)
 		expect(before.email).toBe(u.email)
 		expect(await findEmailChange(token)).toEqual({ newEmail })
 		expect(await confirmEmailChange(token)).toEqual({ ok: true, userId: u.userId, email: newEmail })
 		expect(await confirmEmailChange(token)).toEqual({ ok: false, code: 'invalid_token' })
 		const after = await asSystem((trx) =>
-			trx.selectFrom('auth.users as u').innerJoin('profiles as p', 'p.user_id', 'u.id').select(['u.email', 'p.email as profile_email']).where('u.id', '=', u.userId).executeTakeFirstOrThrow(),
+			trx
+				.selectFrom('auth.users as u')
+				.innerJoin('profiles as p', 'p.user_id', 'u.id')
+				.select(['u.email', 'p.email as profile_email'])
+				.where('u.id', '=', u.userId)
+				.executeTakeFirstOrThrow(),
 		)
 		expect(after).toEqual({ email: newEmail, profile_email: newEmail })
 		await drainMail()
@@ -173,7 +213,12 @@ describe('members', () => {
 		const [mail] = await mailsTo(newcomer)
 		expect(mail!.subject).toBe('You are invited to Inviting Org on P2P Transaction Tracker')
 		const token = new URL(/https?:\/\/\S+invitation\?\S+/.exec(mail!.text)![0]).searchParams.get('token')!
-		expect(await findInvitation(token)).toEqual({ email: newcomer, role: 'administrator', organizationName: 'Inviting Owner', hasAccount: false })
+		expect(await findInvitation(token)).toEqual({
+			email: newcomer,
+			role: 'administrator',
+			organizationName: 'Inviting Owner',
+			hasAccount: false,
+		})
 		const accepted = await acceptInvitation(token, { fullName: 'New Person', password: 'newcomer-pass', language: 'pt-BR' })
 		if (!accepted.ok) throw new Error(accepted.code)
 		expect(await acceptInvitation(token, { fullName: 'Again', password: 'newcomer-pass' })).toEqual({ ok: false, code: 'invalid_token' })
@@ -189,7 +234,10 @@ describe('members', () => {
 		const owner = await createUser('Late Owner')
 		const actor = { userId: owner.userId, role: 'owner' as const, name: 'Late Owner', language: 'en' }
 		const late = `Late-${crypto.randomUUID()}@example.test`.toLowerCase()
-		expect(await inviteMember(actor, { id: owner.orgId, name: 'Late Org' }, late, 'administrator')).toEqual({ ok: true, outcome: 'invited' })
+		expect(await inviteMember(actor, { id: owner.orgId, name: 'Late Org' }, late, 'administrator')).toEqual({
+			ok: true,
+			outcome: 'invited',
+		})
 		await drainMail()
 		const [mail] = await mailsTo(late)
 		const token = new URL(/https?:\/\/\S+invitation\?\S+/.exec(mail!.text)![0]).searchParams.get('token')!
@@ -202,16 +250,27 @@ describe('members', () => {
 		expect(await joinWithInvitation(token, stranger)).toEqual({ ok: false, code: 'other_account' })
 		// Typing the address at sign-up proves nothing: the account verifies it first (tests/db/verified-addresses.test.ts).
 		expect(await joinWithInvitation(token, signedUp.user)).toEqual({ ok: false, code: 'unverified' })
-		await asSystem((trx) => trx.updateTable('auth.users').set({ email_confirmed_at: new Date() }).where('id', '=', signedUp.user.userId).execute())
-		expect(await joinWithInvitation(token, signedUp.user)).toEqual({ ok: true, organizationId: owner.orgId, organizationName: 'Late Owner' })
+		await asSystem((trx) =>
+			trx.updateTable('auth.users').set({ email_confirmed_at: new Date() }).where('id', '=', signedUp.user.userId).execute(),
+		)
+		expect(await joinWithInvitation(token, signedUp.user)).toEqual({
+			ok: true,
+			organizationId: owner.orgId,
+			organizationName: 'Late Owner',
+		})
 		expect(await joinWithInvitation(token, signedUp.user)).toEqual({ ok: false, code: 'invalid_token' })
 		const roles = await listMembers(owner.userId, owner.orgId)
 		expect(roles.map((m) => [m.userId, m.role])).toContainEqual([signedUp.user.userId, 'administrator'])
 		expect(roles.map((m) => m.userId)).not.toContain(stranger.userId)
 	})
 
-	test('the language of a sign-up becomes the profile\'s preferred language; anything else is ignored', async () => {
-		const es = await signUp({ email: `es-${crypto.randomUUID()}@example.test`, password: 'language-pass', fullName: 'Lengua', language: 'es' })
+	test("the language of a sign-up becomes the profile's preferred language; anything else is ignored", async () => {
+		const es = await signUp({
+			email: `es-${crypto.randomUUID()}@example.test`,
+			password: 'language-pass',
+			fullName: 'Lengua',
+			language: 'es',
+		})
 		const none = await signUp({ email: `none-${crypto.randomUUID()}@example.test`, password: 'language-pass', fullName: 'Sin' })
 		if (!es.ok || !none.ok) throw new Error('sign-up refused')
 		expect(await preferredLanguage(es.user.userId)).toBe('es')
@@ -220,7 +279,10 @@ describe('members', () => {
 		const forged = await asSystem(async (trx) => {
 			const user = await trx
 				.insertInto('auth.users')
-				.values({ email: `forged-${crypto.randomUUID()}@example.test`, raw_user_meta_data: JSON.stringify({ full_name: 'Forged', preferred_language: 'xx' }) })
+				.values({
+					email: `forged-${crypto.randomUUID()}@example.test`,
+					raw_user_meta_data: JSON.stringify({ full_name: 'Forged', preferred_language: 'xx' }),
+				})
 				.returning('id')
 				.executeTakeFirstOrThrow()
 			return user.id
@@ -235,17 +297,36 @@ describe('organization', () => {
 		const other = await createUser('Slug Other')
 		const member = await createUser('Slug Member')
 		await addMember(owner.orgId, member.userId, 'member')
-		const oldSlug = (await asSystem((trx) => trx.selectFrom('organizations').select('slug').where('id', '=', owner.orgId).executeTakeFirstOrThrow())).slug
-		const otherSlug = (await asSystem((trx) => trx.selectFrom('organizations').select('slug').where('id', '=', other.orgId).executeTakeFirstOrThrow())).slug
+		const oldSlug = (
+			await asSystem((trx) => trx.selectFrom('organizations').select('slug').where('id', '=', owner.orgId).executeTakeFirstOrThrow())
+		).slug
+		const otherSlug = (
+			await asSystem((trx) => trx.selectFrom('organizations').select('slug').where('id', '=', other.orgId).executeTakeFirstOrThrow())
+		).slug
 		const newSlug = `renamed-${owner.orgId.slice(0, 8)}`
-		expect(await updateOrganization(owner.userId, owner.orgId, { name: 'Renamed', description: 'We do things', slug: newSlug, timezone: 'America/Sao_Paulo' })).toEqual({ ok: true })
-		expect(await updateOrganization(owner.userId, owner.orgId, { name: 'Renamed', description: null, slug: otherSlug, timezone: 'UTC' })).toEqual({ ok: false, code: 'slug_taken' })
-		expect(await updateOrganization(member.userId, owner.orgId, { name: 'Hijack', description: null, slug: 'hijack', timezone: 'Asia/Tokyo' })).toEqual({ ok: false, code: 'not_found' })
+		expect(
+			await updateOrganization(owner.userId, owner.orgId, {
+				name: 'Renamed',
+				description: 'We do things',
+				slug: newSlug,
+				timezone: 'America/Sao_Paulo',
+			}),
+		).toEqual({ ok: true })
+		expect(
+			await updateOrganization(owner.userId, owner.orgId, { name: 'Renamed', description: null, slug: otherSlug, timezone: 'UTC' }),
+		).toEqual({ ok: false, code: 'slug_taken' })
+		expect(
+			await updateOrganization(member.userId, owner.orgId, { name: 'Hijack', description: null, slug: 'hijack', timezone: 'Asia/Tokyo' }),
+		).toEqual({ ok: false, code: 'not_found' })
 		expect(await resolveOldSlug(oldSlug)).toBe(newSlug)
 		expect(await resolveOldSlug('never-used-slug')).toBeNull()
 		// The old slug stays reserved for its organization.
-		expect(await updateOrganization(other.userId, other.orgId, { name: 'Slug Other', description: null, slug: oldSlug, timezone: 'UTC' })).toEqual({ ok: false, code: 'slug_taken' })
-		const org = await asSystem((trx) => trx.selectFrom('organizations').select(['name', 'slug', 'description']).where('id', '=', owner.orgId).executeTakeFirstOrThrow())
+		expect(
+			await updateOrganization(other.userId, other.orgId, { name: 'Slug Other', description: null, slug: oldSlug, timezone: 'UTC' }),
+		).toEqual({ ok: false, code: 'slug_taken' })
+		const org = await asSystem((trx) =>
+			trx.selectFrom('organizations').select(['name', 'slug', 'description']).where('id', '=', owner.orgId).executeTakeFirstOrThrow(),
+		)
 		expect(org).toEqual({ name: 'Renamed', slug: newSlug, description: 'We do things' })
 		// The timezone is the organization's clock, kept in its booking settings; a refused save changed nothing.
 		expect((await getOrganizationSettings(owner.userId, owner.orgId))?.timezone).toBe('America/Sao_Paulo')
@@ -256,9 +337,12 @@ describe('organization', () => {
 		const setZone = (timezone: string) =>
 			asSystem((trx) => trx.updateTable('booking_settings').set({ timezone }).where('organization_id', '=', owner.orgId).execute())
 		for (const zone of ORGANIZATION_TIMEZONES) await setZone(zone)
-		for (const zone of ['Europe/Rome', 'Mars/Olympus', 'utc']) await expect(setZone(zone), zone).rejects.toThrow(/booking_settings_timezone_check/)
+		for (const zone of ['Europe/Rome', 'Mars/Olympus', 'utc'])
+			await expect(setZone(zone), zone).rejects.toThrow(/booking_settings_timezone_check/)
 		const constraint = await asSystem((trx) =>
-			sql<{ def: string }>`select pg_get_constraintdef(oid) as def from pg_constraint where conname = 'booking_settings_timezone_check'`.execute(trx),
+			sql<{
+				def: string
+			}>`select pg_get_constraintdef(oid) as def from pg_constraint where conname = 'booking_settings_timezone_check'`.execute(trx),
 		)
 		const allowed = [...constraint.rows[0]!.def.matchAll(/'([^']+)'/g)].map((m) => m[1])
 		expect(allowed.sort()).toEqual([...ORGANIZATION_TIMEZONES].sort())
@@ -272,8 +356,14 @@ describe('organization', () => {
 		expect(await saveBrandColors(member.userId, owner.orgId, { primary: '#ffffff', secondary: '#ffffff' })).toBe(false)
 		expect(await setLogo(owner.userId, owner.orgId, await png())).toMatchObject({ ok: true })
 		expect(await setLogo(member.userId, owner.orgId, await png())).toEqual({ ok: false, code: 'not_found' })
-		const slug = (await asSystem((trx) => trx.selectFrom('organizations').select('slug').where('id', '=', owner.orgId).executeTakeFirstOrThrow())).slug
-		const { rows } = await asAnon((trx) => sql<{ logo_url: string; brand_colors: unknown }>`select logo_url, brand_colors from public.get_public_organization(${slug})`.execute(trx))
+		const slug = (
+			await asSystem((trx) => trx.selectFrom('organizations').select('slug').where('id', '=', owner.orgId).executeTakeFirstOrThrow())
+		).slug
+		const { rows } = await asAnon((trx) =>
+			sql<{ logo_url: string; brand_colors: unknown }>`select logo_url, brand_colors from public.get_public_organization(${slug})`.execute(
+				trx,
+			),
+		)
 		expect(rows[0]!.brand_colors).toEqual({ primary: '#112233', secondary: '#445566' })
 		expect(rows[0]!.logo_url).toMatch(new RegExp(`^/storage/logos/${owner.orgId}/logo\\.png\\?v=`))
 	})
@@ -289,7 +379,9 @@ describe('organization', () => {
 		expect(existsSync(logoDir)).toBe(true)
 		expect(await deleteOrganization(owner.userId, owner.orgId, 'DELETE MY ORGANIZATION')).toEqual({ ok: true })
 		expect(existsSync(logoDir)).toBe(false)
-		const left = await asSystem((trx) => trx.selectFrom('organizations').select('id').where('id', 'in', [owner.orgId, member.orgId]).execute())
+		const left = await asSystem((trx) =>
+			trx.selectFrom('organizations').select('id').where('id', 'in', [owner.orgId, member.orgId]).execute(),
+		)
 		expect(left.map((r) => r.id)).toEqual([member.orgId])
 		// The owner keeps their account (and reaches onboarding, having no organization left).
 		expect(await asUser(owner.userId, (trx) => trx.selectFrom('organization_members').select('organization_id').execute())).toEqual([])

@@ -71,7 +71,10 @@ describe('shared reads', () => {
 		expect(await cache.get('k', read)).toBe(2)
 		// Forgotten while the read is under way (it may have started before a write committed).
 		forgetSharedReads()
-		const underWay = cache.get('k', counted(() => 100, 50))
+		const underWay = cache.get(
+			'k',
+			counted(() => 100, 50),
+		)
 		await sleep(10)
 		forgetSharedReads()
 		expect(await underWay).toBe(100)
@@ -117,23 +120,28 @@ describe('shared reads', () => {
 		expect(read.calls).toBe(3)
 	})
 
-	test.runIf(isDbTarget('pg'))('on the PostgreSQL server, a change committed by any connection makes every instance forget (NOTIFY)', async () => {
-		const owner = await createUser('Shared Reads Owner')
-		const { serviceId } = await createBookingSetup(owner.orgId)
-		const slug = await asSystem((trx) => trx.selectFrom('organizations').select('slug').where('id', '=', owner.orgId).executeTakeFirstOrThrow()).then((r) => r.slug)
-		await untilKept()
-		const serviceName = async () => (await getOrganizationWithCatalogue(slug))?.catalogue.services.find((s) => s.id === serviceId)?.name
-		const before = await serviceName()
-		expect(before).toBeTruthy()
-		// Another connection changes the service (as another instance, or SQL by hand, would).
-		await asSystem((trx) => sql`update public.booking_services set name = 'Renamed by SQL' where id = ${serviceId}`.execute(trx))
-		let after = await serviceName()
-		for (let i = 0; i < 50 && after !== 'Renamed by SQL'; i++) {
-			await sleep(20)
-			after = await serviceName()
-		}
-		expect(after).toBe('Renamed by SQL')
-	})
+	test.runIf(isDbTarget('pg'))(
+		'on the PostgreSQL server, a change committed by any connection makes every instance forget (NOTIFY)',
+		async () => {
+			const owner = await createUser('Shared Reads Owner')
+			const { serviceId } = await createBookingSetup(owner.orgId)
+			const slug = await asSystem((trx) =>
+				trx.selectFrom('organizations').select('slug').where('id', '=', owner.orgId).executeTakeFirstOrThrow(),
+			).then((r) => r.slug)
+			await untilKept()
+			const serviceName = async () => (await getOrganizationWithCatalogue(slug))?.catalogue.services.find((s) => s.id === serviceId)?.name
+			const before = await serviceName()
+			expect(before).toBeTruthy()
+			// Another connection changes the service (as another instance, or SQL by hand, would).
+			await asSystem((trx) => sql`update public.booking_services set name = 'Renamed by SQL' where id = ${serviceId}`.execute(trx))
+			let after = await serviceName()
+			for (let i = 0; i < 50 && after !== 'Renamed by SQL'; i++) {
+				await sleep(20)
+				after = await serviceName()
+			}
+			expect(after).toBe('Renamed by SQL')
+		},
+	)
 })
 
 describe('public_booking_changes triggers (catalogue)', () => {
@@ -158,14 +166,25 @@ describe('public_booking_changes triggers (catalogue)', () => {
 				where n.nspname = 'public' and c.relkind in ('r', 'p')`.execute(trx),
 		).then((r) => new Set(r.rows.map((t) => t.name)))
 		const read = new Set(rows.flatMap((r) => [...r.source.matchAll(/public\.(\w+)/g)].map((m) => m[1]!)).filter((name) => tables.has(name)))
-		expect([...read].sort()).toEqual(['booking_appointments', 'booking_date_overrides', 'booking_providers', 'booking_services', 'booking_settings', 'organizations'])
+		expect([...read].sort()).toEqual([
+			'booking_appointments',
+			'booking_date_overrides',
+			'booking_providers',
+			'booking_services',
+			'booking_settings',
+			'organizations',
+		])
 		const triggers = await asSystem((trx) =>
 			sql<{ table: string; columns: string[] | null }>`select c.relname as table,
 				(select array_agg(a.attname::text order by a.attname) from pg_attribute a where a.attrelid = t.tgrelid and a.attnum = any(t.tgattr)) as columns
 				from pg_trigger t join pg_class c on c.oid = t.tgrelid join pg_proc p on p.oid = t.tgfoid
 				where p.proname = 'public_booking_notify' and not t.tgisinternal`.execute(trx),
 		).then((r) => r.rows)
-		for (const table of read) expect(triggers.map((t) => t.table), table).toContain(table)
+		for (const table of read)
+			expect(
+				triggers.map((t) => t.table),
+				table,
+			).toContain(table)
 		// organizations: only the columns the public pages show (not the gear balance, updated often).
 		const shown = await asSystem((trx) =>
 			sql<{ name: string }>`select unnest(proargnames) as name from pg_proc where proname = 'get_public_organization'`.execute(trx),
@@ -175,7 +194,10 @@ describe('public_booking_changes triggers (catalogue)', () => {
 
 	test('anon and authenticated cannot call the trigger function', async () => {
 		const { rows } = await asSystem((trx) =>
-			sql<{ role: string; allowed: boolean }>`select r as role, has_function_privilege(r, 'private.public_booking_notify()', 'execute') as allowed
+			sql<{
+				role: string
+				allowed: boolean
+			}>`select r as role, has_function_privilege(r, 'private.public_booking_notify()', 'execute') as allowed
 				from unnest(array['anon', 'authenticated']) r`.execute(trx),
 		)
 		expect(rows).toEqual([

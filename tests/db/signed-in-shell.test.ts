@@ -43,7 +43,10 @@ describe('the signed-in shell in one statement (decisions 018, 023)', () => {
 		const token = await createSession(user.userId, { userAgent: null })
 		await revokeSession(token)
 		for (const request of [await requestWith(null), await requestWith('x'.repeat(43)), await requestWith(token)]) {
-			const thrown = await requireSignedInMember(request).then(() => null, (e: unknown) => e)
+			const thrown = await requireSignedInMember(request).then(
+				() => null,
+				(e: unknown) => e,
+			)
 			expect(thrown).toBeInstanceOf(Response)
 			expect((thrown as Response).headers.get('location')).toBe(`/auth?${new URLSearchParams({ redirectTo: '/app/dashboard?x=1' })}`)
 		}
@@ -56,9 +59,21 @@ describe('the signed-in shell in one statement (decisions 018, 023)', () => {
 		const stale = await createSession(user.userId, { userAgent: null })
 		const hash = (token: string) => createHash('sha256').update(token).digest('hex')
 		await asSystem(async (trx) => {
-			await trx.updateTable('auth.sessions').set({ updated_at: sql`now() - interval '8 days'` }).where('token_hash', '=', hash(idle)).execute()
-			await trx.updateTable('auth.sessions').set({ not_after: sql`now() - interval '1 minute'` }).where('token_hash', '=', hash(absolute)).execute()
-			await trx.updateTable('auth.sessions').set({ updated_at: sql`now() - interval '2 hours'` }).where('token_hash', '=', hash(stale)).execute()
+			await trx
+				.updateTable('auth.sessions')
+				.set({ updated_at: sql`now() - interval '8 days'` })
+				.where('token_hash', '=', hash(idle))
+				.execute()
+			await trx
+				.updateTable('auth.sessions')
+				.set({ not_after: sql`now() - interval '1 minute'` })
+				.where('token_hash', '=', hash(absolute))
+				.execute()
+			await trx
+				.updateTable('auth.sessions')
+				.set({ updated_at: sql`now() - interval '2 hours'` })
+				.where('token_hash', '=', hash(stale))
+				.execute()
 		})
 		for (const token of [idle, absolute]) {
 			await expect(requireSignedInMember(await requestWith(token))).rejects.toBeInstanceOf(Response)
@@ -68,7 +83,9 @@ describe('the signed-in shell in one statement (decisions 018, 023)', () => {
 		const { member } = await requireSignedInMember(await requestWith(stale))
 		expect(member!.user.userId).toBe(user.userId)
 		const touched = await asSystem((trx) =>
-			sql<{ fresh: boolean }>`select updated_at > now() - interval '1 minute' as fresh from auth.sessions where token_hash = ${hash(stale)}`.execute(trx),
+			sql<{
+				fresh: boolean
+			}>`select updated_at > now() - interval '1 minute' as fresh from auth.sessions where token_hash = ${hash(stale)}`.execute(trx),
 		)
 		expect(touched.rows[0]!.fresh).toBe(true)
 	})
@@ -85,11 +102,14 @@ describe('the signed-in shell in one statement (decisions 018, 023)', () => {
 		}
 	})
 
-	test('the shell function is the server\'s own: anon and authenticated may not call it', async () => {
+	test("the shell function is the server's own: anon and authenticated may not call it", async () => {
 		for (const role of ['anon', 'authenticated']) {
 			const error = await asSystem(async (trx) => {
 				await sql`select set_config('role', ${role}, true)`.execute(trx)
-				return sql`select private.signed_in_shell(null, gen_random_uuid(), null, '7 days', '1 hour')`.execute(trx).then(() => null, (e: unknown) => e)
+				return sql`select private.signed_in_shell(null, gen_random_uuid(), null, '7 days', '1 hour')`.execute(trx).then(
+					() => null,
+					(e: unknown) => e,
+				)
 			})
 			expect(error).toBeTruthy()
 		}

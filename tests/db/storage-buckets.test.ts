@@ -15,7 +15,9 @@ class Rollback extends Error {}
 describe('the storage buckets migration', () => {
 	test('is recorded as applied and creates nothing where there is no storage schema', async () => {
 		const { applied, storage } = await asSystem(async (trx) => {
-			const a = await sql<{ n: number }>`select count(*)::int as n from supabase_migrations.schema_migrations where version = '20261124030000'`.execute(trx)
+			const a = await sql<{
+				n: number
+			}>`select count(*)::int as n from supabase_migrations.schema_migrations where version = '20261124030000'`.execute(trx)
 			const s = await sql<{ n: number }>`select count(*)::int as n from pg_namespace where nspname = 'storage'`.execute(trx)
 			return { applied: a.rows[0]!.n, storage: s.rows[0]!.n }
 		})
@@ -35,7 +37,9 @@ describe('the storage buckets migration', () => {
 				create function storage.foldername(name text) returns text[] language sql immutable as $$ select string_to_array(name, '/') $$;`)
 			await runScript(readFileSync(FILE, 'utf8'))
 			const buckets = await sql<{ id: string; public: boolean }>`select id, public from storage.buckets order by id`.execute(trx)
-			const policies = await sql<{ policyname: string }>`select policyname from pg_policies where schemaname = 'storage' order by 1`.execute(trx)
+			const policies = await sql<{
+				policyname: string
+			}>`select policyname from pg_policies where schemaname = 'storage' order by 1`.execute(trx)
 			seen = { buckets: buckets.rows, policies: policies.rows.map((r) => r.policyname) }
 			throw new Rollback()
 		}).catch((error: unknown) => {

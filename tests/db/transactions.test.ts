@@ -16,22 +16,74 @@ import { P2P_MODULE_ID } from '#app/lib/modules.ts'
 import { TRANSACTION_SORTS, type TransactionRowInput } from '#app/lib/schemas/transactions.ts'
 import { addMember, createUser } from './fixtures.ts'
 
-type Seed = { name: string | null; external: string | null; amount: string; date: string; category: string; method: string; description: string | null }
+type Seed = {
+	name: string | null
+	external: string | null
+	amount: string
+	date: string
+	category: string
+	method: string
+	description: string | null
+}
 
 const seed: Seed[] = [
-	{ name: 'Ana Silva', external: 'ZL-100', amount: '125.50', date: '2026-03-01', category: 'matched', method: 'Zelle', description: 'Logo design' },
-	{ name: 'Bruno Costa', external: 'VM-200', amount: '80.00', date: '2026-03-05', category: 'pending', method: 'Venmo', description: 'Monthly retainer' },
-	{ name: 'Carla Dias', external: 'PP-300', amount: '300.00', date: '2026-02-10', category: 'review', method: 'PayPal', description: 'Website audit' },
+	{
+		name: 'Ana Silva',
+		external: 'ZL-100',
+		amount: '125.50',
+		date: '2026-03-01',
+		category: 'matched',
+		method: 'Zelle',
+		description: 'Logo design',
+	},
+	{
+		name: 'Bruno Costa',
+		external: 'VM-200',
+		amount: '80.00',
+		date: '2026-03-05',
+		category: 'pending',
+		method: 'Venmo',
+		description: 'Monthly retainer',
+	},
+	{
+		name: 'Carla Dias',
+		external: 'PP-300',
+		amount: '300.00',
+		date: '2026-02-10',
+		category: 'review',
+		method: 'PayPal',
+		description: 'Website audit',
+	},
 	{ name: 'Ana Silva', external: null, amount: '15.25', date: '2026-03-05', category: 'unmatched', method: 'CashApp', description: null },
-	{ name: null, external: 'WT-500', amount: '1000.00', date: '2026-01-20', category: 'matched', method: 'Wire Transfer', description: 'Deposit 100%' },
-	{ name: 'Bruno Costa', external: 'OT-600', amount: '45.00', date: '2026-02-28', category: 'unmatched', method: 'Other', description: 'Catering_balance' },
+	{
+		name: null,
+		external: 'WT-500',
+		amount: '1000.00',
+		date: '2026-01-20',
+		category: 'matched',
+		method: 'Wire Transfer',
+		description: 'Deposit 100%',
+	},
+	{
+		name: 'Bruno Costa',
+		external: 'OT-600',
+		amount: '45.00',
+		date: '2026-02-28',
+		category: 'unmatched',
+		method: 'Other',
+		description: 'Catering_balance',
+	},
 ]
 
 async function orgWithTransactions(label: string) {
 	const owner = await createUser(`${label} Owner`)
 	const names = [...new Set(seed.flatMap((s) => (s.name ? [s.name] : [])))]
 	const clients = await asUser(owner.userId, (trx) =>
-		trx.insertInto('clients').values(names.map((name) => ({ organization_id: owner.orgId, name }))).returning(['id', 'name']).execute(),
+		trx
+			.insertInto('clients')
+			.values(names.map((name) => ({ organization_id: owner.orgId, name })))
+			.returning(['id', 'name'])
+			.execute(),
 	)
 	const idOf = new Map(clients.map((c) => [c.name, c.id]))
 	await asUser(owner.userId, (trx) =>
@@ -160,21 +212,39 @@ describe('listing transactions', () => {
 		const owner = await createUser('Client Sort Owner')
 		const names = ['Zoe Álvarez', 'émile Dupont', 'Ángela Ruiz', 'bruno Costa', 'Carla Dias']
 		await asUser(owner.userId, async (trx) => {
-			const clients = await trx.insertInto('clients').values(names.map((name) => ({ organization_id: owner.orgId, name }))).returning(['id', 'name']).execute()
+			const clients = await trx
+				.insertInto('clients')
+				.values(names.map((name) => ({ organization_id: owner.orgId, name })))
+				.returning(['id', 'name'])
+				.execute()
 			await trx
 				.insertInto('transactions')
 				.values([
-					...clients.map((c) => ({ organization_id: owner.orgId, client_id: c.id, external_id: c.name, amount: 10, date_received: '2026-03-01' })),
+					...clients.map((c) => ({
+						organization_id: owner.orgId,
+						client_id: c.id,
+						external_id: c.name,
+						amount: 10,
+						date_received: '2026-03-01',
+					})),
 					{ organization_id: owner.orgId, client_id: null, external_id: 'none', amount: 10, date_received: '2026-03-01' },
 				])
 				.execute()
 		})
-		const order = async (dir: 'asc' | 'desc') => (await listTransactions(owner.userId, owner.orgId, { sort: 'client', dir, pageSize: 100 })).rows.map((r) => r.clientName ?? '—')
+		const order = async (dir: 'asc' | 'desc') =>
+			(await listTransactions(owner.userId, owner.orgId, { sort: 'client', dir, pageSize: 100 })).rows.map((r) => r.clientName ?? '—')
 		expect(await order('asc')).toEqual(['Ángela Ruiz', 'bruno Costa', 'Carla Dias', 'émile Dupont', 'Zoe Álvarez', '—'])
 		expect(await order('desc')).toEqual(['Zoe Álvarez', 'émile Dupont', 'Carla Dias', 'bruno Costa', 'Ángela Ruiz', '—'])
 		// The same order among the rows a search finds (every row here: the amount 10).
 		const found = await listTransactions(owner.userId, owner.orgId, { q: '10.00', sort: 'client', dir: 'asc', pageSize: 100 })
-		expect(found.rows.map((r) => r.clientName ?? '—')).toEqual(['Ángela Ruiz', 'bruno Costa', 'Carla Dias', 'émile Dupont', 'Zoe Álvarez', '—'])
+		expect(found.rows.map((r) => r.clientName ?? '—')).toEqual([
+			'Ángela Ruiz',
+			'bruno Costa',
+			'Carla Dias',
+			'émile Dupont',
+			'Zoe Álvarez',
+			'—',
+		])
 	})
 
 	test('an amount is found as the reader writes it, with or without the currency the screens show', async () => {
@@ -199,10 +269,16 @@ describe('listing transactions', () => {
 			trx.insertInto('clients').values({ organization_id: org.orgId, name: 'Ángela Núñez' }).returning('id').execute(),
 		)
 		await asUser(org.userId, (trx) =>
-			trx.insertInto('transactions').values({ organization_id: org.orgId, client_id: angela!.id, external_id: 'AN-1', amount: 12, date_received: '2026-03-01' }).execute(),
+			trx
+				.insertInto('transactions')
+				.values({ organization_id: org.orgId, client_id: angela!.id, external_id: 'AN-1', amount: 12, date_received: '2026-03-01' })
+				.execute(),
 		)
 		for (const q of ['angela', 'ANGELA nunez', 'Ángela Núñez']) {
-			expect((await listTransactions(org.userId, org.orgId, { q })).rows.map((r) => r.externalId), q).toEqual(['AN-1'])
+			expect(
+				(await listTransactions(org.userId, org.orgId, { q })).rows.map((r) => r.externalId),
+				q,
+			).toEqual(['AN-1'])
 		}
 	})
 
@@ -267,7 +343,10 @@ describe('listing transactions', () => {
 				const first = await listTransactions(owner.userId, owner.orgId, { q: 'CATERING', sort, dir, pageSize: 25 })
 				const second = await listTransactions(owner.userId, owner.orgId, { q: 'CATERING', sort, dir, pageSize: 25, page: 2 })
 				const third = await listTransactions(owner.userId, owner.orgId, { q: 'CATERING', sort, dir, pageSize: 25, page: 3 })
-				expect([...first.rows, ...second.rows, ...third.rows].map((r) => r.id), `${sort} ${dir}`).toEqual(expected)
+				expect(
+					[...first.rows, ...second.rows, ...third.rows].map((r) => r.id),
+					`${sort} ${dir}`,
+				).toEqual(expected)
 				expect(first).toMatchObject({ total: 60, totalCapped: false })
 			}
 		}
@@ -355,7 +434,7 @@ describe('saving a batch of transactions', () => {
 		expect(await allRows(org.userId, org.orgId)).toEqual(before)
 	})
 
-	test("a row or a client of another organization is refused and nothing is written", async () => {
+	test('a row or a client of another organization is refused and nothing is written', async () => {
 		const org = await orgWithTransactions('Cross')
 		const other = await orgWithTransactions('Cross Other')
 		const theirs = (await allRows(other.userId, other.orgId))[0]!
@@ -383,7 +462,9 @@ describe('saving a batch of transactions', () => {
 		const target = loaded.find((r) => r.externalId === 'ZL-100')!
 		const other = loaded.find((r) => r.externalId === 'VM-200')!
 		// The colleague saves first.
-		const theirs = await saveTransactions(colleague.userId, org.orgId, [asInput(target, { amount: '555.55', description: 'Colleague edit' })])
+		const theirs = await saveTransactions(colleague.userId, org.orgId, [
+			asInput(target, { amount: '555.55', description: 'Colleague edit' }),
+		])
 		expect(theirs).toMatchObject({ ok: true, updated: 1 })
 		// Our stale edit of the same row is refused, and our edit of another row is not applied.
 		const index = 1
@@ -420,9 +501,15 @@ describe('saving a batch of transactions', () => {
 	test('namesakes are told apart by "Name <email>", and a new client is created with the batch when asked', async () => {
 		const org = await orgWithTransactions('Namesakes')
 		const twin = await asUser(org.userId, (trx) =>
-			trx.insertInto('clients').values({ organization_id: org.orgId, name: 'Ana Silva', email: 'twin@example.com' }).returning('id').executeTakeFirstOrThrow(),
+			trx
+				.insertInto('clients')
+				.values({ organization_id: org.orgId, name: 'Ana Silva', email: 'twin@example.com' })
+				.returning('id')
+				.executeTakeFirstOrThrow(),
 		)
-		expect(await saveTransactions(org.userId, org.orgId, [newRow({ client: 'Ana Silva <TWIN@example.com>', externalId: 'TW-1' })])).toMatchObject({
+		expect(
+			await saveTransactions(org.userId, org.orgId, [newRow({ client: 'Ana Silva <TWIN@example.com>', externalId: 'TW-1' })]),
+		).toMatchObject({
 			ok: true,
 			inserted: 1,
 		})
@@ -445,18 +532,31 @@ describe('saving a batch of transactions', () => {
 	test('unless confirmed, a batch that deletes rows answers with its counts and writes nothing', async () => {
 		const org = await orgWithTransactions('Confirm')
 		const before = await allRows(org.userId, org.orgId)
-		const batch = [newRow({ amount: '5.00', externalId: 'ASK-1' }), asInput(before[0]!, { amount: '1.00' }), asInput(before[1]!, { deleted: true })]
+		const batch = [
+			newRow({ amount: '5.00', externalId: 'ASK-1' }),
+			asInput(before[0]!, { amount: '1.00' }),
+			asInput(before[1]!, { deleted: true }),
+		]
 		expect(await saveTransactions(org.userId, org.orgId, batch, { confirmed: false })).toEqual({
 			ok: false,
 			confirm: { inserted: 1, updated: 1, deleted: 1, warnings: [] },
 		})
 		expect(await allRows(org.userId, org.orgId)).toEqual(before)
 		// Without a deletion nothing is asked; refusals come before the question.
-		expect(await saveTransactions(org.userId, org.orgId, [newRow({ client: 'Nobody' }), asInput(before[1]!, { deleted: true })], { confirmed: false })).toMatchObject({
+		expect(
+			await saveTransactions(org.userId, org.orgId, [newRow({ client: 'Nobody' }), asInput(before[1]!, { deleted: true })], {
+				confirmed: false,
+			}),
+		).toMatchObject({
 			ok: false,
 			rowErrors: { 0: { client: 'clientNotFound' } },
 		})
-		expect(await saveTransactions(org.userId, org.orgId, batch, { confirmed: true })).toEqual({ ok: true, inserted: 1, updated: 1, deleted: 1 })
+		expect(await saveTransactions(org.userId, org.orgId, batch, { confirmed: true })).toEqual({
+			ok: true,
+			inserted: 1,
+			updated: 1,
+			deleted: 1,
+		})
 	})
 })
 
@@ -510,18 +610,29 @@ describe('sync status and today', () => {
 		// A failed sync, then a sync on record.
 		await syncMailbox(org.orgId, { trigger: 'button', userId: org.userId })
 		await asSystem((trx) =>
-			sql`update public.module_sync_status set last_synced_at = '2026-03-01T12:00:00Z' where organization_id = ${org.orgId} and module_id = ${P2P_MODULE_ID}`.execute(trx),
+			sql`update public.module_sync_status set last_synced_at = '2026-03-01T12:00:00Z' where organization_id = ${org.orgId} and module_id = ${P2P_MODULE_ID}`.execute(
+				trx,
+			),
 		)
-		expect((await getTransactionsScreen(org.userId, org.orgId)).sync).toEqual({ status: 'error', errorMessage: 'no_source_connected', lastSyncedAt: '2026-03-01T12:00:00.000Z' })
+		expect((await getTransactionsScreen(org.userId, org.orgId)).sync).toEqual({
+			status: 'error',
+			errorMessage: 'no_source_connected',
+			lastSyncedAt: '2026-03-01T12:00:00.000Z',
+		})
 		await expectSame(org.userId, org.orgId)
 	})
 
 	test("today is the organization's date in its timezone", async () => {
 		const org = await createUser('Clock')
-		await asSystem((trx) => trx.updateTable('booking_settings').set({ timezone: 'Australia/Sydney' }).where('organization_id', '=', org.orgId).execute())
+		await asSystem((trx) =>
+			trx.updateTable('booking_settings').set({ timezone: 'Australia/Sydney' }).where('organization_id', '=', org.orgId).execute(),
+		)
 		const late = new Date('2026-03-01T20:00:00Z')
 		const [membership] = (await listMemberships(org.userId)).memberships
 		expect(memberClock(membership!, late)).toEqual({ timezone: 'Australia/Sydney', today: '2026-03-02' })
-		expect(await asUser(org.userId, (trx) => organizationClock(trx, org.orgId, late))).toEqual({ timezone: 'Australia/Sydney', today: '2026-03-02' })
+		expect(await asUser(org.userId, (trx) => organizationClock(trx, org.orgId, late))).toEqual({
+			timezone: 'Australia/Sydney',
+			today: '2026-03-02',
+		})
 	})
 })

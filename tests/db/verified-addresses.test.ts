@@ -34,13 +34,22 @@ const ip = () => `10.37.${Math.floor(Math.random() * 250)}.${Math.floor(Math.ran
 
 /** A browser's request carrying `cookie` (the Set-Cookie of a sign-in or sign-up). */
 function requestWith(headers: Headers, path = '/app/settings') {
-	const cookie = headers.getSetCookie().map((c) => c.split(';')[0]).join('; ')
+	const cookie = headers
+		.getSetCookie()
+		.map((c) => c.split(';')[0])
+		.join('; ')
 	return new Request(`http://localhost${path}`, { headers: { cookie } })
 }
 
 /** Signs up through the auth port, as the sign-up form does: signed in at once, a verification link mailed. */
 async function signUpWithForm(email = address(), password = PASSWORD) {
-	const outcome = await localAuth.signUp(new Request('http://localhost/auth'), { email, password, fullName: 'Form User', language: 'en', ip: ip() })
+	const outcome = await localAuth.signUp(new Request('http://localhost/auth'), {
+		email,
+		password,
+		fullName: 'Form User',
+		language: 'en',
+		ip: ip(),
+	})
 	if (!outcome.ok) throw new Error(outcome.code)
 	return { user: outcome.user, request: requestWith(outcome.headers) }
 }
@@ -57,19 +66,29 @@ async function linkToken(to: string, path: string) {
 
 async function userRow(userId: string) {
 	return asSystem((trx) =>
-		trx.selectFrom('auth.users').select(['email', 'encrypted_password', 'email_confirmed_at']).where('id', '=', userId).executeTakeFirstOrThrow(),
+		trx
+			.selectFrom('auth.users')
+			.select(['email', 'encrypted_password', 'email_confirmed_at'])
+			.where('id', '=', userId)
+			.executeTakeFirstOrThrow(),
 	)
 }
 
 async function sessionsOf(userId: string) {
-	const { rows } = await asSystem((trx) => sql<{ n: number }>`select count(*)::int as n from auth.sessions where user_id = ${userId}`.execute(trx))
+	const { rows } = await asSystem((trx) =>
+		sql<{ n: number }>`select count(*)::int as n from auth.sessions where user_id = ${userId}`.execute(trx),
+	)
 	return rows[0]!.n
 }
 
 async function inviter(name = 'Inviting Owner') {
 	const owner = await createUser(name)
 	const actor = { userId: owner.userId, role: 'owner' as const, name, language: 'en' }
-	return { owner, invite: (email: string, role: 'administrator' | 'member' = 'administrator') => inviteMember(actor, { id: owner.orgId, name }, email, role) }
+	return {
+		owner,
+		invite: (email: string, role: 'administrator' | 'member' = 'administrator') =>
+			inviteMember(actor, { id: owner.orgId, name }, email, role),
+	}
 }
 
 describe('sign-up and the verification link', () => {
@@ -98,7 +117,9 @@ describe('sign-up and the verification link', () => {
 		const email = address('late')
 		const { user } = await signUpWithForm(email)
 		const token = await linkToken(email, '/auth/verify-email')
-		await asSystem((trx) => sql`update private.email_verifications set sent_at = now() - interval '25 hours' where user_id = ${user.userId}`.execute(trx))
+		await asSystem((trx) =>
+			sql`update private.email_verifications set sent_at = now() - interval '25 hours' where user_id = ${user.userId}`.execute(trx),
+		)
 		expect(await findVerification(token)).toBeNull()
 		expect(await confirmVerification(token, user.userId)).toEqual({ ok: false, code: 'invalid_token' })
 
@@ -122,7 +143,10 @@ describe('sign-up and the verification link', () => {
 
 		const verified = await createUser('Verified')
 		await asSystem((trx) => sql`update auth.users set email_confirmed_at = now() where id = ${verified.userId}`.execute(trx))
-		expect(await localAuth.resendVerification(request, { userId: verified.userId, email: verified.email }, 'en')).toEqual({ ok: false, code: 'already_verified' })
+		expect(await localAuth.resendVerification(request, { userId: verified.userId, email: verified.email }, 'en')).toEqual({
+			ok: false,
+			code: 'already_verified',
+		})
 	})
 })
 
@@ -152,10 +176,19 @@ describe('invitations wait for the verified owner of the address', () => {
 		const recovery = await createRecoveryToken(invitee)
 		const owned = await resetPasswordWithToken(recovery!.token, 'the real owner 1')
 		expect(owned?.userId).toBe(attacker.user.userId)
-		expect(await requireSignedInMember(attacker.request).then(() => 'signed in', () => 'refused')).toBe('refused')
+		expect(
+			await requireSignedInMember(attacker.request).then(
+				() => 'signed in',
+				() => 'refused',
+			),
+		).toBe('refused')
 		expect((await signIn({ email: invitee, password: 'attacker password', ip: ip() })).ok).toBe(false)
 		// … which proved the address: the invitation now works, once, with its role.
-		expect(await joinWithInvitation(invitation, attacker.user)).toEqual({ ok: true, organizationId: owner.orgId, organizationName: 'Hiring Org' })
+		expect(await joinWithInvitation(invitation, attacker.user)).toEqual({
+			ok: true,
+			organizationId: owner.orgId,
+			organizationName: 'Hiring Org',
+		})
 		expect(await joinWithInvitation(invitation, attacker.user)).toEqual({ ok: false, code: 'invalid_token' })
 		const members = await listMembers(owner.userId, owner.orgId)
 		expect(members.map((m) => [m.userId, m.role])).toContainEqual([attacker.user.userId, 'administrator'])
@@ -178,12 +211,22 @@ describe('invitations wait for the verified owner of the address', () => {
 		const { invite, owner } = await inviter('Late Org')
 		expect(await invite(invitee)).toEqual({ ok: true, outcome: 'invited' })
 		const first = await linkToken(invitee, '/auth/invitation')
-		await asSystem((trx) => sql`update private.organization_invitations set expires_at = now() - interval '1 second' where token_hash = ${hashToken(first)}`.execute(trx))
+		await asSystem((trx) =>
+			sql`update private.organization_invitations set expires_at = now() - interval '1 second' where token_hash = ${hashToken(first)}`.execute(
+				trx,
+			),
+		)
 		const account = await createUser('Expired Invitee')
-		await asSystem((trx) => sql`update auth.users set email = ${invitee}, email_confirmed_at = now() where id = ${account.userId}`.execute(trx))
+		await asSystem((trx) =>
+			sql`update auth.users set email = ${invitee}, email_confirmed_at = now() where id = ${account.userId}`.execute(trx),
+		)
 		expect(await joinWithInvitation(first, account)).toEqual({ ok: false, code: 'invalid_token' })
 		expect(await invite(invitee)).toEqual({ ok: true, outcome: 'invited' })
-		expect(await joinWithInvitation(await linkToken(invitee, '/auth/invitation'), account)).toEqual({ ok: true, organizationId: owner.orgId, organizationName: 'Late Org' })
+		expect(await joinWithInvitation(await linkToken(invitee, '/auth/invitation'), account)).toEqual({
+			ok: true,
+			organizationId: owner.orgId,
+			organizationName: 'Late Org',
+		})
 	})
 })
 
@@ -192,11 +235,21 @@ describe('Google sign-in', () => {
 		const email = address('prehijack')
 		const attacker = await signUpWithForm(email, 'attacker password')
 		const elsewhere = await createSession(attacker.user.userId, { ip: '10.0.0.66' })
-		const google = await signInWithGoogle({ sub: `google-${randomUUID()}`, email: email.toUpperCase(), emailVerified: true, name: 'Real Owner' })
+		const google = await signInWithGoogle({
+			sub: `google-${randomUUID()}`,
+			email: email.toUpperCase(),
+			emailVerified: true,
+			name: 'Real Owner',
+		})
 		expect(google).toEqual({ ok: true, user: { userId: attacker.user.userId, email } })
 		expect(await sessionsOf(attacker.user.userId)).toBe(0)
 		expect(await getSessionUser(elsewhere)).toBeNull()
-		expect(await requireSignedInMember(attacker.request).then(() => 'signed in', () => 'refused')).toBe('refused')
+		expect(
+			await requireSignedInMember(attacker.request).then(
+				() => 'signed in',
+				() => 'refused',
+			),
+		).toBe('refused')
 		expect(await signIn({ email, password: 'attacker password', ip: ip() })).toEqual({ ok: false, code: 'invalid_credentials' })
 		expect(await isVerified(attacker.user.userId)).toBe(true)
 	})
@@ -211,14 +264,20 @@ describe('Google sign-in', () => {
 		expect(await getSessionUser(session)).not.toBeNull()
 		expect((await signIn({ email, password: PASSWORD, ip: ip() })).ok).toBe(true)
 		// The identity signs in by itself from now on, whatever address Google reports.
-		expect(await signInWithGoogle({ sub, email: address('elsewhere'), emailVerified: false })).toEqual({ ok: true, user: { userId: user.userId, email } })
+		expect(await signInWithGoogle({ sub, email: address('elsewhere'), emailVerified: false })).toEqual({
+			ok: true,
+			user: { userId: user.userId, email },
+		})
 	})
 
 	test('an address Google does not report verified is refused, and the account is untouched', async () => {
 		const email = address('unverified-google')
 		const { user } = await signUpWithForm(email)
 		const before = await userRow(user.userId)
-		expect(await signInWithGoogle({ sub: `google-${randomUUID()}`, email, emailVerified: false })).toEqual({ ok: false, code: 'email_not_verified' })
+		expect(await signInWithGoogle({ sub: `google-${randomUUID()}`, email, emailVerified: false })).toEqual({
+			ok: false,
+			code: 'email_not_verified',
+		})
 		expect(await userRow(user.userId)).toEqual(before)
 		expect(await sessionsOf(user.userId)).toBe(1)
 	})
@@ -237,7 +296,14 @@ describe('password reset of an unverified account', () => {
 		const email = address('reset')
 		const creator = await signUpWithForm(email, 'creator password')
 		const changeTo = address('creators-own')
-		expect(await requestEmailChange(creator.request, creator.user, { email: changeTo, currentPassword: 'creator password', language: 'en', ip: ip() })).toEqual({ ok: true })
+		expect(
+			await requestEmailChange(creator.request, creator.user, {
+				email: changeTo,
+				currentPassword: 'creator password',
+				language: 'en',
+				ip: ip(),
+			}),
+		).toEqual({ ok: true })
 		const pendingChange = await linkToken(changeTo, '/auth/confirm-email')
 		const recovery = await createRecoveryToken(email)
 		await resetPasswordWithToken(recovery!.token, 'owner chose this 1')
@@ -255,7 +321,10 @@ describe('email change asks who you are', () => {
 		const { user, request } = await signUpWithForm(email)
 		const next = address('next')
 		for (const currentPassword of ['wrong password', '', null]) {
-			expect(await requestEmailChange(request, user, { email: next, currentPassword, language: 'en', ip: ip() })).toEqual({ ok: false, code: 'wrong_password' })
+			expect(await requestEmailChange(request, user, { email: next, currentPassword, language: 'en', ip: ip() })).toEqual({
+				ok: false,
+				code: 'wrong_password',
+			})
 		}
 		const { rows } = await asSystem((trx) => sql`select 1 from private.email_changes where user_id = ${user.userId}`.execute(trx))
 		expect(rows).toEqual([])
@@ -263,7 +332,9 @@ describe('email change asks who you are', () => {
 		expect(await mailsTo(next)).toEqual([])
 		expect((await userRow(user.userId)).email).toBe(email)
 
-		expect(await requestEmailChange(request, user, { email: next, currentPassword: PASSWORD, language: 'en', ip: ip() })).toEqual({ ok: true })
+		expect(await requestEmailChange(request, user, { email: next, currentPassword: PASSWORD, language: 'en', ip: ip() })).toEqual({
+			ok: true,
+		})
 		expect(await confirmEmailChange(await linkToken(next, '/auth/confirm-email'))).toEqual({ ok: true, userId: user.userId, email: next })
 		// The link reached the new address: it is verified.
 		expect(await isVerified(user.userId)).toBe(true)
@@ -275,10 +346,15 @@ describe('email change asks who you are', () => {
 		const headers = await localSessionHeaders(google.user.userId, { ip: '10.0.0.7' })
 		const request = requestWith(headers)
 		expect(await localAuth.reauthentication(request, google.user)).toBe('recent')
-		await asSystem((trx) => sql`update auth.sessions set created_at = now() - interval '11 minutes' where user_id = ${google.user.userId}`.execute(trx))
+		await asSystem((trx) =>
+			sql`update auth.sessions set created_at = now() - interval '11 minutes' where user_id = ${google.user.userId}`.execute(trx),
+		)
 		expect(await localAuth.reauthentication(request, google.user)).toBe('stale')
 		const next = address('googler-next')
-		expect(await requestEmailChange(request, google.user, { email: next, currentPassword: 'anything', language: 'en', ip: ip() })).toEqual({ ok: false, code: 'sign_in_again' })
+		expect(await requestEmailChange(request, google.user, { email: next, currentPassword: 'anything', language: 'en', ip: ip() })).toEqual({
+			ok: false,
+			code: 'sign_in_again',
+		})
 		await drainMail()
 		expect(await mailsTo(next)).toEqual([])
 	})
@@ -290,7 +366,9 @@ describe('the undo link of an email change', () => {
 		const old = address('victim')
 		const { user, request } = await signUpWithForm(old)
 		const next = address('thief')
-		expect(await requestEmailChange(request, user, { email: next, currentPassword: PASSWORD, language: 'en', ip: ip() })).toEqual({ ok: true })
+		expect(await requestEmailChange(request, user, { email: next, currentPassword: PASSWORD, language: 'en', ip: ip() })).toEqual({
+			ok: true,
+		})
 		expect(await confirmEmailChange(await linkToken(next, '/auth/confirm-email'))).toMatchObject({ ok: true })
 		await drainMail()
 		expect((await mailsTo(old)).at(-1)!.subject).toBe('Your sign-in email was changed')
@@ -310,11 +388,18 @@ describe('the undo link of an email change', () => {
 		expect([row.email, Boolean(row.email_confirmed_at), row.encrypted_password]).toEqual([old, true, ''])
 		expect(await sessionsOf(user.userId)).toBe(0)
 		expect(await getSessionUser(other)).toBeNull()
-		expect(await requireSignedInMember(request).then(() => 'signed in', () => 'refused')).toBe('refused')
+		expect(
+			await requireSignedInMember(request).then(
+				() => 'signed in',
+				() => 'refused',
+			),
+		).toBe('refused')
 		expect((await signIn({ email: old, password: PASSWORD, ip: ip() })).ok).toBe(false)
 		const identities = await asSystem((trx) => trx.selectFrom('auth.identities').select('id').where('user_id', '=', user.userId).execute())
 		expect(identities).toEqual([])
-		const profile = await asSystem((trx) => trx.selectFrom('profiles').select('email').where('user_id', '=', user.userId).executeTakeFirstOrThrow())
+		const profile = await asSystem((trx) =>
+			trx.selectFrom('profiles').select('email').where('user_id', '=', user.userId).executeTakeFirstOrThrow(),
+		)
 		expect(profile.email).toBe(old)
 		expect(await revertEmailChange(undo)).toEqual({ ok: false, code: 'invalid_token' })
 		// The owner gets back in through the restored address.
@@ -324,7 +409,11 @@ describe('the undo link of an email change', () => {
 
 	test('is refused after 7 days, and changes nothing', async () => {
 		const { next, user, undo } = await moved()
-		await asSystem((trx) => sql`update private.email_change_reverts set changed_at = now() - interval '7 days 1 minute' where user_id = ${user.userId}`.execute(trx))
+		await asSystem((trx) =>
+			sql`update private.email_change_reverts set changed_at = now() - interval '7 days 1 minute' where user_id = ${user.userId}`.execute(
+				trx,
+			),
+		)
 		expect(await findEmailRevert(undo)).toBeNull()
 		expect(await revertEmailChange(undo)).toEqual({ ok: false, code: 'invalid_token' })
 		expect((await userRow(user.userId)).email).toBe(next)

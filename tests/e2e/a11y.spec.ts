@@ -43,7 +43,9 @@ async function audit(page: Page, path: string) {
 	await page.waitForLoadState('networkidle')
 	const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()
 	const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-	console.log(`axe ${path}: ${violations.length} rule(s) violated, ${serious.length} serious or critical${serious.length ? ` (${serious.map((v) => v.id).join(', ')})` : ''}`)
+	console.log(
+		`axe ${path}: ${violations.length} rule(s) violated, ${serious.length} serious or critical${serious.length ? ` (${serious.map((v) => v.id).join(', ')})` : ''}`,
+	)
 	return serious.map((v) => ({ rule: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }))
 }
 
@@ -52,7 +54,10 @@ test('public screens have no serious or critical accessibility violation @embedd
 })
 
 async function signInAsDemo(page: Page) {
-	const demo = JSON.parse(readFileSync(`${process.env.E2E_EMBEDDED_DATA_DIR}/demo-credentials.json`, 'utf8')) as { email: string; password: string }
+	const demo = JSON.parse(readFileSync(`${process.env.E2E_EMBEDDED_DATA_DIR}/demo-credentials.json`, 'utf8')) as {
+		email: string
+		password: string
+	}
 	await page.goto('/auth')
 	await page.getByLabel('Email').fill(demo.email)
 	await page.getByLabel('Password', { exact: true }).fill(demo.password)

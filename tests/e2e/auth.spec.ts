@@ -1,5 +1,17 @@
 import { withDatabase } from './db.ts'
-import { decodeQuotedPrintable, expect, latestMailTo, mailedLink, mailsTo, newAccount, signInThroughUi, signUpByRequest, signUpThroughUi, tabTo, test } from './fixtures.ts'
+import {
+	decodeQuotedPrintable,
+	expect,
+	latestMailTo,
+	mailedLink,
+	mailsTo,
+	newAccount,
+	signInThroughUi,
+	signUpByRequest,
+	signUpThroughUi,
+	tabTo,
+	test,
+} from './fixtures.ts'
 
 test.describe('sign-up', () => {
 	test('a new user signs up and lands on the dashboard of their own organization @nojs', async ({ page }) => {
@@ -8,13 +20,37 @@ test.describe('sign-up', () => {
 		await expect(page.getByTestId('current-organization')).toHaveText('Ana Souza')
 		await expect(page.getByText('Account created!')).toBeVisible()
 		await expect(page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link')).toHaveText([
-			'Dashboard', 'Module Marketplace', 'Booking', 'Transactions', 'Clients', 'Categories', 'Reports', 'Plans', 'Settings',
+			'Dashboard',
+			'Module Marketplace',
+			'Booking',
+			'Transactions',
+			'Clients',
+			'Categories',
+			'Reports',
+			'Plans',
+			'Settings',
 		])
 	})
 
 	for (const [language, label, title, subtitle, fields, submit, heading] of [
-		['es', 'Español', 'Comienza ahora', 'Crea tu cuenta para empezar a registrar transacciones P2P', ['Nombre completo', 'Correo electrónico', 'Contraseña', 'Confirmar contraseña'], 'Crear cuenta', 'Panel'],
-		['pt-BR', 'Português (Brasil)', 'Comece agora', 'Crie sua conta para começar a registrar transações P2P', ['Nome completo', 'E-mail', 'Senha', 'Confirmar senha'], 'Criar conta', 'Painel'],
+		[
+			'es',
+			'Español',
+			'Comienza ahora',
+			'Crea tu cuenta para empezar a registrar transacciones P2P',
+			['Nombre completo', 'Correo electrónico', 'Contraseña', 'Confirmar contraseña'],
+			'Crear cuenta',
+			'Panel',
+		],
+		[
+			'pt-BR',
+			'Português (Brasil)',
+			'Comece agora',
+			'Crie sua conta para começar a registrar transações P2P',
+			['Nome completo', 'E-mail', 'Senha', 'Confirmar senha'],
+			'Criar conta',
+			'Painel',
+		],
 	] as const) {
 		test(`sign-up works in ${language} @nojs`, async ({ page }) => {
 			const account = newAccount('Lang User')
@@ -122,7 +158,9 @@ test.describe('sign-in', () => {
 		const account = newAccount('No Language')
 		await signUpByRequest(request, account)
 		await withDatabase((c) =>
-			c.query(`update public.profiles set preferred_language = null where user_id = (select id from auth.users where email = $1)`, [account.email]),
+			c.query(`update public.profiles set preferred_language = null where user_id = (select id from auth.users where email = $1)`, [
+				account.email,
+			]),
 		)
 		await page.goto('/auth')
 		await page.getByLabel('Language').click()
@@ -187,7 +225,9 @@ test.describe('redirects', () => {
 		for (const path of ['dashboard', 'transactions', 'clients', 'categories', 'reports', 'module-marketplace', 'booking', 'settings']) {
 			const response = await request.get(`/${path}?q=1&x=y`, { maxRedirects: 0 })
 			expect(response.status()).toBe(301)
-			expect(new URL(response.headers().location!, 'http://x').pathname + new URL(response.headers().location!, 'http://x').search).toBe(`/app/${path}?q=1&x=y`)
+			expect(new URL(response.headers().location!, 'http://x').pathname + new URL(response.headers().location!, 'http://x').search).toBe(
+				`/app/${path}?q=1&x=y`,
+			)
 		}
 	})
 
@@ -209,9 +249,14 @@ test.describe('redirects', () => {
 
 test.describe('email verification', () => {
 	const verified = (email: string) =>
-		withDatabase(async (db) => (await db.query<{ v: boolean }>('select email_confirmed_at is not null as v from auth.users where email = $1', [email])).rows[0]!.v)
+		withDatabase(
+			async (db) =>
+				(await db.query<{ v: boolean }>('select email_confirmed_at is not null as v from auth.users where email = $1', [email])).rows[0]!.v,
+		)
 
-	test('a new account is reminded to verify its address; the mailed link, confirmed signed in, verifies it and the reminder goes @nojs', async ({ page }) => {
+	test('a new account is reminded to verify its address; the mailed link, confirmed signed in, verifies it and the reminder goes @nojs', async ({
+		page,
+	}) => {
 		const account = newAccount('Verify Me')
 		await signUpThroughUi(page, account)
 		const reminder = page.getByRole('region', { name: 'Email verification' })
@@ -228,7 +273,10 @@ test.describe('email verification', () => {
 		expect(await verified(account.email)).toBe(true)
 	})
 
-	test('opened signed out, the link changes nothing (a mail scanner), asks to sign in with the account, and verifies after it @nojs', async ({ page, request }) => {
+	test('opened signed out, the link changes nothing (a mail scanner), asks to sign in with the account, and verifies after it @nojs', async ({
+		page,
+		request,
+	}) => {
 		const account = newAccount('Link Opener')
 		await signUpByRequest(request, account, { verify: false })
 		const link = await mailedLink(account.email, '/auth/verify-email')

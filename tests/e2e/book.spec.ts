@@ -4,7 +4,10 @@ import { withDatabase } from './db.ts'
 import { decodeQuotedPrintable, expect, latestMailTo, mailsTo, newAccount, signUpByRequest, tabTo, test } from './fixtures.ts'
 
 const EVERY_DAY = Object.fromEntries(
-	['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [d, { start: '08:00', end: '18:00', enabled: true }]),
+	['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [
+		d,
+		{ start: '08:00', end: '18:00', enabled: true },
+	]),
 )
 
 type World = { slug: string; orgId: string; serviceId: string; providerIds: string[]; ownerEmail: string }
@@ -21,7 +24,10 @@ async function bookingWorld(request: APIRequestContext, settings: Record<string,
 		)
 		const org = rows[0]!
 		// The Appointment Booking module: its staff side (the calendar, the notices of new bookings) follows it.
-		await client.query(`insert into public.organization_modules (organization_id, module_id) values ($1, 'b0000000-0000-4000-8000-000000000003')`, [org.id])
+		await client.query(
+			`insert into public.organization_modules (organization_id, module_id) values ($1, 'b0000000-0000-4000-8000-000000000003')`,
+			[org.id],
+		)
 		await client.query(
 			`update public.booking_settings set business_hours = $2, timezone = 'UTC', min_advance_hours = 1, max_advance_days = $5,
 			 buffer_minutes = 0, auto_confirm = $3, require_phone = $4, cancellation_hours = 24 where organization_id = $1`,
@@ -36,7 +42,13 @@ async function bookingWorld(request: APIRequestContext, settings: Record<string,
 			`insert into public.booking_providers (organization_id, display_name, bio) values ($1, 'Ana Silva', 'Ten years of cuts'), ($1, 'Bruno Costa', null) returning id`,
 			[org.id],
 		)
-		return { slug: org.slug, orgId: org.id, serviceId: service.rows[0]!.id, providerIds: providers.rows.map((r) => r.id), ownerEmail: owner.email }
+		return {
+			slug: org.slug,
+			orgId: org.id,
+			serviceId: service.rows[0]!.id,
+			providerIds: providers.rows.map((r) => r.id),
+			ownerEmail: owner.email,
+		}
 	})
 }
 
@@ -127,7 +139,9 @@ test('a visitor books from /book/{slug} to the booked page in four steps, and ge
 	await expect(page.getByRole('heading', { name: 'Booking confirmed' })).toBeVisible()
 	await expect(page.getByText('someone else just booked')).toHaveCount(0)
 	// The price is the service's, whatever a visitor might add to the address or the form.
-	const stored = await withDatabase((c) => c.query(`select total_price::text as price, starts_at from public.booking_appointments where id = $1`, [id]))
+	const stored = await withDatabase((c) =>
+		c.query(`select total_price::text as price, starts_at from public.booking_appointments where id = $1`, [id]),
+	)
 	expect(stored.rows[0]).toEqual({ price: '25.00', starts_at: new Date(start) })
 
 	const mail = await latestMailTo(email)
@@ -140,7 +154,12 @@ test('a visitor books from /book/{slug} to the booked page in four steps, and ge
 	expect(ev.startDate.zone?.tzid ?? 'UTC').toBe('UTC')
 
 	// The .ics download answers the same event.
-	const ics = await page.request.get(await page.getByRole('link', { name: 'Download .ics file' }).getAttribute('href').then((h) => h!))
+	const ics = await page.request.get(
+		await page
+			.getByRole('link', { name: 'Download .ics file' })
+			.getAttribute('href')
+			.then((h) => h!),
+	)
 	expect(ics.headers()['content-type']).toContain('text/calendar')
 	expect(await ics.text()).toContain(`UID:${id}@p2p-booking`)
 
@@ -173,7 +192,9 @@ test('the same browser books a second person at the same time with another provi
 		await expect(page.getByText(`With ${name}`)).toBeVisible()
 	}
 	const booked = await withDatabase((c) =>
-		c.query<{ guest_name: string }>(`select guest_name from public.booking_appointments where organization_id = $1 order by guest_name`, [w.orgId]),
+		c.query<{ guest_name: string }>(`select guest_name from public.booking_appointments where organization_id = $1 order by guest_name`, [
+			w.orgId,
+		]),
 	)
 	expect(booked.rows.map((r) => r.guest_name)).toEqual(['Maria Lopez', 'Pedro Lopez'])
 })
@@ -230,7 +251,10 @@ test('no step of the wizard scrolls sideways on a phone or a desktop; the row of
 	const w = await bookingWorld(page.request, { maxAdvanceDays: 60 })
 	await page.context().clearCookies()
 	const widerThanScreen = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
-	for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 800 }]) {
+	for (const viewport of [
+		{ width: 390, height: 844 },
+		{ width: 1280, height: 800 },
+	]) {
 		await page.setViewportSize(viewport)
 		const seen: Record<string, number> = {}
 		await page.goto(`/book/${w.slug}/service`)
@@ -263,7 +287,9 @@ test('no step of the wizard scrolls sideways on a phone or a desktop; the row of
 	}
 })
 
-test('details are validated in red under the field, in the visitor language, and a phone is required only when the organization asks @nojs', async ({ page }) => {
+test('details are validated in red under the field, in the visitor language, and a phone is required only when the organization asks @nojs', async ({
+	page,
+}) => {
 	const w = await bookingWorld(page.request, { requirePhone: true })
 	await page.context().clearCookies()
 	await page.goto(`/book/${w.slug}/slot?service=${w.serviceId}&provider=${w.providerIds[1]}`)
@@ -336,7 +362,9 @@ test('details are validated in red under the field, in the visitor language, and
 	await expect(page.getByText('ann@example.test')).toHaveCount(0)
 })
 
-test('a deep link to /slot works, a step opened too early goes back to the first step that needs input, and tampered choices are refused @nojs', async ({ page }) => {
+test('a deep link to /slot works, a step opened too early goes back to the first step that needs input, and tampered choices are refused @nojs', async ({
+	page,
+}) => {
 	const w = await bookingWorld(page.request)
 	const other = await bookingWorld(page.request)
 	await page.context().clearCookies()
@@ -394,7 +422,10 @@ test('a deep link to /slot works, a step opened too early goes back to the first
 	await expect(page.getByRole('heading', { name: 'Invalid booking link' })).toBeVisible()
 })
 
-test('a provider picture that does not load leaves their initial, not a broken image; one that loads covers it @nojs', async ({ page, baseURL }) => {
+test('a provider picture that does not load leaves their initial, not a broken image; one that loads covers it @nojs', async ({
+	page,
+	baseURL,
+}) => {
 	const w = await bookingWorld(page.request)
 	await withDatabase(async (c) => {
 		await c.query(`update public.booking_providers set avatar_url = 'https://example.invalid/nope.png' where id = $1`, [w.providerIds[0]])
@@ -409,7 +440,10 @@ test('a provider picture that does not load leaves their initial, not a broken i
 	await expect(avatar('Bruno Costa').locator('span')).toHaveCSS('background-image', `url("${baseURL}/favicon.svg")`)
 })
 
-test('by time: slots with their provider counts, in any display zone, then the providers free then, with the chosen one ringed @nojs', async ({ page, javaScriptEnabled }) => {
+test('by time: slots with their provider counts, in any display zone, then the providers free then, with the chosen one ringed @nojs', async ({
+	page,
+	javaScriptEnabled,
+}) => {
 	const w = await bookingWorld(page.request)
 	await page.context().clearCookies()
 	await page.goto(`/book/${w.slug}/slot?service=${w.serviceId}`)
@@ -442,7 +476,9 @@ test('in a display zone where a time falls on the next day, the time says its da
 	await page.context().clearCookies()
 	const day = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10)
 	const dayLabel = (offset: number) =>
-		new Intl.DateTimeFormat('en', { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' }).format(new Date(Date.parse(`${day}T12:00:00Z`) + offset * 86_400_000))
+		new Intl.DateTimeFormat('en', { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' }).format(
+			new Date(Date.parse(`${day}T12:00:00Z`) + offset * 86_400_000),
+		)
 	// Open 08:00–18:00 UTC: 17:00 to 02:30 the next day in Tokyo.
 	await page.goto(`/book/${w.slug}/slot?service=${w.serviceId}&mode=time&date=${day}&tz=Asia%2FTokyo&more=2`)
 	const times = page.getByRole('list', { name: 'Free times' }).getByRole('link')
@@ -455,7 +491,9 @@ test('in a display zone where a time falls on the next day, the time says its da
 	await expect(page.getByText(`${dayLabel(0)} 00:00`)).toHaveCount(0)
 })
 
-test('a change made outside this server (another instance, SQL by hand) shows on the next load of a public page @nojs', async ({ page }) => {
+test('a change made outside this server (another instance, SQL by hand) shows on the next load of a public page @nojs', async ({
+	page,
+}) => {
 	const w = await bookingWorld(page.request)
 	await page.context().clearCookies()
 	await page.goto(`/book/${w.slug}/slot?service=${w.serviceId}&provider=${w.providerIds[0]}`)
@@ -484,13 +522,19 @@ test('a change made outside this server (another instance, SQL by hand) shows on
 	expect(new URL(firstNow!, 'http://x').searchParams.get('start')).not.toBe(start)
 })
 
-test('two visitors confirming the same slot: one is booked, the other is told it is taken and keeps their details @nojs', async ({ browser, page }) => {
+test('two visitors confirming the same slot: one is booked, the other is told it is taken and keeps their details @nojs', async ({
+	browser,
+	page,
+}) => {
 	const w = await bookingWorld(page.request)
 	const [a, b] = await Promise.all([browser.newContext(), browser.newContext()])
 	const [pa, pb] = await Promise.all([a.newPage(), b.newPage()])
 	await pa.goto(`/book/${w.slug}/slot?service=${w.serviceId}&provider=${w.providerIds[0]}`)
 	const href = (await pa.getByRole('list', { name: 'Free times' }).getByRole('link').first().getAttribute('href'))!
-	for (const [p, name] of [[pa, 'First Visitor'], [pb, 'Second Visitor']] as const) {
+	for (const [p, name] of [
+		[pa, 'First Visitor'],
+		[pb, 'Second Visitor'],
+	] as const) {
 		await p.goto(href)
 		await fillDetails(p, name, `${name.split(' ')[0]!.toLowerCase()}-${Date.now()}@example.test`)
 		await expect(p.getByRole('button', { name: 'Confirm booking' })).toBeVisible()
@@ -503,12 +547,17 @@ test('two visitors confirming the same slot: one is booked, the other is told it
 	// The details are kept: choosing another slot leads to details filled in.
 	await pb.getByRole('list', { name: 'Free times' }).getByRole('link').first().click()
 	await expect(pb.getByLabel('Name', { exact: true })).toHaveValue('Second Visitor')
-	const count = await withDatabase((c) => c.query(`select count(*)::int as n from public.booking_appointments where organization_id = $1`, [w.orgId]))
+	const count = await withDatabase((c) =>
+		c.query(`select count(*)::int as n from public.booking_appointments where organization_id = $1`, [w.orgId]),
+	)
 	expect(count.rows[0].n).toBe(1)
 	await Promise.all([a.close(), b.close()])
 })
 
-test('the same confirm form posted twice (a double tap) books once and shows the booking, not "slot taken" @nojs', async ({ page, baseURL }) => {
+test('the same confirm form posted twice (a double tap) books once and shows the booking, not "slot taken" @nojs', async ({
+	page,
+	baseURL,
+}) => {
 	const w = await bookingWorld(page.request)
 	await page.context().clearCookies()
 	await page.goto(`/book/${w.slug}/slot?service=${w.serviceId}&provider=${w.providerIds[0]}`)
@@ -525,11 +574,15 @@ test('the same confirm form posted twice (a double tap) books once and shows the
 	await page.getByRole('button', { name: 'Confirm booking' }).click()
 	await expect(page.getByRole('heading', { name: 'Booking confirmed' })).toBeVisible()
 	expect(new URL(page.url()).pathname + new URL(page.url()).search).toBe(bookedAt)
-	const count = await withDatabase((c) => c.query(`select count(*)::int as n from public.booking_appointments where organization_id = $1`, [w.orgId]))
+	const count = await withDatabase((c) =>
+		c.query(`select count(*)::int as n from public.booking_appointments where organization_id = $1`, [w.orgId]),
+	)
 	expect(count.rows[0].n).toBe(1)
 })
 
-test('the manage link reschedules (same booking, update mail with the same UID) and cancels (cancellation .ics) @nojs', async ({ page }) => {
+test('the manage link reschedules (same booking, update mail with the same UID) and cancels (cancellation .ics) @nojs', async ({
+	page,
+}) => {
 	const w = await bookingWorld(page.request)
 	await page.context().clearCookies()
 	const email = `manage-${Date.now()}@example.test`
@@ -562,7 +615,9 @@ test('the manage link reschedules (same booking, update mail with the same UID) 
 	const updated = update.getFirstSubcomponent('vevent')!
 	expect(updated.getFirstPropertyValue('uid')).toBe(`${id}@p2p-booking`)
 	expect(Number(updated.getFirstPropertyValue('sequence'))).toBeGreaterThan(firstSequence)
-	const rows = await withDatabase((c) => c.query(`select id, status from public.booking_appointments where organization_id = $1`, [w.orgId]))
+	const rows = await withDatabase((c) =>
+		c.query(`select id, status from public.booking_appointments where organization_id = $1`, [w.orgId]),
+	)
 	expect(rows.rows).toEqual([{ id, status: 'confirmed' }])
 
 	// Cancel: asked first; keeping it changes nothing.
@@ -597,9 +652,18 @@ test('moving a booking to the same time with another provider moves it, not show
 	const manage = new URL(page.url())
 	const id = /\/booked\/([0-9a-f-]{36})$/.exec(manage.pathname)![1]!
 	const read = () =>
-		withDatabase((c) => c.query<{ starts_at: Date; provider_id: string }>(`select starts_at, provider_id from public.booking_appointments where id = $1`, [id])).then((r) => r.rows[0]!)
+		withDatabase((c) =>
+			c.query<{ starts_at: Date; provider_id: string }>(`select starts_at, provider_id from public.booking_appointments where id = $1`, [
+				id,
+			]),
+		).then((r) => r.rows[0]!)
 	const before = await read()
-	const confirm = new URLSearchParams({ service: w.serviceId, provider: w.providerIds[1]!, start: before.starts_at.toISOString(), reschedule: manage.searchParams.get('token')! })
+	const confirm = new URLSearchParams({
+		service: w.serviceId,
+		provider: w.providerIds[1]!,
+		start: before.starts_at.toISOString(),
+		reschedule: manage.searchParams.get('token')!,
+	})
 	await page.goto(`/book/${w.slug}/confirm?${confirm}`)
 	await expect(page.getByRole('heading', { name: 'Confirm the new time' })).toBeVisible()
 	await page.getByRole('button', { name: 'Confirm new time' }).click()
@@ -609,7 +673,9 @@ test('moving a booking to the same time with another provider moves it, not show
 
 	// Inside the cancellation notice the booking can no longer move: the same address opens its
 	// page at once, without a time to choose.
-	await withDatabase((c) => c.query(`update public.booking_settings set cancellation_hours = 24 * 365 where organization_id = $1`, [w.orgId]))
+	await withDatabase((c) =>
+		c.query(`update public.booking_settings set cancellation_hours = 24 * 365 where organization_id = $1`, [w.orgId]),
+	)
 	confirm.set('provider', w.providerIds[0]!)
 	await page.goto(`/book/${w.slug}/confirm?${confirm}`)
 	await expect(page).toHaveURL(new RegExp(`/booked/${id}\\?token=`))
@@ -618,7 +684,9 @@ test('moving a booking to the same time with another provider moves it, not show
 	expect(await read()).toEqual({ starts_at: before.starts_at, provider_id: w.providerIds[1] })
 })
 
-test('with "Accept bookings from the public page" off every step says bookings are closed; a booking held can be seen and cancelled, not moved @nojs', async ({ page }) => {
+test('with "Accept bookings from the public page" off every step says bookings are closed; a booking held can be seen and cancelled, not moved @nojs', async ({
+	page,
+}) => {
 	const w = await bookingWorld(page.request)
 	await page.context().clearCookies()
 	const later = await bookThreeDaysAhead(page, w, 'Held Booking', `held-${Date.now()}@example.test`)
@@ -631,7 +699,14 @@ test('with "Accept bookings from the public page" off every step says bookings a
 	// The public pages keep their reads a moment; a change made in SQL reaches this server by
 	// the database's notification, an instant later (docs/decisions/024-public-booking-reads.md).
 	await expect.poll(async () => (await page.request.get(`/book/${w.slug}/service`)).status()).toBe(403)
-	const steps = ['', '/service', `/slot?service=${w.serviceId}`, `/slot?service=${w.serviceId}&provider=${w.providerIds[0]}&date=${later}`, `/details?service=${w.serviceId}`, `/confirm?service=${w.serviceId}`]
+	const steps = [
+		'',
+		'/service',
+		`/slot?service=${w.serviceId}`,
+		`/slot?service=${w.serviceId}&provider=${w.providerIds[0]}&date=${later}`,
+		`/details?service=${w.serviceId}`,
+		`/confirm?service=${w.serviceId}`,
+	]
 	for (const step of steps) {
 		const response = await page.goto(`/book/${w.slug}${step}`)
 		expect(response?.status(), step).toBe(403)
@@ -651,8 +726,30 @@ test('with "Accept bookings from the public page" off every step says bookings a
 })
 
 for (const [locale, strings] of [
-	['es-ES', { service: 'Elige un servicio', confirm: 'Confirmar reserva', done: 'Reserva confirmada', name: 'Nombre', email: 'Correo electrónico', cont: 'Continuar', subject: 'Tu reserva con' }],
-	['pt-BR', { service: 'Escolha um serviço', confirm: 'Confirmar agendamento', done: 'Agendamento confirmado', name: 'Nome', email: 'E-mail', cont: 'Continuar', subject: 'Seu agendamento com' }],
+	[
+		'es-ES',
+		{
+			service: 'Elige un servicio',
+			confirm: 'Confirmar reserva',
+			done: 'Reserva confirmada',
+			name: 'Nombre',
+			email: 'Correo electrónico',
+			cont: 'Continuar',
+			subject: 'Tu reserva con',
+		},
+	],
+	[
+		'pt-BR',
+		{
+			service: 'Escolha um serviço',
+			confirm: 'Confirmar agendamento',
+			done: 'Agendamento confirmado',
+			name: 'Nome',
+			email: 'E-mail',
+			cont: 'Continuar',
+			subject: 'Seu agendamento com',
+		},
+	],
 ] as const) {
 	test.describe(`in ${locale}`, () => {
 		test.use({ locale })
@@ -680,7 +777,9 @@ for (const [locale, strings] of [
 
 test.describe('on a phone in Spanish', () => {
 	test.use({ locale: 'es-ES', viewport: { width: 390, height: 844 } })
-	test('the wizard fetches only the translations it uses, hydrates without an error, and validates and books in Spanish', async ({ page }) => {
+	test('the wizard fetches only the translations it uses, hydrates without an error, and validates and books in Spanish', async ({
+		page,
+	}) => {
 		const w = await bookingWorld(page.request)
 		await page.context().clearCookies()
 		const fetched: string[] = []
@@ -714,7 +813,12 @@ test.describe('on a phone in Spanish', () => {
 		await page.getByLabel('Idioma').click()
 		await page.getByRole('button', { name: 'Português (Brasil)' }).click()
 		await expect(page.getByRole('heading', { name: 'Agendamento confirmado' })).toBeVisible()
-		expect([...new Set(fetched)].sort()).toEqual(['/locales/es/book.json', '/locales/es/common.json', '/locales/pt-BR/book.json', '/locales/pt-BR/common.json'])
+		expect([...new Set(fetched)].sort()).toEqual([
+			'/locales/es/book.json',
+			'/locales/es/common.json',
+			'/locales/pt-BR/book.json',
+			'/locales/pt-BR/common.json',
+		])
 		expect(errors).toEqual([])
 	})
 })
@@ -723,19 +827,42 @@ test('no address or form on the public pages gives a 5xx, even a year-long horiz
 	test.setTimeout(90_000)
 	const w = await bookingWorld(page.request, { maxAdvanceDays: 365 })
 	const uuid = '00000000-0000-4000-8000-000000000000'
-	const junk = ['', 'x', "'; drop table x; --", '%00', '9'.repeat(300), '2026-02-31', '+275760-09-13T00:00:00.001Z', '__proto__', 'Mars/Olympus', '-1']
-	const paths: string[] = ['/book', '/book/', `/book/${w.slug}`, `/book/${w.slug}/booked/${uuid}?token=${'a'.repeat(64)}`, `/book/${w.slug}/booked/x/calendar.ics?token=x`, `/book/${'x'.repeat(500)}/service`]
+	const junk = [
+		'',
+		'x',
+		"'; drop table x; --",
+		'%00',
+		'9'.repeat(300),
+		'2026-02-31',
+		'+275760-09-13T00:00:00.001Z',
+		'__proto__',
+		'Mars/Olympus',
+		'-1',
+	]
+	const paths: string[] = [
+		'/book',
+		'/book/',
+		`/book/${w.slug}`,
+		`/book/${w.slug}/booked/${uuid}?token=${'a'.repeat(64)}`,
+		`/book/${w.slug}/booked/x/calendar.ics?token=x`,
+		`/book/${'x'.repeat(500)}/service`,
+	]
 	for (const value of junk) {
 		const v = encodeURIComponent(value)
 		for (const step of ['service', 'slot', 'details', 'confirm']) {
-			paths.push(`/book/${w.slug}/${step}?service=${w.serviceId}&provider=${w.providerIds[0]}&start=${v}&date=${v}&tz=${v}&more=${v}&mode=${v}&refused=${v}&reschedule=${v}`)
+			paths.push(
+				`/book/${w.slug}/${step}?service=${w.serviceId}&provider=${w.providerIds[0]}&start=${v}&date=${v}&tz=${v}&more=${v}&mode=${v}&refused=${v}&reschedule=${v}`,
+			)
 			paths.push(`/book/${w.slug}/${step}?service=${v}&provider=${v}`)
 		}
 	}
 	for (const path of paths) {
 		const get = await page.request.get(path, { maxRedirects: 0 })
 		expect(get.status(), `GET ${path}`).toBeLessThan(500)
-		const post = await page.request.post(path, { form: { name: 'x'.repeat(5000), email: '@', phone: '\u0000', website: '', notes: 'n' }, maxRedirects: 0 })
+		const post = await page.request.post(path, {
+			form: { name: 'x'.repeat(5000), email: '@', phone: '\u0000', website: '', notes: 'n' },
+			maxRedirects: 0,
+		})
 		expect(post.status(), `POST ${path}`).toBeLessThan(500)
 	}
 	// The year-long horizon lists its first days.

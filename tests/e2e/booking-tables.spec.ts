@@ -14,7 +14,10 @@ async function bookingOwner(page: Page, name = 'Booking Owner') {
 			 join auth.users u on u.id = m.user_id where u.email = $1`,
 			[account.email],
 		)
-		await client.query('insert into public.organization_modules (organization_id, module_id) values ($1, $2)', [rows[0]!.id, BOOKING_MODULE_ID])
+		await client.query('insert into public.organization_modules (organization_id, module_id) values ($1, $2)', [
+			rows[0]!.id,
+			BOOKING_MODULE_ID,
+		])
 		return rows[0]!.id
 	})
 	return { account, orgId }
@@ -100,7 +103,10 @@ test('providers: add members until none is free, the name prefilled, then edit @
 			`insert into auth.users (email, raw_user_meta_data) values ($1, '{"full_name": "Carlos Colleague"}'::jsonb) returning id`,
 			[`e2e-colleague-${crypto.randomUUID()}@example.test`],
 		)
-		await client.query(`insert into public.organization_members (organization_id, user_id, role) values ($1, $2, 'member')`, [orgId, rows[0]!.id])
+		await client.query(`insert into public.organization_members (organization_id, user_id, role) values ($1, $2, 'member')`, [
+			orgId,
+			rows[0]!.id,
+		])
 	})
 	await page.goto('/app/booking/providers')
 	await expect(page.getByText('No providers yet. Add the first one.')).toBeVisible()
@@ -156,7 +162,10 @@ test('a service or provider name of 120 characters wraps on a laptop: price, dur
 	const { orgId } = await bookingOwner(page)
 	const long = `${'Consultoria'.repeat(10)}Extra-longa`.slice(0, 120)
 	await withDatabase(async (client) => {
-		await client.query(`insert into public.booking_services (organization_id, name, price, duration_minutes) values ($1, $2, 45, 60)`, [orgId, long])
+		await client.query(`insert into public.booking_services (organization_id, name, price, duration_minutes) values ($1, $2, 45, 60)`, [
+			orgId,
+			long,
+		])
 		await client.query(`insert into public.booking_providers (organization_id, display_name) values ($1, $2)`, [orgId, long])
 	})
 	for (const tab of ['services', 'providers']) {
@@ -173,12 +182,15 @@ test.describe('on a phone, with a 12-hour clock', () => {
 	test('each day of the business hours keeps its two times on one line, inside the screen @nojs', async ({ page }) => {
 		await bookingOwner(page, 'Hours Phone Owner')
 		await page.goto('/app/booking/settings')
-		const boxes = await page.getByRole('group', { name: 'Business hours' }).locator('input[type=time]').evaluateAll((inputs) =>
-			inputs.map((input) => {
-				const box = input.getBoundingClientRect()
-				return { top: Math.round(box.top), right: box.right, width: box.width }
-			}),
-		)
+		const boxes = await page
+			.getByRole('group', { name: 'Business hours' })
+			.locator('input[type=time]')
+			.evaluateAll((inputs) =>
+				inputs.map((input) => {
+					const box = input.getBoundingClientRect()
+					return { top: Math.round(box.top), right: box.right, width: box.width }
+				}),
+			)
 		expect(boxes).toHaveLength(14)
 		for (let day = 0; day < 7; day++) {
 			const [opens, closes] = [boxes[2 * day]!, boxes[2 * day + 1]!]

@@ -17,7 +17,10 @@ async function bookingOwner(page: Page, { active = true } = {}) {
 		)
 		const org = rows[0]!
 		if (active) {
-			await client.query('insert into public.organization_modules (organization_id, module_id) values ($1, $2)', [org.id, BOOKING_MODULE_ID])
+			await client.query('insert into public.organization_modules (organization_id, module_id) values ($1, $2)', [
+				org.id,
+				BOOKING_MODULE_ID,
+			])
 		}
 		return org.slug
 	})
@@ -34,7 +37,9 @@ test('without the booking module the page says so and points to the marketplace 
 	expect((await page.request.get('/app/booking/settings')).status()).toBe(403)
 })
 
-test('a booking module configured for managers is not there for a plain member: no sidebar link, 403 on every tab @nojs', async ({ page }) => {
+test('a booking module configured for managers is not there for a plain member: no sidebar link, 403 on every tab @nojs', async ({
+	page,
+}) => {
 	const { account } = await bookingOwner(page)
 	const setRole = (role: string, visibility: string) =>
 		withDatabase((client) =>
@@ -140,7 +145,9 @@ test('the copy button copies the link, says so for 2 seconds, and reports a fail
 		navigator.clipboard.writeText = () => Promise.reject(new Error('denied'))
 	})
 	await page.getByRole('button', { name: 'Copy link' }).click()
-	await expect(page.getByRole('alert').filter({ hasText: 'Could not copy the link' })).toContainText('Select the link and copy it yourself.')
+	await expect(page.getByRole('alert').filter({ hasText: 'Could not copy the link' })).toContainText(
+		'Select the link and copy it yourself.',
+	)
 })
 
 test('booking settings are saved and come back after a reload @nojs', async ({ page }) => {
@@ -241,7 +248,10 @@ async function bookIn(window: Page, start: string, client: string, email: string
 	await window.getByRole('button', { name: 'Book appointment' }).click()
 }
 
-test('a new appointment appears on its day; the same provider at the same time is refused with a clear message @nojs', async ({ page, context }) => {
+test('a new appointment appears on its day; the same provider at the same time is refused with a clear message @nojs', async ({
+	page,
+	context,
+}) => {
 	await bookingSetup(page)
 	const day = upcomingWeekday(3)
 	const second = await context.newPage()
@@ -323,9 +333,15 @@ test('staff confirm, cancel (after a confirmation) and mark appointments @nojs',
 	await expect(confirmed.getByRole('button', { name: 'Complete' })).toHaveCount(0)
 	await expect(confirmed.getByRole('button', { name: 'No-show' })).toHaveCount(0)
 	const id = await withDatabase((client) =>
-		client.query<{ id: string }>(`select id from public.booking_appointments where guest_email = 'sam@example.com' and organization_id = $1`, [setup.org]),
+		client.query<{ id: string }>(
+			`select id from public.booking_appointments where guest_email = 'sam@example.com' and organization_id = $1`,
+			[setup.org],
+		),
 	).then((r) => r.rows[0]!.id)
-	const refused = await page.request.post(`/app/booking/calendar?day=${day}`, { form: { intent: 'change-status', id, day, change: 'no-show' }, maxRedirects: 0 })
+	const refused = await page.request.post(`/app/booking/calendar?day=${day}`, {
+		form: { intent: 'change-status', id, day, change: 'no-show' },
+		maxRedirects: 0,
+	})
 	expect(refused.status()).toBe(302)
 	await page.reload()
 	await expect(page.getByText('An appointment can be completed or marked as a no-show once it has started.')).toBeVisible()
@@ -348,14 +364,22 @@ test('staff confirm, cancel (after a confirmation) and mark appointments @nojs',
 	await expect(past).toContainText('No-show')
 })
 
-test('a day off added on the settings tab removes the free times of that day, says the appointments still booked then, and removing it brings the times back @nojs', async ({ page }) => {
+test('a day off added on the settings tab removes the free times of that day, says the appointments still booked then, and removing it brings the times back @nojs', async ({
+	page,
+}) => {
 	const setup = await bookingSetup(page)
 	const day = upcomingWeekday(5)
 	await openNewAppointment(page, day)
 	await expect(page.getByLabel('Start time')).toBeVisible()
 	await withDatabase(async (client) => {
-		const timezone = (await client.query<{ timezone: string }>('select timezone from public.booking_settings where organization_id = $1', [setup.org])).rows[0]!.timezone
-		for (const [time, status] of [['10:00', 'confirmed'], ['11:00', 'pending'], ['12:00', 'cancelled']]) {
+		const timezone = (
+			await client.query<{ timezone: string }>('select timezone from public.booking_settings where organization_id = $1', [setup.org])
+		).rows[0]!.timezone
+		for (const [time, status] of [
+			['10:00', 'confirmed'],
+			['11:00', 'pending'],
+			['12:00', 'cancelled'],
+		]) {
 			await client.query(
 				`insert into public.booking_appointments (organization_id, service_id, provider_id, starts_at, ends_at, status, guest_name, guest_email, total_price)
 				 values ($1, $2, $3, ($4::timestamp at time zone $6), ($4::timestamp at time zone $6) + interval '30 minutes', $5, 'Booked Guest', 'guest@example.com', 40)`,
@@ -390,9 +414,12 @@ test('a day off added on the settings tab removes the free times of that day, sa
 	await expect(page.getByLabel('Start time')).toBeVisible()
 })
 
-test('a date override on a past date, a day off over special hours (or the reverse) and overlapping hours are refused with a message; two periods on one day are fine @nojs', async ({ page }) => {
+test('a date override on a past date, a day off over special hours (or the reverse) and overlapping hours are refused with a message; two periods on one day are fine @nojs', async ({
+	page,
+}) => {
 	const { org } = await bookingSetup(page)
-	const count = () => withDatabase(async (c) => (await c.query(`select 1 from public.booking_date_overrides where organization_id = $1`, [org])).rowCount)
+	const count = () =>
+		withDatabase(async (c) => (await c.query(`select 1 from public.booking_date_overrides where organization_id = $1`, [org])).rowCount)
 	const add = async (date: string, hours: [string, string] | 'closed') => {
 		await page.goto('/app/booking/settings')
 		await page.getByLabel('Override date').fill(date)
@@ -414,7 +441,9 @@ test('a date override on a past date, a day off over special hours (or the rever
 	await add(day, ['13:00', '15:00'])
 	await expect(page.getByText('Date override added')).toBeVisible()
 	await add(day, 'closed')
-	await expect(page.getByText('This date already has special hours for the same “Applies to”. Remove them first to close the whole day.')).toBeVisible()
+	await expect(
+		page.getByText('This date already has special hours for the same “Applies to”. Remove them first to close the whole day.'),
+	).toBeVisible()
 	await add(other, 'closed')
 	await expect(page.getByText('Date override added')).toBeVisible()
 	await add(other, ['10:00', '12:00'])
@@ -475,7 +504,9 @@ test('analytics show the figures of what was booked, against the previous period
 
 	// An edited address says what it could not use, rather than silently showing something else.
 	await page.goto(`/app/booking/analytics?from=2026-13-45&to=${daysAgo(0)}`)
-	await expect(page.getByRole('status').filter({ hasText: `“2026-13-45” is not a date, so the period shown is the 30 days up to ${tm}/${td}/${ty}.` })).toBeVisible()
+	await expect(
+		page.getByRole('status').filter({ hasText: `“2026-13-45” is not a date, so the period shown is the 30 days up to ${tm}/${td}/${ty}.` }),
+	).toBeVisible()
 	await expect(card('Appointments')).toContainText('3')
 	await page.goto(`/app/booking/analytics?from=${daysAgo(10)}&to=nonsense`)
 	await expect(page.getByRole('status').filter({ hasText: '“nonsense” is not a date, so the period shown ends today.' })).toBeVisible()
@@ -486,10 +517,17 @@ test('analytics show the figures of what was booked, against the previous period
 	await expect(page.getByLabel('From', { exact: true })).toHaveValue(daysAgo(10))
 	await page.goto(`/app/booking/analytics?from=2000-01-01&to=${daysAgo(0)}`)
 	const start = daysAgo(730).split('-')
-	await expect(page.getByRole('status').filter({ hasText: `A period covers at most two years, so this one starts on ${start[1]}/${start[2]}/${start[0]}.` })).toBeVisible()
+	await expect(
+		page
+			.getByRole('status')
+			.filter({ hasText: `A period covers at most two years, so this one starts on ${start[1]}/${start[2]}/${start[0]}.` }),
+	).toBeVisible()
 })
 
-test('a start chosen in a window that refreshes by itself stays chosen when another window books it, and Book is refused with the reason', async ({ page, context }) => {
+test('a start chosen in a window that refreshes by itself stays chosen when another window books it, and Book is refused with the reason', async ({
+	page,
+	context,
+}) => {
 	await bookingSetup(page)
 	const day = upcomingWeekday(4)
 	const other = await context.newPage()
@@ -502,7 +540,9 @@ test('a start chosen in a window that refreshes by itself stays chosen when anot
 	await expect(other.getByText('Appointment booked')).toBeVisible()
 
 	// The first window's list drops 11:00 by itself, but not the choice: it says so.
-	await expect(page.getByText('11:00 is no longer free: someone booked it meanwhile. Choose another time.')).toBeVisible({ timeout: 15_000 })
+	await expect(page.getByText('11:00 is no longer free: someone booked it meanwhile. Choose another time.')).toBeVisible({
+		timeout: 15_000,
+	})
 	await expect(page.getByLabel('Start time')).toHaveValue(/T\d{2}:00:00/)
 	await expect(page.getByLabel('Start time').locator('option:checked')).toHaveText('11:00 (no longer free)')
 	await expect(page.getByLabel('Client name')).toHaveValue('Waiting Client')
@@ -603,7 +643,10 @@ test('a booking made in another window appears in the calendar without a reload;
 
 test('on the embedded database the calendar refreshes by itself too (in-process notifier) @embedded', async ({ page, context }) => {
 	const { readFileSync } = await import('node:fs')
-	const demo = JSON.parse(readFileSync(`${process.env.E2E_EMBEDDED_DATA_DIR}/demo-credentials.json`, 'utf8')) as { email: string; password: string }
+	const demo = JSON.parse(readFileSync(`${process.env.E2E_EMBEDDED_DATA_DIR}/demo-credentials.json`, 'utf8')) as {
+		email: string
+		password: string
+	}
 	await page.goto('/auth')
 	await page.getByLabel('Email').fill(demo.email)
 	await page.getByLabel('Password', { exact: true }).fill(demo.password)
@@ -689,7 +732,9 @@ test('while another tab loads, the open one says so', async ({ page }) => {
 test.describe('on a phone', () => {
 	test.use({ viewport: { width: 375, height: 812 } })
 
-	test('the calendar, the settings and a provider’s hours fit in pt-BR: the week strip inside its days, the day controls on one line, a one-word client name wrapped @nojs', async ({ page }) => {
+	test('the calendar, the settings and a provider’s hours fit in pt-BR: the week strip inside its days, the day controls on one line, a one-word client name wrapped @nojs', async ({
+		page,
+	}) => {
 		const setup = await bookingSetup(page)
 		const day = upcomingWeekday(2)
 		await withDatabase((client) =>
@@ -699,7 +744,9 @@ test.describe('on a phone', () => {
 				[setup.org, setup.service, setup.provider, day, 'X'.repeat(110)],
 			),
 		)
-		await page.context().addCookies([{ name: 'lng', value: Buffer.from(JSON.stringify('pt-BR')).toString('base64'), url: test.info().project.use.baseURL! }])
+		await page
+			.context()
+			.addCookies([{ name: 'lng', value: Buffer.from(JSON.stringify('pt-BR')).toString('base64'), url: test.info().project.use.baseURL! }])
 		await page.goto(`/app/booking/calendar?day=${day}`)
 		await expect(page.getByRole('listitem', { name: new RegExp(`X{110}`) })).toBeVisible()
 		expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0)
@@ -710,13 +757,21 @@ test.describe('on a phone', () => {
 		await expect(page.getByRole('navigation', { name: 'Semana' }).locator('[aria-current="date"]')).toContainText('1 comp.')
 		// Previous day, the date, Show and next day side by side.
 		const tops = await Promise.all(
-			[page.getByRole('link', { name: 'Dia anterior' }), page.getByLabel('Dia', { exact: true }), page.getByRole('button', { name: 'Mostrar' }), page.getByRole('link', { name: 'Próximo dia' })].map(async (l) => Math.round((await l.boundingBox())!.y + (await l.boundingBox())!.height)),
+			[
+				page.getByRole('link', { name: 'Dia anterior' }),
+				page.getByLabel('Dia', { exact: true }),
+				page.getByRole('button', { name: 'Mostrar' }),
+				page.getByRole('link', { name: 'Próximo dia' }),
+			].map(async (l) => Math.round((await l.boundingBox())!.y + (await l.boundingBox())!.height)),
 		)
 		expect(new Set(tops).size, `bottoms ${tops.join(', ')}`).toBe(1)
 		// The settings (business hours, date exceptions) and a provider's hours fit too.
 		for (const path of ['/app/booking/settings', `/app/booking/providers/${setup.provider}/hours`]) {
 			await page.goto(path)
-			expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), path).toBeLessThanOrEqual(0)
+			expect(
+				await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+				path,
+			).toBeLessThanOrEqual(0)
 		}
 	})
 })

@@ -35,13 +35,14 @@ async function seed(email: string, clients: Client[]) {
 }
 
 async function dbClients(orgId: string) {
-	return withDatabase(async (db) =>
-		(
-			await db.query<{ name: string; email: string | null; phone: string | null; company: string | null; status: string }>(
-				`select name, email, phone, company, status::text from public.clients where organization_id = $1 order by name`,
-				[orgId],
-			)
-		).rows,
+	return withDatabase(
+		async (db) =>
+			(
+				await db.query<{ name: string; email: string | null; phone: string | null; company: string | null; status: string }>(
+					`select name, email, phone, company, status::text from public.clients where organization_id = $1 order by name`,
+					[orgId],
+				)
+			).rows,
 	)
 }
 
@@ -86,7 +87,10 @@ test('add, edit and delete clients, then save them in one batch @nojs', async ({
 	])
 })
 
-test('only the edit mode’s page carries each client’s version and fingerprint; the client’s own page never does @nojs', async ({ page, request }) => {
+test('only the edit mode’s page carries each client’s version and fingerprint; the client’s own page never does @nojs', async ({
+	page,
+	request,
+}) => {
 	const account = await signUp(page, request, 'Client Payload Owner')
 	const data = await seed(account.email, [{ name: 'Ana Silva' }, { name: 'Bruno Costa' }])
 	const version = await withDatabase(async (db) => {
@@ -118,7 +122,11 @@ test('a first client added in the edit mode: no "No rows to show" under the row 
 	await expect(page.getByText('Showing 1–1 of 1')).toBeVisible()
 })
 
-test('the same save posted twice (a double click, a retried request) adds its rows once and says it was already saved @nojs', async ({ page, request, baseURL }) => {
+test('the same save posted twice (a double click, a retried request) adds its rows once and says it was already saved @nojs', async ({
+	page,
+	request,
+	baseURL,
+}) => {
 	const account = await signUp(page, request, 'Double Saver')
 	const { orgId } = await seed(account.email, clients)
 	await page.goto('/app/clients?edit=1&add=1')
@@ -126,7 +134,8 @@ test('the same save posted twice (a double click, a retried request) adds its ro
 	await page.getByRole('row').nth(1).getByRole('textbox', { name: 'Name' }).fill('Dora Lima')
 	let posted: { body: string; type: string } | null = null
 	await page.route('**/app/clients**', async (route) => {
-		if (route.request().method() === 'POST') posted ??= { body: route.request().postData()!, type: route.request().headers()['content-type']! }
+		if (route.request().method() === 'POST')
+			posted ??= { body: route.request().postData()!, type: route.request().headers()['content-type']! }
 		await route.continue()
 	})
 	await page.getByRole('button', { name: 'Save' }).click()
@@ -168,7 +177,11 @@ test('a client needs a name and a well-formed email; a bad row saves nothing @no
 	expect(await dbClients(orgId)).toEqual(before)
 })
 
-test('cancelling client edits with unsaved changes asks first, with or without JavaScript @nojs', async ({ page, request, javaScriptEnabled }) => {
+test('cancelling client edits with unsaved changes asks first, with or without JavaScript @nojs', async ({
+	page,
+	request,
+	javaScriptEnabled,
+}) => {
 	const account = await signUp(page, request, 'Hesitant Keeper')
 	const { orgId } = await seed(account.email, clients)
 	// No change: Cancel leaves at once.
@@ -315,8 +328,16 @@ test('the clients screens render in es and pt-BR with no missing key @nojs', asy
 		['es', 'Clientes'],
 		['pt-BR', 'Clientes'],
 	] as const) {
-		await page.context().addCookies([{ name: 'lng', value: Buffer.from(JSON.stringify(lng)).toString('base64'), url: test.info().project.use.baseURL! }])
-		for (const path of ['/app/clients', '/app/clients?edit=1&add=1', '/app/clients?q=nobody', `/app/clients/${ids['Ana Silva']}`, '/app/clients/not-a-uuid']) {
+		await page
+			.context()
+			.addCookies([{ name: 'lng', value: Buffer.from(JSON.stringify(lng)).toString('base64'), url: test.info().project.use.baseURL! }])
+		for (const path of [
+			'/app/clients',
+			'/app/clients?edit=1&add=1',
+			'/app/clients?q=nobody',
+			`/app/clients/${ids['Ana Silva']}`,
+			'/app/clients/not-a-uuid',
+		]) {
 			await page.goto(path)
 			await expect(page.locator('html')).toHaveAttribute('lang', lng)
 			if (path === '/app/clients') await expect(page.getByRole('heading', { name: title, level: 1 })).toBeVisible()
@@ -353,7 +374,9 @@ test('the question before a deletion is asked in es and pt-BR, for one row or se
 		['es', 'Guardar', '¿Eliminar la fila y guardar?', 'Confirmar y guardar', 1],
 		['pt-BR', 'Salvar', 'Excluir 2 linhas e salvar?', 'Confirmar e salvar', 2],
 	] as const) {
-		await page.context().addCookies([{ name: 'lng', value: Buffer.from(JSON.stringify(lng)).toString('base64'), url: test.info().project.use.baseURL! }])
+		await page
+			.context()
+			.addCookies([{ name: 'lng', value: Buffer.from(JSON.stringify(lng)).toString('base64'), url: test.info().project.use.baseURL! }])
 		await page.goto('/app/clients?edit=1')
 		for (let row = 1; row <= rows; row++) await page.getByRole('row').nth(row).getByRole('checkbox').check()
 		await page.getByRole('button', { name: save, exact: true }).click()

@@ -23,13 +23,17 @@ test('a new organization sees zeros and a way to add its first transaction @nojs
 test('the dashboard cards, latest transactions and months equal what was inserted @nojs', async ({ page, request }) => {
 	const account = await signUpFresh(page, request, 'Dashboard Owner')
 	const today = utcToday()
-	await seedPayments(account.email, ['Ana Díaz', 'Bruno', 'Carla'], [
-		{ client: 0, amount: '1000.50', date: today, category: 'matched', method: 'Zelle', externalId: 'EXT-1' },
-		{ client: 1, amount: '250.25', date: monthsAgo(1, 15), category: 'matched', method: 'Venmo' },
-		{ client: 2, amount: '99.99', date: monthsAgo(2, 10), category: 'pending', method: 'PayPal' },
-		{ client: null, amount: '10.00', date: monthsAgo(3, 5), category: 'unmatched', method: 'Other' },
-		{ client: 0, amount: '40.00', date: monthsAgo(13, 5), category: 'review', method: 'Zelle' },
-	])
+	await seedPayments(
+		account.email,
+		['Ana Díaz', 'Bruno', 'Carla'],
+		[
+			{ client: 0, amount: '1000.50', date: today, category: 'matched', method: 'Zelle', externalId: 'EXT-1' },
+			{ client: 1, amount: '250.25', date: monthsAgo(1, 15), category: 'matched', method: 'Venmo' },
+			{ client: 2, amount: '99.99', date: monthsAgo(2, 10), category: 'pending', method: 'PayPal' },
+			{ client: null, amount: '10.00', date: monthsAgo(3, 5), category: 'unmatched', method: 'Other' },
+			{ client: 0, amount: '40.00', date: monthsAgo(13, 5), category: 'review', method: 'Zelle' },
+		],
+	)
 	await page.goto('/app/dashboard')
 	await expect(page.getByRole('group', { name: 'Total Received' })).toContainText('$1,400.74')
 	await expect(page.getByRole('group', { name: 'Total Transactions' }).getByTestId('stat-value')).toHaveText('5')
@@ -72,12 +76,19 @@ test('the dashboard chart draws with JavaScript', async ({ page, request }) => {
 	await expect(page).toHaveURL(/\/app\/reports\?range=last-12-months$/)
 })
 
-test('the latest transactions fit their card beside the chart on a laptop in es and pt-BR; a wide screen adds the method @nojs', async ({ page, request }) => {
+test('the latest transactions fit their card beside the chart on a laptop in es and pt-BR; a wide screen adds the method @nojs', async ({
+	page,
+	request,
+}) => {
 	const account = await signUpFresh(page, request, 'Laptop Reader')
-	await seedPayments(account.email, ['Maria Fernanda Albuquerque'], [
-		{ client: 0, amount: '123456.78', date: utcToday(), category: 'unmatched', method: 'Wire Transfer' },
-		{ client: 0, amount: '80.00', date: utcToday(), category: 'pending', method: 'CashApp' },
-	])
+	await seedPayments(
+		account.email,
+		['Maria Fernanda Albuquerque'],
+		[
+			{ client: 0, amount: '123456.78', date: utcToday(), category: 'unmatched', method: 'Wire Transfer' },
+			{ client: 0, amount: '80.00', date: utcToday(), category: 'pending', method: 'CashApp' },
+		],
+	)
 	const latest = page.locator('[data-slot=table-container]').first()
 	for (const language of ['es', 'pt-BR'] as const) {
 		await useLanguage(page, language)

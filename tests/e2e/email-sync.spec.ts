@@ -13,7 +13,15 @@ import { signUpFresh, useLanguage } from './reports-data.ts'
 const P2P = 'b0000000-0000-4000-8000-000000000001'
 const EMAIL_UPGRADE = 'c0000000-0000-4000-8000-000000000001'
 const DIR = path.resolve('tests/unit/fixtures/mailbox')
-const NOTICES = ['01-venmo-paid-you.eml', '04-cashapp-base64.eml', '06-paypal-got-money.eml', '09-bofa-zelle-1.eml', '10-bofa-zelle-2.eml', '03-venmo-outgoing.eml', '19-venmo-new-template.eml']
+const NOTICES = [
+	'01-venmo-paid-you.eml',
+	'04-cashapp-base64.eml',
+	'06-paypal-got-money.eml',
+	'09-bofa-zelle-1.eml',
+	'10-bofa-zelle-2.eml',
+	'03-venmo-outgoing.eml',
+	'19-venmo-new-template.eml',
+]
 
 let imap: ImapServer
 test.beforeAll(async () => {
@@ -25,9 +33,14 @@ test.afterAll(async () => {
 })
 
 async function transactions(orgId: string) {
-	return withDatabase(async (db) =>
-		(await db.query<{ raw_payer: string; amount: string; import_source: string }>(
-			`select raw_payer, amount::text, import_source from public.transactions where organization_id = $1 order by raw_payer`, [orgId])).rows,
+	return withDatabase(
+		async (db) =>
+			(
+				await db.query<{ raw_payer: string; amount: string; import_source: string }>(
+					`select raw_payer, amount::text, import_source from public.transactions where organization_id = $1 order by raw_payer`,
+					[orgId],
+				)
+			).rows,
 	)
 }
 
@@ -40,7 +53,10 @@ async function ownerWithMailbox(page: Page, request: APIRequestContext) {
 		),
 	)
 	await page.goto(`/app/modules/${P2P}?upgrade=${EMAIL_UPGRADE}`)
-	await page.getByRole('dialog', { name: /P2P Tracking - Email/ }).getByRole('button', { name: /gears/ }).click()
+	await page
+		.getByRole('dialog', { name: /P2P Tracking - Email/ })
+		.getByRole('button', { name: /gears/ })
+		.click()
 	await expect(page.getByText('Upgrade activated successfully').first()).toBeVisible()
 	const form = page.getByRole('region', { name: 'Any mailbox over IMAP' })
 	await form.getByLabel('IMAP server').fill(imap.host)
@@ -53,7 +69,11 @@ async function ownerWithMailbox(page: Page, request: APIRequestContext) {
 	return { orgId: rows[0]!.organization_id }
 }
 
-test('Sync reads the connected mailbox into transactions; the run shows on the module page; undo removes it @nojs', async ({ page, request, javaScriptEnabled }) => {
+test('Sync reads the connected mailbox into transactions; the run shows on the module page; undo removes it @nojs', async ({
+	page,
+	request,
+	javaScriptEnabled,
+}) => {
 	// Many steps, and axe on the module page.
 	test.slow()
 	const { orgId } = await ownerWithMailbox(page, request)
@@ -64,7 +84,8 @@ test('Sync reads the connected mailbox into transactions; the run shows on the m
 	await page.getByRole('button', { name: 'Sync', exact: true }).click()
 	await expect(page.getByText('Sync finished: 5 new payments').first()).toBeVisible()
 	await expect(page.getByTestId('sync-status')).toHaveText('Idle')
-	for (const text of ['4012345678901234567', 'Haircut', 'Cleaning']) await expect(page.getByRole('row').filter({ hasText: text }).first()).toBeVisible()
+	for (const text of ['4012345678901234567', 'Haircut', 'Cleaning'])
+		await expect(page.getByRole('row').filter({ hasText: text }).first()).toBeVisible()
 	const rows = await transactions(orgId)
 	expect(rows).toHaveLength(5)
 	expect(rows.every((r) => r.import_source === 'email')).toBe(true)
@@ -93,12 +114,18 @@ test('Sync reads the connected mailbox into transactions; the run shows on the m
 	await expect(runs.getByRole('row')).toHaveCount(4)
 	// axe runs in the page, so only where the page runs scripts.
 	if (javaScriptEnabled) {
-		const { violations } = await new AxeBuilder({ page }).include('#email-sync').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()
+		const { violations } = await new AxeBuilder({ page })
+			.include('#email-sync')
+			.withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+			.analyze()
 		expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([])
 	}
 
 	// In Spanish and Portuguese too (the upgrade's name is translated there).
-	for (const [lng, title] of [['es', 'Sincronización de correo'], ['pt-BR', 'Sincronização de e-mail']] as const) {
+	for (const [lng, title] of [
+		['es', 'Sincronización de correo'],
+		['pt-BR', 'Sincronização de e-mail'],
+	] as const) {
 		await useLanguage(page, lng)
 		await page.goto(`/app/modules/${P2P}`)
 		await expect(page.getByRole('region', { name: title })).toBeVisible()
@@ -119,8 +146,11 @@ test('a refused login puts Sync in error with what to do; the link leads to the 
 	const { orgId } = await ownerWithMailbox(page, request)
 	// The app password was revoked on the mail server's side: the stored one no longer works.
 	await withDatabase((db) =>
-		db.query(`update private.integration_tokens t set settings = jsonb_set(t.settings, '{user}', '"nobody@example.test"')
-			from public.integration_credentials c where c.id = t.credential_id and c.organization_id = $1`, [orgId]),
+		db.query(
+			`update private.integration_tokens t set settings = jsonb_set(t.settings, '{user}', '"nobody@example.test"')
+			from public.integration_credentials c where c.id = t.credential_id and c.organization_id = $1`,
+			[orgId],
+		),
 	)
 	await page.goto('/app/transactions')
 	await page.getByRole('button', { name: 'Sync', exact: true }).click()

@@ -19,7 +19,10 @@ export function newAccount(name = 'E2E User'): Account {
  */
 export async function signUpByRequest(request: APIRequestContext, account: Account, { verify = true } = {}) {
 	const response = await request.post('/auth?mode=signup', {
-		form: { intent: 'signup', ...{ fullName: account.fullName, email: account.email, password: account.password, confirmPassword: account.password } },
+		form: {
+			intent: 'signup',
+			...{ fullName: account.fullName, email: account.email, password: account.password, confirmPassword: account.password },
+		},
 		maxRedirects: 0,
 	})
 	expect(response.status(), 'sign-up redirects').toBe(302)
@@ -33,7 +36,11 @@ export async function mailedLink(to: string, path: string, timeout = 5_000) {
 	const pattern = new RegExp(`https?://[^\\s]+${path.replace(/\//g, '\\/')}\\?[^\\s]+`)
 	const until = Date.now() + timeout
 	for (;;) {
-		const found = mailsTo(to).map(decodeQuotedPrintable).reverse().map((mail) => pattern.exec(mail)?.[0]).find(Boolean)
+		const found = mailsTo(to)
+			.map(decodeQuotedPrintable)
+			.reverse()
+			.map((mail) => pattern.exec(mail)?.[0])
+			.find(Boolean)
 		if (found) return new URL(found).pathname + new URL(found).search
 		if (Date.now() > until) throw new Error(`no mail to ${to} with a ${path} link`)
 		await new Promise((resolve) => setTimeout(resolve, 100))
@@ -72,7 +79,9 @@ export function mailsTo(to: string) {
 	const safeTo = to.replace(/[^a-zA-Z0-9@._-]/g, '_')
 	let files: string[] = []
 	try {
-		files = readdirSync(outbox).filter((f) => f.endsWith(`-${safeTo}.eml`)).sort()
+		files = readdirSync(outbox)
+			.filter((f) => f.endsWith(`-${safeTo}.eml`))
+			.sort()
 	} catch {
 		// no outbox yet: no mail
 	}
@@ -90,7 +99,11 @@ export async function closeToast(page: Page) {
 	// The toast on screen, not one still leaving (for a fifth of a second) as the next came in.
 	const close = page.locator('[data-sonner-toast]:not([data-removed="true"])').getByRole('button', { name: 'Close notification' })
 	// It may go by itself between the count and the click.
-	if (await close.count()) await close.first().click({ timeout: 3_000 }).catch(() => {})
+	if (await close.count())
+		await close
+			.first()
+			.click({ timeout: 3_000 })
+			.catch(() => {})
 	await expect(close).toHaveCount(0)
 }
 
@@ -111,7 +124,9 @@ export async function tabTo(page: Page, target: Locator, max = 80) {
 export async function latestMailTo(to: string, timeout = 5_000, containing?: string) {
 	const until = Date.now() + timeout
 	for (;;) {
-		const last = mailsTo(to).filter((mail) => !containing || decodeQuotedPrintable(mail).includes(containing)).at(-1)
+		const last = mailsTo(to)
+			.filter((mail) => !containing || decodeQuotedPrintable(mail).includes(containing))
+			.at(-1)
 		if (last) return last
 		if (Date.now() > until) throw new Error(`no mail to ${to}`)
 		await new Promise((resolve) => setTimeout(resolve, 100))

@@ -56,7 +56,11 @@ const expected = {
 } as const
 
 for (const lng of ['en', 'es', 'pt-BR'] as const) {
-	test(`${lng}: the dashboard and the reports write amounts, dates and percentages one way @nojs`, async ({ page, request, javaScriptEnabled }) => {
+	test(`${lng}: the dashboard and the reports write amounts, dates and percentages one way @nojs`, async ({
+		page,
+		request,
+		javaScriptEnabled,
+	}) => {
 		const errors: string[] = []
 		page.on('console', (m) => {
 			if (m.type() === 'error') errors.push(m.text())
@@ -127,8 +131,20 @@ test('es and pt-BR: the marketplace names and describes modules in the language,
 	await signUpFresh(page, request, 'Catalogue Reader')
 	// The second search leaves out the accents and changes the case: the search is blind to both.
 	for (const [lng, name, short, search, plainSearch] of [
-		['es', 'Reserva de citas', 'Una página pública de reservas con servicios, proveedores y horario comercial.', 'reserva', 'PAGINA publica de reservas'],
-		['pt-BR', 'Agendamento de compromissos', 'Uma página pública de agendamento com serviços, profissionais e horário comercial.', 'agendamento', 'pagina PUBLICA de agendamento'],
+		[
+			'es',
+			'Reserva de citas',
+			'Una página pública de reservas con servicios, proveedores y horario comercial.',
+			'reserva',
+			'PAGINA publica de reservas',
+		],
+		[
+			'pt-BR',
+			'Agendamento de compromissos',
+			'Uma página pública de agendamento com serviços, profissionais e horário comercial.',
+			'agendamento',
+			'pagina PUBLICA de agendamento',
+		],
 	] as const) {
 		await useLanguage(page, lng)
 		await page.goto('/app/module-marketplace')

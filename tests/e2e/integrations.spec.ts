@@ -30,11 +30,19 @@ async function owner(page: Page, request: APIRequestContext, name: string) {
 
 async function stored(orgId: string) {
 	return withDatabase(async (db) => ({
-		credentials: (await db.query<{ provider: string; status: string; account: string | null; error_message: string | null }>(
-			`select provider, status::text, account, error_message from public.integration_credentials where organization_id = $1`, [orgId])).rows,
-		secrets: (await db.query<{ row: string }>(
-			`select row_to_json(t)::text as row from private.integration_tokens t
-			 join public.integration_credentials c on c.id = t.credential_id where c.organization_id = $1`, [orgId])).rows.map((r) => r.row),
+		credentials: (
+			await db.query<{ provider: string; status: string; account: string | null; error_message: string | null }>(
+				`select provider, status::text, account, error_message from public.integration_credentials where organization_id = $1`,
+				[orgId],
+			)
+		).rows,
+		secrets: (
+			await db.query<{ row: string }>(
+				`select row_to_json(t)::text as row from private.integration_tokens t
+			 join public.integration_credentials c on c.id = t.credential_id where c.organization_id = $1`,
+				[orgId],
+			)
+		).rows.map((r) => r.row),
 	}))
 }
 
@@ -48,7 +56,10 @@ async function fillImap(page: Page, password: string, port = imap.port) {
 	await form.getByRole('button', { name: 'Connect mailbox' }).click()
 }
 
-test('an owner connects a mailbox over IMAP: a wrong password is refused and nothing stored; the right one connects, sealed, never sent back; refresh; disconnect @nojs', async ({ page, request }) => {
+test('an owner connects a mailbox over IMAP: a wrong password is refused and nothing stored; the right one connects, sealed, never sent back; refresh; disconnect @nojs', async ({
+	page,
+	request,
+}) => {
 	const { orgId } = await owner(page, request, 'Mailbox Owner')
 	await page.goto(`/app/modules/${P2P}?upgrade=${EMAIL_UPGRADE}`)
 	const dialog = page.getByRole('dialog', { name: /P2P Tracking - Email/ })
@@ -133,7 +144,10 @@ test('an owner connects a mailbox over IMAP: a wrong password is refused and not
 	})
 })
 
-test('Connect Gmail without a Google client configured says no authorization URL was received and stores nothing @nojs', async ({ page, request }) => {
+test('Connect Gmail without a Google client configured says no authorization URL was received and stores nothing @nojs', async ({
+	page,
+	request,
+}) => {
 	const { orgId } = await owner(page, request, 'Gmail Owner')
 	await page.request.post(`/app/modules/${P2P}`, { form: { intent: 'purchaseUpgrade', upgradeId: EMAIL_UPGRADE } })
 	await page.goto(`/app/modules/${P2P}`)
@@ -144,7 +158,11 @@ test('Connect Gmail without a Google client configured says no authorization URL
 	expect(await stored(orgId)).toEqual({ credentials: [], secrets: [] })
 })
 
-test('a member who is not the owner sees no connect form, and a forged connect is refused with nothing stored @nojs', async ({ page, request, browser }) => {
+test('a member who is not the owner sees no connect form, and a forged connect is refused with nothing stored @nojs', async ({
+	page,
+	request,
+	browser,
+}) => {
 	const { orgId } = await owner(page, request, 'Owner Of Mailbox')
 	await page.request.post(`/app/modules/${P2P}`, { form: { intent: 'purchaseUpgrade', upgradeId: EMAIL_UPGRADE } })
 	const member = newAccount('Plain Member')

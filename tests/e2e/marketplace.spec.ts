@@ -18,12 +18,17 @@ async function orgOf(email: string) {
 
 async function gears(orgId: string) {
 	return withDatabase(async (db) => {
-		const balance = (await db.query<{ gears_remaining: number }>(`select gears_remaining from public.organizations where id = $1`, [orgId])).rows[0]!
-		const ledger = (await db.query<{ delta: number; reason: string; module_id: string | null }>(
-			`select delta, reason::text, module_id from public.gear_ledger where organization_id = $1 and reason <> 'initial_grant' order by id`,
-			[orgId],
-		)).rows
-		const modules = (await db.query<{ module_id: string }>(`select module_id from public.organization_modules where organization_id = $1`, [orgId])).rows
+		const balance = (await db.query<{ gears_remaining: number }>(`select gears_remaining from public.organizations where id = $1`, [orgId]))
+			.rows[0]!
+		const ledger = (
+			await db.query<{ delta: number; reason: string; module_id: string | null }>(
+				`select delta, reason::text, module_id from public.gear_ledger where organization_id = $1 and reason <> 'initial_grant' order by id`,
+				[orgId],
+			)
+		).rows
+		const modules = (
+			await db.query<{ module_id: string }>(`select module_id from public.organization_modules where organization_id = $1`, [orgId])
+		).rows
 		return { remaining: balance.gears_remaining, ledger, modules: modules.map((m) => m.module_id) }
 	})
 }
@@ -37,7 +42,10 @@ function card(page: Page, name: string) {
 	return page.getByRole('article', { name, exact: true })
 }
 
-test('an owner activates a paid module: balance, ledger and sidebar change; deactivation asks first and refunds nothing @nojs', async ({ page, request }) => {
+test('an owner activates a paid module: balance, ledger and sidebar change; deactivation asks first and refunds nothing @nojs', async ({
+	page,
+	request,
+}) => {
 	const { orgId } = await owner(page, request, 'Market Owner')
 	await page.goto('/app/module-marketplace')
 	await expect(page.getByRole('heading', { name: 'Module Marketplace', level: 1 })).toBeVisible()
@@ -55,7 +63,11 @@ test('an owner activates a paid module: balance, ledger and sidebar change; deac
 	await expect(page.getByText('Module Activated').first()).toBeVisible()
 	await expect(reports.getByText('Activated', { exact: true })).toBeVisible()
 	await expect(sidebar.getByRole('link', { name: 'Reports & Analytics' })).toHaveAttribute('href', `/app/settings/modules/${REPORTS}`)
-	expect(await gears(orgId)).toEqual({ remaining: 14250, ledger: [{ delta: -750, reason: 'module_activation', module_id: REPORTS }], modules: [REPORTS] })
+	expect(await gears(orgId)).toEqual({
+		remaining: 14250,
+		ledger: [{ delta: -750, reason: 'module_activation', module_id: REPORTS }],
+		modules: [REPORTS],
+	})
 	await expect(page.getByText('14,250').first()).toBeVisible()
 	// The same activation posted again (a resubmission, an old tab) says why, and charges nothing.
 	const again = await page.request.post('/app/module-marketplace', {
@@ -114,7 +126,10 @@ test('insufficient gears: the activation is refused with the amounts and nothing
 	expect(await gears(orgId)).toMatchObject({ remaining: 500, modules: [] })
 })
 
-test('a non-owner sees no activate or deactivate buttons, and a forged post is refused and changes nothing @nojs', async ({ page, request }) => {
+test('a non-owner sees no activate or deactivate buttons, and a forged post is refused and changes nothing @nojs', async ({
+	page,
+	request,
+}) => {
 	const { orgId, userId } = await owner(page, request, 'Not Owner')
 	await withDatabase(async (db) => {
 		await db.query(`insert into public.organization_modules (organization_id, module_id) values ($1, $2)`, [orgId, BOOKING])
@@ -155,7 +170,10 @@ test('search lives in the URL, finds by industry tag, and says when nothing matc
 	await expect(page.getByRole('article')).toHaveCount(3) // only the three industry templates
 })
 
-test('the detail panel opens from the URL with the upgrade tree, and favourites are saved and filtered @nojs', async ({ page, request }) => {
+test('the detail panel opens from the URL with the upgrade tree, and favourites are saved and filtered @nojs', async ({
+	page,
+	request,
+}) => {
 	await owner(page, request, 'Favourite Fan')
 	await page.goto(`/app/module-marketplace?module=b0000000-0000-4000-8000-000000000001`)
 	const panel = page.getByRole('complementary', { name: 'P2P Transaction Tracking' })
@@ -167,7 +185,10 @@ test('the detail panel opens from the URL with the upgrade tree, and favourites 
 	await expect(page.getByRole('complementary', { name: 'P2P Transaction Tracking' })).toHaveCount(0)
 
 	await card(page, 'Invoicing').getByRole('button', { name: 'Add Invoicing to favorites' }).click()
-	await expect(card(page, 'Invoicing').getByRole('button', { name: 'Remove Invoicing from favorites' })).toHaveAttribute('aria-pressed', 'true')
+	await expect(card(page, 'Invoicing').getByRole('button', { name: 'Remove Invoicing from favorites' })).toHaveAttribute(
+		'aria-pressed',
+		'true',
+	)
 	await page.getByRole('link', { name: 'Favorites' }).click()
 	await expect(page).toHaveURL(/favorites=1/)
 	await expect(card(page, 'Invoicing')).toBeVisible()
@@ -199,7 +220,10 @@ test.describe('on a phone', () => {
 	})
 })
 
-test('in Portuguese the modules are in the order of their Portuguese names, and the open panel leaves every card whole @nojs', async ({ page, request }) => {
+test('in Portuguese the modules are in the order of their Portuguese names, and the open panel leaves every card whole @nojs', async ({
+	page,
+	request,
+}) => {
 	await page.setViewportSize({ width: 1280, height: 800 })
 	await owner(page, request, 'Ordem')
 	await useLanguage(page, 'pt-BR')
@@ -237,7 +261,9 @@ test('a panel or dialog opened from the keyboard takes focus and closes with Esc
 
 	// A question inside the panel: Escape closes the question, back to its button, then the panel,
 	// back to "Details". Escape in the search box is the search box's.
-	await withDatabase((db) => db.query(`insert into public.organization_modules (organization_id, module_id) values ($1, $2)`, [orgId, REPORTS]))
+	await withDatabase((db) =>
+		db.query(`insert into public.organization_modules (organization_id, module_id) values ($1, $2)`, [orgId, REPORTS]),
+	)
 	await page.reload()
 	const reportsDetails = card(page, 'Reports & Analytics').getByRole('link', { name: 'Details of Reports & Analytics' })
 	await reportsDetails.focus()

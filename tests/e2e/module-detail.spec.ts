@@ -23,14 +23,28 @@ async function owner(page: Page, request: APIRequestContext, name: string) {
 async function state(orgId: string) {
 	return withDatabase(async (db) => ({
 		remaining: (await db.query<{ g: number }>(`select gears_remaining as g from public.organizations where id = $1`, [orgId])).rows[0]!.g,
-		spends: (await db.query<{ delta: number; reason: string }>(
-			`select delta, reason::text from public.gear_ledger where organization_id = $1 and delta < 0 order by id`, [orgId])).rows,
-		upgrades: (await db.query<{ upgrade_id: string }>(`select upgrade_id from public.organization_module_upgrades where organization_id = $1 order by upgrade_id`, [orgId])).rows.map((r) => r.upgrade_id),
-		modules: (await db.query<{ module_id: string }>(`select module_id from public.organization_modules where organization_id = $1`, [orgId])).rows.map((r) => r.module_id),
+		spends: (
+			await db.query<{ delta: number; reason: string }>(
+				`select delta, reason::text from public.gear_ledger where organization_id = $1 and delta < 0 order by id`,
+				[orgId],
+			)
+		).rows,
+		upgrades: (
+			await db.query<{ upgrade_id: string }>(
+				`select upgrade_id from public.organization_module_upgrades where organization_id = $1 order by upgrade_id`,
+				[orgId],
+			)
+		).rows.map((r) => r.upgrade_id),
+		modules: (
+			await db.query<{ module_id: string }>(`select module_id from public.organization_modules where organization_id = $1`, [orgId])
+		).rows.map((r) => r.module_id),
 	}))
 }
 
-test('buying an upgrade of a module not yet active charges the module and the upgrade once; Gears to Maintain adds them up @nojs', async ({ page, request }) => {
+test('buying an upgrade of a module not yet active charges the module and the upgrade once; Gears to Maintain adds them up @nojs', async ({
+	page,
+	request,
+}) => {
 	const { orgId } = await owner(page, request, 'Upgrade Buyer')
 	await page.goto(`/app/modules/${REPORTS}`)
 	await expect(page.getByRole('heading', { name: 'Reports & Analytics', level: 1 })).toBeVisible()
@@ -42,7 +56,10 @@ test('buying an upgrade of a module not yet active charges the module and the up
 	await expect(page.getByText('Upgrade activated successfully').first()).toBeVisible()
 	expect(await state(orgId)).toEqual({
 		remaining: 12250,
-		spends: [{ delta: -750, reason: 'module_activation' }, { delta: -2000, reason: 'upgrade_purchase' }],
+		spends: [
+			{ delta: -750, reason: 'module_activation' },
+			{ delta: -2000, reason: 'upgrade_purchase' },
+		],
 		upgrades: [ANALYTICS],
 		modules: [REPORTS],
 	})
@@ -52,7 +69,10 @@ test('buying an upgrade of a module not yet active charges the module and the up
 	await expect(page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Reports & Analytics' })).toBeVisible()
 })
 
-test('an upgrade whose dependency is not active is refused; with it, bought; deactivating asks with the warnings @nojs', async ({ page, request }) => {
+test('an upgrade whose dependency is not active is refused; with it, bought; deactivating asks with the warnings @nojs', async ({
+	page,
+	request,
+}) => {
 	const { orgId } = await owner(page, request, 'Dependency Buyer')
 	await page.goto(`/app/modules/${REPORTS}?upgrade=${AUTOMATION}`)
 	const dialog = page.getByRole('dialog', { name: /Automation/ })
@@ -71,7 +91,10 @@ test('an upgrade whose dependency is not active is refused; with it, bought; dea
 	expect(await state(orgId)).toMatchObject({ remaining: 15000, upgrades: [], modules: [] })
 
 	await page.goto(`/app/modules/${REPORTS}?upgrade=${ANALYTICS}`)
-	await page.getByRole('dialog').getByRole('button', { name: /Activate Reports & Analytics and buy/ }).click()
+	await page
+		.getByRole('dialog')
+		.getByRole('button', { name: /Activate Reports & Analytics and buy/ })
+		.click()
 	await expect(page.getByText('Upgrade activated successfully').first()).toBeVisible()
 	await closeToast(page)
 	await page.getByRole('link', { name: 'View Automation' }).click()
@@ -91,7 +114,11 @@ test('an upgrade whose dependency is not active is refused; with it, bought; dea
 	expect(await state(orgId)).toMatchObject({ remaining: 10750, upgrades: [ANALYTICS] })
 })
 
-test('configuration is saved, exported as JSON and reset; a member does not see a manager-only module and its screen answers 403 @nojs', async ({ page, request, browser }) => {
+test('configuration is saved, exported as JSON and reset; a member does not see a manager-only module and its screen answers 403 @nojs', async ({
+	page,
+	request,
+	browser,
+}) => {
 	const { orgId } = await owner(page, request, 'Config Owner')
 	await withDatabase((db) => db.query(`insert into public.organization_modules (organization_id, module_id) values ($1, $2)`, [orgId, CRM]))
 	await page.goto(`/app/settings/modules/${CRM}`)
@@ -116,9 +143,13 @@ test('configuration is saved, exported as JSON and reset; a member does not see 
 	const member = newAccount('Plain Member')
 	const context = await browser.newContext({ javaScriptEnabled: test.info().project.use.javaScriptEnabled })
 	await signUpByRequest(context.request, member)
-	await withDatabase((db) => db.query(
-		`insert into public.organization_members (organization_id, user_id, role, joined_at)
-		 select $1, id, 'member', '2000-01-01' from auth.users where email = $2`, [orgId, member.email]))
+	await withDatabase((db) =>
+		db.query(
+			`insert into public.organization_members (organization_id, user_id, role, joined_at)
+		 select $1, id, 'member', '2000-01-01' from auth.users where email = $2`,
+			[orgId, member.email],
+		),
+	)
 	const memberPage = await context.newPage()
 	await memberPage.goto('/app/dashboard')
 	const sidebar = memberPage.getByRole('navigation', { name: 'Main navigation' })
@@ -150,7 +181,9 @@ test('the module screen and its upgrade dialog render in Spanish and Brazilian P
 	await useLanguage(page, 'es')
 	await page.goto(`/app/modules/${REPORTS}?upgrade=${ANALYTICS}`)
 	await expect(page.getByRole('heading', { name: 'Mejoras y dependencias' })).toBeVisible()
-	await expect(page.getByRole('button', { name: 'Activar Informes y análisis y comprar Análisis avanzado: 2.750 engranajes' })).toBeVisible()
+	await expect(
+		page.getByRole('button', { name: 'Activar Informes y análisis y comprar Análisis avanzado: 2.750 engranajes' }),
+	).toBeVisible()
 	await useLanguage(page, 'pt-BR')
 	await page.goto(`/app/modules/${REPORTS}`)
 	await expect(page.getByRole('heading', { name: 'Engrenagens de manutenção' })).toBeVisible()

@@ -15,10 +15,22 @@ const PHONE_WIDTH = 390
 
 async function ownerWithPayments(page: Page, request: import('@playwright/test').APIRequestContext, name: string) {
 	const account = await signUpFresh(page, request, name)
-	const seeded = await seedPayments(account.email, ['Ana Beatriz Silva Nascimento', 'Bruno Costa'], [
-		{ client: 0, amount: '123456.78', date: utcToday(), category: 'matched', method: 'Wire Transfer', externalId: 'EXT-LONG-IDENTIFIER-0001', description: 'A long description of what this payment was for, in full' },
-		{ client: 1, amount: '80.00', date: utcToday(), category: 'pending', method: 'Venmo', externalId: 'VM-200' },
-	])
+	const seeded = await seedPayments(
+		account.email,
+		['Ana Beatriz Silva Nascimento', 'Bruno Costa'],
+		[
+			{
+				client: 0,
+				amount: '123456.78',
+				date: utcToday(),
+				category: 'matched',
+				method: 'Wire Transfer',
+				externalId: 'EXT-LONG-IDENTIFIER-0001',
+				description: 'A long description of what this payment was for, in full',
+			},
+			{ client: 1, amount: '80.00', date: utcToday(), category: 'pending', method: 'Venmo', externalId: 'VM-200' },
+		],
+	)
 	return { account, ...seeded }
 }
 
@@ -54,7 +66,7 @@ function card(page: Page, text: string) {
 async function cardLabel(cell: Locator) {
 	return cell.evaluate((el) => {
 		const before = getComputedStyle(el, '::before')
-		return before.display === 'none' || before.content === 'none' ? null : JSON.parse(before.content) as string
+		return before.display === 'none' || before.content === 'none' ? null : (JSON.parse(before.content) as string)
 	})
 }
 
@@ -62,7 +74,10 @@ function editCard(page: Page, externalId: string) {
 	return page.locator('tr[data-edit-row]').filter({ has: page.locator(`input[value="${externalId}"]`) })
 }
 
-test('on a phone the transactions are cards: the amount and the client first, then the date and category @nojs', async ({ page, request }) => {
+test('on a phone the transactions are cards: the amount and the client first, then the date and category @nojs', async ({
+	page,
+	request,
+}) => {
 	await ownerWithPayments(page, request, 'Phone Cards Owner')
 	await page.goto('/app/transactions')
 	const row = card(page, 'EXT-LONG-IDENTIFIER-0001')
@@ -111,7 +126,9 @@ test('on a phone a transaction’s amount is edited in its card and saved @nojs'
 	await expect(page.getByText('Changes saved successfully')).toBeVisible()
 	await expect(card(page, 'VM-200').locator('.card-title')).toHaveText('$95.25')
 	const stored = await withDatabase((db) =>
-		db.query<{ amount: string }>(`select amount::text from public.transactions where organization_id = $1 and external_id = 'VM-200'`, [orgId]),
+		db.query<{ amount: string }>(`select amount::text from public.transactions where organization_id = $1 and external_id = 'VM-200'`, [
+			orgId,
+		]),
 	)
 	expect(stored.rows[0]!.amount).toBe('95.25')
 })
@@ -131,14 +148,19 @@ test('on a phone the clients are cards too, in read and edit mode @nojs', async 
 	await expectNoSidewaysScroll(page)
 })
 
-test('on a phone the dashboard’s latest payments and the reports’ categories fit, with the Share column, in es and pt-BR @nojs', async ({ page, request }) => {
+test('on a phone the dashboard’s latest payments and the reports’ categories fit, with the Share column, in es and pt-BR @nojs', async ({
+	page,
+	request,
+}) => {
 	await ownerWithPayments(page, request, 'Phone Reports Owner')
 	for (const lng of ['es', 'pt-BR'] as const) {
 		await useLanguage(page, lng)
 		await page.goto('/app/dashboard')
 		await expectOnScreen(card(page, 'Ana Beatriz Silva Nascimento').locator('.card-title'))
 		// The method is in the card too (the transactions' cards show it as well).
-		const method = card(page, 'Ana Beatriz Silva Nascimento').locator('td', { hasText: lng === 'es' ? 'Transferencia bancaria' : 'Transferência bancária' })
+		const method = card(page, 'Ana Beatriz Silva Nascimento').locator('td', {
+			hasText: lng === 'es' ? 'Transferencia bancaria' : 'Transferência bancária',
+		})
 		await expectOnScreen(method)
 		// Under its column's name in the page's language.
 		expect(await cardLabel(method)).toBe(await page.locator('thead th').nth(4).textContent())
@@ -204,14 +226,20 @@ test('on a phone the menu closes on choosing any of its links, the page already 
 	}
 })
 
-test('a module name longer than the sidebar ends in an ellipsis inside it and carries its whole name (pt-BR, laptop)', async ({ page, request }) => {
+test('a module name longer than the sidebar ends in an ellipsis inside it and carries its whole name (pt-BR, laptop)', async ({
+	page,
+	request,
+}) => {
 	const account = await signUpFresh(page, request, 'Sidebar Modules Owner')
 	await withDatabase(async (db) => {
 		const { rows } = await db.query<{ organization_id: string }>(
 			'select m.organization_id from public.organization_members m join auth.users u on u.id = m.user_id where u.email = $1',
 			[account.email],
 		)
-		await db.query('insert into public.organization_modules (organization_id, module_id) values ($1, $2)', [rows[0]!.organization_id, 'b0000000-0000-4000-8000-000000000003'])
+		await db.query('insert into public.organization_modules (organization_id, module_id) values ($1, $2)', [
+			rows[0]!.organization_id,
+			'b0000000-0000-4000-8000-000000000003',
+		])
 	})
 	await useLanguage(page, 'pt-BR')
 	await page.setViewportSize({ width: 1280, height: 800 })
@@ -221,7 +249,11 @@ test('a module name longer than the sidebar ends in an ellipsis inside it and ca
 	const label = link.getByText('Agendamento de compromissos')
 	const fits = await label.evaluate((el) => {
 		const nav = el.closest('nav')!
-		return { inLink: el.getBoundingClientRect().right <= el.parentElement!.getBoundingClientRect().right + 0.5, navScrollsSideways: nav.scrollWidth > nav.clientWidth, cut: el.scrollWidth > el.clientWidth }
+		return {
+			inLink: el.getBoundingClientRect().right <= el.parentElement!.getBoundingClientRect().right + 0.5,
+			navScrollsSideways: nav.scrollWidth > nav.clientWidth,
+			cut: el.scrollWidth > el.clientWidth,
+		}
 	})
 	// Inside its link, the link inside the sidebar (no sideways scroll), the text ending in an ellipsis.
 	expect(fits).toEqual({ inLink: true, navScrollsSideways: false, cut: true })
@@ -251,14 +283,20 @@ test('a six-figure category total stays inside its card, on a laptop and on a ph
 	}
 })
 
-test('the cards have no serious or critical accessibility violation, and a scrolling table is a named region the keyboard reaches', async ({ page, request }) => {
+test('the cards have no serious or critical accessibility violation, and a scrolling table is a named region the keyboard reaches', async ({
+	page,
+	request,
+}) => {
 	test.setTimeout(120_000)
 	await ownerWithPayments(page, request, 'Phone Axe Owner')
 	for (const path of ['/app/transactions', '/app/transactions?edit=1', '/app/clients', '/app/dashboard', '/app/reports']) {
 		await page.goto(path)
 		const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()
 		const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-		expect(serious.map((v) => `${v.id}: ${v.nodes[0]?.target.join(' ')}`), path).toEqual([])
+		expect(
+			serious.map((v) => `${v.id}: ${v.nodes[0]?.target.join(' ')}`),
+			path,
+		).toEqual([])
 	}
 	// The report's categories table (which scrolls sideways on a narrow laptop column) is a region in the tab order.
 	const region = page.getByRole('region', { name: 'Category breakdown' })

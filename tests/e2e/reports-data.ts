@@ -22,9 +22,9 @@ export async function signUpFresh(page: Page, request: APIRequestContext, name =
 
 /** Reads the page in a language (the lng cookie the language switcher sets). */
 export async function useLanguage(page: Page, lng: 'en' | 'es' | 'pt-BR') {
-	await page.context().addCookies([
-		{ name: 'lng', value: Buffer.from(JSON.stringify(lng)).toString('base64'), url: test.info().project.use.baseURL! },
-	])
+	await page
+		.context()
+		.addCookies([{ name: 'lng', value: Buffer.from(JSON.stringify(lng)).toString('base64'), url: test.info().project.use.baseURL! }])
 }
 
 /** Inserts clients and transactions straight into the organization of the account's owner. */

@@ -5,7 +5,15 @@ import { seedPayments, signUpFresh, useLanguage, type Payment } from './reports-
 const clients = ['Ana, "A" Díaz', 'Bruno', '=HYPERLINK("http://evil.example")']
 const payments: Payment[] = [
 	{ client: 0, amount: '999.00', date: '2025-01-09', category: 'matched' },
-	{ client: 0, amount: '100.00', date: '2025-01-10', category: 'matched', method: 'Zelle', externalId: 'EXT-1', description: 'first, "quoted"\nsecond line' },
+	{
+		client: 0,
+		amount: '100.00',
+		date: '2025-01-10',
+		category: 'matched',
+		method: 'Zelle',
+		externalId: 'EXT-1',
+		description: 'first, "quoted"\nsecond line',
+	},
 	{ client: 1, amount: '50.50', date: '2025-01-31', category: 'pending', method: 'Venmo' },
 	{ client: 2, amount: '200.00', date: '2025-02-14', category: 'matched', method: 'CashApp', description: '+SUM(1,2)' },
 	{ client: null, amount: '25.25', date: '2025-03-20', category: 'review', method: 'PayPal', externalId: '@ext' },
@@ -47,9 +55,9 @@ function parseCsv(text: string): string[][] {
 }
 
 function cells(locator: import('@playwright/test').Locator) {
-	return locator.getByRole('row').evaluateAll((rows) =>
-		rows.map((r) => Array.from(r.querySelectorAll('th, td')).map((c) => (c.textContent ?? '').trim())),
-	)
+	return locator
+		.getByRole('row')
+		.evaluateAll((rows) => rows.map((r) => Array.from(r.querySelectorAll('th, td')).map((c) => (c.textContent ?? '').trim())))
 }
 
 test('a custom range shows the figures of exactly the transactions inside it @nojs', async ({ page, request }) => {
@@ -174,7 +182,10 @@ test('Export Report downloads the range’s rows and a summary as CSV, safely es
 
 	// All time: every row, oldest first.
 	const all = parseCsv((await (await page.request.get('/app/reports/export.csv?range=all')).text()).slice(1))
-	const dataRows = all.slice(1, all.findIndex((r) => r.length === 1 && r[0] === ''))
+	const dataRows = all.slice(
+		1,
+		all.findIndex((r) => r.length === 1 && r[0] === ''),
+	)
 	expect(dataRows.map((r) => r[0])).toEqual(['2025-01-09', '2025-01-10', '2025-01-31', '2025-02-14', '2025-03-20', '2025-03-21'])
 	expect(all).toContainEqual(['Total revenue', '1375.75'])
 	expect(all).toContainEqual(['Range', 'All time'])
@@ -201,7 +212,12 @@ test('with JavaScript the charts draw and a preset changes the figures in place'
 	const account = await signUpFresh(page, request, 'Chart Reader')
 	await seedPayments(account.email, clients, payments)
 	await page.goto(`/app/reports?${RANGE}`)
-	await expect(page.getByRole('img', { name: /Donut chart/ }).locator('svg.recharts-surface').first()).toBeVisible()
+	await expect(
+		page
+			.getByRole('img', { name: /Donut chart/ })
+			.locator('svg.recharts-surface')
+			.first(),
+	).toBeVisible()
 	const trend = page.getByRole('img', { name: /Bar chart of the revenue per month/ })
 	await expect(trend.locator('svg.recharts-surface').first()).toBeVisible()
 	// The two series are named in a legend.
@@ -221,8 +237,18 @@ test('dashboard, categories and reports render in es and pt-BR without a missing
 	const account = await signUpFresh(page, request, 'Polyglot Reporter')
 	await seedPayments(account.email, clients, payments)
 	const expected = {
-		es: { dashboard: 'Total recibido', categories: 'Conciliada', reports: 'Ingresos totales', csv: 'Fecha,Cliente,ID externo,Monto,Categoría,Método,Descripción' },
-		'pt-BR': { dashboard: 'Total recebido', categories: 'Conciliada', reports: 'Receita total', csv: 'Data,Cliente,ID externo,Valor,Categoria,Método,Descrição' },
+		es: {
+			dashboard: 'Total recibido',
+			categories: 'Conciliada',
+			reports: 'Ingresos totales',
+			csv: 'Fecha,Cliente,ID externo,Monto,Categoría,Método,Descripción',
+		},
+		'pt-BR': {
+			dashboard: 'Total recebido',
+			categories: 'Conciliada',
+			reports: 'Receita total',
+			csv: 'Data,Cliente,ID externo,Valor,Categoria,Método,Descrição',
+		},
 	} as const
 	for (const lng of ['es', 'pt-BR'] as const) {
 		await useLanguage(page, lng)

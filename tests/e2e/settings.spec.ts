@@ -4,7 +4,18 @@ import path from 'node:path'
 import type { APIRequestContext, Page } from '@playwright/test'
 import sharp from 'sharp'
 import { withDatabase } from './db.ts'
-import { decodeQuotedPrintable, expect, latestMailTo, mailedLink, mailsTo, newAccount, signInThroughUi, signUpByRequest, test, type Account } from './fixtures.ts'
+import {
+	decodeQuotedPrintable,
+	expect,
+	latestMailTo,
+	mailedLink,
+	mailsTo,
+	newAccount,
+	signInThroughUi,
+	signUpByRequest,
+	test,
+	type Account,
+} from './fixtures.ts'
 
 /** A new account signed in on `page`; its user and organization ids. */
 async function signedIn(page: Page, name = 'Settings User') {
@@ -40,7 +51,9 @@ async function linkIn(to: string, pattern: RegExp) {
 	return new URL(pattern.exec(mail)![0]).pathname + new URL(pattern.exec(mail)![0]).search
 }
 
-test('avatar: a real PNG shows in the sidebar with no EXIF stored; a renamed text file, an SVG and a 6 MB image are refused @nojs', async ({ page }) => {
+test('avatar: a real PNG shows in the sidebar with no EXIF stored; a renamed text file, an SVG and a 6 MB image are refused @nojs', async ({
+	page,
+}) => {
 	const { userId } = await signedIn(page, 'Avatar User')
 	await page.goto('/app/settings')
 	await expect(page.getByRole('heading', { name: 'Profile', exact: true })).toBeVisible()
@@ -72,7 +85,11 @@ test('avatar: a real PNG shows in the sidebar with no EXIF stored; a renamed tex
 	// on a busy machine can come after it went.
 	await upload({ name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('just some text, honestly') })
 	await expect(page.getByText(/Invalid file type\s*Please select an image file\./)).toBeVisible()
-	await upload({ name: 'logo.svg', mimeType: 'image/svg+xml', buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>') })
+	await upload({
+		name: 'logo.svg',
+		mimeType: 'image/svg+xml',
+		buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
+	})
 	await expect(page.getByText('Invalid file type')).toBeVisible()
 	const big = Buffer.concat([photo, Buffer.alloc(6 * 1024 * 1024)])
 	await upload({ name: 'huge.png', mimeType: 'image/png', buffer: big })
@@ -86,7 +103,11 @@ test('avatar: a real PNG shows in the sidebar with no EXIF stored; a renamed tex
 	await expect(page.getByTestId('sidebar-avatar')).toHaveCount(0)
 })
 
-test('profile fields: a taken username is refused; saving the language switches the interface @nojs', async ({ page, browser, javaScriptEnabled }) => {
+test('profile fields: a taken username is refused; saving the language switches the interface @nojs', async ({
+	page,
+	browser,
+	javaScriptEnabled,
+}) => {
 	const other = await signedIn(await (await browser.newContext()).newPage(), 'Other Holder')
 	const username = `holder_${other.userId.slice(0, 8)}`
 	await withDatabase((db) => db.query('update public.profiles set username = $1 where user_id = $2', [username, other.userId]))
@@ -105,12 +126,17 @@ test('profile fields: a taken username is refused; saving the language switches 
 	await expect(page.getByLabel('Teléfono')).toHaveValue('+1 555 0100')
 })
 
-test('a profile whose language was never chosen shows the page\'s language, and saving another field keeps it; no script error on submit @nojs', async ({ page, javaScriptEnabled }) => {
+test("a profile whose language was never chosen shows the page's language, and saving another field keeps it; no script error on submit @nojs", async ({
+	page,
+	javaScriptEnabled,
+}) => {
 	const errors: string[] = []
 	page.on('pageerror', (error) => errors.push(error.message))
 	const { userId } = await signedIn(page, 'Spanish Reader')
 	await withDatabase((db) => db.query('update public.profiles set preferred_language = null where user_id = $1', [userId]))
-	await page.context().addCookies([{ name: 'lng', value: Buffer.from(JSON.stringify('es')).toString('base64'), url: test.info().project.use.baseURL! }])
+	await page
+		.context()
+		.addCookies([{ name: 'lng', value: Buffer.from(JSON.stringify('es')).toString('base64'), url: test.info().project.use.baseURL! }])
 	await page.goto('/app/settings')
 	await expect(page.getByLabel('Idioma preferido')).toHaveValue('es')
 	await page.getByLabel('Teléfono').fill('+34 600 000 000')
@@ -128,7 +154,11 @@ test('a profile whose language was never chosen shows the page\'s language, and 
 	expect(errors).toEqual([])
 })
 
-test('password: wrong current, mismatch and too short are refused; the right change signs out the other sessions @nojs', async ({ page, browser, javaScriptEnabled }) => {
+test('password: wrong current, mismatch and too short are refused; the right change signs out the other sessions @nojs', async ({
+	page,
+	browser,
+	javaScriptEnabled,
+}) => {
 	const { account } = await signedIn(page, 'Password User')
 	const elsewhere = await browser.newContext()
 	await signInElsewhere(elsewhere, account)
@@ -161,11 +191,15 @@ test('password: wrong current, mismatch and too short are refused; the right cha
 })
 
 async function signInElsewhere(context: import('@playwright/test').BrowserContext, account: Account) {
-	const response = await context.request.post('/auth', { form: { intent: 'login', email: account.email, password: account.password }, maxRedirects: 0, headers: origin() })
+	const response = await context.request.post('/auth', {
+		form: { intent: 'login', email: account.email, password: account.password },
+		maxRedirects: 0,
+		headers: origin(),
+	})
 	expect(response.status()).toBe(302)
 }
 
-test('the account\'s creation day and each session\'s last day seen are days in the organization\'s timezone @nojs', async ({ page }) => {
+test("the account's creation day and each session's last day seen are days in the organization's timezone @nojs", async ({ page }) => {
 	const { userId, orgId } = await signedIn(page, 'Timezone User')
 	// A zone whose day is not UTC's right now (the session was seen just now): Honolulu before
 	// 10:00 UTC, Auckland after (both the same day as UTC only around 10:00–11:00 UTC).
@@ -199,7 +233,10 @@ test('security: the other session is listed and "sign out everywhere else" ends 
 	await elsewhere.close()
 })
 
-test('security: "Sign out" beside a session ends that one only; another user\'s or a bad id changes nothing @nojs', async ({ page, browser }) => {
+test('security: "Sign out" beside a session ends that one only; another user\'s or a bad id changes nothing @nojs', async ({
+	page,
+	browser,
+}) => {
 	const { account, userId } = await signedIn(page, 'One Session User')
 	const first = await browser.newContext({ userAgent: 'Mozilla/5.0 (Windows NT 10.0) Firefox/130.0' })
 	const second = await browser.newContext({ userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Safari/604.1' })
@@ -210,7 +247,10 @@ test('security: "Sign out" beside a session ends that one only; another user\'s 
 	await expect(sessions).toHaveCount(3)
 	// This device has no button of its own: the header's sign out ends it.
 	await expect(sessions.first().getByRole('button')).toHaveCount(0)
-	await sessions.filter({ hasText: 'Firefox · Windows' }).getByRole('button', { name: /^Sign out of Firefox · Windows/ }).click()
+	await sessions
+		.filter({ hasText: 'Firefox · Windows' })
+		.getByRole('button', { name: /^Sign out of Firefox · Windows/ })
+		.click()
 	await expect(page.getByText('Signed out of that session')).toBeVisible()
 	await expect(sessions).toHaveCount(2)
 	await expect(sessions.filter({ hasText: 'Firefox' })).toHaveCount(0)
@@ -226,11 +266,21 @@ test('security: "Sign out" beside a session ends that one only; another user\'s 
 	const strangerContext = await browser.newContext()
 	await signUpByRequest(strangerContext.request, stranger)
 	const ids = await withDatabase(async (db) => ({
-		stranger: (await db.query(`select s.id from auth.sessions s join auth.users u on u.id = s.user_id where u.email = $1`, [stranger.email])).rows[0].id as string,
-		mine: (await db.query(`select id from auth.sessions where user_id = $1 and user_agent not like '%iPhone%' order by created_at limit 1`, [userId])).rows[0].id as string,
+		stranger: (
+			await db.query(`select s.id from auth.sessions s join auth.users u on u.id = s.user_id where u.email = $1`, [stranger.email])
+		).rows[0].id as string,
+		mine: (
+			await db.query(`select id from auth.sessions where user_id = $1 and user_agent not like '%iPhone%' order by created_at limit 1`, [
+				userId,
+			])
+		).rows[0].id as string,
 	}))
 	const post = (sessionId: string | undefined) =>
-		page.request.post('/app/settings?index', { form: { intent: 'sign-out-session', ...(sessionId === undefined ? {} : { sessionId }) }, headers: origin(), maxRedirects: 0 })
+		page.request.post('/app/settings?index', {
+			form: { intent: 'sign-out-session', ...(sessionId === undefined ? {} : { sessionId }) },
+			headers: origin(),
+			maxRedirects: 0,
+		})
 	expect((await post(ids.stranger)).status()).toBe(302)
 	await page.goto('/app/settings')
 	await expect(page.getByText('That session had already ended')).toBeVisible()
@@ -287,7 +337,10 @@ test('email change asks for the current password and happens only once the link 
 	await expect(page.getByText(`You sign in with ${next}.`)).toBeVisible()
 })
 
-test('the old address undoes an email change from its notice: the address comes back, every session ends, a new password is chosen @nojs', async ({ page, browser }) => {
+test('the old address undoes an email change from its notice: the address comes back, every session ends, a new password is chosen @nojs', async ({
+	page,
+	browser,
+}) => {
 	const { account } = await signedIn(page, 'Undo Victim')
 	const next = newAccount('thief').email
 	await page.goto('/app/settings')
@@ -311,7 +364,10 @@ test('the old address undoes an email change from its notice: the address comes 
 	// Every session ended, the one that made the change too; the password no longer signs in (a reset does, tests/db).
 	await page.goto('/app/settings')
 	await expect(page).toHaveURL(/\/auth\?redirectTo=/)
-	const signIn = await page.request.post('/auth', { form: { intent: 'login', email: account.email, password: account.password }, maxRedirects: 0 })
+	const signIn = await page.request.post('/auth', {
+		form: { intent: 'login', email: account.email, password: account.password },
+		maxRedirects: 0,
+	})
 	expect(signIn.status()).toBe(400)
 	// The link works once.
 	await owner.goto(undo)
@@ -329,19 +385,28 @@ test('a non-owner cannot edit the organization, see the danger zone or manage me
 	await expect(page.getByRole('link', { name: 'Members' })).toHaveCount(0)
 	const members = await page.request.get('/app/settings/members')
 	expect(members.status()).toBe(403)
-	const forms: Array<Record<string, string>> = [{ intent: 'delete', confirmation: 'DELETE MY ORGANIZATION' }, { intent: 'organization', name: 'Hijacked', slug: 'hijacked' }]
+	const forms: Array<Record<string, string>> = [
+		{ intent: 'delete', confirmation: 'DELETE MY ORGANIZATION' },
+		{ intent: 'organization', name: 'Hijacked', slug: 'hijacked' },
+	]
 	for (const form of forms) {
 		const forged = await page.request.post('/app/settings/organization', { form, headers: origin(), maxRedirects: 0 })
 		expect(forged.status()).toBe(403)
 	}
-	const invite = await page.request.post('/app/settings/members', { form: { intent: 'invite', email: 'x@example.test', role: 'owner' }, headers: origin(), maxRedirects: 0 })
+	const invite = await page.request.post('/app/settings/members', {
+		form: { intent: 'invite', email: 'x@example.test', role: 'owner' },
+		headers: origin(),
+		maxRedirects: 0,
+	})
 	expect(invite.status()).toBe(403)
 	const org = await withDatabase(async (db) => (await db.query('select name from public.organizations where id = $1', [orgId])).rows)
 	expect(org).toHaveLength(1)
 	expect(org[0].name).not.toBe('Hijacked')
 })
 
-test('after an answer the forms show what was saved: the invite field empties, a refused role goes back, a name shows trimmed @nojs', async ({ page }) => {
+test('after an answer the forms show what was saved: the invite field empties, a refused role goes back, a name shows trimmed @nojs', async ({
+	page,
+}) => {
 	await signedIn(page, 'Answered Owner')
 	await page.goto('/app/settings/members')
 	const invitee = newAccount('Someone Invited')
@@ -384,8 +449,14 @@ test('an invited address signs up through the link and lands in the organization
 	await guest.getByRole('button', { name: 'Create account and join' }).click()
 	await expect(guest).toHaveURL(/\/app\/dashboard$/)
 	await expect(guest.getByText('Welcome to Inviting Owner!')).toBeVisible()
-	const memberships = await withDatabase(async (db) =>
-		(await db.query(`select m.organization_id, m.role from public.organization_members m join auth.users u on u.id = m.user_id where u.email = $1`, [invitee.email])).rows,
+	const memberships = await withDatabase(
+		async (db) =>
+			(
+				await db.query(
+					`select m.organization_id, m.role from public.organization_members m join auth.users u on u.id = m.user_id where u.email = $1`,
+					[invitee.email],
+				)
+			).rows,
 	)
 	expect(memberships).toEqual([{ organization_id: orgId, role: 'manager' }])
 	await context.close()
@@ -393,7 +464,10 @@ test('an invited address signs up through the link and lands in the organization
 	await expect(page.getByTestId('member-row')).toHaveCount(2)
 })
 
-test('an invited address that signed up on its own signs in from the link and joins, in the language it signed up in @nojs', async ({ page, browser }) => {
+test('an invited address that signed up on its own signs in from the link and joins, in the language it signed up in @nojs', async ({
+	page,
+	browser,
+}) => {
 	const { orgId } = await signedIn(page, 'Waiting Owner')
 	const invitee = newAccount('Early Bird')
 	await page.goto('/app/settings/members')
@@ -406,7 +480,9 @@ test('an invited address that signed up on its own signs in from the link and jo
 	// Before opening the mail, the invitee signs up on their own, in Spanish.
 	const javaScriptEnabled = test.info().project.use.javaScriptEnabled !== false
 	const spanish = await browser.newContext({ javaScriptEnabled })
-	await spanish.addCookies([{ name: 'lng', value: Buffer.from(JSON.stringify('es')).toString('base64'), url: test.info().project.use.baseURL! }])
+	await spanish.addCookies([
+		{ name: 'lng', value: Buffer.from(JSON.stringify('es')).toString('base64'), url: test.info().project.use.baseURL! },
+	])
 	await signUpByRequest(spanish.request, invitee)
 	await spanish.close()
 
@@ -423,8 +499,14 @@ test('an invited address that signed up on its own signs in from the link and jo
 	await guest.getByRole('button', { name: 'Unirme a Waiting Owner' }).click()
 	await expect(guest).toHaveURL(/\/app\/dashboard$/)
 	await expect(guest.getByText('¡Bienvenido a Waiting Owner!')).toBeVisible()
-	const memberships = await withDatabase(async (db) =>
-		(await db.query(`select m.role from public.organization_members m join auth.users u on u.id = m.user_id where u.email = $1 and m.organization_id = $2`, [invitee.email, orgId])).rows,
+	const memberships = await withDatabase(
+		async (db) =>
+			(
+				await db.query(
+					`select m.role from public.organization_members m join auth.users u on u.id = m.user_id where u.email = $1 and m.organization_id = $2`,
+					[invitee.email, orgId],
+				)
+			).rows,
 	)
 	expect(memberships).toEqual([{ role: 'manager' }])
 	// The link is spent now, and says where to go next.
@@ -437,7 +519,10 @@ test('an invited address that signed up on its own signs in from the link and jo
 	await expect(page.getByText('Pending invitations')).toHaveCount(0)
 })
 
-test('an invitation to an address whose account is not verified waits: the link asks to verify first, then the invitee joins @nojs', async ({ page, browser }) => {
+test('an invitation to an address whose account is not verified waits: the link asks to verify first, then the invitee joins @nojs', async ({
+	page,
+	browser,
+}) => {
 	const { orgId } = await signedIn(page, 'Careful Owner')
 	const invitee = newAccount('Unverified Invitee')
 	const context = await browser.newContext({ javaScriptEnabled: test.info().project.use.javaScriptEnabled !== false })
@@ -448,7 +533,15 @@ test('an invitation to an address whose account is not verified waits: the link 
 	await expect(page.getByText(`Invitation sent to ${invitee.email}`)).toBeVisible()
 	await expect(page.getByTestId('member-row')).toHaveCount(1)
 	const membership = () =>
-		withDatabase(async (db) => (await db.query(`select m.role from public.organization_members m join auth.users u on u.id = m.user_id where u.email = $1 and m.organization_id = $2`, [invitee.email, orgId])).rows)
+		withDatabase(
+			async (db) =>
+				(
+					await db.query(
+						`select m.role from public.organization_members m join auth.users u on u.id = m.user_id where u.email = $1 and m.organization_id = $2`,
+						[invitee.email, orgId],
+					)
+				).rows,
+		)
 
 	const invitation = await mailedLink(invitee.email, '/auth/invitation')
 	const guest = await context.newPage()
@@ -497,7 +590,10 @@ test('removing a member asks first; keeping them changes nothing @nojs', async (
 	await page.getByLabel('Role of Cole League').selectOption('administrator')
 	await page.getByTestId('member-row').filter({ hasText: 'Cole League' }).getByRole('button', { name: 'Save' }).click()
 	await expect(page.getByText('Role updated')).toBeVisible()
-	const adminContext = await page.context().browser()!.newContext({ javaScriptEnabled: test.info().project.use.javaScriptEnabled !== false })
+	const adminContext = await page
+		.context()
+		.browser()!
+		.newContext({ javaScriptEnabled: test.info().project.use.javaScriptEnabled !== false })
 	const admin = await adminContext.newPage()
 	await signInThroughUi(admin, colleague)
 	await admin.locator('#app-sidebar').getByLabel('Switch organization').click()
@@ -522,8 +618,12 @@ test('a message that comes while the last one is leaving is shown', async ({ pag
 	const { orgId } = await signedIn(page, 'Toast Owner')
 	const colleague = newAccount('Tess Toast')
 	await signUpByRequest(request, colleague)
-	const colleagueId = await withDatabase(async (db) => (await db.query<{ id: string }>('select id from auth.users where email = $1', [colleague.email])).rows[0]!.id)
-	await withDatabase((db) => db.query(`insert into public.organization_members (organization_id, user_id, role) values ($1, $2, 'member')`, [orgId, colleagueId]))
+	const colleagueId = await withDatabase(
+		async (db) => (await db.query<{ id: string }>('select id from auth.users where email = $1', [colleague.email])).rows[0]!.id,
+	)
+	await withDatabase((db) =>
+		db.query(`insert into public.organization_members (organization_id, user_id, role) values ($1, $2, 'member')`, [orgId, colleagueId]),
+	)
 	const newcomer = newAccount('New Comer').email
 	await page.goto('/app/settings/members')
 	await expect(page.getByTestId('member-row')).toHaveCount(2)
@@ -546,7 +646,10 @@ test('a message that comes while the last one is leaving is shown', async ({ pag
 	await expect(page.getByText(`Invitation sent to ${newcomer}`)).toHaveCount(0)
 })
 
-test('deletion: the wrong phrase is refused, the right one removes the organization and goes to /auth @nojs', async ({ page, javaScriptEnabled }) => {
+test('deletion: the wrong phrase is refused, the right one removes the organization and goes to /auth @nojs', async ({
+	page,
+	javaScriptEnabled,
+}) => {
 	const { orgId } = await signedIn(page, 'Deleting Owner')
 	await page.goto('/app/settings/organization')
 	await page.getByText('Delete this organization').click()
@@ -556,14 +659,21 @@ test('deletion: the wrong phrase is refused, the right one removes the organizat
 	if (javaScriptEnabled) {
 		await expect(button).toBeDisabled()
 		// A post with the wrong phrase, as if the button were enabled, is refused too.
-		const forged = await page.request.post('/app/settings/organization', { form: { intent: 'delete', confirmation: 'delete my organization' }, headers: origin(), maxRedirects: 0 })
+		const forged = await page.request.post('/app/settings/organization', {
+			form: { intent: 'delete', confirmation: 'delete my organization' },
+			headers: origin(),
+			maxRedirects: 0,
+		})
 		expect(forged.status()).toBe(400)
 	} else {
 		await button.click()
 		await expect(page.getByText('Type the exact phrase to delete the organization.')).toBeVisible()
 		await page.getByText('Delete this organization').isVisible()
 	}
-	const count = () => withDatabase(async (db) => (await db.query('select count(*)::int as n from public.organizations where id = $1', [orgId])).rows[0].n as number)
+	const count = () =>
+		withDatabase(
+			async (db) => (await db.query('select count(*)::int as n from public.organizations where id = $1', [orgId])).rows[0].n as number,
+		)
 	expect(await count()).toBe(1)
 	await page.getByLabel('Type DELETE MY ORGANIZATION to confirm').fill('DELETE MY ORGANIZATION')
 	await page.getByRole('button', { name: 'Delete organization' }).click()
@@ -583,11 +693,17 @@ test('branding: colours with a contrast warning, saved for the public booking pa
 	await expect(page.getByText(/White text on the primary colour/)).toHaveCount(0)
 	await page.getByRole('button', { name: 'Save colours' }).click()
 	await expect(page.getByText('Colours saved')).toBeVisible()
-	const colors = await withDatabase(async (db) => (await db.query('select brand_colors from public.organizations where id = $1', [orgId])).rows[0].brand_colors)
+	const colors = await withDatabase(
+		async (db) => (await db.query('select brand_colors from public.organizations where id = $1', [orgId])).rows[0].brand_colors,
+	)
 	expect(colors).toEqual({ primary: '#123456', secondary: '#64748b' })
 })
 
-test('notification toggles are saved; an unsubscribe link turns one off without signing in @nojs', async ({ page, browser, javaScriptEnabled }) => {
+test('notification toggles are saved; an unsubscribe link turns one off without signing in @nojs', async ({
+	page,
+	browser,
+	javaScriptEnabled,
+}) => {
 	const { userId, orgId } = await signedIn(page, 'Notified User')
 	await page.goto('/app/settings/notifications')
 	const weekly = page.getByLabel('Weekly reports')
@@ -618,7 +734,9 @@ test('notification toggles are saved; an unsubscribe link turns one off without 
 test('a member leaves an organization; the last owner cannot @nojs', async ({ page, browser }) => {
 	const owner = await signedIn(await (await browser.newContext()).newPage(), 'Team Owner')
 	const { userId, orgId } = await signedIn(page, 'Leaving Member')
-	await withDatabase((db) => db.query(`insert into public.organization_members (organization_id, user_id, role) values ($1, $2, 'member')`, [owner.orgId, userId]))
+	await withDatabase((db) =>
+		db.query(`insert into public.organization_members (organization_id, user_id, role) values ($1, $2, 'member')`, [owner.orgId, userId]),
+	)
 	// Their own organization first: as its last owner they cannot leave it.
 	await page.goto('/app/settings/organization')
 	await page.getByRole('link', { name: 'Leave organization' }).click()
@@ -629,7 +747,9 @@ test('a member leaves an organization; the last owner cannot @nojs', async ({ pa
 	await expect(page.getByTestId('role-badge')).toHaveText('Member')
 	// Leaving asks first; staying changes nothing.
 	await page.getByRole('link', { name: 'Leave organization' }).click()
-	const teamName = await withDatabase(async (db) => (await db.query('select name from public.organizations where id = $1', [owner.orgId])).rows[0].name as string)
+	const teamName = await withDatabase(
+		async (db) => (await db.query('select name from public.organizations where id = $1', [owner.orgId])).rows[0].name as string,
+	)
 	const question = page.getByRole('alertdialog', { name: `Leave ${teamName}?` })
 	await expect(question).toContainText("You lose access to this organization's data.")
 	await question.getByRole('link', { name: 'Stay' }).click()
@@ -637,15 +757,26 @@ test('a member leaves an organization; the last owner cannot @nojs', async ({ pa
 	await page.getByRole('link', { name: 'Leave organization' }).click()
 	await page.getByRole('alertdialog').getByRole('button', { name: 'Yes, leave' }).click()
 	await expect(page.getByText('You left the organization')).toBeVisible()
-	const left = await withDatabase(async (db) => (await db.query('select 1 from public.organization_members where organization_id = $1 and user_id = $2', [owner.orgId, userId])).rows)
+	const left = await withDatabase(
+		async (db) =>
+			(await db.query('select 1 from public.organization_members where organization_id = $1 and user_id = $2', [owner.orgId, userId])).rows,
+	)
 	expect(left).toEqual([])
 })
 
-test('owners edit name, description, slug (a taken slug is refused) and timezone; the logo is served to anyone @nojs', async ({ page, browser, javaScriptEnabled }) => {
+test('owners edit name, description, slug (a taken slug is refused) and timezone; the logo is served to anyone @nojs', async ({
+	page,
+	browser,
+	javaScriptEnabled,
+}) => {
 	const { orgId } = await signedIn(page, 'Editing Owner')
-	const oldSlug = await withDatabase(async (db) => (await db.query('select slug from public.organizations where id = $1', [orgId])).rows[0].slug as string)
+	const oldSlug = await withDatabase(
+		async (db) => (await db.query('select slug from public.organizations where id = $1', [orgId])).rows[0].slug as string,
+	)
 	const other = await signedIn(await (await browser.newContext()).newPage(), 'Slug Holder')
-	const taken = await withDatabase(async (db) => (await db.query('select slug from public.organizations where id = $1', [other.orgId])).rows[0].slug as string)
+	const taken = await withDatabase(
+		async (db) => (await db.query('select slug from public.organizations where id = $1', [other.orgId])).rows[0].slug as string,
+	)
 	await page.goto('/app/settings/organization')
 	await expect(page.getByText(/Changing it changes your public booking link/)).toBeVisible()
 	await page.getByLabel('Name', { exact: true }).fill('Renamed Studio')
@@ -663,10 +794,14 @@ test('owners edit name, description, slug (a taken slug is refused) and timezone
 	await expect(page.getByRole('heading', { name: 'Renamed Studio' })).toBeVisible()
 	await expect(page.locator('p').filter({ hasText: 'Cuts and colour' })).toBeVisible()
 	await expect(page.getByLabel('Timezone')).toHaveValue('America/Sao_Paulo')
-	const zone = await withDatabase(async (db) => (await db.query('select timezone from public.booking_settings where organization_id = $1', [orgId])).rows[0].timezone)
+	const zone = await withDatabase(
+		async (db) => (await db.query('select timezone from public.booking_settings where organization_id = $1', [orgId])).rows[0].timezone,
+	)
 	expect(zone).toBe('America/Sao_Paulo')
 
-	const logo = await sharp({ create: { width: 300, height: 120, channels: 4, background: { r: 0, g: 80, b: 160, alpha: 1 } } }).png().toBuffer()
+	const logo = await sharp({ create: { width: 300, height: 120, channels: 4, background: { r: 0, g: 80, b: 160, alpha: 1 } } })
+		.png()
+		.toBuffer()
 	await page.getByLabel('Choose a logo').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: logo })
 	await page.getByRole('button', { name: 'Upload logo' }).click()
 	await expect(page.getByText('Logo updated')).toBeVisible()
@@ -677,7 +812,9 @@ test('owners edit name, description, slug (a taken slug is refused) and timezone
 	expect(served.headers()['content-type']).toBe('image/png')
 	expect(served.headers()['cache-control']).toContain('immutable')
 	await anonymous.close()
-	const row = await withDatabase(async (db) => (await db.query('select slug, logo_url from public.organizations where id = $1', [orgId])).rows[0])
+	const row = await withDatabase(
+		async (db) => (await db.query('select slug, logo_url from public.organizations where id = $1', [orgId])).rows[0],
+	)
 	expect(row).toEqual({ slug, logo_url: src })
 	// The old booking link still leads to the organization's page, and that page shows the logo.
 	const visitor = await browser.newContext({ javaScriptEnabled })
@@ -694,7 +831,9 @@ test('owners edit name, description, slug (a taken slug is refused) and timezone
 test('members: roles change, and the last owner can be neither demoted nor removed @nojs', async ({ page, browser }) => {
 	const { orgId, userId } = await signedIn(page, 'Role Owner')
 	const helper = await signedIn(await (await browser.newContext()).newPage(), 'Role Helper')
-	await withDatabase((db) => db.query(`insert into public.organization_members (organization_id, user_id, role) values ($1, $2, 'member')`, [orgId, helper.userId]))
+	await withDatabase((db) =>
+		db.query(`insert into public.organization_members (organization_id, user_id, role) values ($1, $2, 'member')`, [orgId, helper.userId]),
+	)
 	await page.goto('/app/settings/members')
 	await page.getByLabel('Role of Role Helper').selectOption('administrator')
 	await page.getByTestId('member-row').filter({ hasText: 'Role Helper' }).getByRole('button', { name: 'Save' }).click()
@@ -706,20 +845,37 @@ test('members: roles change, and the last owner can be neither demoted nor remov
 	await page.getByTestId('member-row').filter({ hasText: 'Role Owner' }).getByRole('link', { name: 'Leave organization' }).click()
 	await page.getByRole('alertdialog').getByRole('button', { name: 'Yes, leave' }).click()
 	await expect(page.getByText('The organization needs at least one owner.')).toBeVisible()
-	const roles = await withDatabase(async (db) => (await db.query('select user_id, role from public.organization_members where organization_id = $1 order by role', [orgId])).rows)
-	expect(roles).toEqual([{ user_id: userId, role: 'owner' }, { user_id: helper.userId, role: 'administrator' }])
+	const roles = await withDatabase(
+		async (db) =>
+			(await db.query('select user_id, role from public.organization_members where organization_id = $1 order by role', [orgId])).rows,
+	)
+	expect(roles).toEqual([
+		{ user_id: userId, role: 'owner' },
+		{ user_id: helper.userId, role: 'administrator' },
+	])
 })
 
-test('a form left open in one tab saves into its own organization after another tab switched; the switch from a row lands on its list @nojs', async ({ page, browser }) => {
+test('a form left open in one tab saves into its own organization after another tab switched; the switch from a row lands on its list @nojs', async ({
+	page,
+	browser,
+}) => {
 	const mine = await signedIn(page, 'First Studio')
 	const other = await signedIn(await (await browser.newContext()).newPage(), 'Second Studio')
 	const clientId = await withDatabase(async (db) => {
-		await db.query(`insert into public.organization_members (organization_id, user_id, role, joined_at) values ($1, $2, 'owner', now())`, [other.orgId, mine.userId])
-		const { rows } = await db.query(`insert into public.clients (organization_id, name) values ($1, 'Tab Client') returning id`, [mine.orgId])
+		await db.query(`insert into public.organization_members (organization_id, user_id, role, joined_at) values ($1, $2, 'owner', now())`, [
+			other.orgId,
+			mine.userId,
+		])
+		const { rows } = await db.query(`insert into public.clients (organization_id, name) values ($1, 'Tab Client') returning id`, [
+			mine.orgId,
+		])
 		return rows[0].id as string
 	})
 	const names = async () =>
-		withDatabase(async (db) => (await db.query('select id, name from public.organizations where id = any($1) order by name', [[mine.orgId, other.orgId]])).rows)
+		withDatabase(
+			async (db) =>
+				(await db.query('select id, name from public.organizations where id = any($1) order by name', [[mine.orgId, other.orgId]])).rows,
+		)
 
 	// Tab 1: First Studio's organization form, edited. Tab 2 (same browser): switches to Second Studio.
 	await page.goto('/app/settings/organization')
@@ -749,14 +905,21 @@ test('a form left open in one tab saves into its own organization after another 
 	await tab2.goto('/app/settings/organization')
 	await expect(tab2.getByTestId('current-organization')).toHaveText('Second Studio')
 	await tab2.getByLabel('Name', { exact: true }).fill('Hijacked')
-	await withDatabase((db) => db.query('delete from public.organization_members where organization_id = $1 and user_id = $2', [other.orgId, mine.userId]))
+	await withDatabase((db) =>
+		db.query('delete from public.organization_members where organization_id = $1 and user_id = $2', [other.orgId, mine.userId]),
+	)
 	await tab2.getByRole('button', { name: 'Save organization' }).click()
 	await expect(tab2.getByText('Nothing was saved')).toBeVisible()
 	await expect(tab2.getByText('That page belonged to an organization you are no longer a member of.')).toBeVisible()
 	expect((await names()).map((o) => o.name)).toEqual(['First Studio Renamed', 'Second Studio'])
 
 	// Switching from a client's page lands on the clients list of the other organization, not a 404.
-	await withDatabase((db) => db.query(`insert into public.organization_members (organization_id, user_id, role, joined_at) values ($1, $2, 'member', now())`, [other.orgId, mine.userId]))
+	await withDatabase((db) =>
+		db.query(`insert into public.organization_members (organization_id, user_id, role, joined_at) values ($1, $2, 'member', now())`, [
+			other.orgId,
+			mine.userId,
+		]),
+	)
 	await page.goto('/app/dashboard')
 	await page.locator('#app-sidebar').getByLabel('Switch organization').click()
 	await page.locator('#app-sidebar').getByRole('button', { name: 'First Studio Renamed' }).click()

@@ -27,26 +27,36 @@ signedInTest('Ctrl+B toggles the sidebar', async ({ page }) => {
 	await expect(sidebar).toHaveAttribute('data-state', 'expanded')
 })
 
-signedInTest('icons are drawn at their sizes: 16 px where a class or a button sizes them, never larger than lucide’s 24 px @nojs', async ({ page }) => {
-	await page.goto('/app/transactions')
-	const sizes = await page.locator('svg.lucide').evaluateAll((icons) =>
-		icons.filter((icon) => icon.getClientRects().length > 0).map((icon) => ({ sidebar: !!icon.closest('#app-sidebar'), ...icon.getBoundingClientRect().toJSON() })),
-	)
-	expect(sizes.length).toBeGreaterThan(10)
-	for (const { sidebar, width, height } of sizes) {
-		expect(width).toBeGreaterThan(0)
-		expect(width).toBeLessThanOrEqual(24)
-		expect(height).toBe(width)
-		if (sidebar) expect(width).toBe(16)
-	}
-})
+signedInTest(
+	'icons are drawn at their sizes: 16 px where a class or a button sizes them, never larger than lucide’s 24 px @nojs',
+	async ({ page }) => {
+		await page.goto('/app/transactions')
+		const sizes = await page
+			.locator('svg.lucide')
+			.evaluateAll((icons) =>
+				icons
+					.filter((icon) => icon.getClientRects().length > 0)
+					.map((icon) => ({ sidebar: !!icon.closest('#app-sidebar'), ...icon.getBoundingClientRect().toJSON() })),
+			)
+		expect(sizes.length).toBeGreaterThan(10)
+		for (const { sidebar, width, height } of sizes) {
+			expect(width).toBeGreaterThan(0)
+			expect(width).toBeLessThanOrEqual(24)
+			expect(height).toBe(width)
+			if (sidebar) expect(width).toBe(16)
+		}
+	},
+)
 
 signedInTest('the current screen is marked in the sidebar, and the user card links to settings', async ({ page, account }) => {
 	await page.goto('/app/reports')
 	const nav = page.getByRole('navigation', { name: 'Main navigation' })
 	await expect(nav.getByRole('link', { name: 'Reports' })).toHaveAttribute('aria-current', 'page')
 	await expect(page.locator('#app-sidebar').getByText('No active modules yet')).toBeVisible()
-	await page.locator('#app-sidebar').getByRole('link', { name: new RegExp(account.fullName) }).click()
+	await page
+		.locator('#app-sidebar')
+		.getByRole('link', { name: new RegExp(account.fullName) })
+		.click()
 	await expect(page).toHaveURL(/\/app\/settings$/)
 })
 
@@ -61,7 +71,10 @@ signedInTest('a link moves within the app without loading a new document; a link
 	await expect(nav.getByRole('link', { name: 'Transactions' })).toHaveAttribute('aria-current', 'page')
 	await expect(nav.getByRole('link', { name: 'Dashboard' })).not.toHaveAttribute('aria-current', 'page')
 	// A link in a table (a column's sort) too.
-	await page.getByRole('table').getByRole('link', { name: /^Amount/ }).click()
+	await page
+		.getByRole('table')
+		.getByRole('link', { name: /^Amount/ })
+		.click()
 	await expect(page).toHaveURL(/\/app\/transactions\?sort=amount&dir=asc$/)
 	await expect(page.getByRole('columnheader', { name: /^Amount/ })).toHaveAttribute('aria-sort', 'ascending')
 	expect(await page.evaluate(() => 'sameDocument' in window)).toBe(true)
@@ -80,7 +93,10 @@ signedInTest('a link moves within the app without loading a new document; a link
 signedInTest('a link clicked with Ctrl (or ⌘) opens in a new tab and leaves the page where it is', async ({ page, context }) => {
 	await page.goto('/app/dashboard')
 	const opened = context.waitForEvent('page')
-	await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Reports' }).click({ modifiers: ['ControlOrMeta'] })
+	await page
+		.getByRole('navigation', { name: 'Main navigation' })
+		.getByRole('link', { name: 'Reports' })
+		.click({ modifiers: ['ControlOrMeta'] })
 	const tab = await opened
 	await tab.waitForLoadState()
 	expect(new URL(tab.url()).pathname).toBe('/app/reports')
@@ -116,7 +132,9 @@ test('each screen of the shell renders in es and pt-BR without a missing key', a
 	await signUpByRequest(request, account)
 	await page.context().addCookies((await request.storageState()).cookies)
 	for (const lng of ['es', 'pt-BR']) {
-		await page.context().addCookies([{ name: 'lng', value: Buffer.from(JSON.stringify(lng)).toString('base64'), url: test.info().project.use.baseURL! }])
+		await page
+			.context()
+			.addCookies([{ name: 'lng', value: Buffer.from(JSON.stringify(lng)).toString('base64'), url: test.info().project.use.baseURL! }])
 		for (const path of ['/', '/auth', '/app/dashboard', '/app/transactions', '/app/plans', '/no-such-page']) {
 			await page.goto(path)
 			await expect(page.locator('html')).toHaveAttribute('lang', lng)
@@ -217,7 +235,10 @@ test('a member of several organizations switches between them, and the choice st
 
 test('the embedded install starts with a demo owner whose credentials it printed @embedded', async ({ page }) => {
 	const { readFileSync } = await import('node:fs')
-	const demo = JSON.parse(readFileSync(`${process.env.E2E_EMBEDDED_DATA_DIR}/demo-credentials.json`, 'utf8')) as { email: string; password: string }
+	const demo = JSON.parse(readFileSync(`${process.env.E2E_EMBEDDED_DATA_DIR}/demo-credentials.json`, 'utf8')) as {
+		email: string
+		password: string
+	}
 	await page.goto('/auth')
 	await page.getByLabel('Email').fill(demo.email)
 	await page.getByLabel('Password', { exact: true }).fill(demo.password)
@@ -251,17 +272,20 @@ signedInTest.describe('on a phone', () => {
 		await expect(page).toHaveURL(/\/app\/clients$/)
 	})
 
-	signedInTest('with the sidebar collapsed on a laptop, the phone menu still shows its labels, and closes again @nojs', async ({ page, context, baseURL, javaScriptEnabled }) => {
-		await context.addCookies([{ name: 'sidebar:state', value: 'false', url: baseURL! }])
-		await page.goto('/app/dashboard')
-		await page.getByLabel('Open menu').click()
-		const label = page.getByRole('link', { name: 'Clients', exact: true }).getByText('Clients')
-		await expect(label).toBeVisible()
-		expect((await label.boundingBox())?.width ?? 0).toBeGreaterThan(30)
-		if (javaScriptEnabled) await page.keyboard.press('Escape')
-		else await page.getByLabel('Open menu').click()
-		await expect(page.getByRole('link', { name: 'Clients', exact: true })).toHaveCount(0)
-	})
+	signedInTest(
+		'with the sidebar collapsed on a laptop, the phone menu still shows its labels, and closes again @nojs',
+		async ({ page, context, baseURL, javaScriptEnabled }) => {
+			await context.addCookies([{ name: 'sidebar:state', value: 'false', url: baseURL! }])
+			await page.goto('/app/dashboard')
+			await page.getByLabel('Open menu').click()
+			const label = page.getByRole('link', { name: 'Clients', exact: true }).getByText('Clients')
+			await expect(label).toBeVisible()
+			expect((await label.boundingBox())?.width ?? 0).toBeGreaterThan(30)
+			if (javaScriptEnabled) await page.keyboard.press('Escape')
+			else await page.getByLabel('Open menu').click()
+			await expect(page.getByRole('link', { name: 'Clients', exact: true })).toHaveCount(0)
+		},
+	)
 
 	for (const lng of ['en', 'es', 'pt-BR']) {
 		signedInTest(`no screen is wider than the phone, signed in or out, in ${lng}`, async ({ page, browser, request }) => {
@@ -346,7 +370,9 @@ const PHONE_SCREENS = [
 ]
 
 async function chooseLanguage(page: import('@playwright/test').Page, lng: string) {
-	await page.context().addCookies([{ name: 'lng', value: Buffer.from(JSON.stringify(lng)).toString('base64'), url: test.info().project.use.baseURL! }])
+	await page
+		.context()
+		.addCookies([{ name: 'lng', value: Buffer.from(JSON.stringify(lng)).toString('base64'), url: test.info().project.use.baseURL! }])
 }
 
 signedInTest('screens under /app are titled in the user language, and the title follows a navigation @nojs', async ({ page }) => {
@@ -412,7 +438,13 @@ signedInTest('the first Tab stop skips to the content; the language menu names w
 	await page.keyboard.press('Tab')
 	expect(await page.evaluate(() => document.activeElement?.closest('main') !== null)).toBe(true)
 	// "Language: English": the visible name is part of the accessible name.
-	await expect(page.getByRole('group').filter({ has: page.locator('summary') }).first().locator('summary')).toHaveAccessibleName('Language: English')
+	await expect(
+		page
+			.getByRole('group')
+			.filter({ has: page.locator('summary') })
+			.first()
+			.locator('summary'),
+	).toHaveAccessibleName('Language: English')
 })
 
 signedInTest('Escape closes the language menu and gives the focus back to its button', async ({ page }) => {
@@ -462,15 +494,18 @@ signedInTest('a slow navigation shows a progress bar until the next page is ther
 	await expect(page.getByRole('progressbar', { name: 'Loading the page' })).toHaveCount(0)
 })
 
-signedInTest('the landing page greets a signed-in user and leads into the app instead of offering a sign-up @nojs', async ({ page, account }) => {
-	await page.goto('/')
-	await expect(page.getByText(`Welcome back, ${account.fullName}.`)).toBeVisible()
-	await expect(page.getByRole('link', { name: 'Get started free' })).toHaveCount(0)
-	await expect(page.getByRole('link', { name: 'Sign in' })).toHaveCount(0)
-	await expect(page.getByRole('link', { name: 'See plans in the app' }).first()).toHaveAttribute('href', '/app/plans')
-	await page.getByRole('main').getByRole('link', { name: 'Open the app' }).click()
-	await expect(page).toHaveURL(/\/app\/dashboard$/)
-})
+signedInTest(
+	'the landing page greets a signed-in user and leads into the app instead of offering a sign-up @nojs',
+	async ({ page, account }) => {
+		await page.goto('/')
+		await expect(page.getByText(`Welcome back, ${account.fullName}.`)).toBeVisible()
+		await expect(page.getByRole('link', { name: 'Get started free' })).toHaveCount(0)
+		await expect(page.getByRole('link', { name: 'Sign in' })).toHaveCount(0)
+		await expect(page.getByRole('link', { name: 'See plans in the app' }).first()).toHaveAttribute('href', '/app/plans')
+		await page.getByRole('main').getByRole('link', { name: 'Open the app' }).click()
+		await expect(page).toHaveURL(/\/app\/dashboard$/)
+	},
+)
 
 test('every page has the skip link’s target, the public ones too @nojs', async ({ page }) => {
 	for (const path of ['/', '/auth', '/auth/forgot-password', '/book', '/book/no-such-organization', '/no-such-page']) {

@@ -24,7 +24,10 @@ async function seed(email: string, clientNames: string[], payments: Payment[]): 
 		const { organization_id: orgId, user_id: userId } = rows[0]!
 		const clients: Record<string, string> = {}
 		for (const name of clientNames) {
-			const r = await db.query<{ id: string }>('insert into public.clients (organization_id, user_id, name) values ($1, $2, $3) returning id', [orgId, userId, name])
+			const r = await db.query<{ id: string }>(
+				'insert into public.clients (organization_id, user_id, name) values ($1, $2, $3) returning id',
+				[orgId, userId, name],
+			)
 			clients[name] = r.rows[0]!.id
 		}
 		const transactions: Record<string, string> = {}
@@ -32,7 +35,17 @@ async function seed(email: string, clientNames: string[], payments: Payment[]): 
 			const r = await db.query<{ id: string }>(
 				`insert into public.transactions (organization_id, user_id, client_id, external_id, amount, date_received, category, payment_method, description)
 				 values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning id`,
-				[orgId, userId, p.client ? clients[p.client] : null, p.external, p.amount, p.date, p.category ?? 'unmatched', p.method ?? 'Zelle', p.description ?? null],
+				[
+					orgId,
+					userId,
+					p.client ? clients[p.client] : null,
+					p.external,
+					p.amount,
+					p.date,
+					p.category ?? 'unmatched',
+					p.method ?? 'Zelle',
+					p.description ?? null,
+				],
 			)
 			transactions[p.external] = r.rows[0]!.id
 		}
@@ -41,21 +54,30 @@ async function seed(email: string, clientNames: string[], payments: Payment[]): 
 }
 
 async function dbRows(orgId: string) {
-	return withDatabase(async (db) =>
-		(
-			await db.query<{ external_id: string | null; amount: string; client: string | null; category: string; description: string | null }>(
-				`select t.external_id, t.amount::text, c.name as client, t.category::text, t.description
+	return withDatabase(
+		async (db) =>
+			(
+				await db.query<{ external_id: string | null; amount: string; client: string | null; category: string; description: string | null }>(
+					`select t.external_id, t.amount::text, c.name as client, t.category::text, t.description
 				 from public.transactions t left join public.clients c on c.id = t.client_id
 				 where t.organization_id = $1 order by t.external_id nulls first`,
-				[orgId],
-			)
-		).rows,
+					[orgId],
+				)
+			).rows,
 	)
 }
 
 const payments: Payment[] = [
 	{ client: 'Ana Silva', external: 'ZL-100', amount: '125.50', date: '2026-03-01', category: 'matched', description: 'Logo design' },
-	{ client: 'Bruno Costa', external: 'VM-200', amount: '80.00', date: '2026-03-05', category: 'pending', method: 'Venmo', description: 'Retainer' },
+	{
+		client: 'Bruno Costa',
+		external: 'VM-200',
+		amount: '80.00',
+		date: '2026-03-05',
+		category: 'pending',
+		method: 'Venmo',
+		description: 'Retainer',
+	},
 	{ external: 'PP-300', amount: '300.00', date: '2026-02-10', category: 'review', method: 'PayPal', description: 'Website audit' },
 ]
 
@@ -172,7 +194,11 @@ test('saving shows each row’s errors and saves none of them @nojs', async ({ p
 	expect(await dbRows(data.orgId)).toEqual(before)
 })
 
-test('a button pressed before the edit table has loaded whole changes nothing and shows the whole table again @nojs', async ({ page, request, javaScriptEnabled }) => {
+test('a button pressed before the edit table has loaded whole changes nothing and shows the whole table again @nojs', async ({
+	page,
+	request,
+	javaScriptEnabled,
+}) => {
 	// A page cut short never hydrates, so with JavaScript on the same plain post happens; the
 	// JS project's fixture waits for hydration, so this runs without JavaScript only.
 	test.skip(javaScriptEnabled, 'the plain form post of a page not yet hydrated')
@@ -200,7 +226,10 @@ test('a button pressed before the edit table has loaded whole changes nothing an
 	expect(await dbRows(data.orgId)).toEqual(before)
 })
 
-test('a save that never reaches the server (connection lost, server failing) keeps the table and what was typed; saving again works', async ({ page, request }) => {
+test('a save that never reaches the server (connection lost, server failing) keeps the table and what was typed; saving again works', async ({
+	page,
+	request,
+}) => {
 	const account = await signUp(page, request, 'Lost Save Owner')
 	const { orgId } = await seed(account.email, ['Ana Silva'], payments.slice(0, 1))
 	await page.goto('/app/transactions?edit=1')
@@ -208,7 +237,11 @@ test('a save that never reaches the server (connection lost, server failing) kee
 	await amount.fill('999.99')
 	for (const failure of ['abort', 'server error'] as const) {
 		await page.route('**/app/transactions.data*', (route) =>
-			route.request().method() === 'POST' ? (failure === 'abort' ? route.abort('internetdisconnected') : route.fulfill({ status: 500, body: 'Internal Server Error' })) : route.fallback(),
+			route.request().method() === 'POST'
+				? failure === 'abort'
+					? route.abort('internetdisconnected')
+					: route.fulfill({ status: 500, body: 'Internal Server Error' })
+				: route.fallback(),
 		)
 		await page.getByRole('button', { name: 'Save', exact: true }).click()
 		await expect(page.getByText('The server could not be reached')).toBeVisible()
@@ -352,27 +385,42 @@ test('Sync says what it will sync and how to connect a source, without pretendin
 	}
 })
 
-test('forged ids, bad values, unknown intents and oversized bodies get a 4xx and write nothing @nojs', async ({ page, request, playwright }) => {
+test('forged ids, bad values, unknown intents and oversized bodies get a 4xx and write nothing @nojs', async ({
+	page,
+	request,
+	playwright,
+}) => {
 	const account = await signUp(page, request, 'Forger')
 	const mine = await seed(account.email, ['Ana Silva'], payments.slice(0, 1))
 	const victimAccount = newAccount('Victim')
 	const victimRequest = await playwright.request.newContext({ baseURL: test.info().project.use.baseURL })
 	await signUpByRequest(victimRequest, victimAccount)
 	await victimRequest.dispose()
-	const victim = await seed(victimAccount.email, ['Victim Client'], [{ client: 'Victim Client', external: 'V-1', amount: '10.00', date: '2026-01-01' }])
+	const victim = await seed(
+		victimAccount.email,
+		['Victim Client'],
+		[{ client: 'Victim Client', external: 'V-1', amount: '10.00', date: '2026-01-01' }],
+	)
 	const before = { mine: await dbRows(mine.orgId), victim: await dbRows(victim.orgId) }
 
 	const row = (fields: Record<string, string>) =>
 		Object.fromEntries(
-			Object.entries({ amount: '1', dateReceived: '2026-01-01', category: 'matched', paymentMethod: 'Zelle', ...fields }).map(([k, v]) => [`rows[0].${k}`, v]),
+			Object.entries({ amount: '1', dateReceived: '2026-01-01', category: 'matched', paymentMethod: 'Zelle', ...fields }).map(([k, v]) => [
+				`rows[0].${k}`,
+				v,
+			]),
 		)
 	// As the browser posts the whole form: with its last field.
-	const post = (form: Record<string, string>) => request.post('/app/transactions?edit=1', { form: { ...form, formEnd: '1' }, maxRedirects: 0 })
+	const post = (form: Record<string, string>) =>
+		request.post('/app/transactions?edit=1', { form: { ...form, formEnd: '1' }, maxRedirects: 0 })
 
 	const forgedClient = await post({ intent: 'save', ...row({ client: 'Victim Client', clientId: victim.clients['Victim Client']! }) })
 	expect(forgedClient.status()).toBe(400)
 	expect(await forgedClient.text()).toContain('That client is not one of your organization')
-	const forgedRow = await post({ intent: 'save', ...row({ id: victim.transactions['V-1']!, version: '1', fingerprint: 'x', amount: '0.01' }) })
+	const forgedRow = await post({
+		intent: 'save',
+		...row({ id: victim.transactions['V-1']!, version: '1', fingerprint: 'x', amount: '0.01' }),
+	})
 	expect(forgedRow.status()).toBe(400)
 	expect(await forgedRow.text()).toContain('This transaction no longer exists in your organization.')
 	for (const [fields, message] of [
@@ -413,10 +461,15 @@ const topLevelKeys = readdirSync('public/locales/en').flatMap((file) =>
 )
 const missingKey = new RegExp(`\\b(${topLevelKeys.join('|')})\\.[a-zA-Z]+|\\b(common|auth|notFound|table|transactions|clients):`)
 
-test('in Spanish the edit fields show amounts with a decimal comma; left alone they change nothing, changed they are read as written, 1.500 as one thousand five hundred @nojs', async ({ page, request }) => {
+test('in Spanish the edit fields show amounts with a decimal comma; left alone they change nothing, changed they are read as written, 1.500 as one thousand five hundred @nojs', async ({
+	page,
+	request,
+}) => {
 	const account = await signUp(page, request, 'Coma Decimal')
 	const { orgId } = await seed(account.email, ['Ana Silva'], payments.slice(0, 1))
-	await page.context().addCookies([{ name: 'lng', value: Buffer.from(JSON.stringify('es')).toString('base64'), url: test.info().project.use.baseURL! }])
+	await page
+		.context()
+		.addCookies([{ name: 'lng', value: Buffer.from(JSON.stringify('es')).toString('base64'), url: test.info().project.use.baseURL! }])
 	await page.goto('/app/transactions?edit=1')
 	const amount = editRow(page, 'ZL-100').getByRole('textbox', { name: 'Monto' })
 	await expect(amount).toHaveValue('125,50')
@@ -444,12 +497,19 @@ test('the transactions screen renders in es and pt-BR with no missing key @nojs'
 		['es', 'Transacciones', 'Guardar'],
 		['pt-BR', 'Transações', 'Salvar'],
 	] as const) {
-		await page.context().addCookies([{ name: 'lng', value: Buffer.from(JSON.stringify(lng)).toString('base64'), url: test.info().project.use.baseURL! }])
+		await page
+			.context()
+			.addCookies([{ name: 'lng', value: Buffer.from(JSON.stringify(lng)).toString('base64'), url: test.info().project.use.baseURL! }])
 		await page.goto('/app/transactions')
 		await expect(page.getByRole('heading', { name: title, level: 1 })).toBeVisible()
 		await page.getByRole('button', { name: lng === 'es' ? 'Sincronizar' : 'Sincronizar' }).click()
 		await expect(page.getByTestId('sync-status')).not.toHaveText('Idle')
-		for (const path of ['/app/transactions', '/app/transactions?edit=1&add=1', '/app/transactions?q=nothing', '/app/transactions?sort=client&page=2']) {
+		for (const path of [
+			'/app/transactions',
+			'/app/transactions?edit=1&add=1',
+			'/app/transactions?q=nothing',
+			'/app/transactions?sort=client&page=2',
+		]) {
 			await page.goto(path)
 			await expect(page.locator('html')).toHaveAttribute('lang', lng)
 			const text = await page.locator('main').innerText()
@@ -556,14 +616,15 @@ test('the client cell tells namesakes apart by email and can create a client @no
 	await page.getByRole('row').nth(1).getByRole('checkbox', { name: 'Create “Nova Pessoa” as a new client' }).check()
 	await page.getByRole('button', { name: 'Save' }).click()
 	await expect(page.getByText('Changes saved successfully')).toBeVisible()
-	const saved = await withDatabase(async (db) =>
-		(
-			await db.query<{ external_id: string; client_id: string; name: string }>(
-				`select t.external_id, t.client_id, c.name from public.transactions t join public.clients c on c.id = t.client_id
+	const saved = await withDatabase(
+		async (db) =>
+			(
+				await db.query<{ external_id: string; client_id: string; name: string }>(
+					`select t.external_id, t.client_id, c.name from public.transactions t join public.clients c on c.id = t.client_id
 				 where t.organization_id = $1 order by t.external_id`,
-				[data.orgId],
-			)
-		).rows,
+					[data.orgId],
+				)
+			).rows,
 	)
 	expect(saved).toEqual([
 		{ external_id: 'NS-1', client_id: twin, name: 'Ana Silva' },
@@ -590,13 +651,23 @@ test('row actions stay in view at 1366 px with the sidebar open, also after a fa
 test('in edit mode on a laptop the client, category and method read whole (in pt-BR too) @nojs', async ({ page, request }) => {
 	await page.setViewportSize({ width: 1280, height: 800 })
 	const account = await signUp(page, request, 'Readable Editor')
-	await seed(account.email, ['Maria Fernanda'], [{ client: 'Maria Fernanda', external: 'WT-1', amount: '10.00', date: '2026-03-01', category: 'unmatched', method: 'Wire Transfer' }])
+	await seed(
+		account.email,
+		['Maria Fernanda'],
+		[{ client: 'Maria Fernanda', external: 'WT-1', amount: '10.00', date: '2026-03-01', category: 'unmatched', method: 'Wire Transfer' }],
+	)
 	for (const lng of ['en', 'pt-BR']) {
-		await page.context().addCookies([{ name: 'lng', value: Buffer.from(JSON.stringify(lng)).toString('base64'), url: test.info().project.use.baseURL! }])
+		await page
+			.context()
+			.addCookies([{ name: 'lng', value: Buffer.from(JSON.stringify(lng)).toString('base64'), url: test.info().project.use.baseURL! }])
 		await page.goto('/app/transactions?edit=1')
 		// A field is cut when its text (an input's value, a select's chosen option) is wider than its box.
 		const cut = await editRow(page, 'WT-1').evaluate((row) =>
-			[...row.querySelectorAll<HTMLInputElement | HTMLSelectElement>('input:not([type=hidden]):not([type=checkbox]):not([type=date]), select')]
+			[
+				...row.querySelectorAll<HTMLInputElement | HTMLSelectElement>(
+					'input:not([type=hidden]):not([type=checkbox]):not([type=date]), select',
+				),
+			]
 				.filter((el) => {
 					const text = document.createElement('span')
 					text.style.font = getComputedStyle(el).font
@@ -646,13 +717,24 @@ test('a field clicked into while the edit page still loads keeps the focus and w
 	await expect(editRow(page, 'VM-200').getByLabel('Date received')).not.toBeFocused()
 })
 
-test('a long client name or description wraps or is cut on a laptop: the amount and the other columns stay in view', async ({ page, request }) => {
+test('a long client name or description wraps or is cut on a laptop: the amount and the other columns stay in view', async ({
+	page,
+	request,
+}) => {
 	await page.setViewportSize({ width: 1280, height: 900 })
 	const account = await signUp(page, request, 'Long Names')
 	const name = 'Associação de Pais e Mestres do Colégio Nossa Senhora da Assunção de São João del-Rei'
-	await seed(account.email, [name], [{ client: name, external: 'LN-1', amount: '450.00', date: '2026-03-01', description: 'Mensalidade '.repeat(22) }])
+	await seed(
+		account.email,
+		[name],
+		[{ client: name, external: 'LN-1', amount: '450.00', date: '2026-03-01', description: 'Mensalidade '.repeat(22) }],
+	)
 	await withDatabase((db) =>
-		db.query(`update public.clients set email = $2, company = $3 where name = $1`, [name, 'secretaria.associacao.pais.mestres@colegionossasenhora.example.org', name]),
+		db.query(`update public.clients set email = $2, company = $3 where name = $1`, [
+			name,
+			'secretaria.associacao.pais.mestres@colegionossasenhora.example.org',
+			name,
+		]),
 	)
 	for (const path of ['/app/transactions', '/app/clients']) {
 		await page.goto(path)

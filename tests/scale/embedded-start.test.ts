@@ -32,7 +32,11 @@ test('the embedded server starts in a DATA_DIR that does not exist yet, with its
 
 test('the embedded server vacuums and analyzes its tables itself, at start, and still stops cleanly (PGlite has no autovacuum)', async () => {
 	const server = startEmbedded(path.join(tmp, 'vacuum'))
-	const vacuumed = () => server.output().split('\n').find((line) => line.includes('"event":"vacuumed"'))
+	const vacuumed = () =>
+		server
+			.output()
+			.split('\n')
+			.find((line) => line.includes('"event":"vacuumed"'))
 	let exitCode: number | null
 	try {
 		await server.waitFor(() => vacuumed() !== undefined)

@@ -16,7 +16,14 @@ test('node server.js, NODE_ENV unset, serves with the production builds of React
 	rmSync(dataDir, { recursive: true, force: true })
 	const child = spawn(process.execPath, ['--import', './tests/scale/react-build-probe.js', 'server.js'], {
 		cwd: ROOT,
-		env: { PATH: process.env.PATH, PORT: String(Number(process.env.SCALE_PORT ?? 4180) + 5), HOST: '127.0.0.1', DATA_DIR: dataDir, SEED_DEMO: 'false', LOG_LEVEL: 'silent' },
+		env: {
+			PATH: process.env.PATH,
+			PORT: String(Number(process.env.SCALE_PORT ?? 4180) + 5),
+			HOST: '127.0.0.1',
+			DATA_DIR: dataDir,
+			SEED_DEMO: 'false',
+			LOG_LEVEL: 'silent',
+		},
 		stdio: ['ignore', 'pipe', 'pipe'],
 	})
 	let output = ''

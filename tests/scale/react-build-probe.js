@@ -12,7 +12,11 @@ const timer = setInterval(() => {
 	if (!loaded('react') || !loaded('react-dom/server')) return
 	clearInterval(timer)
 	const react = require('react') === cjs('react', 'react.production.js') ? 'production' : 'development'
-	const server = require('react-dom/server').renderToPipeableStream === cjs('react-dom/server', 'react-dom-server.node.production.js')?.renderToPipeableStream ? 'production' : 'development'
+	const server =
+		require('react-dom/server').renderToPipeableStream ===
+		cjs('react-dom/server', 'react-dom-server.node.production.js')?.renderToPipeableStream
+			? 'production'
+			: 'development'
 	console.log(`react build: ${react}, react-dom/server build: ${server}`)
 }, 20)
 timer.unref()

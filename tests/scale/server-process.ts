@@ -36,7 +36,7 @@ export function startServerProcess(port: number, dataDir: string, env: Record<st
 	 * after 30 s, well inside the test's time limit, so that a failing test still stops the server.
 	 */
 	const waitFor = async (check: () => boolean | Promise<boolean>) => {
-		for (const until = Date.now() + 30_000; Date.now() < until && child.exitCode === null; ) {
+		for (const until = Date.now() + 30_000; Date.now() < until && child.exitCode === null;) {
 			if (await check()) return true
 			await new Promise((r) => setTimeout(r, 250))
 		}
@@ -46,6 +46,9 @@ export function startServerProcess(port: number, dataDir: string, env: Record<st
 	const exitWithin = (ms: number) =>
 		Promise.race([exited, new Promise<string>((r) => setTimeout(() => r(`still running ${ms / 1000} s after SIGTERM`), ms))])
 	const status = (url: string) =>
-		fetch(`http://127.0.0.1:${port}${url}`, { signal: AbortSignal.timeout(5_000) }).then((r) => r.status, (error: Error) => error.name)
+		fetch(`http://127.0.0.1:${port}${url}`, { signal: AbortSignal.timeout(5_000) }).then(
+			(r) => r.status,
+			(error: Error) => error.name,
+		)
 	return { child, output: () => output, exited, stop, exitWithin, waitFor, status }
 }

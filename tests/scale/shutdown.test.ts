@@ -29,7 +29,9 @@ test('a request under way when the server is told to stop gets its answer; then 
 		const closed = new Promise((resolve) => socket.on('close', resolve))
 		socket.on('error', () => undefined)
 		// `Expect: 100-continue`: the server's "100 Continue" says it has the request under way.
-		socket.write(`POST /auth HTTP/1.1\r\nHost: 127.0.0.1:${PORT}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\nExpect: 100-continue\r\n\r\n`)
+		socket.write(
+			`POST /auth HTTP/1.1\r\nHost: 127.0.0.1:${PORT}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\nExpect: 100-continue\r\n\r\n`,
+		)
 		expect(await server.waitFor(() => answer.startsWith('HTTP/1.1 100 Continue\r\n\r\n')), answer).toBe(true)
 		server.child.kill('SIGTERM')
 		expect(await server.waitFor(() => server.output().includes('SIGTERM received, closing')), server.output()).toBe(true)
@@ -56,7 +58,10 @@ test("an open calendar's event stream ends at once and does not hold the stop up
 			redirect: 'manual',
 			body: new URLSearchParams({ intent: 'login', email: email!, password: password!, redirectTo: '/app/dashboard' }),
 		})
-		const cookie = signIn.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ')
+		const cookie = signIn.headers
+			.getSetCookie()
+			.map((c) => c.split(';')[0])
+			.join('; ')
 		const events = await fetch(`http://127.0.0.1:${PORT}/app/booking/events`, { headers: { cookie } })
 		expect(events.headers.get('content-type')).toContain('text/event-stream')
 		const reader = events.body!.getReader()
@@ -65,7 +70,13 @@ test("an open calendar's event stream ends at once and does not hold the stop up
 		const stoppedAt = Date.now()
 		server.child.kill('SIGTERM')
 		// The stream ends (its browser reconnects, to another instance) …
-		const ended = await Promise.race([reader.read().then((r) => (r.done ? 'ended' : 'more'), () => 'ended'), sleep(5_000).then(() => 'still open')])
+		const ended = await Promise.race([
+			reader.read().then(
+				(r) => (r.done ? 'ended' : 'more'),
+				() => 'ended',
+			),
+			sleep(5_000).then(() => 'still open'),
+		])
 		expect(ended).toBe('ended')
 		// … and the server exits long before requests under way would be cut (half of SHUTDOWN_SECONDS, 10 s).
 		expect(await server.exitWithin(5_000), server.output()).toBe(0)
@@ -82,7 +93,10 @@ test('a database that stops answering does not keep a stopping server alive: it 
 	const sockets = new Set<net.Socket>()
 	const proxy = net.createServer((client) => {
 		const upstream = net.connect(Number(databaseUrl.port), databaseUrl.hostname)
-		for (const [from, to] of [[client, upstream], [upstream, client]] as const) {
+		for (const [from, to] of [
+			[client, upstream],
+			[upstream, client],
+		] as const) {
 			sockets.add(from)
 			from.on('data', (d: Buffer) => frozen || to.write(d))
 			from.on('error', () => undefined)
@@ -93,7 +107,11 @@ test('a database that stops answering does not keep a stopping server alive: it 
 	const proxied = new URL(databaseUrl)
 	proxied.host = `127.0.0.1:${(proxy.address() as net.AddressInfo).port}`
 
-	const server = startServerProcess(PORT, path.join(tmp, 'frozen'), { DATABASE_URL: proxied.toString(), SHUTDOWN_SECONDS: '2', LOG_LEVEL: 'silent' })
+	const server = startServerProcess(PORT, path.join(tmp, 'frozen'), {
+		DATABASE_URL: proxied.toString(),
+		SHUTDOWN_SECONDS: '2',
+		LOG_LEVEL: 'silent',
+	})
 	try {
 		expect(await server.waitFor(async () => (await server.status('/healthz')) === 200), server.output()).toBe(true)
 		frozen = true

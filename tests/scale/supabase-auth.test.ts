@@ -128,7 +128,9 @@ describe('the Supabase auth adapter in the built server (against a stand-in for 
 		expect(changed.status).toBe(302)
 		expect(standIn.calls).toContain('PUT /auth/v1/user')
 		expect((await call('a', '/auth', { form: { intent: 'login', email, password: PASSWORD, redirectTo: '' } })).status).toBe(400)
-		expect((await call('a', '/auth', { form: { intent: 'login', email, password: 'stand-in password 2', redirectTo: '' } })).status).toBe(302)
+		expect((await call('a', '/auth', { form: { intent: 'login', email, password: 'stand-in password 2', redirectTo: '' } })).status).toBe(
+			302,
+		)
 	})
 
 	test('signing out clears the cookies on the redirect', async () => {

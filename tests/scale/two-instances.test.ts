@@ -121,7 +121,10 @@ describe('two instances on one database', () => {
 		const day = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10)
 		const start = `${day}T09:00:00.000Z`
 		const everyDay = Object.fromEntries(
-			['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [d, { start: '08:00', end: '18:00', enabled: true }]),
+			['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [
+				d,
+				{ start: '08:00', end: '18:00', enabled: true },
+			]),
 		)
 		const [ids] = await cluster.query<{ service: string; provider: string; appointment: string }>(
 			`with m as (insert into public.organization_modules (organization_id, module_id) values ($1, $2)),
@@ -141,7 +144,10 @@ describe('two instances on one database', () => {
 			expect(taken.headers.get('location')).toContain('refused=slot_taken')
 			await new Promise((resolve) => setTimeout(resolve, 100))
 		}
-		const cancelled = await call('a', '/app/booking/calendar', { jar, form: { intent: 'change-status', id: ids!.appointment, change: 'cancel', day } })
+		const cancelled = await call('a', '/app/booking/calendar', {
+			jar,
+			form: { intent: 'change-status', id: ids!.appointment, change: 'cancel', day },
+		})
 		expect(cancelled.status).toBe(302)
 		// B kept the busy times for a while; the database told it they changed.
 		let free = await call('b', details)
@@ -197,9 +203,16 @@ describe('two instances on one database', () => {
 		} finally {
 			await cluster.query('grant select on public.transactions to authenticated')
 		}
-		const lines = cluster.output().slice(logged).split('\n').filter((line) => line.includes('"level":"error"'))
+		const lines = cluster
+			.output()
+			.slice(logged)
+			.split('\n')
+			.filter((line) => line.includes('"level":"error"'))
 		expect(lines, cluster.output().slice(logged)).toHaveLength(1)
-		expect(JSON.parse(lines[0]!.replace(/^\[b\] /, ''))).toMatchObject({ path: '/app/transactions', error: expect.stringContaining('permission denied') })
+		expect(JSON.parse(lines[0]!.replace(/^\[b\] /, ''))).toMatchObject({
+			path: '/app/transactions',
+			error: expect.stringContaining('permission denied'),
+		})
 		expect((await call('b', '/app/transactions', { jar })).status).toBe(200)
 	})
 
@@ -212,9 +225,17 @@ describe('two instances on one database', () => {
 		)
 		const runKey = `${owner.orgId}:2026-11-16`
 		await expect
-			.poll(async () => (await cluster.query(`select 1 from private.job_runs where job = 'weekly-report' and run_key = $1 and finished_at is not null`, [runKey])).length, {
-				timeout: 15_000,
-			})
+			.poll(
+				async () =>
+					(
+						await cluster.query(`select 1 from private.job_runs where job = 'weekly-report' and run_key = $1 and finished_at is not null`, [
+							runKey,
+						])
+					).length,
+				{
+					timeout: 15_000,
+				},
+			)
 			.toBe(1)
 		// Both instances keep ticking every 200 ms with the same "now": a few more rounds.
 		await new Promise((r) => setTimeout(r, 1_500))

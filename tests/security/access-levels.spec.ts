@@ -50,7 +50,9 @@ const SIGNED_IN: Access[] = ['user', 'member', 'module', 'administrator', 'owner
 function refused(entry: RouteSecurity, response: Raw) {
 	if (response.status === 401 || response.status === 403) return true
 	const to = response.headers.location ?? ''
-	return SIGNED_IN.includes(entry.access) && [302, 303].includes(response.status) && (to.startsWith('/auth') || to.startsWith('/onboarding'))
+	return (
+		SIGNED_IN.includes(entry.access) && [302, 303].includes(response.status) && (to.startsWith('/auth') || to.startsWith('/onboarding'))
+	)
 }
 
 /**
@@ -68,8 +70,14 @@ type Cast = { a: Org; cookies: Record<Who, string> }
 
 /** Organization A (with the booking module) and one account of each kind around it. */
 async function cast(base: string): Promise<Cast> {
-	const [a, without, nobody] = await Promise.all([makeOrg(base, 'Levels', 'LevelsOwn'), signUp(base, 'No Module Owner'), withoutOrganization(base)])
-	const [member, manager, administrator] = await Promise.all((['member', 'manager', 'administrator'] as const).map((role) => memberOf(base, a, role)))
+	const [a, without, nobody] = await Promise.all([
+		makeOrg(base, 'Levels', 'LevelsOwn'),
+		signUp(base, 'No Module Owner'),
+		withoutOrganization(base),
+	])
+	const [member, manager, administrator] = await Promise.all(
+		(['member', 'manager', 'administrator'] as const).map((role) => memberOf(base, a, role)),
+	)
 	return {
 		a,
 		cookies: {
@@ -86,7 +94,15 @@ async function cast(base: string): Promise<Cast> {
 
 /** A post of `intent` with a value for every field an owner's intent checks before the role (ids of no row, no delete phrase). */
 function postBody(intent: string) {
-	return new URLSearchParams({ intent, moduleId: OTHER_MODULE_ID, visibility: 'any', upgradeId: NO_ROW, credentialId: NO_ROW, invitationId: NO_ROW, userId: NO_ROW }).toString()
+	return new URLSearchParams({
+		intent,
+		moduleId: OTHER_MODULE_ID,
+		visibility: 'any',
+		upgradeId: NO_ROW,
+		credentialId: NO_ROW,
+		invitationId: NO_ROW,
+		userId: NO_ROW,
+	}).toString()
 }
 
 /** Where a post goes: a module's page is the other module's, so that no post reaches the booking module the walk reads. */
@@ -104,12 +120,22 @@ test('every route refuses whoever is just below its level and lets in whoever is
 		const { below, at } = LADDER[entry.access as Exclude<Access, 'token'>]
 		for (const who of below) {
 			const response = await raw(base, 'GET', path, { headers: { cookie: cookies[who] } })
-			expect.soft(refused(entry, response), `${who}: GET ${path} (${entry.access}) answered ${response.status} ${response.headers.location ?? ''}`).toBe(true)
+			expect
+				.soft(
+					refused(entry, response),
+					`${who}: GET ${path} (${entry.access}) answered ${response.status} ${response.headers.location ?? ''}`,
+				)
+				.toBe(true)
 			checked++
 		}
 		for (const who of at) {
 			const response = await raw(base, 'GET', path, { headers: { cookie: cookies[who] } })
-			expect.soft(letIn(entry, response), `${who}: GET ${path} (${entry.access}) answered ${response.status} ${response.headers.location ?? ''}`).toBe(true)
+			expect
+				.soft(
+					letIn(entry, response),
+					`${who}: GET ${path} (${entry.access}) answered ${response.status} ${response.headers.location ?? ''}`,
+				)
+				.toBe(true)
 			checked++
 		}
 	}
@@ -120,7 +146,12 @@ test('the manage link opens with its token and not without; the other links’ t
 	const base = baseURLOf()
 	const a = await makeOrg(base, 'Token', 'TokenOwn')
 	const tokenRoutes = routeSecurity.filter((e) => e.access === 'token')
-	expect(tokenRoutes.filter((e) => !e.ids).map((e) => e.id).sort()).toEqual(TOKENS_MINTED_ELSEWHERE)
+	expect(
+		tokenRoutes
+			.filter((e) => !e.ids)
+			.map((e) => e.id)
+			.sort(),
+	).toEqual(TOKENS_MINTED_ELSEWHERE)
 	for (const entry of tokenRoutes.filter((e) => e.ids)) {
 		const held = await raw(base, 'GET', concretePath(entry, a, { token: a.appointmentToken }))
 		expect(held.status, `${entry.path} with its token`).toBe(200)
@@ -142,7 +173,10 @@ test('every action refuses whoever is below its level, for every intent, and cha
 		for (const who of LADDER[entry.access as Exclude<Access, 'token'>].below) {
 			for (const intent of entry.post!.intents.length ? entry.post!.intents : ['']) {
 				const response = await raw(base, 'POST', postPath(entry, a), { headers: { ...FORM, cookie: cookies[who] }, body: postBody(intent) })
-				expect(refused(entry, response), `${who}: POST ${entry.path} intent=${intent} answered ${response.status} ${response.headers.location ?? ''}`).toBe(true)
+				expect(
+					refused(entry, response),
+					`${who}: POST ${entry.path} intent=${intent} answered ${response.status} ${response.headers.location ?? ''}`,
+				).toBe(true)
 				checked++
 			}
 		}
@@ -156,11 +190,16 @@ test('an owner’s intent is refused to an administrator, changing nothing, and 
 	const base = baseURLOf()
 	const { a, cookies } = await cast(base)
 	const owned = routeSecurity.filter((e) => e.post?.owner?.length)
-	expect(owned.map((e) => e.id)).toEqual(expect.arrayContaining(['routes/app/settings/organization', 'routes/app/module-marketplace', 'routes/app/module-detail']))
+	expect(owned.map((e) => e.id)).toEqual(
+		expect.arrayContaining(['routes/app/settings/organization', 'routes/app/module-marketplace', 'routes/app/module-detail']),
+	)
 	const before = await fingerprint(a.orgId)
 	for (const entry of owned) {
 		for (const intent of entry.post!.owner!) {
-			const response = await raw(base, 'POST', postPath(entry, a), { headers: { ...FORM, cookie: cookies.administrator }, body: postBody(intent) })
+			const response = await raw(base, 'POST', postPath(entry, a), {
+				headers: { ...FORM, cookie: cookies.administrator },
+				body: postBody(intent),
+			})
 			expect(response.status, `administrator: POST ${entry.path} intent=${intent}`).toBe(403)
 		}
 	}

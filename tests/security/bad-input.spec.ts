@@ -22,7 +22,9 @@ test.afterAll(async () => {
 
 // Signing out ends the walk's session: last.
 const UPLOADS = ['routes/app/imports/upload', 'routes/app/settings/profile', 'routes/app/settings/organization', 'routes/app/clients']
-const actions = routeSecurity.filter((e) => e.post !== null).sort((x, y) => Number(x.id === 'routes/auth/sign-out') - Number(y.id === 'routes/auth/sign-out'))
+const actions = routeSecurity
+	.filter((e) => e.post !== null)
+	.sort((x, y) => Number(x.id === 'routes/auth/sign-out') - Number(y.id === 'routes/auth/sign-out'))
 
 test('an unknown intent and each intent without its fields: a 4xx or the form’s error, never a 5xx, and a refusal changes nothing', async () => {
 	test.setTimeout(240_000)
@@ -34,14 +36,19 @@ test('an unknown intent and each intent without its fields: a 4xx or the form’
 		const { intents, bare = [] } = entry.post!
 		// The sign-in pages are posted to signed out, as they are used.
 		const cookie = entry.access === 'guest' ? '' : org.cookie
-		const bodies: Array<[string, string]> = [['unknown intent', 'intent=no-such-intent'], ['no fields', ''], ...intents.map((i): [string, string] => [`${i} alone`, `intent=${i}`])]
+		const bodies: Array<[string, string]> = [
+			['unknown intent', 'intent=no-such-intent'],
+			['no fields', ''],
+			...intents.map((i): [string, string] => [`${i} alone`, `intent=${i}`]),
+		]
 		for (const [label, body] of bodies) {
 			const before = await fingerprint(org.orgId, db)
 			const response = await raw(base, 'POST', path, { headers: { ...FORM, cookie }, body })
 			const what = `${label}: POST ${path} → ${response.status}`
 			expect(response.status, what).toBeLessThan(500)
 			if (response.status >= 400) expect(response.body.length, `${what} explains`).toBeGreaterThan(0)
-			if (label === 'unknown intent' && intents.length > 0 && (response.status < 400 || response.status >= 500)) wrong.push(`${what}: not a 4xx`)
+			if (label === 'unknown intent' && intents.length > 0 && (response.status < 400 || response.status >= 500))
+				wrong.push(`${what}: not a 4xx`)
 			// What a bare intent does needs no field (deactivate the module the path names); anything else must change nothing.
 			if (!bare.includes(label.replace(/ alone$/, '')) && (await fingerprint(org.orgId, db)) !== before) wrong.push(`${what}: changed data`)
 		}
@@ -60,7 +67,9 @@ test('a 10 MB body, invalid UTF-8 in the body, the query or a multipart field: a
 	const multipart = (name: string, value: Buffer, filename?: string) =>
 		Buffer.concat([
 			Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="intent"\r\n\r\nno-such-intent\r\n`),
-			Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"${filename ? `; filename="${filename}"\r\nContent-Type: image/png` : ''}\r\n\r\n`),
+			Buffer.from(
+				`--${boundary}\r\nContent-Disposition: form-data; name="${name}"${filename ? `; filename="${filename}"\r\nContent-Type: image/png` : ''}\r\n\r\n`,
+			),
 			value,
 			Buffer.from(`\r\n--${boundary}--\r\n`),
 		])
@@ -73,7 +82,17 @@ test('a 10 MB body, invalid UTF-8 in the body, the query or a multipart field: a
 			['a declared 10 MB form', FORM, bigForm, false, 413],
 			['a streamed 10 MB form', FORM, bigForm, true, 413],
 			// Parsed in full (it is under the upload cap), so sent where uploads are read and to one route that takes none.
-			...(UPLOADS.includes(entry.id) ? [['a 10 MB file in a multipart form', MULTIPART, multipart('file', big, 'big.png'), false, null] as [string, Record<string, string>, Buffer, boolean, null]] : []),
+			...(UPLOADS.includes(entry.id)
+				? [
+						['a 10 MB file in a multipart form', MULTIPART, multipart('file', big, 'big.png'), false, null] as [
+							string,
+							Record<string, string>,
+							Buffer,
+							boolean,
+							null,
+						],
+					]
+				: []),
 			['invalid UTF-8 in a form', FORM, Buffer.concat([Buffer.from('intent=x&name='), badUtf8]), false, 400],
 			['invalid UTF-8 in a multipart field', MULTIPART, multipart('name', badUtf8), false, null],
 		]
@@ -92,12 +111,17 @@ test('a 10 MB body, invalid UTF-8 in the body, the query or a multipart field: a
 			if (status !== null) expect(response.status, `${label}: POST ${path}`).toBe(status)
 			expect(response.status, `${label}: POST ${path}`).toBeLessThan(500)
 			expect(response.status, `${label}: POST ${path}`).toBeGreaterThanOrEqual(300)
-			if (response.status >= 400) expect(response.body, `${label}: POST ${path}`).toMatch(/could not be processed|too large|not valid|invalid|not sent by one of this site|\w{4,}/i)
+			if (response.status >= 400)
+				expect(response.body, `${label}: POST ${path}`).toMatch(
+					/could not be processed|too large|not valid|invalid|not sent by one of this site|\w{4,}/i,
+				)
 		}
 	}
 	for (const entry of routeSecurity.filter((e) => e.html)) {
 		const path = concretePath(entry, org)
-		const response = await raw(base, 'GET', `${path}${path.includes('?') ? '&' : '?'}q=%C3%28%FF&page=%FE`, { headers: { cookie: org.cookie } })
+		const response = await raw(base, 'GET', `${path}${path.includes('?') ? '&' : '?'}q=%C3%28%FF&page=%FE`, {
+			headers: { cookie: org.cookie },
+		})
 		expect(response.status, `invalid UTF-8 in the query of ${path}`).toBeLessThan(500)
 	}
 	expect(await fingerprint(org.orgId, db)).toBe(before)
@@ -106,7 +130,8 @@ test('a 10 MB body, invalid UTF-8 in the body, the query or a multipart field: a
 })
 
 /** `rows[3].name` → `rows[].name`, `hours.monday.start` → `hours.{day}.start`: the list names such fields once. */
-const fieldName = (name: string) => name.replace(/\[\d+\]/g, '[]').replace(/\.(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\./, '.{day}.')
+const fieldName = (name: string) =>
+	name.replace(/\[\d+\]/g, '[]').replace(/\.(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\./, '.{day}.')
 
 test('SQL and HTML meta-characters in every text field of every form: never a 5xx, and what is stored is shown escaped', async () => {
 	test.setTimeout(240_000)
@@ -117,21 +142,37 @@ test('SQL and HTML meta-characters in every text field of every form: never a 5x
 	for (const entry of actions) {
 		for (const page of entry.post!.pages ?? []) {
 			const html = (await raw(base, 'GET', page, { headers: { cookie: org.cookie } })).body
-			const forms = formsOf(html, new URL(page, base).toString()).filter((f) => f.method === 'post' && new URL(f.action).pathname === new URL(page, base).pathname.replace(/\/$/, '') || (f.method === 'post' && new URL(f.action).pathname === entry.path))
+			const forms = formsOf(html, new URL(page, base).toString()).filter(
+				(f) =>
+					(f.method === 'post' && new URL(f.action).pathname === new URL(page, base).pathname.replace(/\/$/, '')) ||
+					(f.method === 'post' && new URL(f.action).pathname === entry.path),
+			)
 			expect(forms.length, `${page} renders a form that posts to ${entry.path}`).toBeGreaterThan(0)
 			for (const form of forms) {
 				for (const field of form.textFields) {
-					if (!entry.post!.fields.includes(fieldName(field)) && !['__intent__', 'intent', ORGANIZATION_FIELD].includes(field)) unlisted.push(`${entry.id}: ${fieldName(field)}`)
+					if (!entry.post!.fields.includes(fieldName(field)) && !['__intent__', 'intent', ORGANIZATION_FIELD].includes(field))
+						unlisted.push(`${entry.id}: ${fieldName(field)}`)
 				}
 				// Each hostile string in every text field at once, then all of them together in each
 				// field a user types in alone (so that one field's refusal does not hide another's crash).
 				const typed = form.textFields.filter((f) => !form.hiddenFields.includes(f))
-				const sends: Array<[string | null, string]> = [...HOSTILE.map((h): [null, string] => [null, h]), ...typed.map((f): [string, string] => [f, HOSTILE.join(' ')])]
+				const sends: Array<[string | null, string]> = [
+					...HOSTILE.map((h): [null, string] => [null, h]),
+					...typed.map((f): [string, string] => [f, HOSTILE.join(' ')]),
+				]
 				for (const [target, hostile] of sends) {
 					// The form's organization stays (a hostile one is refused before any action, tests/unit/request-guard.test.ts).
-					const values = form.fields.map(([name, value]): [string, string] => [name, (target === null ? form.textFields.includes(name) && name !== 'intent' && name !== ORGANIZATION_FIELD : name === target) ? hostile : value])
+					const values = form.fields.map(([name, value]): [string, string] => [
+						name,
+						(target === null ? form.textFields.includes(name) && name !== 'intent' && name !== ORGANIZATION_FIELD : name === target)
+							? hostile
+							: value,
+					])
 					const action = new URL(form.action)
-					const response = await raw(base, 'POST', action.pathname + action.search, { headers: { ...FORM, cookie: org.cookie }, body: new URLSearchParams(values).toString() })
+					const response = await raw(base, 'POST', action.pathname + action.search, {
+						headers: { ...FORM, cookie: org.cookie },
+						body: new URLSearchParams(values).toString(),
+					})
 					expect(response.status, `${hostile} in ${target ?? 'every text field'} of ${form.action}`).toBeLessThan(500)
 					sent++
 				}
@@ -146,7 +187,11 @@ test('SQL and HTML meta-characters in every text field of every form: never a 5x
 	const [script, , img] = HOSTILE as [string, string, string]
 	await withDatabase(async (client) => {
 		await client.query(`insert into public.clients (organization_id, name, company) values ($1, $2, $3)`, [org.orgId, script, img])
-		await client.query(`insert into public.transactions (organization_id, amount, description, external_id) values ($1, 1, $2, $3)`, [org.orgId, img, script])
+		await client.query(`insert into public.transactions (organization_id, amount, description, external_id) values ($1, 1, $2, $3)`, [
+			org.orgId,
+			img,
+			script,
+		])
 		await client.query(`update public.profiles set full_name = $2 where user_id = $1`, [org.userId, img])
 		await client.query(`update public.organizations set name = $2, description = $3 where id = $1`, [org.orgId, script, img])
 		await client.query(`update public.booking_providers set display_name = $2, bio = $3 where id = $1`, [org.providerId, img, script])
@@ -164,7 +209,15 @@ test('SQL and HTML meta-characters in every text field of every form: never a 5x
 	expect(pages).toBeGreaterThan(30)
 	const clients = await raw(base, 'GET', '/app/clients', { headers: { cookie: org.cookie } })
 	expect(clients.body).toContain('&lt;script&gt;alert(1)&lt;/script&gt;')
-	const booked = await raw(base, 'GET', concretePath(routeSecurity.find((e) => e.id === 'routes/book/booked')!, org, { token: org.appointmentToken }))
+	const booked = await raw(
+		base,
+		'GET',
+		concretePath(
+			routeSecurity.find((e) => e.id === 'routes/book/booked')!,
+			org,
+			{ token: org.appointmentToken },
+		),
+	)
 	expect(booked.status).toBe(200)
 	expect(booked.body).toContain('&lt;img src=x onerror=alert(1)&gt;')
 })

@@ -20,7 +20,14 @@ function raw(baseURL: string, method: string, path: string, options: { headers?:
 	const length = options.body === undefined ? {} : { 'content-length': String(Buffer.byteLength(options.body)) }
 	return new Promise<Raw>((resolve, reject) => {
 		const req = http.request(
-			{ host: url.hostname, port: url.port, method, path: url.pathname + url.search, headers: { ...length, ...options.headers }, timeout: 5_000 },
+			{
+				host: url.hostname,
+				port: url.port,
+				method,
+				path: url.pathname + url.search,
+				headers: { ...length, ...options.headers },
+				timeout: 5_000,
+			},
 			(res) => {
 				const chunks: Buffer[] = []
 				res.on('data', (c: Buffer) => chunks.push(c))
@@ -47,7 +54,30 @@ async function sessionCookie(request: import('@playwright/test').APIRequestConte
 
 test.describe('any method on any path', () => {
 	const methods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE', 'PROPFIND', 'FOO']
-	const paths = ['/', '/auth', '/auth/forgot-password', '/app/dashboard', '/app/transactions?edit=1', '/app/reports/export.csv', '/app/module-marketplace', '/app/modules/b0000000-0000-4000-8000-000000000001/settings.json', '/app/gears?page=x', '/app/booking/calendar?day=9999-12-31', '/app/booking/analytics?from=9999-01-01&to=10000-01-01', '/app/booking/events', '/app/booking/providers/9999999999/hours', '/app/transactions/import/9999999999', '/storage/avatars/..%2F..%2Fetc%2Fpasswd', '/book/x/slot?date=9999-12-31&service=1', '/book/x/booked/1?token=%00', '/unsubscribe?token=%00', '/healthz', '/no/such/page', '/locales/en/common.json', '/assets/none.js']
+	const paths = [
+		'/',
+		'/auth',
+		'/auth/forgot-password',
+		'/app/dashboard',
+		'/app/transactions?edit=1',
+		'/app/reports/export.csv',
+		'/app/module-marketplace',
+		'/app/modules/b0000000-0000-4000-8000-000000000001/settings.json',
+		'/app/gears?page=x',
+		'/app/booking/calendar?day=9999-12-31',
+		'/app/booking/analytics?from=9999-01-01&to=10000-01-01',
+		'/app/booking/events',
+		'/app/booking/providers/9999999999/hours',
+		'/app/transactions/import/9999999999',
+		'/storage/avatars/..%2F..%2Fetc%2Fpasswd',
+		'/book/x/slot?date=9999-12-31&service=1',
+		'/book/x/booked/1?token=%00',
+		'/unsubscribe?token=%00',
+		'/healthz',
+		'/no/such/page',
+		'/locales/en/common.json',
+		'/assets/none.js',
+	]
 
 	test('gets a proper answer (never a 5xx), other methods a 405 with Allow, and the server keeps serving', async ({ request }) => {
 		test.setTimeout(60_000)
@@ -56,7 +86,10 @@ test.describe('any method on any path', () => {
 			for (const method of methods) {
 				for (const path of paths) {
 					const headers: Record<string, string> = { ...FORM, ...(signedIn ? { cookie } : {}) }
-					const response = await raw(baseURLOf(), method, path, { headers, body: ['GET', 'HEAD', 'OPTIONS', 'TRACE'].includes(method) ? undefined : 'intent=nothing' })
+					const response = await raw(baseURLOf(), method, path, {
+						headers,
+						body: ['GET', 'HEAD', 'OPTIONS', 'TRACE'].includes(method) ? undefined : 'intent=nothing',
+					})
 					expect(response.status, `${method} ${path}`).toBeLessThan(500)
 					if (method === 'FOO') {
 						// Not an HTTP method at all: Node's parser answers 400 before any of our code.
@@ -77,7 +110,12 @@ test.describe('any method on any path', () => {
 test.describe('requests that used to hang or crash', () => {
 	test('a report range in year 9999 answers at once with a translated 400, and the export too', async ({ request }) => {
 		await signUpByRequest(request, newAccount('Far Future'))
-		for (const [from, to] of [['9999-12-01', '9999-12-31'], ['2026-01-01', '9999-12-31'], ['10000-01-01', '10000-02-01'], ['0001-01-01', '2026-01-01']]) {
+		for (const [from, to] of [
+			['9999-12-01', '9999-12-31'],
+			['2026-01-01', '9999-12-31'],
+			['10000-01-01', '10000-02-01'],
+			['0001-01-01', '2026-01-01'],
+		]) {
 			const page = await request.get(`/app/reports?range=custom&from=${from}&to=${to}`, { timeout: 5_000 })
 			expect(page.status(), `${from}..${to}`).toBe(400)
 			expect(await page.text()).toContain('Invalid')
@@ -89,8 +127,17 @@ test.describe('requests that used to hang or crash', () => {
 	test('a 10-digit row index on the transactions and clients saves is refused at once and saves nothing', async ({ request }) => {
 		const { account } = await sessionCookie(request)
 		for (const screen of ['transactions', 'clients']) {
-			for (const name of ['rows[4294967294].amount', 'rows[0004294967294].name', 'rows[99999999999999999999].name', 'rows[ 4294967294 ].name']) {
-				const response = await request.post(`/app/${screen}?edit=1`, { form: { intent: 'save', [name]: '1' }, maxRedirects: 0, timeout: 5_000 })
+			for (const name of [
+				'rows[4294967294].amount',
+				'rows[0004294967294].name',
+				'rows[99999999999999999999].name',
+				'rows[ 4294967294 ].name',
+			]) {
+				const response = await request.post(`/app/${screen}?edit=1`, {
+					form: { intent: 'save', [name]: '1' },
+					maxRedirects: 0,
+					timeout: 5_000,
+				})
 				expect(response.status(), `${screen} ${name}`).toBe(413)
 			}
 			const intent = JSON.stringify({ type: 'insert', payload: { name: 'rows', index: 4294967294 } })
@@ -126,7 +173,16 @@ test.describe('links and redirects', () => {
 		expect(mail).not.toContain('evil.example')
 	})
 
-	for (const target of ['/.//evil.example/phish', '/./\\evil.example', '/a/..//evil.example', '/%2F%2Fevil.example', '//evil.example', '/\\evil.example', 'https://evil.example', 'javascript:alert(1)']) {
+	for (const target of [
+		'/.//evil.example/phish',
+		'/./\\evil.example',
+		'/a/..//evil.example',
+		'/%2F%2Fevil.example',
+		'//evil.example',
+		'/\\evil.example',
+		'https://evil.example',
+		'javascript:alert(1)',
+	]) {
 		test(`sign-in and the language switch never send the browser off-site for redirectTo=${target}`, async ({ request }) => {
 			const account = newAccount('Redirected')
 			await signUpByRequest(request, account)
@@ -137,7 +193,10 @@ test.describe('links and redirects', () => {
 			expect(signIn.status()).toBe(302)
 			const base = new URL(baseURLOf())
 			expect(new URL(signIn.headers().location!, base).host).toBe(base.host)
-			const language = await request.post('/preferences', { form: { intent: 'language', language: 'en', redirectTo: target }, maxRedirects: 0 })
+			const language = await request.post('/preferences', {
+				form: { intent: 'language', language: 'en', redirectTo: target },
+				maxRedirects: 0,
+			})
 			expect(new URL(language.headers().location!, base).host).toBe(base.host)
 		})
 	}
@@ -146,7 +205,20 @@ test.describe('links and redirects', () => {
 test.describe('bad bodies get a 4xx with a message', () => {
 	// Every action of the list (app/route-security.ts), with ids that name no row.
 	const nobody = '00000000-0000-4000-8000-000000000000'
-	const placeholder: Org = { email: '', password: '', cookie: '', userId: nobody, orgId: nobody, slug: 'no-such-organization', clientId: nobody, providerId: nobody, serviceId: nobody, appointmentId: nobody, appointmentToken: '', batchId: nobody }
+	const placeholder: Org = {
+		email: '',
+		password: '',
+		cookie: '',
+		userId: nobody,
+		orgId: nobody,
+		slug: 'no-such-organization',
+		clientId: nobody,
+		providerId: nobody,
+		serviceId: nobody,
+		appointmentId: nobody,
+		appointmentToken: '',
+		batchId: nobody,
+	}
 	const actions = routeSecurity.filter((e) => e.post !== null).map((e) => concretePath(e, placeholder, { post: true }))
 
 	test('JSON, text, no body, malformed multipart and invalid UTF-8 on every action', async ({ request }) => {
@@ -188,8 +260,21 @@ test.describe('bad bodies get a 4xx with a message', () => {
 		test.skip(javaScriptEnabled, 'the forms are read as the server renders them, without JavaScript')
 		const { account } = await sessionCookie(request)
 		await page.context().addCookies((await request.storageState()).cookies)
-		const screens = ['/auth', '/auth?mode=signup', '/auth/forgot-password', '/app/transactions?edit=1&add=1', '/app/clients?edit=1&add=1', '/app/transactions', '/app/clients', '/app/categories', '/app/reports', '/app/dashboard',
-			'/app/module-marketplace?module=b0000000-0000-4000-8000-000000000001', '/app/modules/b0000000-0000-4000-8000-000000000004?upgrade=c0000000-0000-4000-8000-000000000010', '/app/plans']
+		const screens = [
+			'/auth',
+			'/auth?mode=signup',
+			'/auth/forgot-password',
+			'/app/transactions?edit=1&add=1',
+			'/app/clients?edit=1&add=1',
+			'/app/transactions',
+			'/app/clients',
+			'/app/categories',
+			'/app/reports',
+			'/app/dashboard',
+			'/app/module-marketplace?module=b0000000-0000-4000-8000-000000000001',
+			'/app/modules/b0000000-0000-4000-8000-000000000004?upgrade=c0000000-0000-4000-8000-000000000010',
+			'/app/plans',
+		]
 		let checked = 0
 		for (const screen of screens) {
 			await page.goto(screen)
@@ -258,7 +343,10 @@ async function formsOf(page: import('@playwright/test').Page) {
 				if (element instanceof HTMLInputElement && ['checkbox', 'radio'].includes(element.type) && !element.checked) continue
 				if (element instanceof HTMLButtonElement) continue
 				fields.push([element.name, element.value])
-				const text = element instanceof HTMLTextAreaElement || (element instanceof HTMLInputElement && ['text', 'email', 'search', 'password', 'tel', 'url', 'hidden', 'number', 'date'].includes(element.type))
+				const text =
+					element instanceof HTMLTextAreaElement ||
+					(element instanceof HTMLInputElement &&
+						['text', 'email', 'search', 'password', 'tel', 'url', 'hidden', 'number', 'date'].includes(element.type))
 				if (text) textFields.push(element.name)
 			}
 			const submitter = f.querySelector<HTMLButtonElement>('button[type=submit][name], button:not([type])[name]')

@@ -53,7 +53,13 @@ test('every HTML page: a fresh nonce on every script, frame-ancestors, nosniff a
 	expect(checked).toBeGreaterThan(pages.length - 5)
 	// Error pages too: a 404, a 403 of a module the organization lacks, a 400 of the request guard.
 	const other = await makeOrg(base, 'Bare', 'BareOwn')
-	for (const [path, status, cookie] of [['/no/such/page', 404, ''], ['/app/no-such-page', 404, org.cookie], ['/app/transactions/import/00000000-0000-4000-8000-000000000000', 404, org.cookie], ['/app/reports?range=custom&from=9999-01-01&to=9999-02-01', 400, org.cookie], ['/book/no-such-organization/service', 404, '']] as const) {
+	for (const [path, status, cookie] of [
+		['/no/such/page', 404, ''],
+		['/app/no-such-page', 404, org.cookie],
+		['/app/transactions/import/00000000-0000-4000-8000-000000000000', 404, org.cookie],
+		['/app/reports?range=custom&from=9999-01-01&to=9999-02-01', 400, org.cookie],
+		['/book/no-such-organization/service', 404, ''],
+	] as const) {
 		const response = await raw(base, 'GET', path, { headers: { cookie } })
 		expect(response.status, path).toBe(status)
 		expectHeaders(response, path)
@@ -79,11 +85,18 @@ test('HTML pages reach a browser gzipped in one piece: no bigger on the wire tha
 	// sent the transactions page as 24 KB instead of 15 KB to phones on slow connections.
 	const base = baseURLOf()
 	const org = await makeOrg(base, 'Gzip', 'GzipOwn')
-	for (const [path, cookie] of [['/', ''], ['/app/dashboard', org.cookie], ['/app/transactions', org.cookie], [`/book/${org.slug}/service`, '']] as const) {
+	for (const [path, cookie] of [
+		['/', ''],
+		['/app/dashboard', org.cookie],
+		['/app/transactions', org.cookie],
+		[`/book/${org.slug}/service`, ''],
+	] as const) {
 		const { encoding, wire } = await gzipped(base, path, cookie)
 		expect(encoding, path).toBe('gzip')
 		const page = gunzipSync(wire)
 		expect(page.toString('utf8'), path).toMatch(/<\/html>\s*$/)
-		expect(wire.length, `${path}: ${wire.length} bytes on the wire for ${page.length} of HTML`).toBeLessThanOrEqual(gzipSync(page).length * 1.1)
+		expect(wire.length, `${path}: ${wire.length} bytes on the wire for ${page.length} of HTML`).toBeLessThanOrEqual(
+			gzipSync(page).length * 1.1,
+		)
 	}
 })

@@ -58,7 +58,8 @@ export function formsOf(html: string, pageUrl: string): HtmlForm[] {
 		// The button a user presses to send it: the one named `intent` when there is one.
 		const buttons = [...inner.matchAll(/<button\b[^>]*\sname=[^>]*>/gi)].map((m) => m[0])
 		const submitter = buttons.find((b) => attr(b, 'name') === 'intent') ?? buttons[0]
-		if (submitter && attr(submitter, 'name') && (attr(submitter, 'type') ?? 'submit') === 'submit') fields.push([attr(submitter, 'name')!, attr(submitter, 'value') ?? ''])
+		if (submitter && attr(submitter, 'name') && (attr(submitter, 'type') ?? 'submit') === 'submit')
+			fields.push([attr(submitter, 'name')!, attr(submitter, 'value') ?? ''])
 		forms.push({ method, action, fields, textFields, hiddenFields })
 	}
 	return forms

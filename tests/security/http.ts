@@ -10,7 +10,12 @@ export const FORM = { 'content-type': 'application/x-www-form-urlencoded' }
  * answers before it has read the whole body (a 413) may close the socket while the body is
  * still being written: the answer it sent is returned.
  */
-export function raw(baseURL: string, method: string, path: string, options: { headers?: Record<string, string>; body?: string | Buffer; chunked?: boolean } = {}) {
+export function raw(
+	baseURL: string,
+	method: string,
+	path: string,
+	options: { headers?: Record<string, string>; body?: string | Buffer; chunked?: boolean } = {},
+) {
 	// A path is sent as written (`//evil.example` stays a path on this server, not another host).
 	const literal = path.startsWith('/')
 	const url = new URL(literal ? '/' : path, baseURL)
@@ -19,7 +24,14 @@ export function raw(baseURL: string, method: string, path: string, options: { he
 		let answered: Raw | null = null
 		let responded = false
 		const req = http.request(
-			{ host: url.hostname, port: url.port, method, path: literal ? path : url.pathname + url.search, headers: { ...length, ...options.headers }, timeout: 10_000 },
+			{
+				host: url.hostname,
+				port: url.port,
+				method,
+				path: literal ? path : url.pathname + url.search,
+				headers: { ...length, ...options.headers },
+				timeout: 10_000,
+			},
 			(res) => {
 				responded = true
 				if (String(res.headers['content-type']).startsWith('text/event-stream')) {
@@ -66,7 +78,12 @@ export function raw(baseURL: string, method: string, path: string, options: { he
 
 /** The `name=value` pairs of a response's Set-Cookie headers, merged into a Cookie header. */
 export function mergeCookies(cookie: string, headers: http.IncomingHttpHeaders) {
-	const jar = new Map(cookie.split('; ').filter(Boolean).map((pair) => [pair.split('=')[0]!, pair] as const))
+	const jar = new Map(
+		cookie
+			.split('; ')
+			.filter(Boolean)
+			.map((pair) => [pair.split('=')[0]!, pair] as const),
+	)
 	for (const line of headers['set-cookie'] ?? []) {
 		const pair = line.split(';')[0]!
 		const name = pair.split('=')[0]!

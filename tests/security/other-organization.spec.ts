@@ -41,21 +41,39 @@ test('every route, asked for organization B’s rows by a member of A or by anyo
 	const before = await fingerprint(b.orgId)
 	let checked = 0
 	for (const entry of routeSecurity) {
-		for (const [who, cookie] of [['member of A', a.cookie], ['signed out', '']] as const) {
+		for (const [who, cookie] of [
+			['member of A', a.cookie],
+			['signed out', ''],
+		] as const) {
 			// B's ids; for the manage link: no token, A's token, and a made-up one.
 			const tokens = entry.id.startsWith('routes/book/booked') ? [undefined, a.appointmentToken, 'x'.repeat(32)] : [undefined]
 			for (const token of tokens) {
 				const path = concretePath(entry, b, { token })
 				const requests: Array<[string, string | undefined]> = [['GET', undefined]]
 				// (Signing out would end A's session, which the other tests of this file use.)
-				if (entry.post && !(entry.id === 'routes/auth/sign-out' && cookie)) for (const intent of entry.post.intents.length ? entry.post.intents : ['']) requests.push(['POST', new URLSearchParams({ intent, id: b.appointmentId, clientId: b.clientId, batchId: b.batchId, organizationId: b.orgId }).toString()])
+				if (entry.post && !(entry.id === 'routes/auth/sign-out' && cookie))
+					for (const intent of entry.post.intents.length ? entry.post.intents : [''])
+						requests.push([
+							'POST',
+							new URLSearchParams({
+								intent,
+								id: b.appointmentId,
+								clientId: b.clientId,
+								batchId: b.batchId,
+								organizationId: b.orgId,
+							}).toString(),
+						])
 				for (const [method, body] of requests) {
-					const response = await raw(base, method, method === 'POST' ? concretePath(entry, b, { token, post: true }) : path, { headers: { ...FORM, cookie }, body })
+					const response = await raw(base, method, method === 'POST' ? concretePath(entry, b, { token, post: true }) : path, {
+						headers: { ...FORM, cookie },
+						body,
+					})
 					const label = `${who}: ${method} ${path} ${body ?? ''}`
 					expect(response.status, label).toBeLessThan(500)
 					expect(response.body, label).not.toContain(MARKER)
 					expect(response.headers.location ?? '', label).not.toContain(MARKER)
-					if (hasOrgIds(entry)) expect(refused(method, response.status, response.headers.location), `${label} answered ${response.status}`).toBe(true)
+					if (hasOrgIds(entry))
+						expect(refused(method, response.status, response.headers.location), `${label} answered ${response.status}`).toBe(true)
 					checked++
 				}
 			}
@@ -71,8 +89,18 @@ test('every action of the signed-in app, posted by a member of A with organizati
 	let checked = 0
 	for (const entry of routeSecurity.filter((e) => e.post && e.path.startsWith('/app'))) {
 		for (const intent of entry.post!.intents.length ? entry.post!.intents : ['']) {
-			const body = new URLSearchParams({ intent, [ORGANIZATION_FIELD]: b.orgId, id: b.appointmentId, name: 'Hijacked', clientId: b.clientId, batchId: b.batchId })
-			const response = await raw(base, 'POST', concretePath(entry, a, { post: true }), { headers: { ...FORM, cookie: a.cookie }, body: body.toString() })
+			const body = new URLSearchParams({
+				intent,
+				[ORGANIZATION_FIELD]: b.orgId,
+				id: b.appointmentId,
+				name: 'Hijacked',
+				clientId: b.clientId,
+				batchId: b.batchId,
+			})
+			const response = await raw(base, 'POST', concretePath(entry, a, { post: true }), {
+				headers: { ...FORM, cookie: a.cookie },
+				body: body.toString(),
+			})
 			const label = `POST ${entry.path} intent=${intent}`
 			// Sent back to the page it came from, with "Nothing was saved".
 			expect(response.status, label).toBe(302)
@@ -97,7 +125,10 @@ test('the data requests of every signed-in screen, with B’s ids, carry none of
 
 test('a member of A who names organization B as the current one (form or forged cookie) stays in A', async () => {
 	const base = baseURLOf()
-	const switched = await raw(base, 'POST', '/preferences', { headers: { ...FORM, cookie: a.cookie }, body: `intent=organization&organizationId=${b.orgId}&redirectTo=/app/clients` })
+	const switched = await raw(base, 'POST', '/preferences', {
+		headers: { ...FORM, cookie: a.cookie },
+		body: `intent=organization&organizationId=${b.orgId}&redirectTo=/app/clients`,
+	})
 	expect(switched.status).toBe(403)
 	expect(switched.headers['set-cookie'] ?? []).toEqual([])
 
@@ -132,7 +163,9 @@ test('the manage link of B’s booking opens only with B’s own slug, id and to
 			expect(response.body, path).not.toContain(MARKER)
 		}
 	}
-	const status = await withDatabase((db) => db.query<{ status: string }>('select status::text from public.booking_appointments where id = $1', [b.appointmentId]))
+	const status = await withDatabase((db) =>
+		db.query<{ status: string }>('select status::text from public.booking_appointments where id = $1', [b.appointmentId]),
+	)
 	expect(status.rows[0]!.status).toBe('confirmed')
 })
 

@@ -17,7 +17,9 @@ function flatten(entries: RouteConfigEntry[], parent = ''): Array<[string, strin
 }
 
 test('every route of the route table has one entry in the security list, and every entry a route', () => {
-	const table = flatten(routes).map(([id, path]) => `${id} ${path}`).sort()
+	const table = flatten(routes)
+		.map(([id, path]) => `${id} ${path}`)
+		.sort()
 	const list = routeSecurity.map((r) => `${r.id} ${r.path}${r.index ? ' (index)' : ''}`).sort()
 	expect(list, 'app/route-security.ts must describe exactly the routes of app/routes.ts').toEqual(table)
 	expect(new Set(routeSecurity.map((r) => r.id)).size).toBe(routeSecurity.length)

@@ -51,8 +51,19 @@ async function everyCookie(base: string) {
 		lines.push(...cookieLines(response.headers))
 		cookie = mergeCookies(cookie, response.headers)
 	}
-	const orgId = await withDatabase(async (db) => (await db.query<{ id: string }>(`select m.organization_id as id from public.organization_members m join auth.users u on u.id = m.user_id where u.email = $1`, [account.email])).rows[0]!.id)
-	const switched = await raw(base, 'POST', '/preferences', { headers: { ...FORM, cookie }, body: `intent=organization&organizationId=${orgId}&redirectTo=/app` })
+	const orgId = await withDatabase(
+		async (db) =>
+			(
+				await db.query<{ id: string }>(
+					`select m.organization_id as id from public.organization_members m join auth.users u on u.id = m.user_id where u.email = $1`,
+					[account.email],
+				)
+			).rows[0]!.id,
+	)
+	const switched = await raw(base, 'POST', '/preferences', {
+		headers: { ...FORM, cookie },
+		body: `intent=organization&organizationId=${orgId}&redirectTo=/app`,
+	})
 	lines.push(...cookieLines(switched.headers))
 	const out = await raw(base, 'POST', '/auth/sign-out', { headers: { ...FORM, cookie }, body: '' })
 	lines.push(...cookieLines(out.headers))
@@ -95,7 +106,8 @@ test('behind an https PUBLIC_URL every cookie is Secure too', async () => {
 		for (let i = 0; ; i++) {
 			const up = await raw(base, 'GET', '/healthz').catch(() => null)
 			if (up?.status === 200) break
-			if (i > 120 || server.exitCode !== null) throw new Error(`the https-configured server did not start (exit code ${server.exitCode}): ${stderr}`)
+			if (i > 120 || server.exitCode !== null)
+				throw new Error(`the https-configured server did not start (exit code ${server.exitCode}): ${stderr}`)
 			await new Promise((r) => setTimeout(r, 500))
 		}
 		const byName = expectFlags(await everyCookie(base), true)
@@ -136,18 +148,31 @@ test('a session cookie replayed after sign-out is refused', async () => {
 		expect(replay.status, path).not.toBe(200)
 		expect(replay.body, path).not.toContain(account.email)
 	}
-	const post = await raw(base, 'POST', '/app/settings?index', { headers: { ...FORM, cookie }, body: 'intent=profile&fullName=Replayed%20Again' })
+	const post = await raw(base, 'POST', '/app/settings?index', {
+		headers: { ...FORM, cookie },
+		body: 'intent=profile&fullName=Replayed%20Again',
+	})
 	expect([302, 401, 403]).toContain(post.status)
 	if (post.status === 302) expect(post.headers.location).toMatch(/^\/auth/)
-	const name = await withDatabase(async (db) => (await db.query<{ n: string }>(`select full_name as n from public.profiles p join auth.users u on u.id = p.user_id where u.email = $1`, [account.email])).rows[0]!.n)
+	const name = await withDatabase(
+		async (db) =>
+			(
+				await db.query<{ n: string }>(
+					`select full_name as n from public.profiles p join auth.users u on u.id = p.user_id where u.email = $1`,
+					[account.email],
+				)
+			).rows[0]!.n,
+	)
 	expect(name).toBe('Replayed')
 })
 
 test('a session ends after 7 idle days and after 30 days however active; a 6-day pause does not end it', async () => {
 	const base = baseURLOf()
 	const account = await signUp(base, 'Aging')
-	const age = async (cookie: string, set: string) => withDatabase((db) => db.query(`update auth.sessions set ${set} where token_hash = $1`, [sessionRow(cookie)]))
-	const rows = async (cookie: string) => withDatabase(async (db) => (await db.query(`select 1 from auth.sessions where token_hash = $1`, [sessionRow(cookie)])).rowCount)
+	const age = async (cookie: string, set: string) =>
+		withDatabase((db) => db.query(`update auth.sessions set ${set} where token_hash = $1`, [sessionRow(cookie)]))
+	const rows = async (cookie: string) =>
+		withDatabase(async (db) => (await db.query(`select 1 from auth.sessions where token_hash = $1`, [sessionRow(cookie)])).rowCount)
 
 	const paused = (await signIn(base, account.email, account.password)).cookie
 	await age(paused, `updated_at = now() - interval '6 days'`)

@@ -27,8 +27,14 @@ test('50 logo uploads at once: every answer is a redirect with a message, never 
 	const owner = await signUp(base, 'Upload Racer')
 	const picture = (colour: string) => sharp({ create: { width: 600, height: 400, channels: 3, background: colour } })
 	const forms = await Promise.all([
-		picture('#2255aa').png().toBuffer().then((b) => logoForm(b, 'logo.png', 'image/png')),
-		picture('#aa5522').jpeg().toBuffer().then((b) => logoForm(b, 'logo.jpg', 'image/jpeg')),
+		picture('#2255aa')
+			.png()
+			.toBuffer()
+			.then((b) => logoForm(b, 'logo.png', 'image/png')),
+		picture('#aa5522')
+			.jpeg()
+			.toBuffer()
+			.then((b) => logoForm(b, 'logo.jpg', 'image/jpeg')),
 	])
 	const answers = await Promise.all(
 		Array.from({ length: 50 }, (_, i) => {

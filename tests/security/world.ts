@@ -36,7 +36,10 @@ export async function signUp(baseURL: string, fullName: string) {
 }
 
 export async function signIn(baseURL: string, email: string, password: string, cookie = '') {
-	const response = await raw(baseURL, 'POST', '/auth', { headers: { ...FORM, cookie }, body: new URLSearchParams({ intent: 'login', email, password }).toString() })
+	const response = await raw(baseURL, 'POST', '/auth', {
+		headers: { ...FORM, cookie },
+		body: new URLSearchParams({ intent: 'login', email, password }).toString(),
+	})
 	return { response, cookie: mergeCookies(cookie, response.headers) }
 }
 
@@ -58,22 +61,40 @@ export async function makeOrg(baseURL: string, name: string, secret: string): Pr
 		await db.query('update public.profiles set full_name = $2, phone = $3 where user_id = $1', [org.user_id, `${secret}Owner`, '555 0100'])
 		await db.query('insert into public.organization_modules (organization_id, module_id) values ($1, $2)', [org.id, BOOKING_MODULE_ID])
 		const one = async (text: string, values: unknown[]) => (await db.query<{ id: string }>(text, values)).rows[0]!.id
-		const clientId = await one(
-			`insert into public.clients (organization_id, name, email, company) values ($1, $2, $3, $4) returning id`,
-			[org.id, `${secret}Client`, `${secret.toLowerCase()}@client.example`, `${secret}Company`],
-		)
+		const clientId = await one(`insert into public.clients (organization_id, name, email, company) values ($1, $2, $3, $4) returning id`, [
+			org.id,
+			`${secret}Client`,
+			`${secret.toLowerCase()}@client.example`,
+			`${secret}Company`,
+		])
 		await db.query(
 			`insert into public.transactions (organization_id, client_id, amount, description, external_id) values ($1, $2, 4321.09, $3, $4)`,
 			[org.id, clientId, `${secret}Payment`, `${secret}External`],
 		)
-		const providerId = await one(`insert into public.booking_providers (organization_id, display_name, bio) values ($1, $2, $3) returning id`, [org.id, `${name} Provider`, `${name} bio`])
-		const serviceId = await one(`insert into public.booking_services (organization_id, name, price, duration_minutes) values ($1, $2, 10, 30) returning id`, [org.id, `${name} Service`])
+		const providerId = await one(
+			`insert into public.booking_providers (organization_id, display_name, bio) values ($1, $2, $3) returning id`,
+			[org.id, `${name} Provider`, `${name} bio`],
+		)
+		const serviceId = await one(
+			`insert into public.booking_services (organization_id, name, price, duration_minutes) values ($1, $2, 10, 30) returning id`,
+			[org.id, `${name} Service`],
+		)
 		const start = new Date(Date.now() + 5 * 86_400_000)
 		start.setUTCHours(10, 0, 0, 0)
 		const appointmentId = await one(
 			`insert into public.booking_appointments (organization_id, service_id, provider_id, starts_at, ends_at, status, guest_name, guest_email, notes, manage_token_hash)
 			 values ($1, $2, $3, $4, $5, 'confirmed', $6, $7, $8, $9) returning id`,
-			[org.id, serviceId, providerId, start, new Date(start.getTime() + 30 * 60_000), `${secret}Guest`, `${secret.toLowerCase()}@guest.example`, `${secret}Notes`, createHash('sha256').update(token).digest('hex')],
+			[
+				org.id,
+				serviceId,
+				providerId,
+				start,
+				new Date(start.getTime() + 30 * 60_000),
+				`${secret}Guest`,
+				`${secret.toLowerCase()}@guest.example`,
+				`${secret}Notes`,
+				createHash('sha256').update(token).digest('hex'),
+			],
 		)
 		const batchId = await one(
 			`insert into public.import_batches (organization_id, user_id, source, file_name, staged_rows) values ($1, $2, 'generic', $3, $4) returning id`,
@@ -91,7 +112,10 @@ export async function withoutOrganization(baseURL: string, fullName = 'Nobody Ye
 	const account = await signUp(baseURL, fullName)
 	const userId = await withDatabase(async (db) => {
 		const { rows } = await db.query<{ id: string }>('select id from auth.users where email = $1', [account.email])
-		await db.query('delete from public.organizations where id in (select organization_id from public.organization_members where user_id = $1)', [rows[0]!.id])
+		await db.query(
+			'delete from public.organizations where id in (select organization_id from public.organization_members where user_id = $1)',
+			[rows[0]!.id],
+		)
 		return rows[0]!.id
 	})
 	return { email: account.email, cookie: account.cookie, userId }
@@ -101,7 +125,11 @@ export async function withoutOrganization(baseURL: string, fullName = 'Nobody Ye
 export async function memberOf(baseURL: string, org: Org, role: Role): Promise<Account> {
 	const account = await withoutOrganization(baseURL, `A ${role}`)
 	await withDatabase((db) =>
-		db.query('insert into public.organization_members (organization_id, user_id, role) values ($1, $2, $3)', [org.orgId, account.userId, role]),
+		db.query('insert into public.organization_members (organization_id, user_id, role) values ($1, $2, $3)', [
+			org.orgId,
+			account.userId,
+			role,
+		]),
 	)
 	return account
 }

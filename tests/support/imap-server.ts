@@ -79,10 +79,11 @@ export async function startImapServer(options: { user?: string; password?: strin
 	const uid = asRoot ? idOf('dovecot', '-u') : me.uid
 	const gid = asRoot ? idOf('dovecot', '-g') : me.gid
 	const loginUser = asRoot ? 'dovenull' : me.username
-	const group = readFileSync('/etc/group', 'utf8')
-		.split('\n')
-		.map((line) => line.split(':'))
-		.find((f) => f[2] === String(gid))?.[0] ?? username
+	const group =
+		readFileSync('/etc/group', 'utf8')
+			.split('\n')
+			.map((line) => line.split(':'))
+			.find((f) => f[2] === String(gid))?.[0] ?? username
 	writeFileSync(path.join(root, 'users'), `${user}:{PLAIN}${password}:${uid}:${gid}::${path.join(root, 'home', user)}\n`, { mode: 0o600 })
 	if (asRoot) for (const f of ['home', 'users']) chownSync(path.join(root, f), uid, gid)
 	const config = `

@@ -13,7 +13,14 @@ import { generateKeyPairSync, randomUUID, sign, type KeyObject } from 'node:cryp
 import http from 'node:http'
 import pg from 'pg'
 
-type StoredUser = { id: string; email: string; password: string; metadata: Record<string, unknown>; createdAt: string; confirmedAt: string | null }
+type StoredUser = {
+	id: string
+	email: string
+	password: string
+	metadata: Record<string, unknown>
+	createdAt: string
+	confirmedAt: string | null
+}
 
 export type StandIn = {
 	url: string
@@ -92,7 +99,12 @@ export async function startSupabaseAuthStandIn(port: number, createUser: CreateU
 		updated_at: u.createdAt,
 	})
 
-	const session = (u: StoredUser, authenticatedAt = Math.floor(Date.now() / 1000), method = 'password', sessionId: string = randomUUID()) => {
+	const session = (
+		u: StoredUser,
+		authenticatedAt = Math.floor(Date.now() / 1000),
+		method = 'password',
+		sessionId: string = randomUUID(),
+	) => {
 		const now = Math.floor(Date.now() / 1000)
 		const refresh = randomUUID()
 		refreshTokens.set(refresh, { id: u.id, sessionId, authenticatedAt })
@@ -108,7 +120,14 @@ export async function startSupabaseAuthStandIn(port: number, createUser: CreateU
 			amr: [{ method, timestamp: authenticatedAt }],
 			iss: 'supabase-auth-stand-in',
 		})
-		return { access_token: access, token_type: 'bearer', expires_in: lifetime, expires_at: now + lifetime, refresh_token: refresh, user: userJson(u) }
+		return {
+			access_token: access,
+			token_type: 'bearer',
+			expires_in: lifetime,
+			expires_at: now + lifetime,
+			refresh_token: refresh,
+			user: userJson(u),
+		}
 	}
 
 	const claimsOfBearer = (header: string | undefined) => {
@@ -140,11 +159,19 @@ export async function startSupabaseAuthStandIn(port: number, createUser: CreateU
 				if (req.method === 'GET' && path === '/.well-known/jwks.json') return send(200, { keys: [jwk] })
 				if (req.method === 'POST' && path === '/signup') {
 					const email = String(body.email).toLowerCase()
-					if ([...users.values()].some((u) => u.email === email)) return send(422, { code: 422, error_code: 'user_already_exists', msg: 'User already registered' })
+					if ([...users.values()].some((u) => u.email === email))
+						return send(422, { code: 422, error_code: 'user_already_exists', msg: 'User already registered' })
 					const metadata = (body.data ?? {}) as Record<string, unknown>
 					const createdAt = new Date().toISOString()
 					const id = await createUser(email, metadata, !confirmEmail)
-					const user: StoredUser = { id, email, password: String(body.password), metadata, createdAt, confirmedAt: confirmEmail ? null : createdAt }
+					const user: StoredUser = {
+						id,
+						email,
+						password: String(body.password),
+						metadata,
+						createdAt,
+						confirmedAt: confirmEmail ? null : createdAt,
+					}
 					users.set(user.id, user)
 					if (!confirmEmail) return send(200, session(user))
 					// No session: the user as such, and the "Confirm signup" mail's token.
@@ -159,7 +186,8 @@ export async function startSupabaseAuthStandIn(port: number, createUser: CreateU
 				if (req.method === 'POST' && path === '/verify') {
 					const id = confirmations.get(String(body.token_hash))
 					const user = id ? users.get(id) : undefined
-					if (!user || (body.type !== 'signup' && body.type !== 'email')) return send(403, { code: 403, error_code: 'otp_expired', msg: 'Email link is invalid or has expired' })
+					if (!user || (body.type !== 'signup' && body.type !== 'email'))
+						return send(403, { code: 403, error_code: 'otp_expired', msg: 'Email link is invalid or has expired' })
 					for (const [hash, owner] of confirmations) if (owner === user.id) confirmations.delete(hash)
 					user.confirmedAt = new Date().toISOString()
 					await confirmUser?.(user.id)
@@ -169,7 +197,8 @@ export async function startSupabaseAuthStandIn(port: number, createUser: CreateU
 					const grant = url.searchParams.get('grant_type')
 					if (grant === 'password') {
 						const user = [...users.values()].find((u) => u.email === String(body.email).toLowerCase())
-						if (!user || user.password !== body.password) return send(400, { code: 400, error_code: 'invalid_credentials', msg: 'Invalid login credentials' })
+						if (!user || user.password !== body.password)
+							return send(400, { code: 400, error_code: 'invalid_credentials', msg: 'Invalid login credentials' })
 						if (!user.confirmedAt) return send(400, { code: 400, error_code: 'email_not_confirmed', msg: 'Email not confirmed' })
 						return send(200, session(user))
 					}

@@ -18,15 +18,24 @@ function audit(output: string, status: number) {
 
 describe('npm run audit', () => {
 	test('passes on a clean report', () => {
-		expect(audit('found 0 vulnerabilities', 0)).toMatchObject({ status: 0, said: expect.stringContaining('no high or critical advisories') })
+		expect(audit('found 0 vulnerabilities', 0)).toMatchObject({
+			status: 0,
+			said: expect.stringContaining('no high or critical advisories'),
+		})
 	})
 
 	test('fails on a report that lists a high or critical advisory', () => {
-		expect(audit('lodash  <4.17.21\nSeverity: high\n1 high severity vulnerability', 1)).toMatchObject({ status: 1, said: expect.stringContaining('advisories found') })
+		expect(audit('lodash  <4.17.21\nSeverity: high\n1 high severity vulnerability', 1)).toMatchObject({
+			status: 1,
+			said: expect.stringContaining('advisories found'),
+		})
 	})
 
 	test('says it checked nothing when the advisory service refuses or npm says nothing', () => {
-		expect(audit('npm warn audit 405 Method Not Allowed\nnpm error audit endpoint returned an error', 1)).toMatchObject({ status: 2, said: expect.stringContaining('NOT DONE') })
+		expect(audit('npm warn audit 405 Method Not Allowed\nnpm error audit endpoint returned an error', 1)).toMatchObject({
+			status: 2,
+			said: expect.stringContaining('NOT DONE'),
+		})
 		expect(audit('', 1)).toMatchObject({ status: 2, said: expect.stringContaining('NOT DONE') })
 	})
 })

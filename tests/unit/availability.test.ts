@@ -19,7 +19,17 @@ import {
 
 const NY = 'America/New_York'
 /** The timezones booking_settings accepts. */
-const ZONES = ['UTC', NY, 'America/Chicago', 'America/Denver', 'America/Los_Angeles', 'Europe/London', 'Europe/Paris', 'Asia/Tokyo', 'Australia/Sydney']
+const ZONES = [
+	'UTC',
+	NY,
+	'America/Chicago',
+	'America/Denver',
+	'America/Los_Angeles',
+	'Europe/London',
+	'Europe/Paris',
+	'Asia/Tokyo',
+	'Australia/Sydney',
+]
 
 /** The UTC instant (ISO) of a wall-clock time in a timezone, e.g. at('2026-11-23 09:00'). */
 function at(local: string, tz = NY): string {
@@ -49,22 +59,49 @@ function day(input: Partial<AvailabilityInput>, date = MONDAY) {
 }
 
 const times = (input: Partial<AvailabilityInput>, date = MONDAY, provider?: string) =>
-	day(input, date).slots.filter((s) => provider === undefined || s.providerIds.includes(provider)).map((s) => s.time)
+	day(input, date)
+		.slots.filter((s) => provider === undefined || s.providerIds.includes(provider))
+		.map((s) => s.time)
 
-const booked = (providerId: string, from: string, to: string, extra: Partial<BusyAppointment> = {}): BusyAppointment =>
-	({ providerId, startsAt: at(from), endsAt: at(to), ...extra })
+const booked = (providerId: string, from: string, to: string, extra: Partial<BusyAppointment> = {}): BusyAppointment => ({
+	providerId,
+	startsAt: at(from),
+	endsAt: at(to),
+	...extra,
+})
 
 describe('the slot grid', () => {
 	test('a weekday from 09:00 to 17:00 with a 30-minute service has 16 slots, the last ending at 17:00', () => {
 		const { slots, weekday } = day({})
 		expect(weekday).toBe('monday')
 		expect(slots).toHaveLength(16)
-		expect(slots[0]).toMatchObject({ start: '2026-11-23T14:00:00.000Z', end: '2026-11-23T14:30:00.000Z', date: MONDAY, time: '09:00', endTime: '09:30', offset: '-05:00', repeated: false, label: '09:00', providerIds: ['ana', 'ben'] })
+		expect(slots[0]).toMatchObject({
+			start: '2026-11-23T14:00:00.000Z',
+			end: '2026-11-23T14:30:00.000Z',
+			date: MONDAY,
+			time: '09:00',
+			endTime: '09:30',
+			offset: '-05:00',
+			repeated: false,
+			label: '09:00',
+			providerIds: ['ana', 'ben'],
+		})
 		expect(slots.at(-1)).toMatchObject({ time: '16:30', endTime: '17:00', end: at('2026-11-23 17:00') })
 	})
 
 	test('a 45-minute service steps by 45 minutes and never runs past closing time', () => {
-		expect(times({ service: { durationMinutes: 45 } })).toEqual(['09:00', '09:45', '10:30', '11:15', '12:00', '12:45', '13:30', '14:15', '15:00', '15:45'])
+		expect(times({ service: { durationMinutes: 45 } })).toEqual([
+			'09:00',
+			'09:45',
+			'10:30',
+			'11:15',
+			'12:00',
+			'12:45',
+			'13:30',
+			'14:15',
+			'15:00',
+			'15:45',
+		])
 	})
 
 	test('disabled weekdays have no slots: a week lists Monday to Friday only', () => {
@@ -75,7 +112,12 @@ describe('the slot grid', () => {
 	})
 
 	test('a closing time of 24:00 allows a slot ending at midnight', () => {
-		expect(times({ settings: { ...base.settings, businessHours: everyDay('22:00', '24:00') } })).toEqual(['22:00', '22:30', '23:00', '23:30'])
+		expect(times({ settings: { ...base.settings, businessHours: everyDay('22:00', '24:00') } })).toEqual([
+			'22:00',
+			'22:30',
+			'23:00',
+			'23:30',
+		])
 		expect(day({ settings: { ...base.settings, businessHours: everyDay('22:00', '24:00') } }).slots.at(-1)!.endTime).toBe('00:00')
 	})
 })
@@ -99,10 +141,22 @@ describe('daylight saving in America/New_York, hours 00:00 to 04:00', () => {
 		const now = at('2026-10-25 12:00')
 		const { slots } = day({ ...night, now }, '2026-11-01')
 		expect(slots.map((s) => s.label)).toEqual([
-			'00:00', '00:30', '01:00 (UTC-04:00)', '01:30 (UTC-04:00)', '01:00 (UTC-05:00)', '01:30 (UTC-05:00)', '02:00', '02:30', '03:00', '03:30',
+			'00:00',
+			'00:30',
+			'01:00 (UTC-04:00)',
+			'01:30 (UTC-04:00)',
+			'01:00 (UTC-05:00)',
+			'01:30 (UTC-05:00)',
+			'02:00',
+			'02:30',
+			'03:00',
+			'03:30',
 		])
 		expect(slots.filter((s) => s.repeated).map((s) => s.start)).toEqual([
-			'2026-11-01T05:00:00.000Z', '2026-11-01T05:30:00.000Z', '2026-11-01T06:00:00.000Z', '2026-11-01T06:30:00.000Z',
+			'2026-11-01T05:00:00.000Z',
+			'2026-11-01T05:30:00.000Z',
+			'2026-11-01T06:00:00.000Z',
+			'2026-11-01T06:30:00.000Z',
 		])
 		// Every slot is its own instant, in time order, lasting exactly the service's duration.
 		const starts = slots.map((s) => Date.parse(s.start))
@@ -113,20 +167,43 @@ describe('daylight saving in America/New_York, hours 00:00 to 04:00', () => {
 
 	test('09:00 stays 09:00 on the weekdays either side of both changes', () => {
 		for (const date of ['2026-03-06', '2026-03-09', '2026-10-30', '2026-11-02']) {
-			const { slots } = computeAvailability({ ...base, now: at('2026-03-01 12:00'), settings: { ...base.settings, maxAdvanceDays: 365 }, fromDate: date, days: 1 })[0]!
+			const { slots } = computeAvailability({
+				...base,
+				now: at('2026-03-01 12:00'),
+				settings: { ...base.settings, maxAdvanceDays: 365 },
+				fromDate: date,
+				days: 1,
+			})[0]!
 			expect(slots[0]!.time).toBe('09:00')
 			expect(slots[0]!.start).toBe(at(`${date} 09:00`))
 		}
 	})
 
 	test('in every accepted timezone, through a whole year, each slot is the local date and time it claims, its instants in canonical ISO form', () => {
-		const formatters = new Map(ZONES.map((tz) => [tz, new Intl.DateTimeFormat('en-CA', { timeZone: tz, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' })]))
+		const formatters = new Map(
+			ZONES.map((tz) => [
+				tz,
+				new Intl.DateTimeFormat('en-CA', {
+					timeZone: tz,
+					hourCycle: 'h23',
+					year: 'numeric',
+					month: '2-digit',
+					day: '2-digit',
+					hour: '2-digit',
+					minute: '2-digit',
+				}),
+			]),
+		)
 		const local = (tz: string, iso: string) => formatters.get(tz)!.format(new Date(iso)).replace(', ', ' ')
 		for (const tz of ZONES) {
 			const year = computeAvailability({
-				...base, timezone: tz, now: '2026-01-01T00:00:00Z',
+				...base,
+				timezone: tz,
+				now: '2026-01-01T00:00:00Z',
 				settings: { ...base.settings, minAdvanceHours: 0, maxAdvanceDays: 400, businessHours: everyDay('00:00', '24:00') },
-				service: { durationMinutes: 60 }, fromDate: '2026-01-02', days: 365,
+				service: { durationMinutes: 60 },
+				fromDate: '2026-01-02',
+				days: 365,
 			})
 			let previous = -Infinity
 			const wrong: string[] = []
@@ -136,7 +213,8 @@ describe('daylight saving in America/New_York, hours 00:00 to 04:00', () => {
 				for (const s of d.slots) {
 					const start = Date.parse(s.start)
 					const canonical = new Date(start).toISOString() === s.start && new Date(s.end).toISOString() === s.end
-					if (!canonical || local(tz, s.start) !== `${s.date} ${s.time}` || Date.parse(s.end) - start !== 3_600_000 || start <= previous) wrong.push(`${tz} ${s.date} ${s.label} ${s.start}`)
+					if (!canonical || local(tz, s.start) !== `${s.date} ${s.time}` || Date.parse(s.end) - start !== 3_600_000 || start <= previous)
+						wrong.push(`${tz} ${s.date} ${s.label} ${s.start}`)
 					previous = start
 				}
 			}
@@ -189,7 +267,9 @@ describe('providers: appointments, buffer, own hours', () => {
 		for (const status of ['cancelled', 'completed', 'no_show']) {
 			expect(times({ appointments: [booked('ana', '2026-11-23 11:00', '2026-11-23 11:30', { status })] }, MONDAY, 'ana')).toHaveLength(16)
 		}
-		expect(times({ appointments: [booked('ana', '2026-11-23 11:00', '2026-11-23 11:30', { status: 'pending' })] }, MONDAY, 'ana')).toHaveLength(15)
+		expect(
+			times({ appointments: [booked('ana', '2026-11-23 11:00', '2026-11-23 11:30', { status: 'pending' })] }, MONDAY, 'ana'),
+		).toHaveLength(15)
 	})
 
 	test('the buffer keeps buffer_minutes free after every appointment, the existing one and the new one', () => {
@@ -217,7 +297,12 @@ describe('providers: appointments, buffer, own hours', () => {
 	})
 
 	test("a provider's own hours narrow the organization's, never widen them", () => {
-		const hours = { ...DEFAULT_BUSINESS_HOURS, monday: { start: '10:00', end: '12:00', enabled: true }, tuesday: { start: '07:00', end: '20:00', enabled: true }, wednesday: { start: '09:00', end: '17:00', enabled: false } }
+		const hours = {
+			...DEFAULT_BUSINESS_HOURS,
+			monday: { start: '10:00', end: '12:00', enabled: true },
+			tuesday: { start: '07:00', end: '20:00', enabled: true },
+			wednesday: { start: '09:00', end: '17:00', enabled: false },
+		}
 		const providers = [{ id: 'ana' }, { id: 'ben', hours }]
 		expect(times({ providers }, MONDAY, 'ben')).toEqual(['10:00', '10:30', '11:00', '11:30'])
 		expect(times({ providers }, '2026-11-24', 'ben')).toEqual(times({ providers }, '2026-11-24', 'ana'))
@@ -231,7 +316,11 @@ describe('providers: appointments, buffer, own hours', () => {
 		expect(slotsForProvider(days, 'ben', 6).map((s) => s.time)).toEqual(['10:00', '10:30', '11:00', '11:30', '12:00', '12:30'])
 		const byTime = slotsByTime(days, 12)
 		expect(byTime).toHaveLength(12)
-		expect(byTime.slice(0, 3).map((s) => [s.time, s.count, s.providerIds])).toEqual([['09:00', 1, ['ana']], ['09:30', 1, ['ana']], ['10:00', 2, ['ana', 'ben']]])
+		expect(byTime.slice(0, 3).map((s) => [s.time, s.count, s.providerIds])).toEqual([
+			['09:00', 1, ['ana']],
+			['09:30', 1, ['ana']],
+			['10:00', 2, ['ana', 'ben']],
+		])
 	})
 })
 
@@ -249,14 +338,26 @@ describe('date overrides', () => {
 	})
 
 	test("special hours replace the organization's hours of that day, and can open a closed weekday", () => {
-		expect(times({ overrides: [{ date: MONDAY, providerId: null, closed: false, start: '12:00', end: '14:00' }] })).toEqual(['12:00', '12:30', '13:00', '13:30'])
-		expect(times({ overrides: [{ date: '2026-11-28', providerId: null, closed: false, start: '10:00', end: '11:00' }] }, '2026-11-28')).toEqual(['10:00', '10:30'])
+		expect(times({ overrides: [{ date: MONDAY, providerId: null, closed: false, start: '12:00', end: '14:00' }] })).toEqual([
+			'12:00',
+			'12:30',
+			'13:00',
+			'13:30',
+		])
+		expect(
+			times({ overrides: [{ date: '2026-11-28', providerId: null, closed: false, start: '10:00', end: '11:00' }] }, '2026-11-28'),
+		).toEqual(['10:00', '10:30'])
 	})
 
 	test("a provider's special hours replace their weekly hours that day, inside the organization's", () => {
 		const hours = { ...DEFAULT_BUSINESS_HOURS, monday: { start: '10:00', end: '12:00', enabled: true } }
 		const overrides = [{ date: MONDAY, providerId: 'ben', closed: false, start: '15:00', end: '18:00' }]
-		expect(times({ providers: [{ id: 'ana' }, { id: 'ben', hours }], overrides }, MONDAY, 'ben')).toEqual(['15:00', '15:30', '16:00', '16:30'])
+		expect(times({ providers: [{ id: 'ana' }, { id: 'ben', hours }], overrides }, MONDAY, 'ben')).toEqual([
+			'15:00',
+			'15:30',
+			'16:00',
+			'16:30',
+		])
 	})
 
 	test('several special-hours rows are several periods, and a closed row wins over them', () => {
@@ -281,7 +382,8 @@ describe('date overrides', () => {
 })
 
 describe('isSlotAvailable, the server check on a requested start', () => {
-	const check = (start: string, providerId = 'ana', input: Partial<AvailabilityInput> = {}) => isSlotAvailable({ ...base, ...input, providerId, start })
+	const check = (start: string, providerId = 'ana', input: Partial<AvailabilityInput> = {}) =>
+		isSlotAvailable({ ...base, ...input, providerId, start })
 
 	test('accepts a listed start and returns its slot', () => {
 		const result = check(at('2026-11-23 09:30'))
@@ -295,7 +397,10 @@ describe('isSlotAvailable, the server check on a requested start', () => {
 		expect(check(at('2026-11-23 16:45'))).toEqual({ ok: false, reason: 'outside_business_hours' })
 		expect(check(at('2026-11-23 18:00'))).toEqual({ ok: false, reason: 'outside_business_hours' })
 		expect(check(at('2026-11-28 10:00'))).toEqual({ ok: false, reason: 'outside_business_hours' })
-		expect(check(at('2026-11-23 10:00'), 'ana', { overrides: [{ date: MONDAY, providerId: 'ana', closed: true }] })).toEqual({ ok: false, reason: 'outside_business_hours' })
+		expect(check(at('2026-11-23 10:00'), 'ana', { overrides: [{ date: MONDAY, providerId: 'ana', closed: true }] })).toEqual({
+			ok: false,
+			reason: 'outside_business_hours',
+		})
 		expect(check(at('2026-11-19 10:00'))).toEqual({ ok: false, reason: 'in_past' })
 		expect(check(at('2026-11-20 12:30'))).toEqual({ ok: false, reason: 'too_soon' })
 		expect(check(at('2026-12-21 10:00'))).toEqual({ ok: false, reason: 'too_far_ahead' })
@@ -325,13 +430,26 @@ describe('isSlotAvailable, the server check on a requested start', () => {
 					const input: AvailabilityInput = {
 						...base,
 						now: new Date(origin - 6 * 3_600_000),
-						settings: { ...base.settings, bufferMinutes: buffer, businessHours: { ...everyDay('00:00', '04:00'), monday: { start: '08:00', end: '17:30', enabled: true }, tuesday: { start: '09:00', end: '17:00', enabled: false } } },
+						settings: {
+							...base.settings,
+							bufferMinutes: buffer,
+							businessHours: {
+								...everyDay('00:00', '04:00'),
+								monday: { start: '08:00', end: '17:30', enabled: true },
+								tuesday: { start: '09:00', end: '17:00', enabled: false },
+							},
+						},
 						service: { durationMinutes: duration },
 						providers: [{ id: 'ana' }, { id: 'ben', hours: narrow ? everyDay('01:00', '03:00') : null }, { id: 'cy' }],
 						appointments: rows.map((r) => {
 							const startsAt = origin + r.minute * 60_000
 							const endsAt = startsAt + r.length * 60_000
-							return { providerId: r.provider, startsAt: new Date(startsAt), endsAt: new Date(endsAt), bufferEndsAt: r.buffer === null ? null : new Date(endsAt + r.buffer * 60_000) }
+							return {
+								providerId: r.provider,
+								startsAt: new Date(startsAt),
+								endsAt: new Date(endsAt),
+								bufferEndsAt: r.buffer === null ? null : new Date(endsAt + r.buffer * 60_000),
+							}
 						}),
 						overrides: [{ date: first, providerId: 'cy', closed: false, start: '00:30', end: '02:30' }],
 					}
@@ -362,7 +480,11 @@ describe('isSlotAvailable, the server check on a requested start', () => {
 				fc.integer({ min: 0, max: 30 }),
 				(rows, buffer) => {
 					const origin = Date.parse(at(`${MONDAY} 08:00`))
-					const appointments = rows.map((r) => ({ providerId: 'ana', startsAt: new Date(origin + r.minute * 60_000), endsAt: new Date(origin + (r.minute + r.length) * 60_000) }))
+					const appointments = rows.map((r) => ({
+						providerId: 'ana',
+						startsAt: new Date(origin + r.minute * 60_000),
+						endsAt: new Date(origin + (r.minute + r.length) * 60_000),
+					}))
 					const { slots } = day({ appointments, settings: { ...base.settings, bufferMinutes: buffer } })
 					const widen = buffer * 60_000
 					for (const s of slots) {
@@ -376,8 +498,8 @@ describe('isSlotAvailable, the server check on a requested start', () => {
 	})
 })
 
-describe('availabilityOf, the wizard\'s availability worked out as far as it is asked', () => {
-	test('answers what computeAvailability lists: listed dates, free dates per provider, one day\'s slots, the slot at a start', () => {
+describe("availabilityOf, the wizard's availability worked out as far as it is asked", () => {
+	test("answers what computeAvailability lists: listed dates, free dates per provider, one day's slots, the slot at a start", () => {
 		const ids = ['ana', 'ben', 'cy']
 		const appointment = fc.record({
 			provider: fc.constantFrom(...ids),
@@ -406,14 +528,28 @@ describe('availabilityOf, the wizard\'s availability worked out as far as it is 
 						...base,
 						timezone,
 						now: new Date(origin + 10 * 3_600_000),
-						settings: { ...base.settings, maxAdvanceDays, businessHours: { ...everyDay('00:00', '04:00'), monday: { start: '08:00', end: '17:30', enabled: true }, tuesday: { start: '09:00', end: '17:00', enabled: false } } },
+						settings: {
+							...base.settings,
+							maxAdvanceDays,
+							businessHours: {
+								...everyDay('00:00', '04:00'),
+								monday: { start: '08:00', end: '17:30', enabled: true },
+								tuesday: { start: '09:00', end: '17:00', enabled: false },
+							},
+						},
 						service: { durationMinutes: duration },
 						providers: [{ id: 'ana' }, { id: 'ben', hours: narrow ? everyDay('01:00', '03:00') : null }, { id: 'cy' }],
 						appointments: rows.map((r) => {
 							const startsAt = origin + r.day * 86_400_000 + r.minute * 60_000
 							return { providerId: r.provider, startsAt: new Date(startsAt), endsAt: new Date(startsAt + r.length * 60_000) }
 						}),
-						overrides: overrides.map((o) => ({ date: date(o.day), providerId: o.provider, closed: o.closed, start: '00:30', end: '02:30' })),
+						overrides: overrides.map((o) => ({
+							date: date(o.day),
+							providerId: o.provider,
+							closed: o.closed,
+							start: '00:30',
+							end: '02:30',
+						})),
 						fromDate: today,
 						days: maxAdvanceDays + 1,
 					}
@@ -444,7 +580,10 @@ describe('business hours from the database', () => {
 	})
 
 	test.each([
-		null, [], 'x', {},
+		null,
+		[],
+		'x',
+		{},
 		{ ...DEFAULT_BUSINESS_HOURS, holiday: { start: '09:00', end: '17:00', enabled: true } },
 		{ ...DEFAULT_BUSINESS_HOURS, monday: { start: '9:00', end: '17:00', enabled: true } },
 		{ ...DEFAULT_BUSINESS_HOURS, monday: { start: '17:00', end: '09:00', enabled: true } },

@@ -12,7 +12,8 @@ describe('the public details form', () => {
 	}
 	test('name is required and spaces alone count as empty; email must look like text@text.text', () => {
 		expect(errors({ name: '   ', email: '' })).toEqual({ name: 'nameRequired', email: 'emailRequired' })
-		for (const email of ['a@b', 'a b@c.d', '@c.d', 'a@.', 'plain']) expect(errors({ name: 'Ann', email })).toEqual({ email: 'emailInvalid' })
+		for (const email of ['a@b', 'a b@c.d', '@c.d', 'a@.', 'plain'])
+			expect(errors({ name: 'Ann', email })).toEqual({ email: 'emailInvalid' })
 		expect(errors({ name: ' Ann ', email: ' ann@example.com ' })).toEqual({})
 		expect(contactFormSchema(false).parse({ name: ' Ann ', email: ' ann@example.com ', phone: '  ', notes: '' })).toEqual({
 			name: 'Ann',
@@ -26,8 +27,10 @@ describe('the public details form', () => {
 	})
 	test('a phone, given or required, is written as a phone number', () => {
 		for (const requirePhone of [false, true]) {
-			for (const phone of ['abc', '555-CALL-NOW', '12', '<b>1</b>']) expect(errors({ name: 'Ann', email: 'ann@example.com', phone }, requirePhone)).toEqual({ phone: 'phoneInvalid' })
-			for (const phone of ['+1 (555) 010-2030', '555.010.2030', '+55 11 91234-5678']) expect(errors({ name: 'Ann', email: 'ann@example.com', phone }, requirePhone)).toEqual({})
+			for (const phone of ['abc', '555-CALL-NOW', '12', '<b>1</b>'])
+				expect(errors({ name: 'Ann', email: 'ann@example.com', phone }, requirePhone)).toEqual({ phone: 'phoneInvalid' })
+			for (const phone of ['+1 (555) 010-2030', '555.010.2030', '+55 11 91234-5678'])
+				expect(errors({ name: 'Ann', email: 'ann@example.com', phone }, requirePhone)).toEqual({})
 		}
 	})
 })
@@ -82,7 +85,11 @@ describe('branding', () => {
 			primary: '#112233',
 			secondary: '#445566',
 		})
-		expect(brandingOf({ logo_url: 'javascript:alert(1)', brand_colors: { primary: 'red' } })).toEqual({ logoUrl: null, primary: '#2563eb', secondary: '#64748b' })
+		expect(brandingOf({ logo_url: 'javascript:alert(1)', brand_colors: { primary: 'red' } })).toEqual({
+			logoUrl: null,
+			primary: '#2563eb',
+			secondary: '#64748b',
+		})
 		expect(brandingOf({ logo_url: null, brand_colors: null })).toEqual({ logoUrl: null, primary: '#2563eb', secondary: '#64748b' })
 	})
 	test('the display zones include the organization zone and the chosen one first', () => {

@@ -47,14 +47,26 @@ describe('booking settings form', () => {
 	})
 
 	test('an open day needs both times, the closing one after the opening one (24:00 allowed)', () => {
-		const result = form({ 'hours.sunday.enabled': 'on', 'hours.sunday.end': '08:00', 'hours.tuesday.enabled': 'on', 'hours.tuesday.end': '24:00', 'hours.monday.start': null })
+		const result = form({
+			'hours.sunday.enabled': 'on',
+			'hours.sunday.end': '08:00',
+			'hours.tuesday.enabled': 'on',
+			'hours.tuesday.end': '24:00',
+			'hours.monday.start': null,
+		})
 		expect(result.reply().error?.['hours.sunday.end']).toEqual(['endBeforeStart'])
 		expect(result.reply().error?.['hours.tuesday.end']).toBeUndefined()
 		expect(result.reply().error?.['hours.monday.start']).toEqual(['timeRequired'])
 	})
 
 	test("a closed day's times are not checked: cleared or inverted, it saves, with 09:00 to 17:00 in the place of times that cannot be", () => {
-		const result = form({ 'hours.sunday.start': null, 'hours.sunday.end': null, 'hours.saturday.end': '08:00', 'hours.friday.start': '10:00', 'hours.friday.end': '12:00' })
+		const result = form({
+			'hours.sunday.start': null,
+			'hours.sunday.end': null,
+			'hours.saturday.end': '08:00',
+			'hours.friday.start': '10:00',
+			'hours.friday.end': '12:00',
+		})
 		expect(result.status).toBe('success')
 		if (result.status !== 'success') return
 		expect(result.value.hours.sunday).toEqual({ enabled: false, start: '09:00', end: '17:00' })

@@ -15,7 +15,21 @@ import { organizationSchema, profileSchema } from '#app/lib/schemas/settings.ts'
 import { transactionsSaveSchema } from '#app/lib/schemas/transactions.ts'
 
 /** Every kind of character the rule refuses in one line: C0 (tab and line breaks included), DEL, C1, the Unicode separators. */
-const REFUSED_ON_ONE_LINE = ['\t', '\n', '\r', '\r\n', '\u0000', '\u0007', '\u000b', '\u001b', '\u007f', '\u0085', '\u009b', '\u2028', '\u2029']
+const REFUSED_ON_ONE_LINE = [
+	'\t',
+	'\n',
+	'\r',
+	'\r\n',
+	'\u0000',
+	'\u0007',
+	'\u000b',
+	'\u001b',
+	'\u007f',
+	'\u0085',
+	'\u009b',
+	'\u2028',
+	'\u2029',
+]
 /** What a multi-line text refuses all the same. */
 const REFUSED_IN_TEXT = ['\u0000', '\u0007', '\u000b', '\u000c', '\u001b', '\u007f', '\u0085', '\u009b', '\u2028', '\u2029']
 const ALLOWED_IN_TEXT = ['\t', '\n', '\r', '\r\n']
@@ -23,28 +37,108 @@ const ALLOWED_IN_TEXT = ['\t', '\n', '\r', '\r\n']
 const uuid = '7c9e6679-7425-40de-944b-e07fc1f99ae7'
 const row = (values: Record<string, unknown>) => ({ rows: [values] })
 
-type Case = { form: string; schema: z.ZodType; valid: Record<string, unknown>; field: string; path: (string | number)[]; kind: 'single' | 'multi'; message?: string }
+type Case = {
+	form: string
+	schema: z.ZodType
+	valid: Record<string, unknown>
+	field: string
+	path: (string | number)[]
+	kind: 'single' | 'multi'
+	message?: string
+}
 
 /** Each form's free-text fields: the schema, a valid post, the field, where its error sits, and whether it may span lines. */
 const CASES: Case[] = [
-	...['name', 'email'].map((field) => ({ form: 'book details', schema: contactSchema, valid: { name: 'Ana', email: 'ana@example.com' }, field, path: [field], kind: 'single' as const, message: field === 'email' ? 'emailInvalid' : undefined })),
-	{ form: 'book details', schema: contactSchema, valid: { name: 'Ana', email: 'ana@example.com' }, field: 'notes', path: ['notes'], kind: 'multi' },
+	...['name', 'email'].map((field) => ({
+		form: 'book details',
+		schema: contactSchema,
+		valid: { name: 'Ana', email: 'ana@example.com' },
+		field,
+		path: [field],
+		kind: 'single' as const,
+		message: field === 'email' ? 'emailInvalid' : undefined,
+	})),
+	{
+		form: 'book details',
+		schema: contactSchema,
+		valid: { name: 'Ana', email: 'ana@example.com' },
+		field: 'notes',
+		path: ['notes'],
+		kind: 'multi',
+	},
 	...['clientName', 'clientEmail', 'clientPhone'].map((field) => ({
 		form: 'new appointment',
 		schema: newAppointmentSchema,
-		valid: { service: uuid, provider: uuid, start: '2026-12-01T10:00:00Z', clientName: 'Ana', clientEmail: 'ana@example.com', clientPhone: '555 0100' },
+		valid: {
+			service: uuid,
+			provider: uuid,
+			start: '2026-12-01T10:00:00Z',
+			clientName: 'Ana',
+			clientEmail: 'ana@example.com',
+			clientPhone: '555 0100',
+		},
 		field,
 		path: [field],
 		kind: 'single' as const,
 		message: field === 'clientEmail' ? 'clientEmailInvalid' : undefined,
 	})),
-	{ form: 'new appointment', schema: newAppointmentSchema, valid: { service: uuid, provider: uuid, start: '2026-12-01T10:00:00Z', clientName: 'Ana', clientEmail: 'ana@example.com' }, field: 'notes', path: ['notes'], kind: 'multi' },
-	{ form: 'date override', schema: dateOverrideSchema, valid: { date: '2026-12-01', closed: true, note: 'Holiday' }, field: 'note', path: ['note'], kind: 'single' },
-	{ form: 'services', schema: servicesSaveSchema, valid: row({ name: 'Cut', description: 'A cut', price: '10', duration: '30', color: '#2563eb', active: 'active' }), field: 'rows.0.name', path: ['rows', 0, 'name'], kind: 'single' },
-	{ form: 'services', schema: servicesSaveSchema, valid: row({ name: 'Cut', description: 'A cut', price: '10', duration: '30', color: '#2563eb', active: 'active' }), field: 'rows.0.description', path: ['rows', 0, 'description'], kind: 'multi' },
-	{ form: 'providers', schema: providersSaveSchema, valid: row({ member: uuid, displayName: 'Dr. Rivera', bio: 'Bio', avatarUrl: 'https://example.com/a.png', active: 'active' }), field: 'rows.0.displayName', path: ['rows', 0, 'displayName'], kind: 'single' },
-	{ form: 'providers', schema: providersSaveSchema, valid: row({ member: uuid, displayName: 'Dr. Rivera', bio: 'Bio', avatarUrl: 'https://example.com/a.png', active: 'active' }), field: 'rows.0.bio', path: ['rows', 0, 'bio'], kind: 'multi' },
-	{ form: 'providers', schema: providersSaveSchema, valid: row({ member: uuid, displayName: 'Dr. Rivera', avatarUrl: 'https://example.com/a.png', active: 'active' }), field: 'rows.0.avatarUrl', path: ['rows', 0, 'avatarUrl'], kind: 'single', message: 'avatarUrlInvalid' },
+	{
+		form: 'new appointment',
+		schema: newAppointmentSchema,
+		valid: { service: uuid, provider: uuid, start: '2026-12-01T10:00:00Z', clientName: 'Ana', clientEmail: 'ana@example.com' },
+		field: 'notes',
+		path: ['notes'],
+		kind: 'multi',
+	},
+	{
+		form: 'date override',
+		schema: dateOverrideSchema,
+		valid: { date: '2026-12-01', closed: true, note: 'Holiday' },
+		field: 'note',
+		path: ['note'],
+		kind: 'single',
+	},
+	{
+		form: 'services',
+		schema: servicesSaveSchema,
+		valid: row({ name: 'Cut', description: 'A cut', price: '10', duration: '30', color: '#2563eb', active: 'active' }),
+		field: 'rows.0.name',
+		path: ['rows', 0, 'name'],
+		kind: 'single',
+	},
+	{
+		form: 'services',
+		schema: servicesSaveSchema,
+		valid: row({ name: 'Cut', description: 'A cut', price: '10', duration: '30', color: '#2563eb', active: 'active' }),
+		field: 'rows.0.description',
+		path: ['rows', 0, 'description'],
+		kind: 'multi',
+	},
+	{
+		form: 'providers',
+		schema: providersSaveSchema,
+		valid: row({ member: uuid, displayName: 'Dr. Rivera', bio: 'Bio', avatarUrl: 'https://example.com/a.png', active: 'active' }),
+		field: 'rows.0.displayName',
+		path: ['rows', 0, 'displayName'],
+		kind: 'single',
+	},
+	{
+		form: 'providers',
+		schema: providersSaveSchema,
+		valid: row({ member: uuid, displayName: 'Dr. Rivera', bio: 'Bio', avatarUrl: 'https://example.com/a.png', active: 'active' }),
+		field: 'rows.0.bio',
+		path: ['rows', 0, 'bio'],
+		kind: 'multi',
+	},
+	{
+		form: 'providers',
+		schema: providersSaveSchema,
+		valid: row({ member: uuid, displayName: 'Dr. Rivera', avatarUrl: 'https://example.com/a.png', active: 'active' }),
+		field: 'rows.0.avatarUrl',
+		path: ['rows', 0, 'avatarUrl'],
+		kind: 'single',
+		message: 'avatarUrlInvalid',
+	},
 	...['name', 'company', 'email'].map((field) => ({
 		form: 'clients',
 		schema: clientsSaveSchema,
@@ -57,7 +151,15 @@ const CASES: Case[] = [
 	...['client', 'externalId'].map((field) => ({
 		form: 'transactions',
 		schema: transactionsSaveSchema,
-		valid: row({ client: 'Ana', externalId: 'X-1', amount: '10', dateReceived: '2026-12-01', category: 'matched', paymentMethod: 'Zelle', description: 'Rent' }),
+		valid: row({
+			client: 'Ana',
+			externalId: 'X-1',
+			amount: '10',
+			dateReceived: '2026-12-01',
+			category: 'matched',
+			paymentMethod: 'Zelle',
+			description: 'Rent',
+		}),
 		field: `rows.0.${field}`,
 		path: ['rows', 0, field],
 		kind: 'single' as const,
@@ -65,19 +167,70 @@ const CASES: Case[] = [
 	{
 		form: 'transactions',
 		schema: transactionsSaveSchema,
-		valid: row({ client: 'Ana', amount: '10', dateReceived: '2026-12-01', category: 'matched', paymentMethod: 'Zelle', description: 'Rent' }),
+		valid: row({
+			client: 'Ana',
+			amount: '10',
+			dateReceived: '2026-12-01',
+			category: 'matched',
+			paymentMethod: 'Zelle',
+			description: 'Rent',
+		}),
 		field: 'rows.0.description',
 		path: ['rows', 0, 'description'],
 		kind: 'multi',
 	},
-	{ form: 'profile', schema: profileSchema, valid: { fullName: 'Ana Silva', preferredLanguage: 'en' }, field: 'fullName', path: ['fullName'], kind: 'single' },
-	{ form: 'organization', schema: organizationSchema, valid: { name: 'Acme', slug: 'acme', timezone: 'UTC', description: 'We cut' }, field: 'name', path: ['name'], kind: 'single' },
-	{ form: 'organization', schema: organizationSchema, valid: { name: 'Acme', slug: 'acme', timezone: 'UTC', description: 'We cut' }, field: 'description', path: ['description'], kind: 'multi' },
+	{
+		form: 'profile',
+		schema: profileSchema,
+		valid: { fullName: 'Ana Silva', preferredLanguage: 'en' },
+		field: 'fullName',
+		path: ['fullName'],
+		kind: 'single',
+	},
+	{
+		form: 'organization',
+		schema: organizationSchema,
+		valid: { name: 'Acme', slug: 'acme', timezone: 'UTC', description: 'We cut' },
+		field: 'name',
+		path: ['name'],
+		kind: 'single',
+	},
+	{
+		form: 'organization',
+		schema: organizationSchema,
+		valid: { name: 'Acme', slug: 'acme', timezone: 'UTC', description: 'We cut' },
+		field: 'description',
+		path: ['description'],
+		kind: 'multi',
+	},
 	{ form: 'onboarding', schema: newOrganizationSchema, valid: { name: 'Acme' }, field: 'name', path: ['name'], kind: 'single' },
 	// The sign-up form's errors are the form's own (one alert above it).
-	{ form: 'sign-up', schema: signUpSchema, valid: { fullName: 'Ana Silva', email: 'ana@example.com', password: 'secret1', confirmPassword: 'secret1' }, field: 'fullName', path: [], kind: 'single' },
-	{ form: 'sign-up', schema: signUpSchema, valid: { fullName: 'Ana Silva', email: 'ana@example.com', password: 'secret1', confirmPassword: 'secret1' }, field: 'email', path: [], kind: 'single', message: 'invalidEmail' },
-	{ form: 'forgot password', schema: forgotPasswordSchema, valid: { email: 'ana@example.com' }, field: 'email', path: ['email'], kind: 'single', message: 'invalidEmail' },
+	{
+		form: 'sign-up',
+		schema: signUpSchema,
+		valid: { fullName: 'Ana Silva', email: 'ana@example.com', password: 'secret1', confirmPassword: 'secret1' },
+		field: 'fullName',
+		path: [],
+		kind: 'single',
+	},
+	{
+		form: 'sign-up',
+		schema: signUpSchema,
+		valid: { fullName: 'Ana Silva', email: 'ana@example.com', password: 'secret1', confirmPassword: 'secret1' },
+		field: 'email',
+		path: [],
+		kind: 'single',
+		message: 'invalidEmail',
+	},
+	{
+		form: 'forgot password',
+		schema: forgotPasswordSchema,
+		valid: { email: 'ana@example.com' },
+		field: 'email',
+		path: ['email'],
+		kind: 'single',
+		message: 'invalidEmail',
+	},
 	...['user', 'password'].map((field) => ({
 		form: 'imap',
 		schema: imapConnectSchema,
@@ -140,7 +293,8 @@ describe('the control-character rule of every text field (fields.ts)', () => {
 			expect(messagesAt(c, withText(c, character)), JSON.stringify(character)).toContain(message)
 		}
 		if (c.kind === 'multi') {
-			for (const character of ALLOWED_IN_TEXT) expect(c.schema.safeParse(withText(c, `line${character}line`)).success, JSON.stringify(character)).toBe(true)
+			for (const character of ALLOWED_IN_TEXT)
+				expect(c.schema.safeParse(withText(c, `line${character}line`)).success, JSON.stringify(character)).toBe(true)
 		}
 		// The message is said in every language.
 		const [ns, key] = MESSAGE_KEY[c.form]!(message)
@@ -168,9 +322,24 @@ describe('calendar values (RFC 5545)', () => {
 	})
 
 	test('any organizer name, title and description parse back to one event with one organizer and no attendee or alarm', () => {
-		const hostile = ['Evil\r\nATTENDEE:mailto:x@y', 'x"\r\nBEGIN:VALARM\r\nTRIGGER:-PT5M\r\nEND:VALARM', 'a;b,c\\d\u2028END:VEVENT', `${'é'.repeat(100)}\n${'😀'.repeat(40)}`]
+		const hostile = [
+			'Evil\r\nATTENDEE:mailto:x@y',
+			'x"\r\nBEGIN:VALARM\r\nTRIGGER:-PT5M\r\nEND:VALARM',
+			'a;b,c\\d\u2028END:VEVENT',
+			`${'é'.repeat(100)}\n${'😀'.repeat(40)}`,
+		]
 		for (const text of hostile) {
-			const ics = bookingIcs({ id: uuid, startsAt: '2026-12-01T10:00:00Z', endsAt: '2026-12-01T10:30:00Z', title: text, description: text, revision: 2, cancelled: false, organizerName: text, url: `https://example.com/x?t=${encodeURIComponent(text)}` })
+			const ics = bookingIcs({
+				id: uuid,
+				startsAt: '2026-12-01T10:00:00Z',
+				endsAt: '2026-12-01T10:30:00Z',
+				title: text,
+				description: text,
+				revision: 2,
+				cancelled: false,
+				organizerName: text,
+				url: `https://example.com/x?t=${encodeURIComponent(text)}`,
+			})
 			expect(ics.split('\r\n').filter((line) => Buffer.byteLength(line) > 75 || /[\r\n]/.test(line))).toEqual([])
 			const calendar = new ICAL.Component(ICAL.parse(ics))
 			expect(calendar.getAllSubcomponents().map((c) => c.name)).toEqual(['vevent'])

@@ -16,7 +16,11 @@ describe('which database the server opens', () => {
 	})
 
 	test('a transaction pooler (DIRECT_DATABASE_URL set): unnamed statements only, LISTEN on the direct connection', () => {
-		const options = databaseOptionsFor({ DATABASE_URL: 'postgres://pooler:6543/app', DIRECT_DATABASE_URL: 'postgres://db:5432/app', dataDir: '/d' })
+		const options = databaseOptionsFor({
+			DATABASE_URL: 'postgres://pooler:6543/app',
+			DIRECT_DATABASE_URL: 'postgres://db:5432/app',
+			dataDir: '/d',
+		})
 		expect(options).toEqual({ kind: 'pg', url: 'postgres://pooler:6543/app', listenUrl: 'postgres://db:5432/app', prepare: false })
 	})
 })

@@ -1,6 +1,17 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
-import { addDays, addMonths, DATE_MAX, DATE_MIN, dateIn, dateTimeIn, isTimeZone, monthsFrom, MONTHS_IN_DATE_RANGE, parseIsoDate } from '#app/lib/dates.ts'
+import {
+	addDays,
+	addMonths,
+	DATE_MAX,
+	DATE_MIN,
+	dateIn,
+	dateTimeIn,
+	isTimeZone,
+	monthsFrom,
+	MONTHS_IN_DATE_RANGE,
+	parseIsoDate,
+} from '#app/lib/dates.ts'
 import { fillMonths } from '#app/.server/payments/analytics.ts'
 import { resolveRange } from '#app/.server/payments/analytics.ts'
 
@@ -14,12 +25,26 @@ describe('the one date validator', () => {
 		expect(parseIsoDate(DATE_MAX)).toBe(DATE_MAX)
 	})
 
-	test.each(['2026-02-29', '2026-13-01', '2026-00-10', '2026-1-1', '01/02/2026', '', null, undefined, 42, 'x'.repeat(5000), '0999-01-01', '1899-12-31', '2101-01-01', '9999-12-31', '10000-01-01', '2026-01-01\u0000'])(
-		'refuses %s',
-		(bad) => {
-			expect(parseIsoDate(bad)).toBeNull()
-		},
-	)
+	test.each([
+		'2026-02-29',
+		'2026-13-01',
+		'2026-00-10',
+		'2026-1-1',
+		'01/02/2026',
+		'',
+		null,
+		undefined,
+		42,
+		'x'.repeat(5000),
+		'0999-01-01',
+		'1899-12-31',
+		'2101-01-01',
+		'9999-12-31',
+		'10000-01-01',
+		'2026-01-01\u0000',
+	])('refuses %s', (bad) => {
+		expect(parseIsoDate(bad)).toBeNull()
+	})
 
 	test('any accepted text is a real date inside the range, and every real date inside it is accepted', () => {
 		fc.assert(
@@ -65,7 +90,16 @@ describe('loops over months always end', () => {
 		expect(filled).toHaveLength(MONTHS_IN_DATE_RANGE)
 		expect(filled.at(-1)).toEqual(data[1])
 		// Even a month past the range (which no request can produce) cannot make it spin.
-		expect(fillMonths([{ month: '9999-12-01', count: 1, amount: '1.00' }, { month: '10000-01-01', count: 1, amount: '1.00' }], null, null).length).toBeLessThanOrEqual(MONTHS_IN_DATE_RANGE)
+		expect(
+			fillMonths(
+				[
+					{ month: '9999-12-01', count: 1, amount: '1.00' },
+					{ month: '10000-01-01', count: 1, amount: '1.00' },
+				],
+				null,
+				null,
+			).length,
+		).toBeLessThanOrEqual(MONTHS_IN_DATE_RANGE)
 	})
 })
 

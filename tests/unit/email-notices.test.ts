@@ -22,23 +22,69 @@ const payment = (fields: Record<string, unknown>) => ({ kind: 'payment', payment
 
 describe('received-payment notices become payments', () => {
 	test.each([
-		['01-venmo-paid-you.eml', { method: 'Venmo', issuer: 'venmo', payer: 'Jane Doe', amount: '25.00', memo: 'Dinner 🍕 and drinks', externalId: '4012345678901234567', date: '2026-11-20' }],
-		['02-venmo-request-paid-html.eml', { method: 'Venmo', payer: 'Carlos Ruiz', amount: '80.00', memo: 'Guitar lesson & strings', externalId: '3998877665544332211' }],
-		['04-cashapp-base64.eml', { method: 'CashApp', issuer: 'cashapp', payer: 'Ana Silva', amount: '40.00', memo: 'Haircut', externalId: 'D2K9QX7' }],
-		['06-paypal-got-money.eml', { method: 'PayPal', issuer: 'paypal', payer: 'Robert Chen', amount: '20.00', memo: 'Thanks for the lesson', externalId: '1AB23456CD789012E' }],
-		['07-paypal-direct-html.eml', { method: 'PayPal', payer: 'Lucy Gray', amount: '150.00', memo: 'Deposit for the June event', externalId: '9ZY87654XW321098V' }],
-		['08-chase-zelle.eml', { method: 'Zelle', issuer: 'chase', payer: 'JOHN SMITH', amount: '1250.00', memo: 'November rent', externalId: '21874563210' }],
+		[
+			'01-venmo-paid-you.eml',
+			{
+				method: 'Venmo',
+				issuer: 'venmo',
+				payer: 'Jane Doe',
+				amount: '25.00',
+				memo: 'Dinner 🍕 and drinks',
+				externalId: '4012345678901234567',
+				date: '2026-11-20',
+			},
+		],
+		[
+			'02-venmo-request-paid-html.eml',
+			{ method: 'Venmo', payer: 'Carlos Ruiz', amount: '80.00', memo: 'Guitar lesson & strings', externalId: '3998877665544332211' },
+		],
+		[
+			'04-cashapp-base64.eml',
+			{ method: 'CashApp', issuer: 'cashapp', payer: 'Ana Silva', amount: '40.00', memo: 'Haircut', externalId: 'D2K9QX7' },
+		],
+		[
+			'06-paypal-got-money.eml',
+			{
+				method: 'PayPal',
+				issuer: 'paypal',
+				payer: 'Robert Chen',
+				amount: '20.00',
+				memo: 'Thanks for the lesson',
+				externalId: '1AB23456CD789012E',
+			},
+		],
+		[
+			'07-paypal-direct-html.eml',
+			{ method: 'PayPal', payer: 'Lucy Gray', amount: '150.00', memo: 'Deposit for the June event', externalId: '9ZY87654XW321098V' },
+		],
+		[
+			'08-chase-zelle.eml',
+			{ method: 'Zelle', issuer: 'chase', payer: 'JOHN SMITH', amount: '1250.00', memo: 'November rent', externalId: '21874563210' },
+		],
 		['09-bofa-zelle-1.eml', { method: 'Zelle', issuer: 'bofa', payer: 'Mary Jones', amount: '60.00', memo: 'Cleaning', externalId: null }],
-		['11-capitalone-zelle-html.eml', { method: 'Zelle', issuer: 'capitalone', payer: 'Peter Park', amount: '35.50', memo: 'Tutoring – week 3', externalId: null }],
+		[
+			'11-capitalone-zelle-html.eml',
+			{ method: 'Zelle', issuer: 'capitalone', payer: 'Peter Park', amount: '35.50', memo: 'Tutoring – week 3', externalId: null },
+		],
 		['12-td-zelle.eml', { method: 'Zelle', issuer: 'td', payer: 'Linda Kim', amount: '90.00', memo: null, externalId: 'TDZ84736251' }],
-		['13-wellsfargo-zelle.eml', { method: 'Zelle', issuer: 'wellsfargo', payer: 'Omar Haddad', amount: '200.00', memo: 'Invoice 1042', externalId: 'WFZ1234567' }],
+		[
+			'13-wellsfargo-zelle.eml',
+			{ method: 'Zelle', issuer: 'wellsfargo', payer: 'Omar Haddad', amount: '200.00', memo: 'Invoice 1042', externalId: 'WFZ1234567' },
+		],
 	])('%s', async (file, fields) => {
 		expect(await outcome(file)).toEqual(payment(fields))
 	})
 
-	test('a forwarded notice from the owner\'s own address is read from the forwarded part', async () => {
+	test("a forwarded notice from the owner's own address is read from the forwarded part", async () => {
 		expect(await outcome('16-forwarded-venmo.eml')).toEqual(
-			payment({ method: 'Venmo', payer: 'Tom Baker', amount: '45.00', memo: 'Yoga class', externalId: '4011111111111111111', date: '2026-11-19' }),
+			payment({
+				method: 'Venmo',
+				payer: 'Tom Baker',
+				amount: '45.00',
+				memo: 'Yoga class',
+				externalId: '4011111111111111111',
+				date: '2026-11-19',
+			}),
 		)
 	})
 
@@ -52,7 +98,7 @@ describe('received-payment notices become payments', () => {
 		expect(ids[0]).not.toBe(ids[1])
 	})
 
-	test('the day is taken in the organization\'s timezone', async () => {
+	test("the day is taken in the organization's timezone", async () => {
 		// Fri 20 Nov 2026 20:04 UTC is still the 20th in New York and already the 21st in Tokyo.
 		expect(await outcome('01-venmo-paid-you.eml', 'America/New_York')).toEqual(payment({ date: '2026-11-20' }))
 		expect(await outcome('01-venmo-paid-you.eml', 'Asia/Tokyo')).toEqual(payment({ date: '2026-11-21' }))
@@ -86,7 +132,7 @@ describe('everything else is ignored or kept as not understood, never a payment'
 })
 
 describe('the checks behind them', () => {
-	test('the sender\'s domain must be the provider\'s or one of its subdomains', () => {
+	test("the sender's domain must be the provider's or one of its subdomains", () => {
 		expect(parserFor('venmo@venmo.com')?.issuer).toBe('venmo')
 		expect(parserFor('onlinebanking@ealerts.bankofamerica.com')?.issuer).toBe('bofa')
 		expect(parserFor('venmo@venmo.com.evil.example')).toBeNull()

@@ -41,18 +41,27 @@ describe('permissions', () => {
 	test('only an owner passes requireOwner, as SQL private.require_owner decides', () => {
 		expect(requireOwner(contextAs('owner')).organization.role).toBe('owner')
 		for (const role of ['administrator', 'manager', 'member'] as const) {
-			expect(thrown(() => requireOwner(contextAs(role))), role).toEqual({ status: 403, data: { message: 'ownerOnly' } })
-			expect(thrown(() => requireRole(contextAs(role), 'owner')), role).toEqual({ status: 403, data: { message: 'ownerOnly' } })
+			expect(
+				thrown(() => requireOwner(contextAs(role))),
+				role,
+			).toEqual({ status: 403, data: { message: 'ownerOnly' } })
+			expect(
+				thrown(() => requireRole(contextAs(role), 'owner')),
+				role,
+			).toEqual({ status: 403, data: { message: 'ownerOnly' } })
 		}
 	})
 
 	test('requireRole lets in any of the roles it names and refuses the others', () => {
 		expect(requireRole(contextAs('manager'), 'owner', 'administrator', 'manager').organization.role).toBe('manager')
-		expect(thrown(() => requireRole(contextAs('member'), 'owner', 'administrator'))).toEqual({ status: 403, data: { message: 'forbidden' } })
+		expect(thrown(() => requireRole(contextAs('member'), 'owner', 'administrator'))).toEqual({
+			status: 403,
+			data: { message: 'forbidden' },
+		})
 		expect(thrown(() => requireRole(contextAs(null), 'member'))).toEqual({ status: 403, data: { message: 'notMember' } })
 	})
 
-	test('a non-owner is refused one way: the 403 of requireOwner is the one a route gives for a service\'s not_owner', () => {
+	test("a non-owner is refused one way: the 403 of requireOwner is the one a route gives for a service's not_owner", () => {
 		expect(thrown(() => refuseNonOwner())).toEqual(thrown(() => requireOwner(contextAs('administrator'))))
 	})
 })
@@ -89,7 +98,6 @@ describe('invariantResponse', () => {
 		expect(thrown(() => invariantResponse('', 400))).toEqual({ status: 400, data: { message: 'badRequest' } })
 		expect(thrown(() => invariantResponse(false, 404, 'forbidden'))).toEqual({ status: 404, data: { message: 'forbidden' } })
 	})
-
 })
 
 describe('page titles', () => {
@@ -102,15 +110,22 @@ describe('page titles', () => {
 	})
 
 	test('a meta function reads the language from the root match, English when there is none', () => {
-		const matches = [{ id: 'root', loaderData: { locale: 'es' } }, { id: 'routes/app/layout', loaderData: {} }]
+		const matches = [
+			{ id: 'root', loaderData: { locale: 'es' } },
+			{ id: 'routes/app/layout', loaderData: {} },
+		]
 		expect(pageMeta({ matches }, 'dashboard')).toEqual([{ title: 'Panel · P2P Transaction Tracker' }])
-		expect(pageMeta({ matches: [{ id: 'root', loaderData: undefined }] }, 'dashboard')).toEqual([{ title: 'Dashboard · P2P Transaction Tracker' }])
+		expect(pageMeta({ matches: [{ id: 'root', loaderData: undefined }] }, 'dashboard')).toEqual([
+			{ title: 'Dashboard · P2P Transaction Tracker' },
+		])
 	})
 
 	test('a screen that answers 404 is titled "not found"; the root boundary is titled "error"', () => {
 		const matches = [{ id: 'root', loaderData: { locale: 'pt-BR' } }]
 		const notFound = new ErrorResponseImpl(404, 'Not Found', { message: 'notFound' })
-		expect(pageMeta({ matches, error: notFound }, 'clientDetail', 'Acme')).toEqual([{ title: 'Página não encontrada · P2P Transaction Tracker' }])
+		expect(pageMeta({ matches, error: notFound }, 'clientDetail', 'Acme')).toEqual([
+			{ title: 'Página não encontrada · P2P Transaction Tracker' },
+		])
 		const forbidden = new ErrorResponseImpl(403, 'Forbidden', { message: 'ownerOnly' })
 		expect(pageMeta({ matches, error: forbidden }, 'settings')).toEqual([{ title: 'Configurações · P2P Transaction Tracker' }])
 		expect(pageMeta({ matches: [], error: new Error('boom') }, null)).toEqual([{ title: 'Error · P2P Transaction Tracker' }])

@@ -33,7 +33,9 @@ beforeAll(async () => {
 		res.setHeader('content-type', 'application/json')
 		if (get) {
 			const m = mailbox.find((x) => x.id === decodeURIComponent(get[1]!))!
-			res.end(JSON.stringify({ id: m.id, internalDate: String(m.internalDate), raw: readFileSync(path.join(DIR, m.file)).toString('base64url') }))
+			res.end(
+				JSON.stringify({ id: m.id, internalDate: String(m.internalDate), raw: readFileSync(path.join(DIR, m.file)).toString('base64url') }),
+			)
 			return
 		}
 		const q = url.searchParams.get('q') ?? ''
@@ -51,7 +53,12 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
 describe('reading Gmail through the API', () => {
 	test('a first sync reads the last 90 days oldest first; the next reads only what is new', async () => {
 		const read: string[] = []
-		const first = await readGmailMessages('good-token', null, (raw, id) => void read.push(`${id}:${raw.toString('utf8').includes('From:')}`), { baseUrl, now: NOW })
+		const first = await readGmailMessages(
+			'good-token',
+			null,
+			(raw, id) => void read.push(`${id}:${raw.toString('utf8').includes('From:')}`),
+			{ baseUrl, now: NOW },
+		)
 		expect(read).toEqual(['a:true', 'b:true'])
 		expect(first.cursor).toEqual({ after: Math.floor(mailbox[2]!.internalDate / 1000), edgeIds: ['b'] })
 

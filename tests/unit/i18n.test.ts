@@ -54,17 +54,31 @@ describe('the glossary (docs/glossary.md) in es and pt-BR', () => {
 	const rows = glossary
 		.split('\n')
 		.filter((line) => /^\| [a-zA-Z]/.test(line) && !line.startsWith('| en '))
-		.map((line) => line.split('|').slice(1, 4).map((cell) => cell.trim()))
+		.map((line) =>
+			line
+				.split('|')
+				.slice(1, 4)
+				.map((cell) => cell.trim()),
+		)
 	// Names that stay in English in every language (the glossary's "Register" paragraph).
 	const productNames = ['P2P Transaction Tracker', 'Zelle', 'Venmo', 'Cash App', 'PayPal', 'Starter', 'Professional', 'Enterprise']
 	const texts = (lng: string) =>
 		readdirSync(path.join(root, lng)).flatMap((file) =>
-			[...load(lng, file.replace(/\.json$/, ''))].map(([key, value]) => [`${file}:${key}`, productNames.reduce((text, name) => text.replaceAll(name, ''), String(value).replace(/\{\{[^}]*\}\}/g, ''))] as const),
+			[...load(lng, file.replace(/\.json$/, ''))].map(
+				([key, value]) =>
+					[
+						`${file}:${key}`,
+						productNames.reduce((text, name) => text.replaceAll(name, ''), String(value).replace(/\{\{[^}]*\}\}/g, '')),
+					] as const,
+			),
 		)
 	const catalogueNames = (lng: string) =>
 		[...load(lng, 'catalogue')].filter(([key]) => key.endsWith('.name')).map(([key, value]) => [key, String(value)] as const)
 
-	for (const [column, lng] of [[1, 'es'], [2, 'pt-BR']] as const) {
+	for (const [column, lng] of [
+		[1, 'es'],
+		[2, 'pt-BR'],
+	] as const) {
 		test(`${lng} uses its own word for every glossary term, never the English one`, () => {
 			const leaks: string[] = []
 			for (const row of rows) {
@@ -99,7 +113,8 @@ describe('the plans of the catalogue (app/lib/plans.ts)', () => {
 		for (const lng of supportedLanguages) {
 			const common = load(lng, 'common')
 			for (const plan of plans) {
-				for (const key of ['name', 'description', 'gears']) expect(common.get(`plans.${plan.id}.${key}`), `${lng} ${plan.id}.${key}`).toBeTruthy()
+				for (const key of ['name', 'description', 'gears'])
+					expect(common.get(`plans.${plan.id}.${key}`), `${lng} ${plan.id}.${key}`).toBeTruthy()
 				for (const feature of plan.features) expect(common.get(`plans.features.${feature}`), `${lng} ${feature}`).toBeTruthy()
 			}
 		}

@@ -23,7 +23,9 @@ describe('the icon sprite', () => {
 describe('an icon', () => {
 	test('draws its symbol of the sprite, sized by its class (24 px by app.css without one) and hidden from screen readers', () => {
 		const html = renderToStaticMarkup(createElement(icons.CheckCircle2Icon, { className: 'size-4 text-success' }))
-		expect(html).toMatch(/^<svg aria-hidden="true" class="lucide size-4 text-success"><use href="[^"#]*icons[^"#]*\.svg[^"#]*#check-circle-2"><\/use><\/svg>$/)
+		expect(html).toMatch(
+			/^<svg aria-hidden="true" class="lucide size-4 text-success"><use href="[^"#]*icons[^"#]*\.svg[^"#]*#check-circle-2"><\/use><\/svg>$/,
+		)
 	})
 
 	test('given a label, is announced instead of hidden', () => {

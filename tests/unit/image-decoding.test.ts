@@ -48,12 +48,21 @@ async function hugeSixteenBitPng(side: number) {
 	header.set([16, 2, 0, 0, 0], 8) // 16 bits per sample, RGB, deflate, adaptive filtering, not interlaced
 	// Each row: its filter byte (0, none), then 6 bytes a pixel, all zero.
 	const idat = await deflatedZeros(side * (side * 6 + 1))
-	return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', idat), chunk('IEND', Buffer.alloc(0))])
+	return Buffer.concat([
+		Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+		chunk('IHDR', header),
+		chunk('IDAT', idat),
+		chunk('IEND', Buffer.alloc(0)),
+	])
 }
 
 /** A real JPEG whose frame header is rewritten to declare `width`×`height`. */
 async function jpegDeclaring(width: number, height: number) {
-	const jpeg = Buffer.from(await sharp({ create: { width: 16, height: 16, channels: 3, background: '#808080' } }).jpeg().toBuffer())
+	const jpeg = Buffer.from(
+		await sharp({ create: { width: 16, height: 16, channels: 3, background: '#808080' } })
+			.jpeg()
+			.toBuffer(),
+	)
 	const sof = jpeg.indexOf(Buffer.from([0xff, 0xc0]))
 	jpeg.writeUInt16BE(height, sof + 5)
 	jpeg.writeUInt16BE(width, sof + 7)
@@ -62,7 +71,11 @@ async function jpegDeclaring(width: number, height: number) {
 
 /** A real GIF whose screen and frame are rewritten to declare `width`×`height`. */
 async function gifDeclaring(width: number, height: number) {
-	const gif = Buffer.from(await sharp({ create: { width: 16, height: 16, channels: 3, background: '#00ff00' } }).gif().toBuffer())
+	const gif = Buffer.from(
+		await sharp({ create: { width: 16, height: 16, channels: 3, background: '#00ff00' } })
+			.gif()
+			.toBuffer(),
+	)
 	const flags = gif[10]!
 	// After the 13-byte header and screen descriptor, the global colour table, then extensions up to the frame's descriptor.
 	let at = 13 + (flags & 0x80 ? 3 * 2 ** ((flags & 7) + 1) : 0)
@@ -91,7 +104,13 @@ async function watched<T>(work: () => Promise<T>) {
 	const started = performance.now()
 	try {
 		const result = await work()
-		return { result, ms: performance.now() - started, maxRunning: seen.running, maxWaiting: seen.waiting, rssGrowthMB: (seen.rss - before) / MB }
+		return {
+			result,
+			ms: performance.now() - started,
+			maxRunning: seen.running,
+			maxWaiting: seen.waiting,
+			rssGrowthMB: (seen.rss - before) / MB,
+		}
 	} finally {
 		clearInterval(timer)
 	}
@@ -132,8 +151,14 @@ describe('decoding pictures', () => {
 	})
 
 	test('six large pictures at once: every one is answered, never more than two decode together, memory stays bounded', async () => {
-		const big = new Uint8Array(await sharp({ create: { width: 4000, height: 4000, channels: 3, background: '#3366cc' } }).png({ compressionLevel: 1 }).toBuffer())
-		const { result, maxRunning, maxWaiting, rssGrowthMB } = await watched(() => Promise.all(Array.from({ length: 6 }, () => processImage(big))))
+		const big = new Uint8Array(
+			await sharp({ create: { width: 4000, height: 4000, channels: 3, background: '#3366cc' } })
+				.png({ compressionLevel: 1 })
+				.toBuffer(),
+		)
+		const { result, maxRunning, maxWaiting, rssGrowthMB } = await watched(() =>
+			Promise.all(Array.from({ length: 6 }, () => processImage(big))),
+		)
 		for (const answer of result) {
 			if (!answer.ok) throw new Error(answer.code)
 			const meta = await sharp(answer.image.bytes).metadata()
@@ -147,8 +172,16 @@ describe('decoding pictures', () => {
 	})
 
 	test('a picture that waits too long for a slot is refused as busy, and the slots come back after failures too', async () => {
-		const big = new Uint8Array(await sharp({ create: { width: 4000, height: 3000, channels: 3, background: '#cc3366' } }).png({ compressionLevel: 1 }).toBuffer())
-		const broken = (await sharp({ create: { width: 300, height: 300, channels: 3, background: '#ffffff' } }).png().toBuffer()).subarray(0, 200)
+		const big = new Uint8Array(
+			await sharp({ create: { width: 4000, height: 3000, channels: 3, background: '#cc3366' } })
+				.png({ compressionLevel: 1 })
+				.toBuffer(),
+		)
+		const broken = (
+			await sharp({ create: { width: 300, height: 300, channels: 3, background: '#ffffff' } })
+				.png()
+				.toBuffer()
+		).subarray(0, 200)
 		// Two decodes hold both slots; what comes meanwhile waits a millisecond at most.
 		const holding = [processImage(big), processImage(big)]
 		while (imageDecodes().running < DECODE_SLOTS) await new Promise((resolve) => setTimeout(resolve, 1))
@@ -165,8 +198,13 @@ describe('decoding pictures', () => {
 	})
 
 	test('an animated GIF: only its first frame is decoded and kept', async () => {
-		const frame = (colour: string) => sharp({ create: { width: 64, height: 48, channels: 3, background: colour } }).png().toBuffer()
-		const gif = await sharp([await frame('#ff0000'), await frame('#0000ff')], { join: { animated: true } }).gif().toBuffer()
+		const frame = (colour: string) =>
+			sharp({ create: { width: 64, height: 48, channels: 3, background: colour } })
+				.png()
+				.toBuffer()
+		const gif = await sharp([await frame('#ff0000'), await frame('#0000ff')], { join: { animated: true } })
+			.gif()
+			.toBuffer()
 		expect((await sharp(gif).metadata()).pages).toBe(2)
 		const result = await processImage(new Uint8Array(gif))
 		if (!result.ok) throw new Error(result.code)

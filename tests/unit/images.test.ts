@@ -33,7 +33,13 @@ describe('processImage', () => {
 
 	test('the version changes with the picture', async () => {
 		const a = await processImage(new Uint8Array(await photoWithExif(50, 50, 'png')))
-		const b = await processImage(new Uint8Array(await sharp({ create: { width: 50, height: 50, channels: 3, background: '#00ff00' } }).png().toBuffer()))
+		const b = await processImage(
+			new Uint8Array(
+				await sharp({ create: { width: 50, height: 50, channels: 3, background: '#00ff00' } })
+					.png()
+					.toBuffer(),
+			),
+		)
 		expect(a.ok && b.ok && a.image.version !== b.image.version).toBe(true)
 	})
 

@@ -40,21 +40,70 @@ async function failure(work: Promise<unknown>) {
 
 describe('which addresses a host of a user may resolve to', () => {
 	test.each([
-		'0.0.0.0', '0.1.2.3', '10.0.0.1', '100.64.0.1', '100.127.255.254', '127.0.0.1', '127.255.0.9', '169.254.169.254', '172.16.0.1',
-		'172.31.255.255', '192.0.0.8', '192.0.2.1', '192.168.0.1', '198.18.0.1', '198.51.100.7', '203.0.113.9', '224.0.0.1', '239.1.2.3',
-		'240.0.0.1', '255.255.255.255', '::', '::1', '[::1]', '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:10.0.0.1', '::ffff:169.254.169.254',
-		'64:ff9b::a00:1', '64:ff9b:1::1', '2002:7f00:1::1', '2002:c0a8:101::1', 'fc00::1', 'fd12:3456::1', 'fe80::1', 'fe80::1%eth0', 'fec0::1',
-		'ff02::1', 'ff0e::1', '100::1', '2001::1', '2001:db8::1', '3fff::1', '::127.0.0.1', 'not an address', '',
+		'0.0.0.0',
+		'0.1.2.3',
+		'10.0.0.1',
+		'100.64.0.1',
+		'100.127.255.254',
+		'127.0.0.1',
+		'127.255.0.9',
+		'169.254.169.254',
+		'172.16.0.1',
+		'172.31.255.255',
+		'192.0.0.8',
+		'192.0.2.1',
+		'192.168.0.1',
+		'198.18.0.1',
+		'198.51.100.7',
+		'203.0.113.9',
+		'224.0.0.1',
+		'239.1.2.3',
+		'240.0.0.1',
+		'255.255.255.255',
+		'::',
+		'::1',
+		'[::1]',
+		'::ffff:127.0.0.1',
+		'::ffff:7f00:1',
+		'::ffff:10.0.0.1',
+		'::ffff:169.254.169.254',
+		'64:ff9b::a00:1',
+		'64:ff9b:1::1',
+		'2002:7f00:1::1',
+		'2002:c0a8:101::1',
+		'fc00::1',
+		'fd12:3456::1',
+		'fe80::1',
+		'fe80::1%eth0',
+		'fec0::1',
+		'ff02::1',
+		'ff0e::1',
+		'100::1',
+		'2001::1',
+		'2001:db8::1',
+		'3fff::1',
+		'::127.0.0.1',
+		'not an address',
+		'',
 	])('%s is refused', (address) => {
 		expect(isPublicAddress(address)).toBe(false)
 	})
 
-	test.each(['8.8.8.8', '1.1.1.1', '100.63.255.255', '100.128.0.1', '172.32.0.1', '192.169.0.1', '2607:f8b0:4004:800::200e', '2a00:1450::1', '::ffff:8.8.8.8', '64:ff9b::808:808', '2002:808:808::1'])(
-		'%s is public',
-		(address) => {
-			expect(isPublicAddress(address)).toBe(true)
-		},
-	)
+	test.each([
+		'8.8.8.8',
+		'1.1.1.1',
+		'100.63.255.255',
+		'100.128.0.1',
+		'172.32.0.1',
+		'192.169.0.1',
+		'2607:f8b0:4004:800::200e',
+		'2a00:1450::1',
+		'::ffff:8.8.8.8',
+		'64:ff9b::808:808',
+		'2002:808:808::1',
+	])('%s is public', (address) => {
+		expect(isPublicAddress(address)).toBe(true)
+	})
 
 	test('a name is resolved once and every address checked: localhost is refused; allowed, the address is what to connect to, the name what TLS verifies', async () => {
 		const refused = await failure(resolveHost('localhost', { allowPrivate: false, timeoutMs: 5_000 }))
@@ -67,7 +116,9 @@ describe('which addresses a host of a user may resolve to', () => {
 			family: 6,
 			servername: null,
 		})
-		expect((await failure(resolveHost('no-such-host.invalid', { allowPrivate: false, timeoutMs: 5_000 }))).error).toMatchObject({ reason: 'unresolved' })
+		expect((await failure(resolveHost('no-such-host.invalid', { allowPrivate: false, timeoutMs: 5_000 }))).error).toMatchObject({
+			reason: 'unresolved',
+		})
 	})
 })
 
@@ -101,7 +152,9 @@ describe('fetch with a deadline and a cap (the Gmail API, Google tokens)', () =>
 		expect((error as OutboundError).reason).toBe('too_large')
 		expect(sent).toBeLessThan(32 * 1024 * 1024)
 		const announced = await http((_req, res) => void res.writeHead(200, { 'content-length': String(600_000_000) }).flushHeaders())
-		expect(((await failure(outboundFetch(announced, {}, { timeoutMs: 5_000, maxBytes: 1024 }))).error as OutboundError).reason).toBe('too_large')
+		expect(((await failure(outboundFetch(announced, {}, { timeoutMs: 5_000, maxBytes: 1024 }))).error as OutboundError).reason).toBe(
+			'too_large',
+		)
 	})
 
 	test("Google's token endpoint: the client's credentials sent, a refusal is arctic's OAuth2RequestError, a flood is cut off", async () => {
@@ -111,7 +164,8 @@ describe('fetch with a deadline and a cap (the Gmail API, Google tokens)', () =>
 			req.on('data', (c) => (body += c))
 			req.on('end', () => {
 				seen.push(`${req.headers.authorization} ${body}`)
-				if (body.includes('refresh_token=revoked')) return void res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":"invalid_grant"}')
+				if (body.includes('refresh_token=revoked'))
+					return void res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":"invalid_grant"}')
 				if (body.includes('refresh_token=flood')) return void res.writeHead(200).end('x'.repeat(OUTBOUND.google.maxBytes + 1))
 				res.writeHead(200, { 'content-type': 'application/json' }).end('{"access_token":"fresh","token_type":"Bearer","expires_in":3600}')
 			})
@@ -123,7 +177,9 @@ describe('fetch with a deadline and a cap (the Gmail API, Google tokens)', () =>
 		const refused = await failure(googleTokenRequest({ grant_type: 'refresh_token', refresh_token: 'revoked' }, client))
 		expect(refused.error).toBeInstanceOf(OAuth2RequestError)
 		expect((refused.error as OAuth2RequestError).code).toBe('invalid_grant')
-		expect((await failure(googleTokenRequest({ grant_type: 'refresh_token', refresh_token: 'flood' }, client))).error).toMatchObject({ reason: 'too_large' })
+		expect((await failure(googleTokenRequest({ grant_type: 'refresh_token', refresh_token: 'flood' }, client))).error).toMatchObject({
+			reason: 'too_large',
+		})
 	})
 })
 
@@ -146,12 +202,19 @@ describe('the Gmail reader', () => {
 			if (!get) return void res.end(JSON.stringify({ messages: [...mailbox].reverse().map((m) => ({ id: m.id })) }))
 			const m = mailbox.find((x) => x.id === get[1])!
 			if (url.searchParams.get('format') === 'metadata') {
-				return void res.end(JSON.stringify({
-					id: m.id,
-					internalDate: String(m.internalDate),
-					sizeEstimate: m.raw.length,
-					payload: { headers: [{ name: 'Subject', value: "You've got money" }, { name: 'From', value: 'PayPal <service@paypal.com>' }] },
-				}))
+				return void res.end(
+					JSON.stringify({
+						id: m.id,
+						internalDate: String(m.internalDate),
+						sizeEstimate: m.raw.length,
+						payload: {
+							headers: [
+								{ name: 'Subject', value: "You've got money" },
+								{ name: 'From', value: 'PayPal <service@paypal.com>' },
+							],
+						},
+					}),
+				)
 			}
 			res.end(JSON.stringify({ id: m.id, internalDate: String(m.internalDate), raw: m.raw.toString('base64url') }))
 		}))
@@ -159,7 +222,11 @@ describe('the Gmail reader', () => {
 	test('a message past the size cap is not read: listed by its headers, and the messages after it are read', async () => {
 		const read: string[] = []
 		const skipped: unknown[] = []
-		const result = await readGmailMessages('token', null, (_raw, id) => void read.push(id), { baseUrl: await stub(), now: NOW, onSkipped: (m) => skipped.push(m) })
+		const result = await readGmailMessages('token', null, (_raw, id) => void read.push(id), {
+			baseUrl: await stub(),
+			now: NOW,
+			onSkipped: (m) => skipped.push(m),
+		})
 		expect(read).toEqual(['a', 'c'])
 		expect(skipped).toEqual([{ subject: "You've got money", sender: 'service@paypal.com', date: expect.any(String), size: huge.length }])
 		expect(result).toMatchObject({ read: 3, more: false, failure: null, cursor: { after: Math.floor(mailbox[2]!.internalDate / 1000) } })
@@ -181,7 +248,9 @@ describe('sending mail by SMTP', () => {
 		const relay = await startHostileServer('slow-smtp', { everyMs: 200 })
 		try {
 			const limits = { ...OUTBOUND.smtp, deadlineMs: 1_500 }
-			const { error, ms } = await failure(sendSmtp(`smtp://127.0.0.1:${relay.port}`, { from: 'a@example.test', to: 'b@example.test', subject: 'Hi', text: 'Hi' }, limits))
+			const { error, ms } = await failure(
+				sendSmtp(`smtp://127.0.0.1:${relay.port}`, { from: 'a@example.test', to: 'b@example.test', subject: 'Hi', text: 'Hi' }, limits),
+			)
 			expect(error).toMatchObject({ name: 'AbortError' })
 			expect(ms).toBeLessThan(limits.deadlineMs + 1_000)
 			expect(relay.written).toBeGreaterThan(3)

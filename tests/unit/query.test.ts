@@ -28,7 +28,13 @@ describe('what every list service reads the same way', () => {
 		const sorts = ['date', 'name'] as const
 		const defaults = { sort: 'date', dir: 'desc' } as const
 		expect(readPaging({}, sorts, defaults)).toEqual({ sort: 'date', dir: 'desc', page: 1, pageSize: DEFAULT_PAGE_SIZE, offset: 0 })
-		expect(readPaging({ sort: 'name', page: 3, pageSize: 10 }, sorts, defaults)).toEqual({ sort: 'name', dir: 'asc', page: 3, pageSize: 10, offset: 20 })
+		expect(readPaging({ sort: 'name', page: 3, pageSize: 10 }, sorts, defaults)).toEqual({
+			sort: 'name',
+			dir: 'asc',
+			page: 3,
+			pageSize: 10,
+			offset: 20,
+		})
 		expect(readPaging({ sort: 'nope' as 'name', dir: 'sideways' as 'asc', pageSize: 10_000 }, sorts, defaults)).toMatchObject({
 			sort: 'date',
 			dir: 'desc',

@@ -33,7 +33,10 @@ describe('the table of rate limits', () => {
 		)
 		for (const [name, { limit, windowMinutes }] of Object.entries(LIMITS)) {
 			expect(Number.isInteger(limit) && limit > 0, `${name}: limit ${limit}`).toBe(true)
-			expect(Number.isInteger(windowMinutes) && windowMinutes > 0 && windowMinutes <= MAX_WINDOW_MINUTES, `${name}: window ${windowMinutes}`).toBe(true)
+			expect(
+				Number.isInteger(windowMinutes) && windowMinutes > 0 && windowMinutes <= MAX_WINDOW_MINUTES,
+				`${name}: window ${windowMinutes}`,
+			).toBe(true)
 		}
 	})
 

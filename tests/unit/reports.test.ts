@@ -18,12 +18,20 @@ describe('calendar helpers', () => {
 		expect(r('')).toEqual({ ok: true, range: presetRange('last-12-months', today) })
 		expect(r('range=no-such-preset')).toEqual({ ok: true, range: presetRange('last-12-months', today) })
 		expect(r('range=all')).toEqual({ ok: true, range: { preset: 'all', from: null, to: null } })
-		expect(r('range=custom&from=2026-01-05&to=2026-02-01')).toEqual({ ok: true, range: { preset: 'custom', from: '2026-01-05', to: '2026-02-01' } })
+		expect(r('range=custom&from=2026-01-05&to=2026-02-01')).toEqual({
+			ok: true,
+			range: { preset: 'custom', from: '2026-01-05', to: '2026-02-01' },
+		})
 		expect(r('from=2026-01-05&to=2026-01-05')).toMatchObject({ ok: true, range: { preset: 'custom' } })
 		expect(r('range=custom&from=2026-01-05')).toMatchObject({ ok: false, error: 'missingDates' })
 		expect(r('range=custom&from=2026-02-30&to=2026-03-01')).toMatchObject({ ok: false, error: 'invalidFrom' })
 		expect(r('range=custom&from=2026-02-01&to=tomorrow')).toMatchObject({ ok: false, error: 'invalidTo' })
-		expect(r('range=custom&from=2026-03-01&to=2026-02-01')).toMatchObject({ ok: false, error: 'fromAfterTo', from: '2026-03-01', to: '2026-02-01' })
+		expect(r('range=custom&from=2026-03-01&to=2026-02-01')).toMatchObject({
+			ok: false,
+			error: 'fromAfterTo',
+			from: '2026-03-01',
+			to: '2026-02-01',
+		})
 		expect(r(`range=custom&from=${'9'.repeat(100_000)}&to=2026-01-01`)).toMatchObject({ ok: false, error: 'invalidFrom' })
 	})
 
@@ -32,7 +40,10 @@ describe('calendar helpers', () => {
 		expect(splitRange('2026-01-01', '2026-03-31')).toEqual({ months: { start: '2026-01-01', end: '2026-04-01' }, days: [] })
 		expect(splitRange('2026-01-15', '2026-03-10')).toEqual({
 			months: { start: '2026-02-01', end: '2026-03-01' },
-			days: [['2026-01-15', '2026-01-31'], ['2026-03-01', '2026-03-10']],
+			days: [
+				['2026-01-15', '2026-01-31'],
+				['2026-03-01', '2026-03-10'],
+			],
 		})
 		expect(splitRange('2026-01-15', '2026-02-10')).toEqual({ months: null, days: [['2026-01-15', '2026-02-10']] })
 		expect(splitRange('2026-02-01', '2026-02-27')).toEqual({ months: null, days: [['2026-02-01', '2026-02-27']] })
@@ -43,7 +54,10 @@ describe('calendar helpers', () => {
 	test('months are filled with zeros, and a long span narrows to the months with data', () => {
 		const data = [{ month: '2026-02-01', count: 1, amount: '5.00' }]
 		expect(fillMonths(data, '2025-12-15', '2026-03-02').map((m) => [m.month, m.count])).toEqual([
-			['2025-12-01', 0], ['2026-01-01', 0], ['2026-02-01', 1], ['2026-03-01', 0],
+			['2025-12-01', 0],
+			['2026-01-01', 0],
+			['2026-02-01', 1],
+			['2026-03-01', 0],
 		])
 		expect(fillMonths(data, '1900-01-01', '2999-12-31')).toEqual(data)
 		expect(fillMonths([], null, null)).toEqual([])
@@ -73,6 +87,9 @@ describe('CSV', () => {
 		expect(tally.total()).toBe('1000003.36')
 		expect(tally.count).toBe(5)
 		expect(tally.average()).toBe('200000.67')
-		expect(tally.categories().map((c) => [c.category, c.count, c.amount])).toEqual([['matched', 4, '1000003.35'], ['review', 1, '0.01']])
+		expect(tally.categories().map((c) => [c.category, c.count, c.amount])).toEqual([
+			['matched', 4, '1000003.35'],
+			['review', 1, '0.01'],
+		])
 	})
 })

@@ -28,7 +28,11 @@ describe('the request guard', () => {
 		['a NUL byte in the URL', new Request('http://app.test/app/transactions?q=%00'), 400],
 		['a 10-digit row index', post('intent=save&rows%5B4294967294%5D.amount=1', FORM), 413],
 		['a zero-padded huge index', post('rows%5B0000000004294967294%5D.amount=1', FORM), 413],
-		['an index in conform intent', post(`__intent__=${encodeURIComponent('{"type":"insert","payload":{"name":"rows","index":4294967294}}')}`, FORM), 413],
+		[
+			'an index in conform intent',
+			post(`__intent__=${encodeURIComponent('{"type":"insert","payload":{"name":"rows","index":4294967294}}')}`, FORM),
+			413,
+		],
 		['a declared body over the cap', post('a=1', FORM, { 'content-length': String(MAX_FORM_BYTES + 1) }), 413],
 		['an organization field that is not a UUID', post("intent=save&_org=1' or '1'='1", FORM), 400],
 		['two organization fields', post(`_org=${crypto.randomUUID()}&_org=${crypto.randomUUID()}`, FORM), 400],
@@ -46,7 +50,12 @@ describe('the request guard', () => {
 				else controller.enqueue(chunk)
 			},
 		})
-		const request = new Request('http://app.test/auth', { method: 'POST', body, headers: { 'content-type': FORM }, duplex: 'half' } as RequestInit)
+		const request = new Request('http://app.test/auth', {
+			method: 'POST',
+			body,
+			headers: { 'content-type': FORM },
+			duplex: 'half',
+		} as RequestInit)
 		expect(await inspectRequest(request)).toEqual({ status: 413, reason: 'tooLarge' })
 		expect(sent).toBeLessThan(MAX_FORM_BYTES * 2)
 	})

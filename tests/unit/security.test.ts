@@ -43,7 +43,26 @@ describe('safeRedirect', () => {
 	})
 
 	test('whatever it is given, what it returns stays on this site in a browser', () => {
-		const piece = fc.constantFrom('/', '//', '.', '..', '\\', '%2f', '%2F', '%5c', '%2e', 'evil.example', 'app', '?', '#', '@', ':', 'http:', '\t', ' ')
+		const piece = fc.constantFrom(
+			'/',
+			'//',
+			'.',
+			'..',
+			'\\',
+			'%2f',
+			'%2F',
+			'%5c',
+			'%2e',
+			'evil.example',
+			'app',
+			'?',
+			'#',
+			'@',
+			':',
+			'http:',
+			'\t',
+			' ',
+		)
 		fc.assert(
 			fc.property(fc.array(piece, { maxLength: 8 }), (pieces) => {
 				const result = safeRedirect(pieces.join(''))

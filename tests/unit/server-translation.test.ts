@@ -17,7 +17,11 @@ async function instance(lng: string) {
 function render(i18n: I18n, ns: string, calls: Array<[string, unknown?]>, keyPrefix?: string) {
 	function Probe() {
 		const { t } = useTranslation(ns, keyPrefix ? { keyPrefix } : undefined)
-		return h('ul', null, ...calls.map(([key, opts], i) => h('li', { key: i }, String((t as (k: string, o?: unknown) => unknown)(key, opts)))))
+		return h(
+			'ul',
+			null,
+			...calls.map(([key, opts], i) => h('li', { key: i }, String((t as (k: string, o?: unknown) => unknown)(key, opts)))),
+		)
 	}
 	const html = renderToString(h(I18nextProvider, { i18n }, h(Probe)))
 	return [...html.matchAll(/<li>(.*?)<\/li>/g)].map((m) => m[1]!.replaceAll('&quot;', '"').replaceAll('&amp;', '&'))

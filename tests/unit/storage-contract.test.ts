@@ -31,7 +31,8 @@ if (SUPABASE_URL && SUPABASE_SERVICE_ROLE_KEY) {
 	const client = createClient(SUPABASE_URL, SUPABASE_SERVICE_ROLE_KEY, { ...serverClientOptions, auth: { persistSession: false } })
 	storageContract('supabase', {
 		adapter: () => supabaseStorageAdapter(() => client),
-		urlPattern: (bucket, key) => new RegExp(`^${escape(SUPABASE_URL.replace(/\/$/, ''))}/storage/v1/object/public/${bucket}/${escape(key)}\\?v=`),
+		urlPattern: (bucket, key) =>
+			new RegExp(`^${escape(SUPABASE_URL.replace(/\/$/, ''))}/storage/v1/object/public/${bucket}/${escape(key)}\\?v=`),
 	})
 } else {
 	// Our side of the Storage protocol, against a local stand-in (not Supabase).
@@ -39,7 +40,10 @@ if (SUPABASE_URL && SUPABASE_SERVICE_ROLE_KEY) {
 	let client: ReturnType<typeof createClient> | undefined
 	beforeAll(async () => {
 		standIn = await startSupabaseStorageStandIn()
-		client = createClient(standIn.url, 'service-role-key-of-the-stand-in-0123456789', { ...serverClientOptions, auth: { persistSession: false } })
+		client = createClient(standIn.url, 'service-role-key-of-the-stand-in-0123456789', {
+			...serverClientOptions,
+			auth: { persistSession: false },
+		})
 	})
 	afterAll(async () => {
 		await standIn?.stop()
@@ -51,5 +55,7 @@ if (SUPABASE_URL && SUPABASE_SERVICE_ROLE_KEY) {
 	describe('storage port contract: supabase (the configured project)', () => {
 		test.skip('skipped: set SUPABASE_URL and SUPABASE_SERVICE_ROLE_KEY to run it against a Supabase project', () => {})
 	})
-	console.log('storage port contract: the real Supabase project is skipped (SUPABASE_URL and SUPABASE_SERVICE_ROLE_KEY are not both set); the Supabase adapter runs against a local stand-in.')
+	console.log(
+		'storage port contract: the real Supabase project is skipped (SUPABASE_URL and SUPABASE_SERVICE_ROLE_KEY are not both set); the Supabase adapter runs against a local stand-in.',
+	)
 }

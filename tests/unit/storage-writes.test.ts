@@ -33,7 +33,9 @@ describe('local storage: a failed write', () => {
 	test('writes to one key at once leave no temporary file either', async () => {
 		const storage = localStorageAdapter(() => root)
 		const folder = 'a1b2c3d4-0000-4000-8000-000000000002'
-		await Promise.all(Array.from({ length: 30 }, (_, i) => storage.put('avatars', `${folder}/avatar.png`, Buffer.alloc(5000 + i, i), 'image/png')))
+		await Promise.all(
+			Array.from({ length: 30 }, (_, i) => storage.put('avatars', `${folder}/avatar.png`, Buffer.alloc(5000 + i, i), 'image/png')),
+		)
 		expect(readdirSync(path.join(root, 'avatars', folder))).toEqual(['avatar.png'])
 	})
 })
@@ -52,7 +54,10 @@ async function collidingStorage(collisions: number, answer: { status: number; bo
 	})
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
 	const { port } = server.address() as { port: number }
-	const client = createClient(`http://127.0.0.1:${port}`, 'service-role-key-of-the-stand-in-0123456789', { ...serverClientOptions, auth: { persistSession: false } })
+	const client = createClient(`http://127.0.0.1:${port}`, 'service-role-key-of-the-stand-in-0123456789', {
+		...serverClientOptions,
+		auth: { persistSession: false },
+	})
 	return {
 		storage: supabaseStorageAdapter(() => client, { retryPauseMs: 5 }),
 		uploads: () => uploads,
@@ -78,7 +83,10 @@ describe('Supabase storage: writes that collide', () => {
 		await expect(stuck.storage.put('logos', key, Buffer.from('png'), 'image/png')).rejects.toThrow(/already exists/)
 		expect(stuck.uploads()).toBe(PUT_ATTEMPTS)
 		await stuck.stop()
-		const refused = await collidingStorage(100, { status: 400, body: { statusCode: '403', error: 'Unauthorized', message: 'new row violates row-level security policy' } })
+		const refused = await collidingStorage(100, {
+			status: 400,
+			body: { statusCode: '403', error: 'Unauthorized', message: 'new row violates row-level security policy' },
+		})
 		await expect(refused.storage.put('logos', key, Buffer.from('png'), 'image/png')).rejects.toThrow(/row-level security/)
 		expect(refused.uploads()).toBe(1)
 		await refused.stop()

@@ -5,7 +5,9 @@ import { Table } from '#app/components/ui/table.tsx'
 
 /** A table with phone cards, as the server writes it: the table's own style, then the table. */
 function render(labels: (string | null)[]) {
-	const html = renderToString(h(Table, { cards: labels }, h('tbody', null, h('tr', null, ...labels.map((_, i) => h('td', { key: i }, `v${i}`))))))
+	const html = renderToString(
+		h(Table, { cards: labels }, h('tbody', null, h('tr', null, ...labels.map((_, i) => h('td', { key: i }, `v${i}`))))),
+	)
 	const style = /<style>(.*?)<\/style>/s.exec(html)?.[1] ?? ''
 	const id = /<table[^>]* data-cards="([^"]+)"/.exec(html)?.[1]
 	return { html, style, id }
@@ -15,7 +17,10 @@ function render(labels: (string | null)[]) {
 function labelsOf(style: string) {
 	const labels = new Map<number, string>()
 	for (const [, n, literal] of style.matchAll(/:nth-child\((\d+)\):not\(\[colspan\]\)::before\{content:("(?:[^"\\]|\\.)*")\}/g)) {
-		labels.set(Number(n), literal!.slice(1, -1).replace(/\\([0-9a-f]{1,6}) ?/g, (_, hex: string) => String.fromCodePoint(parseInt(hex, 16))))
+		labels.set(
+			Number(n),
+			literal!.slice(1, -1).replace(/\\([0-9a-f]{1,6}) ?/g, (_, hex: string) => String.fromCodePoint(parseInt(hex, 16))),
+		)
 	}
 	return labels
 }

@@ -102,7 +102,15 @@ describe('the clients form schema', () => {
 })
 
 describe('new rows left as they were added', () => {
-	const blank = { client: '', externalId: '', amount: '0', dateReceived: '2026-04-01', category: 'unmatched', paymentMethod: 'Zelle', description: '' }
+	const blank = {
+		client: '',
+		externalId: '',
+		amount: '0',
+		dateReceived: '2026-04-01',
+		category: 'unmatched',
+		paymentMethod: 'Zelle',
+		description: '',
+	}
 	const parse = (rows: Record<string, unknown>[]) => transactionsSaveSchema.parse({ rows }).rows
 
 	test('are parsed as removed, whatever their values would say, so a save skips them', () => {
@@ -113,7 +121,10 @@ describe('new rows left as they were added', () => {
 		expect(untouched).toMatchObject({ id: null, deleted: true })
 		expect(filled).toMatchObject({ id: null, deleted: false, amount: '12.00' })
 		// An untouched new client (no name yet) is no error either.
-		expect(clientsSaveSchema.safeParse({ rows: [{ name: '', status: 'active', blank: JSON.stringify({ name: '', status: 'active' }) }] }).success).toBe(true)
+		expect(
+			clientsSaveSchema.safeParse({ rows: [{ name: '', status: 'active', blank: JSON.stringify({ name: '', status: 'active' }) }] })
+				.success,
+		).toBe(true)
 	})
 
 	test('a saved row, a missing or malformed blank is never skipped', () => {

@@ -35,14 +35,22 @@ export async function requestEmailChange(
 	user: AuthUser,
 	input: { email: string; currentPassword: string | null; language: string | null } & ClientMeta,
 ): Promise<EmailChangeRequest> {
-	const identity = await auth().confirmIdentity(request, user, { password: input.currentPassword, ip: input.ip, userAgent: input.userAgent })
+	const identity = await auth().confirmIdentity(request, user, {
+		password: input.currentPassword,
+		ip: input.ip,
+		userAgent: input.userAgent,
+	})
 	if (identity !== 'ok') return { ok: false, code: identity }
 	const email = normalizeEmail(input.email)
 	const token = newToken()
 	const outcome = await asSystem(async (trx) => {
 		const me = await trx.selectFrom('auth.users').select('email').where('id', '=', user.userId).executeTakeFirstOrThrow()
 		if (normalizeEmail(me.email ?? '') === email) return 'same_email' as const
-		const taken = await trx.selectFrom('auth.users').select('id').where(sql`lower(email)`, '=', email).executeTakeFirst()
+		const taken = await trx
+			.selectFrom('auth.users')
+			.select('id')
+			.where(sql`lower(email)`, '=', email)
+			.executeTakeFirst()
 		if (taken) return 'email_taken' as const
 		await sql`insert into private.email_changes (user_id, new_email, token_hash) values (${user.userId}, ${email}, ${hashToken(token)})
 			on conflict (user_id) do update set new_email = excluded.new_email, token_hash = excluded.token_hash, requested_at = now()`.execute(trx)
@@ -96,7 +104,11 @@ export async function confirmEmailChange(token: string): Promise<EmailChangeConf
 		if (result.oldEmail) {
 			const t = tIn(result.language, 'settings')
 			const link = `${publicOrigin()}/auth/revert-email?${new URLSearchParams({ token: revertToken })}`
-			queueMail({ to: result.oldEmail, subject: t('email.notice.subject'), text: t('email.notice.body', { email: result.email, link, days: REVERT_DAYS }) })
+			queueMail({
+				to: result.oldEmail,
+				subject: t('email.notice.subject'),
+				text: t('email.notice.body', { email: result.email, link, days: REVERT_DAYS }),
+			})
 		}
 		return { ok: true, userId: result.userId, email: result.email }
 	} catch (error) {

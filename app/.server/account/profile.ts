@@ -82,7 +82,14 @@ function avatarOf(userId: string): PictureTarget {
 		bucket: 'avatars',
 		folder: userId,
 		name: 'avatar',
-		lock: (trx) => trx.selectFrom('profiles').select('avatar_url as url').where('user_id', '=', userId).forUpdate().executeTakeFirst().then((row) => row ?? null),
+		lock: (trx) =>
+			trx
+				.selectFrom('profiles')
+				.select('avatar_url as url')
+				.where('user_id', '=', userId)
+				.forUpdate()
+				.executeTakeFirst()
+				.then((row) => row ?? null),
 		record: async (trx, url) => {
 			await trx.updateTable('profiles').set({ avatar_url: url }).where('user_id', '=', userId).execute()
 		},

@@ -28,10 +28,7 @@ export async function startGoogleSignIn(request: Request, redirectTo: string) {
 	const state = generateState()
 	const codeVerifier = generateCodeVerifier()
 	const url = client().createAuthorizationURL(state, codeVerifier, ['openid', 'profile', 'email'])
-	const cookie = await oauthCookie.serialize(
-		JSON.stringify({ state, codeVerifier, redirectTo }),
-		{ secure: secureCookies() },
-	)
+	const cookie = await oauthCookie.serialize(JSON.stringify({ state, codeVerifier, redirectTo }), { secure: secureCookies() })
 	return { url: url.toString(), cookie }
 }
 

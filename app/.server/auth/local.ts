@@ -15,7 +15,6 @@ import { publicOrigin } from '../security.ts'
 import type { Language } from '#app/lib/i18n.ts'
 import type { AuthUser, SessionInfo } from './types.ts'
 
-
 export const SESSION_IDLE_DAYS = 7
 export const SESSION_ABSOLUTE_DAYS = 30
 /** The idle limit and how often the sliding idle expiry is written at most, as SQL intervals. */
@@ -44,7 +43,13 @@ export type SignUpResult = { ok: true; user: AuthUser } | { ok: false; code: 'em
  * proves nothing, so the account can use its own organization but take no invitation and be
  * linked to no other identity until a link mailed to the address is used (the port mails it).
  */
-export async function signUp(input: { email: string; password: string; fullName: string; language?: Language; ip?: string }): Promise<SignUpResult> {
+export async function signUp(input: {
+	email: string
+	password: string
+	fullName: string
+	language?: Language
+	ip?: string
+}): Promise<SignUpResult> {
 	// `ip` is what a request came from; server-side callers (the demo seed) pass none.
 	if (input.ip !== undefined && !(await allowEvent('signup', input.ip))) {
 		return { ok: false, code: 'too_many_attempts' }
@@ -65,7 +70,10 @@ export async function signUp(input: { email: string; password: string; fullName:
  * (the profile, with `language` as its preferred language, and an organization). `verified`:
  * only when the server itself knows the address is the user's (the demo owner it made).
  */
-export async function insertUser(trx: Tx, input: { email: string; passwordHash: string; fullName: string; language?: Language; verified?: boolean }) {
+export async function insertUser(
+	trx: Tx,
+	input: { email: string; passwordHash: string; fullName: string; language?: Language; verified?: boolean },
+) {
 	const row = await trx
 		.insertInto('auth.users')
 		.values({
@@ -142,7 +150,9 @@ export async function createSession(userId: string, meta: { userAgent?: string |
 
 /** When the session of `token` began (its sign-in), or null when there is no such session. */
 export async function sessionStartedAt(token: string): Promise<Date | null> {
-	const row = await asSystem((trx) => trx.selectFrom('auth.sessions').select('created_at').where('token_hash', '=', hashToken(token)).executeTakeFirst())
+	const row = await asSystem((trx) =>
+		trx.selectFrom('auth.sessions').select('created_at').where('token_hash', '=', hashToken(token)).executeTakeFirst(),
+	)
 	return row ? new Date(row.created_at) : null
 }
 
@@ -211,7 +221,12 @@ export async function listSessions(userId: string, currentToken: string | null):
  */
 export async function revokeSessionById(userId: string, sessionId: string, currentToken: string): Promise<'ended' | 'current' | 'gone'> {
 	return asSystem(async (trx) => {
-		const session = await trx.selectFrom('auth.sessions').select('token_hash').where('id', '=', sessionId).where('user_id', '=', userId).executeTakeFirst()
+		const session = await trx
+			.selectFrom('auth.sessions')
+			.select('token_hash')
+			.where('id', '=', sessionId)
+			.where('user_id', '=', userId)
+			.executeTakeFirst()
 		if (!session) return 'gone'
 		if (session.token_hash === hashToken(currentToken)) return 'current'
 		await trx.deleteFrom('auth.sessions').where('id', '=', sessionId).execute()
@@ -323,7 +338,12 @@ export type GoogleSignIn = { ok: true; user: AuthUser } | { ok: false; code: 'em
  * pre-registration): before it is linked its sessions end and its password is cleared
  * (claimAccount), so that only the address's owner, through Google or a password reset, gets in.
  */
-export async function signInWithGoogle(profile: { sub: string; email: string; emailVerified: boolean; name?: string }): Promise<GoogleSignIn> {
+export async function signInWithGoogle(profile: {
+	sub: string
+	email: string
+	emailVerified: boolean
+	name?: string
+}): Promise<GoogleSignIn> {
 	const email = normalizeEmail(profile.email)
 	return asSystem(async (trx) => {
 		const identity = await trx
@@ -338,7 +358,11 @@ export async function signInWithGoogle(profile: { sub: string; email: string; em
 			return { ok: true as const, user: { userId: identity.user_id, email: identity.email ?? email } }
 		}
 		if (!profile.emailVerified) return { ok: false as const, code: 'email_not_verified' as const }
-		let user = await trx.selectFrom('auth.users').select('id').where(sql`lower(email)`, '=', email).executeTakeFirst()
+		let user = await trx
+			.selectFrom('auth.users')
+			.select('id')
+			.where(sql`lower(email)`, '=', email)
+			.executeTakeFirst()
 		if (user && !(await ownsAddress(trx, user.id, email))) {
 			await claimAccount(trx, user.id, { clearPassword: true })
 		}

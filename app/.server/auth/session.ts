@@ -5,7 +5,14 @@ import { memberContext, socketAddressContext } from '../context.ts'
 import { clientAddress } from '../security.ts'
 import { sql, systemStatement } from '../db/index.ts'
 import { visibleModules, type ActiveModule } from '../marketplace/modules.ts'
-import { chosenOrganization, memberOf, membershipOf, type CurrentMember, type MembershipRow, type ProfileRow } from '../organizations/current.ts'
+import {
+	chosenOrganization,
+	memberOf,
+	membershipOf,
+	type CurrentMember,
+	type MembershipRow,
+	type ProfileRow,
+} from '../organizations/current.ts'
 import { SESSION_IDLE, SESSION_TOUCH_AFTER } from './local.ts'
 import { hashToken } from './tokens.ts'
 import { auth, readLocalToken, type AuthUser, type ClientMeta } from './port.ts'
@@ -59,7 +66,15 @@ export async function requireSignedInMember(request: Request, chosenForRequest?:
 
 type SignedInShell = { member: CurrentMember | null; activeModules: ActiveModule[]; emailVerified: boolean }
 
-async function readSignedInShell({ sessionTokenHash, verifiedUser, chosen }: { sessionTokenHash: string | null; verifiedUser: AuthUser | null; chosen: string | null }): Promise<SignedInShell | null> {
+async function readSignedInShell({
+	sessionTokenHash,
+	verifiedUser,
+	chosen,
+}: {
+	sessionTokenHash: string | null
+	verifiedUser: AuthUser | null
+	chosen: string | null
+}): Promise<SignedInShell | null> {
 	const rows = await systemStatement(
 		sql<{
 			shell: {
@@ -78,8 +93,16 @@ async function readSignedInShell({ sessionTokenHash, verifiedUser, chosen }: { s
 	if (!shell) return null
 	const user: AuthUser = verifiedUser ?? { userId: shell.user_id, email: shell.email ?? '' }
 	const memberships = shell.memberships.map(membershipOf)
-	const member = memberOf(user, { memberships, profile: shell.profile }, memberships.find((m) => m.id === shell.organization_id))
-	return { member, activeModules: member ? visibleModules(shell.modules, member.organization.role) : [], emailVerified: shell.email_verified }
+	const member = memberOf(
+		user,
+		{ memberships, profile: shell.profile },
+		memberships.find((m) => m.id === shell.organization_id),
+	)
+	return {
+		member,
+		activeModules: member ? visibleModules(shell.modules, member.organization.role) : [],
+		emailVerified: shell.email_verified,
+	}
 }
 
 export function getClientAddress(request: Request, context: Readonly<RouterContextProvider>) {

@@ -43,7 +43,9 @@ class NoRealtimeTransport {
 
 /** Options every server-side Supabase client takes (Node 20: see NoRealtimeTransport). */
 export const serverClientOptions = {
-	realtime: { transport: NoRealtimeTransport as unknown as NonNullable<NonNullable<Parameters<typeof createClient>[2]>['realtime']>['transport'] },
+	realtime: {
+		transport: NoRealtimeTransport as unknown as NonNullable<NonNullable<Parameters<typeof createClient>[2]>['realtime']>['transport'],
+	},
 }
 
 /**
@@ -170,7 +172,10 @@ export const supabaseAuth: AuthPort = {
 		const { data, error } = await client.auth.signUp({
 			email,
 			password: input.password,
-			options: { data: { full_name: input.fullName.trim(), preferred_language: input.language }, emailRedirectTo: callbackUrl('/app/dashboard') },
+			options: {
+				data: { full_name: input.fullName.trim(), preferred_language: input.language },
+				emailRedirectTo: callbackUrl('/app/dashboard'),
+			},
 		})
 		if (isWeakPassword(error)) return { ok: false, code: 'weak_password' }
 		// With "Confirm email" on, Supabase answers a taken address with a user without identities (it does not tell).
@@ -222,7 +227,11 @@ export const supabaseAuth: AuthPort = {
 		if (!(await allowEvent('email-verification', user.userId))) return { ok: false, code: 'too_many_attempts' }
 		// Supabase Auth mails its own "Confirm signup" link, which comes back through /auth/callback.
 		const { client } = supabaseFor(request)
-		const { error } = await client.auth.resend({ type: 'signup', email: user.email, options: { emailRedirectTo: callbackUrl('/app/dashboard') } })
+		const { error } = await client.auth.resend({
+			type: 'signup',
+			email: user.email,
+			options: { emailRedirectTo: callbackUrl('/app/dashboard') },
+		})
 		if (error && error.status !== 429) throw error
 		return { ok: true, email: user.email }
 	},
@@ -240,7 +249,12 @@ export const supabaseAuth: AuthPort = {
 	},
 	async signInNewAccount(request, user, input) {
 		// Supabase Auth makes the session: a sign-in with the password just chosen.
-		const outcome = await supabaseAuth.signIn(request, { email: user.email, password: input.password, ip: input.ip, userAgent: input.userAgent })
+		const outcome = await supabaseAuth.signIn(request, {
+			email: user.email,
+			password: input.password,
+			ip: input.ip,
+			userAgent: input.userAgent,
+		})
 		return outcome.ok ? outcome.headers : new Headers()
 	},
 	async sendPasswordReset(request, input) {
@@ -273,7 +287,11 @@ export const supabaseAuth: AuthPort = {
 			log({ event: 'supabase_callback_failed', error: String(error) })
 			return null
 		})
-		if (!user) return { ok: false, code: reset ? 'reset_link_failed' : url.searchParams.get('via') === 'google' ? 'google_failed' : 'email_link_failed' }
+		if (!user)
+			return {
+				ok: false,
+				code: reset ? 'reset_link_failed' : url.searchParams.get('via') === 'google' ? 'google_failed' : 'email_link_failed',
+			}
 		return { ok: true, headers: new Headers(), redirectTo: next, welcome: !reset }
 	},
 }

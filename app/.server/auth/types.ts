@@ -14,7 +14,8 @@ export type AuthUser = { userId: string; email: string }
 export type ClientMeta = { ip: string; userAgent?: string | null }
 
 /** `email_not_confirmed`: Supabase Auth with "Confirm email", the right password before the emailed link was opened. */
-export type SignInOutcome = { ok: true; user: AuthUser; headers: Headers } | { ok: false; code: 'invalid_credentials' | 'too_many_attempts' | 'email_not_confirmed' }
+export type SignInOutcome =
+	{ ok: true; user: AuthUser; headers: Headers } | { ok: false; code: 'invalid_credentials' | 'too_many_attempts' | 'email_not_confirmed' }
 
 /** `signedIn` is false when the project asks new users to confirm their email first (Supabase's "Confirm email"). */
 export type SignUpOutcome =
@@ -34,7 +35,10 @@ export interface AuthPort {
 	 * Creates the user with `full_name` and `preferred_language` in its metadata: the auth.users
 	 * trigger makes profile (with that language), organization, membership and gears.
 	 */
-	signUp(request: Request, input: { email: string; password: string; fullName: string; language?: Language } & ClientMeta): Promise<SignUpOutcome>
+	signUp(
+		request: Request,
+		input: { email: string; password: string; fullName: string; language?: Language } & ClientMeta,
+	): Promise<SignUpOutcome>
 	/** Ends the request's session; the headers clear its cookies. */
 	signOut(request: Request): Promise<Headers>
 	/** Checks the current password, sets the new one and ends the user's other sessions; this browser stays signed in. */
@@ -103,4 +107,3 @@ export type PasswordResetOutcome = { ok: true; headers: Headers } | { ok: false;
 export type CallbackOutcome =
 	| { ok: true; headers: Headers; redirectTo: string; welcome: boolean }
 	| { ok: false; code: 'google_not_configured' | 'google_failed' | 'google_email_not_verified' | 'email_link_failed' | 'reset_link_failed' }
-

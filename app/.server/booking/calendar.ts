@@ -33,7 +33,9 @@ export async function getCalendarView(userId: string, organizationId: string, pa
 	const { appointments, counts } = await getCalendarDay(userId, organizationId, settings.timezone, day, { from: week[0]!, to: week[6]! })
 	const cancelId = params.get('cancel')
 	// The question is asked only of an appointment that can still be cancelled (not once it is, on Back).
-	const cancelling = cancelId ? (appointments.find((a) => a.id === cancelId && allowedChanges(a.status, a.started).includes('cancel')) ?? null) : null
+	const cancelling = cancelId
+		? (appointments.find((a) => a.id === cancelId && allowedChanges(a.status, a.started).includes('cancel')) ?? null)
+		: null
 
 	let booking = null
 	if (params.get('new') === '1') {

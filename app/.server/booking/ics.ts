@@ -61,7 +61,10 @@ function icsUri(value: string) {
 
 /** A UTC DATE-TIME (RFC 5545 §3.3.5, form 2): 20261201T150000Z. */
 function icsUtc(instant: number) {
-	return new Date(instant).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '')
+	return new Date(instant)
+		.toISOString()
+		.replace(/[-:]/g, '')
+		.replace(/\.\d{3}/, '')
 }
 
 const encoder = new TextEncoder()
@@ -116,7 +119,16 @@ export function bookingIcs(b: CalendarBooking, now = new Date()): string {
 
 /** A Google Calendar "add event" link for the booking, in UTC. */
 export function googleCalendarUrl(b: Pick<CalendarBooking, 'startsAt' | 'endsAt' | 'title' | 'description'>) {
-	const stamp = (iso: string) => new Date(iso).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '')
-	const p = new URLSearchParams({ action: 'TEMPLATE', text: b.title, dates: `${stamp(b.startsAt)}/${stamp(b.endsAt)}`, details: b.description })
+	const stamp = (iso: string) =>
+		new Date(iso)
+			.toISOString()
+			.replace(/[-:]/g, '')
+			.replace(/\.\d{3}/, '')
+	const p = new URLSearchParams({
+		action: 'TEMPLATE',
+		text: b.title,
+		dates: `${stamp(b.startsAt)}/${stamp(b.endsAt)}`,
+		details: b.description,
+	})
 	return `https://calendar.google.com/calendar/render?${p}`
 }

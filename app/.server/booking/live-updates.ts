@@ -100,7 +100,9 @@ export async function mayStillWatch({ request, userId, organizationId }: StreamV
 		const token = await readLocalToken(request)
 		if (!token) return false
 		const { rows } = await asSystem((trx) =>
-			sql<{ user_id: string }>`select user_id from private.session_user(${hashToken(token)}, ${SESSION_IDLE}::interval, ${NEVER_TOUCH}::interval)`.execute(trx),
+			sql<{
+				user_id: string
+			}>`select user_id from private.session_user(${hashToken(token)}, ${SESSION_IDLE}::interval, ${NEVER_TOUCH}::interval)`.execute(trx),
 		)
 		if (rows[0]?.user_id !== userId) return false
 	} else if ((await port.getUser(request))?.userId !== userId) {
@@ -131,7 +133,8 @@ const HEARTBEAT_MS = 25_000
  */
 export function bookingEventStream(viewer: StreamViewer): Response {
 	const release = claimStream(viewer.userId)
-	if (!release) return new Response('Too many open calendar streams', { status: 429, headers: { 'retry-after': '60', 'cache-control': 'no-store' } })
+	if (!release)
+		return new Response('Too many open calendar streams', { status: 429, headers: { 'retry-after': '60', 'cache-control': 'no-store' } })
 	const encoder = new TextEncoder()
 	let closed = false
 	let cleanup = () => {
@@ -150,7 +153,10 @@ export function bookingEventStream(viewer: StreamViewer): Response {
 			}
 			// One check at a time: the events of a burst wait for the same answer.
 			let checking: Promise<boolean> | null = null
-			const allowed = () => (checking ??= mayStillWatch(viewer).catch(() => false).finally(() => (checking = null)))
+			const allowed = () =>
+				(checking ??= mayStillWatch(viewer)
+					.catch(() => false)
+					.finally(() => (checking = null)))
 			const recheck = (then?: () => void) =>
 				void allowed().then((ok) => {
 					if (!ok) cleanup()

@@ -145,7 +145,13 @@ function clocksChangeOn(day: string, timezone: string) {
  * new-appointment list does: the same wall time can happen twice, and an end can read earlier
  * than its start.
  */
-export async function getCalendarDay(userId: string, organizationId: string, timezone: string, day: string, week: { from: string; to: string }) {
+export async function getCalendarDay(
+	userId: string,
+	organizationId: string,
+	timezone: string,
+	day: string,
+	week: { from: string; to: string },
+) {
 	const found = await asUser(userId, async (trx) => {
 		const appointments = await trx
 			.selectFrom('booking_appointments as a')
@@ -202,7 +208,13 @@ export async function getCalendarDay(userId: string, organizationId: string, tim
  * does not allow the change; 'notStarted' when the change waits for the appointment's start
  * (app/lib/appointments.ts).
  */
-export async function changeAppointmentStatus(userId: string, organizationId: string, appointmentId: string, change: StatusChange, now = new Date()) {
+export async function changeAppointmentStatus(
+	userId: string,
+	organizationId: string,
+	appointmentId: string,
+	change: StatusChange,
+	now = new Date(),
+) {
 	const { to, from, onceStarted } = STATUS_CHANGES[change]
 	const row = await asUser(userId, (trx) =>
 		trx
@@ -380,7 +392,15 @@ export type BookingRefusal = (typeof BOOKING_REFUSALS)[number]
 export async function staffCreateBooking(
 	userId: string,
 	organizationId: string,
-	input: { serviceId: string; providerId: string; start: string; clientName: string; clientEmail: string; clientPhone?: string; notes?: string },
+	input: {
+		serviceId: string
+		providerId: string
+		start: string
+		clientName: string
+		clientEmail: string
+		clientPhone?: string
+		notes?: string
+	},
 ): Promise<{ ok: true; id: string } | { ok: false; code: BookingRefusal }> {
 	try {
 		const id = await asUser(userId, (trx) =>
@@ -434,7 +454,10 @@ export async function listDateOverrides(userId: string, organizationId: string, 
 }
 
 /** Why an override was not added, and the field that says so. */
-export type OverrideRefusal = { field: 'date' | 'provider' | 'start'; code: 'datePast' | 'providerInvalid' | 'overrideDayClosed' | 'overrideHasHours' | 'overrideOverlaps' }
+export type OverrideRefusal = {
+	field: 'date' | 'provider' | 'start'
+	code: 'datePast' | 'providerInvalid' | 'overrideDayClosed' | 'overrideHasHours' | 'overrideOverlaps'
+}
 
 /**
  * Adds a day off or special hours on one date, for everyone or one provider. Refused: a date
@@ -462,7 +485,8 @@ export async function addDateOverride(
 			const refuse = (refused: OverrideRefusal) => ({ refused })
 			if (same.some((o) => o.closed)) return refuse({ field: 'date', code: 'overrideDayClosed' })
 			if (values.closed && same.length > 0) return refuse({ field: 'date', code: 'overrideHasHours' })
-			if (!values.closed && same.some((o) => o.start! < values.end! && values.start! < o.end!)) return refuse({ field: 'start', code: 'overrideOverlaps' })
+			if (!values.closed && same.some((o) => o.start! < values.end! && values.start! < o.end!))
+				return refuse({ field: 'start', code: 'overrideOverlaps' })
 			await trx
 				.insertInto('booking_date_overrides')
 				.values({

@@ -32,7 +32,14 @@ export type ServiceRow = {
 type ServiceDbRow = Omit<ServiceRow, 'fingerprint'>
 
 /** The values as the form shows them (text), in one order: the fingerprint of a row left alone. */
-function serviceValues(row: { name: string; description: string | null; price: string; durationMinutes: number; color: string; isActive: boolean }) {
+function serviceValues(row: {
+	name: string
+	description: string | null
+	price: string
+	durationMinutes: number
+	color: string
+	isActive: boolean
+}) {
 	return [row.name, row.description, row.price, String(row.durationMinutes), row.color.toLowerCase(), row.isActive ? 'active' : 'inactive']
 }
 
@@ -114,7 +121,12 @@ function serviceSpec(organizationId: string, input: ServiceRowInput[]): BatchSpe
  * appointments cannot be deleted (its row is refused: deactivate it instead); the past
  * appointments of a deleted service stay, without a service.
  */
-export function saveServices(userId: string, organizationId: string, input: ServiceRowInput[], how?: SaveHow): Promise<BatchResult<ServiceValues>> {
+export function saveServices(
+	userId: string,
+	organizationId: string,
+	input: ServiceRowInput[],
+	how?: SaveHow,
+): Promise<BatchResult<ServiceValues>> {
 	return saveBatch(userId, organizationId, input, serviceSpec(organizationId, input), how)
 }
 
@@ -177,7 +189,10 @@ export type ProviderValues = Pick<ProviderRow, 'displayName' | 'bio' | 'avatarUr
 /** For the new rows: the display name each takes (its own, else the member's name or email). */
 type ProviderPrepared = Map<number, string>
 
-function providerSpec(organizationId: string, input: ProviderRowInput[]): BatchSpec<ProviderRowInput, ProviderRow, ProviderValues, ProviderPrepared> {
+function providerSpec(
+	organizationId: string,
+	input: ProviderRowInput[],
+): BatchSpec<ProviderRowInput, ProviderRow, ProviderValues, ProviderPrepared> {
 	return {
 		table: 'booking_providers',
 		lock: async (trx, ids) =>
@@ -202,7 +217,9 @@ function providerSpec(organizationId: string, input: ProviderRowInput[]): BatchS
 					coalesce(nullif(btrim(pr.full_name), ''), pr.email, '') as name
 				from public.organization_members m left join public.profiles pr on pr.user_id = m.user_id
 				where m.organization_id = ${organizationId} and m.user_id = any(${wanted}::uuid[])
-					and not exists (select 1 from public.booking_providers p where p.organization_id = m.organization_id and p.user_id = m.user_id)`.execute(trx)
+					and not exists (select 1 from public.booking_providers p where p.organization_id = m.organization_id and p.user_id = m.user_id)`.execute(
+				trx,
+			)
 			const free = new Map(rows.map((r) => [r.userId, r.name]))
 			const taken = new Set<string>()
 			for (const { index, row } of plan.inserts) {
@@ -251,6 +268,11 @@ function providerSpec(organizationId: string, input: ProviderRowInput[]): BatchS
  * providers yet; an empty display name takes the member's full name, else their email; a row
  * marked deleted is refused.
  */
-export function saveProviders(userId: string, organizationId: string, input: ProviderRowInput[], how?: SaveHow): Promise<BatchResult<ProviderValues>> {
+export function saveProviders(
+	userId: string,
+	organizationId: string,
+	input: ProviderRowInput[],
+	how?: SaveHow,
+): Promise<BatchResult<ProviderValues>> {
 	return saveBatch(userId, organizationId, input, providerSpec(organizationId, input), how)
 }

@@ -19,7 +19,11 @@ export function defaultDatabaseOptions(): DatabaseOptions {
  * DIRECT_DATABASE_URL is set when DATABASE_URL is a transaction-mode pooler (docs/deploy.md),
  * which cannot keep named statements (docs/decisions/034-prepared-statements.md).
  */
-export function databaseOptionsFor({ DATABASE_URL, DIRECT_DATABASE_URL, dataDir }: Pick<Env, 'DATABASE_URL' | 'DIRECT_DATABASE_URL' | 'dataDir'>): DatabaseOptions {
+export function databaseOptionsFor({
+	DATABASE_URL,
+	DIRECT_DATABASE_URL,
+	dataDir,
+}: Pick<Env, 'DATABASE_URL' | 'DIRECT_DATABASE_URL' | 'dataDir'>): DatabaseOptions {
 	if (DATABASE_URL) return { kind: 'pg', url: DATABASE_URL, listenUrl: DIRECT_DATABASE_URL, prepare: !DIRECT_DATABASE_URL }
 	return { kind: 'pglite', dataDir: path.join(dataDir, 'pglite') }
 }

@@ -14,27 +14,95 @@ const BOOKING_MODULE_ID = MODULES.booking.id
 const TIMEZONE = 'America/New_York'
 
 const FIRST_NAMES = [
-	'Olivia', 'Liam', 'Sofia', 'Mateo', 'Emma', 'Noah', 'Isabella', 'Lucas', 'Camila', 'Ethan',
-	'Valentina', 'Daniel', 'Mia', 'Gabriel', 'Ava', 'Samuel', 'Lucia', 'Benjamin', 'Chloe', 'David',
-	'Grace', 'Diego', 'Hannah', 'Rafael', 'Zoe', 'Marcus', 'Leah', 'Andre', 'Priya', 'Kenji',
+	'Olivia',
+	'Liam',
+	'Sofia',
+	'Mateo',
+	'Emma',
+	'Noah',
+	'Isabella',
+	'Lucas',
+	'Camila',
+	'Ethan',
+	'Valentina',
+	'Daniel',
+	'Mia',
+	'Gabriel',
+	'Ava',
+	'Samuel',
+	'Lucia',
+	'Benjamin',
+	'Chloe',
+	'David',
+	'Grace',
+	'Diego',
+	'Hannah',
+	'Rafael',
+	'Zoe',
+	'Marcus',
+	'Leah',
+	'Andre',
+	'Priya',
+	'Kenji',
 ]
 const LAST_NAMES = [
-	'Johnson', 'Garcia', 'Martinez', 'Silva', 'Nguyen', 'Brown', 'Oliveira', 'Rodriguez', 'Kim', 'Patel',
-	'Williams', 'Santos', 'Lopez', 'Anderson', 'Costa', 'Thompson', 'Hernandez', 'Clark', 'Pereira', 'Walker',
+	'Johnson',
+	'Garcia',
+	'Martinez',
+	'Silva',
+	'Nguyen',
+	'Brown',
+	'Oliveira',
+	'Rodriguez',
+	'Kim',
+	'Patel',
+	'Williams',
+	'Santos',
+	'Lopez',
+	'Anderson',
+	'Costa',
+	'Thompson',
+	'Hernandez',
+	'Clark',
+	'Pereira',
+	'Walker',
 ]
 const COMPANIES = [
-	'Brightside Dental', 'Harbor Realty', 'Lumen Design Co.', 'Northwind Fitness', 'Casa Verde Catering',
-	'Pixel & Pine', 'Summit Legal', 'Blue Oak Builders', 'Greenleaf Yoga', 'Atlas Consulting',
+	'Brightside Dental',
+	'Harbor Realty',
+	'Lumen Design Co.',
+	'Northwind Fitness',
+	'Casa Verde Catering',
+	'Pixel & Pine',
+	'Summit Legal',
+	'Blue Oak Builders',
+	'Greenleaf Yoga',
+	'Atlas Consulting',
 ]
 const EMAIL_DOMAINS = ['gmail.com', 'outlook.com', 'yahoo.com', 'icloud.com', 'proton.me']
 const SERVICES_SOLD = [
-	'Website update', 'Monthly retainer', 'Consultation', 'Logo design', 'Photo session', 'Bookkeeping',
-	'Event deposit', 'Coaching session', 'Social media package', 'Repair work', 'Tutoring', 'Catering balance',
+	'Website update',
+	'Monthly retainer',
+	'Consultation',
+	'Logo design',
+	'Photo session',
+	'Bookkeeping',
+	'Event deposit',
+	'Coaching session',
+	'Social media package',
+	'Repair work',
+	'Tutoring',
+	'Catering balance',
 ]
 const METHODS = PAYMENT_METHODS
 const CATEGORIES = TRANSACTION_CATEGORIES
 const EXTERNAL_PREFIX: Record<PaymentMethod, string> = {
-	Zelle: 'ZL', Venmo: 'VM', CashApp: 'CA', PayPal: 'PP', 'Wire Transfer': 'WT', Other: 'OT',
+	Zelle: 'ZL',
+	Venmo: 'VM',
+	CashApp: 'CA',
+	PayPal: 'PP',
+	'Wire Transfer': 'WT',
+	Other: 'OT',
 }
 
 /** mulberry32: a small seeded PRNG, uniform in [0, 1). */
@@ -78,7 +146,11 @@ export async function seedDemoData(trx: Tx, orgId: string, ownerId: string): Pro
 	while (names.size < 40) names.add(`${pick(FIRST_NAMES)} ${pick(LAST_NAMES)}`)
 	const clientRows = [...names].map((name, i) => {
 		const [first, last] = name.toLowerCase().split(' ')
-		const status: ClientStatus = weighted([['active', 80], ['inactive', 12], ['pending', 8]])
+		const status: ClientStatus = weighted([
+			['active', 80],
+			['inactive', 12],
+			['pending', 8],
+		])
 		return {
 			organization_id: orgId,
 			user_id: ownerId,
@@ -94,13 +166,39 @@ export async function seedDemoData(trx: Tx, orgId: string, ownerId: string): Pro
 
 	// 240 payments over the last 12 months; the first 24 cover every method and category pair.
 	const transactionRows = Array.from({ length: 240 }, (_, i) => {
-		const method = i < 24 ? METHODS[i % 6]! : weighted<PaymentMethod>([['Zelle', 35], ['Venmo', 22], ['CashApp', 15], ['PayPal', 15], ['Wire Transfer', 8], ['Other', 5]])
-		const category = i < 24 ? CATEGORIES[Math.floor(i / 6)]! : weighted<TransactionCategory>([['matched', 55], ['pending', 15], ['unmatched', 20], ['review', 10]])
-		const base = weighted([[40, 30], [120, 35], [350, 25], [1200, 10]])
+		const method =
+			i < 24
+				? METHODS[i % 6]!
+				: weighted<PaymentMethod>([
+						['Zelle', 35],
+						['Venmo', 22],
+						['CashApp', 15],
+						['PayPal', 15],
+						['Wire Transfer', 8],
+						['Other', 5],
+					])
+		const category =
+			i < 24
+				? CATEGORIES[Math.floor(i / 6)]!
+				: weighted<TransactionCategory>([
+						['matched', 55],
+						['pending', 15],
+						['unmatched', 20],
+						['review', 10],
+					])
+		const base = weighted([
+			[40, 30],
+			[120, 35],
+			[350, 25],
+			[1200, 10],
+		])
 		const amount = (Math.round(base * (0.6 + random() * 0.8)) + (random() < 0.5 ? 0 : Math.floor(random() * 100) / 100)).toFixed(2)
 		const client = category === 'unmatched' && random() < 0.6 ? null : pick(clients).id
 		const received = addDays(today, -Math.floor(random() * 365))
-		const reference = Math.floor(random() * 36 ** 8).toString(36).toUpperCase().padStart(8, '0')
+		const reference = Math.floor(random() * 36 ** 8)
+			.toString(36)
+			.toUpperCase()
+			.padStart(8, '0')
 		return {
 			organization_id: orgId,
 			user_id: ownerId,
@@ -118,38 +216,94 @@ export async function seedDemoData(trx: Tx, orgId: string, ownerId: string): Pro
 
 	// Booking: settings, 3 services, 2 providers with their hours.
 	const weekdays = (start: string, end: string, days: string[]) =>
-		JSON.stringify(Object.fromEntries(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday']
-			.map((day) => [day, { start, end, enabled: days.includes(day) }])))
+		JSON.stringify(
+			Object.fromEntries(
+				['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((day) => [
+					day,
+					{ start, end, enabled: days.includes(day) },
+				]),
+			),
+		)
 	// The organization is open Monday to Saturday, 09:00–18:00: each provider's own hours narrow that.
-	await trx.updateTable('booking_settings')
+	await trx
+		.updateTable('booking_settings')
 		.set({
-			timezone: TIMEZONE, buffer_minutes: 10, min_advance_hours: 2, max_advance_days: 45,
+			timezone: TIMEZONE,
+			buffer_minutes: 10,
+			min_advance_hours: 2,
+			max_advance_days: 45,
 			business_hours: weekdays('09:00', '18:00', ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday']),
 		})
-		.where('organization_id', '=', orgId).execute()
-	const services = await trx.insertInto('booking_services').values([
-		{ organization_id: orgId, name: 'Initial Consultation', description: 'A first conversation to understand your goals.', price: '45.00', duration_minutes: 30, color: '#2563eb' },
-		{ organization_id: orgId, name: 'Follow-up Session', description: 'Review progress and plan the next steps.', price: '75.00', duration_minutes: 45, color: '#16a34a' },
-		{ organization_id: orgId, name: 'Extended Session', description: 'A full hour for in-depth work.', price: '120.00', duration_minutes: 60, color: '#9333ea' },
-	]).returning(['id', 'price', 'duration_minutes']).execute()
-	const providers = await trx.insertInto('booking_providers').values([
-		{
-			organization_id: orgId, user_id: ownerId, display_name: 'Jordan Ellis',
-			bio: 'Founder. Ten years helping small businesses get paid on time.',
-			business_hours: weekdays('09:00', '17:00', ['monday', 'tuesday', 'wednesday', 'thursday', 'friday']),
-		},
-		{
-			organization_id: orgId, user_id: null, display_name: 'Renata Alves',
-			bio: 'Senior consultant, speaks English, Spanish and Portuguese.',
-			business_hours: weekdays('10:00', '18:00', ['tuesday', 'wednesday', 'thursday', 'friday', 'saturday']),
-		},
-	]).returning('id').execute()
+		.where('organization_id', '=', orgId)
+		.execute()
+	const services = await trx
+		.insertInto('booking_services')
+		.values([
+			{
+				organization_id: orgId,
+				name: 'Initial Consultation',
+				description: 'A first conversation to understand your goals.',
+				price: '45.00',
+				duration_minutes: 30,
+				color: '#2563eb',
+			},
+			{
+				organization_id: orgId,
+				name: 'Follow-up Session',
+				description: 'Review progress and plan the next steps.',
+				price: '75.00',
+				duration_minutes: 45,
+				color: '#16a34a',
+			},
+			{
+				organization_id: orgId,
+				name: 'Extended Session',
+				description: 'A full hour for in-depth work.',
+				price: '120.00',
+				duration_minutes: 60,
+				color: '#9333ea',
+			},
+		])
+		.returning(['id', 'price', 'duration_minutes'])
+		.execute()
+	const providers = await trx
+		.insertInto('booking_providers')
+		.values([
+			{
+				organization_id: orgId,
+				user_id: ownerId,
+				display_name: 'Jordan Ellis',
+				bio: 'Founder. Ten years helping small businesses get paid on time.',
+				business_hours: weekdays('09:00', '17:00', ['monday', 'tuesday', 'wednesday', 'thursday', 'friday']),
+			},
+			{
+				organization_id: orgId,
+				user_id: null,
+				display_name: 'Renata Alves',
+				bio: 'Senior consultant, speaks English, Spanish and Portuguese.',
+				business_hours: weekdays('10:00', '18:00', ['tuesday', 'wednesday', 'thursday', 'friday', 'saturday']),
+			},
+		])
+		.returning('id')
+		.execute()
 
 	// 20 appointments: past ones completed, no-show or cancelled; upcoming ones confirmed, pending
 	// or cancelled. Two hours apart at least, so that no live pair overlaps even with the buffer.
 	const hours = ['09:00', '11:00', '13:00', '15:00']
 	const taken = new Set<string>()
-	const appointments: { local_date: string; local_time: string; minutes: number; service_id: string; provider_id: string; status: AppointmentStatus; guest_name: string; guest_email: string; guest_phone: string | null; notes: string | null; total_price: string }[] = []
+	const appointments: {
+		local_date: string
+		local_time: string
+		minutes: number
+		service_id: string
+		provider_id: string
+		status: AppointmentStatus
+		guest_name: string
+		guest_email: string
+		guest_phone: string | null
+		notes: string | null
+		total_price: string
+	}[] = []
 	while (appointments.length < 20) {
 		const i = appointments.length
 		const offset = i < 10 ? -1 - Math.floor(random() * 30) : 1 + Math.floor(random() * 21)
@@ -164,15 +318,31 @@ export async function seedDemoData(trx: Tx, orgId: string, ownerId: string): Pro
 		taken.add(key)
 		const service = pick(services)
 		// The first of each half in every status, whatever day the draw falls on; then by weight.
-		const status: AppointmentStatus = offset < 0
-			? (PAST_FIRST[i] ?? weighted([['completed', 70], ['no_show', 15], ['cancelled', 15]]))
-			: (UPCOMING_FIRST[i - 10] ?? weighted([['confirmed', 65], ['pending', 25], ['cancelled', 10]]))
+		const status: AppointmentStatus =
+			offset < 0
+				? (PAST_FIRST[i] ??
+					weighted([
+						['completed', 70],
+						['no_show', 15],
+						['cancelled', 15],
+					]))
+				: (UPCOMING_FIRST[i - 10] ??
+					weighted([
+						['confirmed', 65],
+						['pending', 25],
+						['cancelled', 10],
+					]))
 		const guest = pick([...names])
 		const [first, last] = guest.toLowerCase().split(' ')
 		appointments.push({
-			local_date: isoDate(day), local_time: time, minutes: service.duration_minutes,
-			service_id: service.id, provider_id: providers[providerIndex]!.id, status,
-			guest_name: guest, guest_email: `${first}.${last}@${pick(EMAIL_DOMAINS)}`,
+			local_date: isoDate(day),
+			local_time: time,
+			minutes: service.duration_minutes,
+			service_id: service.id,
+			provider_id: providers[providerIndex]!.id,
+			status,
+			guest_name: guest,
+			guest_email: `${first}.${last}@${pick(EMAIL_DOMAINS)}`,
 			guest_phone: random() < 0.7 ? `(555) ${Math.floor(random() * 900 + 100)}-${Math.floor(random() * 9000 + 1000)}` : null,
 			notes: random() < 0.3 ? pick(['First visit', 'Prefers video call', 'Bring last invoices', 'Referred by a client']) : null,
 			total_price: service.price,
@@ -193,10 +363,13 @@ export async function seedDemoData(trx: Tx, orgId: string, ownerId: string): Pro
 
 	// The booking module, activated by the owner and paid from the organization's gears.
 	const module = await trx.selectFrom('modules').select('base_gear_cost').where('id', '=', BOOKING_MODULE_ID).executeTakeFirstOrThrow()
-	await trx.insertInto('organization_modules')
+	await trx
+		.insertInto('organization_modules')
 		.values({ organization_id: orgId, module_id: BOOKING_MODULE_ID, status: 'activated', activated_by: ownerId })
 		.execute()
 	if (module.base_gear_cost > 0) {
-		await sql`select private.spend_gears(${orgId}, ${module.base_gear_cost}, 'module_activation', ${ownerId}, ${BOOKING_MODULE_ID}::uuid, null)`.execute(trx)
+		await sql`select private.spend_gears(${orgId}, ${module.base_gear_cost}, 'module_activation', ${ownerId}, ${BOOKING_MODULE_ID}::uuid, null)`.execute(
+			trx,
+		)
 	}
 }

@@ -150,7 +150,11 @@ export async function dumpDatabaseImage(): Promise<Blob> {
  * network dropped). Null on the embedded database, whose single connection cannot be held:
  * there the app notifies in process instead (app/.server/booking/live-updates.ts).
  */
-export async function listenToChannel(channel: string, onNotify: (payload: string) => void, onEnd?: () => void): Promise<(() => Promise<void>) | null> {
+export async function listenToChannel(
+	channel: string,
+	onNotify: (payload: string) => void,
+	onEnd?: () => void,
+): Promise<(() => Promise<void>) | null> {
 	const c = await current()
 	return c.listen ? c.listen(channel, onNotify, onEnd) : null
 }

@@ -46,7 +46,9 @@ export function namedQueries(db) {
 		const known = parsed.get(name)
 		if (known) return known
 		try {
-			const types = parse.parseDescribeStatementResults(await send(serialize.parse({ name, text }), serialize.describe({ type: 'S', name })))
+			const types = parse.parseDescribeStatementResults(
+				await send(serialize.parse({ name, text }), serialize.describe({ type: 'S', name })),
+			)
 			parsed.set(name, types)
 			return types
 		} catch (error) {

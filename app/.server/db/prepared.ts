@@ -22,7 +22,8 @@ export function namingClient(): typeof pg.Client {
 	class NamingClient extends pg.Client {}
 	// Kysely's form only: text, values, a promise back (pg remembers which names each connection parsed).
 	NamingClient.prototype.query = function (this: pg.Client, config: unknown, values?: unknown, callback?: unknown) {
-		const name = typeof config === 'string' && Array.isArray(values) && callback === undefined ? names.nameFor(config, values.length) : undefined
+		const name =
+			typeof config === 'string' && Array.isArray(values) && callback === undefined ? names.nameFor(config, values.length) : undefined
 		if (name === undefined) return plainQuery.call(this, config, values, callback)
 		const text = config as string
 		return (plainQuery.call(this, { name, text, values }) as Promise<unknown>).catch((error: unknown) => {

@@ -25,16 +25,24 @@ type Credentials = { email: string; password: string }
 export async function seedDemo(dataDir = env().dataDir): Promise<Credentials> {
 	await mkdir(dataDir, { recursive: true })
 	const file = path.join(dataDir, 'demo-credentials.json')
-	const saved = await readFile(file, 'utf8').then((t) => JSON.parse(t) as Credentials, () => null)
+	const saved = await readFile(file, 'utf8').then(
+		(t) => JSON.parse(t) as Credentials,
+		() => null,
+	)
 	const credentials = { email: DEMO_EMAIL, password: saved?.password ?? randomBytes(9).toString('base64url') }
 	const passwordHash = saved ? null : await hashPassword(credentials.password)
 	const load = demoDataModule['./demo-data.ts']
 	const seeded = await asSystem(async (trx) => {
 		// One seeding at a time, even with several instances starting together.
 		await sql`select pg_advisory_xact_lock(hashtextextended('seed-demo', 0))`.execute(trx)
-		const existing = await trx.selectFrom('auth.users').select('id').where(sql`lower(email)`, '=', normalizeEmail(DEMO_EMAIL)).executeTakeFirst()
+		const existing = await trx
+			.selectFrom('auth.users')
+			.select('id')
+			.where(sql`lower(email)`, '=', normalizeEmail(DEMO_EMAIL))
+			.executeTakeFirst()
 		if (existing) {
-			if (passwordHash) await trx.updateTable('auth.users').set({ encrypted_password: passwordHash }).where('id', '=', existing.id).execute()
+			if (passwordHash)
+				await trx.updateTable('auth.users').set({ encrypted_password: passwordHash }).where('id', '=', existing.id).execute()
 			return false
 		}
 		// Verified at once: the server made this address's account itself, and the demo is meant to be used as it starts.
@@ -44,7 +52,11 @@ export async function seedDemo(dataDir = env().dataDir): Promise<Credentials> {
 			fullName: 'Demo Owner',
 			verified: true,
 		})
-		const org = await trx.selectFrom('organization_members').select('organization_id').where('user_id', '=', userId).executeTakeFirstOrThrow()
+		const org = await trx
+			.selectFrom('organization_members')
+			.select('organization_id')
+			.where('user_id', '=', userId)
+			.executeTakeFirstOrThrow()
 		await trx.updateTable('organizations').set({ name: 'Demo Studio' }).where('id', '=', org.organization_id).execute()
 		if (load) await (await load()).seedDemoData(trx, org.organization_id, userId)
 		return true

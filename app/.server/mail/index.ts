@@ -7,7 +7,14 @@ import { OUTBOUND } from '../outbound.ts'
 
 export type MailAttachment = { filename: string; content: string; contentType: string }
 /** `headers`: extra headers (List-Unsubscribe on notification mails); `attachments`: files such as a calendar invitation. */
-export type Mail = { to: string; subject: string; text: string; html?: string; headers?: Record<string, string>; attachments?: MailAttachment[] }
+export type Mail = {
+	to: string
+	subject: string
+	text: string
+	html?: string
+	headers?: Record<string, string>
+	attachments?: MailAttachment[]
+}
 
 type SmtpLimits = { [K in keyof typeof OUTBOUND.smtp]: number }
 

@@ -59,7 +59,9 @@ function catalogueTranslator(instance: i18n): CatalogueText {
 		},
 		list(key, fallback) {
 			const value: unknown = t(key, { returnObjects: true, defaultValue: fallback })
-			return Array.isArray(value) && value.length === fallback.length && value.every((v) => typeof v === 'string') ? (value as string[]) : fallback
+			return Array.isArray(value) && value.length === fallback.length && value.every((v) => typeof v === 'string')
+				? (value as string[])
+				: fallback
 		},
 	}
 }

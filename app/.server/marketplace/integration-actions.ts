@@ -73,7 +73,8 @@ async function connectImapMailbox(post: CardPost, formData: FormData) {
 
 /** Sends the owner to Google's consent screen (read-only Gmail); app/routes/app/integrations-google-callback.ts finishes it. */
 async function connectGoogle(post: CardPost) {
-	const failed = (description: string) => redirectWithToast(post.back, integrationToast('error', 'connectFailed', description, { service: 'Gmail' }))
+	const failed = (description: string) =>
+		redirectWithToast(post.back, integrationToast('error', 'connectFailed', description, { service: 'Gmail' }))
 	if (!post.mailUpgradeId) return failed('marketplace:integrations.toasts.saveFailed')
 	const started = await startGmailConnect({ organizationId: post.organizationId, upgradeId: post.mailUpgradeId, back: post.back })
 	// No Google client configured: no authorization URL, nothing stored.
@@ -95,7 +96,8 @@ async function checkConnection(post: CardPost, credentialId: string) {
 async function disconnect(post: CardPost, found: FoundModule, credentialId: string) {
 	const name = found.integration?.id === credentialId ? (found.integration.account ?? found.integration.provider) : ''
 	const result = await disconnectIntegration(post.userId, post.organizationId, credentialId)
-	if (!result.ok) return redirectWithToast(post.back, integrationToast('error', 'disconnectFailed', 'marketplace:integrations.toasts.notFound'))
+	if (!result.ok)
+		return redirectWithToast(post.back, integrationToast('error', 'disconnectFailed', 'marketplace:integrations.toasts.notFound'))
 	const provider = result.provider === 'gmail' ? `Gmail ${name}`.trim() : name
 	return redirectWithToast(post.back, integrationToast('success', 'disconnected', undefined, { provider }))
 }

@@ -55,7 +55,12 @@ export function activeMailUpgrade<U extends { name: string; active: boolean; cat
  * mailbox connection and the email sync when the email upgrade is active, and the dialogs the
  * address opens (?upgrade=, ?remove=, ?confirm=deactivate), which work without JavaScript.
  */
-export async function modulePageView(context: Readonly<RouterContextProvider>, member: CurrentMember, found: FoundModule, search: URLSearchParams) {
+export async function modulePageView(
+	context: Readonly<RouterContextProvider>,
+	member: CurrentMember,
+	found: FoundModule,
+	search: URLSearchParams,
+) {
 	const t = catalogueT(context)
 	const { timezone } = memberClock(member.organization)
 	const detail = {

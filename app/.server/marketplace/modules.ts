@@ -84,7 +84,9 @@ export async function getMarketplace(userId: string, organizationId: string, opt
 		const pattern = likePattern(q)
 		const rows = await trx
 			.selectFrom('modules as m')
-			.leftJoin('organization_modules as om', (join) => join.onRef('om.module_id', '=', 'm.id').on('om.organization_id', '=', organizationId))
+			.leftJoin('organization_modules as om', (join) =>
+				join.onRef('om.module_id', '=', 'm.id').on('om.organization_id', '=', organizationId),
+			)
 			.leftJoin('module_favorites as f', (join) =>
 				join.onRef('f.module_id', '=', 'm.id').on('f.organization_id', '=', organizationId).on('f.user_id', '=', userId),
 			)
@@ -111,7 +113,10 @@ export async function getMarketplace(userId: string, organizationId: string, opt
 			])
 			.orderBy('m.name')
 			.execute()
-		const upgrades = await listUpgrades(trx, rows.map((r) => r.id))
+		const upgrades = await listUpgrades(
+			trx,
+			rows.map((r) => r.id),
+		)
 		const all: Array<MarketplaceModule & { matches: boolean }> = rows.map((r) => ({
 			id: r.id,
 			name: r.name,
@@ -155,9 +160,7 @@ async function listUpgrades(trx: Parameters<Parameters<typeof asUser>[1]>[0], mo
 }
 
 /** What a module function came to: done, or refused with the SQL function's code (toasts.ts says it to the user). */
-export type ModuleChangeResult =
-	| { ok: true }
-	| { ok: false; code: string; required?: number; remaining?: number }
+export type ModuleChangeResult = { ok: true } | { ok: false; code: string; required?: number; remaining?: number }
 
 /** A refusal of one of the module functions, with the insufficient_gears figures when there are. */
 function refusal(error: unknown): ModuleChangeResult {
@@ -209,7 +212,9 @@ export function updateModuleSettings(
 	settings: { visibility: ModuleVisibility; emailNotifications: boolean },
 ) {
 	return change(userId, (trx) =>
-		sql`select public.update_module_settings(${organizationId}, ${moduleId}, ${settings.visibility}, ${settings.emailNotifications})`.execute(trx),
+		sql`select public.update_module_settings(${organizationId}, ${moduleId}, ${settings.visibility}, ${settings.emailNotifications})`.execute(
+			trx,
+		),
 	)
 }
 
@@ -254,7 +259,19 @@ export async function getGearHistory(userId: string, organizationId: string, pag
 			.leftJoin('modules as m', 'm.id', 'l.module_id')
 			.leftJoin('module_upgrades as u', 'u.id', 'l.upgrade_id')
 			.leftJoin('profiles as p', 'p.user_id', 'l.actor_id')
-			.select(['l.id', 'l.delta', 'l.balance_after', 'l.reason', 'l.created_at', 'l.module_id as moduleId', 'l.upgrade_id as upgradeId', 'm.name as moduleName', 'u.name as upgradeName', 'p.full_name as actorName', 'p.email as actorEmail'])
+			.select([
+				'l.id',
+				'l.delta',
+				'l.balance_after',
+				'l.reason',
+				'l.created_at',
+				'l.module_id as moduleId',
+				'l.upgrade_id as upgradeId',
+				'm.name as moduleName',
+				'u.name as upgradeName',
+				'p.full_name as actorName',
+				'p.email as actorEmail',
+			])
 			.where('l.organization_id', '=', organizationId)
 			.orderBy('l.created_at', 'desc')
 			.orderBy('l.id', 'desc')
@@ -347,7 +364,8 @@ export async function getModuleDetail(userId: string, organizationId: string, mo
 						upgradeId: integration.upgrade_id,
 						provider: integration.provider,
 						// docs/product.md, Integrations: a connected mailbox whose last check failed shows 'error'.
-						status: (integration.status === 'disconnected' ? 'disconnected' : integration.error_message ? 'error' : 'connected') as 'connected' | 'error' | 'disconnected',
+						status: (integration.status === 'disconnected' ? 'disconnected' : integration.error_message ? 'error' : 'connected') as
+							'connected' | 'error' | 'disconnected',
 						account: integration.account,
 						lastSync: integration.last_sync ? new Date(integration.last_sync).toISOString() : null,
 						lastCheckedAt: integration.last_checked_at ? new Date(integration.last_checked_at).toISOString() : null,

@@ -34,7 +34,14 @@ const FAILED: Record<ModuleChange, string> = {
 }
 
 /** Refusal codes of the module functions that have their own explanation (marketplace:reasons). */
-const EXPLAINED = ['insufficient_gears', 'missing_dependency', 'already_active', 'not_active', 'required_by_active_upgrade', 'invalid_settings']
+const EXPLAINED = [
+	'insufficient_gears',
+	'missing_dependency',
+	'already_active',
+	'not_active',
+	'required_by_active_upgrade',
+	'invalid_settings',
+]
 
 /** The translation key that explains a refusal to the user (marketplace:reasons), "Please try again" when none does. */
 export function refusalReason(code: string) {
@@ -49,10 +56,16 @@ export function refusalReason(code: string) {
 export function moduleChangeToast(screen: ModuleScreen, change: ModuleChange, result: ModuleChangeResult): ToastInput {
 	if (result.ok) return DONE[change]
 	const figures = { required: result.required ?? 0, remaining: result.remaining ?? 0 }
-	if (change === 'removeUpgrade' && result.code === 'no_active_upgrade') return { type: 'info', title: 'marketplace:toasts.noActiveUpgrade' }
+	if (change === 'removeUpgrade' && result.code === 'no_active_upgrade')
+		return { type: 'info', title: 'marketplace:toasts.noActiveUpgrade' }
 	if (screen === 'module') return { type: 'error', title: FAILED[change], description: refusalReason(result.code), values: figures }
 	if (result.code === 'insufficient_gears') {
-		return { type: 'error', title: 'marketplace:toasts.insufficient.title', description: 'marketplace:toasts.insufficient.description', values: figures }
+		return {
+			type: 'error',
+			title: 'marketplace:toasts.insufficient.title',
+			description: 'marketplace:toasts.insufficient.description',
+			values: figures,
+		}
 	}
 	return { type: 'error', title: FAILED[change], description: refusalReason(result.code) }
 }

@@ -29,23 +29,35 @@ export async function sendTransactionDigest(input: TransactionDigest): Promise<n
 		return rows.length > 0
 	})
 	if (!claimed) return 0
-	const { rows } = await asSystem((trx) => sql<{ name: string }>`select name from public.organizations where id = ${input.organizationId}`.execute(trx))
+	const { rows } = await asSystem((trx) =>
+		sql<{ name: string }>`select name from public.organizations where id = ${input.organizationId}`.execute(trx),
+	)
 	const organization = rows[0]?.name
 	if (!organization) return 0
 	const sent = await notifyMembers(
 		input.organizationId,
 		'transactionAlerts',
 		(recipient, t) => {
-			const values = { count: input.count, total: formatMoney(input.total, recipient.language), organization, source: t(`notifications.digest.sources.${input.source}`) }
+			const values = {
+				count: input.count,
+				total: formatMoney(input.total, recipient.language),
+				organization,
+				source: t(`notifications.digest.sources.${input.source}`),
+			}
 			return {
 				subject: t('notifications.digest.subject', values),
 				text: `${t('notifications.digest.body', values)}\n\n${t('notifications.digest.open', { link: `${publicOrigin()}/app/transactions` })}`,
 			}
 		},
-		{ onError: (error) => logError(error, { event: 'transaction_digest_failed', organizationId: input.organizationId, batchId: input.batchId }) },
+		{
+			onError: (error) =>
+				logError(error, { event: 'transaction_digest_failed', organizationId: input.organizationId, batchId: input.batchId }),
+		},
 	)
 	await asSystem((trx) =>
-		sql`update private.job_runs set finished_at = now() where job = 'transaction-digest' and run_key = ${`${input.organizationId}:${input.batchId}`}`.execute(trx),
+		sql`update private.job_runs set finished_at = now() where job = 'transaction-digest' and run_key = ${`${input.organizationId}:${input.batchId}`}`.execute(
+			trx,
+		),
 	)
 	return sent
 }

@@ -43,7 +43,13 @@ export async function notifyMembers(
 }
 
 /** Sends one notification mail to one member; the subject is kept to one line, whatever the names in it hold. */
-async function sendNotification(recipient: Recipient, organizationId: string, kind: NotificationKind, mail: NotificationMail, t: Translate) {
+async function sendNotification(
+	recipient: Recipient,
+	organizationId: string,
+	kind: NotificationKind,
+	mail: NotificationMail,
+	t: Translate,
+) {
 	const link = unsubscribeUrl(recipient.userId, organizationId, kind)
 	await sendMail({
 		to: recipient.email,

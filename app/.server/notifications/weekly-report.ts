@@ -78,12 +78,16 @@ function change(total: string, previous: string, t: (key: string) => string, lan
 	const before = Number(previous)
 	if (now === before) return t('notifications.weekly.noChange')
 	if (before === 0) return t('notifications.weekly.new')
-	return new Intl.NumberFormat(language, { style: 'percent', maximumFractionDigits: 1, signDisplay: 'always' }).format((now - before) / before)
+	return new Intl.NumberFormat(language, { style: 'percent', maximumFractionDigits: 1, signDisplay: 'always' }).format(
+		(now - before) / before,
+	)
 }
 
 async function runReport(runKey: string) {
 	const [organizationId, monday] = runKey.split(':') as [string, string]
-	const { rows } = await asSystem((trx) => sql<{ name: string }>`select name from public.organizations where id = ${organizationId}`.execute(trx))
+	const { rows } = await asSystem((trx) =>
+		sql<{ name: string }>`select name from public.organizations where id = ${organizationId}`.execute(trx),
+	)
 	const organization = rows[0]?.name
 	if (!organization) return
 	const figures = await weekFigures(organizationId, monday)

@@ -98,7 +98,11 @@ export async function chosenOrganization(request: Request): Promise<string | nul
 }
 
 /** resolveMember's choice among memberships already read. */
-export async function chooseMember(request: Request, user: AuthUser, read: Awaited<ReturnType<typeof membershipsIn>>): Promise<CurrentMember | null> {
+export async function chooseMember(
+	request: Request,
+	user: AuthUser,
+	read: Awaited<ReturnType<typeof membershipsIn>>,
+): Promise<CurrentMember | null> {
 	const chosen = await chosenOrganization(request)
 	return memberOf(user, read, read.memberships.find((m) => m.id === chosen) ?? read.memberships[0])
 }

@@ -15,7 +15,14 @@ import { publicOrigin } from '../security.ts'
 import type { Language } from '#app/lib/i18n.ts'
 import { mayHandle, mayRemove, ROLES, type Role } from '#app/lib/roles.ts'
 
-export type MemberRow = { userId: string; fullName: string | null; email: string | null; avatarUrl: string | null; role: Role; joinedAt: string }
+export type MemberRow = {
+	userId: string
+	fullName: string | null
+	email: string | null
+	avatarUrl: string | null
+	role: Role
+	joinedAt: string
+}
 
 /** Members ordered by role (owner first), then by when they joined. Read as the user (RLS). */
 export async function listMembers(userId: string, organizationId: string): Promise<MemberRow[]> {
@@ -53,8 +60,7 @@ export async function listInvitations(organizationId: string): Promise<Invitatio
 }
 
 export type MemberChange =
-	| { ok: true }
-	| { ok: false; code: 'not_owner' | 'last_owner' | 'not_found' | 'already_member' | 'already_invited' }
+	{ ok: true } | { ok: false; code: 'not_owner' | 'last_owner' | 'not_found' | 'already_member' | 'already_invited' }
 
 type Actor = { userId: string; role: Role }
 
@@ -97,8 +103,14 @@ export async function changeRole(actor: Actor, organizationId: string, targetUse
 			.executeTakeFirst()
 		if (!actorRole || !current) return { ok: false, code: 'not_found' } as const
 		if (!mayHandle(actorRole, current.role) || !mayHandle(actorRole, role)) return { ok: false, code: 'not_owner' } as const
-		if (current.role === 'owner' && role !== 'owner' && (await ownerCount(trx, organizationId)) <= 1) return { ok: false, code: 'last_owner' } as const
-		await trx.updateTable('organization_members').set({ role }).where('organization_id', '=', organizationId).where('user_id', '=', targetUserId).execute()
+		if (current.role === 'owner' && role !== 'owner' && (await ownerCount(trx, organizationId)) <= 1)
+			return { ok: false, code: 'last_owner' } as const
+		await trx
+			.updateTable('organization_members')
+			.set({ role })
+			.where('organization_id', '=', organizationId)
+			.where('user_id', '=', targetUserId)
+			.execute()
 		return { ok: true } as const
 	})
 }
@@ -114,15 +126,19 @@ export async function removeMember(actor: Actor, organizationId: string, targetU
 			.where('user_id', '=', targetUserId)
 			.executeTakeFirst()
 		if (!actorRole || !current) return { ok: false, code: 'not_found' } as const
-		if (!mayRemove({ userId: actor.userId, role: actorRole }, { userId: targetUserId, role: current.role })) return { ok: false, code: 'not_owner' } as const
+		if (!mayRemove({ userId: actor.userId, role: actorRole }, { userId: targetUserId, role: current.role }))
+			return { ok: false, code: 'not_owner' } as const
 		if (current.role === 'owner' && (await ownerCount(trx, organizationId)) <= 1) return { ok: false, code: 'last_owner' } as const
 		await trx.deleteFrom('organization_members').where('organization_id', '=', organizationId).where('user_id', '=', targetUserId).execute()
-		await sql`delete from private.notification_preferences where organization_id = ${organizationId} and user_id = ${targetUserId}`.execute(trx)
+		await sql`delete from private.notification_preferences where organization_id = ${organizationId} and user_id = ${targetUserId}`.execute(
+			trx,
+		)
 		return { ok: true } as const
 	})
 }
 
-export type InviteResult = { ok: true; outcome: 'invited' } | { ok: false; code: 'not_owner' | 'already_member' | 'already_invited' | 'not_found' }
+export type InviteResult =
+	{ ok: true; outcome: 'invited' } | { ok: false; code: 'not_owner' | 'already_member' | 'already_invited' | 'not_found' }
 
 /**
  * Invites an address: a single-use link valid 7 days, whether or not the address has an account
@@ -209,7 +225,8 @@ async function pendingInvitation(trx: Tx, token: string) {
 	return row ? { email: row.email, role: row.role, organizationName: row.name, hasAccount: row.has_account } : null
 }
 
-export type AcceptResult = { ok: true; userId: string; organizationId: string; organizationName: string } | { ok: false; code: 'invalid_token' | 'email_taken' }
+export type AcceptResult =
+	{ ok: true; userId: string; organizationId: string; organizationName: string } | { ok: false; code: 'invalid_token' | 'email_taken' }
 
 /** Marks the invitation used and returns it, or null when the token is unknown, used or expired. */
 async function spendInvitation(trx: Tx, token: string) {
@@ -228,7 +245,10 @@ async function spendInvitation(trx: Tx, token: string) {
  * An address that has an account by now leaves the invitation unspent: that account joins with
  * `joinWithInvitation` after signing in (and verifying its address).
  */
-export async function acceptInvitation(token: string, input: { fullName: string; password: string; language?: Language }): Promise<AcceptResult> {
+export async function acceptInvitation(
+	token: string,
+	input: { fullName: string; password: string; language?: Language },
+): Promise<AcceptResult> {
 	const passwordHash = await hashPassword(input.password)
 	return asSystem(async (trx) => {
 		const pending = await pendingInvitation(trx, token)
@@ -247,14 +267,22 @@ export async function acceptInvitation(token: string, input: { fullName: string;
 			})
 			.returning('id')
 			.executeTakeFirstOrThrow()
-		await trx.insertInto('organization_members').values({ organization_id: invitation.organization_id, user_id: user.id, role: invitation.role }).execute()
+		await trx
+			.insertInto('organization_members')
+			.values({ organization_id: invitation.organization_id, user_id: user.id, role: invitation.role })
+			.execute()
 		return { ok: true, userId: user.id, organizationId: invitation.organization_id, organizationName: invitation.name } as const
 	})
 }
 
-export type JoinResult = { ok: true; organizationId: string; organizationName: string } | { ok: false; code: 'invalid_token' | 'other_account' | 'unverified' }
+export type JoinResult =
+	{ ok: true; organizationId: string; organizationName: string } | { ok: false; code: 'invalid_token' | 'other_account' | 'unverified' }
 
-const JOIN_REFUSALS = { invitation_invalid: 'invalid_token', invitation_other_address: 'other_account', address_unverified: 'unverified' } as const
+const JOIN_REFUSALS = {
+	invitation_invalid: 'invalid_token',
+	invitation_other_address: 'other_account',
+	address_unverified: 'unverified',
+} as const
 
 /**
  * The signed-in account of the invited address joins with the invitation's role, if it
@@ -267,8 +295,10 @@ export async function joinWithInvitation(token: string, user: { userId: string }
 	try {
 		const rows = await asSystem(
 			async (trx) =>
-				(await sql<{ organization_id: string; organization_name: string }>`
-					select organization_id, organization_name from private.join_invitation(${hashToken(token)}, ${user.userId}::uuid)`.execute(trx)).rows,
+				(
+					await sql<{ organization_id: string; organization_name: string }>`
+					select organization_id, organization_name from private.join_invitation(${hashToken(token)}, ${user.userId}::uuid)`.execute(trx)
+				).rows,
 		)
 		const joined = rows[0]!
 		return { ok: true, organizationId: joined.organization_id, organizationName: joined.organization_name }

@@ -82,7 +82,14 @@ function logoOf(organizationId: string): PictureTarget {
 		bucket: 'logos',
 		folder: organizationId,
 		name: 'logo',
-		lock: (trx) => trx.selectFrom('organizations').select('logo_url as url').where('id', '=', organizationId).forUpdate().executeTakeFirst().then((row) => row ?? null),
+		lock: (trx) =>
+			trx
+				.selectFrom('organizations')
+				.select('logo_url as url')
+				.where('id', '=', organizationId)
+				.forUpdate()
+				.executeTakeFirst()
+				.then((row) => row ?? null),
 		record: async (trx, url) => {
 			await trx.updateTable('organizations').set({ logo_url: url }).where('id', '=', organizationId).execute()
 		},
@@ -94,7 +101,11 @@ function logoOf(organizationId: string): PictureTarget {
  * stores it at {org_id}/logo.{ext}, and only then points the organization at it; `not_found` for
  * someone who is not an owner of it.
  */
-export function setLogo(userId: string, organizationId: string, file: Blob): Promise<{ ok: true; url: string } | { ok: false; code: PictureRefusal }> {
+export function setLogo(
+	userId: string,
+	organizationId: string,
+	file: Blob,
+): Promise<{ ok: true; url: string } | { ok: false; code: PictureRefusal }> {
 	return replacePicture(userId, file, logoOf(organizationId))
 }
 

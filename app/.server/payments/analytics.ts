@@ -15,7 +15,16 @@ import { asUser, sql, type Tx } from '../db/index.ts'
 import type { PaymentMethod } from '../db/types.ts'
 import { memberClock, organizationClock } from '../query.ts'
 import type { Membership } from '../organizations/current.ts'
-import { addMonths, monthEnd, monthsBetween, monthsFrom, monthStart, MONTHS_IN_DATE_RANGE, parseIsoDate, previousDay } from '#app/lib/dates.ts'
+import {
+	addMonths,
+	monthEnd,
+	monthsBetween,
+	monthsFrom,
+	monthStart,
+	MONTHS_IN_DATE_RANGE,
+	parseIsoDate,
+	previousDay,
+} from '#app/lib/dates.ts'
 import { TRANSACTION_CATEGORIES, type TransactionCategory } from '#app/lib/schemas/transactions.ts'
 
 // ---------------------------------------------------------------------------------------------
@@ -29,9 +38,7 @@ export const DEFAULT_PRESET: RangePreset = 'last-12-months'
 /** An inclusive range of days; null is unbounded. */
 export type DateRange = { preset: RangePreset | 'custom'; from: string | null; to: string | null }
 export type RangeError = 'missingDates' | 'invalidFrom' | 'invalidTo' | 'fromAfterTo'
-export type RangeResult =
-	| { ok: true; range: DateRange }
-	| { ok: false; error: RangeError; from: string; to: string }
+export type RangeResult = { ok: true; range: DateRange } | { ok: false; error: RangeError; from: string; to: string }
 
 /** The days a preset covers, seen from `today`. Calendar months end on their last day. */
 export function presetRange(preset: RangePreset, today: string): DateRange {
@@ -112,7 +119,14 @@ export type RangeFigures = {
 	months: MonthFigure[]
 }
 
-type AggregateRow = { g: number; month: string | null; category: TransactionCategory | null; count: number; amount: string; average: string }
+type AggregateRow = {
+	g: number
+	month: string | null
+	category: TransactionCategory | null
+	count: number
+	amount: string
+	average: string
+}
 
 /**
  * Count and amount of a range per month, per category and in total, in one statement: whole
@@ -177,7 +191,11 @@ function figuresOf(rows: AggregateRow[]): RangeFigures {
 }
 
 function byCountThenAmount(a: { count: number; amount: string; category: TransactionCategory }, b: typeof a) {
-	return b.count - a.count || Number(b.amount) - Number(a.amount) || TRANSACTION_CATEGORIES.indexOf(a.category) - TRANSACTION_CATEGORIES.indexOf(b.category)
+	return (
+		b.count - a.count ||
+		Number(b.amount) - Number(a.amount) ||
+		TRANSACTION_CATEGORIES.indexOf(a.category) - TRANSACTION_CATEGORIES.indexOf(b.category)
+	)
 }
 
 /**
@@ -212,7 +230,15 @@ export type LatestTransaction = {
 
 type DashboardRow = {
 	totals: { transaction_count: number; amount_sum: string; matched_count: number; unique_client_count: number } | null
-	latest: Array<{ id: string; date_received: string; client_name: string | null; external_id: string | null; amount: string; category: TransactionCategory; payment_method: PaymentMethod }>
+	latest: Array<{
+		id: string
+		date_received: string
+		client_name: string | null
+		external_id: string | null
+		amount: string
+		category: TransactionCategory
+		payment_method: PaymentMethod
+	}>
 	months: AggregateRow[]
 }
 
@@ -220,7 +246,11 @@ type DashboardRow = {
  * The dashboard: the four figures, the latest transactions, and the last 12 months' amounts, in
  * one statement (each part as JSON, amounts as text so that none goes through a float).
  */
-export async function getDashboard(userId: string, organizationId: string, options: { latest?: number; now?: Date; timezone?: string } = {}) {
+export async function getDashboard(
+	userId: string,
+	organizationId: string,
+	options: { latest?: number; now?: Date; timezone?: string } = {},
+) {
 	return asUser(userId, async (trx) => {
 		const today = (await organizationClock(trx, organizationId, options.now, options.timezone)).today
 		const first = addMonths(today, -11)
@@ -231,7 +261,15 @@ export async function getDashboard(userId: string, organizationId: string, optio
 		const latest = trx
 			.selectFrom('transactions as t')
 			.leftJoin('clients as c', (join) => join.onRef('c.organization_id', '=', 't.organization_id').onRef('c.id', '=', 't.client_id'))
-			.select(['t.id', 't.date_received', 'c.name as client_name', 't.external_id', sql<string>`t.amount::text`.as('amount'), 't.category', 't.payment_method'])
+			.select([
+				't.id',
+				't.date_received',
+				'c.name as client_name',
+				't.external_id',
+				sql<string>`t.amount::text`.as('amount'),
+				't.category',
+				't.payment_method',
+			])
 			.where('t.organization_id', '=', organizationId)
 			.orderBy('t.date_received', 'desc')
 			.orderBy('t.id', 'desc')
@@ -253,17 +291,15 @@ export async function getDashboard(userId: string, organizationId: string, optio
 				matchedCount: matched,
 				matchedShare: count > 0 ? matched / count : 0,
 			},
-			latest: recent.map(
-				(t): LatestTransaction => ({
-					id: t.id,
-					dateReceived: t.date_received,
-					clientName: t.client_name,
-					externalId: t.external_id,
-					amount: t.amount,
-					category: t.category,
-					paymentMethod: t.payment_method,
-				}),
-			),
+			latest: recent.map((t): LatestTransaction => ({
+				id: t.id,
+				dateReceived: t.date_received,
+				clientName: t.client_name,
+				externalId: t.external_id,
+				amount: t.amount,
+				category: t.category,
+				paymentMethod: t.payment_method,
+			})),
 			months: fillMonths(figuresOf(monthRows).months, first, today),
 		}
 	})
@@ -329,7 +365,12 @@ export type ExportRow = {
 }
 
 /** The range's transactions, oldest first, in batches each read in its own short transaction. */
-export async function* exportTransactions(userId: string, organizationId: string, range: DateRange, batchSize = 1000): AsyncGenerator<ExportRow[]> {
+export async function* exportTransactions(
+	userId: string,
+	organizationId: string,
+	range: DateRange,
+	batchSize = 1000,
+): AsyncGenerator<ExportRow[]> {
 	let after: { date: string; id: string } | null = null
 	for (;;) {
 		const cursor: { date: string; id: string } | null = after
@@ -337,7 +378,16 @@ export async function* exportTransactions(userId: string, organizationId: string
 			let query = trx
 				.selectFrom('transactions as t')
 				.leftJoin('clients as c', (join) => join.onRef('c.organization_id', '=', 't.organization_id').onRef('c.id', '=', 't.client_id'))
-				.select(['t.id', 't.date_received', 'c.name as client_name', 't.external_id', 't.amount', 't.category', 't.payment_method', 't.description'])
+				.select([
+					't.id',
+					't.date_received',
+					'c.name as client_name',
+					't.external_id',
+					't.amount',
+					't.category',
+					't.payment_method',
+					't.description',
+				])
 				.where('t.organization_id', '=', organizationId)
 			if (range.from) query = query.where('t.date_received', '>=', range.from)
 			if (range.to) query = query.where('t.date_received', '<=', range.to)
@@ -402,7 +452,12 @@ export class ExportTally {
 
 	categories() {
 		return [...this.byCategory.entries()]
-			.map(([category, e]) => ({ category, count: e.count, amount: fromCents(e.cents), share: this.cents > 0n ? Number((e.cents * 1_000_000n) / this.cents) / 1_000_000 : 0 }))
+			.map(([category, e]) => ({
+				category,
+				count: e.count,
+				amount: fromCents(e.cents),
+				share: this.cents > 0n ? Number((e.cents * 1_000_000n) / this.cents) / 1_000_000 : 0,
+			}))
 			.sort(byCountThenAmount)
 	}
 

@@ -1,5 +1,12 @@
 import { sql, type RawBuilder } from 'kysely'
-import { CLIENT_DEFAULT_SORT, CLIENT_SORTS, type ClientChoice, type ClientRowInput, type ClientSort, type ClientStatus } from '#app/lib/schemas/clients.ts'
+import {
+	CLIENT_DEFAULT_SORT,
+	CLIENT_SORTS,
+	type ClientChoice,
+	type ClientRowInput,
+	type ClientSort,
+	type ClientStatus,
+} from '#app/lib/schemas/clients.ts'
 import { type BatchResult, type SaveWarning } from '#app/lib/editable-rows.ts'
 import { PHONE } from '#app/lib/schemas/fields.ts'
 import { batchSaver, fingerprint, versionOf, type BatchPlan } from '../data-table.ts'
@@ -113,11 +120,15 @@ export const saveClients = batchSaver<ClientRowInput, LoadedClient, ClientValues
 	// booking page); one saved before the rule stays until someone changes it.
 	prepare: async (_trx, plan, current, fail) => {
 		for (const { index, row } of [...plan.inserts, ...plan.updates]) {
-			if (row.phone && row.phone !== (row.id ? current.get(row.id)?.phone : null) && !PHONE.test(row.phone)) fail(index, 'phone', 'phoneInvalid')
+			if (row.phone && row.phone !== (row.id ? current.get(row.id)?.phone : null) && !PHONE.test(row.phone))
+				fail(index, 'phone', 'phoneInvalid')
 		}
 		return undefined
 	},
-	warn: async (trx, plan, current) => [...(await duplicates(trx, organizationId, plan, current)), ...(await deletedWithPayments(trx, organizationId, input, current))],
+	warn: async (trx, plan, current) => [
+		...(await duplicates(trx, organizationId, plan, current)),
+		...(await deletedWithPayments(trx, organizationId, input, current)),
+	],
 	write: async (trx, plan) => {
 		if (plan.updates.length > 0) {
 			const values = sql.join(
@@ -155,7 +166,9 @@ async function deletedWithPayments(trx: Tx, organizationId: string, input: Clien
 	const { rows } = await sql<{ id: string }>`select distinct t.client_id as id from public.transactions t
 		where t.organization_id = ${organizationId} and t.client_id = any(${deleted.map((d) => d.id)}::uuid[])`.execute(trx)
 	const paid = new Set(rows.map((r) => r.id))
-	return deleted.flatMap(({ index, id }): SaveWarning[] => (paid.has(id) ? [{ index, code: 'clientHasPayments', value: current.get(id)!.name }] : []))
+	return deleted.flatMap(({ index, id }): SaveWarning[] =>
+		paid.has(id) ? [{ index, code: 'clientHasPayments', value: current.get(id)!.name }] : [],
+	)
 }
 
 /**
@@ -168,27 +181,37 @@ async function duplicates(trx: Tx, organizationId: string, plan: BatchPlan<Clien
 	const emailOf = (email: string | null) => email?.trim().toLowerCase() || null
 	// The rows whose name, or email, is new or changed: only those are asked about.
 	const named = written.filter(({ row }) => !row.id || payerKey(current.get(row.id)?.name ?? '') !== payerKey(row.name))
-	const mailed = written.filter(({ row }) => emailOf(row.email) && (!row.id || emailOf(current.get(row.id)?.email ?? null) !== emailOf(row.email)))
+	const mailed = written.filter(
+		({ row }) => emailOf(row.email) && (!row.id || emailOf(current.get(row.id)?.email ?? null) !== emailOf(row.email)),
+	)
 	const namedIndexes = new Set(named.map((n) => n.index))
 	const mailedIndexes = new Set(mailed.map((m) => m.index))
 	if (named.length === 0 && mailed.length === 0) return []
 	const names = [...new Set(named.map(({ row }) => payerKey(row.name)))]
 	const emails = [...new Set(mailed.map(({ row }) => emailOf(row.email)!))]
-	const { rows: taken } = await sql<{ id: string; name: string; email: string | null }>`select c.id, public.payer_key(c.name) as name, lower(c.email) as email
+	const { rows: taken } = await sql<{
+		id: string
+		name: string
+		email: string | null
+	}>`select c.id, public.payer_key(c.name) as name, lower(c.email) as email
 		from public.clients c
-		where c.organization_id = ${organizationId} and (public.payer_key(c.name) = any(${names}::text[]) or lower(c.email) = any(${emails}::text[]))`.execute(trx)
+		where c.organization_id = ${organizationId} and (public.payer_key(c.name) = any(${names}::text[]) or lower(c.email) = any(${emails}::text[]))`.execute(
+		trx,
+	)
 	const warnings: SaveWarning[] = []
 	const seenNames = new Set<string>()
 	const seenEmails = new Set<string>()
 	for (const { index, row } of written) {
 		const name = payerKey(row.name)
 		if (namedIndexes.has(index)) {
-			if (seenNames.has(name) || taken.some((c) => c.name === name && c.id !== row.id)) warnings.push({ index, code: 'duplicateName', value: row.name })
+			if (seenNames.has(name) || taken.some((c) => c.name === name && c.id !== row.id))
+				warnings.push({ index, code: 'duplicateName', value: row.name })
 		}
 		seenNames.add(name)
 		const email = emailOf(row.email)
 		if (email && mailedIndexes.has(index)) {
-			if (seenEmails.has(email) || taken.some((c) => c.email === email && c.id !== row.id)) warnings.push({ index, code: 'duplicateEmail', value: row.email! })
+			if (seenEmails.has(email) || taken.some((c) => c.email === email && c.id !== row.id))
+				warnings.push({ index, code: 'duplicateEmail', value: row.email! })
 		}
 		if (email) seenEmails.add(email)
 	}
@@ -211,7 +234,12 @@ export async function getClient(userId: string, organizationId: string, clientId
 		const t = totals.rows[0]
 		return {
 			client: toRow(row),
-			totals: { count: Number(t?.count ?? 0), amount: t?.amount ?? '0.00', first: t?.first ?? null, last: t?.last ?? null } satisfies ClientTotals,
+			totals: {
+				count: Number(t?.count ?? 0),
+				amount: t?.amount ?? '0.00',
+				first: t?.first ?? null,
+				last: t?.last ?? null,
+			} satisfies ClientTotals,
 		}
 	})
 }

@@ -36,7 +36,6 @@ export type ListTransactionsOptions = PageOptions<TransactionSort> & {
 	clientId?: string | null
 }
 
-
 export type { EditableTransactionRow, TransactionRow }
 
 /**
@@ -221,7 +220,9 @@ function pageRowsSql(filter: Filter, sort: TransactionSort, dir: SortDirection, 
 }
 
 async function pageRows(trx: Tx, filter: Filter, sort: TransactionSort, dir: SortDirection, limit: number, offset: number) {
-	const { rows } = await sql<LoadedTransaction & { position: unknown }>`${pageRowsSql(filter, sort, dir, limit, offset)} order by p.n`.execute(trx)
+	const { rows } = await sql<
+		LoadedTransaction & { position: unknown }
+	>`${pageRowsSql(filter, sort, dir, limit, offset)} order by p.n`.execute(trx)
 	return rows.map(({ position: _position, ...row }) => row)
 }
 
@@ -321,7 +322,10 @@ async function rowsByIds(trx: Tx, organizationId: string, ids: string[]) {
 function totalSql(filter: Filter): { total: RawBuilder<unknown>; capped: boolean } {
 	const { organizationId, category, clientId } = filter
 	if (!category && !clientId) {
-		return { total: sql`(select transaction_count from public.organization_transaction_totals where organization_id = ${organizationId})`, capped: false }
+		return {
+			total: sql`(select transaction_count from public.organization_transaction_totals where organization_id = ${organizationId})`,
+			capped: false,
+		}
 	}
 	if (category && !clientId) {
 		return {
@@ -335,7 +339,10 @@ function totalSql(filter: Filter): { total: RawBuilder<unknown>; capped: boolean
 			capped: false,
 		}
 	}
-	return { total: sql`(select count(*) from (select 1 from public.transactions t where ${filterSql(filter)} limit ${COUNT_CAP + 1}) s)`, capped: true }
+	return {
+		total: sql`(select count(*) from (select 1 from public.transactions t where ${filterSql(filter)} limit ${COUNT_CAP + 1}) s)`,
+		capped: true,
+	}
 }
 
 /** The total a row of `totalSql` gives: none is 0; past COUNT_CAP it shows as capped. */
@@ -403,7 +410,16 @@ async function countDense(trx: Tx, filter: Filter & { match: RawBuilder<unknown>
  *   which can use the amount index), each way capped
  *   at SEARCH_CAP, most recent first, and sorts the page among them.
  */
-async function searchPage(trx: Tx, filter: Filter, q: string, amount: string | null, sort: TransactionSort, dir: SortDirection, limit: number, offset: number) {
+async function searchPage(
+	trx: Tx,
+	filter: Filter,
+	q: string,
+	amount: string | null,
+	sort: TransactionSort,
+	dir: SortDirection,
+	limit: number,
+	offset: number,
+) {
 	const { organizationId } = filter
 	const pattern = likePattern(q)
 	// Custom plans, always: a plan kept for the statement (a named statement on the server,
@@ -453,7 +469,12 @@ async function searchPage(trx: Tx, filter: Filter, q: string, amount: string | n
 		select ${columns}, count(*) over () as total, (select capped from capped) as capped
 		from public.transactions t ${clientJoin} where ${where}
 		order by ${orderBy(sort, dir)} offset ${offset} limit ${limit}`.execute(trx)
-	if (rows[0]) return { rows: rows.map(({ total: _total, capped: _capped, ...row }) => row), total: Number(rows[0].total), totalCapped: rows[0].capped }
+	if (rows[0])
+		return {
+			rows: rows.map(({ total: _total, capped: _capped, ...row }) => row),
+			total: Number(rows[0].total),
+			totalCapped: rows[0].capped,
+		}
 	if (offset === 0) return { rows: [], total: 0, totalCapped: false }
 	const count = await sql<{ total: number; capped: boolean }>`${ctes}
 		select count(*)::int8 as total, (select capped from capped) as capped
@@ -483,51 +504,55 @@ export type SaveResult = BatchResult<TransactionValues>
  * client cell offers for namesakes) matches by email too; a name no client has is refused,
  * unless the row asks for a new client, created with the batch.
  */
-export const saveTransactions = batchSaver<TransactionRowInput, LoadedTransaction, TransactionValues, ResolvedClients>((userId, organizationId) => ({
-	table: 'transactions',
-	// Locks the transactions only (not their clients).
-	lock: async (trx, ids) =>
-		(
-			await sql<LoadedTransaction>`select ${columns} from public.transactions t ${clientJoin}
+export const saveTransactions = batchSaver<TransactionRowInput, LoadedTransaction, TransactionValues, ResolvedClients>(
+	(userId, organizationId) => ({
+		table: 'transactions',
+		// Locks the transactions only (not their clients).
+		lock: async (trx, ids) =>
+			(
+				await sql<LoadedTransaction>`select ${columns} from public.transactions t ${clientJoin}
 				where t.organization_id = ${organizationId} and t.id = any(${ids}::uuid[]) for update of t`.execute(trx)
-		).rows,
-	fingerprint: (row) => fingerprint(editableValues({ ...row, clientName: row.client })),
-	conflictValues: valuesOf,
-	prepare: (trx, plan, current, fail) => resolveClients(trx, organizationId, [...plan.updates, ...plan.inserts], current, fail),
-	write: async (trx, plan, clients) => {
-		const clientIds = await createClients(trx, userId, organizationId, clients)
-		if (plan.updates.length > 0) {
-			const values = sql.join(
-				plan.updates.map(({ index, row }) => sql`(${row.id}::uuid, ${clientIds.get(index) ?? null}::uuid, ${row.externalId || null},
+			).rows,
+		fingerprint: (row) => fingerprint(editableValues({ ...row, clientName: row.client })),
+		conflictValues: valuesOf,
+		prepare: (trx, plan, current, fail) => resolveClients(trx, organizationId, [...plan.updates, ...plan.inserts], current, fail),
+		write: async (trx, plan, clients) => {
+			const clientIds = await createClients(trx, userId, organizationId, clients)
+			if (plan.updates.length > 0) {
+				const values = sql.join(
+					plan.updates.map(
+						({ index, row }) => sql`(${row.id}::uuid, ${clientIds.get(index) ?? null}::uuid, ${row.externalId || null},
 					${row.amount}::numeric, ${row.dateReceived}::date, ${row.category}::public.transaction_category,
-					${row.paymentMethod}::public.payment_method, ${row.description || null})`),
-			)
-			await sql`update public.transactions t set client_id = v.client_id, external_id = v.external_id,
+					${row.paymentMethod}::public.payment_method, ${row.description || null})`,
+					),
+				)
+				await sql`update public.transactions t set client_id = v.client_id, external_id = v.external_id,
 				amount = v.amount, date_received = v.date_received, category = v.category,
 				payment_method = v.payment_method, description = v.description
 				from (values ${values}) as v(id, client_id, external_id, amount, date_received, category, payment_method, description)
 				where t.organization_id = ${organizationId} and t.id = v.id`.execute(trx)
-		}
-		if (plan.inserts.length > 0) {
-			await trx
-				.insertInto('transactions')
-				.values(
-					plan.inserts.map(({ index, row }) => ({
-						organization_id: organizationId,
-						user_id: userId,
-						client_id: clientIds.get(index) ?? null,
-						external_id: row.externalId || null,
-						amount: row.amount,
-						date_received: row.dateReceived,
-						category: row.category,
-						payment_method: row.paymentMethod,
-						description: row.description || null,
-					})),
-				)
-				.execute()
-		}
-	},
-}))
+			}
+			if (plan.inserts.length > 0) {
+				await trx
+					.insertInto('transactions')
+					.values(
+						plan.inserts.map(({ index, row }) => ({
+							organization_id: organizationId,
+							user_id: userId,
+							client_id: clientIds.get(index) ?? null,
+							external_id: row.externalId || null,
+							amount: row.amount,
+							date_received: row.dateReceived,
+							category: row.category,
+							payment_method: row.paymentMethod,
+							description: row.description || null,
+						})),
+					)
+					.execute()
+			}
+		},
+	}),
+)
 
 function valuesOf(row: TransactionRow): TransactionValues {
 	return {
@@ -557,7 +582,11 @@ async function resolveClients(
 	const resolved: ResolvedClients = { ids: new Map(), toCreate: new Map() }
 	const named = rows.filter((r) => r.row.client)
 	const hints = [...new Set(rows.flatMap((r) => (r.row.clientId ? [r.row.clientId] : [])))]
-	const names = [...new Set(named.flatMap((r) => [r.row.client, NAME_WITH_EMAIL.exec(r.row.client)?.[1] ?? ''].filter(Boolean).map((n) => n.toLowerCase())))]
+	const names = [
+		...new Set(
+			named.flatMap((r) => [r.row.client, NAME_WITH_EMAIL.exec(r.row.client)?.[1] ?? ''].filter(Boolean).map((n) => n.toLowerCase())),
+		),
+	]
 	const clients: { id: string; name: string; email: string | null }[] = []
 	if (names.length > 0 || hints.length > 0) {
 		const { rows: found } = await sql<{ id: string; name: string; email: string | null }>`
@@ -639,4 +668,3 @@ function syncStateOf(row: SyncRow | undefined): SyncState {
 		lastSyncedAt: row?.last_synced_at ? new Date(row.last_synced_at).toISOString() : null,
 	}
 }
-

@@ -32,9 +32,7 @@ export function supabaseStorageAdapter(client: () => SupabaseClient, { retryPaus
 		async put(bucket, key, bytes, contentType) {
 			check(key)
 			for (let attempt = 1; ; attempt++) {
-				const { error } = await client()
-					.storage.from(bucket)
-					.upload(key, bytes, { contentType, upsert: true, cacheControl: '31536000' })
+				const { error } = await client().storage.from(bucket).upload(key, bytes, { contentType, upsert: true, cacheControl: '31536000' })
 				if (!error) return
 				if (attempt >= PUT_ATTEMPTS || !isCollision(error)) throw error
 				await new Promise((resolve) => setTimeout(resolve, retryPauseMs * (0.5 + Math.random()) * attempt))

@@ -144,7 +144,11 @@ export function AppointmentList({ day, appointments }: { day: string; appointmen
 							{/* min-w-0 and wrap-anywhere: a name of one long word wraps instead of widening the page. */}
 							<div className="grid min-w-0 gap-0.5 text-sm wrap-anywhere">
 								<div className="flex flex-wrap items-center gap-2">
-									<span aria-hidden="true" className="size-2.5 shrink-0 rounded-full" style={{ backgroundColor: a.serviceColor ?? '#64748b' }} />
+									<span
+										aria-hidden="true"
+										className="size-2.5 shrink-0 rounded-full"
+										style={{ backgroundColor: a.serviceColor ?? '#64748b' }}
+									/>
 									<span className="min-w-0 font-medium">{a.serviceName ?? t('calendar.noService')}</span>
 									<Badge variant={STATUS_VARIANT[a.status]}>{t(`status.${a.status}`)}</Badge>
 								</div>
@@ -189,7 +193,13 @@ function StatusActions({ day, id, status, started }: { day: string; id: string; 
 }
 
 /** The question before cancelling an appointment, on a page of its own (a link), answered by a form. */
-export function ConfirmCancel({ day, appointment }: { day: string; appointment: { id: string; startTime: string; endTime: string; clientName: string } }) {
+export function ConfirmCancel({
+	day,
+	appointment,
+}: {
+	day: string
+	appointment: { id: string; startTime: string; endTime: string; clientName: string }
+}) {
 	const { t } = useTranslation('booking')
 	return (
 		<ConfirmCard

@@ -162,7 +162,9 @@ export function NewAppointment({
 					</Form>
 				)}
 				{booking.slots === null ? null : booking.slots.length === 0 ? (
-					<p className="text-sm text-muted-foreground">{t(booking.past ? 'calendar.pastDay' : 'calendar.noTimes', { date: fmt.date(booking.date) })}</p>
+					<p className="text-sm text-muted-foreground">
+						{t(booking.past ? 'calendar.pastDay' : 'calendar.noTimes', { date: fmt.date(booking.date) })}
+					</p>
 				) : (
 					<AppForm method="post" {...getFormProps(form)} noValidate className="grid gap-4">
 						<input type="hidden" name="intent" value="create-appointment" />
@@ -174,7 +176,12 @@ export function NewAppointment({
 								<AlertDescription>{t(`refusals.${form.errors[0]}`, { defaultValue: t('refusals.unknown') })}</AlertDescription>
 							</Alert>
 						) : null}
-						<Field label={t('calendar.fields.start')} htmlFor={fields.start.id} errorId={fields.start.errorId} error={error(fields.start.errors)}>
+						<Field
+							label={t('calendar.fields.start')}
+							htmlFor={fields.start.id}
+							errorId={fields.start.errorId}
+							error={error(fields.start.errors)}
+						>
 							<StartSelect
 								// Another service, provider or day is another list: nothing chosen in it yet.
 								key={`${booking.serviceId}:${booking.providerId}:${booking.date}`}
@@ -213,7 +220,12 @@ export function NewAppointment({
 								<Input {...getInputProps(fields.clientPhone, { type: 'tel' })} />
 							</Field>
 						</div>
-						<Field label={t('calendar.fields.notes')} htmlFor={fields.notes.id} errorId={fields.notes.errorId} error={error(fields.notes.errors)}>
+						<Field
+							label={t('calendar.fields.notes')}
+							htmlFor={fields.notes.id}
+							errorId={fields.notes.errorId}
+							error={error(fields.notes.errors)}
+						>
 							<Textarea {...getTextareaProps(fields.notes)} rows={3} />
 						</Field>
 						<div className="flex gap-2">

@@ -59,5 +59,7 @@ export function WeeklyHoursFieldset({ hours, legend }: { hours: FieldMetadata<Re
 
 /** The form's default values for `hours`: conform's strings, 'on' for a checked day. */
 export function weeklyHoursDefaults(hours: Record<Weekday, Required<DayFields>>) {
-	return Object.fromEntries(WEEKDAYS.map((day) => [day, { enabled: hours[day].enabled ? 'on' : undefined, start: hours[day].start, end: hours[day].end }]))
+	return Object.fromEntries(
+		WEEKDAYS.map((day) => [day, { enabled: hours[day].enabled ? 'on' : undefined, start: hours[day].start, end: hours[day].end }]),
+	)
 }

@@ -83,9 +83,7 @@ export function TablePagination({
 			</p>
 			<div className="flex items-center gap-2">
 				<span>
-					{totalCapped
-						? t('pageNumber', { page: fmt.number(page) })
-						: t('pageOf', { page: fmt.number(page), pages: fmt.number(pages) })}
+					{totalCapped ? t('pageNumber', { page: fmt.number(page) }) : t('pageOf', { page: fmt.number(page), pages: fmt.number(pages) })}
 				</span>
 				<PageLink to={hasPrevious ? href(page - 1) : null} rel="prev">
 					<ChevronLeftIcon aria-hidden="true" />
@@ -143,7 +141,10 @@ export function TableSearch({
 				return value ? <input key={name} type="hidden" name={name} value={value} /> : null
 			})}
 			<div className="relative w-full sm:w-80">
-				<SearchIcon className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden="true" />
+				<SearchIcon
+					className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-muted-foreground"
+					aria-hidden="true"
+				/>
 				<Input
 					type="search"
 					name="q"

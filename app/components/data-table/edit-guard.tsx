@@ -4,14 +4,7 @@ import { useTranslation } from '#app/lib/use-translation.ts'
 import { useBlocker, useNavigate, useNavigation, type Blocker } from 'react-router'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Button } from '#app/components/ui/button.tsx'
-import {
-	Dialog,
-	DialogContent,
-	DialogDescription,
-	DialogFooter,
-	DialogHeader,
-	DialogTitle,
-} from '#app/components/ui/dialog.tsx'
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '#app/components/ui/dialog.tsx'
 import { Spinner } from '#app/components/ui/spinner.tsx'
 
 /**
@@ -29,9 +22,7 @@ export function useUnsavedChangesGuard(dirty: boolean) {
 
 	const blocker = useBlocker(
 		({ currentLocation, nextLocation }) =>
-			dirty &&
-			!saving.current &&
-			(currentLocation.pathname !== nextLocation.pathname || currentLocation.search !== nextLocation.search),
+			dirty && !saving.current && (currentLocation.pathname !== nextLocation.pathname || currentLocation.search !== nextLocation.search),
 	)
 
 	useEffect(() => {

@@ -256,11 +256,23 @@ export function EditableTable<L extends LoadedRow, R extends EditRowValues, V>({
 const stickyCell = 'sticky right-0 z-10 w-12 bg-background shadow-[inset_1px_0_0_var(--border)]'
 
 /** A row of values and, under it, its alert (a refusal, a conflict) spanning the table. */
-function EditRow({ deleted, columnCount, children }: { deleted: boolean; columnCount: number; children: [React.ReactNode, React.ReactNode] }) {
+function EditRow({
+	deleted,
+	columnCount,
+	children,
+}: {
+	deleted: boolean
+	columnCount: number
+	children: [React.ReactNode, React.ReactNode]
+}) {
 	const [cellsOfRow, alert] = children
 	return (
 		<>
-			<TableRow {...{ [TABLE_ROW]: '' }} data-deleted={deleted || undefined} className={cn(deleted && 'bg-destructive/5 line-through opacity-70')}>
+			<TableRow
+				{...{ [TABLE_ROW]: '' }}
+				data-deleted={deleted || undefined}
+				className={cn(deleted && 'bg-destructive/5 line-through opacity-70')}
+			>
 				{cellsOfRow}
 			</TableRow>
 			{alert ? (
@@ -301,7 +313,9 @@ function ConflictValues({ ns, items }: { ns: string; items: [string, string][] }
 function onCellKeyDown(event: React.KeyboardEvent<HTMLFormElement>) {
 	if ((event.key !== 'Enter' && event.key !== 'Escape') || event.nativeEvent.isComposing) return
 	const target = event.target
-	const isField = (target instanceof HTMLInputElement && !['submit', 'button', 'checkbox', 'radio'].includes(target.type)) || target instanceof HTMLSelectElement
+	const isField =
+		(target instanceof HTMLInputElement && !['submit', 'button', 'checkbox', 'radio'].includes(target.type)) ||
+		target instanceof HTMLSelectElement
 	if (!isField) return
 	if (event.key === 'Escape') {
 		if (target instanceof HTMLInputElement && target.list) return
@@ -323,7 +337,8 @@ function onCellKeyDown(event: React.KeyboardEvent<HTMLFormElement>) {
 
 /** A field back to the value it was rendered with. */
 function revertField(field: HTMLInputElement | HTMLSelectElement) {
-	const original = field instanceof HTMLSelectElement ? ([...field.options].find((o) => o.defaultSelected)?.value ?? '') : field.defaultValue
+	const original =
+		field instanceof HTMLSelectElement ? ([...field.options].find((o) => o.defaultSelected)?.value ?? '') : field.defaultValue
 	if (field.value !== original) setFieldValue(field, original)
 }
 
@@ -345,7 +360,11 @@ export function setFieldValue(field: HTMLInputElement | HTMLSelectElement, value
 function DiscardQuestion({ formId, cancelHref }: { formId: string; cancelHref: string }) {
 	const { t } = useTranslation('table')
 	return (
-		<section role="alertdialog" aria-labelledby={`${formId}-discard`} className="grid gap-3 rounded-md border border-destructive/50 p-4 text-sm">
+		<section
+			role="alertdialog"
+			aria-labelledby={`${formId}-discard`}
+			className="grid gap-3 rounded-md border border-destructive/50 p-4 text-sm"
+		>
 			<h2 id={`${formId}-discard`} className="font-semibold">
 				{t('discard.title')}
 			</h2>
@@ -389,13 +408,24 @@ function ConfirmSave({ formId, ns, confirm }: { formId: string; ns: string; conf
 	)
 	const title = confirm.deleted > 0 ? t('confirm.deleteTitle', { count: confirm.deleted }) : t('confirm.title')
 	const yes = (
-		<Button type="submit" form={formId} name="confirmed" value="1" variant={confirm.deleted > 0 ? 'destructive' : 'default'} onClick={() => setOpen(false)}>
+		<Button
+			type="submit"
+			form={formId}
+			name="confirmed"
+			value="1"
+			variant={confirm.deleted > 0 ? 'destructive' : 'default'}
+			onClick={() => setOpen(false)}
+		>
 			{t('confirm.save')}
 		</Button>
 	)
 	if (!hydrated) {
 		return (
-			<section role="alertdialog" aria-labelledby={`${formId}-confirm`} className="grid gap-3 rounded-md border border-destructive/50 p-4 text-sm">
+			<section
+				role="alertdialog"
+				aria-labelledby={`${formId}-confirm`}
+				className="grid gap-3 rounded-md border border-destructive/50 p-4 text-sm"
+			>
 				<h2 id={`${formId}-confirm`} className="font-semibold">
 					{title}
 				</h2>

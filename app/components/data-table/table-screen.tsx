@@ -85,7 +85,13 @@ export function TableScreen({
 			)}
 			{/* Nothing saved yet: in the edit mode "No rows to show" would contradict the rows being added. */}
 			{editing && data.total === 0 ? null : (
-				<TablePagination page={state.page} pageSize={data.pageSize} total={data.total} totalCapped={data.totalCapped} rowCount={rows.length} />
+				<TablePagination
+					page={state.page}
+					pageSize={data.pageSize}
+					total={data.total}
+					totalCapped={data.totalCapped}
+					rowCount={rows.length}
+				/>
 			)}
 		</div>
 	)

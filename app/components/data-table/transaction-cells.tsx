@@ -11,7 +11,6 @@ import { CellError, SortableHead } from './data-table.tsx'
 import type { CellField, ErrorText } from './editable-table.tsx'
 import type { TableState } from '#app/lib/table-params.ts'
 
-
 /** The sortable header cells; `editing` leaves the amount left-aligned over its input. */
 export function TransactionHeadCells({
 	state,
@@ -131,7 +130,17 @@ export function TransactionsReadTable({
 	const noClient = t('noClient')
 	return (
 		<div className="rounded-md border">
-			<Table cards={[label.date, ...(hideClient ? [] : [label.client]), label.externalId, label.amount, label.category, label.method, label.description]}>
+			<Table
+				cards={[
+					label.date,
+					...(hideClient ? [] : [label.client]),
+					label.externalId,
+					label.amount,
+					label.category,
+					label.method,
+					label.description,
+				]}
+			>
 				<caption className="sr-only">{t('title')}</caption>
 				<TransactionHeaders state={state} hideClient={hideClient} />
 				<TableBody>
@@ -144,9 +153,7 @@ export function TransactionsReadTable({
 					) : (
 						rows.map((row) => (
 							<TableRow key={row.id}>
-								<TableCell className="tabular-nums card-meta">
-									{fmt.date(row.dateReceived)}
-								</TableCell>
+								<TableCell className="tabular-nums card-meta">{fmt.date(row.dateReceived)}</TableCell>
 								{hideClient ? null : (
 									<TableCell className="max-w-64 min-w-40 whitespace-normal wrap-anywhere card-subtitle">
 										{row.clientId && row.clientName ? (
@@ -158,12 +165,8 @@ export function TransactionsReadTable({
 										)}
 									</TableCell>
 								)}
-								<TableCell className="font-mono text-xs">
-									{row.externalId}
-								</TableCell>
-								<TableCell className="text-right tabular-nums card-title">
-									{fmt.money(row.amount)}
-								</TableCell>
+								<TableCell className="font-mono text-xs">{row.externalId}</TableCell>
+								<TableCell className="text-right tabular-nums card-title">{fmt.money(row.amount)}</TableCell>
 								<TableCell className="card-meta">
 									<CategoryBadge category={row.category} label={categoryLabel(row.category)} />
 								</TableCell>
@@ -180,4 +183,3 @@ export function TransactionsReadTable({
 		</div>
 	)
 }
-

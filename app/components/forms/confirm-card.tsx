@@ -24,7 +24,13 @@ export function ConfirmCard({
 }) {
 	const ref = useUrlDialog<HTMLDivElement>(keep.to, id)
 	return (
-		<Card ref={ref} tabIndex={-1} role="alertdialog" aria-labelledby={id} className="border-destructive/40 outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50">
+		<Card
+			ref={ref}
+			tabIndex={-1}
+			role="alertdialog"
+			aria-labelledby={id}
+			className="border-destructive/40 outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50"
+		>
 			<CardHeader>
 				<CardTitle>
 					<h2 id={id}>{title}</h2>

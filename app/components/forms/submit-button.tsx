@@ -16,8 +16,7 @@ export function SubmitButton({
 	className?: string
 }) {
 	const navigation = useNavigation()
-	const pending =
-		navigation.state === 'submitting' && (intent === undefined || navigation.formData?.get('intent') === intent)
+	const pending = navigation.state === 'submitting' && (intent === undefined || navigation.formData?.get('intent') === intent)
 	return (
 		<Button type="submit" disabled={pending} className={className}>
 			{pending ? <Spinner aria-label={pendingLabel} /> : null}

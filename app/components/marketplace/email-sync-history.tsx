@@ -21,7 +21,11 @@ export function EmailSyncHistory({ sync, connected }: { sync: EmailSyncView; con
 	const { t } = useTranslation('marketplace')
 	const fmt = useFormat()
 	const failure = (code: string | null) =>
-		code && (SYNC_FAILURES as readonly string[]).includes(code) ? t(`emailSync.failures.${code}`) : code ? t('emailSync.failures.internal') : ''
+		code && (SYNC_FAILURES as readonly string[]).includes(code)
+			? t(`emailSync.failures.${code}`)
+			: code
+				? t('emailSync.failures.internal')
+				: ''
 	return (
 		<Card id="email-sync" role="region" aria-labelledby="email-sync-title">
 			<CardHeader>

@@ -62,7 +62,9 @@ export function IntegrationCard({
 						<dd className="flex items-center gap-2">
 							<MailIcon className="size-4" aria-hidden="true" />
 							<span>{providerName(integration.provider)}</span>
-							<Badge variant={integration.status === 'connected' ? 'default' : integration.status === 'error' ? 'destructive' : 'secondary'}>
+							<Badge
+								variant={integration.status === 'connected' ? 'default' : integration.status === 'error' ? 'destructive' : 'secondary'}
+							>
 								{t(`integrations.status.${integration.status}`)}
 							</Badge>
 						</dd>
@@ -102,7 +104,11 @@ export function IntegrationCard({
 						<AppForm method="post">
 							<input type="hidden" name="intent" value="disconnectIntegration" />
 							<input type="hidden" name="credentialId" value={integration.id} />
-							<SubmitButton intent="disconnectIntegration" label={t('integrations.disconnect')} pendingLabel={t('integrations.disconnect')} />
+							<SubmitButton
+								intent="disconnectIntegration"
+								label={t('integrations.disconnect')}
+								pendingLabel={t('integrations.disconnect')}
+							/>
 						</AppForm>
 					</div>
 				) : (
@@ -143,13 +149,28 @@ function ImapForm({ lastResult }: { lastResult?: SubmissionResult<string[]> | nu
 			) : null}
 			<AppForm method="post" {...getFormProps(form)} noValidate className="grid gap-3 sm:grid-cols-2">
 				<input type="hidden" name="intent" value="connectImap" />
-				<Field label={t('integrations.fields.host')} htmlFor={fields.host.id} errorId={fields.host.errorId} error={fieldError(fields.host.errors)}>
+				<Field
+					label={t('integrations.fields.host')}
+					htmlFor={fields.host.id}
+					errorId={fields.host.errorId}
+					error={fieldError(fields.host.errors)}
+				>
 					<Input {...getInputProps(fields.host, { type: 'text' })} autoComplete="off" placeholder="imap.example.com" />
 				</Field>
-				<Field label={t('integrations.fields.port')} htmlFor={fields.port.id} errorId={fields.port.errorId} error={fieldError(fields.port.errors)}>
+				<Field
+					label={t('integrations.fields.port')}
+					htmlFor={fields.port.id}
+					errorId={fields.port.errorId}
+					error={fieldError(fields.port.errors)}
+				>
 					<Input {...getInputProps(fields.port, { type: 'number' })} min={1} max={65535} />
 				</Field>
-				<Field label={t('integrations.fields.user')} htmlFor={fields.user.id} errorId={fields.user.errorId} error={fieldError(fields.user.errors)}>
+				<Field
+					label={t('integrations.fields.user')}
+					htmlFor={fields.user.id}
+					errorId={fields.user.errorId}
+					error={fieldError(fields.user.errors)}
+				>
 					<Input {...getInputProps(fields.user, { type: 'text' })} autoComplete="off" />
 				</Field>
 				<Field

@@ -16,7 +16,15 @@ export function MarketplaceSearch({ q, favoritesOnly }: { q: string; favoritesOn
 			<Form method="get" className="flex flex-wrap items-end gap-2" role="search">
 				<div className="grid gap-1.5">
 					<Label htmlFor="marketplace-search">{t('search.label')}</Label>
-					<Input id="marketplace-search" name="q" type="search" defaultValue={q} placeholder={t('search.placeholder')} className="w-72 max-w-full" maxLength={100} />
+					<Input
+						id="marketplace-search"
+						name="q"
+						type="search"
+						defaultValue={q}
+						placeholder={t('search.placeholder')}
+						className="w-72 max-w-full"
+						maxLength={100}
+					/>
 				</div>
 				{favoritesOnly ? <input type="hidden" name="favorites" value="1" /> : null}
 				<Button type="submit" variant="outline">

@@ -158,11 +158,16 @@ export function ManageButton({ module: m }: { module: MarketplaceModule }) {
 	const { t } = useTranslation('marketplace')
 	const href = useParamsHref()
 	const navigation = useNavigation()
-	const pending = navigation.state === 'submitting' && navigation.formData?.get('moduleId') === m.id && navigation.formData.get('intent') === 'activate'
+	const pending =
+		navigation.state === 'submitting' && navigation.formData?.get('moduleId') === m.id && navigation.formData.get('intent') === 'activate'
 	if (m.active) {
 		return (
 			<Button asChild size="sm" variant="destructive">
-				<Link to={href({ module: m.id, confirm: 'deactivate' })} aria-label={t('actions.deactivateOf', { name: m.name })} preventScrollReset>
+				<Link
+					to={href({ module: m.id, confirm: 'deactivate' })}
+					aria-label={t('actions.deactivateOf', { name: m.name })}
+					preventScrollReset
+				>
 					{t('actions.deactivate')}
 				</Link>
 			</Button>
@@ -180,9 +185,7 @@ export function ManageButton({ module: m }: { module: MarketplaceModule }) {
 				aria-label={t('actions.activateOf', { name: m.name })}
 				className="h-auto min-h-8 max-w-full py-1 whitespace-normal"
 			>
-				{m.baseGearCost > 0
-					? t('actions.activateFor', { gears: fmt.number(m.baseGearCost) })
-					: t('actions.activate')}
+				{m.baseGearCost > 0 ? t('actions.activateFor', { gears: fmt.number(m.baseGearCost) }) : t('actions.activate')}
 			</Button>
 		</AppForm>
 	)

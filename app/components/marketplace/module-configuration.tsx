@@ -35,9 +35,7 @@ export function ModuleNotActive({ data: d }: { data: LoaderData }) {
 				<CardContent>
 					<AppForm method="post">
 						<input type="hidden" name="intent" value="activate" />
-						<Button type="submit">
-							{cost > 0 ? t('actions.activateFor', { gears: fmt.number(cost) }) : t('actions.activate')}
-						</Button>
+						<Button type="submit">{cost > 0 ? t('actions.activateFor', { gears: fmt.number(cost) }) : t('actions.activate')}</Button>
 					</AppForm>
 				</CardContent>
 			) : null}

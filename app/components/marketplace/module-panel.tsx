@@ -74,16 +74,16 @@ export function ModulePanel({ module: m, data }: { module: MarketplaceModule; da
 									</p>
 									<p className="text-xs text-muted-foreground">{t('price.paid', { gears: fmt.number(u.gearCost) })}</p>
 									{u.dependencies.length > 0 ? (
-										<p className="mt-1 text-xs">
-											{t('panel.requires', { names: u.dependencies.map((d) => names[d] ?? d).join(', ') })}
-										</p>
+										<p className="mt-1 text-xs">{t('panel.requires', { names: u.dependencies.map((d) => names[d] ?? d).join(', ') })}</p>
 									) : null}
 									<ul className="mt-2 list-disc ps-5 text-xs">
 										{u.features.slice(0, VISIBLE_FEATURES).map((f) => (
 											<li key={f}>{f}</li>
 										))}
 										{u.features.length > VISIBLE_FEATURES ? (
-											<li className="list-none text-muted-foreground">{t('panel.moreFeatures', { count: u.features.length - VISIBLE_FEATURES })}</li>
+											<li className="list-none text-muted-foreground">
+												{t('panel.moreFeatures', { count: u.features.length - VISIBLE_FEATURES })}
+											</li>
 										) : null}
 									</ul>
 								</li>

@@ -51,7 +51,11 @@ export function ModuleUpgrades({ data: d }: { data: LoaderData }) {
 										</span>
 										{d.canManage ? (
 											<Button asChild size="sm" variant="outline">
-												<Link to={href({ remove: u.id, upgrade: null })} aria-label={t('detail.deactivateUpgradeOf', { name: u.name })} preventScrollReset>
+												<Link
+													to={href({ remove: u.id, upgrade: null })}
+													aria-label={t('detail.deactivateUpgradeOf', { name: u.name })}
+													preventScrollReset
+												>
 													{t('actions.deactivate')}
 												</Link>
 											</Button>
@@ -73,7 +77,11 @@ export function ModuleUpgrades({ data: d }: { data: LoaderData }) {
 											<span className="text-muted-foreground">{t('price.paid', { gears: fmt.number(u.gearCost) })}</span>
 										</span>
 										<Button asChild size="sm" variant="outline">
-											<Link to={href({ upgrade: u.id, remove: null })} aria-label={t('detail.viewUpgradeOf', { name: u.name })} preventScrollReset>
+											<Link
+												to={href({ upgrade: u.id, remove: null })}
+												aria-label={t('detail.viewUpgradeOf', { name: u.name })}
+												preventScrollReset
+											>
 												{t('detail.viewUpgrade')}
 											</Link>
 										</Button>
@@ -100,7 +108,12 @@ export function UpgradeDialog({ data: d, upgrade: u }: { data: LoaderData; upgra
 	const missing = u.dependencies.filter((dep) => !names[dep]?.active).map((dep) => names[dep]?.name ?? dep)
 	const gears = fmt.number(total)
 	return (
-		<UrlDialog close={href({ upgrade: null })} openKey={u.id} labelledBy="upgrade-title" className="grid gap-4 rounded-lg border bg-card p-5 shadow-md">
+		<UrlDialog
+			close={href({ upgrade: null })}
+			openKey={u.id}
+			labelledBy="upgrade-title"
+			className="grid gap-4 rounded-lg border bg-card p-5 shadow-md"
+		>
 			<div className="flex items-start justify-between gap-2">
 				<div className="grid gap-1">
 					<h2 id="upgrade-title" className="flex items-center gap-2 text-lg font-semibold">

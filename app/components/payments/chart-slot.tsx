@@ -18,7 +18,10 @@ function ChartBox({ label, height, empty, children }: { label: string; height: n
 	// Nothing to draw: say so, rather than axes from $0 to $4 around nothing.
 	if (empty) {
 		return (
-			<div className="flex w-full items-center justify-center rounded-md border border-dashed p-4 text-center text-sm text-muted-foreground" style={{ height }}>
+			<div
+				className="flex w-full items-center justify-center rounded-md border border-dashed p-4 text-center text-sm text-muted-foreground"
+				style={{ height }}
+			>
 				{t('chartEmpty')}
 			</div>
 		)

@@ -3,7 +3,20 @@
  * chart-slot.tsx); the tables next to them carry the same numbers for screen readers and for
  * pages without JavaScript.
  */
-import { Bar, BarChart, CartesianGrid, ComposedChart, Legend, Line, Pie, PieChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
+import {
+	Bar,
+	BarChart,
+	CartesianGrid,
+	ComposedChart,
+	Legend,
+	Line,
+	Pie,
+	PieChart,
+	ResponsiveContainer,
+	Tooltip,
+	XAxis,
+	YAxis,
+} from 'recharts'
 import { useFormat } from '#app/lib/use-format.ts'
 
 export type MonthPoint = { label: string; amount: number; count: number }
@@ -11,12 +24,28 @@ export type SharePoint = { label: string; amount: number; share: number; fill: s
 
 const axis = { stroke: 'var(--muted-foreground)', fontSize: 12, tickLine: false, axisLine: false } as const
 const tooltipStyle = {
-	contentStyle: { background: 'var(--popover)', color: 'var(--popover-foreground)', border: '1px solid var(--border)', borderRadius: 8, fontSize: 12 },
+	contentStyle: {
+		background: 'var(--popover)',
+		color: 'var(--popover-foreground)',
+		border: '1px solid var(--border)',
+		borderRadius: 8,
+		fontSize: 12,
+	},
 	cursor: { fill: 'var(--muted)', opacity: 0.5 },
 } as const
 
 /** Amount per month as bars; with `countLabel`, the count as a line on a second axis. */
-export function MonthlyChart({ data, height, amountLabel, countLabel }: { data: MonthPoint[]; height: number; amountLabel: string; countLabel?: string }) {
+export function MonthlyChart({
+	data,
+	height,
+	amountLabel,
+	countLabel,
+}: {
+	data: MonthPoint[]
+	height: number
+	amountLabel: string
+	countLabel?: string
+}) {
 	const fmt = useFormat()
 	return (
 		<ResponsiveContainer width="100%" height={height}>
@@ -25,10 +54,7 @@ export function MonthlyChart({ data, height, amountLabel, countLabel }: { data: 
 				<XAxis dataKey="label" {...axis} interval="preserveStartEnd" minTickGap={8} />
 				<YAxis yAxisId="amount" {...axis} width="auto" tickFormatter={(v: number) => fmt.compactMoney(v)} />
 				{countLabel ? <YAxis yAxisId="count" orientation="right" {...axis} width="auto" allowDecimals={false} /> : null}
-				<Tooltip
-					{...tooltipStyle}
-					formatter={(value, name) => (name === amountLabel ? fmt.money(Number(value)) : String(value))}
-				/>
+				<Tooltip {...tooltipStyle} formatter={(value, name) => (name === amountLabel ? fmt.money(Number(value)) : String(value))} />
 				<Bar yAxisId="amount" dataKey="amount" name={amountLabel} fill="var(--chart-1)" radius={[4, 4, 0, 0]} maxBarSize={48} />
 				{countLabel ? <Legend verticalAlign="top" align="right" height={24} iconSize={10} wrapperStyle={{ fontSize: 12 }} /> : null}
 				{countLabel ? (
@@ -60,7 +86,16 @@ export function ShareChart({ data, height }: { data: SharePoint[]; height: numbe
 	return (
 		<ResponsiveContainer width="100%" height={height}>
 			<PieChart accessibilityLayer={false}>
-				<Pie data={data} dataKey="amount" nameKey="label" innerRadius="55%" outerRadius="85%" paddingAngle={2} stroke="var(--card)" isAnimationActive={false} />
+				<Pie
+					data={data}
+					dataKey="amount"
+					nameKey="label"
+					innerRadius="55%"
+					outerRadius="85%"
+					paddingAngle={2}
+					stroke="var(--card)"
+					isAnimationActive={false}
+				/>
 				<Tooltip {...tooltipStyle} formatter={(value) => fmt.money(Number(value))} />
 			</PieChart>
 		</ResponsiveContainer>

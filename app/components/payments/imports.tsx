@@ -5,7 +5,15 @@ import { Link } from '#app/components/link.tsx'
 import { useHydrated } from '#app/lib/use-hydrated.ts'
 
 /** The import screens' heading and their links to one another and back to the transactions. */
-export function ImportHeader({ title, description, current }: { title: string; description?: string; current: 'import' | 'history' | 'review' | 'preview' }) {
+export function ImportHeader({
+	title,
+	description,
+	current,
+}: {
+	title: string
+	description?: string
+	current: 'import' | 'history' | 'review' | 'preview'
+}) {
 	const { t } = useTranslation('imports')
 	const links = [
 		['import', '/app/transactions/import', t('links.import')],

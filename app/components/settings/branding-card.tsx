@@ -13,7 +13,13 @@ import { useTranslation } from '#app/lib/use-translation.ts'
 import { firstError } from './field-error.ts'
 
 /** The branding card of the organization tab (owners): the logo, the two brand colours with a preview, and a warning when white text would be hard to read on them. */
-export function BrandingCard({ settings, lastResult }: { settings: OrganizationSettings; lastResult: Parameters<typeof useForm>[0]['lastResult'] }) {
+export function BrandingCard({
+	settings,
+	lastResult,
+}: {
+	settings: OrganizationSettings
+	lastResult: Parameters<typeof useForm>[0]['lastResult']
+}) {
 	const { t } = useTranslation('settings')
 	const [colors, setColors] = useState(settings.brandColors)
 	const [form, fields] = useForm({
@@ -26,10 +32,18 @@ export function BrandingCard({ settings, lastResult }: { settings: OrganizationS
 		shouldRevalidate: 'onInput',
 	})
 	const valid = (v: string) => /^#[0-9a-fA-F]{6}$/.test(v)
-	const shown = { primary: valid(colors.primary) ? colors.primary : settings.brandColors.primary, secondary: valid(colors.secondary) ? colors.secondary : settings.brandColors.secondary }
+	const shown = {
+		primary: valid(colors.primary) ? colors.primary : settings.brandColors.primary,
+		secondary: valid(colors.secondary) ? colors.secondary : settings.brandColors.secondary,
+	}
 	const warnings = brandContrastWarnings(shown)
 	const colorField = (name: 'primary' | 'secondary') => (
-		<Field label={t(`branding.${name}`)} htmlFor={fields[name].id} errorId={fields[name].errorId} error={firstError(fields[name].errors) ? t(`errors.${firstError(fields[name].errors)}`) : undefined}>
+		<Field
+			label={t(`branding.${name}`)}
+			htmlFor={fields[name].id}
+			errorId={fields[name].errorId}
+			error={firstError(fields[name].errors) ? t(`errors.${firstError(fields[name].errors)}`) : undefined}
+		>
 			<div className="flex items-center gap-2">
 				<input
 					type="color"
@@ -69,7 +83,14 @@ export function BrandingCard({ settings, lastResult }: { settings: OrganizationS
 			<CardContent className="grid gap-6">
 				<div className="flex flex-wrap items-center gap-4">
 					{settings.logoUrl ? (
-						<img src={settings.logoUrl} alt={t('branding.logoAlt')} width={64} height={64} className="size-16 rounded-md border object-contain" data-testid="org-logo" />
+						<img
+							src={settings.logoUrl}
+							alt={t('branding.logoAlt')}
+							width={64}
+							height={64}
+							className="size-16 rounded-md border object-contain"
+							data-testid="org-logo"
+						/>
 					) : null}
 					<div className="grid gap-2">
 						<AppForm method="post" encType="multipart/form-data" className="flex flex-wrap items-center gap-2">
@@ -109,7 +130,10 @@ export function BrandingCard({ settings, lastResult }: { settings: OrganizationS
 						</div>
 						{warnings.map((which) => (
 							<p key={which} role="status" className="text-sm text-amber-700 dark:text-amber-400">
-								{t('branding.contrastWarning', { which: t(`branding.which.${which}`), ratio: contrastRatio(shown[which], '#ffffff').toFixed(1) })}
+								{t('branding.contrastWarning', {
+									which: t(`branding.which.${which}`),
+									ratio: contrastRatio(shown[which], '#ffffff').toFixed(1),
+								})}
 							</p>
 						))}
 					</div>

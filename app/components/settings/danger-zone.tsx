@@ -26,7 +26,12 @@ export function DangerZone({ error }: { error: 'wrongPhrase' | undefined }) {
 					<AppForm method="post" className="mt-4 grid gap-4">
 						<input type="hidden" name="intent" value="delete" />
 						<p className="text-sm text-muted-foreground">{t('danger.warning')}</p>
-						<Field label={t('danger.confirmLabel', { phrase: DELETE_PHRASE })} htmlFor="delete-confirmation" errorId="delete-error" error={error ? t(`danger.${error}`) : undefined}>
+						<Field
+							label={t('danger.confirmLabel', { phrase: DELETE_PHRASE })}
+							htmlFor="delete-confirmation"
+							errorId="delete-error"
+							error={error ? t(`danger.${error}`) : undefined}
+						>
 							<Input
 								id="delete-confirmation"
 								name="confirmation"

@@ -52,26 +52,48 @@ export function OrganizationCard({ settings, role, gears, bookingUrl, owner, las
 						{tc(`roles.${role}`)}
 					</Badge>
 				</CardTitle>
-				<CardDescription>{t('organization.gears', { remaining: fmt.number(gears.remaining), owned: fmt.number(gears.owned) })}</CardDescription>
+				<CardDescription>
+					{t('organization.gears', { remaining: fmt.number(gears.remaining), owned: fmt.number(gears.owned) })}
+				</CardDescription>
 			</CardHeader>
 			<CardContent className="grid gap-4">
 				{settings.description ? <p className="text-sm whitespace-pre-line">{settings.description}</p> : null}
 				{owner ? (
 					<AppForm method="post" {...getFormProps(form)} noValidate className="grid gap-4">
 						<input type="hidden" name="intent" value="organization" />
-						<Field label={t('organization.fields.name')} htmlFor={fields.name.id} errorId={fields.name.errorId} error={error(fields.name.errors)}>
+						<Field
+							label={t('organization.fields.name')}
+							htmlFor={fields.name.id}
+							errorId={fields.name.errorId}
+							error={error(fields.name.errors)}
+						>
 							<Input {...getInputProps(fields.name, { type: 'text' })} />
 						</Field>
-						<Field label={t('organization.fields.description')} htmlFor={fields.description.id} errorId={fields.description.errorId} error={error(fields.description.errors)}>
+						<Field
+							label={t('organization.fields.description')}
+							htmlFor={fields.description.id}
+							errorId={fields.description.errorId}
+							error={error(fields.description.errors)}
+						>
 							<Textarea {...getTextareaProps(fields.description)} rows={3} />
 						</Field>
-						<Field label={t('organization.fields.slug')} htmlFor={fields.slug.id} errorId={fields.slug.errorId} error={error(fields.slug.errors)}>
+						<Field
+							label={t('organization.fields.slug')}
+							htmlFor={fields.slug.id}
+							errorId={fields.slug.errorId}
+							error={error(fields.slug.errors)}
+						>
 							<Input {...getInputProps(fields.slug, { type: 'text' })} aria-describedby={`${fields.slug.id}-hint`} />
 							<p id={`${fields.slug.id}-hint`} className="text-xs text-muted-foreground">
 								{t('organization.slugWarning', { url: bookingUrl })}
 							</p>
 						</Field>
-						<Field label={t('organization.fields.timezone')} htmlFor={fields.timezone.id} errorId={fields.timezone.errorId} error={error(fields.timezone.errors)}>
+						<Field
+							label={t('organization.fields.timezone')}
+							htmlFor={fields.timezone.id}
+							errorId={fields.timezone.errorId}
+							error={error(fields.timezone.errors)}
+						>
 							<TimezoneSelect field={fields.timezone} hintId={`${fields.timezone.id}-hint`} />
 							<p id={`${fields.timezone.id}-hint`} className="text-xs text-muted-foreground">
 								{t('organization.timezoneHint')}

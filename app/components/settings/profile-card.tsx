@@ -50,7 +50,14 @@ export function ProfileCard({ profile, lastResult }: { profile: Profile; lastRes
 			<CardContent className="grid gap-6">
 				<div className="flex flex-wrap items-center gap-4">
 					{profile.avatarUrl ? (
-						<img src={profile.avatarUrl} alt={t('avatar.alt')} width={64} height={64} className="size-16 rounded-full object-cover" data-testid="settings-avatar" />
+						<img
+							src={profile.avatarUrl}
+							alt={t('avatar.alt')}
+							width={64}
+							height={64}
+							className="size-16 rounded-full object-cover"
+							data-testid="settings-avatar"
+						/>
 					) : (
 						<span aria-hidden="true" className="flex size-16 items-center justify-center rounded-full bg-muted text-xl font-semibold">
 							{initials}
@@ -62,7 +69,15 @@ export function ProfileCard({ profile, lastResult }: { profile: Profile; lastRes
 							<label className="sr-only" htmlFor="avatar-file">
 								{t('avatar.choose')}
 							</label>
-							<input id="avatar-file" name="avatar" type="file" accept="image/jpeg,image/png,image/gif" required className="max-w-56 text-sm" aria-describedby="avatar-hint" />
+							<input
+								id="avatar-file"
+								name="avatar"
+								type="file"
+								accept="image/jpeg,image/png,image/gif"
+								required
+								className="max-w-56 text-sm"
+								aria-describedby="avatar-hint"
+							/>
 							<SubmitButton intent="avatar-upload" label={t('avatar.upload')} pendingLabel={t('avatar.uploading')} />
 						</AppForm>
 						<p id="avatar-hint" className="text-xs text-muted-foreground">
@@ -80,13 +95,28 @@ export function ProfileCard({ profile, lastResult }: { profile: Profile; lastRes
 				</div>
 				<AppForm method="post" {...getFormProps(form)} noValidate className="grid gap-4">
 					<input type="hidden" name="intent" value="profile" />
-					<Field label={t('profile.fields.fullName')} htmlFor={fields.fullName.id} errorId={fields.fullName.errorId} error={error(fields.fullName.errors)}>
+					<Field
+						label={t('profile.fields.fullName')}
+						htmlFor={fields.fullName.id}
+						errorId={fields.fullName.errorId}
+						error={error(fields.fullName.errors)}
+					>
 						<Input {...getInputProps(fields.fullName, { type: 'text' })} autoComplete="name" />
 					</Field>
-					<Field label={t('profile.fields.username')} htmlFor={fields.username.id} errorId={fields.username.errorId} error={error(fields.username.errors)}>
+					<Field
+						label={t('profile.fields.username')}
+						htmlFor={fields.username.id}
+						errorId={fields.username.errorId}
+						error={error(fields.username.errors)}
+					>
 						<Input {...getInputProps(fields.username, { type: 'text' })} autoComplete="username" />
 					</Field>
-					<Field label={t('profile.fields.phone')} htmlFor={fields.phone.id} errorId={fields.phone.errorId} error={error(fields.phone.errors)}>
+					<Field
+						label={t('profile.fields.phone')}
+						htmlFor={fields.phone.id}
+						errorId={fields.phone.errorId}
+						error={error(fields.phone.errors)}
+					>
 						<Input {...getInputProps(fields.phone, { type: 'tel' })} autoComplete="tel" />
 					</Field>
 					<Field
@@ -95,7 +125,10 @@ export function ProfileCard({ profile, lastResult }: { profile: Profile; lastRes
 						errorId={fields.preferredLanguage.errorId}
 						error={error(fields.preferredLanguage.errors)}
 					>
-						<select {...getSelectProps(fields.preferredLanguage)} className="h-9 rounded-md border border-input bg-transparent px-3 text-sm">
+						<select
+							{...getSelectProps(fields.preferredLanguage)}
+							className="h-9 rounded-md border border-input bg-transparent px-3 text-sm"
+						>
 							{supportedLanguages.map((lng) => (
 								<option key={lng} value={lng}>
 									{languageNames[lng]}
@@ -103,9 +136,7 @@ export function ProfileCard({ profile, lastResult }: { profile: Profile; lastRes
 							))}
 						</select>
 					</Field>
-					<p className="text-sm text-muted-foreground">
-						{t('profile.createdAt', { date: fmt.date(profile.createdAt) })}
-					</p>
+					<p className="text-sm text-muted-foreground">{t('profile.createdAt', { date: fmt.date(profile.createdAt) })}</p>
 					<SubmitButton intent="profile" label={t('profile.save')} pendingLabel={t('profile.saving')} className="w-fit" />
 				</AppForm>
 			</CardContent>

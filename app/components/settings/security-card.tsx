@@ -34,7 +34,9 @@ export function SecurityCard({ sessions }: { sessions: SessionInfo[] }) {
 								<div className="min-w-0">
 									<p className="font-medium break-words">
 										{device}
-										{s.current ? <span className="ml-2 rounded bg-primary/10 px-1.5 py-0.5 text-xs text-primary">{t('security.thisDevice')}</span> : null}
+										{s.current ? (
+											<span className="ml-2 rounded bg-primary/10 px-1.5 py-0.5 text-xs text-primary">{t('security.thisDevice')}</span>
+										) : null}
 									</p>
 									<p className="text-muted-foreground">{t('security.seen', { address: s.ip ?? '—', date: fmt.date(s.lastSeen) })}</p>
 								</div>
@@ -42,7 +44,12 @@ export function SecurityCard({ sessions }: { sessions: SessionInfo[] }) {
 									<AppForm method="post">
 										<input type="hidden" name="intent" value="sign-out-session" />
 										<input type="hidden" name="sessionId" value={s.id} />
-										<Button type="submit" variant="outline" size="sm" aria-label={t('security.endSession', { device, date: fmt.date(s.lastSeen) })}>
+										<Button
+											type="submit"
+											variant="outline"
+											size="sm"
+											aria-label={t('security.endSession', { device, date: fmt.date(s.lastSeen) })}
+										>
 											{t('security.signOut')}
 										</Button>
 									</AppForm>
@@ -73,8 +80,26 @@ export function SecurityCard({ sessions }: { sessions: SessionInfo[] }) {
 /** "Firefox on Linux" from a user-agent string; null when it names neither. */
 function describeDevice(userAgent: string | null) {
 	if (!userAgent) return null
-	const browser = /Edg\//.test(userAgent) ? 'Edge' : /Firefox\//.test(userAgent) ? 'Firefox' : /Chrome\//.test(userAgent) ? 'Chrome' : /Safari\//.test(userAgent) ? 'Safari' : null
-	const os = /Windows/.test(userAgent) ? 'Windows' : /Android/.test(userAgent) ? 'Android' : /iPhone|iPad/.test(userAgent) ? 'iOS' : /Mac OS X/.test(userAgent) ? 'macOS' : /Linux/.test(userAgent) ? 'Linux' : null
+	const browser = /Edg\//.test(userAgent)
+		? 'Edge'
+		: /Firefox\//.test(userAgent)
+			? 'Firefox'
+			: /Chrome\//.test(userAgent)
+				? 'Chrome'
+				: /Safari\//.test(userAgent)
+					? 'Safari'
+					: null
+	const os = /Windows/.test(userAgent)
+		? 'Windows'
+		: /Android/.test(userAgent)
+			? 'Android'
+			: /iPhone|iPad/.test(userAgent)
+				? 'iOS'
+				: /Mac OS X/.test(userAgent)
+					? 'macOS'
+					: /Linux/.test(userAgent)
+						? 'Linux'
+						: null
 	if (!browser && !os) return userAgent.slice(0, 60)
 	return [browser, os].filter(Boolean).join(' · ')
 }

@@ -138,7 +138,9 @@ export function AppShell({ sidebarExpanded, unverifiedEmail, children, ...sideba
 					</div>
 				</header>
 				{unverifiedEmail ? <VerifyEmailBanner email={unverifiedEmail} here={here} /> : null}
-				<main id={MAIN_ID} tabIndex={-1} className="min-w-0 flex-1 p-4 md:p-6">{children}</main>
+				<main id={MAIN_ID} tabIndex={-1} className="min-w-0 flex-1 p-4 md:p-6">
+					{children}
+				</main>
 			</div>
 		</div>
 	)

@@ -25,7 +25,11 @@ export function LanguageSwitcher({ className, iconOnPhones = false }: { classNam
 				{/* A phone's top bar keeps its width for the organization's name: the icon alone there. */}
 				<span className={iconOnPhones ? 'max-sm:sr-only' : undefined}>{currentName}</span>
 			</summary>
-			<AppForm method="post" action="/preferences" className="absolute right-0 z-50 mt-1 grid min-w-48 gap-1 rounded-md border bg-popover p-1 text-popover-foreground shadow-md">
+			<AppForm
+				method="post"
+				action="/preferences"
+				className="absolute right-0 z-50 mt-1 grid min-w-48 gap-1 rounded-md border bg-popover p-1 text-popover-foreground shadow-md"
+			>
 				<input type="hidden" name="intent" value="language" />
 				<input type="hidden" name="redirectTo" value={location.pathname + location.search} />
 				{supportedLanguages.map((lng) => (

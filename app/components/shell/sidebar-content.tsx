@@ -100,9 +100,19 @@ export function SidebarContent({ user, organization, memberships, activeModules,
 					aria-label={collapsed ? t('sidebar.userCard', { name: user.fullName ?? user.email }) : undefined}
 				>
 					{user.avatarUrl ? (
-						<img src={user.avatarUrl} alt="" width={32} height={32} className="size-8 shrink-0 rounded-full object-cover" data-testid="sidebar-avatar" />
+						<img
+							src={user.avatarUrl}
+							alt=""
+							width={32}
+							height={32}
+							className="size-8 shrink-0 rounded-full object-cover"
+							data-testid="sidebar-avatar"
+						/>
 					) : (
-						<span className="flex size-8 shrink-0 items-center justify-center rounded-full bg-primary text-xs font-semibold text-primary-foreground" aria-hidden="true">
+						<span
+							className="flex size-8 shrink-0 items-center justify-center rounded-full bg-primary text-xs font-semibold text-primary-foreground"
+							aria-hidden="true"
+						>
 							{initials(user.fullName ?? user.email)}
 						</span>
 					)}
@@ -169,7 +179,11 @@ function OrganizationSwitcher({
 				{label}
 				<ChevronsUpDownIcon className={cn('size-4 text-muted-foreground', collapsed && 'md:hidden')} aria-hidden="true" />
 			</summary>
-			<AppForm method="post" action="/preferences" className="absolute left-0 z-50 mt-1 grid w-60 gap-1 rounded-md border bg-popover p-1 text-popover-foreground shadow-md">
+			<AppForm
+				method="post"
+				action="/preferences"
+				className="absolute left-0 z-50 mt-1 grid w-60 gap-1 rounded-md border bg-popover p-1 text-popover-foreground shadow-md"
+			>
 				<input type="hidden" name="intent" value="organization" />
 				<input type="hidden" name="redirectTo" value={location.pathname} />
 				<p className="px-2 py-1 text-xs text-muted-foreground">{t('sidebar.organizations')}</p>

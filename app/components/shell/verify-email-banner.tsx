@@ -10,7 +10,10 @@ import { useTranslation } from '#app/lib/use-translation.ts'
 export function VerifyEmailBanner({ email, here }: { email: string; here: string }) {
 	const { t } = useTranslation('auth')
 	return (
-		<section aria-label={t('verify.bannerLabel')} className="flex flex-wrap items-center gap-x-4 gap-y-2 border-b bg-muted px-3 py-2 text-sm md:px-4">
+		<section
+			aria-label={t('verify.bannerLabel')}
+			className="flex flex-wrap items-center gap-x-4 gap-y-2 border-b bg-muted px-3 py-2 text-sm md:px-4"
+		>
 			<p className="min-w-0 flex-1 break-words">{t('verify.banner', { email })}</p>
 			<AppForm method="post" action="/auth/verify-email">
 				<input type="hidden" name="intent" value="resend" />

@@ -8,8 +8,7 @@ const alertVariants = cva(
 		variants: {
 			variant: {
 				default: 'bg-card text-card-foreground',
-				destructive:
-					'bg-card text-destructive *:data-[slot=alert-description]:text-destructive/90 [&>svg]:text-current',
+				destructive: 'bg-card text-destructive *:data-[slot=alert-description]:text-destructive/90 [&>svg]:text-current',
 			},
 		},
 		defaultVariants: { variant: 'default' },
@@ -17,12 +16,7 @@ const alertVariants = cva(
 )
 
 /** Defaults to role="alert" for destructive (announced at once) and role="status" otherwise; pass role to override. */
-function Alert({
-	className,
-	variant,
-	role,
-	...props
-}: React.ComponentProps<'div'> & VariantProps<typeof alertVariants>) {
+function Alert({ className, variant, role, ...props }: React.ComponentProps<'div'> & VariantProps<typeof alertVariants>) {
 	return (
 		<div
 			data-slot="alert"
@@ -35,23 +29,14 @@ function Alert({
 }
 
 function AlertTitle({ className, ...props }: React.ComponentProps<'div'>) {
-	return (
-		<div
-			data-slot="alert-title"
-			className={cn('col-start-2 min-h-4 font-medium tracking-tight', className)}
-			{...props}
-		/>
-	)
+	return <div data-slot="alert-title" className={cn('col-start-2 min-h-4 font-medium tracking-tight', className)} {...props} />
 }
 
 function AlertDescription({ className, ...props }: React.ComponentProps<'div'>) {
 	return (
 		<div
 			data-slot="alert-description"
-			className={cn(
-				'col-start-2 grid justify-items-start gap-1 text-sm text-muted-foreground [&_p]:leading-relaxed',
-				className,
-			)}
+			className={cn('col-start-2 grid justify-items-start gap-1 text-sm text-muted-foreground [&_p]:leading-relaxed', className)}
 			{...props}
 		/>
 	)

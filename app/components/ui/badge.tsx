@@ -30,12 +30,7 @@ function Badge({
 	const Comp = asChild ? Slot.Root : 'span'
 	// No shadcn `data-slot`/`data-variant` attributes: nothing reads them, and every attribute is
 	// written out piece by piece on each badge of every page (bench/README.md).
-	return (
-		<Comp
-			className={cn(badgeVariants({ variant }), className)}
-			{...props}
-		/>
-	)
+	return <Comp className={cn(badgeVariants({ variant }), className)} {...props} />
 }
 
 export { Badge, badgeVariants }

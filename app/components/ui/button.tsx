@@ -39,12 +39,7 @@ function Button({
 	const Comp = asChild ? Slot.Root : 'button'
 	// No shadcn `data-slot`/`data-variant` attributes: nothing reads them, and every attribute is
 	// written out piece by piece on each button of every page (bench/README.md).
-	return (
-		<Comp
-			className={cn(buttonVariants({ variant, size, className }))}
-			{...props}
-		/>
-	)
+	return <Comp className={cn(buttonVariants({ variant, size, className }))} {...props} />
 }
 
 export { Button, buttonVariants }

@@ -5,10 +5,7 @@ function Card({ className, ...props }: React.ComponentProps<'div'>) {
 	return (
 		<div
 			data-slot="card"
-			className={cn(
-				'flex flex-col gap-6 rounded-xl border bg-card py-6 text-card-foreground shadow-sm',
-				className,
-			)}
+			className={cn('flex flex-col gap-6 rounded-xl border bg-card py-6 text-card-foreground shadow-sm', className)}
 			{...props}
 		/>
 	)
@@ -35,13 +32,7 @@ function CardTitle({ className, ...props }: React.ComponentProps<'div'>) {
 }
 
 function CardDescription({ className, ...props }: React.ComponentProps<'div'>) {
-	return (
-		<div
-			data-slot="card-description"
-			className={cn('col-start-1 text-sm text-muted-foreground', className)}
-			{...props}
-		/>
-	)
+	return <div data-slot="card-description" className={cn('col-start-1 text-sm text-muted-foreground', className)} {...props} />
 }
 
 function CardAction({ className, ...props }: React.ComponentProps<'div'>) {
@@ -63,13 +54,7 @@ function CardContent({ className, ...props }: React.ComponentProps<'div'>) {
 }
 
 function CardFooter({ className, ...props }: React.ComponentProps<'div'>) {
-	return (
-		<div
-			data-slot="card-footer"
-			className={cn('flex items-center px-6 [.border-t]:pt-6', className)}
-			{...props}
-		/>
-	)
+	return <div data-slot="card-footer" className={cn('flex items-center px-6 [.border-t]:pt-6', className)} {...props} />
 }
 
 export { Card, CardHeader, CardFooter, CardTitle, CardAction, CardDescription, CardContent }

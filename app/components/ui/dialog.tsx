@@ -19,10 +19,7 @@ function DialogClose(props: React.ComponentProps<typeof DialogPrimitive.Close>) 
 	return <DialogPrimitive.Close data-slot="dialog-close" {...props} />
 }
 
-function DialogOverlay({
-	className,
-	...props
-}: React.ComponentProps<typeof DialogPrimitive.Overlay>) {
+function DialogOverlay({ className, ...props }: React.ComponentProps<typeof DialogPrimitive.Overlay>) {
 	return (
 		<DialogPrimitive.Overlay
 			data-slot="dialog-overlay"
@@ -36,9 +33,7 @@ function DialogOverlay({
 }
 
 /** The close button's accessible name comes from the caller (translated); omit it only with showCloseButton={false}. */
-type CloseButtonProps =
-	| { showCloseButton?: true; closeLabel: string }
-	| { showCloseButton: false; closeLabel?: string }
+type CloseButtonProps = { showCloseButton?: true; closeLabel: string } | { showCloseButton: false; closeLabel?: string }
 
 function DialogContent({
 	className,
@@ -74,45 +69,20 @@ function DialogContent({
 }
 
 function DialogHeader({ className, ...props }: React.ComponentProps<'div'>) {
-	return (
-		<div
-			data-slot="dialog-header"
-			className={cn('flex flex-col gap-2 text-center sm:text-left', className)}
-			{...props}
-		/>
-	)
+	return <div data-slot="dialog-header" className={cn('flex flex-col gap-2 text-center sm:text-left', className)} {...props} />
 }
 
 function DialogFooter({ className, ...props }: React.ComponentProps<'div'>) {
-	return (
-		<div
-			data-slot="dialog-footer"
-			className={cn('flex flex-col-reverse gap-2 sm:flex-row sm:justify-end', className)}
-			{...props}
-		/>
-	)
+	return <div data-slot="dialog-footer" className={cn('flex flex-col-reverse gap-2 sm:flex-row sm:justify-end', className)} {...props} />
 }
 
 function DialogTitle({ className, ...props }: React.ComponentProps<typeof DialogPrimitive.Title>) {
-	return (
-		<DialogPrimitive.Title
-			data-slot="dialog-title"
-			className={cn('text-lg leading-none font-semibold', className)}
-			{...props}
-		/>
-	)
+	return <DialogPrimitive.Title data-slot="dialog-title" className={cn('text-lg leading-none font-semibold', className)} {...props} />
 }
 
-function DialogDescription({
-	className,
-	...props
-}: React.ComponentProps<typeof DialogPrimitive.Description>) {
+function DialogDescription({ className, ...props }: React.ComponentProps<typeof DialogPrimitive.Description>) {
 	return (
-		<DialogPrimitive.Description
-			data-slot="dialog-description"
-			className={cn('text-sm text-muted-foreground', className)}
-			{...props}
-		/>
+		<DialogPrimitive.Description data-slot="dialog-description" className={cn('text-sm text-muted-foreground', className)} {...props} />
 	)
 }
 

@@ -2,14 +2,7 @@ import * as React from 'react'
 import { cn } from '../../lib/utils.ts'
 
 function Skeleton({ className, ...props }: React.ComponentProps<'div'>) {
-	return (
-		<div
-			data-slot="skeleton"
-			aria-hidden="true"
-			className={cn('animate-pulse rounded-md bg-accent', className)}
-			{...props}
-		/>
-	)
+	return <div data-slot="skeleton" aria-hidden="true" className={cn('animate-pulse rounded-md bg-accent', className)} {...props} />
 }
 
 export { Skeleton }

@@ -9,13 +9,7 @@ function Spinner({
 	...props
 }: Omit<React.ComponentProps<'svg'>, 'aria-label'> & { 'aria-label': string }) {
 	return (
-		<Loader2Icon
-			data-slot="spinner"
-			role="status"
-			aria-label={ariaLabel}
-			className={cn('size-4 animate-spin', className)}
-			{...props}
-		/>
+		<Loader2Icon data-slot="spinner" role="status" aria-label={ariaLabel} className={cn('size-4 animate-spin', className)} {...props} />
 	)
 }
 

@@ -16,7 +16,9 @@ function cssString(text: string) {
 /** The rules that show each column's label above its value in the phone cards (app.css). */
 function cardLabelRules(id: string, labels: CardLabels) {
 	const rows = `table[data-cards="${id}"]>:is(tbody,tfoot)>tr>`
-	const rules = labels.flatMap((label, index) => (label ? [`${rows}:nth-child(${index + 1}):not([colspan])::before{content:${cssString(label)}}`] : []))
+	const rules = labels.flatMap((label, index) =>
+		label ? [`${rows}:nth-child(${index + 1}):not([colspan])::before{content:${cssString(label)}}`] : [],
+	)
 	return `@media (width < 48rem){${rules.join('')}}`
 }
 
@@ -30,12 +32,7 @@ function cardLabelRules(id: string, labels: CardLabels) {
  * rules), not from classes of their own: a page of rows carries no class per cell, and a cell's
  * `className` still wins, as a utility does over a component rule.
  */
-function Table({
-	className,
-	cards,
-	scrollLabel,
-	...props
-}: React.ComponentProps<'table'> & { cards?: CardLabels; scrollLabel?: string }) {
+function Table({ className, cards, scrollLabel, ...props }: React.ComponentProps<'table'> & { cards?: CardLabels; scrollLabel?: string }) {
 	const id = React.useId()
 	return (
 		<div
@@ -58,13 +55,7 @@ function TableBody({ className, ...props }: React.ComponentProps<'tbody'>) {
 }
 
 function TableFooter({ className, ...props }: React.ComponentProps<'tfoot'>) {
-	return (
-		<tfoot
-			data-slot="table-footer"
-			className={cn('border-t bg-muted/50 font-medium [&>tr]:last:border-b-0', className)}
-			{...props}
-		/>
-	)
+	return <tfoot data-slot="table-footer" className={cn('border-t bg-muted/50 font-medium [&>tr]:last:border-b-0', className)} {...props} />
 }
 
 // The elements themselves: rows and cells add nothing of their own (their look is app.css's).
@@ -73,9 +64,7 @@ const TableHead = 'th'
 const TableCell = 'td'
 
 function TableCaption({ className, ...props }: React.ComponentProps<'caption'>) {
-	return (
-		<caption data-slot="table-caption" className={cn('mt-4 text-sm text-muted-foreground', className)} {...props} />
-	)
+	return <caption data-slot="table-caption" className={cn('mt-4 text-sm text-muted-foreground', className)} {...props} />
 }
 
 export { Table, TableHeader, TableBody, TableFooter, TableHead, TableRow, TableCell, TableCaption }

@@ -20,7 +20,12 @@ export const contactSchema = z.object({
 	),
 	email: z.preprocess(
 		(v) => (typeof v === 'string' ? v.trim() : v),
-		z.string({ error: 'emailRequired' }).min(1, 'emailRequired').max(254, 'emailInvalid').regex(EMAIL, 'emailInvalid').regex(SINGLE_LINE, 'emailInvalid'),
+		z
+			.string({ error: 'emailRequired' })
+			.min(1, 'emailRequired')
+			.max(254, 'emailInvalid')
+			.regex(EMAIL, 'emailInvalid')
+			.regex(SINGLE_LINE, 'emailInvalid'),
 	),
 	phone: optionalText(40, 'phoneTooLong').refine((v) => v === undefined || PHONE.test(v), 'phoneInvalid'),
 	notes: optionalText(2000, 'notesTooLong').refine((v) => v === undefined || MULTI_LINE.test(v), CONTROL_CHARACTERS_IN_TEXT),

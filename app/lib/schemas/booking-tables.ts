@@ -43,7 +43,8 @@ function serviceRowSchemaFor(dotGroups: boolean) {
 			else if (row.name.length > 120) ctx.addIssue({ code: 'custom', message: 'nameTooLong', path: ['name'] })
 			else if (!isSingleLine(row.name)) ctx.addIssue({ code: 'custom', message: CONTROL_CHARACTERS, path: ['name'] })
 			if ((row.description ?? '').length > 2000) ctx.addIssue({ code: 'custom', message: 'descriptionTooLong', path: ['description'] })
-			else if (!isMultiLine(row.description ?? '')) ctx.addIssue({ code: 'custom', message: CONTROL_CHARACTERS_IN_TEXT, path: ['description'] })
+			else if (!isMultiLine(row.description ?? ''))
+				ctx.addIssue({ code: 'custom', message: CONTROL_CHARACTERS_IN_TEXT, path: ['description'] })
 			if (!row.price) ctx.addIssue({ code: 'custom', message: 'priceRequired', path: ['price'] })
 			else if (!PRICE_PATTERN.test(row.price)) ctx.addIssue({ code: 'custom', message: 'priceInvalid', path: ['price'] })
 			const minutes = Number(row.duration)
@@ -102,7 +103,10 @@ export const providerRowSchema = z
 		if (row.id && !row.displayName) ctx.addIssue({ code: 'custom', message: 'displayNameRequired', path: ['displayName'] })
 		if ((row.bio ?? '').length > 2000) ctx.addIssue({ code: 'custom', message: 'bioTooLong', path: ['bio'] })
 		else if (!isMultiLine(row.bio ?? '')) ctx.addIssue({ code: 'custom', message: CONTROL_CHARACTERS_IN_TEXT, path: ['bio'] })
-		if (row.avatarUrl && (row.avatarUrl.length > 2048 || !HTTP_URL_PATTERN.test(row.avatarUrl) || !isSingleLine(row.avatarUrl) || !URL.canParse(row.avatarUrl))) {
+		if (
+			row.avatarUrl &&
+			(row.avatarUrl.length > 2048 || !HTTP_URL_PATTERN.test(row.avatarUrl) || !isSingleLine(row.avatarUrl) || !URL.canParse(row.avatarUrl))
+		) {
 			ctx.addIssue({ code: 'custom', message: 'avatarUrlInvalid', path: ['avatarUrl'] })
 		}
 	}, EVERY_ROW_ERROR)

@@ -49,13 +49,18 @@ const dayHoursSchema = z
 		else if (!CLOCK.test(day.start)) ctx.addIssue({ code: 'custom', path: ['start'], message: 'timeInvalid' })
 		if (!day.end) ctx.addIssue({ code: 'custom', path: ['end'], message: 'timeRequired' })
 		else if (!CLOSING.test(day.end)) ctx.addIssue({ code: 'custom', path: ['end'], message: 'timeInvalid' })
-		else if (day.start && CLOCK.test(day.start) && day.start >= day.end) ctx.addIssue({ code: 'custom', path: ['end'], message: 'endBeforeStart' })
+		else if (day.start && CLOCK.test(day.start) && day.start >= day.end)
+			ctx.addIssue({ code: 'custom', path: ['end'], message: 'endBeforeStart' })
 	})
 	.transform(({ enabled, start, end }) =>
-		start && end && CLOCK.test(start) && CLOSING.test(end) && start < end ? { enabled, start, end } : { enabled, start: '09:00', end: '17:00' },
+		start && end && CLOCK.test(start) && CLOSING.test(end) && start < end
+			? { enabled, start, end }
+			: { enabled, start: '09:00', end: '17:00' },
 	)
 
-const weeklyHoursSchema = z.object(Object.fromEntries(WEEKDAYS.map((day) => [day, dayHoursSchema])) as Record<Weekday, typeof dayHoursSchema>)
+const weeklyHoursSchema = z.object(
+	Object.fromEntries(WEEKDAYS.map((day) => [day, dayHoursSchema])) as Record<Weekday, typeof dayHoursSchema>,
+)
 
 export const bookingSettingsSchema = z.object({
 	minAdvanceHours: wholeNumber(SETTINGS_LIMITS.minAdvanceHours),
@@ -94,7 +99,12 @@ export const newAppointmentSchema = z.object({
 	service: z.uuid({ error: 'serviceRequired' }),
 	provider: z.uuid({ error: 'providerRequired' }),
 	start: z.iso.datetime({ offset: true, error: 'startRequired' }),
-	clientName: z.string({ error: 'clientNameRequired' }).trim().min(1, 'clientNameRequired').max(120, 'clientNameTooLong').regex(SINGLE_LINE, CONTROL_CHARACTERS),
+	clientName: z
+		.string({ error: 'clientNameRequired' })
+		.trim()
+		.min(1, 'clientNameRequired')
+		.max(120, 'clientNameTooLong')
+		.regex(SINGLE_LINE, CONTROL_CHARACTERS),
 	clientEmail: z
 		.string({ error: 'clientEmailRequired' })
 		.trim()

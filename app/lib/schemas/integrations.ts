@@ -12,7 +12,10 @@ export const imapConnectSchema = z.object({
 		.string({ error: 'integrations.errors.hostRequired' })
 		.trim()
 		.max(253, 'integrations.errors.hostInvalid')
-		.regex(/^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$|^\[?[0-9a-f:.]+\]?$/i, 'integrations.errors.hostInvalid'),
+		.regex(
+			/^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$|^\[?[0-9a-f:.]+\]?$/i,
+			'integrations.errors.hostInvalid',
+		),
 	port: z.coerce
 		.number({ error: 'integrations.errors.portInvalid' })
 		.int('integrations.errors.portInvalid')

@@ -44,7 +44,8 @@ export const passwordSchema = z
 	})
 	.superRefine((v, ctx) => {
 		if (v.newPassword !== v.confirmPassword) ctx.addIssue({ code: 'custom', message: 'passwordMismatch', path: ['confirmPassword'] })
-		else if (v.newPassword.length < MIN_PASSWORD_LENGTH) ctx.addIssue({ code: 'custom', message: 'passwordTooShort', path: ['newPassword'] })
+		else if (v.newPassword.length < MIN_PASSWORD_LENGTH)
+			ctx.addIssue({ code: 'custom', message: 'passwordTooShort', path: ['newPassword'] })
 		else if (v.newPassword === v.currentPassword) ctx.addIssue({ code: 'custom', message: 'passwordUnchanged', path: ['newPassword'] })
 	})
 
@@ -56,7 +57,9 @@ export const emailChangeSchema = z.object({
 export function emailChangeFormSchema(reauthentication: Reauthentication) {
 	return emailChangeSchema.extend({
 		currentPassword:
-			reauthentication === 'password' ? z.string({ error: 'required' }).min(1, 'required').max(1000, 'required') : z.string().max(1000).optional(),
+			reauthentication === 'password'
+				? z.string({ error: 'required' }).min(1, 'required').max(1000, 'required')
+				: z.string().max(1000).optional(),
 	})
 }
 
@@ -73,8 +76,16 @@ const HEX = /^#[0-9a-fA-F]{6}$/
 export const DEFAULT_BRAND_COLORS = { primary: '#2563eb', secondary: '#64748b' } as const
 
 export const brandingSchema = z.object({
-	primary: z.string({ error: 'required' }).trim().regex(HEX, 'colorInvalid').transform((v) => v.toLowerCase()),
-	secondary: z.string({ error: 'required' }).trim().regex(HEX, 'colorInvalid').transform((v) => v.toLowerCase()),
+	primary: z
+		.string({ error: 'required' })
+		.trim()
+		.regex(HEX, 'colorInvalid')
+		.transform((v) => v.toLowerCase()),
+	secondary: z
+		.string({ error: 'required' })
+		.trim()
+		.regex(HEX, 'colorInvalid')
+		.transform((v) => v.toLowerCase()),
 })
 
 export const DELETE_PHRASE = 'DELETE MY ORGANIZATION'

@@ -1,6 +1,13 @@
 import { z } from 'zod'
 import { isValidDate } from '#app/lib/dates.ts'
-import { bothAmountWritings, CONTROL_CHARACTERS, CONTROL_CHARACTERS_IN_TEXT, MULTI_LINE, SINGLE_LINE, toDotDecimal } from '#app/lib/schemas/fields.ts'
+import {
+	bothAmountWritings,
+	CONTROL_CHARACTERS,
+	CONTROL_CHARACTERS_IN_TEXT,
+	MULTI_LINE,
+	SINGLE_LINE,
+	toDotDecimal,
+} from '#app/lib/schemas/fields.ts'
 import { EVERY_ROW_ERROR, metaOf, rowList, rowMeta } from '../editable-rows.ts'
 
 /**

@@ -35,7 +35,9 @@ export default function Categories({ loaderData }: Route.ComponentProps) {
 	const loading = navigation.state === 'loading' && navigation.location.pathname === '/app/categories'
 	// The search matches a category's name as the reader sees it, blind to case and accents.
 	const needle = searchKey(loaderData.q)
-	const shown = needle ? loaderData.categories.filter((c) => searchKey(t(`reports:category.${c.category}`)).includes(needle)) : loaderData.categories
+	const shown = needle
+		? loaderData.categories.filter((c) => searchKey(t(`reports:category.${c.category}`)).includes(needle))
+		: loaderData.categories
 	return (
 		<div className="grid grid-cols-1 gap-6">
 			<div className="flex flex-wrap items-end justify-between gap-4">
@@ -87,7 +89,10 @@ function SearchForm({ q }: { q: string }) {
 	return (
 		<Form method="get" role="search" className="flex max-w-md items-center gap-2">
 			<div className="relative flex-1">
-				<SearchIcon className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden="true" />
+				<SearchIcon
+					className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
+					aria-hidden="true"
+				/>
 				<Input
 					ref={input}
 					type="search"
@@ -136,7 +141,10 @@ function CategoryCard({ summary }: { summary: CategorySummary }) {
 					<h2 className="flex items-center gap-2 text-base">
 						<span className="size-2.5 rounded-full" style={{ background: categoryColors[summary.category] }} aria-hidden="true" />
 						{/* The whole card is the link (its ::after covers the card); its name is the category's. */}
-						<Link to={`/app/transactions?category=${summary.category}`} className="outline-none after:absolute after:inset-0 after:content-['']">
+						<Link
+							to={`/app/transactions?category=${summary.category}`}
+							className="outline-none after:absolute after:inset-0 after:content-['']"
+						>
 							{name}
 						</Link>
 					</h2>

@@ -13,7 +13,14 @@ import { TableScreen } from '#app/components/data-table/table-screen.tsx'
 import { Table, TableBody, TableCell, TableHeader, TableRow } from '#app/components/ui/table.tsx'
 import { dateIn } from '#app/lib/dates.ts'
 import { useFormat } from '#app/lib/use-format.ts'
-import { CLIENT_DEFAULT_SORT, CLIENT_SORTS, CLIENT_STATUSES, clientsSaveSchema, newClientRow, type ClientSort } from '#app/lib/schemas/clients.ts'
+import {
+	CLIENT_DEFAULT_SORT,
+	CLIENT_SORTS,
+	CLIENT_STATUSES,
+	clientsSaveSchema,
+	newClientRow,
+	type ClientSort,
+} from '#app/lib/schemas/clients.ts'
 import { type TableState } from '#app/lib/table-params.ts'
 import type { Route } from './+types/clients'
 import { keepDataAfterLostSave, keepEditsWhenSaveFails } from '#app/components/data-table/keep-edits.ts'
@@ -113,18 +120,12 @@ function ReadTable({ rows, state }: { rows: LoaderData['rows']; state: TableStat
 								<TableCell className={`max-w-64 whitespace-normal wrap-anywhere ${row.email ? 'card-wide' : 'card-hidden'}`}>
 									{row.email}
 								</TableCell>
-								<TableCell className={row.phone ? undefined : 'card-hidden'}>
-									{row.phone}
-								</TableCell>
-								<TableCell className={row.company ? 'max-w-64 whitespace-normal wrap-anywhere' : 'card-hidden'}>
-									{row.company}
-								</TableCell>
+								<TableCell className={row.phone ? undefined : 'card-hidden'}>{row.phone}</TableCell>
+								<TableCell className={row.company ? 'max-w-64 whitespace-normal wrap-anywhere' : 'card-hidden'}>{row.company}</TableCell>
 								<TableCell className="card-subtitle">
 									<ClientStatusBadge status={row.status} />
 								</TableCell>
-								<TableCell className="tabular-nums card-meta">
-									{fmt.date(row.createdDate)}
-								</TableCell>
+								<TableCell className="tabular-nums card-meta">{fmt.date(row.createdDate)}</TableCell>
 							</TableRow>
 						))
 					)}
@@ -134,7 +135,13 @@ function ReadTable({ rows, state }: { rows: LoaderData['rows']; state: TableStat
 	)
 }
 
-function EditClients({ loaderData, actionData }: { loaderData: Extract<LoaderData, { editing: true }>; actionData: Route.ComponentProps['actionData'] }) {
+function EditClients({
+	loaderData,
+	actionData,
+}: {
+	loaderData: Extract<LoaderData, { editing: true }>
+	actionData: Route.ComponentProps['actionData']
+}) {
 	const fmt = useFormat()
 	const { t } = useTranslation('clients')
 	const statuses = CLIENT_STATUSES.map((s) => [s, t(`statuses.${s}`)] as const)
@@ -159,9 +166,7 @@ function EditClients({ loaderData, actionData }: { loaderData: Extract<LoaderDat
 						<TextCell field={f.phone} type="tel" label={t('columns.phone')} errorText={errorText} className="min-w-28" />
 						<TextCell field={f.company} label={t('columns.company')} errorText={errorText} className="min-w-32" />
 						<SelectCell field={f.status} label={t('columns.status')} errorText={errorText} options={statuses} card="subtitle" />
-						<TableCell className="align-top leading-9 tabular-nums">
-							{created ? fmt.date(created) : t('new')}
-						</TableCell>
+						<TableCell className="align-top leading-9 tabular-nums">{created ? fmt.date(created) : t('new')}</TableCell>
 					</>
 				)
 			}}

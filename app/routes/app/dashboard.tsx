@@ -36,14 +36,24 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
 				<p className="text-sm text-muted-foreground">{t('subtitle')}</p>
 			</div>
 			<section className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4" aria-label={t('subtitle')}>
-				<StatCard icon={DollarSignIcon} title={t('cards.totalReceived')} value={fmt.money(totals.totalReceived)} hint={t('cards.totalReceivedHint')} />
+				<StatCard
+					icon={DollarSignIcon}
+					title={t('cards.totalReceived')}
+					value={fmt.money(totals.totalReceived)}
+					hint={t('cards.totalReceivedHint')}
+				/>
 				<StatCard
 					icon={ReceiptIcon}
 					title={t('cards.totalTransactions')}
 					value={fmt.number(totals.transactionCount)}
 					hint={t('cards.totalTransactionsHint')}
 				/>
-				<StatCard icon={UsersIcon} title={t('cards.uniqueClients')} value={fmt.number(totals.uniqueClients)} hint={t('cards.uniqueClientsHint')} />
+				<StatCard
+					icon={UsersIcon}
+					title={t('cards.uniqueClients')}
+					value={fmt.number(totals.uniqueClients)}
+					hint={t('cards.uniqueClientsHint')}
+				/>
 				<StatCard
 					icon={CheckCircle2Icon}
 					title={t('cards.matched')}
@@ -135,15 +145,11 @@ function LatestTransactions({ latest, className }: { latest: Route.ComponentProp
 						) : (
 							latest.map((row) => (
 								<TableRow key={row.id}>
-									<TableCell className="tabular-nums card-meta">
-										{fmt.date(row.dateReceived)}
-									</TableCell>
+									<TableCell className="tabular-nums card-meta">{fmt.date(row.dateReceived)}</TableCell>
 									<TableCell className="max-w-40 truncate card-subtitle" title={row.clientName || undefined}>
 										{row.clientName || <span className="text-muted-foreground">{t('reports:noClient')}</span>}
 									</TableCell>
-									<TableCell className="text-right tabular-nums card-title">
-										{fmt.money(row.amount)}
-									</TableCell>
+									<TableCell className="text-right tabular-nums card-title">{fmt.money(row.amount)}</TableCell>
 									<TableCell className="card-meta">
 										<CategoryBadge category={row.category} label={categoryLabel(row.category)} />
 									</TableCell>

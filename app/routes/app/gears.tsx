@@ -84,23 +84,17 @@ export default function GearHistory({ loaderData }: Route.ComponentProps) {
 							) : (
 								rows.map((row) => (
 									<TableRow key={row.id}>
-										<TableCell className="tabular-nums card-meta">
-											{fmt.date(row.createdAt)}
-										</TableCell>
+										<TableCell className="tabular-nums card-meta">{fmt.date(row.createdAt)}</TableCell>
 										<TableCell className="card-wide">
 											{t(`history.reasons.${row.reason}`)}
 											{row.upgradeName || row.moduleName ? `: ${row.upgradeName ?? row.moduleName}` : ''}
 										</TableCell>
-										<TableCell className="card-meta">
-											{row.actor ?? t('history.system')}
-										</TableCell>
+										<TableCell className="card-meta">{row.actor ?? t('history.system')}</TableCell>
 										<TableCell className="text-right tabular-nums card-title">
 											{row.delta > 0 ? '+' : ''}
 											{fmt.number(row.delta)}
 										</TableCell>
-										<TableCell className="text-right tabular-nums">
-											{fmt.number(row.balanceAfter)}
-										</TableCell>
+										<TableCell className="text-right tabular-nums">{fmt.number(row.balanceAfter)}</TableCell>
 									</TableRow>
 								))
 							)}

@@ -16,7 +16,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	const member = requireMember(context)
 	const pending = await readPending(request)
 	const headers = { 'set-cookie': await clearPendingCookie() }
-	const fail = (back: string, message: string) => redirectWithToast(back, integrationToast('error', 'connectFailed', message, { service: 'Gmail' }), { headers })
+	const fail = (back: string, message: string) =>
+		redirectWithToast(back, integrationToast('error', 'connectFailed', message, { service: 'Gmail' }), { headers })
 	if (!pending || pending.organizationId !== member.organization.id || !isOwner(member.organization.role)) {
 		return fail('/app/module-marketplace', 'marketplace:integrations.toasts.stateMismatch')
 	}

@@ -28,7 +28,11 @@ export const middleware: Route.MiddlewareFunction[] = [
 		const { member, activeModules, emailVerified } = await requireSignedInMember(request, formOrganization)
 		if (!member) throw redirect('/onboarding')
 		if (formOrganization && member.organization.id !== formOrganization) {
-			throw await redirectWithToast(pathOf(request), { type: 'error', title: 'common:sidebar.notAMember.title', description: 'common:sidebar.notAMember.description' })
+			throw await redirectWithToast(pathOf(request), {
+				type: 'error',
+				title: 'common:sidebar.notAMember.title',
+				description: 'common:sidebar.notAMember.description',
+			})
 		}
 		context.set(memberContext, member)
 		context.set(activeModulesContext, activeModules)

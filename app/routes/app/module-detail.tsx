@@ -51,7 +51,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 	const value = submission.value
 	switch (value.intent) {
 		case 'saveSettings':
-			return saveSettingsAction(change, 'saveSettings', { visibility: value.visibility, emailNotifications: value.emailNotifications ?? false })
+			return saveSettingsAction(change, 'saveSettings', {
+				visibility: value.visibility,
+				emailNotifications: value.emailNotifications ?? false,
+			})
 		case 'resetSettings':
 			return saveSettingsAction(change, 'resetSettings', DEFAULT_MODULE_SETTINGS)
 		case 'activate':
@@ -92,14 +95,20 @@ async function deactivateAction(c: ModuleChangeOf) {
 
 /** Buys one of this module's upgrades; a refusal reopens its dialog. */
 async function purchaseUpgradeAction(c: ModuleChangeOf, upgradeId: string) {
-	invariantResponse(c.module.upgrades.some((u) => u.id === upgradeId), 400)
+	invariantResponse(
+		c.module.upgrades.some((u) => u.id === upgradeId),
+		400,
+	)
 	const result = await purchaseUpgrade(c.userId, c.organizationId, upgradeId)
 	return redirectWithToast(result.ok ? c.back : `${c.back}?upgrade=${upgradeId}`, moduleChangeToast('module', 'purchaseUpgrade', result))
 }
 
 /** Deactivates one of this module's active upgrades (no refund). */
 async function removeUpgradeAction(c: ModuleChangeOf, upgradeId: string) {
-	invariantResponse(c.module.upgrades.some((u) => u.id === upgradeId), 400)
+	invariantResponse(
+		c.module.upgrades.some((u) => u.id === upgradeId),
+		400,
+	)
 	const result = await removeUpgrade(c.userId, c.organizationId, upgradeId)
 	return redirectWithToast(c.back, moduleChangeToast('module', 'removeUpgrade', result))
 }
@@ -157,7 +166,9 @@ export default function ModuleDetailScreen({ loaderData, actionData }: Route.Com
 					lastResult={actionData && 'imap' in actionData ? actionData.imap : null}
 				/>
 			) : null}
-			{loaderData.emailSync ? <EmailSyncHistory sync={loaderData.emailSync} connected={!!detail.integration && detail.integration.status !== 'disconnected'} /> : null}
+			{loaderData.emailSync ? (
+				<EmailSyncHistory sync={loaderData.emailSync} connected={!!detail.integration && detail.integration.status !== 'disconnected'} />
+			) : null}
 			<ModuleUpgrades data={loaderData} />
 		</div>
 	)

@@ -37,7 +37,12 @@ export async function action({ request, context }: Route.ActionArgs) {
 	// Back where the form was, without the confirmation step.
 	const url = new URL(request.url)
 	url.searchParams.delete('confirm')
-	const post: MarketplacePost = { userId: member.user.userId, organizationId: member.organization.id, moduleId, back: `${url.pathname}${url.search}` }
+	const post: MarketplacePost = {
+		userId: member.user.userId,
+		organizationId: member.organization.id,
+		moduleId,
+		back: `${url.pathname}${url.search}`,
+	}
 	switch (intent) {
 		case 'activate':
 		case 'deactivate':
@@ -121,9 +126,7 @@ export default function ModuleMarketplace({ loaderData, actionData }: Route.Comp
 					<IndustryTemplates catalogue={loaderData.catalogue} />
 					<ModuleGrid data={loaderData} />
 				</div>
-				{loaderData.selected ? (
-					<ModulePanel module={loaderData.selected} data={loaderData} />
-				) : null}
+				{loaderData.selected ? <ModulePanel module={loaderData.selected} data={loaderData} /> : null}
 			</div>
 		</div>
 	)

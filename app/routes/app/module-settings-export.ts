@@ -19,7 +19,10 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 		activatedAt: detail.record.activatedAt,
 		exportedAt: new Date().toISOString(),
 	}
-	const slug = detail.module.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')
+	const slug = detail.module.name
+		.toLowerCase()
+		.replace(/[^a-z0-9]+/g, '-')
+		.replace(/^-|-$/g, '')
 	return new Response(JSON.stringify(body, null, 2), {
 		headers: {
 			'content-type': 'application/json; charset=utf-8',

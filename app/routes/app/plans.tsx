@@ -62,7 +62,11 @@ export default function Plans() {
 					const current = plan.id === CURRENT_PLAN
 					return (
 						<li key={plan.id} className="flex">
-							<Card className={plan.isPopular ? 'w-full border-primary shadow-md' : 'w-full'} role="article" aria-labelledby={`plan-${plan.id}`}>
+							<Card
+								className={plan.isPopular ? 'w-full border-primary shadow-md' : 'w-full'}
+								role="article"
+								aria-labelledby={`plan-${plan.id}`}
+							>
 								<CardHeader>
 									<div className="flex items-center justify-between gap-2">
 										<CardTitle>
@@ -96,7 +100,12 @@ export default function Plans() {
 										<AppForm method="post" className="w-full">
 											<input type="hidden" name="intent" value="choosePlan" />
 											<input type="hidden" name="plan" value={plan.id} />
-											<Button type="submit" variant="outline" className="w-full" aria-label={t('plans.chooseOf', { plan: t(`common:plans.${plan.id}.name`) })}>
+											<Button
+												type="submit"
+												variant="outline"
+												className="w-full"
+												aria-label={t('plans.chooseOf', { plan: t(`common:plans.${plan.id}.name`) })}
+											>
 												{t('plans.choose')}
 											</Button>
 										</AppForm>

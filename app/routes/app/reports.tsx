@@ -139,7 +139,12 @@ function ReportBody({ report }: { report: RangeFigures }) {
 	return (
 		<>
 			<section className="grid gap-4 md:grid-cols-3" aria-label={t('subtitle')}>
-				<StatCard icon={DollarSignIcon} title={t('cards.totalRevenue')} value={fmt.money(totals.amount)} hint={t('cards.totalRevenueHint')} />
+				<StatCard
+					icon={DollarSignIcon}
+					title={t('cards.totalRevenue')}
+					value={fmt.money(totals.amount)}
+					hint={t('cards.totalRevenueHint')}
+				/>
 				<StatCard icon={CalculatorIcon} title={t('cards.average')} value={fmt.money(totals.average)} hint={t('cards.averageHint')} />
 				<StatCard icon={ReceiptIcon} title={t('cards.volume')} value={fmt.number(totals.count)} hint={t('cards.volumeHint')} />
 			</section>
@@ -239,9 +244,18 @@ function MonthlyTrends({ report }: { report: RangeFigures }) {
 				<CardDescription>{t('trends.description')}</CardDescription>
 			</CardHeader>
 			<CardContent className="grid grid-cols-1 gap-4">
-				<MonthlyChartSlot label={t('trends.chartLabel')} data={points} height={220} amountLabel={t('columns.amount')} countLabel={t('columns.count')} />
+				<MonthlyChartSlot
+					label={t('trends.chartLabel')}
+					data={points}
+					height={220}
+					amountLabel={t('columns.amount')}
+					countLabel={t('columns.count')}
+				/>
 				<div
-					className={cn(report.months.length > 12 && 'max-h-96 overflow-y-auto focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none')}
+					className={cn(
+						report.months.length > 12 &&
+							'max-h-96 overflow-y-auto focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none',
+					)}
 					{...(report.months.length > 12 ? { role: 'region', 'aria-label': t('trends.title'), tabIndex: 0 } : {})}
 				>
 					<MonthlyFiguresTable months={report.months} caption={t('trends.title')} testId="month-table">
@@ -264,9 +278,7 @@ function TotalsFooter({ totals, columns }: { totals: RangeFigures['totals']; col
 				</TableHead>
 				<TableCell className="text-right tabular-nums">{fmt.number(totals.count)}</TableCell>
 				<TableCell className="text-right tabular-nums">{fmt.money(totals.amount)}</TableCell>
-				{columns === 4 ? (
-					<TableCell className="text-right tabular-nums">{fmt.percent(1)}</TableCell>
-				) : null}
+				{columns === 4 ? <TableCell className="text-right tabular-nums">{fmt.percent(1)}</TableCell> : null}
 			</TableRow>
 		</TableFooter>
 	)

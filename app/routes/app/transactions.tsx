@@ -142,7 +142,13 @@ export default function TransactionsScreen({ loaderData, actionData }: Route.Com
 
 const CLIENT_LIST = 'transaction-client-names'
 
-function EditTransactions({ loaderData, actionData }: { loaderData: Extract<Route.ComponentProps['loaderData'], { editing: true }>; actionData: Route.ComponentProps['actionData'] }) {
+function EditTransactions({
+	loaderData,
+	actionData,
+}: {
+	loaderData: Extract<Route.ComponentProps['loaderData'], { editing: true }>
+	actionData: Route.ComponentProps['actionData']
+}) {
 	const fmt = useFormat()
 	const { t, i18n } = useTranslation('transactions')
 	const categoryLabel = useCategoryLabel()
@@ -166,17 +172,52 @@ function EditTransactions({ loaderData, actionData }: { loaderData: Extract<Rout
 			blank={{ ...newTransactionRow(loaderData.today), clientId: '', newClient: '' }}
 			actionData={actionData}
 			header={<TransactionHeadCells state={loaderData.state} editing />}
-			labels={[t('columns.date'), t('columns.client'), t('columns.externalId'), t('columns.amount'), t('columns.category'), t('columns.method'), t('columns.description')]}
+			labels={[
+				t('columns.date'),
+				t('columns.client'),
+				t('columns.externalId'),
+				t('columns.amount'),
+				t('columns.category'),
+				t('columns.method'),
+				t('columns.description'),
+			]}
 			// The client, category and method take the width of what they show (field-sizing), never
 			// less than their minimum: the table scrolls sideways rather than cut a name.
 			cells={(f, { errorText }) => (
 				<>
 					<TextCell field={f.dateReceived} type="date" label={t('columns.date')} errorText={errorText} card="meta" className="min-w-32" />
-					<ClientCell field={f.client} clientId={f.clientId} newClient={f.newClient} choices={loaderData.clients} listId={CLIENT_LIST} errorText={errorText} />
+					<ClientCell
+						field={f.client}
+						clientId={f.clientId}
+						newClient={f.newClient}
+						choices={loaderData.clients}
+						listId={CLIENT_LIST}
+						errorText={errorText}
+					/>
 					<TextCell field={f.externalId} label={t('columns.externalId')} errorText={errorText} className="min-w-20" />
-					<TextCell field={f.amount} label={t('columns.amount')} errorText={errorText} inputMode="decimal" card="title" className="min-w-20 text-right" />
-					<SelectCell field={f.category} label={t('columns.category')} errorText={errorText} options={categories} card="meta" className="field-sizing-content min-w-32" />
-					<SelectCell field={f.paymentMethod} label={t('columns.method')} errorText={errorText} options={methods} className="field-sizing-content min-w-32" />
+					<TextCell
+						field={f.amount}
+						label={t('columns.amount')}
+						errorText={errorText}
+						inputMode="decimal"
+						card="title"
+						className="min-w-20 text-right"
+					/>
+					<SelectCell
+						field={f.category}
+						label={t('columns.category')}
+						errorText={errorText}
+						options={categories}
+						card="meta"
+						className="field-sizing-content min-w-32"
+					/>
+					<SelectCell
+						field={f.paymentMethod}
+						label={t('columns.method')}
+						errorText={errorText}
+						options={methods}
+						className="field-sizing-content min-w-32"
+					/>
 					<TextCell field={f.description} label={t('columns.description')} errorText={errorText} card="wide" className="min-w-28" />
 				</>
 			)}

@@ -44,7 +44,11 @@ export async function action({ request, context }: Route.ActionArgs) {
 	}
 }
 
-const LOGIN_ERRORS = { too_many_attempts: 'tooManyAttempts', invalid_credentials: 'loginFailed', email_not_confirmed: 'emailNotConfirmed' } as const
+const LOGIN_ERRORS = {
+	too_many_attempts: 'tooManyAttempts',
+	invalid_credentials: 'loginFailed',
+	email_not_confirmed: 'emailNotConfirmed',
+} as const
 
 async function handleLogin(request: Request, context: Route.ActionArgs['context'], formData: FormData) {
 	const submission = parseWithZod(formData, { schema: loginSchema })
@@ -69,10 +73,7 @@ async function handleLogin(request: Request, context: Route.ActionArgs['context'
 async function handleSignUp(request: Request, context: Route.ActionArgs['context'], formData: FormData) {
 	const submission = parseWithZod(formData, { schema: signUpSchema })
 	if (submission.status !== 'success') {
-		return data(
-			{ result: submission.reply({ hideFields: ['password', 'confirmPassword'] }), formError: undefined },
-			{ status: 400 },
-		)
+		return data({ result: submission.reply({ hideFields: ['password', 'confirmPassword'] }), formError: undefined }, { status: 400 })
 	}
 	const { email, password, fullName } = submission.value
 	const outcome = await auth().signUp(request, {
@@ -89,7 +90,11 @@ async function handleSignUp(request: Request, context: Route.ActionArgs['context
 	}
 	// A Supabase project with "Confirm email" on: the account exists, the session comes with the emailed link.
 	if (!outcome.signedIn) {
-		return redirectWithToast('/auth', { type: 'info', title: 'auth:toast.confirmEmail.title', description: 'auth:toast.confirmEmail.description' })
+		return redirectWithToast('/auth', {
+			type: 'info',
+			title: 'auth:toast.confirmEmail.title',
+			description: 'auth:toast.confirmEmail.description',
+		})
 	}
 	// Signed in at once, in their own organization; an address not verified yet (locally, always) gets its link by mail.
 	const toast = (await isVerified(outcome.user.userId)) ? 'auth:toast.accountCreated' : 'auth:toast.accountCreatedVerify'

@@ -25,7 +25,10 @@ export async function action({ request }: Route.ActionArgs) {
 	const token = String((await request.formData()).get('token') ?? '')
 	const result = token.length > 20 && token.length < 100 ? await confirmEmailChange(token) : ({ ok: false, code: 'invalid_token' } as const)
 	if (!result.ok) {
-		return redirectWithToast('/auth', { type: 'error', title: result.code === 'email_taken' ? 'settings:errors.emailTaken' : 'settings:email.invalidLink' })
+		return redirectWithToast('/auth', {
+			type: 'error',
+			title: result.code === 'email_taken' ? 'settings:errors.emailTaken' : 'settings:email.invalidLink',
+		})
 	}
 	return redirectWithToast('/app/settings', { type: 'success', title: 'settings:email.changed', values: { email: result.email } })
 }

@@ -73,7 +73,11 @@ export async function action({ request, context }: Route.ActionArgs) {
 		return redirectWithToast(invitationPath(token), { type: 'error', title: 'settings:members.invitation.invalid' })
 	}
 	// With Supabase the new account signs in through Supabase Auth (docs/decisions/019-supabase-adapters.md).
-	const headers = await auth().signInNewAccount(request, { userId: accepted.userId, email: invitation.email }, { password, ...clientMeta(request, context) })
+	const headers = await auth().signInNewAccount(
+		request,
+		{ userId: accepted.userId, email: invitation.email },
+		{ password, ...clientMeta(request, context) },
+	)
 	return welcome(accepted, headers)
 }
 
@@ -129,7 +133,11 @@ export default function Invitation({ loaderData, actionData }: Route.ComponentPr
 	const values = { organization: invitation.organizationName, role: tc(`roles.${invitation.role}`), email: invitation.email }
 	if (invitation.hasAccount) {
 		const invitee = signedInAs?.toLowerCase() === invitation.email
-		const subtitle = !invitee ? 'members.invitation.signInSubtitle' : verified ? 'members.invitation.joinSubtitle' : 'members.invitation.verifyFirst'
+		const subtitle = !invitee
+			? 'members.invitation.signInSubtitle'
+			: verified
+				? 'members.invitation.joinSubtitle'
+				: 'members.invitation.verifyFirst'
 		return (
 			<AuthCard title={t('members.invitation.title', values)} subtitle={t(subtitle, values)}>
 				{invitee && verified ? (
@@ -169,10 +177,7 @@ export default function Invitation({ loaderData, actionData }: Route.ComponentPr
 		)
 	}
 	return (
-		<AuthCard
-			title={t('members.invitation.title', values)}
-			subtitle={t('members.invitation.subtitle', values)}
-		>
+		<AuthCard title={t('members.invitation.title', values)} subtitle={t('members.invitation.subtitle', values)}>
 			<Form method="post" {...getFormProps(form)} noValidate className="grid gap-4">
 				<input type="hidden" name="token" value={token} />
 				<FormAlert ns="auth" code={form.errors?.[0]} />

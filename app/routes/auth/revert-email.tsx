@@ -39,7 +39,12 @@ export async function action({ request }: Route.ActionArgs) {
 	// This browser's session ended with all the others: its cookies go too.
 	return redirectWithToast(
 		'/auth/forgot-password',
-		{ type: 'success', title: 'settings:email.revert.done', description: 'settings:email.revert.resetNow', values: { email: result.email } },
+		{
+			type: 'success',
+			title: 'settings:email.revert.done',
+			description: 'settings:email.revert.resetNow',
+			values: { email: result.email },
+		},
 		{ headers: await endSession(request) },
 	)
 }

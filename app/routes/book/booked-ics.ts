@@ -11,6 +11,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 	if (!booking || booking.id !== params.id || booking.organizationSlug !== params.orgSlug) return new Response('Not found', { status: 404 })
 	const ics = bookingIcs(calendarOf(booking, getLocale(context), manageLink(booking, token)))
 	return new Response(ics, {
-		headers: { 'content-type': 'text/calendar; charset=utf-8', 'content-disposition': 'attachment; filename="booking.ics"', 'cache-control': 'no-store' },
+		headers: {
+			'content-type': 'text/calendar; charset=utf-8',
+			'content-disposition': 'attachment; filename="booking.ics"',
+			'cache-control': 'no-store',
+		},
 	})
 }

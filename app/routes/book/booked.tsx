@@ -16,7 +16,8 @@ import type { Route } from './+types/booked'
 async function bookingOf(request: Request, params: { orgSlug: string; id: string }) {
 	const token = new URL(request.url).searchParams.get('token') ?? ''
 	const booking = await getManagedBooking(token)
-	if (!booking || booking.id !== params.id || booking.organizationSlug !== params.orgSlug) throw data({ bookingNotFound: true }, { status: 404 })
+	if (!booking || booking.id !== params.id || booking.organizationSlug !== params.orgSlug)
+		throw data({ bookingNotFound: true }, { status: 404 })
 	return { token, booking }
 }
 
@@ -38,9 +39,15 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 		ics: `/book/${encodeURIComponent(booking.organizationSlug)}/booked/${booking.id}/calendar.ics?token=${token}`,
 		google: googleCalendarUrl(calendarOf(booking, language)),
 		// With the public page closed (decision 007) the booking can still be cancelled, not moved.
-		reschedule: booking.serviceId && (await organizationFor(context, params.orgSlug))?.catalogue.settings.allowGuestBooking
-			? stepUrl(booking.organizationSlug, 'slot', { mode: 'provider', service: booking.serviceId, provider: booking.providerId ?? undefined, reschedule: token })
-			: null,
+		reschedule:
+			booking.serviceId && (await organizationFor(context, params.orgSlug))?.catalogue.settings.allowGuestBooking
+				? stepUrl(booking.organizationSlug, 'slot', {
+						mode: 'provider',
+						service: booking.serviceId,
+						provider: booking.providerId ?? undefined,
+						reschedule: token,
+					})
+				: null,
 		done: url.searchParams.get('done'),
 		// Cancelling asks first, on a page of its own (works without JavaScript).
 		confirmCancel: changeable && url.searchParams.get('cancel') === '1',
@@ -59,7 +66,12 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 export default function Booked({ loaderData }: Route.ComponentProps) {
 	const { t } = useTranslation('book')
 	const d = loaderData
-	const heading = d.status === 'cancelled' ? t('booked.cancelledHeading') : d.done === 'rescheduled' ? t('booked.rescheduledHeading') : t('booked.heading')
+	const heading =
+		d.status === 'cancelled'
+			? t('booked.cancelledHeading')
+			: d.done === 'rescheduled'
+				? t('booked.rescheduledHeading')
+				: t('booked.heading')
 	return (
 		<>
 			<h1 className={STEP_HEADING}>{heading}</h1>
@@ -128,7 +140,11 @@ function ConfirmCancel({ when, keep }: { when: string; keep: string }) {
 			<p className="text-sm text-muted-foreground">{t('booked.confirmCancel.description', { when })}</p>
 			<div className="flex flex-wrap items-center gap-3">
 				<Form method="post">
-					<SubmitButton label={t('booked.confirmCancel.confirm')} pendingLabel={t('booked.cancelling')} className="bg-destructive text-white" />
+					<SubmitButton
+						label={t('booked.confirmCancel.confirm')}
+						pendingLabel={t('booked.cancelling')}
+						className="bg-destructive text-white"
+					/>
 				</Form>
 				<Link to={keep} className="rounded-md border px-4 py-2 text-sm">
 					{t('booked.confirmCancel.keep')}

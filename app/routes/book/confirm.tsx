@@ -28,7 +28,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 	const service = w.service!
 	const { cancellationHours } = w.catalogue.settings
 	return {
-		service: { name: service.name, description: service.description, durationMinutes: service.durationMinutes, price: formatMoney(service.price, getLocale(context)) },
+		service: {
+			name: service.name,
+			description: service.description,
+			durationMinutes: service.durationMinutes,
+			price: formatMoney(service.price, getLocale(context)),
+		},
 		provider: w.provider!.displayName,
 		when: chosenWhen(w, getLocale(context)),
 		contact: w.reschedule ? null : w.contact,
@@ -56,7 +61,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 	if (w.reschedule && w.choices.reschedule) {
 		const moved = await reschedulePublicBooking(w.choices.reschedule, provider.id, slot.start, language)
 		if (!moved.ok) {
-			if (moved.code === 'slot_taken') throw redirect(`${stepUrl(w.org.slug, 'slot', { ...w.choices, start: undefined })}&refused=slot_taken`)
+			if (moved.code === 'slot_taken')
+				throw redirect(`${stepUrl(w.org.slug, 'slot', { ...w.choices, start: undefined })}&refused=slot_taken`)
 			return retry(moved.code)
 		}
 		throw redirect(`/book/${encodeURIComponent(w.org.slug)}/booked/${w.reschedule.id}?token=${w.choices.reschedule}&done=rescheduled`)
@@ -114,7 +120,14 @@ export default function ConfirmStep({ loaderData, actionData }: Route.ComponentP
 				</p>
 			) : null}
 			<Form method="post" className="grid">
-				<input type="text" name="website" tabIndex={-1} autoComplete="off" aria-hidden="true" className="absolute -left-[9999px] h-px w-px" />
+				<input
+					type="text"
+					name="website"
+					tabIndex={-1}
+					autoComplete="off"
+					aria-hidden="true"
+					className="absolute -left-[9999px] h-px w-px"
+				/>
 				{attempt ? <input type="hidden" name="attempt" value={attempt} /> : null}
 				<SubmitButton
 					label={rescheduling ? t('confirm.reschedule') : t('confirm.submit')}

@@ -3,7 +3,14 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form, redirect } from 'react-router'
 import { getLocale } from '#app/.server/i18n.ts'
-import { bookedUrl, bookingAtChoices, contactHeaders, refusedFormHeaders, stepUrl, takeRefusedForm } from '#app/.server/booking/public/choices.ts'
+import {
+	bookedUrl,
+	bookingAtChoices,
+	contactHeaders,
+	refusedFormHeaders,
+	stepUrl,
+	takeRefusedForm,
+} from '#app/.server/booking/public/choices.ts'
 import { chosenWhen, resolveWizard } from '#app/.server/booking/public/wizard.ts'
 import { RefusedNotice, STEP_HEADING, WizardNav, WizardProgress } from '#app/components/booking/book-wizard.tsx'
 import { Field } from '#app/components/forms/field.tsx'
@@ -97,7 +104,11 @@ export default function DetailsStep({ loaderData, actionData }: Route.ComponentP
 						<input type="text" name="website" tabIndex={-1} autoComplete="off" />
 					</label>
 				</div>
-				<SubmitButton label={t('details.continue')} pendingLabel={t('details.saving')} className="justify-self-end bg-[var(--brand)] text-white" />
+				<SubmitButton
+					label={t('details.continue')}
+					pendingLabel={t('details.saving')}
+					className="justify-self-end bg-[var(--brand)] text-white"
+				/>
 			</Form>
 			<WizardNav step="details" back={back} next={next} />
 		</>

@@ -39,7 +39,10 @@ export default function BookLayout({ loaderData }: Route.ComponentProps) {
 					{org.branding.logoUrl ? (
 						<img src={org.branding.logoUrl} alt="" width={40} height={40} className="size-10 rounded-md object-contain" />
 					) : (
-						<span aria-hidden="true" className="flex size-10 items-center justify-center rounded-md bg-[var(--brand)] text-lg font-bold text-white">
+						<span
+							aria-hidden="true"
+							className="flex size-10 items-center justify-center rounded-md bg-[var(--brand)] text-lg font-bold text-white"
+						>
 							{org.name.slice(0, 1).toUpperCase()}
 						</span>
 					)}

@@ -14,7 +14,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 	return {
 		services: w.catalogue.services,
 		selected: w.service?.id ?? null,
-		linkOf: Object.fromEntries(w.catalogue.services.map((s) => [s.id, stepUrl(w.org.slug, 'slot', { tz: choices.tz, reschedule: choices.reschedule, service: s.id })])),
+		linkOf: Object.fromEntries(
+			w.catalogue.services.map((s) => [
+				s.id,
+				stepUrl(w.org.slug, 'slot', { tz: choices.tz, reschedule: choices.reschedule, service: s.id }),
+			]),
+		),
 		next: w.service ? stepUrl(w.org.slug, 'slot', choices) : null,
 		refused: refusedParam(request),
 	}

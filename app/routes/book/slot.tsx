@@ -39,7 +39,10 @@ function PersonCard({ p }: { p: Person }) {
 		<Link
 			to={p.link}
 			aria-current={p.selected ? 'true' : undefined}
-			className={cn('flex items-start gap-3 rounded-lg border bg-background p-4 hover:border-[var(--brand)]', p.selected && 'ring-2 ring-[var(--brand)]')}
+			className={cn(
+				'flex items-start gap-3 rounded-lg border bg-background p-4 hover:border-[var(--brand)]',
+				p.selected && 'ring-2 ring-[var(--brand)]',
+			)}
 		>
 			<Avatar name={p.name} url={p.avatarUrl} />
 			<span className="grid gap-1">
@@ -56,7 +59,10 @@ function PersonCard({ p }: { p: Person }) {
  */
 function Avatar({ name, url }: { name: string; url: string | null }) {
 	return (
-		<span aria-hidden="true" className="relative flex size-10 shrink-0 items-center justify-center overflow-hidden rounded-full bg-muted font-semibold">
+		<span
+			aria-hidden="true"
+			className="relative flex size-10 shrink-0 items-center justify-center overflow-hidden rounded-full bg-muted font-semibold"
+		>
 			{name.slice(0, 1).toUpperCase()}
 			{url ? <span className="absolute inset-0 bg-cover bg-center" style={{ backgroundImage: `url(${JSON.stringify(url)})` }} /> : null}
 		</span>
@@ -73,7 +79,10 @@ function DayPicker({ days }: { days: { date: string; label: string; current: boo
 						<Link
 							to={d.link}
 							aria-current={d.current ? 'date' : undefined}
-							className={cn('block rounded-md border bg-background px-3 py-2 text-sm whitespace-nowrap', d.current && 'border-[var(--brand)] bg-[var(--brand)] text-white')}
+							className={cn(
+								'block rounded-md border bg-background px-3 py-2 text-sm whitespace-nowrap',
+								d.current && 'border-[var(--brand)] bg-[var(--brand)] text-white',
+							)}
 						>
 							{d.label}
 						</Link>
@@ -211,11 +220,17 @@ function SlotList({
 			<ul className="grid grid-cols-3 gap-2 sm:grid-cols-4" aria-label={t('slot.times')}>
 				{slots.map((s) => (
 					<li key={s.start}>
-						<Link to={s.link} aria-current={s.selected ? 'true' : undefined} className={cn(SLOT, s.selected && 'ring-2 ring-[var(--brand)]')}>
+						<Link
+							to={s.link}
+							aria-current={s.selected ? 'true' : undefined}
+							className={cn(SLOT, s.selected && 'ring-2 ring-[var(--brand)]')}
+						>
 							{s.day ? <span className="block text-xs font-normal">{s.day}</span> : null}
 							{s.day ? ' ' : null}
 							{s.label}
-							{s.count !== undefined ? <span className="block text-xs font-normal text-muted-foreground">{t('slot.available', { count: s.count })}</span> : null}
+							{s.count !== undefined ? (
+								<span className="block text-xs font-normal text-muted-foreground">{t('slot.available', { count: s.count })}</span>
+							) : null}
 						</Link>
 					</li>
 				))}

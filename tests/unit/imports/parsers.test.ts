@@ -1,5 +1,12 @@
 import { describe, expect, test } from 'vitest'
-import { delimiterOf, parseImportFile, parseImportFileAsync, parseLooseDate, parseSignedAmount, type ParsedRow } from '#app/.server/payments/imports/parsers/index.ts'
+import {
+	delimiterOf,
+	parseImportFile,
+	parseImportFileAsync,
+	parseLooseDate,
+	parseSignedAmount,
+	type ParsedRow,
+} from '#app/.server/payments/imports/parsers/index.ts'
 import { BOFA, CASHAPP, CHASE, GENERIC, PAYPAL, VENMO } from './fixtures.ts'
 
 function parsed(text: string, mapping?: Parameters<typeof parseImportFile>[1]) {
@@ -15,7 +22,17 @@ describe('Venmo statement', () => {
 		const result = parsed(VENMO)
 		expect(result.source).toBe('venmo')
 		expect(payments(result.rows)).toEqual([
-			{ date: '2026-03-01', amount: '1250.00', fee: null, payer: 'Ana Silva', payerEmail: null, description: 'Yoga class', externalId: '3921234567890123456', method: 'Venmo', provider: 'venmo' },
+			{
+				date: '2026-03-01',
+				amount: '1250.00',
+				fee: null,
+				payer: 'Ana Silva',
+				payerEmail: null,
+				description: 'Yoga class',
+				externalId: '3921234567890123456',
+				method: 'Venmo',
+				provider: 'venmo',
+			},
 			// A charge: the payer is in To.
 			expect.objectContaining({ date: '2026-03-02', amount: '80.00', payer: 'Bruno Costa', externalId: '3921234567890123457' }),
 		])
@@ -38,7 +55,17 @@ describe('PayPal activity download', () => {
 		const result = parsed(PAYPAL)
 		expect(result.source).toBe('paypal')
 		expect(payments(result.rows)).toEqual([
-			{ date: '2026-03-01', amount: '1250.00', fee: '36.55', payer: 'Ana Silva', payerEmail: 'ana@example.com', description: 'Workshop', externalId: '8AB12345CD6789012', method: 'PayPal', provider: 'paypal' },
+			{
+				date: '2026-03-01',
+				amount: '1250.00',
+				fee: '36.55',
+				payer: 'Ana Silva',
+				payerEmail: 'ana@example.com',
+				description: 'Workshop',
+				externalId: '8AB12345CD6789012',
+				method: 'PayPal',
+				provider: 'paypal',
+			},
 		])
 		expect(others(result.rows)).toEqual([
 			[3, 'ignored', 'outgoing'],
@@ -54,8 +81,22 @@ describe('Cash App report', () => {
 		const result = parsed(CASHAPP)
 		expect(result.source).toBe('cashapp')
 		expect(payments(result.rows)).toEqual([
-			expect.objectContaining({ date: '2026-03-01', amount: '250.00', fee: null, payer: 'Ana Silva', externalId: 'rmq8z2k', method: 'CashApp' }),
-			expect.objectContaining({ date: '2026-03-15', amount: '40.50', fee: '2.90', payer: 'Bruno Costa', description: null, externalId: 'rmq8z2l' }),
+			expect.objectContaining({
+				date: '2026-03-01',
+				amount: '250.00',
+				fee: null,
+				payer: 'Ana Silva',
+				externalId: 'rmq8z2k',
+				method: 'CashApp',
+			}),
+			expect.objectContaining({
+				date: '2026-03-15',
+				amount: '40.50',
+				fee: '2.90',
+				payer: 'Bruno Costa',
+				description: null,
+				externalId: 'rmq8z2l',
+			}),
 		])
 		expect(others(result.rows)).toEqual([
 			[4, 'ignored', 'outgoing'],
@@ -86,8 +127,21 @@ describe('Chase export', () => {
 		const result = parsed(CHASE)
 		expect(result.source).toBe('chase')
 		expect(payments(result.rows)).toEqual([
-			expect.objectContaining({ date: '2026-03-01', amount: '250.00', payer: 'ANA SILVA', externalId: '17283947562', method: 'Zelle', provider: 'chase' }),
-			expect.objectContaining({ date: '2026-03-03', amount: '2000.00', payer: 'ACME CORP', externalId: '0303ABC', method: 'Wire Transfer' }),
+			expect.objectContaining({
+				date: '2026-03-01',
+				amount: '250.00',
+				payer: 'ANA SILVA',
+				externalId: '17283947562',
+				method: 'Zelle',
+				provider: 'chase',
+			}),
+			expect.objectContaining({
+				date: '2026-03-03',
+				amount: '2000.00',
+				payer: 'ACME CORP',
+				externalId: '0303ABC',
+				method: 'Wire Transfer',
+			}),
 			expect.objectContaining({ date: '2026-03-05', amount: '45.00', payer: 'BRUNO COSTA', externalId: '17283948000' }),
 			expect.objectContaining({ date: '2026-03-05', amount: '45.00', payer: 'BRUNO COSTA', externalId: '17283948001' }),
 		])
@@ -103,7 +157,15 @@ describe('Bank of America export', () => {
 		const result = parsed(BOFA)
 		expect(result.source).toBe('bofa')
 		expect(payments(result.rows)).toEqual([
-			expect.objectContaining({ date: '2026-03-02', amount: '250.00', payer: 'ANA SILVA', description: 'Lessons', externalId: 'ab12cd34e', method: 'Zelle', provider: 'bofa' }),
+			expect.objectContaining({
+				date: '2026-03-02',
+				amount: '250.00',
+				payer: 'ANA SILVA',
+				description: 'Lessons',
+				externalId: 'ab12cd34e',
+				method: 'Zelle',
+				provider: 'bofa',
+			}),
 			expect.objectContaining({ date: '2026-03-04', amount: '60.00', payer: 'CARLA DIAS', externalId: 'T0PQ9R' }),
 		])
 		expect(others(result.rows)).toEqual([
@@ -115,7 +177,15 @@ describe('Bank of America export', () => {
 })
 
 describe('generic CSV with a mapping', () => {
-	const mapping = { date: 'Posted', amount: 'Value', payer: 'who', externalId: 'Ref', description: 'Memo', method: 'Zelle' as const, dateOrder: 'mdy' as const }
+	const mapping = {
+		date: 'Posted',
+		amount: 'Value',
+		payer: 'who',
+		externalId: 'Ref',
+		description: 'Memo',
+		method: 'Zelle' as const,
+		dateOrder: 'mdy' as const,
+	}
 
 	test('without a mapping the headers are returned for the user to map', () => {
 		expect(parseImportFile(GENERIC)).toEqual({ ok: false, error: 'mappingRequired', headers: ['Posted', 'Who', 'Value', 'Ref', 'Memo'] })
@@ -125,7 +195,17 @@ describe('generic CSV with a mapping', () => {
 		const result = parsed(GENERIC, mapping)
 		expect(result.source).toBe('generic')
 		expect(payments(result.rows)).toEqual([
-			{ date: '2026-03-01', amount: '100.00', fee: null, payer: 'Ana Silva', payerEmail: null, description: 'Lesson', externalId: 'A-1', method: 'Zelle', provider: 'csv' },
+			{
+				date: '2026-03-01',
+				amount: '100.00',
+				fee: null,
+				payer: 'Ana Silva',
+				payerEmail: null,
+				description: 'Lesson',
+				externalId: 'A-1',
+				method: 'Zelle',
+				provider: 'csv',
+			},
 			expect.objectContaining({ payer: 'Carla Dias', externalId: null, description: 'Cash' }),
 		])
 		expect(others(result.rows)).toEqual([
@@ -145,9 +225,26 @@ describe('generic CSV with a mapping', () => {
 	})
 
 	test('a file saved with semicolons and decimal commas (Excel in es and pt-BR) is read the same way', () => {
-		const semicolons = ['Fecha;Importe;Pagador;Ref;Concepto', '2026-03-01;1.250,50;"Silva, Ana";A-1;Clase', '2026-03-02;80,5;Bruno Costa;;', '2026-03-03;-45,00;Banco;;Comisión'].join('\r\n')
-		expect(parseImportFile(semicolons)).toEqual({ ok: false, error: 'mappingRequired', headers: ['Fecha', 'Importe', 'Pagador', 'Ref', 'Concepto'] })
-		const result = parsed(semicolons, { date: 'Fecha', amount: 'Importe', payer: 'Pagador', externalId: 'Ref', description: 'Concepto', method: 'Zelle', dateOrder: 'mdy' })
+		const semicolons = [
+			'Fecha;Importe;Pagador;Ref;Concepto',
+			'2026-03-01;1.250,50;"Silva, Ana";A-1;Clase',
+			'2026-03-02;80,5;Bruno Costa;;',
+			'2026-03-03;-45,00;Banco;;Comisión',
+		].join('\r\n')
+		expect(parseImportFile(semicolons)).toEqual({
+			ok: false,
+			error: 'mappingRequired',
+			headers: ['Fecha', 'Importe', 'Pagador', 'Ref', 'Concepto'],
+		})
+		const result = parsed(semicolons, {
+			date: 'Fecha',
+			amount: 'Importe',
+			payer: 'Pagador',
+			externalId: 'Ref',
+			description: 'Concepto',
+			method: 'Zelle',
+			dateOrder: 'mdy',
+		})
 		expect(payments(result.rows).map((p) => [p.payer, p.amount, p.description])).toEqual([
 			['Silva, Ana', '1250.50', 'Clase'],
 			['Bruno Costa', '80.50', null],
@@ -156,7 +253,13 @@ describe('generic CSV with a mapping', () => {
 	})
 
 	test('a mapping says whether slashed dates are month or day first; a day that cannot be fails, never swaps', () => {
-		const file = ['Fecha;Importe;Pagador', '05/11/2026;10,00;Ana', '20/11/2026;20,00;Bruno', '3.4.26;30,00;Carla', '2026-11-07;40,00;Dora'].join('\n')
+		const file = [
+			'Fecha;Importe;Pagador',
+			'05/11/2026;10,00;Ana',
+			'20/11/2026;20,00;Bruno',
+			'3.4.26;30,00;Carla',
+			'2026-11-07;40,00;Dora',
+		].join('\n')
 		const base = { date: 'Fecha', amount: 'Importe', payer: 'Pagador', externalId: '', description: '', method: 'Zelle' } as const
 		const dayFirst = parsed(file, { ...base, dateOrder: 'dmy' })
 		expect(payments(dayFirst.rows).map((p) => [p.payer, p.date])).toEqual([
@@ -230,20 +333,50 @@ describe('amounts and dates as the exports write them', () => {
 })
 
 describe('reading in chunks (large files)', () => {
-	const mapping = { date: 'Posted', amount: 'Value', payer: 'Who', externalId: 'Ref', description: 'Memo', method: 'Zelle' as const, dateOrder: 'mdy' as const }
-	const bigGeneric = ['Posted,Who,Value,Ref,Memo', ...Array.from({ length: 3000 }, (_, i) => `2026-03-01,"Payer, ${i % 7}",${i + 1}.00,R${i},"note ""${i}"""`)].join('\n')
-	const bigVenmo = [VENMO.trimEnd(), ...Array.from({ length: 3000 }, (_, i) => `,${4000000000000000000n + BigInt(i)},2026-03-01T10:00:00,Payment,Complete,"Multi\nline ${i}",Ana Silva,Owner,+ $1.00,,0,,0,,,Venmo balance,,,,Venmo,,`)].join('\n')
+	const mapping = {
+		date: 'Posted',
+		amount: 'Value',
+		payer: 'Who',
+		externalId: 'Ref',
+		description: 'Memo',
+		method: 'Zelle' as const,
+		dateOrder: 'mdy' as const,
+	}
+	const bigGeneric = [
+		'Posted,Who,Value,Ref,Memo',
+		...Array.from({ length: 3000 }, (_, i) => `2026-03-01,"Payer, ${i % 7}",${i + 1}.00,R${i},"note ""${i}"""`),
+	].join('\n')
+	const bigVenmo = [
+		VENMO.trimEnd(),
+		...Array.from(
+			{ length: 3000 },
+			(_, i) =>
+				`,${4000000000000000000n + BigInt(i)},2026-03-01T10:00:00,Payment,Complete,"Multi\nline ${i}",Ana Silva,Owner,+ $1.00,,0,,0,,,Venmo balance,,,,Venmo,,`,
+		),
+	].join('\n')
 
 	test.each([
-		['venmo', VENMO, null], ['paypal', PAYPAL, null], ['cashapp', CASHAPP, null], ['chase', CHASE, null], ['bofa', BOFA, null],
-		['generic', GENERIC, mapping], ['generic without mapping', GENERIC, null], ['large generic', bigGeneric, mapping],
-		['large generic without mapping', bigGeneric, null], ['large venmo with multi-line notes', bigVenmo, null], ['not csv', '"a,b\n1', null],
+		['venmo', VENMO, null],
+		['paypal', PAYPAL, null],
+		['cashapp', CASHAPP, null],
+		['chase', CHASE, null],
+		['bofa', BOFA, null],
+		['generic', GENERIC, mapping],
+		['generic without mapping', GENERIC, null],
+		['large generic', bigGeneric, mapping],
+		['large generic without mapping', bigGeneric, null],
+		['large venmo with multi-line notes', bigVenmo, null],
+		['not csv', '"a,b\n1', null],
 	])('%s: the same rows as reading at once', async (_, text, m) => {
 		const shares: number[] = []
 		const rows: ParsedRow[] = []
 		const layouts: string[] = []
 		let drains = 0
-		const sink = { layout: (source: string) => layouts.push(source), row: (row: ParsedRow) => rows.push(row), drain: async () => void drains++ }
+		const sink = {
+			layout: (source: string) => layouts.push(source),
+			row: (row: ParsedRow) => rows.push(row),
+			drain: async () => void drains++,
+		}
 		const chunked = await parseImportFileAsync(text, m, sink, (share) => shares.push(share))
 		const whole = parseImportFile(text, m)
 		if (whole.ok) {

@@ -81,8 +81,13 @@ const attemptContext = (attempt: string) => `booking-attempt:${attempt}`
  */
 export async function bookedByAttempt(attempt: unknown): Promise<{ id: string; token: string } | null> {
 	if (typeof attempt !== 'string' || !ATTEMPT.test(attempt)) return null
-	const row = await asAnon(async (trx) => (await sql<{ appointment_id: string; sealed_token: string }>`
-		select * from public.booking_attempt(${attempt})`.execute(trx)).rows[0])
+	const row = await asAnon(
+		async (trx) =>
+			(
+				await sql<{ appointment_id: string; sealed_token: string }>`
+		select * from public.booking_attempt(${attempt})`.execute(trx)
+			).rows[0],
+	)
 	if (!row) return null
 	try {
 		return { id: row.appointment_id, token: open(row.sealed_token, attemptContext(attempt)) }
@@ -106,10 +111,14 @@ export async function createPublicBooking(
 			await sql`select set_config('app.booking_max_upcoming', ${String(env().BOOK_MAX_UPCOMING_PER_EMAIL)}, true)`.execute(trx)
 			const r = await sql<{ id: string; manage_token: string }>`
 				select id, manage_token from public.create_booking(${org.id}, ${input.serviceId}, ${input.providerId},
-					${input.start}::timestamptz, ${input.contact.name}, ${input.contact.email}, ${input.contact.phone ?? null}, ${input.contact.notes ?? null})`.execute(trx)
+					${input.start}::timestamptz, ${input.contact.name}, ${input.contact.email}, ${input.contact.phone ?? null}, ${input.contact.notes ?? null})`.execute(
+				trx,
+			)
 			const booked = r.rows[0]!
 			if (attempt) {
-				await sql`select public.remember_booking_attempt(${attempt}, ${booked.id}, ${seal(booked.manage_token, attemptContext(attempt))})`.execute(trx)
+				await sql`select public.remember_booking_attempt(${attempt}, ${booked.id}, ${seal(booked.manage_token, attemptContext(attempt))})`.execute(
+					trx,
+				)
 			}
 			return booked
 		})
@@ -136,7 +145,12 @@ export async function cancelPublicBooking(token: string, language: string): Prom
 }
 
 /** Moves a booking from its manage link to another provider or start; a refusal comes back as its code. */
-export async function reschedulePublicBooking(token: string, providerId: string, start: string, language: string): Promise<{ ok: true } | { ok: false; code: PublicRefusal }> {
+export async function reschedulePublicBooking(
+	token: string,
+	providerId: string,
+	start: string,
+	language: string,
+): Promise<{ ok: true } | { ok: false; code: PublicRefusal }> {
 	try {
 		await asAnon((trx) => sql`select * from public.reschedule_booking(${token}, ${providerId}, ${start}::timestamptz)`.execute(trx))
 		await afterRescheduled(token, language)

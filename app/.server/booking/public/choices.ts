@@ -80,7 +80,14 @@ export function stepUrl(slug: string, step: Step, choices: Partial<Choices>) {
 const MAX_FORM_COOKIE = 3800
 
 function contactCookie() {
-	return createCookie('p2p_book', { path: '/book', sameSite: 'lax', httpOnly: true, maxAge: 60 * 60, secrets: [env().SESSION_SECRET], secure: secureCookies() })
+	return createCookie('p2p_book', {
+		path: '/book',
+		sameSite: 'lax',
+		httpOnly: true,
+		maxAge: 60 * 60,
+		secrets: [env().SESSION_SECRET],
+		secure: secureCookies(),
+	})
 }
 
 /** The contact details this browser gave for this organization's booking, when still valid; else null. */
@@ -103,7 +110,14 @@ export async function contactHeaders(slug: string, contact: ContactValues) {
 
 /** A refused details form between its post and the step's address (`refusedFormHeaders`). */
 function refusedFormCookie() {
-	return createCookie('p2p_book_form', { path: '/book', sameSite: 'lax', httpOnly: true, maxAge: 5 * 60, secrets: [env().SESSION_SECRET], secure: secureCookies() })
+	return createCookie('p2p_book_form', {
+		path: '/book',
+		sameSite: 'lax',
+		httpOnly: true,
+		maxAge: 5 * 60,
+		secrets: [env().SESSION_SECRET],
+		secure: secureCookies(),
+	})
 }
 
 /**
@@ -141,7 +155,8 @@ export async function bookingAtChoices(request: Request, slug: string): Promise<
 	const choices = readChoices(new URL(request.url))
 	if (!choices.start) return null
 	const value: unknown = await contactCookie().parse(request.headers.get('cookie'))
-	const remembered = value && typeof value === 'object' && (value as { slug?: unknown }).slug === slug ? (value as { booked?: unknown }).booked : null
+	const remembered =
+		value && typeof value === 'object' && (value as { slug?: unknown }).slug === slug ? (value as { booked?: unknown }).booked : null
 	const token = choices.reschedule ?? (remembered && typeof remembered === 'object' ? (remembered as { token?: unknown }).token : null)
 	if (typeof token !== 'string') return null
 	const booking = await getManagedBooking(token)

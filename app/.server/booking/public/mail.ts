@@ -81,6 +81,12 @@ export function sendBookingMail(kind: BookingMailKind, b: MailedBooking, token: 
 		// One line whatever the organization's name holds (a name saved before the rule of fields.ts).
 		subject: oneLine(t(`mail.${kind}.subject`, { organization: b.organizationName })),
 		text: lines.join('\n'),
-		attachments: [{ filename: 'booking.ics', content: bookingIcs(event), contentType: `text/calendar; charset=utf-8; method=${event.cancelled ? 'CANCEL' : 'REQUEST'}` }],
+		attachments: [
+			{
+				filename: 'booking.ics',
+				content: bookingIcs(event),
+				contentType: `text/calendar; charset=utf-8; method=${event.cancelled ? 'CANCEL' : 'REQUEST'}`,
+			},
+		],
 	})
 }

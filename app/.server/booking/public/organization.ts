@@ -39,7 +39,9 @@ function organizationOf(row: OrganizationRow): PublicOrganization {
 /** The organization of a public booking page by its slug, as anon sees it; null when there is none. */
 export async function getPublicOrganization(slug: string): Promise<PublicOrganization | null> {
 	if (!slug || slug.length > 200) return null
-	const row = await asAnon((trx) => sql<OrganizationRow>`select * from public.get_public_organization(${slug})`.execute(trx).then((r) => r.rows[0]))
+	const row = await asAnon((trx) =>
+		sql<OrganizationRow>`select * from public.get_public_organization(${slug})`.execute(trx).then((r) => r.rows[0]),
+	)
 	return row ? organizationOf(row) : null
 }
 
@@ -117,7 +119,15 @@ type SettingsRow = {
 	business_hours: unknown
 }
 
-function catalogueOf({ services, providers, settings: s }: { services: ServiceRow[]; providers: ProviderRow[]; settings: SettingsRow | null }): Catalogue {
+function catalogueOf({
+	services,
+	providers,
+	settings: s,
+}: {
+	services: ServiceRow[]
+	providers: ProviderRow[]
+	settings: SettingsRow | null
+}): Catalogue {
 	return {
 		services: services.map((r) => ({
 			id: r.id,
@@ -149,7 +159,12 @@ function catalogueOf({ services, providers, settings: s }: { services: ServiceRo
 }
 
 /** The availability input of one service from today: busy ranges and overrides read as anon. */
-export async function getAvailabilityInput(organizationId: string, catalogue: Catalogue, service: PublicService, now: Date): Promise<AvailabilityInput> {
+export async function getAvailabilityInput(
+	organizationId: string,
+	catalogue: Catalogue,
+	service: PublicService,
+	now: Date,
+): Promise<AvailabilityInput> {
 	const { settings } = catalogue
 	const today = dateIn(settings.timezone, now)
 	const days = Math.min(settings.maxAdvanceDays + 1, LISTED_DAYS)
@@ -161,7 +176,12 @@ export async function getAvailabilityInput(organizationId: string, catalogue: Ca
 		settings,
 		service: { durationMinutes: service.durationMinutes },
 		providers: catalogue.providers.map((p) => ({ id: p.id, hours: p.hours })),
-		appointments: busy.map((r) => ({ providerId: r.provider_id, startsAt: new Date(r.busy_from), endsAt: new Date(r.busy_until), bufferEndsAt: new Date(r.busy_until) })),
+		appointments: busy.map((r) => ({
+			providerId: r.provider_id,
+			startsAt: new Date(r.busy_from),
+			endsAt: new Date(r.busy_until),
+			bufferEndsAt: new Date(r.busy_until),
+		})),
 		overrides: overrides.map((r) => ({ date: r.date, providerId: r.provider_id, closed: r.closed, start: r.start_time, end: r.end_time })),
 		fromDate: today,
 		days,

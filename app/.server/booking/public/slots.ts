@@ -18,7 +18,9 @@ function formatter(kind: 'time' | 'day', language: string, timeZone: string) {
 	if (!f) {
 		f = new Intl.DateTimeFormat(
 			language,
-			kind === 'time' ? { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone } : { weekday: 'short', day: 'numeric', month: 'short', timeZone },
+			kind === 'time'
+				? { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone }
+				: { weekday: 'short', day: 'numeric', month: 'short', timeZone },
 		)
 		if (formatters.size > 500) formatters.clear()
 		formatters.set(key, f)
@@ -82,7 +84,12 @@ export function slotView(w: Wizard, language: string) {
 		time: link('slot', { mode: 'time', start: choices.start }),
 	}
 	const dayList = (days: string[], current: string | undefined, extra: Partial<Choices>) =>
-		listedDays(days, current).map((date) => ({ date, label: dayLabel(date, language), current: date === current, link: link('slot', { ...extra, date }) }))
+		listedDays(days, current).map((date) => ({
+			date,
+			label: dayLabel(date, language),
+			current: date === current,
+			link: link('slot', { ...extra, date }),
+		}))
 	const page = choices.more ?? 1
 	const movedFrom = w.reschedule ? dateIn(orgTz, new Date(w.reschedule.startsAt)) : undefined
 	const availability = w.availability! // resolveWizard has one from the slot step on
@@ -149,7 +156,10 @@ export function slotView(w: Wizard, language: string) {
 				label: timeLabel(s, tz, orgTz, language),
 				day: otherDay(s, tz, orgTz, language),
 				count: s.count,
-				link: provider && s.providerIds.includes(provider.id) ? link('details', { provider: provider.id, date, start: s.start }) : link('slot', { date, start: s.start }),
+				link:
+					provider && s.providerIds.includes(provider.id)
+						? link('details', { provider: provider.id, date, start: s.start })
+						: link('slot', { date, start: s.start }),
 			})),
 			more: all.length > shown.length ? link('slot', { date, more: page + 1 }) : null,
 		}
@@ -173,4 +183,3 @@ export function slotView(w: Wizard, language: string) {
 			})),
 	}
 }
-

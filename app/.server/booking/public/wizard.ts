@@ -12,7 +12,14 @@ import type { ContactValues } from '#app/lib/schemas/book.ts'
 import { getManagedBooking, isChangeable, type ManagedBooking } from './bookings.ts'
 import { bookedUrl, choiceQuery, readChoices, readContact, stepUrl, STEPS, type Choices, type Step } from './choices.ts'
 import { whenText } from './mail.ts'
-import { getAvailabilityInput, organizationFor, type Catalogue, type PublicOrganization, type PublicProvider, type PublicService } from './organization.ts'
+import {
+	getAvailabilityInput,
+	organizationFor,
+	type Catalogue,
+	type PublicOrganization,
+	type PublicProvider,
+	type PublicService,
+} from './organization.ts'
 
 /** Everything a step shows: the organization, its catalogue, and the choices still valid. */
 export type Wizard = {
@@ -35,7 +42,11 @@ export type Wizard = {
  */
 export function chosenWhen(w: Wizard, language: string) {
 	const slot = w.slot!
-	return whenText({ startsAt: slot.start, endsAt: slot.end, timezone: w.catalogue.settings.timezone }, language, w.choices.tz ?? w.catalogue.settings.timezone)
+	return whenText(
+		{ startsAt: slot.start, endsAt: slot.end, timezone: w.catalogue.settings.timezone },
+		language,
+		w.choices.tz ?? w.catalogue.settings.timezone,
+	)
 }
 
 /** Reasons that hold for every provider: a start off the organization's grid or hours, past, too soon or too far ahead. */
@@ -70,7 +81,8 @@ export async function resolveWizard(
 	if (choices.reschedule && (!reschedule || reschedule.organizationSlug !== org.slug)) delete choices.reschedule
 	// A booking cancelled, or inside its notice, can no longer move: its page says so at once,
 	// not the last step (an old "Choose another time" link, a tab left open).
-	else if (reschedule && choices.reschedule && !isChangeable(reschedule, now)) throw redirect(bookedUrl(org.slug, { id: reschedule.id, token: choices.reschedule }))
+	else if (reschedule && choices.reschedule && !isChangeable(reschedule, now))
+		throw redirect(bookedUrl(org.slug, { id: reschedule.id, token: choices.reschedule }))
 	if (reschedule?.serviceId) choices.service = reschedule.serviceId
 	const service = catalogue.services.find((s) => s.id === choices.service) ?? null
 	const provider = service ? (catalogue.providers.find((p) => p.id === choices.provider) ?? null) : null
@@ -91,7 +103,7 @@ export async function resolveWizard(
 	const input = await getAvailabilityInput(org.id, catalogue, service, now)
 	const availability = (wizard.availability = availabilityOf(input))
 	if (provider) valid.provider = provider.id
-	else if (choices.provider) return needs('slot', 'provider_unavailable'), wizard
+	else if (choices.provider) return (needs('slot', 'provider_unavailable'), wizard)
 	if (choices.date && availability.listed(choices.date)) valid.date = choices.date
 	if (choices.more) valid.more = choices.more
 	if (choices.start) {
@@ -101,13 +113,13 @@ export async function resolveWizard(
 				valid.start = check.slot.start
 				wizard.slot = { start: check.slot.start, end: check.slot.end, date: check.slot.date, label: check.slot.label }
 			} else if (step !== 'slot') {
-				return needs('slot', check.reason), wizard
+				return (needs('slot', check.reason), wizard)
 			}
 		} else {
 			// Time first: the start stays while the visitor picks a provider free then.
 			const listed = (availability.slotAt(choices.start)?.providerIds.length ?? 0) > 0
 			if (listed) valid.start = choices.start
-			else if (step !== 'slot') return needs('slot', unlistedReason(input, catalogue, choices.start)), wizard
+			else if (step !== 'slot') return (needs('slot', unlistedReason(input, catalogue, choices.start)), wizard)
 		}
 	}
 	if (!wizard.slot) {

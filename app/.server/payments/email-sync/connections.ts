@@ -159,9 +159,16 @@ export async function withImapSession<T>(
  * Logs in to the mailbox and out again: whether these settings work, and if not, why. Answers
  * within the check's deadline (20 s) whatever the server does.
  */
-export async function checkImapLogin(access: ImapAccess, options: { limits?: ImapLimits; allowPrivate?: boolean } = {}): Promise<CheckResult> {
+export async function checkImapLogin(
+	access: ImapAccess,
+	options: { limits?: ImapLimits; allowPrivate?: boolean } = {},
+): Promise<CheckResult> {
 	try {
-		await withImapSession(access, { limits: options.limits ?? OUTBOUND.imapCheck, allowPrivate: options.allowPrivate }, async () => undefined)
+		await withImapSession(
+			access,
+			{ limits: options.limits ?? OUTBOUND.imapCheck, allowPrivate: options.allowPrivate },
+			async () => undefined,
+		)
 		return { ok: true }
 	} catch (error) {
 		return { ok: false, failure: error instanceof ImapFailure ? error.failure : 'protocol' }
@@ -332,7 +339,9 @@ async function recordOwnerCheck(userId: string, organizationId: string, credenti
 	const row = await asUser(userId, (trx) =>
 		trx
 			.selectFrom('integration_credentials as c')
-			.innerJoin('organization_members as m', (join) => join.onRef('m.organization_id', '=', 'c.organization_id').on('m.user_id', '=', userId))
+			.innerJoin('organization_members as m', (join) =>
+				join.onRef('m.organization_id', '=', 'c.organization_id').on('m.user_id', '=', userId),
+			)
 			.select(['m.role', 'c.status'])
 			.where('c.id', '=', credentialId)
 			.where('c.organization_id', '=', organizationId)

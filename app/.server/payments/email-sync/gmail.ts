@@ -44,7 +44,9 @@ export async function startGmailConnect(pending: Omit<Pending, 'state' | 'codeVe
 	// A refresh token, so the mailbox can be read later without the owner present.
 	url.searchParams.set('access_type', 'offline')
 	url.searchParams.set('prompt', 'consent')
-	const setCookie = await cookie().serialize(JSON.stringify({ ...pending, state, codeVerifier } satisfies Pending), { secure: secureCookies() })
+	const setCookie = await cookie().serialize(JSON.stringify({ ...pending, state, codeVerifier } satisfies Pending), {
+		secure: secureCookies(),
+	})
 	return { url: url.toString(), cookie: setCookie }
 }
 
@@ -132,7 +134,8 @@ export async function checkGmail(secrets: StoredSecrets): Promise<CheckResult> {
 		// arctic's OAuth2RequestError: the refresh token was revoked or expired.
 		if (error instanceof OAuth2RequestError) return { ok: false, failure: 'auth' }
 		if (error instanceof OutboundError && error.reason === 'timeout') return { ok: false, failure: 'timeout' }
-		if (error instanceof OutboundError && (error.reason === 'too_large' || error.reason === 'invalid')) return { ok: false, failure: 'protocol' }
+		if (error instanceof OutboundError && (error.reason === 'too_large' || error.reason === 'invalid'))
+			return { ok: false, failure: 'protocol' }
 		return { ok: false, failure: 'unreachable' }
 	}
 }

@@ -76,7 +76,7 @@ export class MailboxError extends Error {
 /** A UID set as IMAP writes it, runs of consecutive UIDs as ranges ("3:7,9"), from a sorted list. */
 export function uidSet(uids: number[]): string {
 	const parts: string[] = []
-	for (let i = 0; i < uids.length; ) {
+	for (let i = 0; i < uids.length;) {
 		let j = i
 		while (j + 1 < uids.length && uids[j + 1] === uids[j]! + 1) j++
 		parts.push(j > i ? `${uids[i]}:${uids[j]}` : String(uids[i]))
@@ -152,7 +152,7 @@ export async function readNewMessages(
 		// The sources, in batches bounded by count and announced bytes: imapflow buffers a FETCH's
 		// answers faster than they are parsed, so the batch bounds what is held at once.
 		const small = found.filter((uid) => sizes.has(uid) && sizes.get(uid)! <= limits.maxMessageBytes)
-		for (let i = 0; i < small.length; ) {
+		for (let i = 0; i < small.length;) {
 			if (state.bytes >= limits.runBytes) {
 				state.more = true
 				return false
@@ -201,7 +201,7 @@ export async function readNewMessages(
 			})
 			if (folder.exists === 0) return
 			// UID windows: a SEARCH answer stays small whatever the mailbox's size.
-			for (let from = state.safeUid + 1; state.top === null || from <= state.top; ) {
+			for (let from = state.safeUid + 1; state.top === null || from <= state.top;) {
 				const to = state.top === null ? null : Math.min(state.top, from + limits.uidWindow - 1)
 				const range = `${from}:${to ?? '*'}`
 				const query = state.since ? { uid: range, since: new Date(state.since) } : { uid: range }

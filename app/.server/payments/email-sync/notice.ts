@@ -18,7 +18,21 @@ export type Notice = {
 	authResults: string | null
 }
 
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', reg: '®', copy: '©', trade: '™', middot: '·', ndash: '–', mdash: '—', hellip: '…' }
+const ENTITIES: Record<string, string> = {
+	amp: '&',
+	lt: '<',
+	gt: '>',
+	quot: '"',
+	apos: "'",
+	nbsp: ' ',
+	reg: '®',
+	copy: '©',
+	trade: '™',
+	middot: '·',
+	ndash: '–',
+	mdash: '—',
+	hellip: '…',
+}
 
 /** A plain-text reading of an HTML body: blocks become lines, tags go, entities are decoded. */
 export function htmlToText(html: string): string {

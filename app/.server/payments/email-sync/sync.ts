@@ -20,7 +20,15 @@ import { organizationClock } from '../../query.ts'
 import { registerJob, type ScheduledJob } from '../../scheduler.ts'
 import type { ToastInput } from '../../toast.ts'
 import { readGmailMessages, type GmailCursor } from './gmail-reader.ts'
-import { collectPayments, MailboxError, noticeCollector, syncLimits, type CollectedNotices, type MailboxCursor, type SyncLimits } from './mailbox.ts'
+import {
+	collectPayments,
+	MailboxError,
+	noticeCollector,
+	syncLimits,
+	type CollectedNotices,
+	type MailboxCursor,
+	type SyncLimits,
+} from './mailbox.ts'
 import type { NoticePayment } from './parsers/index.ts'
 import type { SyncFailure } from '#app/lib/integrations.ts'
 import { MAIL_UPGRADE_NAME, P2P_MODULE_ID } from '#app/lib/modules.ts'
@@ -34,7 +42,6 @@ export const SYNC_INTERVAL_MINUTES = 15
 export const MAX_UNREADABLE = 100
 
 export type SyncTrigger = 'button' | 'schedule'
-
 
 export type RunCounts = { read: number; created: number; duplicates: number; ignored: number; unreadable: number; errors: number }
 
@@ -107,7 +114,12 @@ async function importUser(organizationId: string, connection: Connection, userId
 
 async function isMember(userId: string, organizationId: string) {
 	const row = await asUser(userId, (trx) =>
-		trx.selectFrom('organization_members').select('user_id').where('organization_id', '=', organizationId).where('user_id', '=', userId).executeTakeFirst(),
+		trx
+			.selectFrom('organization_members')
+			.select('user_id')
+			.where('organization_id', '=', organizationId)
+			.where('user_id', '=', userId)
+			.executeTakeFirst(),
 	)
 	return row !== undefined
 }
@@ -125,7 +137,8 @@ async function ownAddresses(organizationId: string, account: string | null) {
 	return [...new Set(list.map((e) => e.toLowerCase()))]
 }
 
-type StoredCursor = { kind: 'imap'; uidValidity: string; lastUid: number; since?: string } | { kind: 'gmail'; after: number; edgeIds: string[] }
+type StoredCursor =
+	{ kind: 'imap'; uidValidity: string; lastUid: number; since?: string } | { kind: 'gmail'; after: number; edgeIds: string[] }
 
 async function loadCursor(connection: Connection): Promise<StoredCursor | null> {
 	const row = await asSystem(async (trx) => {
@@ -185,7 +198,12 @@ function tokenFailure(error: unknown): MailboxError {
 	return new MailboxError('unreachable', error)
 }
 
-async function readMailbox(connection: Connection, cursor: StoredCursor | null, options: SyncOptions, parse: { ownAddresses: string[]; timeZone: string }): Promise<Read> {
+async function readMailbox(
+	connection: Connection,
+	cursor: StoredCursor | null,
+	options: SyncOptions,
+	parse: { ownAddresses: string[]; timeZone: string },
+): Promise<Read> {
 	const secrets = await readSecrets(connection.organizationId, connection.credentialId)
 	if (!secrets) throw new MailboxError('auth')
 	const limits = { ...syncLimits(options.trigger), ...options.limits }
@@ -193,7 +211,9 @@ async function readMailbox(connection: Connection, cursor: StoredCursor | null, 
 		if (!secrets.settings || !secrets.password) throw new MailboxError('auth')
 		const result = await collectPayments(
 			{ ...secrets.settings, password: secrets.password },
-			cursor?.kind === 'imap' ? { uidValidity: cursor.uidValidity, lastUid: cursor.lastUid, ...(cursor.since ? { since: cursor.since } : {}) } : null,
+			cursor?.kind === 'imap'
+				? { uidValidity: cursor.uidValidity, lastUid: cursor.lastUid, ...(cursor.since ? { since: cursor.since } : {}) }
+				: null,
 			{ ...parse, mailbox: options.mailbox, lookbackDays: options.lookbackDays, now: options.now, signal: options.signal, limits },
 		)
 		const { cursor: next, reread, ...collected } = result
@@ -207,14 +227,19 @@ async function readMailbox(connection: Connection, cursor: StoredCursor | null, 
 			throw tokenFailure(error)
 		}
 		const collector = noticeCollector(parse)
-		const result = await readGmailMessages(token, cursor?.kind === 'gmail' ? { after: cursor.after, edgeIds: cursor.edgeIds } : null, collector.add, {
-			lookbackDays: options.lookbackDays,
-			now: options.now,
-			baseUrl: options.gmailBaseUrl,
-			signal: options.signal,
-			limits,
-			onSkipped: collector.skip,
-		})
+		const result = await readGmailMessages(
+			token,
+			cursor?.kind === 'gmail' ? { after: cursor.after, edgeIds: cursor.edgeIds } : null,
+			collector.add,
+			{
+				lookbackDays: options.lookbackDays,
+				now: options.now,
+				baseUrl: options.gmailBaseUrl,
+				signal: options.signal,
+				limits,
+				onSkipped: collector.skip,
+			},
+		)
 		return {
 			collected: { read: result.read, more: result.more, failure: result.failure, ...collector.result },
 			cursor: { kind: 'gmail', ...(result.cursor satisfies GmailCursor) },
@@ -315,7 +340,11 @@ export async function syncMailbox(organizationId: string, options: SyncOptions):
 				})
 				.where('id', '=', runId)
 				.execute()
-			await trx.updateTable('integration_credentials').set({ last_sync: sql<Date>`now()` }).where('id', '=', connection.credentialId).execute()
+			await trx
+				.updateTable('integration_credentials')
+				.set({ last_sync: sql<Date>`now()` })
+				.where('id', '=', connection.credentialId)
+				.execute()
 		})
 		await recordSyncHealth(connection.credentialId, failure).catch(() => undefined)
 		await finish(organizationId, failure)
@@ -354,7 +383,11 @@ export function syncToast(result: SyncOutcome): ToastInput {
 		case 'in_progress':
 			return { type: 'error', title: 'transactions:sync.toast.inProgress' }
 		case 'no_connection':
-			return { type: 'info', title: 'transactions:sync.outcome.noSource.title', description: 'transactions:sync.outcome.noSource.description' }
+			return {
+				type: 'info',
+				title: 'transactions:sync.outcome.noSource.title',
+				description: 'transactions:sync.outcome.noSource.description',
+			}
 		case 'not_member':
 			return { type: 'error', title: 'table:toast.syncFailed' }
 		default:
@@ -383,7 +416,9 @@ export async function dueSyncKeys(now: Date, intervalMinutes = SYNC_INTERVAL_MIN
 			.where('c.status', '=', 'connected')
 			.where((eb) => eb.or([eb('c.error_message', 'is', null), eb('c.error_message', '<>', 'auth')]))
 			// An interval after the last run (or check, or connecting): a Sync click resets the clock.
-			.where(sql<boolean>`coalesce(greatest(c.last_sync, c.last_checked_at), c.created_at) <= ${new Date(now.getTime() - (intervalMinutes - 1) * 60_000)}`)
+			.where(
+				sql<boolean>`coalesce(greatest(c.last_sync, c.last_checked_at), c.created_at) <= ${new Date(now.getTime() - (intervalMinutes - 1) * 60_000)}`,
+			)
 			.execute(),
 	)
 	return rows.map((r) => `${r.organization_id}@${slot}`)
@@ -403,7 +438,12 @@ export async function runScheduledSync(runKey: string, context: { signal?: Abort
 export const SYNC_JOB_DEADLINE_MS = syncLimits('schedule').deadlineMs + 30_000
 
 // Built apart from its annotation so that the deadline field is accepted by any version of ScheduledJob.
-const job = { name: 'email-sync', due: (now: Date) => dueSyncKeys(now), run: (key: string, context: { signal?: AbortSignal }) => runScheduledSync(key, context), deadlineMs: SYNC_JOB_DEADLINE_MS }
+const job = {
+	name: 'email-sync',
+	due: (now: Date) => dueSyncKeys(now),
+	run: (key: string, context: { signal?: AbortSignal }) => runScheduledSync(key, context),
+	deadlineMs: SYNC_JOB_DEADLINE_MS,
+}
 
 /** The scheduler's job (app/.server/scheduler.ts: each run key runs once across instances). */
 export const emailSyncJob: ScheduledJob = job

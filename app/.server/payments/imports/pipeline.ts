@@ -4,7 +4,15 @@ import { MAX_IMPORT_ROWS } from '#app/lib/imports.ts'
 import { PAYMENT_METHODS } from '#app/lib/schemas/transactions.ts'
 import { asUser, dbErrorCode } from '../../db/index.ts'
 import { logError } from '../../log.ts'
-import { checkCsvBounds, parseImportFileAsync, type FileError, type GenericMapping, type ImportSource, type NormalizedPayment, type ParsedRow } from './parsers/index.ts'
+import {
+	checkCsvBounds,
+	parseImportFileAsync,
+	type FileError,
+	type GenericMapping,
+	type ImportSource,
+	type NormalizedPayment,
+	type ParsedRow,
+} from './parsers/index.ts'
 import { SERVER_BUSY, withImportSlot } from './slots.ts'
 import { ChunkSizer, Stager, type RowFailure, type StagedBatch } from './staging.ts'
 
@@ -41,10 +49,7 @@ export type ImportInput = {
 	mode?: 'preview' | 'commit'
 	/** Called as a large file is read (with the share read), checked and committed. */
 	onProgress?: (phase: 'reading' | 'checking' | 'committing', share: number) => void
-} & (
-	| { source: ImportSource; payments: NormalizedPayment[] }
-	| { file: string; mapping?: GenericMapping | null }
-)
+} & ({ source: ImportSource; payments: NormalizedPayment[] } | { file: string; mapping?: GenericMapping | null })
 
 /** The import that stops another of the same organization (the upload screen says so and links to it). */
 export type BlockingImport = { id: string; fileName: string | null; status: 'staged' | 'committing'; reading: boolean; who: string | null }
@@ -96,10 +101,12 @@ async function stagedImport(input: ImportInput): Promise<ImportResult> {
 	progress('reading', 0)
 	const stager = new Stager(input.organizationId, input.userId, input.label?.slice(0, 255) ?? null)
 	if ('file' in input) {
-		const parsed = await parseImportFileAsync(input.file, input.mapping, stager, (share) => progress('reading', share)).catch(async (error: unknown) => {
-			await stager.abandon()
-			throw error
-		})
+		const parsed = await parseImportFileAsync(input.file, input.mapping, stager, (share) => progress('reading', share)).catch(
+			async (error: unknown) => {
+				await stager.abandon()
+				throw error
+			},
+		)
 		if (!parsed.ok) {
 			await stager.abandon()
 			return { ok: false, error: parsed.error, headers: parsed.headers }
@@ -139,17 +146,20 @@ export async function blockingImport(userId: string, organizationId: string): Pr
  */
 function checkPayment(p: NormalizedPayment, line: number): ParsedRow {
 	if (!parseIsoDate(p.date)) return { line, kind: 'failed', reason: 'dateInvalid', value: String(p.date).slice(0, 40) }
-	if (!/^\d{1,10}\.\d{2}$/.test(p.amount) || Number(p.amount) <= 0) return { line, kind: 'failed', reason: 'amountInvalid', value: String(p.amount).slice(0, 40) }
-	if (p.fee !== null && !/^\d{1,10}\.\d{2}$/.test(p.fee)) return { line, kind: 'failed', reason: 'amountInvalid', value: String(p.fee).slice(0, 40) }
+	if (!/^\d{1,10}\.\d{2}$/.test(p.amount) || Number(p.amount) <= 0)
+		return { line, kind: 'failed', reason: 'amountInvalid', value: String(p.amount).slice(0, 40) }
+	if (p.fee !== null && !/^\d{1,10}\.\d{2}$/.test(p.fee))
+		return { line, kind: 'failed', reason: 'amountInvalid', value: String(p.fee).slice(0, 40) }
 	if (!p.payer?.trim()) return { line, kind: 'failed', reason: 'payerMissing', value: '' }
-	if (p.payer.length > 200 || (p.externalId?.length ?? 0) > 200 || p.provider.length > 40) return { line, kind: 'failed', reason: 'tooLong', value: p.payer.slice(0, 40) }
-	if (!(PAYMENT_METHODS as readonly string[]).includes(p.method)) return { line, kind: 'failed', reason: 'methodInvalid', value: String(p.method).slice(0, 40) }
+	if (p.payer.length > 200 || (p.externalId?.length ?? 0) > 200 || p.provider.length > 40)
+		return { line, kind: 'failed', reason: 'tooLong', value: p.payer.slice(0, 40) }
+	if (!(PAYMENT_METHODS as readonly string[]).includes(p.method))
+		return { line, kind: 'failed', reason: 'methodInvalid', value: String(p.method).slice(0, 40) }
 	return { line, kind: 'payment', payment: p }
 }
 
 export type CommitResult =
-	| { ok: true; batch: CommittedBatch }
-	| { ok: false; code: 'batch_not_found' | 'already_committed' | 'not_member' | 'still_reading' }
+	{ ok: true; batch: CommittedBatch } | { ok: false; code: 'batch_not_found' | 'already_committed' | 'not_member' | 'still_reading' }
 
 type CommitChunk = {
 	done: boolean
@@ -174,11 +184,16 @@ export async function commitImport(userId: string, batchId: string, onProgress?:
 		let chunk: CommitChunk
 		do {
 			chunk = await sizer.run((size) =>
-				asUser(userId, async (trx) => (await sql<CommitChunk>`select * from public.commit_import_chunk(${batchId}, ${size}::int)`.execute(trx)).rows[0]!),
+				asUser(
+					userId,
+					async (trx) => (await sql<CommitChunk>`select * from public.commit_import_chunk(${batchId}, ${size}::int)`.execute(trx)).rows[0]!,
+				),
 			)
 			onProgress?.(chunk.total > 0 ? chunk.committed / chunk.total : 1)
 		} while (!chunk.done)
-		const row = await asUser(userId, (trx) => trx.selectFrom('import_batches').selectAll().where('id', '=', batchId).executeTakeFirstOrThrow())
+		const row = await asUser(userId, (trx) =>
+			trx.selectFrom('import_batches').selectAll().where('id', '=', batchId).executeTakeFirstOrThrow(),
+		)
 		const batch: CommittedBatch = {
 			batchId,
 			organizationId: row.organization_id,
@@ -202,7 +217,8 @@ export async function commitImport(userId: string, batchId: string, onProgress?:
 		return { ok: true, batch }
 	} catch (error) {
 		const code = dbErrorCode(error)
-		if (code === 'batch_not_found' || code === 'already_committed' || code === 'not_member' || code === 'still_reading') return { ok: false, code }
+		if (code === 'batch_not_found' || code === 'already_committed' || code === 'not_member' || code === 'still_reading')
+			return { ok: false, code }
 		throw error
 	}
 }
@@ -216,7 +232,8 @@ export async function discardImport(userId: string, batchId: string): Promise<Di
 		return { ok: true }
 	} catch (error) {
 		const code = dbErrorCode(error)
-		if (code === 'batch_not_found' || code === 'already_committed' || code === 'not_member' || code === 'still_reading') return { ok: false, code }
+		if (code === 'batch_not_found' || code === 'already_committed' || code === 'not_member' || code === 'still_reading')
+			return { ok: false, code }
 		throw error
 	}
 }
@@ -249,7 +266,8 @@ export function onImportCommitted(listener: CommittedListener) {
 	return () => committedListeners.delete(listener)
 }
 
-export type UndoResult = { ok: true; removed: number } | { ok: false; code: 'batch_not_found' | 'already_undone' | 'not_committed' | 'not_member' }
+export type UndoResult =
+	{ ok: true; removed: number } | { ok: false; code: 'batch_not_found' | 'already_undone' | 'not_committed' | 'not_member' }
 
 /**
  * Removes the transactions a batch created that nobody has edited since, chunk by chunk
@@ -262,13 +280,19 @@ export async function undoImport(userId: string, batchId: string): Promise<UndoR
 		let chunk: { done: boolean; removed: number }
 		do {
 			chunk = await sizer.run((size) =>
-				asUser(userId, async (trx) => (await sql<{ done: boolean; removed: number }>`select * from public.undo_import_chunk(${batchId}, ${size}::int)`.execute(trx)).rows[0]!),
+				asUser(
+					userId,
+					async (trx) =>
+						(await sql<{ done: boolean; removed: number }>`select * from public.undo_import_chunk(${batchId}, ${size}::int)`.execute(trx))
+							.rows[0]!,
+				),
 			)
 		} while (!chunk.done)
 		return { ok: true, removed: chunk.removed }
 	} catch (error) {
 		const code = dbErrorCode(error)
-		if (code === 'batch_not_found' || code === 'already_undone' || code === 'not_committed' || code === 'not_member') return { ok: false, code }
+		if (code === 'batch_not_found' || code === 'already_undone' || code === 'not_committed' || code === 'not_member')
+			return { ok: false, code }
 		throw error
 	}
 }

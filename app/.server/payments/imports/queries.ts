@@ -46,8 +46,23 @@ export async function getStagedPreview(userId: string, organizationId: string, b
 		const batch = await trx
 			.selectFrom('import_batches')
 			.select([
-				'id', 'source', 'file_name', 'status', 'rows_read', 'payment_count', 'ignored_count', 'failed_count', 'failures', 'staged_at', 'commit_ord',
-				'preview_new_count', 'preview_duplicate_count', 'preview_deleted_count', 'preview_matched_count', 'preview_review_count', 'preview_unmatched_count',
+				'id',
+				'source',
+				'file_name',
+				'status',
+				'rows_read',
+				'payment_count',
+				'ignored_count',
+				'failed_count',
+				'failures',
+				'staged_at',
+				'commit_ord',
+				'preview_new_count',
+				'preview_duplicate_count',
+				'preview_deleted_count',
+				'preview_matched_count',
+				'preview_review_count',
+				'preview_unmatched_count',
 			])
 			.where('organization_id', '=', organizationId)
 			.where('id', '=', batchId)
@@ -69,7 +84,8 @@ export async function getStagedPreview(userId: string, organizationId: string, b
 			page: Math.min(Math.max(1, page), pages),
 			pages,
 		}
-		if ((batch.status !== 'staged' && batch.status !== 'committing') || view.reading) return { batch: view, counts: null, rows: [] as PreviewRow[] }
+		if ((batch.status !== 'staged' && batch.status !== 'committing') || view.reading)
+			return { batch: view, counts: null, rows: [] as PreviewRow[] }
 		const counts: PreviewCounts = {
 			new_count: batch.preview_new_count,
 			duplicate_count: batch.preview_duplicate_count,
@@ -124,7 +140,12 @@ export async function listImportHistory(userId: string, organizationId: string):
 /** The saved mapping for a header, when one was saved. */
 export async function getSavedMapping(userId: string, organizationId: string, signature: string): Promise<GenericMapping | null> {
 	const row = await asUser(userId, (trx) =>
-		trx.selectFrom('import_mappings').selectAll().where('organization_id', '=', organizationId).where('header_signature', '=', signature).executeTakeFirst(),
+		trx
+			.selectFrom('import_mappings')
+			.selectAll()
+			.where('organization_id', '=', organizationId)
+			.where('header_signature', '=', signature)
+			.executeTakeFirst(),
 	)
 	return row ? mappingOf(row) : null
 }
@@ -146,7 +167,13 @@ export type SavedMapping = GenericMapping & { signature: string; columns: string
 /** The organization's saved column mappings, the latest first (the upload screen lists them, each with Forget). */
 export async function listSavedMappings(userId: string, organizationId: string): Promise<SavedMapping[]> {
 	const rows = await asUser(userId, (trx) =>
-		trx.selectFrom('import_mappings').selectAll().where('organization_id', '=', organizationId).orderBy('updated_at', 'desc').limit(50).execute(),
+		trx
+			.selectFrom('import_mappings')
+			.selectAll()
+			.where('organization_id', '=', organizationId)
+			.orderBy('updated_at', 'desc')
+			.limit(50)
+			.execute(),
 	)
 	return rows.map((row) => ({ signature: row.header_signature, columns: row.header_signature.split('|'), ...mappingOf(row) }))
 }
@@ -154,7 +181,11 @@ export async function listSavedMappings(userId: string, organizationId: string):
 /** Forgets a saved mapping: the next file with those columns asks for its mapping again. */
 export async function forgetMapping(userId: string, organizationId: string, signature: string) {
 	const result = await asUser(userId, (trx) =>
-		trx.deleteFrom('import_mappings').where('organization_id', '=', organizationId).where('header_signature', '=', signature).executeTakeFirst(),
+		trx
+			.deleteFrom('import_mappings')
+			.where('organization_id', '=', organizationId)
+			.where('header_signature', '=', signature)
+			.executeTakeFirst(),
 	)
 	return result.numDeletedRows > 0n
 }
@@ -241,7 +272,12 @@ export async function listReviewQueue(userId: string, organizationId: string) {
 }
 
 async function clientOf(trx: Tx, organizationId: string, clientId: string) {
-	const client = await trx.selectFrom('clients').select('id').where('organization_id', '=', organizationId).where('id', '=', clientId).executeTakeFirst()
+	const client = await trx
+		.selectFrom('clients')
+		.select('id')
+		.where('organization_id', '=', organizationId)
+		.where('id', '=', clientId)
+		.executeTakeFirst()
 	return client ?? { error: 'clientNotFound' as const }
 }
 
@@ -251,7 +287,11 @@ async function newClientFor(trx: Tx, userId: string, organizationId: string, pay
 	const { rows: taken } = await sql<{ id: string }>`select c.id from public.clients c
 		where c.organization_id = ${organizationId} and public.payer_key(c.name) = public.payer_key(${name}) limit 1`.execute(trx)
 	if (taken.length > 0) return { error: 'clientExists' as const }
-	return trx.insertInto('clients').values({ organization_id: organizationId, user_id: userId, name }).returning('id').executeTakeFirstOrThrow()
+	return trx
+		.insertInto('clients')
+		.values({ organization_id: organizationId, user_id: userId, name })
+		.returning('id')
+		.executeTakeFirstOrThrow()
 }
 
 export type ResolveResult = { ok: true; updated: number } | { ok: false; error: 'notFound' | 'clientNotFound' | 'clientExists' }
@@ -262,7 +302,11 @@ export type ResolveResult = { ok: true; updated: number } | { ok: false; error: 
  * the same payer get the client too. Future imports match it. `clientId` null creates a client
  * named as the payer, refused ('clientExists') when a client already has that name.
  */
-export async function resolveReview(userId: string, organizationId: string, input: { transactionId: string; clientId: string | null; saveAlias: boolean }): Promise<ResolveResult> {
+export async function resolveReview(
+	userId: string,
+	organizationId: string,
+	input: { transactionId: string; clientId: string | null; saveAlias: boolean },
+): Promise<ResolveResult> {
 	return asUser(userId, async (trx) => {
 		const row = await trx
 			.selectFrom('transactions')
@@ -271,7 +315,10 @@ export async function resolveReview(userId: string, organizationId: string, inpu
 			.where('id', '=', input.transactionId)
 			.executeTakeFirst()
 		if (!row) return { ok: false, error: 'notFound' }
-		const client = input.clientId === null ? await newClientFor(trx, userId, organizationId, row.raw_payer) : await clientOf(trx, organizationId, input.clientId)
+		const client =
+			input.clientId === null
+				? await newClientFor(trx, userId, organizationId, row.raw_payer)
+				: await clientOf(trx, organizationId, input.clientId)
 		if ('error' in client) return { ok: false, error: client.error }
 		let q = trx.updateTable('transactions').set({ client_id: client.id, category: 'matched' }).where('organization_id', '=', organizationId)
 		if (input.saveAlias && row.raw_payer) {
@@ -290,7 +337,11 @@ export async function resolveReview(userId: string, organizationId: string, inpu
 			q = q.where((eb) =>
 				eb.or([
 					eb('id', '=', row.id),
-					eb.and([eb('client_id', 'is', null), eb('category', 'in', ['review', 'unmatched']), eb(sql`public.payer_key(raw_payer)`, '=', key)]),
+					eb.and([
+						eb('client_id', 'is', null),
+						eb('category', 'in', ['review', 'unmatched']),
+						eb(sql`public.payer_key(raw_payer)`, '=', key),
+					]),
 				]),
 			)
 		} else {

@@ -138,7 +138,8 @@ export class Stager {
 		if (row.kind === 'ignored') this.#ignored++
 		else if (row.kind === 'failed') {
 			this.#failed++
-			if (this.#failures.length < MAX_KEPT_FAILURES) this.#failures.push({ line: row.line, reason: row.reason, value: row.value.slice(0, 80) })
+			if (this.#failures.length < MAX_KEPT_FAILURES)
+				this.#failures.push({ line: row.line, reason: row.reason, value: row.value.slice(0, 80) })
 		} else {
 			const p = row.payment
 			this.#payments++

@@ -6,7 +6,13 @@ import { getSavedMapping, saveMapping } from './queries.ts'
 
 export type UploadError = ImportError | 'missing' | 'tooLarge'
 
-export type MappingStep = { headers: string[]; csv: string; fileName: string; errors?: Partial<Record<keyof GenericMapping, 'required'>>; invalid?: boolean }
+export type MappingStep = {
+	headers: string[]
+	csv: string
+	fileName: string
+	errors?: Partial<Record<keyof GenericMapping, 'required'>>
+	invalid?: boolean
+}
 
 export type UploadOutcome =
 	| { ok: true; batchId: string }
@@ -31,7 +37,9 @@ export async function handleUpload(form: FormData, user: { userId: string }, org
 		if (Buffer.byteLength(csv) > MAX_IMPORT_BYTES) return { ok: false, error: 'tooLarge' }
 		text = csv
 		fileName = String(form.get('fileName') ?? '').slice(0, 255)
-		const raw = Object.fromEntries(['date', 'amount', 'payer', 'externalId', 'description', 'method', 'dateOrder'].map((k) => [k, form.get(k) ?? undefined]))
+		const raw = Object.fromEntries(
+			['date', 'amount', 'payer', 'externalId', 'description', 'method', 'dateOrder'].map((k) => [k, form.get(k) ?? undefined]),
+		)
 		const parsed = genericMappingSchema.safeParse(raw)
 		const headers = headersOf(text)
 		if (!parsed.success) {
@@ -49,7 +57,8 @@ export async function handleUpload(form: FormData, user: { userId: string }, org
 		text = decoded
 		fileName = file.name.slice(0, 255)
 	}
-	const report = (phase: 'reading' | 'checking' | 'committing', share: number) => reportProgress(progressToken, organizationId, phase, share)
+	const report = (phase: 'reading' | 'checking' | 'committing', share: number) =>
+		reportProgress(progressToken, organizationId, phase, share)
 	const run = (m: GenericMapping | null) =>
 		importPayments({ organizationId, userId: user.userId, file: text, mapping: m, label: fileName, mode: 'preview', onProgress: report })
 	let result = await run(mapping)
@@ -60,7 +69,11 @@ export async function handleUpload(form: FormData, user: { userId: string }, org
 	reportProgress(progressToken, organizationId, 'done', 1)
 	if (!result.ok) {
 		if ((result.error === 'mappingRequired' || result.error === 'mappingInvalid') && result.headers) {
-			return { ok: false, error: 'mappingRequired', mapping: { headers: result.headers, csv: text, fileName, invalid: result.error === 'mappingInvalid' } }
+			return {
+				ok: false,
+				error: 'mappingRequired',
+				mapping: { headers: result.headers, csv: text, fileName, invalid: result.error === 'mappingInvalid' },
+			}
 		}
 		return { ok: false, error: result.error, blocking: result.blocking ?? null }
 	}

@@ -21,7 +21,6 @@ export { ErrorBoundary } from '#app/components/error-boundary.tsx'
 const MAX_DAYS = 731
 const PRESETS = [7, 30, 90] as const
 
-
 export async function loader({ request, context }: Route.LoaderArgs) {
 	const { user, organization } = await requireBookingMember(context)
 	const settings = await getBookingSettings(user.userId, organization.id)

@@ -68,7 +68,10 @@ export default function ProviderHours({ loaderData, actionData }: Route.Componen
 	return (
 		<Card>
 			<CardHeader>
-				<Link to="/app/booking/providers" className="mb-2 flex w-fit items-center gap-1 text-sm text-muted-foreground hover:text-foreground">
+				<Link
+					to="/app/booking/providers"
+					className="mb-2 flex w-fit items-center gap-1 text-sm text-muted-foreground hover:text-foreground"
+				>
 					<ArrowLeftIcon aria-hidden="true" className="size-4" />
 					{t('providerHours.back')}
 				</Link>

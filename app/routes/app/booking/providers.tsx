@@ -6,7 +6,14 @@ import { listFreeMembers, listProviders, saveProviders } from '#app/.server/book
 import { tableAction } from '#app/.server/data-table.ts'
 import { ActiveBadge, BookingReadTable, BookingTableFrame } from '#app/components/booking/booking-table.tsx'
 import { CellError, NativeSelect } from '#app/components/data-table/data-table.tsx'
-import { EditableTable, SelectCell, setFieldValue, TextCell, type CellField, type ErrorText } from '#app/components/data-table/editable-table.tsx'
+import {
+	EditableTable,
+	SelectCell,
+	setFieldValue,
+	TextCell,
+	type CellField,
+	type ErrorText,
+} from '#app/components/data-table/editable-table.tsx'
 import { TableCell, TableHead, TableRow } from '#app/components/ui/table.tsx'
 import { ACTIVE_STATES, newProviderRow, providersSaveSchema } from '#app/lib/schemas/booking-tables.ts'
 import type { Route } from './+types/providers'
@@ -17,7 +24,10 @@ export { ErrorBoundary } from '#app/components/error-boundary.tsx'
 export async function loader({ request, context }: Route.LoaderArgs) {
 	const { user, organization } = await requireBookingMember(context)
 	const editing = new URL(request.url).searchParams.get('edit') === '1'
-	const [rows, freeMembers] = await Promise.all([listProviders(user.userId, organization.id), listFreeMembers(user.userId, organization.id)])
+	const [rows, freeMembers] = await Promise.all([
+		listProviders(user.userId, organization.id),
+		listFreeMembers(user.userId, organization.id),
+	])
 	return { editing, rows, freeMembers }
 }
 
@@ -67,18 +77,17 @@ function HeadCells({ withHours = false }: { withHours?: boolean }) {
 function ReadTable({ rows }: { rows: LoaderData['rows'] }) {
 	const { t } = useTranslation('booking')
 	return (
-		<BookingReadTable tab="providers" head={<HeadCells withHours />} labels={[...COLUMNS, 'hours'].map((c) => t(`providers.columns.${c}`))} rowCount={rows.length}>
+		<BookingReadTable
+			tab="providers"
+			head={<HeadCells withHours />}
+			labels={[...COLUMNS, 'hours'].map((c) => t(`providers.columns.${c}`))}
+			rowCount={rows.length}
+		>
 			{rows.map((row) => (
 				<TableRow key={row.id}>
-					<TableCell className="text-muted-foreground card-wide">
-						{row.member}
-					</TableCell>
-					<TableCell className="max-w-64 min-w-40 font-medium whitespace-normal wrap-anywhere card-title">
-						{row.displayName}
-					</TableCell>
-					<TableCell className={`max-w-64 truncate text-muted-foreground ${row.bio ? 'card-wide' : 'card-hidden'}`}>
-						{row.bio}
-					</TableCell>
+					<TableCell className="text-muted-foreground card-wide">{row.member}</TableCell>
+					<TableCell className="max-w-64 min-w-40 font-medium whitespace-normal wrap-anywhere card-title">{row.displayName}</TableCell>
+					<TableCell className={`max-w-64 truncate text-muted-foreground ${row.bio ? 'card-wide' : 'card-hidden'}`}>{row.bio}</TableCell>
 					<TableCell className={`max-w-48 truncate font-mono text-xs ${row.avatarUrl ? 'card-wide' : 'card-hidden'}`}>
 						{row.avatarUrl}
 					</TableCell>
@@ -168,9 +177,7 @@ function EditProviders({ loaderData, actionData }: Pick<Route.ComponentProps, 'l
 					{isNew ? (
 						<MemberCell field={f.member} label={t('providers.columns.member')} errorText={errorText} members={loaderData.freeMembers} />
 					) : (
-						<TableCell className="align-top leading-9 text-muted-foreground card-wide">
-							{memberOf.get(f.id.initialValue ?? '')}
-						</TableCell>
+						<TableCell className="align-top leading-9 text-muted-foreground card-wide">{memberOf.get(f.id.initialValue ?? '')}</TableCell>
 					)}
 					<TextCell
 						field={f.displayName}
@@ -181,7 +188,14 @@ function EditProviders({ loaderData, actionData }: Pick<Route.ComponentProps, 'l
 						className="min-w-36"
 					/>
 					<TextCell field={f.bio} label={t('providers.columns.bio')} errorText={errorText} card="wide" className="min-w-40" />
-					<TextCell field={f.avatarUrl} label={t('providers.columns.avatarUrl')} errorText={errorText} inputMode="url" card="wide" className="min-w-40" />
+					<TextCell
+						field={f.avatarUrl}
+						label={t('providers.columns.avatarUrl')}
+						errorText={errorText}
+						inputMode="url"
+						card="wide"
+						className="min-w-40"
+					/>
 					<SelectCell field={f.active} label={t('providers.columns.status')} errorText={errorText} options={states} card="subtitle" />
 				</>
 			)}

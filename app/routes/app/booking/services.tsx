@@ -69,18 +69,12 @@ function ReadTable({ rows }: { rows: LoaderData['rows'] }) {
 		<BookingReadTable tab="services" head={<HeadCells />} labels={COLUMNS.map((c) => t(`services.columns.${c}`))} rowCount={rows.length}>
 			{rows.map((row) => (
 				<TableRow key={row.id}>
-					<TableCell className="max-w-64 min-w-40 font-medium whitespace-normal wrap-anywhere card-title">
-						{row.name}
-					</TableCell>
+					<TableCell className="max-w-64 min-w-40 font-medium whitespace-normal wrap-anywhere card-title">{row.name}</TableCell>
 					<TableCell className={`max-w-64 truncate text-muted-foreground ${row.description ? 'card-wide' : 'card-hidden'}`}>
 						{row.description}
 					</TableCell>
-					<TableCell className="tabular-nums card-meta">
-						{fmt.money(row.price)}
-					</TableCell>
-					<TableCell className="tabular-nums card-meta">
-						{t('services.minutes', { count: row.durationMinutes })}
-					</TableCell>
+					<TableCell className="tabular-nums card-meta">{fmt.money(row.price)}</TableCell>
+					<TableCell className="tabular-nums card-meta">{t('services.minutes', { count: row.durationMinutes })}</TableCell>
 					<TableCell>
 						<span className="inline-flex items-center gap-2 font-mono text-xs">
 							<span className="size-4 rounded-full border" style={{ backgroundColor: row.color }} aria-hidden="true" />
@@ -130,9 +124,29 @@ function EditServices({ loaderData, actionData }: Pick<Route.ComponentProps, 'lo
 			cells={(f, { errorText }) => (
 				<>
 					<TextCell field={f.name} label={t('services.columns.name')} errorText={errorText} card="title" className="min-w-36" />
-					<TextCell field={f.description} label={t('services.columns.description')} errorText={errorText} card="wide" className="min-w-40" />
-					<TextCell field={f.price} label={t('services.columns.price')} errorText={errorText} inputMode="decimal" card="meta" className="w-24" />
-					<TextCell field={f.duration} label={t('services.columns.duration')} errorText={errorText} inputMode="numeric" card="meta" className="w-20" />
+					<TextCell
+						field={f.description}
+						label={t('services.columns.description')}
+						errorText={errorText}
+						card="wide"
+						className="min-w-40"
+					/>
+					<TextCell
+						field={f.price}
+						label={t('services.columns.price')}
+						errorText={errorText}
+						inputMode="decimal"
+						card="meta"
+						className="w-24"
+					/>
+					<TextCell
+						field={f.duration}
+						label={t('services.columns.duration')}
+						errorText={errorText}
+						inputMode="numeric"
+						card="meta"
+						className="w-20"
+					/>
 					<ColorCell field={f.color} label={t('services.columns.color')} errorText={errorText} />
 					<SelectCell field={f.active} label={t('services.columns.status')} errorText={errorText} options={states} card="subtitle" />
 				</>

@@ -55,7 +55,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 			const submission = parseWithZod(formData, { schema: dateOverrideSchema })
 			if (submission.status !== 'success') return data({ overrideResult: submission.reply() }, { status: 400 })
 			const added = await addDateOverride(user.userId, organization.id, submission.value, dateIn(organization.timezone))
-			if (added.refused) return data({ overrideResult: submission.reply({ fieldErrors: { [added.refused.field]: [added.refused.code] } }) }, { status: 400 })
+			if (added.refused)
+				return data({ overrideResult: submission.reply({ fieldErrors: { [added.refused.field]: [added.refused.code] } }) }, { status: 400 })
 			if (added.booked > 0) {
 				return redirectWithToast('/app/booking/settings', {
 					type: 'info',
@@ -236,7 +237,12 @@ function DateOverrides({
 				<AppForm method="post" {...getFormProps(form)} noValidate className="grid gap-4">
 					<input type="hidden" name="intent" value="add-override" />
 					<div className="grid gap-4 sm:grid-cols-3">
-						<Field label={t('overrides.fields.date')} htmlFor={fields.date.id} errorId={fields.date.errorId} error={error(fields.date.errors)}>
+						<Field
+							label={t('overrides.fields.date')}
+							htmlFor={fields.date.id}
+							errorId={fields.date.errorId}
+							error={error(fields.date.errors)}
+						>
 							<Input {...getInputProps(fields.date, { type: 'date' })} />
 						</Field>
 						<Field
@@ -257,7 +263,12 @@ function DateOverrides({
 								))}
 							</select>
 						</Field>
-						<Field label={t('overrides.fields.note')} htmlFor={fields.note.id} errorId={fields.note.errorId} error={error(fields.note.errors)}>
+						<Field
+							label={t('overrides.fields.note')}
+							htmlFor={fields.note.id}
+							errorId={fields.note.errorId}
+							error={error(fields.note.errors)}
+						>
 							<Input {...getInputProps(fields.note, { type: 'text' })} />
 						</Field>
 					</div>
@@ -268,10 +279,20 @@ function DateOverrides({
 							<Label htmlFor={fields.closed.id}>{t('overrides.fields.closed')}</Label>
 						</div>
 						<div className="grid grid-cols-2 gap-4 sm:flex">
-							<Field label={t('overrides.fields.start')} htmlFor={fields.start.id} errorId={fields.start.errorId} error={error(fields.start.errors)}>
+							<Field
+								label={t('overrides.fields.start')}
+								htmlFor={fields.start.id}
+								errorId={fields.start.errorId}
+								error={error(fields.start.errors)}
+							>
 								<Input {...getInputProps(fields.start, { type: 'time' })} className="w-full sm:w-auto" />
 							</Field>
-							<Field label={t('overrides.fields.end')} htmlFor={fields.end.id} errorId={fields.end.errorId} error={error(fields.end.errors)}>
+							<Field
+								label={t('overrides.fields.end')}
+								htmlFor={fields.end.id}
+								errorId={fields.end.errorId}
+								error={error(fields.end.errors)}
+							>
 								<Input {...getInputProps(fields.end, { type: 'time' })} className="w-full sm:w-auto" />
 							</Field>
 						</div>

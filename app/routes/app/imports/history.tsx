@@ -27,7 +27,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	const { user, organization } = requireMember(context)
 	// When each import ran, in the organization's timezone (as every other moment the app shows).
 	const { timezone } = memberClock(organization)
-	const rows = (await listImportHistory(user.userId, organization.id)).map((r) => ({ ...r, ran: dateTimeIn(timezone, new Date(r.createdAt)) }))
+	const rows = (await listImportHistory(user.userId, organization.id)).map((r) => ({
+		...r,
+		ran: dateTimeIn(timezone, new Date(r.createdAt)),
+	}))
 	// Undo asks first, on a page of its own (`?undo={batch}`, works without JavaScript).
 	const undoId = new URL(request.url).searchParams.get('undo')
 	const undoing = rows.find((r) => r.id === undoId && (r.status === 'committed' || r.status === 'undoing') && r.created > 0) ?? null
@@ -43,7 +46,12 @@ export async function action({ request, context }: Route.ActionArgs) {
 	const result = await undoImport(user.userId, batchId)
 	const back = '/app/transactions/import/history'
 	if (result.ok) {
-		return redirectWithToast(back, { type: 'success', title: 'imports:toast.undone.title', description: 'imports:toast.undone.description', values: { count: result.removed } })
+		return redirectWithToast(back, {
+			type: 'success',
+			title: 'imports:toast.undone.title',
+			description: 'imports:toast.undone.description',
+			values: { count: result.removed },
+		})
 	}
 	if (result.code === 'already_undone') return redirectWithToast(back, { type: 'info', title: 'imports:toast.alreadyUndone' })
 	return redirectWithToast(back, { type: 'error', title: 'imports:toast.notFound' })
@@ -67,17 +75,31 @@ export default function ImportHistory({ loaderData }: Route.ComponentProps) {
 						<p className="text-sm text-muted-foreground">{t('history.empty')}</p>
 					) : (
 						// Headers and cells wrap, so that the nine columns and Undo fit a laptop's width; cards on a phone.
-						<Table data-testid="import-history" cards={HISTORY_COLUMNS.map((c) => t(`history.columns.${c}`))} className="[&_td]:whitespace-normal [&_th]:whitespace-normal">
+						<Table
+							data-testid="import-history"
+							cards={HISTORY_COLUMNS.map((c) => t(`history.columns.${c}`))}
+							className="[&_td]:whitespace-normal [&_th]:whitespace-normal"
+						>
 							<TableHeader>
 								<TableRow>
 									<TableHead scope="col">{t('history.columns.when')}</TableHead>
 									<TableHead scope="col">{t('history.columns.source')}</TableHead>
 									<TableHead scope="col">{t('history.columns.who')}</TableHead>
-									<TableHead scope="col" className="text-right">{t('history.columns.read')}</TableHead>
-									<TableHead scope="col" className="text-right">{t('history.columns.created')}</TableHead>
-									<TableHead scope="col" className="text-right">{t('history.columns.duplicates')}</TableHead>
-									<TableHead scope="col" className="text-right">{t('history.columns.ignored')}</TableHead>
-									<TableHead scope="col" className="text-right">{t('history.columns.failed')}</TableHead>
+									<TableHead scope="col" className="text-right">
+										{t('history.columns.read')}
+									</TableHead>
+									<TableHead scope="col" className="text-right">
+										{t('history.columns.created')}
+									</TableHead>
+									<TableHead scope="col" className="text-right">
+										{t('history.columns.duplicates')}
+									</TableHead>
+									<TableHead scope="col" className="text-right">
+										{t('history.columns.ignored')}
+									</TableHead>
+									<TableHead scope="col" className="text-right">
+										{t('history.columns.failed')}
+									</TableHead>
 									<TableHead scope="col">{t('history.columns.status')}</TableHead>
 								</TableRow>
 							</TableHeader>
@@ -91,8 +113,12 @@ export default function ImportHistory({ loaderData }: Route.ComponentProps) {
 										</TableCell>
 										<TableCell className={r.who ? 'card-meta' : 'card-hidden'}>{r.who ?? ''}</TableCell>
 										<TableCell className="text-right">{n(r.rowsRead)}</TableCell>
-										<TableCell className="text-right" data-testid="history-created">{n(r.created)}</TableCell>
-										<TableCell className="text-right" data-testid="history-duplicates">{n(r.duplicates)}</TableCell>
+										<TableCell className="text-right" data-testid="history-created">
+											{n(r.created)}
+										</TableCell>
+										<TableCell className="text-right" data-testid="history-duplicates">
+											{n(r.duplicates)}
+										</TableCell>
 										<TableCell className="text-right">{n(r.ignored)}</TableCell>
 										<TableCell className="text-right">{n(r.failed)}</TableCell>
 										<TableCell className="card-wide">
@@ -142,7 +168,12 @@ function ConfirmUndo({ batch, when }: { batch: { id: string; created: number }; 
 			<AppForm method="post">
 				<input type="hidden" name="intent" value="undo" />
 				<input type="hidden" name="batchId" value={batch.id} />
-				<SubmitButton intent="undo" label={t('history.confirmUndo.confirm')} pendingLabel={t('history.undoing')} className="bg-destructive text-white hover:bg-destructive/90" />
+				<SubmitButton
+					intent="undo"
+					label={t('history.confirmUndo.confirm')}
+					pendingLabel={t('history.undoing')}
+					className="bg-destructive text-white hover:bg-destructive/90"
+				/>
 			</AppForm>
 		</ConfirmCard>
 	)

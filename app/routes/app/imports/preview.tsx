@@ -45,20 +45,25 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 	if (intent === 'discard') {
 		const result = await discardImport(user.userId, params.batchId)
 		if (result.ok) return redirectWithToast('/app/transactions/import', { type: 'success', title: 'imports:toast.discarded' })
-		if (result.code === 'still_reading') return redirectWithToast(`/app/transactions/import/${params.batchId}`, { type: 'info', title: 'imports:toast.stillReading' })
-		if (result.code === 'already_committed') return redirectWithToast('/app/transactions/import/history', { type: 'info', title: 'imports:toast.alreadyCommitted' })
+		if (result.code === 'still_reading')
+			return redirectWithToast(`/app/transactions/import/${params.batchId}`, { type: 'info', title: 'imports:toast.stillReading' })
+		if (result.code === 'already_committed')
+			return redirectWithToast('/app/transactions/import/history', { type: 'info', title: 'imports:toast.alreadyCommitted' })
 		return redirectWithToast('/app/transactions/import', { type: 'error', title: 'imports:toast.notFound' })
 	}
 	if (intent !== 'commit') errorResponse(400, 'badRequest')
 	const token = form.get('progress')
 	const progressToken = isProgressToken(token) ? token : null
 	reportProgress(progressToken, organization.id, 'committing', 0)
-	const result = await commitImport(user.userId, params.batchId, (share) => reportProgress(progressToken, organization.id, 'committing', share))
+	const result = await commitImport(user.userId, params.batchId, (share) =>
+		reportProgress(progressToken, organization.id, 'committing', share),
+	)
 	reportProgress(progressToken, organization.id, 'done', 1)
 	const history = '/app/transactions/import/history'
 	if (!result.ok) {
 		if (result.code === 'already_committed') return redirectWithToast(history, { type: 'info', title: 'imports:toast.alreadyCommitted' })
-		if (result.code === 'still_reading') return redirectWithToast(`/app/transactions/import/${params.batchId}`, { type: 'info', title: 'imports:toast.stillReading' })
+		if (result.code === 'still_reading')
+			return redirectWithToast(`/app/transactions/import/${params.batchId}`, { type: 'info', title: 'imports:toast.stillReading' })
 		return redirectWithToast('/app/transactions/import', { type: 'error', title: 'imports:toast.notFound' })
 	}
 	const { counts } = result.batch
@@ -132,7 +137,11 @@ export default function ImportPreview({ loaderData }: Route.ComponentProps) {
 					</dl>
 					{counts.new_count > 0 ? (
 						<p className="text-sm">
-							{t('preview.match', { matched: n(counts.matched_count), review: n(counts.review_count), unmatched: n(counts.unmatched_count) })}
+							{t('preview.match', {
+								matched: n(counts.matched_count),
+								review: n(counts.review_count),
+								unmatched: n(counts.unmatched_count),
+							})}
 						</p>
 					) : null}
 					{batch.status === 'committing' ? (
@@ -146,7 +155,11 @@ export default function ImportPreview({ loaderData }: Route.ComponentProps) {
 						{batch.status === 'committing' ? (
 							<SubmitButton intent="commit" label={t('preview.continue')} pendingLabel={t('preview.committing')} />
 						) : counts.new_count > 0 ? (
-							<SubmitButton intent="commit" label={t('preview.commit', { count: counts.new_count, formatted: n(counts.new_count) })} pendingLabel={t('preview.committing')} />
+							<SubmitButton
+								intent="commit"
+								label={t('preview.commit', { count: counts.new_count, formatted: n(counts.new_count) })}
+								pendingLabel={t('preview.committing')}
+							/>
 						) : (
 							<p className="text-sm font-medium">{t('preview.nothing')}</p>
 						)}
@@ -173,7 +186,9 @@ export default function ImportPreview({ loaderData }: Route.ComponentProps) {
 							<h2>{t('preview.failuresTitle')}</h2>
 						</CardTitle>
 						{batch.failed > batch.failures.length ? (
-							<p className="text-sm text-muted-foreground">{t('preview.failuresMore', { shown: n(batch.failures.length), count: batch.failed })}</p>
+							<p className="text-sm text-muted-foreground">
+								{t('preview.failuresMore', { shown: n(batch.failures.length), count: batch.failed })}
+							</p>
 						) : null}
 					</CardHeader>
 					<CardContent>
@@ -190,7 +205,9 @@ export default function ImportPreview({ loaderData }: Route.ComponentProps) {
 									<TableRow key={f.line}>
 										<TableCell className="card-meta">{f.line}</TableCell>
 										<TableCell className="whitespace-normal card-title">{t(`reasons.${f.reason}`)}</TableCell>
-										<TableCell className={`font-mono text-xs break-all whitespace-normal ${f.value ? 'card-wide' : 'card-hidden'}`}>{f.value}</TableCell>
+										<TableCell className={`font-mono text-xs break-all whitespace-normal ${f.value ? 'card-wide' : 'card-hidden'}`}>
+											{f.value}
+										</TableCell>
 									</TableRow>
 								))}
 							</TableBody>
@@ -224,10 +241,14 @@ export default function ImportPreview({ loaderData }: Route.ComponentProps) {
 										<TableCell className="card-meta">{fmt.date(r.date)}</TableCell>
 										<TableCell className="card-subtitle">{r.payer}</TableCell>
 										<TableCell className="text-right card-title">{fmt.money(r.amount)}</TableCell>
-										<TableCell className={`font-mono text-xs ${r.externalId ? 'card-meta' : 'card-hidden'}`}>{r.externalId ?? ''}</TableCell>
+										<TableCell className={`font-mono text-xs ${r.externalId ? 'card-meta' : 'card-hidden'}`}>
+											{r.externalId ?? ''}
+										</TableCell>
 										<TableCell className="card-wide">
 											{t(`preview.states.${r.state}`)}
-											{r.state === 'new' ? ` · ${t(`preview.matches.${r.candidates === 1 ? 'matched' : r.candidates > 1 ? 'review' : 'unmatched'}`)}` : ''}
+											{r.state === 'new'
+												? ` · ${t(`preview.matches.${r.candidates === 1 ? 'matched' : r.candidates > 1 ? 'review' : 'unmatched'}`)}`
+												: ''}
 										</TableCell>
 									</TableRow>
 								))}
@@ -235,7 +256,13 @@ export default function ImportPreview({ loaderData }: Route.ComponentProps) {
 						</Table>
 						{batch.pages > 1 ? (
 							<div className="mt-4">
-								<TablePagination page={batch.page} pageSize={loaderData.previewRows} total={batch.payments} totalCapped={false} rowCount={rows.length} />
+								<TablePagination
+									page={batch.page}
+									pageSize={loaderData.previewRows}
+									total={batch.payments}
+									totalCapped={false}
+									rowCount={rows.length}
+								/>
 							</div>
 						) : null}
 					</CardContent>

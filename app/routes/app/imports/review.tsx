@@ -34,14 +34,23 @@ export async function action({ request, context }: Route.ActionArgs) {
 	const clientId = form.get('clientId')
 	const back = '/app/transactions/import/review'
 	if (!isUuid(transactionId)) return redirectWithToast(back, { type: 'error', title: 'imports:toast.transactionNotFound' })
-	if (typeof clientId !== 'string' || !(isUuid(clientId) || clientId === NEW_CLIENT)) return { transactionId, error: 'clientRequired' as const }
+	if (typeof clientId !== 'string' || !(isUuid(clientId) || clientId === NEW_CLIENT))
+		return { transactionId, error: 'clientRequired' as const }
 	const saveAlias = form.get('saveAlias') === 'on'
-	const result = await resolveReview(user.userId, organization.id, { transactionId, clientId: clientId === NEW_CLIENT ? null : clientId, saveAlias })
+	const result = await resolveReview(user.userId, organization.id, {
+		transactionId,
+		clientId: clientId === NEW_CLIENT ? null : clientId,
+		saveAlias,
+	})
 	if (!result.ok) {
 		if (result.error === 'clientExists') return { transactionId, error: 'clientExists' as const }
-		return redirectWithToast(back, { type: 'error', title: result.error === 'notFound' ? 'imports:toast.transactionNotFound' : 'imports:toast.clientNotFound' })
+		return redirectWithToast(back, {
+			type: 'error',
+			title: result.error === 'notFound' ? 'imports:toast.transactionNotFound' : 'imports:toast.clientNotFound',
+		})
 	}
-	if (saveAlias) return redirectWithToast(back, { type: 'success', title: 'imports:toast.resolvedAlias', values: { count: result.updated } })
+	if (saveAlias)
+		return redirectWithToast(back, { type: 'success', title: 'imports:toast.resolvedAlias', values: { count: result.updated } })
 	return redirectWithToast(back, { type: 'success', title: 'imports:toast.resolved' })
 }
 
@@ -66,7 +75,9 @@ export default function ReviewQueue({ loaderData, actionData }: Route.ComponentP
 								<TableRow>
 									<TableHead scope="col">{t('review.columns.date')}</TableHead>
 									<TableHead scope="col">{t('review.columns.payer')}</TableHead>
-									<TableHead scope="col" className="text-right">{t('review.columns.amount')}</TableHead>
+									<TableHead scope="col" className="text-right">
+										{t('review.columns.amount')}
+									</TableHead>
 									<TableHead scope="col">{t('review.columns.why')}</TableHead>
 									<TableHead scope="col">{t('review.columns.client')}</TableHead>
 								</TableRow>
@@ -77,21 +88,15 @@ export default function ReviewQueue({ loaderData, actionData }: Route.ComponentP
 									const others = clients.filter((c) => !r.candidates.includes(c.id))
 									return (
 										<TableRow key={r.id} data-testid="review-row">
-											<TableCell className="card-meta">
-												{fmt.date(r.date)}
-											</TableCell>
+											<TableCell className="card-meta">{fmt.date(r.date)}</TableCell>
 											<TableCell className="card-subtitle">
 												<div className="font-medium" data-testid="review-payer">
 													{r.payer}
 												</div>
 												<div className="text-xs text-muted-foreground">{t(`transactions:methods.${r.method}`)}</div>
 											</TableCell>
-											<TableCell className="text-right card-title">
-												{fmt.money(r.amount)}
-											</TableCell>
-											<TableCell className="card-meta">
-												{t(`review.why.${r.category}`)}
-											</TableCell>
+											<TableCell className="text-right card-title">{fmt.money(r.amount)}</TableCell>
+											<TableCell className="card-meta">{t(`review.why.${r.category}`)}</TableCell>
 											<TableCell className="card-wide">
 												<AppForm method="post" className="grid gap-2">
 													<input type="hidden" name="transactionId" value={r.id} />
@@ -107,7 +112,9 @@ export default function ReviewQueue({ loaderData, actionData }: Route.ComponentP
 														>
 															<option value="">{t('review.chooseClient')}</option>
 															{/* No client has the payer's name: one click makes it (several would be yet another namesake). */}
-															{r.candidates.length === 0 ? <option value={NEW_CLIENT}>{t('review.newClient', { payer: r.payer })}</option> : null}
+															{r.candidates.length === 0 ? (
+																<option value={NEW_CLIENT}>{t('review.newClient', { payer: r.payer })}</option>
+															) : null}
 															{r.candidates.length > 0 ? (
 																<optgroup label={t('review.likely')}>
 																	{r.candidates.map((id) => (

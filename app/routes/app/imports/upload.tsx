@@ -44,7 +44,10 @@ export async function action({ request, context }: Route.ActionArgs) {
 		const signature = form.get('signature')
 		if (typeof signature !== 'string' || !signature || signature.length > 2000) errorResponse(400, 'badRequest')
 		const forgotten = await forgetMapping(user.userId, organization.id, signature)
-		return redirectWithToast('/app/transactions/import', forgotten ? { type: 'success', title: 'imports:mappings.forgotten' } : { type: 'info', title: 'imports:mappings.gone' })
+		return redirectWithToast(
+			'/app/transactions/import',
+			forgotten ? { type: 'success', title: 'imports:mappings.forgotten' } : { type: 'info', title: 'imports:mappings.gone' },
+		)
 	}
 	if (intent !== 'upload' && intent !== 'map') errorResponse(400, 'badRequest')
 	const outcome = await handleUpload(form, user, organization.id)
@@ -64,7 +67,11 @@ export default function ImportUpload({ loaderData, actionData }: Route.Component
 				<MappingForm mapping={mapping} token={token} />
 			) : (
 				<>
-					<UploadForm error={actionData?.error ?? (loaderData.tooLarge ? 'tooLarge' : null)} blocking={actionData?.blocking ?? null} token={token} />
+					<UploadForm
+						error={actionData?.error ?? (loaderData.tooLarge ? 'tooLarge' : null)}
+						blocking={actionData?.blocking ?? null}
+						token={token}
+					/>
 					{loaderData.mappings.length > 0 ? <SavedMappings mappings={loaderData.mappings} /> : null}
 				</>
 			)}
@@ -82,7 +89,12 @@ function UploadForm({ error, blocking, token }: { error: UploadError | null; blo
 			<CardContent>
 				<AppForm method="post" encType="multipart/form-data" className="grid max-w-xl gap-4">
 					<input type="hidden" name="progress" value={token} />
-					<Field label={t('upload.label')} htmlFor="import-file" error={error ? t(`fileErrors.${error}`, limits) : undefined} errorId="import-file-error">
+					<Field
+						label={t('upload.label')}
+						htmlFor="import-file"
+						error={error ? t(`fileErrors.${error}`, limits) : undefined}
+						errorId="import-file-error"
+					>
 						<Input
 							id="import-file"
 							name="file"
@@ -147,7 +159,13 @@ function MappingForm({ mapping, token }: { mapping: MappingStep; token: string }
 					{MAPPED.map((key) => {
 						const error = mapping.errors?.[key] ? t('mapping.required') : undefined
 						return (
-							<Field key={key} label={t(key === 'description' ? 'mapping.description_column' : `mapping.${key}`)} htmlFor={`map-${key}`} error={error} errorId={`map-${key}-error`}>
+							<Field
+								key={key}
+								label={t(key === 'description' ? 'mapping.description_column' : `mapping.${key}`)}
+								htmlFor={`map-${key}`}
+								error={error}
+								errorId={`map-${key}-error`}
+							>
 								<NativeSelect
 									id={`map-${key}`}
 									name={key}
@@ -210,8 +228,8 @@ function SavedMappings({ mappings }: { mappings: SavedMapping[] }) {
 							<div className="grid min-w-0 gap-1">
 								<p className="font-medium break-words">{m.columns.join(' · ')}</p>
 								<p className="break-words text-muted-foreground">
-									{t('mappings.summary', { date: m.date, amount: m.amount, payer: m.payer })} · {t(m.dateOrder === 'dmy' ? 'mapping.dayFirst' : 'mapping.monthFirst')} ·{' '}
-									{t(`transactions:methods.${m.method}`)}
+									{t('mappings.summary', { date: m.date, amount: m.amount, payer: m.payer })} ·{' '}
+									{t(m.dateOrder === 'dmy' ? 'mapping.dayFirst' : 'mapping.monthFirst')} · {t(`transactions:methods.${m.method}`)}
 								</p>
 							</div>
 							<AppForm method="post">

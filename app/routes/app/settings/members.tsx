@@ -5,7 +5,14 @@ import { data, useLocation } from 'react-router'
 import { Link } from '#app/components/link.tsx'
 import { z } from 'zod'
 import { refuseNonOwner, requireRole } from '#app/.server/auth/session.ts'
-import { changeRole, inviteMember, listInvitations, listMembers, removeMember, revokeInvitation } from '#app/.server/organizations/members.ts'
+import {
+	changeRole,
+	inviteMember,
+	listInvitations,
+	listMembers,
+	removeMember,
+	revokeInvitation,
+} from '#app/.server/organizations/members.ts'
 import { allowEvent } from '#app/.server/rate-limit.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { AppForm } from '#app/components/forms/app-form.tsx'
@@ -44,7 +51,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 const rowSchema = z.object({ userId: z.uuid(), role: z.enum(ROLES).optional() })
 
-const CHANGE_ERRORS = { not_owner: 'ownerOnly', last_owner: 'lastOwner', not_found: 'notFound', already_member: 'alreadyMember', already_invited: 'alreadyInvited' } as const
+const CHANGE_ERRORS = {
+	not_owner: 'ownerOnly',
+	last_owner: 'lastOwner',
+	not_found: 'notFound',
+	already_member: 'alreadyMember',
+	already_invited: 'alreadyInvited',
+} as const
 
 export async function action({ request, context }: Route.ActionArgs) {
 	const { user, organization } = requireRole(context, ...MEMBER_MANAGERS)
@@ -90,7 +103,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 			if (!parsed.success) return errorResponse(400, 'badRequest')
 			const result = await removeMember(actor, organization.id, parsed.data.userId)
 			if (!result.ok) return refused(result.code)
-			if (parsed.data.userId === user.userId) return redirectWithToast('/app/dashboard', { type: 'success', title: 'settings:members.left' })
+			if (parsed.data.userId === user.userId)
+				return redirectWithToast('/app/dashboard', { type: 'success', title: 'settings:members.left' })
 			return redirectWithToast(HERE, { type: 'success', title: 'settings:members.removed' })
 		}
 		case 'revoke': {
@@ -141,7 +155,10 @@ export default function MembersTab({ loaderData, actionData }: Route.ComponentPr
 												{m.avatarUrl ? (
 													<img src={m.avatarUrl} alt="" width={28} height={28} className="size-7 rounded-full object-cover" />
 												) : (
-													<span aria-hidden="true" className="flex size-7 items-center justify-center rounded-full bg-muted text-xs font-semibold">
+													<span
+														aria-hidden="true"
+														className="flex size-7 items-center justify-center rounded-full bg-muted text-xs font-semibold"
+													>
 														{name.slice(0, 1).toUpperCase()}
 													</span>
 												)}
@@ -151,9 +168,7 @@ export default function MembersTab({ loaderData, actionData }: Route.ComponentPr
 												</span>
 											</div>
 										</TableCell>
-										<TableCell className="card-wide">
-											{m.email}
-										</TableCell>
+										<TableCell className="card-wide">{m.email}</TableCell>
 										<TableCell className="card-subtitle">
 											<Badge variant={m.role === 'owner' ? 'default' : 'secondary'}>{tc(`roles.${m.role}`)}</Badge>
 										</TableCell>
@@ -187,7 +202,10 @@ export default function MembersTab({ loaderData, actionData }: Route.ComponentPr
 														</Button>
 													) : (
 														<Button asChild size="sm" variant="ghost">
-															<Link to={`${HERE}?${new URLSearchParams({ remove: m.userId })}`} aria-label={t('members.removeOf', { name })}>
+															<Link
+																to={`${HERE}?${new URLSearchParams({ remove: m.userId })}`}
+																aria-label={t('members.removeOf', { name })}
+															>
 																{t('members.remove')}
 															</Link>
 														</Button>
@@ -203,7 +221,12 @@ export default function MembersTab({ loaderData, actionData }: Route.ComponentPr
 				</CardContent>
 			</Card>
 			{/* A new page after each answer: the fields show what was saved, not what was typed. */}
-			<InviteCard key={location.key} grantable={grantable} invitations={invitations} lastResult={actionData && 'invite' in actionData ? actionData.invite : undefined} />
+			<InviteCard
+				key={location.key}
+				grantable={grantable}
+				invitations={invitations}
+				lastResult={actionData && 'invite' in actionData ? actionData.invite : undefined}
+			/>
 		</div>
 	)
 }
@@ -239,7 +262,12 @@ function InviteCard({
 			<CardContent className="grid gap-6">
 				<AppForm method="post" {...getFormProps(form)} noValidate className="grid gap-4 sm:grid-cols-[1fr_auto_auto] sm:items-end">
 					<input type="hidden" name="intent" value="invite" />
-					<Field label={t('members.invite.email')} htmlFor={fields.email.id} errorId={fields.email.errorId} error={firstError(fields.email.errors) ? t(`errors.${firstError(fields.email.errors)}`) : undefined}>
+					<Field
+						label={t('members.invite.email')}
+						htmlFor={fields.email.id}
+						errorId={fields.email.errorId}
+						error={firstError(fields.email.errors) ? t(`errors.${firstError(fields.email.errors)}`) : undefined}
+					>
 						<Input {...getInputProps(fields.email, { type: 'email' })} autoComplete="off" />
 					</Field>
 					<Field label={t('members.invite.role')} htmlFor={fields.role.id}>
@@ -260,7 +288,8 @@ function InviteCard({
 							{invitations.map((i) => (
 								<li key={i.id} className="flex flex-wrap items-center justify-between gap-2 rounded-md border p-2 text-sm">
 									<span>
-										{i.email} · {tc(`roles.${i.role}`)} · <span className="text-muted-foreground">{t('members.invite.expires', { date: fmt.date(i.expiresAt) })}</span>
+										{i.email} · {tc(`roles.${i.role}`)} ·{' '}
+										<span className="text-muted-foreground">{t('members.invite.expires', { date: fmt.date(i.expiresAt) })}</span>
 									</span>
 									<AppForm method="post">
 										<input type="hidden" name="intent" value="revoke" />
@@ -279,7 +308,13 @@ function InviteCard({
 	)
 }
 
-function ConfirmRemove({ member, organization }: { member: { userId: string; fullName: string | null; email: string | null }; organization: string }) {
+function ConfirmRemove({
+	member,
+	organization,
+}: {
+	member: { userId: string; fullName: string | null; email: string | null }
+	organization: string
+}) {
 	const { t } = useTranslation('settings')
 	return (
 		<ConfirmCard

@@ -78,7 +78,10 @@ async function saveOrganization({ user, organization, formData }: Intent) {
 	const saved = await updateOrganization(user.userId, organization.id, submission.value)
 	if (!saved.ok) {
 		if (saved.code === 'not_found') return errorResponse(404, 'notFound')
-		return data({ organization: submission.reply({ fieldErrors: { slug: [saved.code === 'slug_taken' ? 'slugTaken' : 'slugInvalid'] } }) }, { status: 400 })
+		return data(
+			{ organization: submission.reply({ fieldErrors: { slug: [saved.code === 'slug_taken' ? 'slugTaken' : 'slugInvalid'] } }) },
+			{ status: 400 },
+		)
 	}
 	return redirectWithToast(HERE, { type: 'success', title: 'settings:organization.saved' })
 }
@@ -93,11 +96,20 @@ async function uploadLogo({ user, organization, formData }: Intent) {
 					return null
 				})
 			: ({ ok: false, code: 'invalid_type' } as const)
-	if (!result) return redirectWithToast(HERE, { type: 'error', title: 'settings:branding.logoFailed.title', description: 'settings:branding.logoFailed.description' })
+	if (!result)
+		return redirectWithToast(HERE, {
+			type: 'error',
+			title: 'settings:branding.logoFailed.title',
+			description: 'settings:branding.logoFailed.description',
+		})
 	if (!result.ok) {
 		if (result.code === 'not_found') return errorResponse(404, 'notFound')
 		const key = pictureRefusalKey(result.code)
-		return redirectWithToast(HERE, { type: 'error', title: `settings:avatar.${key}.title`, description: `settings:avatar.${key}.description` })
+		return redirectWithToast(HERE, {
+			type: 'error',
+			title: `settings:avatar.${key}.title`,
+			description: `settings:avatar.${key}.description`,
+		})
 	}
 	return redirectWithToast(HERE, { type: 'success', title: 'settings:branding.logoUpdated' })
 }
@@ -129,9 +141,18 @@ export default function OrganizationTab({ loaderData, actionData }: Route.Compon
 	const owner = isOwner(loaderData.role)
 	return (
 		<div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
-			<OrganizationCard {...loaderData} owner={owner} lastResult={actionData && 'organization' in actionData ? actionData.organization : undefined} />
+			<OrganizationCard
+				{...loaderData}
+				owner={owner}
+				lastResult={actionData && 'organization' in actionData ? actionData.organization : undefined}
+			/>
 			<div className="grid content-start gap-6">
-				{owner ? <BrandingCard settings={loaderData.settings} lastResult={actionData && 'branding' in actionData ? actionData.branding : undefined} /> : null}
+				{owner ? (
+					<BrandingCard
+						settings={loaderData.settings}
+						lastResult={actionData && 'branding' in actionData ? actionData.branding : undefined}
+					/>
+				) : null}
 				<LeaveCard organizationName={loaderData.settings.name} />
 				{owner ? <DangerZone error={actionData && 'deleteError' in actionData ? actionData.deleteError : undefined} /> : null}
 			</div>

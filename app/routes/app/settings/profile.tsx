@@ -73,7 +73,9 @@ async function saveProfile({ user, formData }: Intent) {
 	if (submission.status !== 'success') return data({ profile: submission.reply() }, { status: 400 })
 	const saved = await updateProfile(user.userId, submission.value)
 	if (!saved.ok) return data({ profile: submission.reply({ fieldErrors: { username: ['usernameTaken'] } }) }, { status: 400 })
-	const headers = new Headers({ 'set-cookie': await languageCookie.serialize(submission.value.preferredLanguage, { secure: secureCookies() }) })
+	const headers = new Headers({
+		'set-cookie': await languageCookie.serialize(submission.value.preferredLanguage, { secure: secureCookies() }),
+	})
 	return redirectWithToast(HERE, { type: 'success', title: 'settings:profile.saved' }, { headers })
 }
 
@@ -107,18 +109,27 @@ async function changeEmail({ request, context, user, formData }: Intent) {
 async function uploadAvatar({ user, formData }: Intent) {
 	const file = formData.get('avatar')
 	if (!(file instanceof File) || file.size === 0) {
-		return redirectWithToast(HERE, { type: 'error', title: 'settings:avatar.invalidType.title', description: 'settings:avatar.invalidType.description' })
+		return redirectWithToast(HERE, {
+			type: 'error',
+			title: 'settings:avatar.invalidType.title',
+			description: 'settings:avatar.invalidType.description',
+		})
 	}
 	const result = await setAvatar(user.userId, file).catch((error: unknown) => {
 		logError(error, { event: 'avatar_upload_failed' })
 		return null
 	})
-	const failed = () => redirectWithToast(HERE, { type: 'error', title: 'settings:avatar.failed.title', description: 'settings:avatar.failed.description' })
+	const failed = () =>
+		redirectWithToast(HERE, { type: 'error', title: 'settings:avatar.failed.title', description: 'settings:avatar.failed.description' })
 	if (!result) return failed()
 	if (!result.ok) {
 		if (result.code === 'not_found') return failed()
 		const key = pictureRefusalKey(result.code)
-		return redirectWithToast(HERE, { type: 'error', title: `settings:avatar.${key}.title`, description: `settings:avatar.${key}.description` })
+		return redirectWithToast(HERE, {
+			type: 'error',
+			title: `settings:avatar.${key}.title`,
+			description: `settings:avatar.${key}.description`,
+		})
 	}
 	return redirectWithToast(HERE, { type: 'success', title: 'settings:avatar.updated' })
 }
@@ -143,7 +154,8 @@ async function changePassword({ request, context, user, formData }: Intent) {
 		...clientMeta(request, context),
 	})
 	if (!changed.ok) {
-		const fieldErrors: Record<string, string[]> = changed.code === 'wrong_password' ? { currentPassword: ['currentPasswordWrong'] } : { newPassword: ['passwordRefused'] }
+		const fieldErrors: Record<string, string[]> =
+			changed.code === 'wrong_password' ? { currentPassword: ['currentPasswordWrong'] } : { newPassword: ['passwordRefused'] }
 		return data({ password: submission.reply({ fieldErrors, hideFields: PASSWORD_FIELDS }) }, { status: 400 })
 	}
 	return redirectWithToast(HERE, { type: 'success', title: 'settings:password.updated' }, { headers: changed.headers })

@@ -18,7 +18,11 @@ export function labelled(text: string, labels: string[]): string | null {
 		if (!match) continue
 		const same = match[1]!.trim()
 		if (same) return same
-		const after = text.slice(match.index + match[0].length).split('\n').map((l) => l.trim()).find((l) => l !== '')
+		const after = text
+			.slice(match.index + match[0].length)
+			.split('\n')
+			.map((l) => l.trim())
+			.find((l) => l !== '')
 		if (after) return after
 	}
 	return null
@@ -26,7 +30,10 @@ export function labelled(text: string, labels: string[]): string | null {
 
 /** A payer's name as written, tidied: spaces collapsed, trailing punctuation dropped. */
 export function name(text: string | undefined | null): string | null {
-	const value = (text ?? '').replace(/\s+/g, ' ').replace(/[.,:;!]+$/, '').trim()
+	const value = (text ?? '')
+		.replace(/\s+/g, ' ')
+		.replace(/[.,:;!]+$/, '')
+		.trim()
 	return value.length > 0 && value.length <= 200 ? value : null
 }
 

@@ -81,10 +81,17 @@ export function unwrapForwarded(notice: Notice): Notice | null {
 	const parsed = date ? new Date(date.replace(/ at /i, ' ')) : null
 	return {
 		from: address,
-		fromName: from.replace(/<[^>]+>/, '').replace(/"/g, '').trim(),
+		fromName: from
+			.replace(/<[^>]+>/, '')
+			.replace(/"/g, '')
+			.trim(),
 		subject: headers.subject ?? '',
 		date: parsed && !Number.isNaN(parsed.getTime()) ? parsed : notice.date,
-		text: lines.slice(i).map((l) => l.replace(/^>\s?/, '')).join('\n').trim(),
+		text: lines
+			.slice(i)
+			.map((l) => l.replace(/^>\s?/, ''))
+			.join('\n')
+			.trim(),
 		messageId: notice.messageId,
 		// The forwarded copy carries no verdict of its own; the owner's message was checked.
 		authResults: null,

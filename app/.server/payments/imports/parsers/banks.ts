@@ -50,13 +50,19 @@ export function parseChase(header: string[], records: Rec[]): ParsedRow[] {
 		if (type === 'QUICKPAY_CREDIT') {
 			const z = zelle(description)
 			rows.push(
-				paymentRow(line, { ...base, payer: z?.payer ?? '', description: z?.memo || description, externalId: z?.id }, { method: 'Zelle', provider: 'chase' }),
+				paymentRow(
+					line,
+					{ ...base, payer: z?.payer ?? '', description: z?.memo || description, externalId: z?.id },
+					{ method: 'Zelle', provider: 'chase' },
+				),
 			)
 			continue
 		}
 		const w = get(fields, 'details').toUpperCase() === 'CREDIT' ? wire(description) : null
 		if (w) {
-			rows.push(paymentRow(line, { ...base, payer: w.payer, description, externalId: w.id }, { method: 'Wire Transfer', provider: 'chase' }))
+			rows.push(
+				paymentRow(line, { ...base, payer: w.payer, description, externalId: w.id }, { method: 'Wire Transfer', provider: 'chase' }),
+			)
 			continue
 		}
 		rows.push({ line, kind: 'ignored', reason: amount.trim().startsWith('-') ? 'outgoing' : 'notReceived' })
@@ -77,7 +83,13 @@ export function parseBofa(header: string[], records: Rec[]): ParsedRow[] {
 		const base = { date: get(fields, 'date'), amount }
 		const z = /zelle (?:payment|transfer) from/i.test(description) ? zelle(description) : null
 		if (z) {
-			rows.push(paymentRow(line, { ...base, payer: z.payer, description: z.memo || description, externalId: z.id }, { method: 'Zelle', provider: 'bofa' }))
+			rows.push(
+				paymentRow(
+					line,
+					{ ...base, payer: z.payer, description: z.memo || description, externalId: z.id },
+					{ method: 'Zelle', provider: 'bofa' },
+				),
+			)
 			continue
 		}
 		const w = amount.trim().startsWith('-') ? null : wire(description)

@@ -53,14 +53,7 @@ export type NormalizedPayment = {
 
 export type IgnoreReason = 'outgoing' | 'notReceived' | 'notCompleted' | 'memo' | 'summary'
 export type FailReason =
-	| 'amountInvalid'
-	| 'amountMissing'
-	| 'dateInvalid'
-	| 'payerMissing'
-	| 'currency'
-	| 'idMissing'
-	| 'tooLong'
-	| 'methodInvalid'
+	'amountInvalid' | 'amountMissing' | 'dateInvalid' | 'payerMissing' | 'currency' | 'idMissing' | 'tooLong' | 'methodInvalid'
 
 export type ParsedRow =
 	| { line: number; kind: 'payment'; payment: NormalizedPayment }
@@ -80,7 +73,13 @@ export type ParseResult =
 export type Rec = { fields: string[]; line: number }
 
 // max_record_size: a record longer than a line may be is an error (not CSV), never one long read.
-const CSV_OPTIONS = { bom: true, relax_column_count: true, skip_empty_lines: true, info: true, max_record_size: MAX_IMPORT_LINE_CHARS } as const
+const CSV_OPTIONS = {
+	bom: true,
+	relax_column_count: true,
+	skip_empty_lines: true,
+	info: true,
+	max_record_size: MAX_IMPORT_LINE_CHARS,
+} as const
 type RawRecord = { record: string[]; info: { lines: number } }
 
 function toRec({ record, info }: RawRecord): Rec | null {
@@ -235,7 +234,11 @@ export function headerIndex(fields: string[]) {
 }
 
 export function normalizeHeader(name: string) {
-	return name.replace(/^\uFEFF/, '').trim().toLowerCase().replace(/\s+/g, ' ')
+	return name
+		.replace(/^\uFEFF/, '')
+		.trim()
+		.toLowerCase()
+		.replace(/\s+/g, ' ')
 }
 
 /** Whether a header row has every named column. */

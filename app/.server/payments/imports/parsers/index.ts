@@ -10,13 +10,14 @@ export * from './common.ts'
 export { genericMappingSchema, headerSignature, type GenericMapping } from './generic.ts'
 
 /** The known layouts, tried in this order on each of the first lines until one fits. */
-const LAYOUTS: { source: Exclude<FileSource, 'generic'>; fits: (f: string[]) => boolean; parse: (h: string[], r: Rec[]) => ParsedRow[] }[] = [
-	{ source: 'venmo', fits: isVenmoHeader, parse: parseVenmo },
-	{ source: 'paypal', fits: isPaypalHeader, parse: parsePaypal },
-	{ source: 'cashapp', fits: isCashappHeader, parse: parseCashapp },
-	{ source: 'chase', fits: isChaseHeader, parse: parseChase },
-	{ source: 'bofa', fits: isBofaHeader, parse: parseBofa },
-]
+const LAYOUTS: { source: Exclude<FileSource, 'generic'>; fits: (f: string[]) => boolean; parse: (h: string[], r: Rec[]) => ParsedRow[] }[] =
+	[
+		{ source: 'venmo', fits: isVenmoHeader, parse: parseVenmo },
+		{ source: 'paypal', fits: isPaypalHeader, parse: parsePaypal },
+		{ source: 'cashapp', fits: isCashappHeader, parse: parseCashapp },
+		{ source: 'chase', fits: isChaseHeader, parse: parseChase },
+		{ source: 'bofa', fits: isBofaHeader, parse: parseBofa },
+	]
 
 /** How far down a file its header may be (Bank of America's summary block is ~6 lines). */
 const HEADER_SEARCH_LINES = 15
