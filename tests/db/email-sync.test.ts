@@ -10,7 +10,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { asSystem, asUser, sql } from '#app/.server/db/index.ts'
 import { dueSyncKeys, emailSyncJob, listSyncRuns, syncMailbox, syncToast } from '#app/.server/payments/email-sync/sync.ts'
-import { onImportCommitted, undoImport, type CommittedBatch } from '#app/.server/payments/imports/pipeline.ts'
+import { importPayments, onImportCommitted, undoImport, type CommittedBatch } from '#app/.server/payments/imports/pipeline.ts'
 import { connectImap, saveConnection } from '#app/.server/payments/email-sync/connections.ts'
 import { runDueJobs } from '#app/.server/scheduler.ts'
 import { startHostileServer } from '#tests/support/hostile-servers.ts'
@@ -98,11 +98,11 @@ describe('syncing the connected mailbox', () => {
 			ok: true,
 			runId: expect.any(String),
 			batchId: expect.any(String),
-			counts: { read: 21, created: 12, duplicates: 0, ignored: 7, unreadable: 2, errors: 0 },
+			counts: { read: 26, created: 16, duplicates: 0, ignored: 7, unreadable: 3, errors: 0 },
 			more: false,
 		})
 		const rows = await transactions(owner.orgId)
-		expect(rows).toHaveLength(12)
+		expect(rows).toHaveLength(16)
 		expect(rows.every((r) => r.import_source === 'email' && r.import_batch_id === (first.ok && first.batchId))).toBe(true)
 		// The two Bank of America notices alike in all but their message: two payments.
 		expect(rows.filter((r) => r.raw_payer === 'Mary Jones' && Number(r.amount) === 60)).toHaveLength(2)
@@ -114,7 +114,7 @@ describe('syncing the connected mailbox', () => {
 		expect(state.credential!.last_sync).not.toBeNull()
 
 		const batch = await asSystem((trx) => trx.selectFrom('import_batches').selectAll().where('organization_id', '=', owner.orgId).execute())
-		expect(batch).toMatchObject([{ source: 'email', status: 'committed', created_count: 12 }])
+		expect(batch).toMatchObject([{ source: 'email', status: 'committed', created_count: 16 }])
 
 		const second = await syncMailbox(owner.orgId, { trigger: 'schedule', mailbox: owner.mailbox })
 		expect(second).toMatchObject({ ok: true, batchId: null, counts: { read: 0, created: 0 } })
@@ -122,10 +122,10 @@ describe('syncing the connected mailbox', () => {
 		await imap.appendMessage(fixture('12-td-zelle.eml').toString().replace('TDZ84736251', 'TDZ99999999'), { mailbox: owner.mailbox })
 		const third = await syncMailbox(owner.orgId, { trigger: 'button', userId: owner.userId, mailbox: owner.mailbox })
 		expect(third).toMatchObject({ ok: true, counts: { read: 1, created: 1, duplicates: 0 } })
-		expect(await transactions(owner.orgId)).toHaveLength(13)
+		expect(await transactions(owner.orgId)).toHaveLength(17)
 		stop()
 		expect(committed.map((b) => [b.source, b.counts.created])).toEqual([
-			['email', 12],
+			['email', 16],
 			['email', 1],
 		])
 
@@ -136,7 +136,7 @@ describe('syncing the connected mailbox', () => {
 		expect(runs.map((r) => [r.trigger, r.status, r.counts.created])).toEqual([
 			['button', 'succeeded', 1],
 			['schedule', 'succeeded', 0],
-			['button', 'succeeded', 12],
+			['button', 'succeeded', 16],
 		])
 		expect(runs[2]!.unreadable).toEqual([
 			{
@@ -151,6 +151,12 @@ describe('syncing the connected mailbox', () => {
 				date: expect.stringMatching(/^2026-11-20T/),
 				reason: 'not_understood',
 			},
+			{
+				subject: 'You received a Zelle payment',
+				sender: 'pncalerts@pnc.com',
+				date: expect.stringMatching(/^2026-11-21T/),
+				reason: 'not_understood',
+			},
 		])
 		// Another organization sees none of it.
 		const stranger = await createUser('Stranger')
@@ -161,7 +167,7 @@ describe('syncing the connected mailbox', () => {
 		})
 
 		// Undo from the import history removes the first run's payments.
-		expect(await undoImport(owner.userId, (first.ok && first.batchId) as string)).toEqual({ ok: true, removed: 12 })
+		expect(await undoImport(owner.userId, (first.ok && first.batchId) as string)).toEqual({ ok: true, removed: 16 })
 		expect(await transactions(owner.orgId)).toHaveLength(1)
 	})
 
@@ -430,5 +436,55 @@ describe('syncing the connected mailbox', () => {
 		} finally {
 			await new Promise<void>((resolve) => server.close(() => resolve()))
 		}
+	})
+})
+
+describe('one payment from two sources is one transaction', () => {
+	// Cash App's CSV writes its ids in lower case (leonardobazico/ynab-converter's README shows its
+	// header and rows); its mail writes the same id upper-cased ("Identifier #D2K9QX7").
+	const CASHAPP_CSV = [
+		'"Transaction ID","Date","Transaction Type","Currency","Amount","Fee","Net Amount","Asset Type","Asset Price","Asset Amount","Status","Notes","Name of sender/receiver","Account"',
+		'"d2k9qx7","2026-11-20 15:04:05 EST","Received P2P","USD","$40","$0","$40","","","","PAYMENT DEPOSITED","Haircut","Ana Silva","Visa Debit 0987"',
+	].join('\n')
+	// Chase's statement line of the Zelle payment whose notice is 08-chase-zelle.eml: the same transaction number.
+	const CHASE_CSV = [
+		'Details,Posting Date,Description,Amount,Type,Balance,Check or Slip #',
+		'CREDIT,11/20/2026,Zelle payment from JOHN SMITH 21874563210,1250.00,QUICKPAY_CREDIT,6250.00,,',
+	].join('\n')
+
+	async function importFile(owner: TestUser, file: string) {
+		const result = await importPayments({ organizationId: owner.orgId, userId: owner.userId, file })
+		if (!result.ok || result.status !== 'committed') throw new Error(`not imported: ${JSON.stringify(result)}`)
+		return result.batch.counts
+	}
+
+	test('a notice synced, then the CSV with the same payment imported: the file finds it already recorded', async () => {
+		const owner = await connectedOwner(['04-cashapp-base64.eml', '08-chase-zelle.eml'])
+		expect(await syncMailbox(owner.orgId, { trigger: 'button', userId: owner.userId, mailbox: owner.mailbox })).toMatchObject({
+			ok: true,
+			counts: { created: 2 },
+		})
+		expect(await importFile(owner, CASHAPP_CSV)).toMatchObject({ created: 0, duplicates: 1 })
+		expect(await importFile(owner, CHASE_CSV)).toMatchObject({ created: 0, duplicates: 1 })
+		const rows = await transactions(owner.orgId)
+		expect(rows.map((r) => [r.payment_method, Number(r.amount), r.import_source]).sort()).toEqual([
+			['CashApp', 40, 'email'],
+			['Zelle', 1250, 'email'],
+		])
+	})
+
+	test('the CSV imported, then the notice of the same payment synced: the sync finds it already recorded', async () => {
+		const owner = await connectedOwner(['04-cashapp-base64.eml', '08-chase-zelle.eml'])
+		expect(await importFile(owner, CASHAPP_CSV)).toMatchObject({ created: 1 })
+		expect(await importFile(owner, CHASE_CSV)).toMatchObject({ created: 1 })
+		expect(await syncMailbox(owner.orgId, { trigger: 'button', userId: owner.userId, mailbox: owner.mailbox })).toMatchObject({
+			ok: true,
+			counts: { read: 2, created: 0, duplicates: 2 },
+		})
+		const rows = await transactions(owner.orgId)
+		expect(rows.map((r) => [r.external_id, r.import_source]).sort()).toEqual([
+			['21874563210', 'chase'],
+			['d2k9qx7', 'cashapp'],
+		])
 	})
 })

@@ -255,15 +255,48 @@ function hashedPayer(payer: string) {
 }
 
 /**
- * The dedupe key of each payment in turn: its provider's id, else the key its channel gave it
- * (a mail notice's message id), else a content hash plus its occurrence in the file, so two
- * real identical payments on one day are both kept.
+ * The dedupe key of each payment in turn: its provider's id (`idKey`), else the key its
+ * channel gave it (a mail notice's message id), else a content hash plus its occurrence in the
+ * file, so two real identical payments on one day are both kept.
  */
 export class ImportKeys {
+	/**
+	 * The providers whose ids mean the same whatever their case: Cash App's CSV writes `rmgsrz`
+	 * where its mail writes `#RMGSRZ`, the banks' Zelle and wire references are read upper-cased
+	 * from a notice and as written from a statement (every bank's, whether its statement or its
+	 * notices are read yet or not), PayPal's ids are upper-case and Venmo's are digits. A generic
+	 * CSV's ids are the user's own column: they are kept as written.
+	 */
+	static readonly CASE_BLIND_PROVIDERS: ReadonlySet<string> = new Set([
+		'venmo',
+		'paypal',
+		'cashapp',
+		'chase',
+		'bofa',
+		'capitalone',
+		'td',
+		'wellsfargo',
+		'navyfederal',
+		'usbank',
+		'pnc',
+		'citi',
+		'truist',
+	])
+
+	/**
+	 * The dedupe key of a provider's id, `id:<provider>:<id>`, the id upper-cased where the
+	 * provider's ids are blind to case, so the same payment read from a notice and from a CSV is
+	 * one key. Migration 20261204020000_case_blind_import_keys.sql gave the keys stored before
+	 * this rule the same form (the SQL there lists the same providers).
+	 */
+	static idKey(provider: string, externalId: string): string {
+		return `id:${provider}:${ImportKeys.CASE_BLIND_PROVIDERS.has(provider) ? externalId.toUpperCase() : externalId}`
+	}
+
 	#seen = new Map<string, number>()
 
 	next(p: NormalizedPayment): string {
-		if (p.externalId) return `id:${p.provider}:${p.externalId}`
+		if (p.externalId) return ImportKeys.idKey(p.provider, p.externalId)
 		if (p.dedupeKey) return p.dedupeKey
 		const content = [p.date, p.amount, hashedPayer(p.payer), (p.description ?? '').trim().toLowerCase(), p.method].join('\u001f')
 		const hash = createHash('sha256').update(content).digest('base64url')

@@ -28,10 +28,41 @@ export function labelled(text: string, labels: string[]): string | null {
 	return null
 }
 
+/**
+ * The bank's own sentences that follow an empty memo in a notice ("… is registered with
+ * Zelle", "The money is in your account"): never the payer's words.
+ */
+const BANK_SENTENCE = /\bZelle\b|registered|deposited|your account|enroll|^N\/?A$/i
+
+/**
+ * A memo after its label: on the label's line ("Memo: rent", "Memo rent"), or on the line
+ * right under it ("Memo" then "rent", as an HTML notice reads). An empty memo is null: the
+ * line under it is taken only when no blank line parts them and it is not the bank's own
+ * sentence, so an empty memo never becomes the notice's boilerplate.
+ */
+export function labelledMemo(text: string, labels: string[]): string | null {
+	for (const label of labels) {
+		const re = new RegExp(`^[ \\t*]*${label}(?!\\w)[ \\t*]*[:#]?[ \\t]*(.*)$`, 'im')
+		const match = re.exec(text)
+		if (!match) continue
+		const same = match[1]!.replace(/^\*+|\*+$/g, '').trim()
+		if (same) return same
+		const next = text
+			.slice(match.index + match[0].length)
+			.split('\n')[1]
+			?.trim()
+		if (!next || BANK_SENTENCE.test(next) || /^[A-Z][\w ]{1,30}:/.test(next)) return null
+		return next
+	}
+	return null
+}
+
 /** A payer's name as written, tidied: spaces collapsed, trailing punctuation dropped. */
 export function name(text: string | undefined | null): string | null {
+	// Gmail's text rendering marks bold with asterisks ("*Jane Doe*").
 	const value = (text ?? '')
 		.replace(/\s+/g, ' ')
+		.replace(/^[\s*]+|[\s*]+$/g, '')
 		.replace(/[.,:;!]+$/, '')
 		.trim()
 	return value.length > 0 && value.length <= 200 ? value : null

@@ -3,8 +3,9 @@ import { labelled, memo, money, name } from './common.ts'
 
 /**
  * PayPal (service@paypal.com): "You've got money" with "NAME sent you $20.00 USD" in the body,
- * or that sentence as the subject; the transaction id (the same one PayPal's CSV carries);
- * the note after "Note from NAME". Only US dollars are read; other currencies are not.
+ * or that sentence as the subject; the transaction id (the same one PayPal's CSV carries),
+ * also as Gmail's text rendering writes it ("*Transaction ID*" and the id under it); the note
+ * after "Note from NAME". Only US dollars are read; other currencies are not.
  */
 export const paypal: NoticeParser = {
 	issuer: 'paypal',
@@ -21,8 +22,13 @@ export const paypal: NoticeParser = {
 		const amount = money(match[2])
 		const payer = name(match[1])
 		if (!amount || !payer) return 'unreadable'
-		const id = /Transaction ID\s*[:#]?\s*([A-Z0-9]{17})\b/i.exec(notice.text)?.[1] ?? null
-		const note = /Note from [^:\n]+:?\s*\n?\s*(.+)/i.exec(notice.text)?.[1] ?? labelled(notice.text, ['Note', 'Message'])
-		return { amount, payer, memo: memo(note?.replace(/^["“]|["”]$/g, '')), externalId: id ? id.toUpperCase() : null }
+		// Gmail's text rendering writes the labels in bold: "*Transaction ID*", "*Note from NAME*".
+		const id = /Transaction ID\**\s*[:#]?\s*\**([A-Z0-9]{17})\b/i.exec(notice.text)?.[1] ?? null
+		const note = /Note from [^:\n*]+\**:?\s*\n?\s*(.+)/i.exec(notice.text)?.[1] ?? labelled(notice.text, ['Note', 'Message'])
+		const quoted = note
+			?.replace(/^\*+|\*+$/g, '')
+			.trim()
+			.replace(/^["“]|["”]$/g, '')
+		return { amount, payer, memo: memo(quoted), externalId: id ? id.toUpperCase() : null }
 	},
 }

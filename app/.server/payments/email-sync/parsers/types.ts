@@ -12,7 +12,7 @@ export type NoticePayment = {
 	externalId: string | null
 	source: 'email'
 	method: 'Zelle' | 'Venmo' | 'CashApp' | 'PayPal'
-	/** Who sent the notice: venmo, cashapp, paypal, chase, bofa, capitalone, td, wellsfargo. */
+	/** Who sent the notice: venmo, cashapp, paypal, chase, bofa, capitalone, td, wellsfargo (the Zelle banks whose template is unknown never give a payment). */
 	issuer: string
 	/** The message's Message-ID: two id-less notices alike in all else stay two payments. */
 	noticeId: string | null
