@@ -246,13 +246,8 @@ export const routeSecurity: RouteSecurity[] = [
 		},
 	},
 	{ id: 'routes/app/integrations-google-callback', path: '/app/integrations/google/callback', access: 'member', html: false, post: null },
-	{
-		id: 'routes/app/plans',
-		path: '/app/plans',
-		access: 'member',
-		html: true,
-		post: { intents: ['choosePlan'], fields: ['intent', 'plan'], pages: ['/app/plans'] },
-	},
+	// No form: plans are not sold online, "Contact us" is a mail link (docs/product.md, Plans).
+	{ id: 'routes/app/plans', path: '/app/plans', access: 'member', html: true, post: null },
 	{ id: 'routes/app/gears', path: '/app/gears', access: 'member', html: true, post: null },
 	// Any member: without the module, the layout says how to activate it (its tabs answer 403); the index sends to the calendar.
 	{ id: 'routes/app/booking/layout', path: '/app/booking', access: 'member', html: false, post: null },

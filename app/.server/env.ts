@@ -31,6 +31,8 @@ const schema = z.object({
 	SEED_DEMO: z.enum(['true', 'false', '1', '0']).optional(),
 	SMTP_URL: z.string().optional(),
 	MAIL_FROM: z.string().default('P2P Transaction Tracker <no-reply@localhost>'),
+	// The installation owner's address: the plans page's "Contact us" (docs/deploy.md); without it, a sentence.
+	CONTACT_EMAIL: z.email().optional(),
 	// IMAP hosts on loopback, private or link-local addresses are refused (app/.server/outbound.ts);
 	// 'true' allows them, for a self-hosted mail server on the same network (and the tests' dovecot).
 	IMAP_ALLOW_PRIVATE_HOSTS: z.enum(['true', 'false']).default('false'),

@@ -5,45 +5,203 @@
  * (marketplace.json, templates).
  */
 
-/** A catalogue upgrade as code refers to it: its fixed id and its catalogue (English) name. */
-export type CatalogueUpgradeIdentity = { id: string; name: string }
+/**
+ * What the catalogue does with an item today (docs/decisions/039-what-the-catalogue-sells.md):
+ * `included` is part of the free base, active for every organization and never sold;
+ * `available` is built and sold for its gears; `comingSoon` is not built: shown, never sold.
+ */
+export type Offer = 'included' | 'available' | 'comingSoon'
 
 /**
- * A catalogue module as code refers to it: its fixed id, its `feature_type`, its catalogue
- * (English) name, and the upgrades that code refers to.
+ * A screen an item unlocks, as its module page links to it ("What you get"): the label's key
+ * (marketplace.json, `screens.<key>`) and the address, where `{slug}` is the organization's slug.
+ */
+export type UnlockedScreen = { key: string; to: string }
+
+/** A catalogue upgrade as code knows it: its fixed id, its catalogue (English) name, whether it is sold, and what it unlocks. */
+export type CatalogueUpgradeIdentity = { id: string; name: string; available: boolean; screens: readonly UnlockedScreen[] }
+
+/**
+ * A catalogue module as code knows it: its fixed id, its `feature_type`, its catalogue (English)
+ * name, its offer, the screens it unlocks, and its upgrades.
  */
 export type CatalogueModuleIdentity = {
 	id: string
 	featureType: string
 	name: string
+	offer: Offer
+	screens: readonly UnlockedScreen[]
 	upgrades: Record<string, CatalogueUpgradeIdentity>
 }
 
+/** A coming-soon upgrade: shown with its module, never sold, unlocking nothing yet. */
+function comingSoon(id: string, name: string): CatalogueUpgradeIdentity {
+	return { id, name, available: false, screens: [] }
+}
+
 /**
- * The one registry of module identities: the rows of supabase/seed.sql that code names, by id,
- * feature type or name. Server code (SQL) and the screens import it; tests/db/catalogue-registry.test.ts
- * checks every entry against the catalogue rows in the database, so the two cannot drift.
+ * The registry of the catalogue, the one place that says, for each row of supabase/seed.sql,
+ * whether it is sold and which screens it unlocks. The marketplace, the module page ("What you
+ * get"), the sidebar and the screens read it; the SQL purchase functions read the same figures
+ * from the rows (`available`, `included`), and tests/db/catalogue-registry.test.ts fails when the
+ * two disagree or when an item that is sold unlocks no screen. Making an item available: set its
+ * `offer` (or `available`) here and in supabase/seed.sql, and list its screens.
  */
 export const MODULES = {
 	p2p: {
 		id: 'b0000000-0000-4000-8000-000000000001',
 		featureType: 'transactions',
 		name: 'P2P Transaction Tracking',
+		offer: 'included',
+		screens: [
+			{ key: 'dashboard', to: '/app/dashboard' },
+			{ key: 'transactions', to: '/app/transactions' },
+			{ key: 'importPayments', to: '/app/transactions/import' },
+			{ key: 'categories', to: '/app/categories' },
+		],
 		upgrades: {
 			/** The email upgrade: its dialog and card offer the mailbox connectors (docs/product.md, Integrations). */
-			email: { id: 'c0000000-0000-4000-8000-000000000001', name: 'P2P Tracking - Email' },
+			email: {
+				id: 'c0000000-0000-4000-8000-000000000001',
+				name: 'P2P Tracking - Email',
+				available: true,
+				screens: [
+					{ key: 'mailboxConnection', to: '/app/modules/b0000000-0000-4000-8000-000000000001#integrations' },
+					{ key: 'syncHistory', to: '/app/modules/b0000000-0000-4000-8000-000000000001#email-sync' },
+				],
+			},
+			emailPro: comingSoon('c0000000-0000-4000-8000-000000000002', 'Email Pro'),
+			bankFeed: comingSoon('c0000000-0000-4000-8000-000000000003', 'Bank Feed Reconciliation'),
 		},
 	},
-	crm: { id: 'b0000000-0000-4000-8000-000000000002', featureType: 'clients', name: 'Clients CRM', upgrades: {} },
-	booking: { id: 'b0000000-0000-4000-8000-000000000003', featureType: 'booking', name: 'Appointment Booking', upgrades: {} },
-	reports: { id: 'b0000000-0000-4000-8000-000000000004', featureType: 'reports', name: 'Reports & Analytics', upgrades: {} },
-	invoicing: { id: 'b0000000-0000-4000-8000-000000000005', featureType: 'invoicing', name: 'Invoicing', upgrades: {} },
-	messaging: { id: 'b0000000-0000-4000-8000-000000000006', featureType: 'messaging', name: 'Reminders & Messaging', upgrades: {} },
-	inventory: { id: 'b0000000-0000-4000-8000-000000000007', featureType: 'inventory', name: 'Inventory', upgrades: {} },
-	loyalty: { id: 'b0000000-0000-4000-8000-000000000008', featureType: 'marketing', name: 'Loyalty & Rewards', upgrades: {} },
-	expenses: { id: 'b0000000-0000-4000-8000-000000000009', featureType: 'finance', name: 'Expense Tracking', upgrades: {} },
-	automation: { id: 'b0000000-0000-4000-8000-000000000010', featureType: 'automation', name: 'Workflow Automation', upgrades: {} },
+	crm: {
+		id: 'b0000000-0000-4000-8000-000000000002',
+		featureType: 'clients',
+		name: 'Clients CRM',
+		offer: 'included',
+		screens: [{ key: 'clients', to: '/app/clients' }],
+		upgrades: {
+			basicFields: comingSoon('c0000000-0000-4000-8000-000000000004', 'CRM Basic Fields'),
+			pipelines: comingSoon('c0000000-0000-4000-8000-000000000005', 'CRM Pipelines'),
+			enterprise: comingSoon('c0000000-0000-4000-8000-000000000006', 'CRM Enterprise'),
+		},
+	},
+	booking: {
+		id: 'b0000000-0000-4000-8000-000000000003',
+		featureType: 'booking',
+		name: 'Appointment Booking',
+		offer: 'available',
+		screens: [
+			{ key: 'bookingCalendar', to: '/app/booking/calendar' },
+			{ key: 'bookingServices', to: '/app/booking/services' },
+			{ key: 'bookingProviders', to: '/app/booking/providers' },
+			{ key: 'bookingAnalytics', to: '/app/booking/analytics' },
+			{ key: 'bookingSettings', to: '/app/booking/settings' },
+			{ key: 'publicBookingPage', to: '/book/{slug}' },
+		],
+		upgrades: {
+			reminders: comingSoon('c0000000-0000-4000-8000-000000000007', 'Booking Reminders'),
+			deposits: comingSoon('c0000000-0000-4000-8000-000000000008', 'Deposits & Prepayment'),
+			multiLocation: comingSoon('c0000000-0000-4000-8000-000000000009', 'Multi-location Booking'),
+		},
+	},
+	reports: {
+		id: 'b0000000-0000-4000-8000-000000000004',
+		featureType: 'reports',
+		name: 'Reports & Analytics',
+		offer: 'included',
+		screens: [{ key: 'reports', to: '/app/reports' }],
+		upgrades: {
+			advancedAnalytics: comingSoon('c0000000-0000-4000-8000-000000000010', 'Advanced Analytics'),
+			automation: comingSoon('c0000000-0000-4000-8000-000000000011', 'Automation'),
+			export: comingSoon('c0000000-0000-4000-8000-000000000012', 'Report Export'),
+		},
+	},
+	invoicing: {
+		id: 'b0000000-0000-4000-8000-000000000005',
+		featureType: 'invoicing',
+		name: 'Invoicing',
+		offer: 'comingSoon',
+		screens: [],
+		upgrades: { recurring: comingSoon('c0000000-0000-4000-8000-000000000013', 'Recurring Invoices') },
+	},
+	messaging: {
+		id: 'b0000000-0000-4000-8000-000000000006',
+		featureType: 'messaging',
+		name: 'Reminders & Messaging',
+		offer: 'comingSoon',
+		screens: [],
+		upgrades: { sms: comingSoon('c0000000-0000-4000-8000-000000000014', 'SMS Pack') },
+	},
+	inventory: {
+		id: 'b0000000-0000-4000-8000-000000000007',
+		featureType: 'inventory',
+		name: 'Inventory',
+		offer: 'comingSoon',
+		screens: [],
+		upgrades: {},
+	},
+	loyalty: {
+		id: 'b0000000-0000-4000-8000-000000000008',
+		featureType: 'marketing',
+		name: 'Loyalty & Rewards',
+		offer: 'comingSoon',
+		screens: [],
+		upgrades: {},
+	},
+	expenses: {
+		id: 'b0000000-0000-4000-8000-000000000009',
+		featureType: 'finance',
+		name: 'Expense Tracking',
+		offer: 'comingSoon',
+		screens: [],
+		upgrades: {},
+	},
+	automation: {
+		id: 'b0000000-0000-4000-8000-000000000010',
+		featureType: 'automation',
+		name: 'Workflow Automation',
+		offer: 'comingSoon',
+		screens: [],
+		upgrades: { unlimited: comingSoon('c0000000-0000-4000-8000-000000000015', 'Automation Unlimited') },
+	},
 } as const satisfies Record<string, CatalogueModuleIdentity>
+
+const REGISTRY_MODULES: readonly CatalogueModuleIdentity[] = Object.values(MODULES)
+const REGISTRY_UPGRADES: ReadonlyArray<CatalogueUpgradeIdentity & { moduleId: string }> = REGISTRY_MODULES.flatMap((m) =>
+	Object.values(m.upgrades).map((u) => ({ ...u, moduleId: m.id })),
+)
+
+/** The registry's entry of a module, by id (undefined for an id the registry does not know). */
+export function registryModule(id: string): CatalogueModuleIdentity | undefined {
+	return REGISTRY_MODULES.find((m) => m.id === id)
+}
+
+/** The registry's entry of an upgrade, by id, with its module's id. */
+export function registryUpgrade(id: string): (CatalogueUpgradeIdentity & { moduleId: string }) | undefined {
+	return REGISTRY_UPGRADES.find((u) => u.id === id)
+}
+
+/** What the catalogue does with a module today; a row the registry does not know is not sold. */
+export function moduleOffer(id: string): Offer {
+	return registryModule(id)?.offer ?? 'comingSoon'
+}
+
+/** Whether an upgrade can be bought today: it is built, and so is its module (an unknown one is not). */
+export function upgradeAvailable(id: string): boolean {
+	const upgrade = registryUpgrade(id)
+	return upgrade !== undefined && upgrade.available && moduleOffer(upgrade.moduleId) !== 'comingSoon'
+}
+
+/** The screens a module or upgrade unlocks, with the organization's slug in their addresses. */
+export function unlockedScreens(screens: readonly UnlockedScreen[], slug: string): UnlockedScreen[] {
+	return screens.map((s) => ({ key: s.key, to: s.to.replace('{slug}', encodeURIComponent(slug)) }))
+}
+
+/** Every module and upgrade of the registry (tests compare them with the catalogue rows). */
+export function registryItems() {
+	return { modules: REGISTRY_MODULES, upgrades: REGISTRY_UPGRADES }
+}
 
 // Shorthands of the registry for the two identities code uses most.
 

@@ -1,4 +1,22 @@
-/** The plans, shown as monthly gear allowances (docs/product.md, Limits and formats). */
+/**
+ * The plan an organization has (organizations.plan): `free` for every new organization (its
+ * starting gears, given once, nothing charged), or one of the plans below once billing sets it
+ * (docs/decisions/039-what-the-catalogue-sells.md).
+ */
+export type PlanId = 'free' | Plan['id']
+
+/** The plan every organization starts on: 15,000 gears, given once when it is created. */
+export const FREE_PLAN = { id: 'free', startingGears: 15000 } as const
+
+/** The plan of a stored value; an unknown one reads as the free plan. */
+export function planOf(value: string): PlanId {
+	return value === 'starter' || value === 'professional' || value === 'enterprise' ? value : 'free'
+}
+
+/**
+ * The plans that add gears every month (docs/product.md, Limits and formats). Not sold online
+ * yet: the plans page offers to get in touch (docs/product.md, Plans).
+ */
 export type Plan = {
 	id: 'starter' | 'professional' | 'enterprise'
 	gearsPerMonth: number
@@ -27,3 +45,8 @@ export const plans: Plan[] = [
 		features: ['everything', 'integrations', 'support', 'sla'],
 	},
 ]
+
+/** The mail a "Contact us" button opens: to the installation's owner, about one plan. */
+export function contactHref(email: string, subject: string) {
+	return `mailto:${email}?subject=${encodeURIComponent(subject)}`
+}

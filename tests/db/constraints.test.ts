@@ -205,7 +205,8 @@ const SPECS: Spec[] = [
 	},
 	{
 		table: 'organization_modules',
-		insert: (c) => ({ organization_id: c.owner.orgId, module_id: CATALOGUE.modules.crm }),
+		// A module no organization has from the start (the included ones are active already).
+		insert: (c) => ({ organization_id: c.owner.orgId, module_id: CATALOGUE.modules.expenses }),
 		bad: [
 			[{ status: 'deactivated', module_id: CATALOGUE.modules.booking }, ENUM],
 			[{ default_visibility: 'everyone', module_id: CATALOGUE.modules.booking }, CHECK],

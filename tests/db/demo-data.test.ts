@@ -58,7 +58,11 @@ describe('the demo data', () => {
 		})
 		expect(seen.transactions).toBeGreaterThanOrEqual(200)
 		expect(seen).toMatchObject({ clients: 40, services: 3, providers: 2, appointments: 20 })
-		expect(seen.modules).toEqual([{ module_id: CATALOGUE.modules.booking, activated_by: owner.userId }])
+		// Appointment Booking, besides the included modules every organization has.
+		expect(seen.modules.map((m) => m.module_id).sort()).toEqual(
+			[CATALOGUE.modules.p2p, CATALOGUE.modules.crm, CATALOGUE.modules.booking, CATALOGUE.modules.reports].sort(),
+		)
+		expect(seen.modules.find((m) => m.module_id === CATALOGUE.modules.booking)?.activated_by).toBe(owner.userId)
 		expect(seen.span.methods).toEqual(['CashApp', 'Other', 'PayPal', 'Venmo', 'Wire Transfer', 'Zelle'])
 		expect(seen.span.categories).toEqual(['matched', 'pending', 'review', 'unmatched'])
 		const yearAgo = new Date(Date.now() - 366 * 86_400_000).toISOString().slice(0, 10)

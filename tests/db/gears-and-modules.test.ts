@@ -1,6 +1,8 @@
 import { describe, expect, test } from 'vitest'
 import { asAnon, asSystem, asUser, sql, type Tx } from '#app/.server/db/index.ts'
+import { MODULES, moduleOffer } from '#app/lib/modules.ts'
 import { addMember, CATALOGUE, createUser, gearBalance, refusal } from './fixtures.ts'
+import { withOpenCatalogue } from './marketplace-open.ts'
 
 const { modules, upgrades } = CATALOGUE
 
@@ -15,9 +17,12 @@ const call = {
 
 async function state(orgId: string) {
 	return asSystem(async (trx) => ({
+		// The modules it chose: the included ones (every organization has them) are left out.
 		modules: (
 			await trx.selectFrom('organization_modules').select('module_id').where('organization_id', '=', orgId).orderBy('module_id').execute()
-		).map((r) => r.module_id),
+		)
+			.map((r) => r.module_id)
+			.filter((id) => moduleOffer(id) !== 'included'),
 		upgrades: (
 			await trx
 				.selectFrom('organization_module_upgrades')
@@ -96,13 +101,27 @@ describe('the gear ledger', () => {
 })
 
 describe('activating and deactivating modules', () => {
+	test('a new organization has the included modules (payments, clients, reports) active, without a ledger row', async () => {
+		const owner = await createUser('Module Owner')
+		const rows = await asUser(owner.userId, (trx) =>
+			trx
+				.selectFrom('organization_modules')
+				.select(['module_id', 'activated_by'])
+				.where('organization_id', '=', owner.orgId)
+				.orderBy('module_id')
+				.execute(),
+		)
+		expect(rows).toEqual([modules.p2p, modules.crm, modules.reports].sort().map((module_id) => ({ module_id, activated_by: owner.userId })))
+		expect(await gearBalance(owner.orgId)).toMatchObject({ remaining: 15000, rows: 1 })
+	})
+
 	test('an owner activates a module: the row, its base cost spent and a ledger row naming the module', async () => {
 		const owner = await createUser('Module Owner')
-		const { rows } = await asUser(owner.userId, (trx) => call.activate(trx, owner.orgId, modules.crm))
+		const { rows } = await asUser(owner.userId, (trx) => call.activate(trx, owner.orgId, modules.booking))
 		const row = await asUser(owner.userId, (trx) =>
 			trx.selectFrom('organization_modules').selectAll().where('id', '=', rows[0]!.id).executeTakeFirstOrThrow(),
 		)
-		expect(row).toMatchObject({ organization_id: owner.orgId, module_id: modules.crm, status: 'activated', activated_by: owner.userId })
+		expect(row).toMatchObject({ organization_id: owner.orgId, module_id: modules.booking, status: 'activated', activated_by: owner.userId })
 		const spend = await asUser(owner.userId, (trx) =>
 			trx
 				.selectFrom('gear_ledger')
@@ -112,21 +131,26 @@ describe('activating and deactivating modules', () => {
 				.execute(),
 		)
 		expect(spend).toEqual([
-			{ delta: -500, balance_after: 14500, reason: 'module_activation', module_id: modules.crm, actor_id: owner.userId },
+			{ delta: -1000, balance_after: 14000, reason: 'module_activation', module_id: modules.booking, actor_id: owner.userId },
 		])
-		expect(await gearBalance(owner.orgId)).toMatchObject({ remaining: 14500, ledger: 14500 })
+		expect(await gearBalance(owner.orgId)).toMatchObject({ remaining: 14000, ledger: 14000 })
 	})
 
 	test('a free module activates without a ledger row', async () => {
 		const owner = await createUser('Module Owner')
-		await asUser(owner.userId, (trx) => call.activate(trx, owner.orgId, modules.p2p))
-		expect(await gearBalance(owner.orgId)).toMatchObject({ remaining: 15000, rows: 1 })
+		// Expense Tracking costs nothing; it is coming soon, so it is opened for this test only.
+		const after = await withOpenCatalogue(owner.userId, { modules: [MODULES.expenses.id] }, async ({ trx, state }) => {
+			await call.activate(trx, owner.orgId, MODULES.expenses.id)
+			return state(owner.orgId)
+		})
+		expect(after).toEqual({ modules: [MODULES.expenses.id], upgrades: [], remaining: 15000 })
 	})
 
-	test('activating an active module again is refused (already_active) and charges nothing', async () => {
+	test('activating an active module again is refused (already_active) and charges nothing; so is an included one', async () => {
 		const owner = await createUser('Module Owner')
 		await asUser(owner.userId, (trx) => call.activate(trx, owner.orgId, modules.booking))
 		expect(await refusal(asUser(owner.userId, (trx) => call.activate(trx, owner.orgId, modules.booking)))).toBe('already_active')
+		expect(await refusal(asUser(owner.userId, (trx) => call.activate(trx, owner.orgId, modules.crm)))).toBe('already_active')
 		expect(await state(owner.orgId)).toMatchObject({ modules: [modules.booking], remaining: 14000 })
 	})
 
@@ -147,7 +171,10 @@ describe('activating and deactivating modules', () => {
 	test('administrators, managers and members are refused (not_owner); so is an owner of another organization', async () => {
 		const owner = await createUser('Module Owner')
 		const outsider = await createUser('Other Owner')
-		await asUser(owner.userId, (trx) => call.activate(trx, owner.orgId, modules.crm))
+		await asUser(owner.userId, async (trx) => {
+			await call.activate(trx, owner.orgId, modules.booking)
+			await call.purchase(trx, owner.orgId, upgrades.p2pEmail)
+		})
 		const actors = [outsider]
 		for (const role of ['administrator', 'manager', 'member'] as const) {
 			const user = await createUser(`A ${role}`)
@@ -156,79 +183,140 @@ describe('activating and deactivating modules', () => {
 		}
 		for (const actor of actors) {
 			expect(await refusal(asUser(actor.userId, (trx) => call.activate(trx, owner.orgId, modules.booking)))).toBe('not_owner')
-			expect(await refusal(asUser(actor.userId, (trx) => call.deactivate(trx, owner.orgId, modules.crm)))).toBe('not_owner')
-			expect(await refusal(asUser(actor.userId, (trx) => call.purchase(trx, owner.orgId, upgrades.advancedAnalytics)))).toBe('not_owner')
-			expect(await refusal(asUser(actor.userId, (trx) => call.remove(trx, owner.orgId, upgrades.advancedAnalytics)))).toBe('not_owner')
+			expect(await refusal(asUser(actor.userId, (trx) => call.deactivate(trx, owner.orgId, modules.booking)))).toBe('not_owner')
+			expect(await refusal(asUser(actor.userId, (trx) => call.purchase(trx, owner.orgId, upgrades.p2pEmail)))).toBe('not_owner')
+			expect(await refusal(asUser(actor.userId, (trx) => call.remove(trx, owner.orgId, upgrades.p2pEmail)))).toBe('not_owner')
 		}
-		expect(await state(owner.orgId)).toEqual({ modules: [modules.crm], upgrades: [], remaining: 14500 })
+		expect(await state(owner.orgId)).toEqual({ modules: [modules.booking], upgrades: [upgrades.p2pEmail], remaining: 13000 })
 		expect(await state(outsider.orgId)).toEqual({ modules: [], upgrades: [], remaining: 15000 })
 	})
 
 	test('visitors cannot call the module functions at all', async () => {
 		const owner = await createUser('Module Owner')
-		expect(await refusal(asAnon((trx) => call.activate(trx, owner.orgId, modules.crm)))).toBe('42501')
-		expect(await refusal(asAnon((trx) => call.purchase(trx, owner.orgId, upgrades.advancedAnalytics)))).toBe('42501')
+		expect(await refusal(asAnon((trx) => call.activate(trx, owner.orgId, modules.booking)))).toBe('42501')
+		expect(await refusal(asAnon((trx) => call.purchase(trx, owner.orgId, upgrades.p2pEmail)))).toBe('42501')
 	})
 
 	test('deactivating removes the module and its upgrades, refunds nothing, and a second time is refused (not_active)', async () => {
 		const owner = await createUser('Module Owner')
-		await asUser(owner.userId, async (trx) => {
-			await call.activate(trx, owner.orgId, modules.reports)
-			await call.purchase(trx, owner.orgId, upgrades.advancedAnalytics)
+		const reminders = MODULES.booking.upgrades.reminders.id
+		const steps = await withOpenCatalogue(owner.userId, { upgrades: [reminders] }, async ({ trx, attempt, state: now }) => {
+			await call.activate(trx, owner.orgId, modules.booking)
+			await call.purchase(trx, owner.orgId, reminders)
+			const bought = await now(owner.orgId)
+			await call.deactivate(trx, owner.orgId, modules.booking)
+			return { bought, after: await now(owner.orgId), again: await attempt((t) => call.deactivate(t, owner.orgId, modules.booking)) }
 		})
-		expect(await state(owner.orgId)).toEqual({ modules: [modules.reports], upgrades: [upgrades.advancedAnalytics], remaining: 12250 })
-		await asUser(owner.userId, (trx) => call.deactivate(trx, owner.orgId, modules.reports))
-		expect(await state(owner.orgId)).toEqual({ modules: [], upgrades: [], remaining: 12250 })
-		expect(await refusal(asUser(owner.userId, (trx) => call.deactivate(trx, owner.orgId, modules.reports)))).toBe('not_active')
+		expect(steps).toEqual({
+			bought: { modules: [modules.booking], upgrades: [reminders], remaining: 13600 },
+			after: { modules: [], upgrades: [], remaining: 13600 },
+			again: 'not_active',
+		})
+	})
+
+	test('an included module cannot be deactivated (included_module): every organization keeps it', async () => {
+		const owner = await createUser('Module Owner')
+		for (const id of [modules.p2p, modules.crm, modules.reports])
+			expect(await refusal(asUser(owner.userId, (trx) => call.deactivate(trx, owner.orgId, id)))).toBe('included_module')
+		const kept = await asUser(owner.userId, (trx) =>
+			trx.selectFrom('organization_modules').select('module_id').where('organization_id', '=', owner.orgId).execute(),
+		)
+		expect(kept).toHaveLength(3)
+	})
+})
+
+describe('what the catalogue does not sell', () => {
+	test('a forged activation of a module that is coming soon is refused (not_available) with nothing spent nor stored', async () => {
+		const owner = await createUser('Forger')
+		for (const m of Object.values(MODULES).filter((x) => x.offer === 'comingSoon')) {
+			expect(await refusal(asUser(owner.userId, (trx) => call.activate(trx, owner.orgId, m.id))), m.name).toBe('not_available')
+		}
+		expect(await state(owner.orgId)).toEqual({ modules: [], upgrades: [], remaining: 15000 })
+		expect(await gearBalance(owner.orgId)).toMatchObject({ remaining: 15000, rows: 1 })
+	})
+
+	test('a forged purchase of an upgrade that is coming soon is refused (not_available), also when its module is active', async () => {
+		const owner = await createUser('Forger')
+		await asUser(owner.userId, (trx) => call.activate(trx, owner.orgId, modules.booking))
+		const soon = Object.values(MODULES).flatMap((m) => Object.values(m.upgrades as Record<string, { id: string; available: boolean }>))
+		for (const u of soon.filter((x) => !x.available)) {
+			expect(await refusal(asUser(owner.userId, (trx) => call.purchase(trx, owner.orgId, u.id))), u.id).toBe('not_available')
+		}
+		expect(await state(owner.orgId)).toEqual({ modules: [modules.booking], upgrades: [], remaining: 14000 })
+	})
+
+	test('an upgrade of a module that is coming soon is refused even when the upgrade itself is marked available', async () => {
+		const owner = await createUser('Forger')
+		const recurring = MODULES.invoicing.upgrades.recurring.id
+		const result = await withOpenCatalogue(owner.userId, { upgrades: [recurring] }, async ({ attempt, state: now }) => ({
+			code: await attempt((trx) => call.purchase(trx, owner.orgId, recurring)),
+			after: await now(owner.orgId),
+		}))
+		expect(result).toEqual({ code: 'not_available', after: { modules: [], upgrades: [], remaining: 15000 } })
 	})
 })
 
 describe('buying and removing upgrades', () => {
-	test("buying an upgrade creates the module's row when missing, spends gear_cost and records what it bought", async () => {
+	test('buying an upgrade of an included module spends only its gear_cost and records what it bought', async () => {
 		const owner = await createUser('Upgrade Owner')
 		await asUser(owner.userId, (trx) => call.purchase(trx, owner.orgId, upgrades.p2pEmail))
-		expect(await state(owner.orgId)).toEqual({ modules: [modules.p2p], upgrades: [upgrades.p2pEmail], remaining: 14000 })
+		expect(await state(owner.orgId)).toEqual({ modules: [], upgrades: [upgrades.p2pEmail], remaining: 14000 })
 		const row = await asUser(owner.userId, (trx) =>
 			trx
 				.selectFrom('organization_module_upgrades as u')
 				.innerJoin('organization_modules as m', 'm.id', 'u.organization_module_id')
-				.select(['u.purchased_by', 'm.module_id', 'm.activated_by'])
+				.select(['u.purchased_by', 'm.module_id'])
 				.where('u.organization_id', '=', owner.orgId)
 				.executeTakeFirstOrThrow(),
 		)
-		expect(row).toEqual({ purchased_by: owner.userId, module_id: modules.p2p, activated_by: owner.userId })
+		expect(row).toEqual({ purchased_by: owner.userId, module_id: modules.p2p })
 		const ledger = await asUser(owner.userId, (trx) =>
 			trx
 				.selectFrom('gear_ledger')
 				.select(['delta', 'reason', 'upgrade_id', 'module_id'])
 				.where('organization_id', '=', owner.orgId)
-				.where('reason', '=', 'upgrade_purchase')
+				.where('reason', 'in', ['upgrade_purchase', 'module_activation'])
 				.execute(),
 		)
 		expect(ledger).toEqual([{ delta: -1000, reason: 'upgrade_purchase', upgrade_id: upgrades.p2pEmail, module_id: modules.p2p }])
 	})
 
+	test("buying an upgrade creates its module's row when missing, charging the module too", async () => {
+		const owner = await createUser('Upgrade Owner')
+		const reminders = MODULES.booking.upgrades.reminders.id
+		const after = await withOpenCatalogue(owner.userId, { upgrades: [reminders] }, async ({ trx, state: now }) => {
+			await call.purchase(trx, owner.orgId, reminders)
+			return now(owner.orgId)
+		})
+		expect(after).toEqual({ modules: [modules.booking], upgrades: [reminders], remaining: 15000 - 1000 - 400 })
+	})
+
 	test('an upgrade whose dependency is not active is refused (missing_dependency) until the dependency is bought', async () => {
 		const owner = await createUser('Upgrade Owner')
-		expect(await refusal(asUser(owner.userId, (trx) => call.purchase(trx, owner.orgId, upgrades.automation)))).toBe('missing_dependency')
-		expect(await state(owner.orgId)).toEqual({ modules: [], upgrades: [], remaining: 15000 })
-		await asUser(owner.userId, (trx) => call.purchase(trx, owner.orgId, upgrades.advancedAnalytics))
-		await asUser(owner.userId, (trx) => call.purchase(trx, owner.orgId, upgrades.automation))
-		// 750 (the Reports module, not active before) + 2000 + 1500
-		expect(await state(owner.orgId)).toEqual({
-			modules: [modules.reports],
-			upgrades: [upgrades.advancedAnalytics, upgrades.automation].sort(),
-			remaining: 10750,
+		const open = { upgrades: [upgrades.advancedAnalytics, upgrades.automation] }
+		const steps = await withOpenCatalogue(owner.userId, open, async ({ trx, attempt, state: now }) => {
+			const refused = await attempt((t) => call.purchase(t, owner.orgId, upgrades.automation))
+			const before = await now(owner.orgId)
+			await call.purchase(trx, owner.orgId, upgrades.advancedAnalytics)
+			await call.purchase(trx, owner.orgId, upgrades.automation)
+			return { refused, before, after: await now(owner.orgId) }
+		})
+		// Reports is included: only the two upgrades are charged (2000 + 1500).
+		expect(steps).toEqual({
+			refused: 'missing_dependency',
+			before: { modules: [], upgrades: [], remaining: 15000 },
+			after: { modules: [], upgrades: [upgrades.advancedAnalytics, upgrades.automation].sort(), remaining: 11500 },
 		})
 	})
 
 	test('buying an active upgrade again is refused (already_active); one the balance cannot pay is refused (insufficient_gears)', async () => {
 		const owner = await createUser('Upgrade Owner')
-		await asUser(owner.userId, (trx) => call.purchase(trx, owner.orgId, upgrades.advancedAnalytics))
-		expect(await refusal(asUser(owner.userId, (trx) => call.purchase(trx, owner.orgId, upgrades.advancedAnalytics)))).toBe('already_active')
 		await drainTo(owner.orgId, 1499)
-		expect(await refusal(asUser(owner.userId, (trx) => call.purchase(trx, owner.orgId, upgrades.automation)))).toBe('insufficient_gears')
-		expect(await state(owner.orgId)).toMatchObject({ upgrades: [upgrades.advancedAnalytics], remaining: 1499 })
+		expect(await refusal(asUser(owner.userId, (trx) => call.purchase(trx, owner.orgId, upgrades.p2pEmail)))).toBeNull()
+		expect(await refusal(asUser(owner.userId, (trx) => call.purchase(trx, owner.orgId, upgrades.p2pEmail)))).toBe('already_active')
+		await asUser(owner.userId, (trx) => call.remove(trx, owner.orgId, upgrades.p2pEmail))
+		expect(await refusal(asUser(owner.userId, (trx) => call.purchase(trx, owner.orgId, upgrades.p2pEmail)))).toBe('insufficient_gears')
+		expect(await state(owner.orgId)).toMatchObject({ upgrades: [], remaining: 499 })
 		expect(await refusal(asUser(owner.userId, (trx) => call.purchase(trx, owner.orgId, '00000000-0000-4000-8000-000000000000')))).toBe(
 			'upgrade_not_found',
 		)
@@ -236,42 +324,37 @@ describe('buying and removing upgrades', () => {
 
 	test('removing an upgrade deletes it; removing one that is not active is refused (no_active_upgrade)', async () => {
 		const owner = await createUser('Upgrade Owner')
-		await asUser(owner.userId, (trx) => call.purchase(trx, owner.orgId, upgrades.advancedAnalytics))
-		const { rows } = await asUser(owner.userId, (trx) => call.remove(trx, owner.orgId, upgrades.advancedAnalytics))
+		await asUser(owner.userId, (trx) => call.purchase(trx, owner.orgId, upgrades.p2pEmail))
+		const { rows } = await asUser(owner.userId, (trx) => call.remove(trx, owner.orgId, upgrades.p2pEmail))
 		expect(rows[0]!.id).toMatch(/^[0-9a-f-]{36}$/)
-		expect(await state(owner.orgId)).toMatchObject({ modules: [modules.reports], upgrades: [], remaining: 12250 })
-		expect(await refusal(asUser(owner.userId, (trx) => call.remove(trx, owner.orgId, upgrades.advancedAnalytics)))).toBe(
-			'no_active_upgrade',
-		)
+		expect(await state(owner.orgId)).toMatchObject({ modules: [], upgrades: [], remaining: 14000 })
+		expect(await refusal(asUser(owner.userId, (trx) => call.remove(trx, owner.orgId, upgrades.p2pEmail)))).toBe('no_active_upgrade')
 	})
 
 	test('an upgrade another active upgrade depends on cannot be removed (required_by_active_upgrade)', async () => {
 		const owner = await createUser('Upgrade Owner')
-		await asUser(owner.userId, async (trx) => {
+		const open = { upgrades: [upgrades.advancedAnalytics, upgrades.automation] }
+		const steps = await withOpenCatalogue(owner.userId, open, async ({ trx, attempt, state: now }) => {
 			await call.purchase(trx, owner.orgId, upgrades.advancedAnalytics)
 			await call.purchase(trx, owner.orgId, upgrades.automation)
-		})
-		expect(await refusal(asUser(owner.userId, (trx) => call.remove(trx, owner.orgId, upgrades.advancedAnalytics)))).toBe(
-			'required_by_active_upgrade',
-		)
-		await asUser(owner.userId, async (trx) => {
+			const refused = await attempt((t) => call.remove(t, owner.orgId, upgrades.advancedAnalytics))
 			await call.remove(trx, owner.orgId, upgrades.automation)
 			await call.remove(trx, owner.orgId, upgrades.advancedAnalytics)
+			return { refused, after: (await now(owner.orgId)).upgrades }
 		})
-		expect(await state(owner.orgId)).toMatchObject({ upgrades: [] })
+		expect(steps).toEqual({ refused: 'required_by_active_upgrade', after: [] })
 	})
 
 	test('the balance always equals the grants minus the spends in the ledger', async () => {
 		const owner = await createUser('Upgrade Owner')
 		await asUser(owner.userId, async (trx) => {
-			await call.activate(trx, owner.orgId, modules.crm)
 			await call.activate(trx, owner.orgId, modules.booking)
 			await call.purchase(trx, owner.orgId, upgrades.p2pEmail)
-			await call.purchase(trx, owner.orgId, upgrades.emailPro)
 			await call.deactivate(trx, owner.orgId, modules.booking)
+			await call.activate(trx, owner.orgId, modules.booking)
 		})
 		const balance = await gearBalance(owner.orgId)
-		expect(balance).toEqual({ owned: 15000, remaining: 15000 - 500 - 1000 - 1000 - 2900, granted: 15000, ledger: 9600, rows: 5 })
+		expect(balance).toEqual({ owned: 15000, remaining: 15000 - 1000 - 1000 - 1000, granted: 15000, ledger: 12000, rows: 4 })
 	})
 })
 

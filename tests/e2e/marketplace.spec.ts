@@ -3,8 +3,8 @@ import { withDatabase } from './db.ts'
 import { expect, tabTo, test } from './fixtures.ts'
 import { signUpFresh, useLanguage } from './reports-data.ts'
 
-const REPORTS = 'b0000000-0000-4000-8000-000000000004'
 const BOOKING = 'b0000000-0000-4000-8000-000000000003'
+const INVENTORY = 'b0000000-0000-4000-8000-000000000007'
 
 async function orgOf(email: string) {
 	return withDatabase(async (db) => {
@@ -26,8 +26,13 @@ async function gears(orgId: string) {
 				[orgId],
 			)
 		).rows
+		// The modules the organization chose: the included ones (every organization has them) are left out.
 		const modules = (
-			await db.query<{ module_id: string }>(`select module_id from public.organization_modules where organization_id = $1`, [orgId])
+			await db.query<{ module_id: string }>(
+				`select om.module_id from public.organization_modules om join public.modules m on m.id = om.module_id
+				 where om.organization_id = $1 and not m.included`,
+				[orgId],
+			)
 		).rows
 		return { remaining: balance.gears_remaining, ledger, modules: modules.map((m) => m.module_id) }
 	})
@@ -50,55 +55,56 @@ test('an owner activates a paid module: balance, ledger and sidebar change; deac
 	await page.goto('/app/module-marketplace')
 	await expect(page.getByRole('heading', { name: 'Module Marketplace', level: 1 })).toBeVisible()
 	await expect(page.getByText('Available gears')).toBeVisible()
-	const reports = card(page, 'Reports & Analytics')
-	await expect(reports.getByText('750 gears', { exact: true })).toBeVisible()
+	const reports = card(page, 'Appointment Booking')
+	await expect(reports.getByText('1,000 gears, once', { exact: true })).toBeVisible()
 	await expect(reports.getByText('Available', { exact: true })).toBeVisible()
-	await expect(card(page, 'P2P Transaction Tracking').getByText('Free', { exact: true })).toBeVisible()
+	await expect(card(page, 'P2P Transaction Tracking').getByText('Included', { exact: true })).toHaveCount(2) // status and price
+	await expect(page.getByText(/gears per use/)).toHaveCount(0)
 	// Two industry tags, then +N
 	await expect(card(page, 'P2P Transaction Tracking').getByText('+3')).toBeVisible()
 	const sidebar = page.getByRole('navigation', { name: 'Main navigation' })
-	await expect(sidebar.getByRole('link', { name: 'Reports & Analytics' })).toHaveCount(0)
+	await expect(sidebar.getByRole('link', { name: 'Appointment Booking' })).toHaveCount(0)
 
-	await reports.getByRole('button', { name: 'Activate Reports & Analytics' }).click()
+	await reports.getByRole('button', { name: 'Activate Appointment Booking' }).click()
 	await expect(page.getByText('Module Activated').first()).toBeVisible()
 	await expect(reports.getByText('Activated', { exact: true })).toBeVisible()
-	await expect(sidebar.getByRole('link', { name: 'Reports & Analytics' })).toHaveAttribute('href', `/app/settings/modules/${REPORTS}`)
+	await expect(sidebar.getByRole('link', { name: 'Appointment Booking' })).toHaveAttribute('href', `/app/settings/modules/${BOOKING}`)
 	expect(await gears(orgId)).toEqual({
-		remaining: 14250,
-		ledger: [{ delta: -750, reason: 'module_activation', module_id: REPORTS }],
-		modules: [REPORTS],
+		remaining: 14000,
+		ledger: [{ delta: -1000, reason: 'module_activation', module_id: BOOKING }],
+		modules: [BOOKING],
 	})
-	await expect(page.getByText('14,250').first()).toBeVisible()
+	await expect(page.getByText('14,000').first()).toBeVisible()
 	// The same activation posted again (a resubmission, an old tab) says why, and charges nothing.
 	const again = await page.request.post('/app/module-marketplace', {
-		form: { intent: 'activate', moduleId: REPORTS },
+		form: { intent: 'activate', moduleId: BOOKING },
 		headers: { origin: test.info().project.use.baseURL! },
 		maxRedirects: 0,
 	})
 	expect(again.status()).toBe(302)
 	await page.goto('/app/module-marketplace')
 	await expect(page.getByText('It is already active.').first()).toBeVisible()
-	expect((await gears(orgId)).remaining).toBe(14250)
+	expect((await gears(orgId)).remaining).toBe(14000)
 
 	// Deactivation: a confirmation step (a link), which says gears are not refunded.
-	await reports.getByRole('link', { name: 'Deactivate Reports & Analytics' }).click()
-	const confirm = page.getByRole('alertdialog', { name: 'Deactivate Reports & Analytics?' })
+	await reports.getByRole('link', { name: 'Deactivate Appointment Booking' }).click()
+	const confirm = page.getByRole('alertdialog', { name: 'Deactivate Appointment Booking?' })
 	await expect(confirm).toContainText('Spent gears are not refunded.')
 	await confirm.getByRole('link', { name: 'Cancel' }).click()
 	await expect(page.getByRole('alertdialog')).toHaveCount(0)
-	expect((await gears(orgId)).modules).toEqual([REPORTS])
-	await reports.getByRole('link', { name: 'Deactivate Reports & Analytics' }).click()
+	expect((await gears(orgId)).modules).toEqual([BOOKING])
+	await reports.getByRole('link', { name: 'Deactivate Appointment Booking' }).click()
 	await page.getByRole('alertdialog').getByRole('button', { name: 'Deactivate module' }).click()
 	await expect(page.getByText('Module Deactivated').first()).toBeVisible()
-	await expect(sidebar.getByRole('link', { name: 'Reports & Analytics' })).toHaveCount(0)
-	expect(await gears(orgId)).toMatchObject({ remaining: 14250, modules: [] })
+	await expect(sidebar.getByRole('link', { name: 'Appointment Booking' })).toHaveCount(0)
+	expect(await gears(orgId)).toMatchObject({ remaining: 14000, modules: [] })
 
 	// The gear history shows the spend, by whom, with the balance after it.
 	await page.goto('/app/gears')
-	const row = page.getByRole('row').filter({ hasText: 'Module activated: Reports & Analytics' })
+	const row = page.getByRole('row').filter({ hasText: 'Module activated: Appointment Booking' })
 	await expect(row).toContainText('Market Owner')
-	await expect(row).toContainText('-750')
-	await expect(row).toContainText('14,250')
+	await expect(row).toContainText('-1,000')
+	await expect(row).toContainText('14,000')
 	// Its date is the day in the organization's timezone: 23:30 UTC on 1 March is 2 March in Tokyo.
 	await withDatabase(async (db) => {
 		await db.query(`update public.booking_settings set timezone = 'Asia/Tokyo' where organization_id = $1`, [orgId])
@@ -113,7 +119,7 @@ test('an owner activates a paid module: balance, ledger and sidebar change; deac
 	// A page past the end goes to the first one, which has the movements.
 	await page.goto('/app/gears?page=2')
 	await expect(page).toHaveURL(/\/app\/gears$/)
-	await expect(page.getByRole('row').filter({ hasText: 'Module activated: Reports & Analytics' })).toBeVisible()
+	await expect(page.getByRole('row').filter({ hasText: 'Module activated: Appointment Booking' })).toBeVisible()
 })
 
 test('insufficient gears: the activation is refused with the amounts and nothing is spent @nojs', async ({ page, request }) => {
@@ -136,12 +142,12 @@ test('a non-owner sees no activate or deactivate buttons, and a forged post is r
 		await db.query(`update public.organization_members set role = 'member' where user_id = $1`, [userId])
 	})
 	await page.goto('/app/module-marketplace')
-	await expect(card(page, 'Reports & Analytics')).toBeVisible()
+	await expect(card(page, 'Appointment Booking')).toBeVisible()
 	await expect(page.getByRole('button', { name: /^Activate / })).toHaveCount(0)
 	await expect(page.getByRole('link', { name: /^Deactivate / })).toHaveCount(0)
 	const before = await gears(orgId)
 	const forged = await request.post('/app/module-marketplace', {
-		form: { intent: 'activate', moduleId: REPORTS },
+		form: { intent: 'activate', moduleId: INVENTORY },
 		headers: { origin: test.info().project.use.baseURL! },
 		maxRedirects: 0,
 	})
@@ -213,9 +219,9 @@ test.describe('on a phone', () => {
 		await expect(panel).toHaveCount(0)
 
 		// An active module's deactivation asks in the same place.
-		await card(page, 'Reports & Analytics').getByRole('button', { name: 'Activate Reports & Analytics' }).click()
+		await card(page, 'Appointment Booking').getByRole('button', { name: 'Activate Appointment Booking' }).click()
 		await expect(page.getByText('Module Activated').first()).toBeVisible()
-		await card(page, 'Reports & Analytics').getByRole('link', { name: 'Deactivate Reports & Analytics' }).click()
+		await card(page, 'Appointment Booking').getByRole('link', { name: 'Deactivate Appointment Booking' }).click()
 		await expect(page.getByRole('alertdialog').getByRole('button', { name: 'Deactivate module' })).toBeInViewport()
 	})
 })
@@ -262,13 +268,13 @@ test('a panel or dialog opened from the keyboard takes focus and closes with Esc
 	// A question inside the panel: Escape closes the question, back to its button, then the panel,
 	// back to "Details". Escape in the search box is the search box's.
 	await withDatabase((db) =>
-		db.query(`insert into public.organization_modules (organization_id, module_id) values ($1, $2)`, [orgId, REPORTS]),
+		db.query(`insert into public.organization_modules (organization_id, module_id) values ($1, $2)`, [orgId, BOOKING]),
 	)
 	await page.reload()
-	const reportsDetails = card(page, 'Reports & Analytics').getByRole('link', { name: 'Details of Reports & Analytics' })
+	const reportsDetails = card(page, 'Appointment Booking').getByRole('link', { name: 'Details of Appointment Booking' })
 	await reportsDetails.focus()
 	await page.keyboard.press('Enter')
-	const reportsPanel = page.getByRole('complementary', { name: 'Reports & Analytics' })
+	const reportsPanel = page.getByRole('complementary', { name: 'Appointment Booking' })
 	await expect(reportsPanel).toBeFocused()
 	// Escape in an open menu closes the menu, not the panel behind it.
 	const language = page.locator('summary[aria-label="Language: English"]')
@@ -277,7 +283,7 @@ test('a panel or dialog opened from the keyboard takes focus and closes with Esc
 	await page.keyboard.press('Escape')
 	await expect(page.locator('details:has(summary[aria-label="Language: English"])')).not.toHaveAttribute('open')
 	await expect(reportsPanel).toBeVisible()
-	const deactivate = reportsPanel.getByRole('link', { name: 'Deactivate Reports & Analytics' })
+	const deactivate = reportsPanel.getByRole('link', { name: 'Deactivate Appointment Booking' })
 	await tabTo(page, deactivate)
 	await page.keyboard.press('Enter')
 	await expect(page.getByRole('alertdialog')).toBeFocused()

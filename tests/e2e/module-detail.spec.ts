@@ -3,10 +3,10 @@ import { withDatabase } from './db.ts'
 import { closeToast, expect, newAccount, signUpByRequest, test } from './fixtures.ts'
 import { signUpFresh, useLanguage } from './reports-data.ts'
 
-const REPORTS = 'b0000000-0000-4000-8000-000000000004'
+const P2P = 'b0000000-0000-4000-8000-000000000001'
+const BOOKING = 'b0000000-0000-4000-8000-000000000003'
 const CRM = 'b0000000-0000-4000-8000-000000000002'
-const ANALYTICS = 'c0000000-0000-4000-8000-000000000010'
-const AUTOMATION = 'c0000000-0000-4000-8000-000000000011'
+const EMAIL = 'c0000000-0000-4000-8000-000000000001'
 
 async function owner(page: Page, request: APIRequestContext, name: string) {
 	const account = await signUpFresh(page, request, name)
@@ -35,83 +35,58 @@ async function state(orgId: string) {
 				[orgId],
 			)
 		).rows.map((r) => r.upgrade_id),
+		// The modules the organization chose: the included ones (every organization has them) are left out.
 		modules: (
-			await db.query<{ module_id: string }>(`select module_id from public.organization_modules where organization_id = $1`, [orgId])
+			await db.query<{ module_id: string }>(
+				`select om.module_id from public.organization_modules om join public.modules m on m.id = om.module_id
+				 where om.organization_id = $1 and not m.included`,
+				[orgId],
+			)
 		).rows.map((r) => r.module_id),
 	}))
 }
 
-test('buying an upgrade of a module not yet active charges the module and the upgrade once; Gears to Maintain adds them up @nojs', async ({
+test('buying the email upgrade charges its gears once, the price card adds it; deactivating it asks with the warnings @nojs', async ({
 	page,
 	request,
 }) => {
 	const { orgId } = await owner(page, request, 'Upgrade Buyer')
-	await page.goto(`/app/modules/${REPORTS}`)
-	await expect(page.getByRole('heading', { name: 'Reports & Analytics', level: 1 })).toBeVisible()
-	await expect(page.getByText('This module is not active')).toBeVisible()
-	await page.getByRole('link', { name: 'View Advanced Analytics' }).click()
-	const dialog = page.getByRole('dialog', { name: /Advanced Analytics/ })
-	await expect(dialog).toContainText('Module: Reports & Analytics')
-	await dialog.getByRole('button', { name: 'Activate Reports & Analytics and buy Advanced Analytics: 2,750 gears' }).click()
+	await page.goto(`/app/modules/${P2P}`)
+	await expect(page.getByRole('heading', { name: 'P2P Transaction Tracking', level: 1 })).toBeVisible()
+	await expect(page.getByTestId('activation-price')).toHaveText('Included')
+	await page.getByRole('link', { name: 'View P2P Tracking - Email' }).click()
+	const dialog = page.getByRole('dialog', { name: /P2P Tracking - Email/ })
+	await expect(dialog).toContainText('Module: P2P Transaction Tracking')
+	await expect(dialog).toContainText('1,000 gears, once')
+	await dialog.getByRole('button', { name: 'Upgrade for 1,000 gears' }).click()
 	await expect(page.getByText('Upgrade activated successfully').first()).toBeVisible()
+	await closeToast(page)
 	expect(await state(orgId)).toEqual({
-		remaining: 12250,
-		spends: [
-			{ delta: -750, reason: 'module_activation' },
-			{ delta: -2000, reason: 'upgrade_purchase' },
-		],
-		upgrades: [ANALYTICS],
-		modules: [REPORTS],
+		remaining: 14000,
+		spends: [{ delta: -1000, reason: 'upgrade_purchase' }],
+		upgrades: [EMAIL],
+		modules: [],
 	})
-	await expect(page.getByTestId('gears-total')).toHaveText('2,750 gears')
-	const active = page.getByRole('region', { name: 'Active Upgrades' })
-	await expect(active).toContainText('Advanced Analytics')
-	await expect(page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Reports & Analytics' })).toBeVisible()
-})
-
-test('an upgrade whose dependency is not active is refused; with it, bought; deactivating asks with the warnings @nojs', async ({
-	page,
-	request,
-}) => {
-	const { orgId } = await owner(page, request, 'Dependency Buyer')
-	await page.goto(`/app/modules/${REPORTS}?upgrade=${AUTOMATION}`)
-	const dialog = page.getByRole('dialog', { name: /Automation/ })
-	await expect(dialog).toContainText('Requires an active upgrade first: Advanced Analytics')
-	await expect(dialog.getByRole('button', { name: /Activate Reports & Analytics and buy/ })).toBeDisabled()
-	// The same post sent anyway (an old tab, a forged form) is refused by the server.
-	const forced = await page.request.post(`/app/modules/${REPORTS}?upgrade=${AUTOMATION}`, {
-		form: { intent: 'purchaseUpgrade', upgradeId: AUTOMATION },
+	await expect(page.getByTestId('upgrades-price')).toHaveText('1,000 gears, once')
+	await expect(page.getByRole('region', { name: 'Active Upgrades' })).toContainText('P2P Tracking - Email')
+	// Bought again from an old tab: refused, nothing charged.
+	const again = await page.request.post(`/app/modules/${P2P}`, {
+		form: { intent: 'purchaseUpgrade', upgradeId: EMAIL },
 		headers: { origin: test.info().project.use.baseURL! },
 		maxRedirects: 0,
 	})
-	expect(forced.status()).toBe(302)
-	await page.goto(`/app/modules/${REPORTS}`)
-	await expect(page.getByText('Failed to activate upgrade').first()).toBeVisible()
-	await expect(page.getByText('An upgrade it depends on is not active yet. Buy that one first.').first()).toBeVisible()
-	expect(await state(orgId)).toMatchObject({ remaining: 15000, upgrades: [], modules: [] })
+	expect(again.status()).toBe(302)
+	expect(await state(orgId)).toMatchObject({ remaining: 14000, upgrades: [EMAIL] })
 
-	await page.goto(`/app/modules/${REPORTS}?upgrade=${ANALYTICS}`)
-	await page
-		.getByRole('dialog')
-		.getByRole('button', { name: /Activate Reports & Analytics and buy/ })
-		.click()
-	await expect(page.getByText('Upgrade activated successfully').first()).toBeVisible()
-	await closeToast(page)
-	await page.getByRole('link', { name: 'View Automation' }).click()
-	await page.getByRole('dialog').getByRole('button', { name: 'Upgrade for 1,500 gears' }).click()
-	await expect(page.getByText('Upgrade activated successfully').first()).toBeVisible()
-	await closeToast(page)
-	await expect(page.getByRole('region', { name: 'Active Upgrades' })).toContainText('Automation')
-	expect(await state(orgId)).toMatchObject({ remaining: 15000 - 750 - 2000 - 1500, upgrades: [ANALYTICS, AUTOMATION] })
-
-	await page.getByRole('link', { name: 'Deactivate Automation' }).click()
+	await page.goto(`/app/modules/${P2P}`)
+	await page.getByRole('link', { name: 'Deactivate P2P Tracking - Email' }).click()
 	const confirm = page.getByRole('alertdialog', { name: 'Confirm Upgrade Deactivation' })
 	await expect(confirm).toContainText('All data of this upgrade is permanently deleted.')
 	await expect(confirm).toContainText('This cannot be undone.')
 	await confirm.getByRole('button', { name: 'Deactivate Upgrade' }).click()
 	await expect(page.getByText('Upgrade deactivated successfully').first()).toBeVisible()
-	await expect(page.getByRole('region', { name: 'Active Upgrades' })).not.toContainText('Automation')
-	expect(await state(orgId)).toMatchObject({ remaining: 10750, upgrades: [ANALYTICS] })
+	await expect(page.getByRole('region', { name: 'Active Upgrades' })).not.toContainText('P2P Tracking - Email')
+	expect(await state(orgId)).toMatchObject({ remaining: 14000, upgrades: [] })
 })
 
 test('configuration is saved, exported as JSON and reset; a member does not see a manager-only module and its screen answers 403 @nojs', async ({
@@ -119,8 +94,8 @@ test('configuration is saved, exported as JSON and reset; a member does not see 
 	request,
 	browser,
 }) => {
+	// Clients CRM is included: active from the start.
 	const { orgId } = await owner(page, request, 'Config Owner')
-	await withDatabase((db) => db.query(`insert into public.organization_modules (organization_id, module_id) values ($1, $2)`, [orgId, CRM]))
 	await page.goto(`/app/settings/modules/${CRM}`)
 	await expect(page.getByLabel('Default Visibility')).toHaveValue('any')
 	await expect(page.getByLabel('Email notifications')).toBeChecked()
@@ -179,30 +154,29 @@ test('an unknown module id goes to the marketplace with a message @nojs', async 
 test('the module screen and its upgrade dialog render in Spanish and Brazilian Portuguese @nojs', async ({ page, request }) => {
 	await owner(page, request, 'Module Polyglot')
 	await useLanguage(page, 'es')
-	await page.goto(`/app/modules/${REPORTS}?upgrade=${ANALYTICS}`)
+	await page.goto(`/app/modules/${P2P}?upgrade=${EMAIL}`)
 	await expect(page.getByRole('heading', { name: 'Mejoras y dependencias' })).toBeVisible()
-	await expect(
-		page.getByRole('button', { name: 'Activar Informes y análisis y comprar Análisis avanzado: 2.750 engranajes' }),
-	).toBeVisible()
+	await expect(page.getByRole('button', { name: 'Mejorar por 1.000 engranajes' })).toBeVisible()
+	await expect(page.getByRole('dialog').getByText('No se cobra nada por mes ni por uso.')).toBeVisible()
 	await useLanguage(page, 'pt-BR')
-	await page.goto(`/app/modules/${REPORTS}`)
-	await expect(page.getByRole('heading', { name: 'Engrenagens de manutenção' })).toBeVisible()
+	await page.goto(`/app/modules/${BOOKING}`)
+	await expect(page.getByRole('heading', { name: 'Preço' })).toBeVisible()
+	await expect(page.getByTestId('activation-price')).toHaveText('1.000 engrenagens, uma vez')
 	await page.goto('/app/gears')
 	await expect(page.getByRole('heading', { name: 'Histórico de engrenagens', level: 1 })).toBeVisible()
 })
 
 test('two purchases posted at once that together exceed the balance: one is charged, the other refused', async ({ page, request }) => {
 	const { orgId } = await owner(page, request, 'Racing Buyer')
-	await withDatabase((db) => db.query(`select private.spend_gears($1, 12000, 'adjustment')`, [orgId])) // 3,000 left
-	const CRM_BASIC = 'c0000000-0000-4000-8000-000000000004' // with Clients CRM: 900; Advanced Analytics with Reports: 2,750
-	const post = (moduleId: string, upgradeId: string) =>
-		page.request.post(`/app/modules/${moduleId}`, { form: { intent: 'purchaseUpgrade', upgradeId }, maxRedirects: 0 })
-	const responses = await Promise.all([post(REPORTS, ANALYTICS), post(CRM, CRM_BASIC)])
+	await withDatabase((db) => db.query(`select private.spend_gears($1, 13500, 'adjustment')`, [orgId])) // 1,500 left
+	// The email upgrade (1,000) and Appointment Booking (1,000): each fits, both do not.
+	const responses = await Promise.all([
+		page.request.post(`/app/modules/${P2P}`, { form: { intent: 'purchaseUpgrade', upgradeId: EMAIL }, maxRedirects: 0 }),
+		page.request.post(`/app/modules/${BOOKING}`, { form: { intent: 'activate' }, maxRedirects: 0 }),
+	])
 	expect(responses.map((r) => r.status())).toEqual([302, 302])
-	// The refused one goes back to its dialog (with the "Insufficient Gears" toast), the other to the module.
-	expect(responses.filter((r) => r.headers().location?.includes('?upgrade='))).toHaveLength(1)
 	const after = await state(orgId)
-	expect(after.upgrades).toHaveLength(1)
-	expect([3000 - 2750, 3000 - 900]).toContain(after.remaining)
-	expect(after.spends.filter((s) => s.reason !== 'adjustment')).toHaveLength(2) // the winner's module and upgrade, once each
+	expect(after.remaining).toBe(500)
+	expect(after.upgrades.length + after.modules.length).toBe(1)
+	expect(after.spends.filter((s) => s.reason !== 'adjustment')).toHaveLength(1) // the winner's, once
 })

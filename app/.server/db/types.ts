@@ -217,6 +217,7 @@ export interface GearLedger {
   module_id: string | null;
   organization_id: string;
   reason: GearReason;
+  refund_of: number | null;
   upgrade_id: string | null;
 }
 
@@ -233,6 +234,7 @@ export interface ImportBatches {
   file_name: string | null;
   id: Generated<string>;
   ignored_count: Generated<number>;
+  match_fingerprint: string | null;
   matched_count: Generated<number>;
   organization_id: string;
   payment_count: Generated<number>;
@@ -310,12 +312,14 @@ export interface ModuleFavorites {
 }
 
 export interface Modules {
+  available: Generated<boolean>;
   base_gear_cost: Generated<number>;
   created_at: Generated<Timestamp>;
   description: Generated<string>;
   feature_type: string;
   icon: Generated<string>;
   id: Generated<string>;
+  included: Generated<boolean>;
   industry_tags: Generated<string[]>;
   name: string;
   short_description: Generated<string>;
@@ -336,6 +340,7 @@ export interface ModuleSyncStatus {
 }
 
 export interface ModuleUpgrades {
+  available: Generated<boolean>;
   created_at: Generated<Timestamp>;
   dependencies: Generated<string[]>;
   description: Generated<string>;
@@ -391,6 +396,7 @@ export interface Organizations {
   id: Generated<string>;
   logo_url: string | null;
   name: string;
+  plan: Generated<string>;
   slug: string;
   updated_at: Generated<Timestamp>;
 }

@@ -42,7 +42,8 @@ export async function marketplacePageView(context: Readonly<RouterContextProvide
 		modules,
 		catalogue: catalogue.map(({ id, name, icon, active }) => ({ id, name, icon, active })),
 		selected,
-		confirmDeactivate: selected?.active === true && params.get('confirm') === 'deactivate',
+		// An included module is never deactivated (docs/decisions/039-what-the-catalogue-sells.md).
+		confirmDeactivate: selected?.active === true && selected.offer !== 'included' && params.get('confirm') === 'deactivate',
 		gearsRemaining: organization.gearsRemaining,
 		canManage: isOwner(organization.role),
 	}

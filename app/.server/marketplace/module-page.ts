@@ -6,7 +6,7 @@
 import type { RouterContextProvider } from 'react-router'
 import { dateTimeIn } from '#app/lib/dates.ts'
 import { errorResponse } from '#app/lib/errors.ts'
-import { MAIL_UPGRADE_NAME } from '#app/lib/modules.ts'
+import { MAIL_UPGRADE_NAME, registryModule, registryUpgrade, unlockedScreens, type UnlockedScreen } from '#app/lib/modules.ts'
 import { isOwner } from '#app/lib/roles.ts'
 import { isUuid } from '#app/lib/uuid.ts'
 import type { CurrentMember } from '../organizations/current.ts'
@@ -72,17 +72,35 @@ export async function modulePageView(
 	const mailActive = activeMailUpgrade(detail.upgrades) !== undefined
 	return {
 		detail,
+		whatYouGet: whatYouGet(detail, member.organization.slug),
 		mailActive,
 		emailSync: mailActive ? await emailSyncView(member.user.userId, member.organization.id, timezone) : null,
 		canManage: isOwner(member.organization.role),
 		gearsRemaining: member.organization.gearsRemaining,
 		dialogUpgrade: detail.upgrades.find((u) => u.id === search.get('upgrade') && !u.active) ?? null,
 		removing: detail.upgrades.find((u) => u.id === search.get('remove') && u.active) ?? null,
-		confirmDeactivate: detail.record !== null && search.get('confirm') === 'deactivate',
+		confirmDeactivate: detail.record !== null && detail.module.offer !== 'included' && search.get('confirm') === 'deactivate',
 	}
 }
 
 export type ModulePageView = Awaited<ReturnType<typeof modulePageView>>
+
+/**
+ * "What you get" (docs/product.md, Module detail): the screens the module unlocks and, for each
+ * upgrade that unlocks some, its own, with the organization's slug in their addresses; all read
+ * from the registry (app/lib/modules.ts). Empty for a module that is coming soon.
+ */
+export function whatYouGet(
+	detail: { module: { id: string }; upgrades: Array<{ id: string; name: string; active: boolean }> },
+	slug: string,
+): { screens: UnlockedScreen[]; upgrades: Array<{ id: string; name: string; active: boolean; screens: UnlockedScreen[] }> } {
+	return {
+		screens: unlockedScreens(registryModule(detail.module.id)?.screens ?? [], slug),
+		upgrades: detail.upgrades
+			.map((u) => ({ id: u.id, name: u.name, active: u.active, screens: unlockedScreens(registryUpgrade(u.id)?.screens ?? [], slug) }))
+			.filter((u) => u.screens.length > 0),
+	}
+}
 
 /** The mailbox connection with its moments in the organization's timezone. */
 function integrationView(integration: FoundModule['integration'], timeZone: string): IntegrationView | null {

@@ -7,7 +7,7 @@
 import { asUser, dbErrorCode, sql, type Tx } from '../db/index.ts'
 import { likePattern } from '../query.ts'
 import { hasRole, type Role } from '#app/lib/roles.ts'
-import { MODULE_VISIBILITIES, type ModuleVisibility } from '#app/lib/modules.ts'
+import { MODULE_VISIBILITIES, moduleOffer, upgradeAvailable, type ModuleVisibility, type Offer } from '#app/lib/modules.ts'
 
 export type ActiveModule = { moduleId: string; name: string; icon: string | null }
 
@@ -42,9 +42,15 @@ export async function activeModulesIn(trx: Tx, organizationId: string, role: Rol
 	return visibleModules(rows, role)
 }
 
-/** The activated modules a member of `role` sees in the sidebar (their visibility set by an administrator). */
+/**
+ * The activated modules a member of `role` sees in the sidebar (their visibility set by an
+ * administrator). The included modules are left out: their screens are the sidebar's own items
+ * (app/lib/modules.ts, docs/product.md, App shell and sidebar).
+ */
 export function visibleModules(rows: Array<ActiveModule & { default_visibility: string }>, role: Role): ActiveModule[] {
-	return rows.filter((r) => visibleTo(r.default_visibility, role)).map(({ moduleId, name, icon }) => ({ moduleId, name, icon }))
+	return rows
+		.filter((r) => moduleOffer(r.moduleId) !== 'included' && visibleTo(r.default_visibility, role))
+		.map(({ moduleId, name, icon }) => ({ moduleId, name, icon }))
 }
 
 export type CatalogueUpgrade = {
@@ -56,6 +62,8 @@ export type CatalogueUpgrade = {
 	gearCost: number
 	tier: 'basic' | 'pro' | 'enterprise'
 	dependencies: string[]
+	/** Whether it can be bought today (app/lib/modules.ts); otherwise it is coming soon. */
+	available: boolean
 }
 
 export type MarketplaceModule = {
@@ -67,6 +75,8 @@ export type MarketplaceModule = {
 	industryTags: string[]
 	baseGearCost: number
 	version: string
+	/** What the catalogue does with it today (app/lib/modules.ts): included, available or coming soon. */
+	offer: Offer
 	active: boolean
 	favorite: boolean
 	upgrades: CatalogueUpgrade[]
@@ -126,6 +136,7 @@ export async function getMarketplace(userId: string, organizationId: string, opt
 			industryTags: r.industry_tags,
 			baseGearCost: r.base_gear_cost,
 			version: r.version,
+			offer: moduleOffer(r.id),
 			active: r.orgModuleId !== null,
 			favorite: r.favoriteId !== null,
 			upgrades: upgrades.filter((u) => u.moduleId === r.id),
@@ -155,6 +166,7 @@ async function listUpgrades(trx: Parameters<Parameters<typeof asUser>[1]>[0], mo
 			gearCost: u.gear_cost,
 			tier: u.tier,
 			dependencies: u.dependencies,
+			available: upgradeAvailable(u.id),
 		}))
 		.sort((a, b) => TIER_ORDER[a.tier] - TIER_ORDER[b.tier] || a.name.localeCompare(b.name))
 }
@@ -267,6 +279,7 @@ export async function getGearHistory(userId: string, organizationId: string, pag
 				'l.created_at',
 				'l.module_id as moduleId',
 				'l.upgrade_id as upgradeId',
+				'l.refund_of',
 				'm.name as moduleName',
 				'u.name as upgradeName',
 				'p.full_name as actorName',
@@ -285,7 +298,8 @@ export async function getGearHistory(userId: string, organizationId: string, pag
 				id: r.id,
 				delta: r.delta,
 				balanceAfter: r.balance_after,
-				reason: r.reason,
+				// A refund is an adjustment that gives one spend back (docs/decisions/039-what-the-catalogue-sells.md).
+				reason: r.refund_of === null ? r.reason : ('refund' as const),
 				createdAt: new Date(r.created_at).toISOString(),
 				moduleId: r.moduleId,
 				upgradeId: r.upgradeId,
@@ -336,7 +350,6 @@ export async function getModuleDetail(userId: string, organizationId: string, mo
 			.orderBy('c.updated_at', 'desc')
 			.execute()
 		const list = upgrades.map((u) => ({ ...u, active: active.has(u.id) }))
-		const activeCost = list.filter((u) => u.active).reduce((sum, u) => sum + u.gearCost, 0)
 		const integration = credentials[0]
 		return {
 			module: {
@@ -346,6 +359,7 @@ export async function getModuleDetail(userId: string, organizationId: string, mo
 				icon: module.icon,
 				version: module.version,
 				baseGearCost: module.base_gear_cost,
+				offer: moduleOffer(module.id),
 				updatedAt: new Date(module.updated_at).toISOString(),
 			},
 			record: record
@@ -357,7 +371,6 @@ export async function getModuleDetail(userId: string, organizationId: string, mo
 					}
 				: null,
 			upgrades: list,
-			gears: { base: module.base_gear_cost, upgrades: activeCost, total: module.base_gear_cost + activeCost },
 			integration: integration
 				? {
 						id: integration.id,

@@ -41,6 +41,8 @@ const EXPLAINED = [
 	'not_active',
 	'required_by_active_upgrade',
 	'invalid_settings',
+	'not_available',
+	'included_module',
 ]
 
 /** The translation key that explains a refusal to the user (marketplace:reasons), "Please try again" when none does. */

@@ -48,21 +48,28 @@ export function ModuleGrid({ data }: { data: MarketplacePageView }) {
 	)
 }
 
-/** A module's base cost in gears, or Free. */
-export function Price({ module }: { module: Pick<MarketplaceModule, 'baseGearCost'> }) {
+/**
+ * What activating a module costs, once (docs/product.md, Modules: one price model): its gears,
+ * Free, or Included; nothing for a module that is coming soon (it is not sold).
+ */
+export function Price({ module }: { module: Pick<MarketplaceModule, 'baseGearCost' | 'offer'> }) {
 	const fmt = useFormat()
 	const { t } = useTranslation('marketplace')
+	if (module.offer === 'comingSoon') return null
+	if (module.offer === 'included') return <span className="font-medium">{t('price.included')}</span>
 	return module.baseGearCost > 0 ? (
-		<span className="font-medium tabular-nums">{t('price.paid', { gears: fmt.number(module.baseGearCost) })}</span>
+		<span className="font-medium tabular-nums">{t('price.once', { gears: fmt.number(module.baseGearCost) })}</span>
 	) : (
 		<span className="font-medium">{t('price.free')}</span>
 	)
 }
 
-/** Activated or Available. */
-export function StatusBadge({ active }: { active: boolean }) {
+/** Coming soon, Included, Activated or Available. */
+export function StatusBadge({ module: m }: { module: Pick<MarketplaceModule, 'active' | 'offer'> }) {
 	const { t } = useTranslation('marketplace')
-	return <Badge variant={active ? 'default' : 'secondary'}>{active ? t('status.activated') : t('status.available')}</Badge>
+	if (m.offer === 'comingSoon') return <Badge variant="outline">{t('status.comingSoon')}</Badge>
+	if (m.offer === 'included') return <Badge variant="default">{t('status.included')}</Badge>
+	return <Badge variant={m.active ? 'default' : 'secondary'}>{m.active ? t('status.activated') : t('status.available')}</Badge>
 }
 
 /** One module of the grid: its texts, price and the buttons of what the member may do with it. */
@@ -78,7 +85,7 @@ function ModuleCard({ module: m, canManage }: { module: MarketplaceModule; canMa
 					<span className="flex size-9 items-center justify-center rounded-md bg-muted">
 						<ModuleIcon name={m.icon} className="size-5" />
 					</span>
-					<StatusBadge active={m.active} />
+					<StatusBadge module={m} />
 				</div>
 				<CardTitle>
 					<h3 id={headingId}>{m.name}</h3>
@@ -98,10 +105,11 @@ function ModuleCard({ module: m, canManage }: { module: MarketplaceModule; canMa
 						</li>
 					) : null}
 				</ul>
-				<p className="flex flex-wrap items-baseline justify-between gap-x-2">
-					<Price module={m} />
-					<span className="text-xs text-muted-foreground">{t('price.perUse')}</span>
-				</p>
+				{m.offer === 'comingSoon' ? null : (
+					<p>
+						<Price module={m} />
+					</p>
+				)}
 			</CardContent>
 			<CardFooter className="mt-auto flex flex-wrap gap-2">
 				<Button asChild size="sm" variant="outline">
@@ -118,7 +126,7 @@ function ModuleCard({ module: m, canManage }: { module: MarketplaceModule; canMa
 						</Button>
 					</>
 				) : null}
-				{m.upgrades.length > 0 ? (
+				{m.upgrades.some((u) => u.available) ? (
 					<Button asChild size="sm" variant="outline">
 						<Link to={`/app/modules/${m.id}#upgrades`} aria-label={t('card.upgradeOf', { name: m.name })}>
 							{t('card.upgrade')}
@@ -152,7 +160,11 @@ function FavoriteButton({ module: m }: { module: MarketplaceModule }) {
 	)
 }
 
-/** Activate (a form post) or Deactivate (a link to the confirmation step). Owners only. */
+/**
+ * Activate (a form post) or Deactivate (a link to the confirmation step). Owners only. None for
+ * an included module (every organization keeps it) nor for activating one that is coming soon;
+ * a module activated before it was marked coming soon can still be deactivated.
+ */
 export function ManageButton({ module: m }: { module: MarketplaceModule }) {
 	const fmt = useFormat()
 	const { t } = useTranslation('marketplace')
@@ -160,6 +172,7 @@ export function ManageButton({ module: m }: { module: MarketplaceModule }) {
 	const navigation = useNavigation()
 	const pending =
 		navigation.state === 'submitting' && navigation.formData?.get('moduleId') === m.id && navigation.formData.get('intent') === 'activate'
+	if (m.offer === 'included' || (!m.active && m.offer === 'comingSoon')) return null
 	if (m.active) {
 		return (
 			<Button asChild size="sm" variant="destructive">

@@ -1,5 +1,6 @@
 /**
- * The module screen's cards (docs/product.md, Module detail): activation, configuration, gears.
+ * The module screen's cards (docs/product.md, Module detail): activation (or why there is none),
+ * configuration, price.
  */
 import { DownloadIcon } from '#app/components/icons.tsx'
 import { Link } from '#app/components/link.tsx'
@@ -18,11 +19,26 @@ import { useTranslation } from '#app/lib/use-translation.ts'
 /** What the module route's loader gives the screen (app/.server/marketplace/module-page.ts). */
 type LoaderData = ModulePageView
 
-/** The module is not active: what that means, and Activate (owners only). */
+/**
+ * The module is not active: what that means, and Activate (owners only); a module that is coming
+ * soon says so, without any button (docs/decisions/039-what-the-catalogue-sells.md).
+ */
 export function ModuleNotActive({ data: d }: { data: LoaderData }) {
 	const fmt = useFormat()
 	const { t } = useTranslation('marketplace')
 	const cost = d.detail.module.baseGearCost
+	if (d.detail.module.offer === 'comingSoon') {
+		return (
+			<Card>
+				<CardHeader>
+					<CardTitle>
+						<h2>{t('detail.comingSoon')}</h2>
+					</CardTitle>
+					<CardDescription>{t('detail.comingSoonDescription')}</CardDescription>
+				</CardHeader>
+			</Card>
+		)
+	}
 	return (
 		<Card>
 			<CardHeader>
@@ -54,7 +70,13 @@ export function ModuleConfiguration({ data: d, record }: { data: LoaderData; rec
 				<CardTitle>
 					<h2>{t('detail.configuration')}</h2>
 				</CardTitle>
-				<CardDescription>{t('detail.configurationDescription')}</CardDescription>
+				<CardDescription>
+					{m.offer === 'included'
+						? t('detail.includedDescription')
+						: m.offer === 'comingSoon'
+							? t('detail.comingSoonKept')
+							: t('detail.configurationDescription')}
+				</CardDescription>
 			</CardHeader>
 			<CardContent className="grid gap-4">
 				{/* Keyed by what is saved, so the fields show it again after a save or a reset. */}
@@ -109,11 +131,14 @@ export function ModuleConfiguration({ data: d, record }: { data: LoaderData; rec
 									{t('detail.reset')}
 								</Button>
 							</AppForm>
-							<Button asChild variant="destructive" size="sm">
-								<Link to={href({ confirm: 'deactivate' })} preventScrollReset>
-									{t('actions.deactivate')}
-								</Link>
-							</Button>
+							{/* Every organization keeps an included module. */}
+							{m.offer === 'included' ? null : (
+								<Button asChild variant="destructive" size="sm">
+									<Link to={href({ confirm: 'deactivate' })} preventScrollReset>
+										{t('actions.deactivate')}
+									</Link>
+								</Button>
+							)}
 						</>
 					) : null}
 				</div>
@@ -123,30 +148,41 @@ export function ModuleConfiguration({ data: d, record }: { data: LoaderData; rec
 	)
 }
 
-/** The gears the module and its active upgrades keep, and the state of its mailbox connection. */
-export function GearsToMaintain({ detail }: { detail: LoaderData['detail'] }) {
+/**
+ * What the module costs (docs/product.md, Modules: one price model): activating it, once (or
+ * Included, or Free), what its active upgrades cost, once each, and that nothing is charged per
+ * month or per use; with the state of its mailbox connection.
+ */
+export function ModulePrice({ detail }: { detail: LoaderData['detail'] }) {
 	const fmt = useFormat()
 	const { t } = useTranslation('marketplace')
-	const n = (value: number) => t('price.paid', { gears: fmt.number(value) })
 	const providerName = useProviderName()
+	const m = detail.module
 	const integration = detail.integration
+	const upgrades = detail.upgrades.filter((u) => u.active).reduce((sum, u) => sum + u.gearCost, 0)
 	return (
 		<Card>
 			<CardHeader>
 				<CardTitle>
-					<h2>{t('detail.gearsTitle')}</h2>
+					<h2>{t('detail.costTitle')}</h2>
 				</CardTitle>
-				<CardDescription>{t('detail.gearsDescription')}</CardDescription>
+				<CardDescription>{t('price.noRecurring')}</CardDescription>
 			</CardHeader>
 			<CardContent>
 				<dl className="grid grid-cols-[1fr_auto] gap-x-4 gap-y-2 text-sm">
-					<dt>{t('detail.baseCost')}</dt>
-					<dd className="text-right tabular-nums">{n(detail.gears.base)}</dd>
-					<dt>{t('detail.upgradesCost')}</dt>
-					<dd className="text-right tabular-nums">{n(detail.gears.upgrades)}</dd>
-					<dt className="border-t pt-2 font-semibold">{t('detail.totalRequired')}</dt>
-					<dd className="border-t pt-2 text-right font-semibold tabular-nums" data-testid="gears-total">
-						{n(detail.gears.total)}
+					<dt>{t('detail.activation')}</dt>
+					<dd className="text-right tabular-nums" data-testid="activation-price">
+						{m.offer === 'comingSoon'
+							? t('status.comingSoon')
+							: m.offer === 'included'
+								? t('price.included')
+								: m.baseGearCost > 0
+									? t('price.once', { gears: fmt.number(m.baseGearCost) })
+									: t('price.free')}
+					</dd>
+					<dt>{t('detail.upgradesBought')}</dt>
+					<dd className="text-right tabular-nums" data-testid="upgrades-price">
+						{upgrades > 0 ? t('price.once', { gears: fmt.number(upgrades) }) : t('detail.noActiveUpgrades')}
 					</dd>
 					<dt>{t('detail.integrationStatus')}</dt>
 					<dd className="text-right">

@@ -51,7 +51,7 @@ export function ModulePanel({ module: m, data }: { module: MarketplaceModule; da
 			</div>
 			<div className="mt-4 grid gap-4 text-sm">
 				<div className="flex items-center justify-between">
-					<StatusBadge active={m.active} />
+					<StatusBadge module={m} />
 					<Price module={m} />
 				</div>
 				<p>{m.description}</p>
@@ -72,7 +72,9 @@ export function ModulePanel({ module: m, data }: { module: MarketplaceModule; da
 										<span className="font-medium">{u.name}</span>
 										<Badge variant="outline">{t(`tiers.${u.tier}`)}</Badge>
 									</p>
-									<p className="text-xs text-muted-foreground">{t('price.paid', { gears: fmt.number(u.gearCost) })}</p>
+									<p className="text-xs text-muted-foreground">
+										{u.available ? t('price.once', { gears: fmt.number(u.gearCost) }) : t('status.comingSoon')}
+									</p>
 									{u.dependencies.length > 0 ? (
 										<p className="mt-1 text-xs">{t('panel.requires', { names: u.dependencies.map((d) => names[d] ?? d).join(', ') })}</p>
 									) : null}

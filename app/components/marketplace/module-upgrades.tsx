@@ -48,6 +48,12 @@ export function ModuleUpgrades({ data: d }: { data: LoaderData }) {
 									<li key={u.id} className="flex items-center justify-between gap-2 rounded-md border p-3 text-sm">
 										<span>
 											<span className="font-medium">{u.name}</span> <Badge variant="outline">{t(`tiers.${u.tier}`)}</Badge>
+											{u.available ? null : (
+												<>
+													{' '}
+													<Badge variant="secondary">{t('status.comingSoon')}</Badge>
+												</>
+											)}
 										</span>
 										{d.canManage ? (
 											<Button asChild size="sm" variant="outline">
@@ -74,7 +80,11 @@ export function ModuleUpgrades({ data: d }: { data: LoaderData }) {
 									<li key={u.id} className="flex items-center justify-between gap-2 rounded-md border p-3 text-sm">
 										<span>
 											<span className="font-medium">{u.name}</span> <Badge variant="outline">{t(`tiers.${u.tier}`)}</Badge>{' '}
-											<span className="text-muted-foreground">{t('price.paid', { gears: fmt.number(u.gearCost) })}</span>
+											{u.available ? (
+												<span className="text-muted-foreground">{t('price.once', { gears: fmt.number(u.gearCost) })}</span>
+											) : (
+												<Badge variant="secondary">{t('status.comingSoon')}</Badge>
+											)}
 										</span>
 										<Button asChild size="sm" variant="outline">
 											<Link
@@ -96,7 +106,10 @@ export function ModuleUpgrades({ data: d }: { data: LoaderData }) {
 	)
 }
 
-/** The upgrade's dialog, opened by ?upgrade= and rendered by the server (works without JavaScript). */
+/**
+ * The upgrade's dialog, opened by ?upgrade= and rendered by the server (works without JavaScript):
+ * what it costs, once, and the button to buy it; an upgrade that is coming soon says so, without one.
+ */
 export function UpgradeDialog({ data: d, upgrade: u }: { data: LoaderData; upgrade: NonNullable<LoaderData['dialogUpgrade']> }) {
 	const fmt = useFormat()
 	const { t } = useTranslation('marketplace')
@@ -128,7 +141,8 @@ export function UpgradeDialog({ data: d, upgrade: u }: { data: LoaderData; upgra
 				</Button>
 			</div>
 			<p className="text-sm">{u.description}</p>
-			<p className="text-sm font-medium">{t('price.paid', { gears: fmt.number(u.gearCost) })}</p>
+			<p className="text-sm font-medium">{u.available ? t('price.once', { gears: fmt.number(u.gearCost) }) : t('dialog.comingSoon')}</p>
+			{u.available ? <p className="text-sm text-muted-foreground">{t('price.noRecurring')}</p> : null}
 			<div>
 				<h3 className="text-sm font-semibold">{t('dialog.features')}</h3>
 				<ul className="list-disc ps-5 text-sm">
@@ -144,14 +158,17 @@ export function UpgradeDialog({ data: d, upgrade: u }: { data: LoaderData; upgra
 					<AlertDescription>{t('dialog.requires', { names: missing.join(', ') })}</AlertDescription>
 				</Alert>
 			) : null}
-			{needsModule ? <p className="text-sm">{t('dialog.withModule', { module: m.name, base: fmt.number(m.baseGearCost) })}</p> : null}
+			{needsModule && u.available && m.baseGearCost > 0 ? (
+				<p className="text-sm">{t('dialog.withModule', { module: m.name, base: fmt.number(m.baseGearCost) })}</p>
+			) : null}
 			<div className="flex flex-wrap justify-end gap-2">
 				<Button asChild variant="outline">
 					<Link to={href({ upgrade: null })} preventScrollReset>
 						{t('dialog.closeButton')}
 					</Link>
 				</Button>
-				{d.canManage ? (
+				{/* An upgrade that is coming soon is not sold: no button (the server refuses it too: not_available). */}
+				{d.canManage && u.available ? (
 					<AppForm method="post">
 						<input type="hidden" name="intent" value="purchaseUpgrade" />
 						<input type="hidden" name="upgradeId" value={u.id} />

@@ -49,7 +49,8 @@ export default function GearHistory({ loaderData }: Route.ComponentProps) {
 					{t('history.balance', {
 						remaining: fmt.number(loaderData.gearsRemaining),
 						owned: fmt.number(loaderData.gearsOwned),
-					})}
+					})}{' '}
+					{t('price.noRecurring')}
 				</p>
 			</div>
 			<Card>

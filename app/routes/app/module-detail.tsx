@@ -11,11 +11,12 @@ import { moduleChangeToast } from '#app/.server/marketplace/toasts.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { EmailSyncHistory } from '#app/components/marketplace/email-sync-history.tsx'
 import { IntegrationCard } from '#app/components/marketplace/integration-card.tsx'
-import { GearsToMaintain, ModuleConfiguration, ModuleNotActive } from '#app/components/marketplace/module-configuration.tsx'
+import { ModuleConfiguration, ModuleNotActive, ModulePrice } from '#app/components/marketplace/module-configuration.tsx'
 import { ModuleIcon } from '#app/components/marketplace/module-icon.tsx'
 import { ModuleUpgrades, RemoveUpgradeDialog, UpgradeDialog } from '#app/components/marketplace/module-upgrades.tsx'
+import { WhatYouGet } from '#app/components/marketplace/what-you-get.tsx'
+import { StatusBadge } from '#app/components/marketplace/module-card.tsx'
 import { Alert, AlertDescription, AlertTitle } from '#app/components/ui/alert.tsx'
-import { Badge } from '#app/components/ui/badge.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { invariantResponse } from '#app/lib/errors.ts'
 import { useFormat } from '#app/lib/use-format.ts'
@@ -128,7 +129,7 @@ export default function ModuleDetailScreen({ loaderData, actionData }: Route.Com
 				<div className="grid flex-1 gap-1">
 					<div className="flex flex-wrap items-center gap-2">
 						<h1 className="text-2xl font-semibold tracking-tight">{m.name}</h1>
-						<Badge variant={record ? 'default' : 'secondary'}>{record ? t('status.activated') : t('status.available')}</Badge>
+						<StatusBadge module={{ active: record !== null, offer: m.offer }} />
 					</div>
 					<p className="text-sm text-muted-foreground">
 						{t('panel.version', { version: m.version })} · {t('detail.updated', { date: fmt.date(m.updatedAt) })}
@@ -156,8 +157,9 @@ export default function ModuleDetailScreen({ loaderData, actionData }: Route.Com
 			{loaderData.removing ? <RemoveUpgradeDialog upgrade={loaderData.removing} /> : null}
 			{record ? null : <ModuleNotActive data={loaderData} />}
 			<div className="grid grid-cols-1 gap-6 xl:grid-cols-2">
+				<WhatYouGet data={loaderData} />
+				<ModulePrice detail={detail} />
 				{record ? <ModuleConfiguration data={loaderData} record={record} /> : null}
-				<GearsToMaintain detail={detail} />
 			</div>
 			{loaderData.mailActive ? (
 				<IntegrationCard

@@ -86,7 +86,9 @@ export default function ModuleMarketplace({ loaderData, actionData }: Route.Comp
 			<div className="flex flex-wrap items-end justify-between gap-4">
 				<div className="grid gap-1">
 					<h1 className="text-2xl font-semibold tracking-tight">{t('common:nav.moduleMarketplace')}</h1>
-					<p className="text-sm text-muted-foreground">{t('subtitle')}</p>
+					<p className="text-sm text-muted-foreground">
+						{t('subtitle')} {t('price.noRecurring')}
+					</p>
 				</div>
 				<Card className="gap-1 px-4 py-3" aria-labelledby="gears-label">
 					<p id="gears-label" className="text-xs text-muted-foreground">
