@@ -7,7 +7,29 @@ import {
 	parseSignedAmount,
 	type ParsedRow,
 } from '#app/.server/payments/imports/parsers/index.ts'
-import { BOFA, CASHAPP, CHASE, GENERIC, PAYPAL, VENMO } from './fixtures.ts'
+import { readZelle } from '#app/.server/payments/imports/parsers/banks.ts'
+import { guessMapping } from '#app/lib/imports.ts'
+import {
+	BOFA,
+	BOFA_REAL,
+	CAPITAL_ONE,
+	CASHAPP,
+	CHASE,
+	CHASE_2016,
+	CHASE_REAL,
+	GENERIC,
+	NAVY_FEDERAL,
+	PAYPAL,
+	PAYPAL_FR,
+	PAYPAL_PT,
+	PAYPAL_SHORT,
+	TD_BANK,
+	TRUIST,
+	US_BANK,
+	VENMO,
+	VENMO_RESAVED,
+	WELLS_FARGO,
+} from './fixtures.ts'
 
 function parsed(text: string, mapping?: Parameters<typeof parseImportFile>[1]) {
 	const result = parseImportFile(text, mapping)
@@ -389,5 +411,170 @@ describe('reading in chunks (large files)', () => {
 		// The sink is given a turn between chunks of a large file, where it writes what it holds.
 		if (text.length > 256 * 1024) expect(drains).toBeGreaterThan(1)
 		expect(shares.every((s, i) => s >= 0 && s <= 1 && (i === 0 || s >= shares[i - 1]!))).toBe(true)
+	})
+})
+
+describe('real exports (issue 47)', () => {
+	test('Bank of America with unescaped quotes is read row by row; a line past repair is reported, not the file refused', () => {
+		const result = parsed(BOFA_REAL)
+		expect(result.source).toBe('bofa')
+		expect(payments(result.rows).map((p) => [p.payer, p.amount, p.externalId, p.description])).toEqual([
+			['NINA ROCHA', '80.00', 'k7x2m9q4a', 'Piano lesson'],
+			// 2022: "Zelle Transfer Conf# ID; NAME", only the sign says it was received.
+			['OTTO VALE', '45.00', 'q1w2e3r4t', 'Zelle Transfer Conf# q1w2e3r4t; OTTO VALE'],
+			['PAULA MELO', '60.00', 's5d6f7g8h', 'Zelle Scheduled payment from PAULA MELO Conf# s5d6f7g8h'],
+			// The id pushed into the memo by a stray quote is still the id.
+			['RUI COSTA', '25.00', 'm3n4b5v6c', 'June'],
+		])
+		expect(others(result.rows)).toEqual([
+			[7, 'ignored', 'outgoing'],
+			[10, 'failed', 'unreadable'],
+			[11, 'ignored', 'outgoing'],
+		])
+	})
+
+	test('a file of which most lines cannot be read is still refused as not CSV', () => {
+		const broken = Array.from({ length: 30 }, (_, i) => `01/0${(i % 9) + 1}/2022,"Zelle payment from X "Y,1.00,2.00`)
+		expect(parseImportFile(['Date,Description,Amount,Running Bal.', ...broken].join('\n'))).toMatchObject({ ok: false, error: 'notCsv' })
+	})
+
+	test('Chase: PARTNERFI_TO_CHASE Zelle, alphanumeric ids, 7/8/19 dates and 15 amounts; other PARTNERFI lines are transfers', () => {
+		const result = parsed(CHASE_REAL)
+		expect(result.source).toBe('chase')
+		expect(payments(result.rows).map((p) => [p.date, p.payer, p.amount, p.externalId, p.method])).toEqual([
+			['2019-07-08', 'LIA TORRES', '15.00', 'WFCT0ABC1DEF', 'Zelle'],
+			['2019-07-09', 'IVO NUNES', '40.50', 'VSATAH60YQFR', 'Zelle'],
+		])
+		expect(others(result.rows)).toEqual([
+			[4, 'ignored', 'notReceived'],
+			[5, 'ignored', 'outgoing'],
+		])
+	})
+
+	test('Chase checking before 2016 (Type,Post Date,…): credit lines that say Zelle are Zelle payments', () => {
+		const result = parsed(CHASE_2016)
+		expect(result.source).toBe('chase')
+		expect(payments(result.rows).map((p) => [p.date, p.payer, p.externalId])).toEqual([['2016-08-03', 'VERA LOPES', '5512345678']])
+		expect(others(result.rows)).toEqual([
+			[3, 'ignored', 'outgoing'],
+			[4, 'ignored', 'notReceived'],
+		])
+	})
+
+	test('PayPal short download: Amount and Receipt ID; transfers from the bank are not payments', () => {
+		const result = parsed(PAYPAL_SHORT)
+		expect(result.source).toBe('paypal')
+		expect(payments(result.rows).map((p) => [p.payer, p.amount, p.externalId])).toEqual([
+			['Maya Reis', '35.00', null],
+			['Maya Reis', '20.00', 'R-77'],
+		])
+		expect(others(result.rows)).toEqual([
+			[4, 'ignored', 'outgoing'],
+			[5, 'ignored', 'notReceived'],
+		])
+	})
+
+	test('PayPal in French and Brazilian Portuguese: day-first dates, decimal commas, translated statuses and impacts', () => {
+		const fr = parsed(PAYPAL_FR)
+		expect(fr.source).toBe('paypal')
+		expect(payments(fr.rows)).toEqual([
+			expect.objectContaining({
+				date: '2026-03-05',
+				amount: '1250.00',
+				fee: '36.55',
+				payer: 'Léa Martin',
+				externalId: '5FR12345AB6789012',
+			}),
+		])
+		expect(others(fr.rows)).toEqual([[3, 'ignored', 'outgoing']])
+		const pt = parsed(PAYPAL_PT)
+		expect(payments(pt.rows)).toEqual([
+			expect.objectContaining({ date: '2026-03-07', amount: '80.00', fee: '3.20', payer: 'Caio Prado', externalId: '7PT12345AB6789012' }),
+		])
+		expect(others(pt.rows)).toEqual([[3, 'ignored', 'memo']])
+	})
+
+	test('Venmo re-saved by a spreadsheet: a rounded id is never an id, plain amounts keep their sign, renamed columns are read', () => {
+		const result = parsed(VENMO_RESAVED)
+		expect(result.source).toBe('venmo')
+		expect(payments(result.rows).map((p) => [p.date, p.payer, p.amount, p.externalId])).toEqual([
+			['2026-03-01', 'Ana Silva', '25.00', null],
+			['2026-03-03', 'Carla Dias', '30.00', '3921234567890123999'],
+		])
+		expect(others(result.rows)).toEqual([[4, 'ignored', 'outgoing']])
+	})
+
+	test.each([
+		[
+			'wellsfargo',
+			WELLS_FARGO,
+			['2026-03-02', 'DIANA PAZ', '150.00', 'WFCT0XYZ9876'],
+			[
+				[2, 'ignored', 'outgoing'],
+				[3, 'ignored', 'notReceived'],
+			],
+		],
+		['capitalone', CAPITAL_ONE, ['2026-06-04', 'FABIO LIMA', '65.00', null], [[3, 'ignored', 'outgoing']]],
+		['td', TD_BANK, ['2026-03-05', 'HELENA VAZ', '90.00', null], [[3, 'ignored', 'outgoing']]],
+		['navyfederal', NAVY_FEDERAL, ['2026-03-07', 'IRIS LEAL', '55.00', null], [[3, 'ignored', 'outgoing']]],
+		['truist', TRUIST, ['2026-03-09', 'KARLA MOTA', '70.00', null], [[3, 'ignored', 'outgoing']]],
+		['usbank', US_BANK, ['2026-03-11', 'LUCAS MAIA', '95.00', null], [[3, 'ignored', 'outgoing']]],
+	])('%s: a received Zelle line is a Zelle payment; sent and other lines are passed over', (source, file, payment, rest) => {
+		const result = parsed(file)
+		expect(result.source).toBe(source)
+		expect(payments(result.rows).map((p) => [p.date, p.payer, p.amount, p.externalId])).toEqual([payment])
+		expect(payments(result.rows)[0]).toMatchObject({ method: 'Zelle', provider: source })
+		expect(others(result.rows)).toEqual(rest)
+	})
+
+	test.each([
+		['Zelle payment from ANA SILVA for "Rent"; Conf# ab12cd', { direction: 'in', payer: 'ANA SILVA', memo: 'Rent', id: 'ab12cd' }],
+		['Zelle Transfer Conf# ab12cd; ANA SILVA', { direction: null, payer: 'ANA SILVA', memo: '', id: 'ab12cd' }],
+		['Zelle payment to LANDLORD Conf# zz99', { direction: 'out', payer: 'LANDLORD', memo: '', id: 'zz99' }],
+		['ZELLE FROM ANA SILVA ON 03/01 REF # WFCT0ABC12', { direction: 'in', payer: 'ANA SILVA', memo: '', id: 'WFCT0ABC12' }],
+		['OTHER BANK DES:ZELLE ID:ANA SILVA INDN:OWNER CO ID:123 PPD', { direction: null, payer: 'ANA SILVA', memo: '', id: '' }],
+		['PAYROLL DEPOSIT', null],
+	])('the Zelle wording %j', (text, expected) => {
+		expect(readZelle(text)).toEqual(expected)
+	})
+
+	test.each([
+		['$+1000', { sign: 1, value: '1000.00' }],
+		['($42)', { sign: -1, value: '42.00' }],
+		['15', { sign: 1, value: '15.00' }],
+	])('amount %s', (text, expected) => {
+		expect(parseSignedAmount(text)).toEqual(expected)
+	})
+
+	test('reading in chunks gives the same rows as reading at once, for a file the tolerant pass reads', async () => {
+		const big = [
+			BOFA_REAL.trimEnd(),
+			...Array.from({ length: 3000 }, (_, i) => `02/01/2022,"Zelle payment from A B for "x${i}"; Conf# c${i}zzzz","1.00","2.00"`),
+		].join('\n')
+		for (const text of [BOFA_REAL, big]) {
+			const rows: ParsedRow[] = []
+			const chunked = await parseImportFileAsync(text, null, { layout: () => undefined, row: (r) => rows.push(r) })
+			const whole = parsed(text)
+			expect(chunked).toEqual({ ok: true, source: 'bofa', headers: whole.headers, rows: whole.rows.length })
+			expect(rows).toEqual(whole.rows)
+		}
+	})
+})
+
+describe('the mapping form pre-selects columns by their meaning', () => {
+	test.each([
+		[['Posted', 'Who', 'Value', 'Ref', 'Memo'], { date: 'Posted', amount: 'Value', payer: 'Who', externalId: 'Ref', description: 'Memo' }],
+		[
+			['Fecha', 'Importe', 'Pagador', 'Concepto'],
+			{ date: 'Fecha', amount: 'Importe', payer: 'Pagador', externalId: '', description: 'Concepto' },
+		],
+		[['Data', 'Valor', 'Nome', 'Descrição'], { date: 'Data', amount: 'Valor', payer: 'Nome', externalId: '', description: 'Descrição' }],
+		[
+			['Fecha valor', 'Monto (USD)', 'Nombre', 'Descripción'],
+			{ date: 'Fecha valor', amount: 'Monto (USD)', payer: 'Nombre', externalId: '', description: 'Descripción' },
+		],
+		[['Col A', 'Col B'], { date: '', amount: '', payer: '', externalId: '', description: '' }],
+	])('%j', (headers, expected) => {
+		expect(guessMapping(headers)).toEqual(expected)
 	})
 })

@@ -8,6 +8,8 @@ export type UploadError = ImportError | 'missing' | 'tooLarge'
 
 export type MappingStep = {
 	headers: string[]
+	/** Up to three values of each column, from the file's first rows: shown beside each choice. */
+	samples: string[][]
 	csv: string
 	fileName: string
 	errors?: Partial<Record<keyof GenericMapping, 'required'>>
@@ -45,7 +47,11 @@ export async function handleUpload(form: FormData, user: { userId: string }, org
 		if (!parsed.success) {
 			const errors: MappingStep['errors'] = {}
 			for (const issue of parsed.error.issues) errors[issue.path[0] as keyof GenericMapping] = 'required'
-			return { ok: false, error: 'mappingRequired', mapping: { headers, csv: text, fileName, errors } }
+			return {
+				ok: false,
+				error: 'mappingRequired',
+				mapping: { headers, samples: samplesOf(text, headers.length), csv: text, fileName, errors },
+			}
 		}
 		mapping = parsed.data
 	} else {
@@ -72,7 +78,13 @@ export async function handleUpload(form: FormData, user: { userId: string }, org
 			return {
 				ok: false,
 				error: 'mappingRequired',
-				mapping: { headers: result.headers, csv: text, fileName, invalid: result.error === 'mappingInvalid' },
+				mapping: {
+					headers: result.headers,
+					samples: samplesOf(text, result.headers.length),
+					csv: text,
+					fileName,
+					invalid: result.error === 'mappingInvalid',
+				},
 			}
 		}
 		return { ok: false, error: result.error, blocking: result.blocking ?? null }
@@ -85,6 +97,13 @@ export async function handleUpload(form: FormData, user: { userId: string }, org
 function headersOf(text: string): string[] {
 	const first = text.split(/\r?\n/, 1)[0] ?? ''
 	return (readRecords(first)?.[0]?.fields ?? []).slice(0, 100)
+}
+
+/** The first values under each of a file's columns (its first lines after the header), each cut to 40 characters. */
+function samplesOf(text: string, columns: number): string[][] {
+	const head = text.split(/\r?\n/, 12).join('\n')
+	const rows = (readRecords(head) ?? []).slice(1, 4)
+	return Array.from({ length: Math.min(columns, 100) }, (_, i) => rows.map((r) => (r.fields[i] ?? '').slice(0, 40)).filter(Boolean))
 }
 
 /** UTF-8 (with or without BOM); else Windows-1252, as some banks export; null for binary. */

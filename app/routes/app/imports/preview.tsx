@@ -135,6 +135,12 @@ export default function ImportPreview({ loaderData }: Route.ComponentProps) {
 							</div>
 						))}
 					</dl>
+					{batch.source === 'venmo' && rows.some((r) => !r.externalId) ? (
+						// A Venmo file re-saved by a spreadsheet: its rounded ids were not used (parsers/venmo.ts).
+						<p role="note" className="text-sm">
+							{t('preview.idsLost')}
+						</p>
+					) : null}
 					{counts.new_count > 0 ? (
 						<p className="text-sm">
 							{t('preview.match', {

@@ -15,7 +15,7 @@ import { Button } from '#app/components/ui/button.tsx'
 import { Input } from '#app/components/ui/input.tsx'
 import { errorResponse } from '#app/lib/errors.ts'
 import { titleMeta } from '#app/lib/meta.ts'
-import { MAX_IMPORT_BYTES, MAX_IMPORT_COLUMNS, MAX_IMPORT_LINE_CHARS, MAX_IMPORT_ROWS } from '#app/lib/imports.ts'
+import { guessMapping, MAX_IMPORT_BYTES, MAX_IMPORT_COLUMNS, MAX_IMPORT_LINE_CHARS, MAX_IMPORT_ROWS } from '#app/lib/imports.ts'
 import { useFormat } from '#app/lib/use-format.ts'
 import { Link } from '#app/components/link.tsx'
 import { PAYMENT_METHODS } from '#app/lib/schemas/transactions.ts'
@@ -136,6 +136,8 @@ const MAPPED = ['date', 'amount', 'payer', 'externalId', 'description'] as const
 function MappingForm({ mapping, token }: { mapping: MappingStep; token: string }) {
 	const { t, i18n } = useTranslation(['imports', 'transactions'])
 	const optional = new Set(['externalId', 'description'])
+	// Pre-selected by the columns' names in en, es and pt-BR; each choice shows the file's first values under it.
+	const guess = guessMapping(mapping.headers)
 	return (
 		<Card>
 			<CardHeader>
@@ -169,15 +171,15 @@ function MappingForm({ mapping, token }: { mapping: MappingStep; token: string }
 								<NativeSelect
 									id={`map-${key}`}
 									name={key}
-									defaultValue=""
+									defaultValue={guess[key]}
 									required={!optional.has(key)}
 									aria-invalid={error ? true : undefined}
 									aria-describedby={error ? `map-${key}-error` : undefined}
 								>
 									<option value="">{optional.has(key) ? t('mapping.none') : '—'}</option>
-									{mapping.headers.map((h) => (
+									{mapping.headers.map((h, i) => (
 										<option key={h} value={h}>
-											{h}
+											{mapping.samples[i]?.length ? t('mapping.withSamples', { column: h, samples: mapping.samples[i]!.join(' · ') }) : h}
 										</option>
 									))}
 								</NativeSelect>

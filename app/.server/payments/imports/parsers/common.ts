@@ -13,7 +13,20 @@ import { MAX_AMOUNT, type PaymentMethod } from '#app/lib/schemas/transactions.ts
  */
 
 /** The file layouts the import screen recognises. `email` is the mail notices' channel. */
-export const FILE_SOURCES = ['venmo', 'paypal', 'cashapp', 'chase', 'bofa', 'generic'] as const
+export const FILE_SOURCES = [
+	'venmo',
+	'paypal',
+	'cashapp',
+	'chase',
+	'bofa',
+	'wellsfargo',
+	'capitalone',
+	'td',
+	'navyfederal',
+	'truist',
+	'usbank',
+	'generic',
+] as const
 export type FileSource = (typeof FILE_SOURCES)[number]
 export const IMPORT_SOURCES = [...FILE_SOURCES, 'email'] as const
 export type ImportSource = (typeof IMPORT_SOURCES)[number]
@@ -53,7 +66,16 @@ export type NormalizedPayment = {
 
 export type IgnoreReason = 'outgoing' | 'notReceived' | 'notCompleted' | 'memo' | 'summary'
 export type FailReason =
-	'amountInvalid' | 'amountMissing' | 'dateInvalid' | 'payerMissing' | 'currency' | 'idMissing' | 'tooLong' | 'methodInvalid'
+	| 'amountInvalid'
+	| 'amountMissing'
+	| 'dateInvalid'
+	| 'payerMissing'
+	| 'currency'
+	| 'idMissing'
+	| 'tooLong'
+	| 'methodInvalid'
+	/** A line even the tolerant reading could not split into the file's columns (`readLoose`). */
+	| 'unreadable'
 
 export type ParsedRow =
 	| { line: number; kind: 'payment'; payment: NormalizedPayment }
@@ -69,8 +91,12 @@ export type ParseResult =
 	| { ok: true; source: FileSource; rows: ParsedRow[]; headers: string[] }
 	| { ok: false; error: FileError; line?: number; headers?: string[] }
 
-/** One CSV record with the file line it starts on. */
-export type Rec = { fields: string[]; line: number }
+/**
+ * One CSV record with its file line. `loose`: read by the tolerant pass (its fields may be fewer or
+ * more than the header's when the bank's quoting was past repair); `unreadable`: a line that pass
+ * could not split at all, with its start for the preview (its `fields` are empty).
+ */
+export type Rec = { fields: string[]; line: number; loose?: true; unreadable?: string }
 
 // max_record_size: a record longer than a line may be is an error (not CSV), never one long read.
 const CSV_OPTIONS = {
@@ -81,6 +107,17 @@ const CSV_OPTIONS = {
 	max_record_size: MAX_IMPORT_LINE_CHARS,
 } as const
 type RawRecord = { record: string[]; info: { lines: number } }
+
+/**
+ * csv-parse's `on_record`, typed as it runs with `info: true` (the record comes with its info),
+ * dropping every record from the parser's own output: the caller takes each one as it is read.
+ */
+function onEachRecord(take: (raw: RawRecord) => void) {
+	return ((raw: unknown) => {
+		take(raw as RawRecord)
+		return null
+	}) as unknown as (record: string[]) => null
+}
 
 function toRec({ record, info }: RawRecord): Rec | null {
 	const fields = record.map((f) => f.trim())
@@ -110,14 +147,125 @@ export function delimiterOf(text: string): ',' | ';' {
 	return semicolons > commas ? ';' : ','
 }
 
-/** The records of a CSV text, or null when it is not CSV (binary, bad quoting). */
+/**
+ * The records of a CSV text, or null when it is not CSV (binary). Read strictly; where the strict
+ * reading fails (a bank's unescaped quotes), the rest of the file is read line by line by the
+ * tolerant pass (`looseRecords`), so one badly quoted line never refuses the whole file.
+ */
 export function readRecords(text: string): Rec[] | null {
 	if (text.includes('\0')) return null
+	const delimiter = delimiterOf(text)
+	const out: Rec[] = []
+	let lastLine = 0
 	try {
-		const out = parse(text, { ...CSV_OPTIONS, delimiter: delimiterOf(text) }) as unknown as RawRecord[]
-		return out.flatMap((r) => toRec(r) ?? [])
+		parse(text, {
+			...CSV_OPTIONS,
+			delimiter,
+			on_record: onEachRecord((raw) => {
+				lastLine = raw.info.lines
+				const rec = toRec(raw)
+				if (rec) out.push(rec)
+			}),
+		})
 	} catch {
-		return null
+		for (const rec of looseRecords(text, lastLine, delimiter)) out.push(rec)
+	}
+	return out
+}
+
+/** Lines the tolerant pass reads between two turns of the event loop. */
+const LOOSE_LINES = 500
+
+/**
+ * The tolerant pass: the text's lines from `fromLine` (the lines the strict reading had read
+ * before it failed are skipped), each line one record. A quoted field ends at a quote followed by
+ * the separator or the line's end; any other quote inside it is text, as Bank of America writes
+ * `"Zelle payment from NAME for "Rent"; Conf# x"`. A line whose quoted field never ends, or longer
+ * than a record may be, is an unreadable record. Only run where the strict reading failed: it is
+ * the slower of the two and cannot read a field over several lines.
+ */
+export function* looseRecords(text: string, fromLine: number, delimiter: ',' | ';'): Generator<Rec> {
+	let start = 0
+	let line = 0
+	while (line < fromLine && start < text.length) {
+		const next = nextLineBreak(text, start)
+		start = next.end
+		line++
+	}
+	while (start < text.length) {
+		const next = nextLineBreak(text, start)
+		const raw = text.slice(start, next.at).trim()
+		start = next.end
+		line++
+		if (!raw) continue
+		const fields = raw.length > MAX_IMPORT_LINE_CHARS ? null : splitLoose(raw, delimiter)
+		if (!fields) yield { fields: [], line, unreadable: raw.slice(0, 80) }
+		else if (fields.some((f) => f !== '')) yield { fields, line, loose: true }
+	}
+}
+
+function nextLineBreak(text: string, from: number): { at: number; end: number } {
+	for (let i = from; i < text.length; i++) {
+		const c = text.charCodeAt(i)
+		if (c === LF) return { at: i, end: i + 1 }
+		if (c === CR) return { at: i, end: text.charCodeAt(i + 1) === LF ? i + 2 : i + 1 }
+	}
+	return { at: text.length, end: text.length }
+}
+
+/** One line's fields by the tolerant rules (`looseRecords`), or null when a quoted field never ends. */
+export function splitLoose(line: string, delimiter: string): string[] | null {
+	const fields: string[] = []
+	let i = 0
+	for (;;) {
+		while (line[i] === ' ' || line[i] === '\t') i++
+		if (line[i] !== '"') {
+			const end = line.indexOf(delimiter, i)
+			if (end < 0) {
+				fields.push(line.slice(i).trim())
+				return fields
+			}
+			fields.push(line.slice(i, end).trim())
+			i = end + 1
+			continue
+		}
+		let value = ''
+		let j = i + 1
+		let closed = false
+		while (j < line.length) {
+			const c = line[j]!
+			if (c !== '"') {
+				value += c
+				j++
+				continue
+			}
+			const next = line[j + 1]
+			if (next === undefined || next === delimiter) {
+				closed = true
+				j++
+				break
+			}
+			// `""`: an escaped quote, or a stray quote right before the closing one.
+			if (next === '"') {
+				value += '"'
+				j += 2
+				if (line[j] === undefined || line[j] === delimiter) {
+					closed = true
+					break
+				}
+				continue
+			}
+			value += '"'
+			j++
+		}
+		if (!closed) return null
+		fields.push(value.trim())
+		if (j >= line.length) return fields
+		i = j + 1
+		if (i >= line.length) {
+			fields.push('')
+			return fields
+		}
 	}
 }
 
@@ -138,7 +286,8 @@ const CR = 13
 /**
  * Whether a CSV text keeps within the bounds of an import (app/lib/imports.ts): at most
  * MAX_IMPORT_ROWS records besides the header, MAX_IMPORT_COLUMNS fields and MAX_IMPORT_LINE_CHARS
- * characters in a record. One pass over the characters (quotes respected, so a quoted line break
+ * characters in a line (a record over several lines is bounded by the parser's `max_record_size`,
+ * past which the tolerant pass reads the rest line by line). One pass over the characters (quotes respected, so a quoted line break
  * or separator is part of its field; empty and blank lines are not records), yielding to the event
  * loop between slices, stopping at the first bound passed: a 10 MB file of tiny rows is refused in
  * milliseconds, before anything is parsed or staged. The parser checks the same bounds again as it
@@ -158,10 +307,13 @@ export async function checkCsvBounds(text: string, delimiter: ',' | ';' = delimi
 			const c = text.charCodeAt(i)
 			if (c === QUOTE) {
 				quoted = !quoted
-			} else if (!quoted && (c === LF || c === CR)) {
+			} else if (c === LF || c === CR) {
+				// A line's length is bounded even inside quotes: a stray quote (a bank's bad quoting)
+				// must not make the rest of the file one long line; the parser bounds a record's.
+				length = 0
+				if (quoted) continue
 				if (content && ++records > MAX_IMPORT_ROWS + 1) return 'tooManyRows'
 				fields = 1
-				length = 0
 				content = false
 				continue
 			} else if (!quoted && c === separator) {
@@ -191,16 +343,33 @@ export async function readRecordsAsync(
 	afterChunk?: () => Promise<void>,
 ): Promise<boolean> {
 	if (text.includes('\0')) return false
-	const parser = parseStream({ ...CSV_OPTIONS, delimiter: delimiterOf(text) })
+	const delimiter = delimiterOf(text)
+	// Records are taken as the parser reads them (never buffered in the stream), so that those
+	// read before a failure are known exactly, and the tolerant pass goes on after the last.
+	let queue: Rec[] = []
+	let lastLine = 0
+	const parser = parseStream({
+		...CSV_OPTIONS,
+		delimiter,
+		on_record: onEachRecord((raw) => {
+			lastLine = raw.info.lines
+			const rec = toRec(raw)
+			if (rec) queue.push(rec)
+		}),
+	})
+	parser.resume()
 	let failed = false
 	let stopped = false
-	parser.on('readable', () => {
-		let r: RawRecord | null
-		while (!stopped && (r = parser.read() as RawRecord | null) !== null) {
-			const rec = toRec(r)
-			if (rec && onRecord(rec) === false) stopped = true
+	const take = () => {
+		const taken = queue
+		queue = []
+		for (const rec of taken) {
+			if (onRecord(rec) === false) {
+				stopped = true
+				return
+			}
 		}
-	})
+	}
 	const finished = new Promise<void>((resolve) => {
 		parser.on('end', () => resolve())
 		parser.on('error', () => {
@@ -210,6 +379,7 @@ export async function readRecordsAsync(
 	})
 	for (let i = 0; i < text.length && !failed && !stopped; i += CHUNK) {
 		parser.write(text.slice(i, i + CHUNK))
+		if (!failed) take()
 		onProgress?.(i / text.length)
 		await new Promise((resolve) => setImmediate(resolve))
 		if (!failed && !stopped) await afterChunk?.()
@@ -218,9 +388,26 @@ export async function readRecordsAsync(
 		parser.destroy()
 		return true
 	}
-	parser.end()
-	await finished
-	return !failed
+	if (!failed) {
+		parser.end()
+		await finished
+		if (!failed) {
+			take()
+			return true
+		}
+	}
+	// The strict reading failed: the records it read stand, the rest is read tolerantly.
+	take()
+	if (stopped) return true
+	let n = 0
+	for (const rec of looseRecords(text, lastLine, delimiter)) {
+		if (onRecord(rec) === false) return true
+		if (++n % LOOSE_LINES === 0) {
+			await new Promise((resolve) => setImmediate(resolve))
+			await afterChunk?.()
+		}
+	}
+	return true
 }
 
 /** A header row's columns by lowercased name; the first of two equal names wins. */
@@ -239,6 +426,30 @@ export function normalizeHeader(name: string) {
 		.trim()
 		.toLowerCase()
 		.replace(/\s+/g, ' ')
+}
+
+/**
+ * The first of several names a column goes by that the header has (normalised), or the first name
+ * when none is there (`rowReader` then reads ''): a layout's columns renamed by a spreadsheet, a
+ * newer export or another language.
+ */
+export function pickColumn(header: string[], names: readonly string[]): string {
+	const index = headerIndex(header)
+	return names.find((n) => index.has(n)) ?? names[0]!
+}
+
+/** Whether a header row has, for each entry, its column or one of its other names. */
+export function hasAnyColumns(fields: string[], names: readonly (string | readonly string[])[]) {
+	const index = headerIndex(fields)
+	return names.every((n) => (typeof n === 'string' ? index.has(n) : n.some((m) => index.has(m))))
+}
+
+/**
+ * An id a spreadsheet turned into a rounded number (`3.18E+18`, `3,18E+18`): its digits are lost,
+ * so it is never an id (two payments would share it, or the same one differ).
+ */
+export function isRoundedNumber(value: string) {
+	return /^\d+(?:[.,]\d+)?e\+?\d+$/i.test(value.trim())
 }
 
 /** Whether a header row has every named column. */
@@ -282,7 +493,9 @@ export function parseSignedAmount(input: string): { sign: 1 | -1; value: string 
 		text = text.slice(1)
 	}
 	text = text.replace(/^\$/, '').replace(/^USD/i, '').replace(/USD$/i, '')
-	if (text.startsWith('-')) {
+	// Truist writes `$+1000` (and `($42)` for a debit).
+	if (text.startsWith('+')) text = text.slice(1)
+	else if (text.startsWith('-')) {
 		sign = -1
 		text = text.slice(1)
 	}

@@ -1,4 +1,4 @@
-import { hasColumns, paymentRow, rowReader, type ParsedRow, type Rec } from './common.ts'
+import { hasAnyColumns, isRoundedNumber, paymentRow, pickColumn, rowReader, type ParsedRow, type Rec } from './common.ts'
 
 /**
  * Venmo statement: two preamble lines ("Account Statement - (@user)", "Account Activity"), a
@@ -6,24 +6,42 @@ import { hasColumns, paymentRow, rowReader, type ParsedRow, type Rec } from './c
  * ID, amounts as `+ $1,250.00` (received) or `- $45.00` (sent). The payer is `From` on a
  * Payment and `To` on a Charge (a charge is a request the other person paid). `ID` is kept as
  * the exact string: it has 19 digits, beyond a JavaScript number.
+ *
+ * Re-saved by a spreadsheet, the same file may have its columns renamed (`Date` for `Datetime`,
+ * `Amount` for `Amount (total)`, `Transaction ID` for `ID`), its amounts written as plain numbers
+ * (`1250`, `-45`: the sign still says which way) and its ids rounded (`3.18E+18`): a rounded id is
+ * never used (the payment is then recognised by its date, amount, payer and note, and the preview
+ * says so).
  */
-export const VENMO_COLUMNS = ['id', 'datetime', 'type', 'status', 'from', 'to', 'amount (total)']
+const ID = ['id', 'transaction id']
+const DATETIME = ['datetime', 'date', 'date and time', 'date/time']
+const AMOUNT = ['amount (total)', 'amount', 'total amount', 'amount total']
+export const VENMO_COLUMNS = [ID, DATETIME, 'type', 'status', 'from', 'to', AMOUNT] as const
 
 export function isVenmoHeader(fields: string[]) {
-	return hasColumns(fields, VENMO_COLUMNS)
+	return hasAnyColumns(fields, VENMO_COLUMNS)
 }
+
+/** The column names of one Venmo header, read once per file. */
+const columnsOf = new WeakMap<string[], { id: string; datetime: string; amount: string }>()
 
 export function parseVenmo(header: string[], records: Rec[]): ParsedRow[] {
 	const get = rowReader(header)
+	let cols = columnsOf.get(header)
+	if (!cols) {
+		cols = { id: pickColumn(header, ID), datetime: pickColumn(header, DATETIME), amount: pickColumn(header, AMOUNT) }
+		columnsOf.set(header, cols)
+	}
 	const rows: ParsedRow[] = []
 	for (const { fields, line } of records) {
-		const id = get(fields, 'id')
+		const id = get(fields, cols.id)
 		// Balance, totals and disclaimer rows have no ID.
 		if (!id) continue
 		const type = get(fields, 'type').toLowerCase()
-		const amount = get(fields, 'amount (total)')
-		if (!amount.trim().startsWith('+')) {
-			rows.push({ line, kind: 'ignored', reason: amount.trim().startsWith('-') ? 'outgoing' : 'notReceived' })
+		const amount = get(fields, cols.amount).trim()
+		// Venmo signs every amount; a spreadsheet drops the `+` of a received one, never the `-`.
+		if (!amount || amount.startsWith('-') || amount.startsWith('(')) {
+			rows.push({ line, kind: 'ignored', reason: amount ? 'outgoing' : 'notReceived' })
 			continue
 		}
 		if (type !== 'payment' && type !== 'charge') {
@@ -35,18 +53,19 @@ export function parseVenmo(header: string[], records: Rec[]): ParsedRow[] {
 			rows.push({ line, kind: 'ignored', reason: 'notCompleted' })
 			continue
 		}
+		const rounded = isRoundedNumber(id)
 		rows.push(
 			paymentRow(
 				line,
 				{
-					date: get(fields, 'datetime'),
+					date: get(fields, cols.datetime),
 					amount,
 					fee: get(fields, 'amount (fee)'),
 					payer: type === 'charge' ? get(fields, 'to') : get(fields, 'from'),
 					description: get(fields, 'note'),
-					externalId: id,
+					externalId: rounded ? '' : id,
 				},
-				{ method: 'Venmo', provider: 'venmo', requireId: true },
+				{ method: 'Venmo', provider: 'venmo', requireId: !rounded },
 			),
 		)
 	}
