@@ -215,6 +215,10 @@ try {
 	for (const [k, v] of rows) console.log(`${k.padEnd(width)}  ${v}`)
 	const errors = server.stderr().filter((line) => /"level":"error"|Error/.test(line))
 	if (errors.length) console.log(`\nserver errors:\n${errors.slice(0, 10).join('\n')}`)
+} catch (error) {
+	// A server that stopped answering says why on its stderr.
+	console.error(server.stderr().slice(-20).join('\n'))
+	throw error
 } finally {
 	await server.stop()
 }

@@ -221,7 +221,9 @@ describe('staging in chunks', () => {
 	test('a file found not to be CSV half-way leaves no staged batch behind', async () => {
 		const owner = await org('Broken')
 		const rows = Array.from({ length: 2_000 }, (_, i) => `2026-03-05,Payer ${i},10.00,Lesson`)
-		const file = ['Posted,Who,Value,Memo', ...rows, '2026-03-06,"Unclosed,10.00,x'].join('\n')
+		// Past its first 2,000 rows, more lines that no reading can split than readable ones.
+		const broken = Array.from({ length: 3_000 }, () => '2026-03-06,"Unclosed,10.00,x')
+		const file = ['Posted,Who,Value,Memo', ...rows, ...broken].join('\n')
 		const mapping = {
 			date: 'Posted',
 			amount: 'Value',
@@ -239,6 +241,33 @@ describe('staging in chunks', () => {
 			trx.selectFrom('import_batches').select('id').where('organization_id', '=', owner.orgId).execute(),
 		)
 		expect(batches).toEqual([])
+	})
+
+	test('a bank file with one line past repair is staged with that line reported and the rest read', async () => {
+		const owner = await org('Tolerant')
+		const file = [
+			'Date,Description,Amount,Running Bal.',
+			'01/03/2022,"Zelle payment from NINA ROCHA for "Lesson"; Conf# k7x2m9q4a","80.00","80.00"',
+			'01/08/2022,"Zelle payment from BROKEN "LINE,"12.00","92.00"',
+		].join('\n')
+		expect(await importPayments({ organizationId: owner.orgId, userId: owner.userId, file, mode: 'preview' })).toMatchObject({
+			ok: true,
+			batch: { source: 'bofa', payments: 1, failed: 1, failures: [{ line: 3, reason: 'unreadable' }] },
+		})
+	})
+
+	test('a file of a bank added by issue 47 is committed under its own source', async () => {
+		const owner = await org('Wells')
+		const file = '"03/02/2026","150.00","*","","ZELLE FROM DIANA PAZ ON 03/02 REF # WFCT0XYZ9876"\n'
+		expect(await importPayments({ organizationId: owner.orgId, userId: owner.userId, file })).toMatchObject({
+			ok: true,
+			status: 'committed',
+			batch: { source: 'wellsfargo', counts: { created: 1 } },
+		})
+		const rows = await asSystem((trx) =>
+			trx.selectFrom('transactions').select(['import_source', 'payment_method']).where('organization_id', '=', owner.orgId).execute(),
+		)
+		expect(rows).toEqual([{ import_source: 'wellsfargo', payment_method: 'Zelle' }])
 	})
 
 	test('only the member who staged a batch may append to it or finish it, and only while it is staged', async () => {
@@ -513,6 +542,83 @@ describe('the preview is planned once, at staging', () => {
 		expect(await commitImport(owner.userId, id)).toMatchObject({
 			ok: true,
 			batch: { counts: { created: 2, duplicates: 1, matched: 1, review: 1, unmatched: 0 } },
+		})
+	})
+})
+
+describe('the commit keeps the match planned at staging only while the clients and aliases are the same', () => {
+	test('a client renamed or removed, or an alias saved, since the preview: the commit matches by what is true then', async () => {
+		const renamed = await org('Renamed since')
+		const stagedA = await importPayments({ organizationId: renamed.orgId, userId: renamed.userId, file: VENMO, mode: 'preview' })
+		if (!stagedA.ok) throw new Error('not staged')
+		const [ana, bruno] = await asUser(renamed.userId, (trx) =>
+			trx.selectFrom('clients').select(['id', 'name']).where('organization_id', '=', renamed.orgId).orderBy('name').execute(),
+		)
+		await asUser(renamed.userId, async (trx) => {
+			await trx.updateTable('clients').set({ name: 'Ana Souza' }).where('id', '=', ana!.id).execute()
+			await trx
+				.insertInto('payer_aliases')
+				.values({ organization_id: renamed.orgId, alias: 'Mystery Payer', client_id: bruno!.id })
+				.execute()
+		})
+		expect(await commitImport(renamed.userId, stagedA.batch.batchId)).toMatchObject({
+			ok: true,
+			batch: { counts: { created: 3, matched: 1, review: 1, unmatched: 1 } },
+		})
+		expect((await imported(renamed.userId, renamed.orgId)).map((t) => [t.raw_payer, t.category, t.client])).toEqual([
+			['Ana Silva', 'unmatched', null],
+			['Bruno Costa', 'review', null],
+			['Mystery Payer', 'matched', bruno!.name],
+		])
+
+		const removed = await org('Removed since')
+		const stagedB = await importPayments({ organizationId: removed.orgId, userId: removed.userId, file: VENMO, mode: 'preview' })
+		if (!stagedB.ok) throw new Error('not staged')
+		// The preview matched Ana Silva to her client; she and one of the two Brunos are gone since.
+		await asUser(removed.userId, (trx) =>
+			trx.deleteFrom('clients').where('organization_id', '=', removed.orgId).where('name', 'in', ['Ana Silva', 'Bruno  costa']).execute(),
+		)
+		expect(await commitImport(removed.userId, stagedB.batch.batchId)).toMatchObject({
+			ok: true,
+			batch: { counts: { created: 3, matched: 1, review: 0, unmatched: 2 } },
+		})
+		expect((await imported(removed.userId, removed.orgId)).map((t) => [t.raw_payer, t.category, t.client])).toEqual([
+			['Ana Silva', 'unmatched', null],
+			['Bruno Costa', 'matched', 'Bruno Costa'],
+			['Mystery Payer', 'unmatched', null],
+		])
+	})
+
+	test('a client added while the file was being read: the rows planned before it are matched at commit', async () => {
+		const owner = await org('Added while reading')
+		// Two chunks of 1,000 rows (chunks that large keep the preview's match for the commit).
+		const chunk = (first: number) =>
+			JSON.stringify(
+				Array.from({ length: 1_000 }, (_, i) => ({
+					ord: first + i,
+					import_key: `h:added-while-reading:${first + i}`,
+					amount: '10.00',
+					date_received: '2026-03-01',
+					payment_method: 'Zelle',
+					raw_payer: i === 0 ? 'Zoe Quinn' : `Payer ${first + i}`,
+				})),
+			)
+		const id = await asUser(owner.userId, async (trx) => {
+			const { rows } = await sql<{
+				id: string
+			}>`select public.stage_import(${owner.orgId}, 'bofa', 'x.csv', ${chunk(1)}::jsonb, 0, 0, 0, '[]'::jsonb) as id`.execute(trx)
+			return rows[0]!.id
+		})
+		await asUser(owner.userId, (trx) => trx.insertInto('clients').values({ organization_id: owner.orgId, name: 'Zoe Quinn' }).execute())
+		await asUser(owner.userId, async (trx) => {
+			await sql`select public.stage_import_rows(${id}, ${chunk(1_001)}::jsonb)`.execute(trx)
+			await sql`select public.finish_import_stage(${id}, 2000, 0, 0, '[]'::jsonb)`.execute(trx)
+		})
+		// The preview is what was planned as each chunk was read: the first Zoe before the client existed.
+		expect((await getStagedPreview(owner.userId, owner.orgId, id))?.counts).toMatchObject({ matched_count: 1, unmatched_count: 1_999 })
+		expect(await commitImport(owner.userId, id)).toMatchObject({
+			ok: true,
+			batch: { counts: { created: 2_000, matched: 2, unmatched: 1_998 } },
 		})
 	})
 })

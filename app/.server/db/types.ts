@@ -234,7 +234,6 @@ export interface ImportBatches {
   file_name: string | null;
   id: Generated<string>;
   ignored_count: Generated<number>;
-  match_fingerprint: string | null;
   matched_count: Generated<number>;
   organization_id: string;
   payment_count: Generated<number>;
