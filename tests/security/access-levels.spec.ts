@@ -40,7 +40,7 @@ const TOKENS_MINTED_ELSEWHERE = [
 	'routes/unsubscribe',
 ]
 
-/** A module no organization of the walk has: its owners' intents can be posted without touching the booking module. */
+/** Clients CRM (part of the free base, docs/decisions/039): its owners' intents can be posted without touching the booking module. */
 const OTHER_MODULE_ID = 'b0000000-0000-4000-8000-000000000002'
 const NO_ROW = '00000000-0000-4000-8000-000000000000'
 
