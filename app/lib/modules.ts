@@ -100,8 +100,24 @@ export const MODULES = {
 			{ key: 'publicBookingPage', to: '/book/{slug}' },
 		],
 		upgrades: {
-			reminders: comingSoon('c0000000-0000-4000-8000-000000000007', 'Booking Reminders'),
-			deposits: comingSoon('c0000000-0000-4000-8000-000000000008', 'Deposits & Prepayment'),
+			/** Reminder mails before each appointment (docs/product.md, Booking reminders). */
+			reminders: {
+				id: 'c0000000-0000-4000-8000-000000000007',
+				name: 'Booking Reminders',
+				available: true,
+				screens: [{ key: 'reminderSettings', to: '/app/booking/settings#reminders' }],
+			},
+			/** Deposits asked per service, matched to the payment that arrives (docs/product.md, Deposits and prepayment). */
+			deposits: {
+				id: 'c0000000-0000-4000-8000-000000000008',
+				name: 'Deposits & Prepayment',
+				available: true,
+				screens: [
+					{ key: 'serviceDeposits', to: '/app/booking/services' },
+					{ key: 'paymentHandles', to: '/app/settings/organization#getting-paid' },
+					{ key: 'owed', to: '/app/owed' },
+				],
+			},
 			multiLocation: comingSoon('c0000000-0000-4000-8000-000000000009', 'Multi-location Booking'),
 		},
 	},

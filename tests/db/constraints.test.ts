@@ -10,7 +10,15 @@ import { asSystem, asUser, sql, type Tx } from '#app/.server/db/index.ts'
 import { CATALOGUE, createUser, refusal, type TestUser } from './fixtures.ts'
 
 type Row = Record<string, unknown>
-type Ctx = { owner: TestUser; omuId: string; omuModuleId: string; clientId: string }
+type Ctx = {
+	owner: TestUser
+	omuId: string
+	omuModuleId: string
+	clientId: string
+	appointmentId: string
+	transactionId: string
+	expectationId: string
+}
 type Spec =
 	| { table: string; insert: (ctx: Ctx) => Row; control?: boolean; bad: [Row, string][] }
 	| { table: string; update: (ctx: Ctx) => Row; bad: [Row, string][] }
@@ -77,6 +85,12 @@ const SPECS: Spec[] = [
 			[{ cancellation_hours: -1 }, CHECK],
 			[{ timezone: 'Mars/Olympus_Mons' }, CHECK],
 			[{ timezone: 'utc' }, CHECK],
+			[{ deposit_hold_minutes: 14 }, CHECK],
+			[{ deposit_hold_minutes: 10081 }, CHECK],
+			[{ deposit_hold_before_start_minutes: -1 }, CHECK],
+			[{ reminder_offsets_minutes: '{1440,60,30,15}' }, CHECK],
+			[{ reminder_offsets_minutes: '{10}' }, CHECK],
+			[{ reminder_offsets_minutes: '{20000}' }, CHECK],
 			...badHours,
 		],
 	},
@@ -313,6 +327,11 @@ const SPECS: Spec[] = [
 			[{ color: '#12345' }, CHECK],
 			[{ name: '' }, CHECK],
 			[{ description: long(2001) }, CHECK],
+			[{ deposit_kind: 'half' }, CHECK],
+			[{ deposit_kind: 'fixed' }, CHECK],
+			[{ deposit_kind: 'full', deposit_amount: 10 }, CHECK],
+			[{ deposit_kind: 'fixed', deposit_amount: 0 }, CHECK],
+			[{ deposit_after_no_shows: 0 }, CHECK],
 		],
 	},
 	{
@@ -364,6 +383,59 @@ const SPECS: Spec[] = [
 			[{ manage_token_hash: 'abc' }, CHECK],
 			[{ guest_phone: long(41) }, CHECK],
 			[{ provider_id: randomUUID() }, '23503'],
+			[{ guest_language: 'fr' }, CHECK],
+			[{ guest_timezone: long(65) }, CHECK],
+		],
+	},
+	{
+		table: 'booking_appointment_events',
+		insert: (c) => ({ organization_id: c.owner.orgId, appointment_id: c.appointmentId, kind: 'reminder_sent' }),
+		bad: [
+			[{ kind: 'paid' }, CHECK],
+			[{ guest_notice: 'hello' }, CHECK],
+			[{ appointment_id: randomUUID() }, '23503'],
+		],
+	},
+	{
+		table: 'payment_handles',
+		update: (c) => ({ organization_id: c.owner.orgId }),
+		bad: [
+			[{ zelle: 'not an address' }, CHECK],
+			[{ zelle: '555-123-4567' }, CHECK],
+			[{ venmo: '@studio' }, CHECK],
+			[{ venmo: 'abc' }, CHECK],
+			[{ cashapp: '$studio' }, CHECK],
+			[{ cashapp: '9studio' }, CHECK],
+			[{ paypal: 'paypal.me/studio' }, CHECK],
+		],
+	},
+	{
+		table: 'payment_expectations',
+		insert: (c) => ({ organization_id: c.owner.orgId, kind: 'balance', amount_due: 10, memo_code: 'K7QM4P', status: 'void' }),
+		bad: [
+			[{ kind: 'tip' }, CHECK],
+			[{ amount_due: 0 }, CHECK],
+			[{ memo_code: 'K7QM4O' }, CHECK],
+			[{ memo_code: 'k7qm4p' }, CHECK],
+			[{ memo_code: 'K7QM4' }, CHECK],
+			[{ status: 'gone' }, CHECK],
+			[{ status: 'paid' }, CHECK],
+			[{ client_id: randomUUID() }, '23503'],
+		],
+	},
+	{
+		table: 'payment_matches',
+		insert: (c) => ({
+			organization_id: c.owner.orgId,
+			transaction_id: c.transactionId,
+			expectation_id: c.expectationId,
+			amount: 10,
+			method: 'manual',
+		}),
+		bad: [
+			[{ amount: 0 }, CHECK],
+			[{ method: 'guess' }, CHECK],
+			[{ expectation_id: randomUUID() }, '23503'],
 		],
 	},
 ]
@@ -412,7 +484,32 @@ beforeAll(async () => {
 			.where('organization_id', '=', owner.orgId)
 			.executeTakeFirstOrThrow(),
 	)
-	ctx = { owner, omuId: omu.id, omuModuleId: omu.organization_module_id, clientId: client.id }
+	const linked = await asSystem(async (trx) => {
+		const appointment = await trx
+			.insertInto('booking_appointments')
+			.values({
+				organization_id: owner.orgId,
+				starts_at: '2031-04-04T10:00:00Z',
+				ends_at: '2031-04-04T10:30:00Z',
+				guest_name: 'Walk-in',
+				status: 'cancelled',
+			})
+			.returning('id')
+			.executeTakeFirstOrThrow()
+		const transaction = await trx
+			.insertInto('transactions')
+			.values({ organization_id: owner.orgId, amount: 10 })
+			.returning('id')
+			.executeTakeFirstOrThrow()
+		const expectation = await trx
+			.insertInto('payment_expectations')
+			.values({ organization_id: owner.orgId, kind: 'balance', amount_due: 10, memo_code: 'WXYZ22', status: 'void' })
+			.returning('id')
+			.executeTakeFirstOrThrow()
+		await trx.insertInto('payment_handles').values({ organization_id: owner.orgId, venmo: 'constraint-studio' }).execute()
+		return { appointmentId: appointment.id, transactionId: transaction.id, expectationId: expectation.id }
+	})
+	ctx = { owner, omuId: omu.id, omuModuleId: omu.organization_module_id, clientId: client.id, ...linked }
 })
 
 describe('every check and enum constraint rejects a bad value', () => {

@@ -23,7 +23,7 @@ async function drainTo(orgId: string, left: number) {
 }
 
 describe('buying an upgrade of a module that is not active', () => {
-	// No upgrade of a paid module is sold today: Booking Reminders is opened for these tests only.
+	// Booking Reminders, opened for these tests whatever the catalogue sells today.
 	const reminders = MODULES.booking.upgrades.reminders.id
 
 	test('charges the module base cost and the upgrade cost together, each once, with two ledger rows', async () => {

@@ -319,6 +319,95 @@ const CASES: TableCase[] = [
 		}),
 		update: () => ({ notes: `Edited ${next()}` }),
 	},
+	{
+		table: 'booking_appointment_events',
+		allowed: { select: MEMBERS, insert: NOBODY, update: NOBODY, delete: NOBODY },
+		row: async (w) => {
+			const appointment = await systemInsert('booking_appointments', {
+				organization_id: w.a.orgId,
+				starts_at: `2031-01-0${(next() % 9) + 1}T10:00:00Z`,
+				ends_at: `2031-01-0${(counter % 9) + 1}T10:30:00Z`,
+				guest_name: 'Guest',
+				guest_email: 'guest@example.com',
+				status: 'cancelled',
+			})
+			return systemInsert('booking_appointment_events', {
+				organization_id: w.a.orgId,
+				appointment_id: appointment.id,
+				kind: 'reminder_sent',
+			})
+		},
+		insert: async (w) => {
+			const appointment = await systemInsert('booking_appointments', {
+				organization_id: w.a.orgId,
+				starts_at: '2031-02-01T10:00:00Z',
+				ends_at: '2031-02-01T10:30:00Z',
+				guest_name: 'Guest',
+				status: 'cancelled',
+			})
+			return { organization_id: w.a.orgId, appointment_id: appointment.id, kind: 'marked_paid' }
+		},
+		update: () => ({ kind: 'payment_requested' }),
+	},
+	{
+		table: 'payment_handles',
+		allowed: { select: MEMBERS, insert: ['owner of A'], update: ['owner of A'], delete: NOBODY },
+		row: async (w) => {
+			await asSystem((trx) => sql`delete from public.payment_handles where organization_id = ${w.a.orgId}`.execute(trx))
+			return systemInsert('payment_handles', { organization_id: w.a.orgId, venmo: 'studio-a' }, ['organization_id'])
+		},
+		insert: async (w) => {
+			await asSystem((trx) => sql`delete from public.payment_handles where organization_id = ${w.a.orgId}`.execute(trx))
+			return { organization_id: w.a.orgId, venmo: 'studio-b' }
+		},
+		update: () => ({ cashapp: `studio${next()}` }),
+	},
+	{
+		table: 'payment_expectations',
+		allowed: { select: MEMBERS, insert: NOBODY, update: NOBODY, delete: NOBODY },
+		row: (w) =>
+			systemInsert('payment_expectations', {
+				organization_id: w.a.orgId,
+				kind: 'invoice',
+				amount_due: 10,
+				memo_code: `AB${next()}CDE`.slice(0, 6).replace(/[01]/g, '2'),
+			}),
+		insert: (w) => ({ organization_id: w.a.orgId, kind: 'invoice', amount_due: 10, memo_code: 'ZZZZZZ' }),
+		update: () => ({ amount_due: next() }),
+	},
+	{
+		table: 'payment_matches',
+		allowed: { select: MEMBERS, insert: NOBODY, update: NOBODY, delete: NOBODY },
+		row: async (w) => {
+			const expectation = await systemInsert('payment_expectations', {
+				organization_id: w.a.orgId,
+				kind: 'invoice',
+				amount_due: 10,
+				memo_code: 'WXYZ23',
+				status: 'void',
+			})
+			const transaction = await systemInsert('transactions', { organization_id: w.a.orgId, amount: 10 })
+			return systemInsert('payment_matches', {
+				organization_id: w.a.orgId,
+				transaction_id: transaction.id,
+				expectation_id: expectation.id,
+				amount: 10,
+				method: 'manual',
+			})
+		},
+		insert: async (w) => {
+			const expectation = await systemInsert('payment_expectations', {
+				organization_id: w.a.orgId,
+				kind: 'invoice',
+				amount_due: 10,
+				memo_code: 'WXYZ34',
+				status: 'void',
+			})
+			const transaction = await systemInsert('transactions', { organization_id: w.a.orgId, amount: 10 })
+			return { organization_id: w.a.orgId, transaction_id: transaction.id, expectation_id: expectation.id, amount: 10, method: 'manual' }
+		},
+		update: () => ({ amount: next() }),
+	},
 ]
 
 function where(trx: Tx, table: string, key: Row) {

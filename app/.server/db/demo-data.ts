@@ -304,6 +304,7 @@ export async function seedDemoData(trx: Tx, orgId: string, ownerId: string): Pro
 		notes: string | null
 		total_price: string
 	}[] = []
+	const bookers = clientRows.filter((c) => c.email !== null)
 	while (appointments.length < 20) {
 		const i = appointments.length
 		const offset = i < 10 ? -1 - Math.floor(random() * 30) : 1 + Math.floor(random() * 21)
@@ -332,8 +333,8 @@ export async function seedDemoData(trx: Tx, orgId: string, ownerId: string): Pro
 						['pending', 25],
 						['cancelled', 10],
 					]))
-		const guest = pick([...names])
-		const [first, last] = guest.toLowerCase().split(' ')
+		// Bookers are the demo's clients (a booking links to the client with its e-mail).
+		const guest = pick(bookers)
 		appointments.push({
 			local_date: isoDate(day),
 			local_time: time,
@@ -341,9 +342,9 @@ export async function seedDemoData(trx: Tx, orgId: string, ownerId: string): Pro
 			service_id: service.id,
 			provider_id: providers[providerIndex]!.id,
 			status,
-			guest_name: guest,
-			guest_email: `${first}.${last}@${pick(EMAIL_DOMAINS)}`,
-			guest_phone: random() < 0.7 ? `(555) ${Math.floor(random() * 900 + 100)}-${Math.floor(random() * 9000 + 1000)}` : null,
+			guest_name: guest.name,
+			guest_email: guest.email!,
+			guest_phone: guest.phone,
 			notes: random() < 0.3 ? pick(['First visit', 'Prefers video call', 'Bring last invoices', 'Referred by a client']) : null,
 			total_price: service.price,
 		})

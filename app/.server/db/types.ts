@@ -95,16 +95,31 @@ export interface AuthUsers {
   updated_at: Generated<Timestamp | null>;
 }
 
+export interface BookingAppointmentEvents {
+  actor_id: string | null;
+  appointment_id: string;
+  at: Generated<Timestamp>;
+  detail: Generated<Json>;
+  guest_notice: string | null;
+  guest_notified_at: Timestamp | null;
+  id: Generated<number>;
+  kind: string;
+  organization_id: string;
+}
+
 export interface BookingAppointments {
   appointment_date: Generated<string>;
   buffer_ends_at: Generated<Timestamp>;
   buffer_minutes: Generated<number>;
+  client_id: string | null;
   created_at: Generated<Timestamp>;
   end_time: Generated<string>;
   ends_at: Timestamp;
-  guest_email: string;
+  guest_email: string | null;
+  guest_language: string | null;
   guest_name: string;
   guest_phone: string | null;
+  guest_timezone: string | null;
   id: Generated<string>;
   manage_token_hash: string | null;
   notes: string | null;
@@ -146,6 +161,9 @@ export interface BookingProviders {
 export interface BookingServices {
   color: Generated<string>;
   created_at: Generated<Timestamp>;
+  deposit_after_no_shows: number | null;
+  deposit_amount: Numeric | null;
+  deposit_kind: Generated<string>;
   description: string | null;
   duration_minutes: Generated<number>;
   id: Generated<string>;
@@ -163,9 +181,12 @@ export interface BookingSettings {
   business_hours: Generated<Json>;
   cancellation_hours: Generated<number>;
   created_at: Generated<Timestamp>;
+  deposit_hold_before_start_minutes: number | null;
+  deposit_hold_minutes: Generated<number>;
   max_advance_days: Generated<number>;
   min_advance_hours: Generated<number>;
   organization_id: string;
+  reminder_offsets_minutes: Generated<number[]>;
   require_phone: Generated<boolean>;
   timezone: Generated<string>;
   updated_at: Generated<Timestamp>;
@@ -422,6 +443,43 @@ export interface PayerAliases {
   organization_id: string;
 }
 
+export interface PaymentExpectations {
+  amount_due: Numeric;
+  appointment_id: string | null;
+  client_id: string | null;
+  created_at: Generated<Timestamp>;
+  due_at: Timestamp | null;
+  id: Generated<string>;
+  kind: string;
+  marked_paid_by: string | null;
+  memo_code: string;
+  opens_at: Generated<Timestamp>;
+  organization_id: string;
+  paid_at: Timestamp | null;
+  status: Generated<string>;
+  updated_at: Generated<Timestamp>;
+}
+
+export interface PaymentHandles {
+  cashapp: string | null;
+  organization_id: string;
+  paypal: string | null;
+  updated_at: Generated<Timestamp>;
+  venmo: string | null;
+  zelle: string | null;
+}
+
+export interface PaymentMatches {
+  amount: Numeric;
+  created_at: Generated<Timestamp>;
+  expectation_id: string;
+  id: Generated<string>;
+  matched_by: string | null;
+  method: string;
+  organization_id: string;
+  transaction_id: string;
+}
+
 export interface Profiles {
   avatar_url: string | null;
   created_at: Generated<Timestamp>;
@@ -469,6 +527,7 @@ export interface DB {
   "auth.login_attempts": AuthLoginAttempts;
   "auth.sessions": AuthSessions;
   "auth.users": AuthUsers;
+  booking_appointment_events: BookingAppointmentEvents;
   booking_appointments: BookingAppointments;
   booking_date_overrides: BookingDateOverrides;
   booking_providers: BookingProviders;
@@ -493,6 +552,9 @@ export interface DB {
   organization_transaction_totals: OrganizationTransactionTotals;
   organizations: Organizations;
   payer_aliases: PayerAliases;
+  payment_expectations: PaymentExpectations;
+  payment_handles: PaymentHandles;
+  payment_matches: PaymentMatches;
   profiles: Profiles;
   transaction_monthly_rollups: TransactionMonthlyRollups;
   transactions: Transactions;
