@@ -66,8 +66,7 @@ as $$
 $$;
 
 -- After a match is added or removed: paid when the matches cover the amount (the appointment is
--- confirmed if it waited, its client becomes active, the visitor is owed a mail), open again
--- when an undo leaves it short.
+-- confirmed if it waited, its client becomes active), open again when an undo leaves it short.
 create function private.settle_expectation(p_expectation_id uuid, p_actor uuid default null) returns void
 language plpgsql volatile security definer set search_path = ''
 as $$
@@ -85,10 +84,6 @@ begin
     if e.appointment_id is not null then
       update public.booking_appointments set status = 'confirmed'
       where id = e.appointment_id and status = 'pending' and e.kind = 'deposit';
-      update public.booking_appointment_events set guest_notice = 'payment_received'
-      where id = (select max(ev.id) from public.booking_appointment_events ev
-        where ev.appointment_id = e.appointment_id and ev.kind in ('payment_matched', 'marked_paid'))
-        and e.kind = 'deposit';
     end if;
     update public.clients set status = 'active' where id = e.client_id and status = 'pending';
   elsif remaining > 0 and e.status = 'paid' and e.marked_paid_by is null then
@@ -99,7 +94,7 @@ $$;
 
 -- Links one payment to one expectation (the caller has locked it and checked it is open).
 create function private.record_match(
-  p_transaction_id uuid, p_expectation_id uuid, p_method text, p_actor uuid default null
+  p_transaction_id uuid, p_expectation_id uuid, p_method text, p_actor uuid default null, p_link_client boolean default true
 ) returns boolean
 language plpgsql volatile security definer set search_path = ''
 as $$
@@ -117,17 +112,20 @@ begin
   if inserted is null then
     return false;
   end if;
-  -- The payment now belongs to the expectation's client.
-  if e.client_id is not null and t.client_id is null then
+  -- The payment now belongs to the expectation's client (match_payments does it for its whole
+  -- batch in one statement afterwards: one pass of the rollup triggers, not one per payment).
+  if p_link_client and e.client_id is not null and t.client_id is null then
     update public.transactions set client_id = e.client_id,
       category = case when category in ('unmatched', 'review') then 'matched'::public.transaction_category else category end
     where id = t.id;
   end if;
+  -- The match that completes a deposit owes the visitor a "payment received" mail.
   if e.appointment_id is not null then
-    insert into public.booking_appointment_events (organization_id, appointment_id, kind, detail, actor_id)
+    insert into public.booking_appointment_events (organization_id, appointment_id, kind, detail, actor_id, guest_notice)
     values (e.organization_id, e.appointment_id, 'payment_matched', jsonb_build_object(
       'method', p_method, 'code', e.memo_code, 'transaction_id', t.id, 'amount', t.amount,
-      'payment_method', t.payment_method, 'date', t.date_received, 'expectation', e.kind), p_actor);
+      'payment_method', t.payment_method, 'date', t.date_received, 'expectation', e.kind), p_actor,
+      case when e.kind = 'deposit' and e.status = 'open' and private.expectation_remaining(e.id) <= 0 then 'payment_received' end);
   end if;
   perform private.settle_expectation(e.id, p_actor);
   return true;
@@ -145,7 +143,7 @@ declare
   matched integer := 0;
 begin
   for t in
-    select tx.id, tx.client_id, tx.amount, tx.date_received, tx.description
+    select tx.id, tx.client_id, tx.amount, tx.date_received, private.memo_words(tx.description) as words
     from public.transactions tx
     where tx.organization_id = p_organization_id and tx.id = any (p_transaction_ids) and tx.amount > 0
       and not exists (select 1 from public.payment_matches m where m.transaction_id = tx.id)
@@ -155,7 +153,7 @@ begin
     how := 'memo_code';
     select e.id into target from public.payment_expectations e
     where e.organization_id = p_organization_id and e.status = 'open'
-      and e.memo_code = any (private.memo_words(t.description))
+      and cardinality(t.words) > 0 and e.memo_code = any (t.words)
       and not exists (select 1 from private.payment_match_refusals r where r.transaction_id = t.id and r.expectation_id = e.id)
     order by e.opens_at, e.id
     limit 1
@@ -174,11 +172,18 @@ begin
     end if;
     -- Locked, so another instance may have settled it meanwhile.
     if target is not null and (select e.status from public.payment_expectations e where e.id = target) = 'open' then
-      if private.record_match(t.id, target, how) then
+      if private.record_match(t.id, target, how, null, false) then
         matched := matched + 1;
       end if;
     end if;
   end loop;
+  if matched > 0 then
+    update public.transactions tx set client_id = e.client_id,
+      category = case when tx.category in ('unmatched', 'review') then 'matched'::public.transaction_category else tx.category end
+    from public.payment_matches m join public.payment_expectations e on e.id = m.expectation_id
+    where m.transaction_id = any (p_transaction_ids) and tx.id = m.transaction_id
+      and tx.client_id is null and e.client_id is not null;
+  end if;
   return matched;
 end
 $$;
@@ -212,6 +217,21 @@ begin
 end
 $$;
 
+-- Whether a payment could match anything open: a code in its memo or its client waiting (two
+-- index probes: the open-code index and the open-client index).
+create function private.may_match(p_organization_id uuid, p_description text, p_client_id uuid) returns boolean
+language plpgsql stable security definer set search_path = ''
+as $$
+declare
+  words text[] := private.memo_words(p_description);
+begin
+  return (cardinality(words) > 0 and exists (select 1 from public.payment_expectations e
+      where e.organization_id = p_organization_id and e.status = 'open' and e.memo_code = any (words)))
+    or (p_client_id is not null and exists (select 1 from public.payment_expectations e
+      where e.organization_id = p_organization_id and e.status = 'open' and e.client_id = p_client_id));
+end
+$$;
+
 -- Every insert into transactions, and every change of a payment's client, memo or amount, runs
 -- the engine over the rows concerned: one statement-level call per statement, with a quick exit
 -- when their organizations wait for nothing.
@@ -226,9 +246,7 @@ begin
   for org in select distinct n.organization_id from new_rows n loop
     continue when not exists (select 1 from public.payment_expectations e where e.organization_id = org and e.status = 'open');
     select array_agg(n.id) into ids from new_rows n
-    where n.organization_id = org and n.amount > 0 and exists (select 1 from public.payment_expectations e
-      where e.organization_id = org and e.status = 'open'
-        and (e.memo_code = any (private.memo_words(n.description)) or e.client_id = n.client_id));
+    where n.organization_id = org and n.amount > 0 and private.may_match(org, n.description, n.client_id);
     if ids is not null then
       perform private.match_payments(org, ids);
     end if;
@@ -248,9 +266,7 @@ begin
     join old_rows o on o.id = n.id
     where n.amount > 0
       and (n.client_id is distinct from o.client_id or n.description is distinct from o.description or n.amount <> o.amount)
-      and exists (select 1 from public.payment_expectations e
-        where e.organization_id = n.organization_id and e.status = 'open'
-          and (e.memo_code = any (private.memo_words(n.description)) or e.client_id = n.client_id))
+      and private.may_match(n.organization_id, n.description, n.client_id)
     group by n.organization_id
   loop
     perform private.match_payments(org.organization_id, org.ids);
@@ -585,8 +601,8 @@ $$;
 -- Grants ---------------------------------------------------------------------------------------
 
 revoke execute on function private.new_memo_code(uuid), private.memo_words(text), private.payer_window_days(),
-  private.expectation_remaining(uuid), private.settle_expectation(uuid, uuid), private.record_match(uuid, uuid, text, uuid),
-  private.match_payments(uuid, uuid[]), private.match_expectation(uuid), private.client_for_booking(uuid, text, text, text),
+  private.expectation_remaining(uuid), private.settle_expectation(uuid, uuid), private.record_match(uuid, uuid, text, uuid, boolean),
+  private.match_payments(uuid, uuid[]), private.match_expectation(uuid), private.may_match(uuid, text, uuid), private.client_for_booking(uuid, text, text, text),
   private.owns_upgrade(uuid, uuid), private.deposit_for(uuid, uuid, numeric),
   private.deposit_deadline(uuid, timestamptz, timestamptz), private.release_expired_holds(timestamptz),
   private.transactions_match_inserted(), private.transactions_match_updated(), private.booking_appointments_link_client(),
