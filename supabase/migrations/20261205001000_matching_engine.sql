@@ -537,25 +537,45 @@ language plpgsql volatile security definer set search_path = ''
 as $$
 declare
   m public.payment_matches;
-  e public.payment_expectations;
 begin
   select * into m from public.payment_matches where id = p_match_id;
   if not found then
     raise exception 'not_found' using errcode = 'P0001';
   end if;
   perform private.require_member(m.organization_id);
-  select * into e from public.payment_expectations where id = m.expectation_id for update;
-  delete from public.payment_matches where id = m.id;
+  perform 1 from public.payment_expectations where id = m.expectation_id for update;
   insert into private.payment_match_refusals (transaction_id, expectation_id) values (m.transaction_id, m.expectation_id)
   on conflict do nothing;
-  if e.appointment_id is not null then
-    insert into public.booking_appointment_events (organization_id, appointment_id, kind, detail, actor_id)
-    values (e.organization_id, e.appointment_id, 'payment_unmatched',
-      jsonb_build_object('method', m.method, 'transaction_id', m.transaction_id, 'amount', m.amount), auth.uid());
-  end if;
-  perform private.settle_expectation(e.id, auth.uid());
+  -- The history and the expectation's state follow from the delete (payment_matches_deleted).
+  delete from public.payment_matches where id = m.id;
 end
 $$;
+
+-- A match that goes (undone by a member, or its payment deleted: an import undone, a row deleted
+-- in the table) is written in the appointment's history, and its expectation is open again when
+-- it is now short. Matches that go with their expectation or appointment leave nothing to say.
+create function private.payment_matches_deleted() returns trigger
+language plpgsql security definer set search_path = ''
+as $$
+declare
+  gone uuid;
+begin
+  insert into public.booking_appointment_events (organization_id, appointment_id, kind, detail, actor_id)
+  select e.organization_id, e.appointment_id, 'payment_unmatched', jsonb_build_object('method', o.method,
+    'transaction_id', o.transaction_id, 'amount', o.amount,
+    'deleted', not exists (select 1 from public.transactions t where t.id = o.transaction_id)), auth.uid()
+  from old_rows o
+  join public.payment_expectations e on e.id = o.expectation_id
+  join public.booking_appointments a on a.id = e.appointment_id;
+  for gone in select distinct o.expectation_id from old_rows o loop
+    perform private.settle_expectation(gone, auth.uid());
+  end loop;
+  return null;
+end
+$$;
+
+create trigger payment_matches_deleted after delete on public.payment_matches
+  referencing old table as old_rows for each statement execute function private.payment_matches_deleted();
 
 -- Marks an appointment paid by hand (cash, a payment outside the app): its open expectation, or a
 -- new balance of what it still owes. Refusals: not_found, nothing_owed.
@@ -605,7 +625,7 @@ revoke execute on function private.new_memo_code(uuid), private.memo_words(text)
   private.match_payments(uuid, uuid[]), private.match_expectation(uuid), private.may_match(uuid, text, uuid), private.client_for_booking(uuid, text, text, text),
   private.owns_upgrade(uuid, uuid), private.deposit_for(uuid, uuid, numeric),
   private.deposit_deadline(uuid, timestamptz, timestamptz), private.release_expired_holds(timestamptz),
-  private.transactions_match_inserted(), private.transactions_match_updated(), private.booking_appointments_link_client(),
+  private.transactions_match_inserted(), private.transactions_match_updated(), private.payment_matches_deleted(), private.booking_appointments_link_client(),
   private.booking_appointments_ask_deposit(), private.booking_appointments_after_insert(), private.booking_appointments_after_update()
 from public, anon, authenticated;
 revoke execute on function public.match_payment(uuid, uuid), public.unmatch_payment(uuid), public.mark_appointment_paid(uuid)

@@ -233,6 +233,30 @@ describe('deposits', () => {
 	})
 })
 
+describe('payments that go', () => {
+	test('deleting a matched payment (an import undone) reopens the deposit and says so in the history', async () => {
+		const w = await world()
+		const booked = await book(w)
+		const [deposit] = await expectationOf(booked.id)
+		const payment = await pay(w, { amount: 30, description: deposit!.memo_code })
+		expect((await expectationOf(booked.id))[0]!.status).toBe('paid')
+		await asUser(w.owner.userId, (trx) => trx.deleteFrom('transactions').where('id', '=', payment.id).execute())
+		expect((await expectationOf(booked.id))[0]!.status).toBe('open')
+		const last = await asSystem((trx) =>
+			trx
+				.selectFrom('booking_appointment_events')
+				.selectAll()
+				.where('appointment_id', '=', booked.id)
+				.orderBy('id', 'desc')
+				.executeTakeFirstOrThrow(),
+		)
+		expect(last).toMatchObject({ kind: 'payment_unmatched', detail: expect.objectContaining({ deleted: true, method: 'memo_code' }) })
+		// A new payment with the code pays it again.
+		const again = await pay(w, { amount: 30, description: deposit!.memo_code })
+		expect(await matchesOf(again.id)).toHaveLength(1)
+	})
+})
+
 describe('balances', () => {
 	test('completing leaves what is still owed, and a later exact payment of the client clears it', async () => {
 		const w = await world()
