@@ -257,7 +257,7 @@ describe('abuse limits', () => {
 		const live = async (key: string) =>
 			(
 				await asSystem((trx) => trx.selectFrom('booking_appointments').select('guest_email').where('organization_id', '=', w.org).execute())
-			).filter((r) => r.guest_email.toLowerCase().replace(/\+[^@]*@/, '@') === key).length
+			).filter((r) => (r.guest_email ?? '').toLowerCase().replace(/\+[^@]*@/, '@') === key).length
 		const tally = (codes: (string | null)[]) =>
 			codes.reduce<Record<string, number>>((t, c) => ({ ...t, [c ?? 'ok']: (t[c ?? 'ok'] ?? 0) + 1 }), {})
 		// The same address ten times at once: the count and the insert are one step per address.
