@@ -95,6 +95,15 @@ export function formatPercent(fraction: number, lng: string | null | undefined) 
 	return numberFormat(lng, 'percent').format(fraction)
 }
 
+/** 'HH:MM' (24-hour) as each language writes a time: 2:05 PM in en, 14:05 in es and pt-BR. */
+export function formatTime(hhmm: string, lng: string | null | undefined) {
+	const match = /^(\d{2}):(\d{2})/.exec(hhmm)
+	if (!match) return hhmm
+	if (formatLanguage(lng) !== 'en') return `${match[1]}:${match[2]}`
+	const hour = Number(match[1])
+	return `${hour % 12 === 0 ? 12 : hour % 12}:${match[2]} ${hour < 12 ? 'AM' : 'PM'}`
+}
+
 /** The order of day, month and year in each language's numeric dates. */
 const DATE_ORDER: Record<Language, 'mdy' | 'dmy'> = { en: 'mdy', es: 'dmy', 'pt-BR': 'dmy' }
 

@@ -7,6 +7,7 @@ import {
 	formatMoney,
 	formatNumber,
 	formatPercent,
+	formatTime,
 	formatWholeMoney,
 } from './format.ts'
 
@@ -26,6 +27,10 @@ export function useFormat() {
 		number: (value: number) => formatNumber(value, lng),
 		percent: (fraction: number) => formatPercent(fraction, lng),
 		date: (value: string | Date | null | undefined) => formatDate(value, lng),
+		/** A wall-clock 'HH:MM' in the language's form (12-hour in en). */
+		time: (hhmm: string) => formatTime(hhmm, lng),
+		/** A day and a time ({ date, time } of app/lib/dates.ts, dateTimeIn) as one phrase: 11/28/2026 2:05 PM. */
+		dateTime: (value: { date: string; time: string }) => `${formatDate(value.date, lng)} ${formatTime(value.time, lng)}`,
 		editableAmount: (value: string) => editableAmount(value, lng),
 	}
 }

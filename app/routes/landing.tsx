@@ -43,12 +43,15 @@ export default function Landing({ loaderData }: Route.ComponentProps) {
 	return (
 		<div className="min-h-svh">
 			<header className="mx-auto flex max-w-6xl items-center justify-between gap-4 p-4">
-				<Link to="/" className="flex items-center gap-2 font-semibold" aria-label={t('appName')}>
-					<span className="flex size-8 items-center justify-center rounded-lg bg-primary text-sm font-bold text-primary-foreground">
+				<Link to="/" className="flex items-center gap-2 font-semibold">
+					<span
+						aria-hidden="true"
+						className="flex size-8 items-center justify-center rounded-lg bg-primary text-sm font-bold text-primary-foreground"
+					>
 						{t('badge')}
 					</span>
-					{/* On a phone the badge alone, so the language menu and the buttons keep their room. */}
-					<span className="hidden sm:inline">{t('appName')}</span>
+					{/* On a phone the badge alone, so the language menu and the buttons keep their room; the name is still read. */}
+					<span className="sr-only sm:not-sr-only">{t('appName')}</span>
 				</Link>
 				<nav aria-label={t('landing.navLabel')} className="flex items-center gap-2">
 					<LanguageSwitcher />

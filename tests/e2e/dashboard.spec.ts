@@ -57,6 +57,17 @@ test('the dashboard cards, latest transactions and months equal what was inserte
 	await expect(page.getByRole('link', { name: 'View all transactions' })).toHaveAttribute('href', '/app/transactions')
 	await expect(page.getByRole('link', { name: 'View reports' })).toHaveAttribute('href', /^\/app\/reports/)
 
+	// Without JavaScript the chart is drawn on the server: twelve bars in proportion, this month's the tallest.
+	if (test.info().project.name === 'no-js') {
+		const bars = page.getByRole('img', { name: /Bar chart of the amount received/ }).locator('svg rect')
+		await expect(bars).toHaveCount(12)
+		const heights = await bars.evaluateAll((rects) => rects.map((r) => Number(r.getAttribute('height'))))
+		expect(Math.max(...heights)).toBe(heights[11])
+		expect(heights[10]).toBeGreaterThan(heights[9]!)
+		expect(heights[9]).toBeGreaterThan(0)
+		expect(heights[0]).toBe(0)
+	}
+
 	// The chart's table: twelve months, the current one last; the 13-month-old payment is outside.
 	await page.getByText('Show the figures').click()
 	const months = page.getByRole('table', { name: 'Amount received per month' })

@@ -144,17 +144,24 @@ test('an owner connects a mailbox over IMAP: a wrong password is refused and not
 	})
 })
 
-test('Connect Gmail without a Google client configured says no authorization URL was received and stores nothing @nojs', async ({
+test('without a Google client configured Connect Gmail is shown disabled with the reason; a forged connect stores nothing @nojs', async ({
 	page,
 	request,
 }) => {
 	const { orgId } = await owner(page, request, 'Gmail Owner')
 	await page.request.post(`/app/modules/${P2P}`, { form: { intent: 'purchaseUpgrade', upgradeId: EMAIL_UPGRADE } })
 	await page.goto(`/app/modules/${P2P}`)
-	await page.getByRole('region', { name: 'Integrations' }).getByRole('button', { name: 'Connect Gmail' }).click()
+	const card = page.getByRole('region', { name: 'Integrations' })
+	const gmail = card.getByRole('button', { name: 'Connect Gmail' })
+	await expect(gmail).toBeDisabled()
+	await expect(gmail).toHaveAccessibleDescription(/Gmail is not set up on this server .* Connect the mailbox with IMAP below\./)
+	// The IMAP form is the way in.
+	await expect(card.getByRole('button', { name: 'Connect mailbox' })).toBeEnabled()
+	const forged = await page.request.post(`/app/modules/${P2P}`, { form: { intent: 'connectGoogle' }, maxRedirects: 0 })
+	expect(forged.status()).toBe(302)
+	await page.goto(`/app/modules/${P2P}`)
 	await expect(page.getByText('Failed to connect to Gmail').first()).toBeVisible()
-	await expect(page.getByText('No authorization URL received').first()).toBeVisible()
-	await expect(page).toHaveURL(new RegExp(`/app/modules/${P2P}$`))
+	await expect(page.getByText(/Gmail is not set up on this server/).first()).toBeVisible()
 	expect(await stored(orgId)).toEqual({ credentials: [], secrets: [] })
 })
 

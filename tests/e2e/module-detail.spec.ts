@@ -54,7 +54,7 @@ test('buying the email upgrade charges its gears once, the price card adds it; d
 	await page.goto(`/app/modules/${P2P}`)
 	await expect(page.getByRole('heading', { name: 'P2P Transaction Tracking', level: 1 })).toBeVisible()
 	await expect(page.getByTestId('activation-price')).toHaveText('Included')
-	await page.getByRole('link', { name: 'View P2P Tracking - Email' }).click()
+	await page.getByRole('link', { name: 'View — P2P Tracking - Email' }).click()
 	const dialog = page.getByRole('dialog', { name: /P2P Tracking - Email/ })
 	await expect(dialog).toContainText('Module: P2P Transaction Tracking')
 	await expect(dialog).toContainText('1,000 gears, once')
@@ -79,7 +79,7 @@ test('buying the email upgrade charges its gears once, the price card adds it; d
 	expect(await state(orgId)).toMatchObject({ remaining: 14000, upgrades: [EMAIL] })
 
 	await page.goto(`/app/modules/${P2P}`)
-	await page.getByRole('link', { name: 'Deactivate P2P Tracking - Email' }).click()
+	await page.getByRole('link', { name: 'Deactivate — P2P Tracking - Email' }).click()
 	const confirm = page.getByRole('alertdialog', { name: 'Confirm Upgrade Deactivation' })
 	await expect(confirm).toContainText('All data of this upgrade is permanently deleted.')
 	await expect(confirm).toContainText('This cannot be undone.')

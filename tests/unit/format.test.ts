@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { formatCompactMoney, formatDate, formatMoney, formatNumber, formatPercent, formatWholeMoney } from '#app/lib/format.ts'
+import { formatCompactMoney, formatDate, formatMoney, formatNumber, formatPercent, formatTime, formatWholeMoney } from '#app/lib/format.ts'
 
 // Intl separates "US$" and "%" from the number with a no-break space: compare with plain spaces.
 const plain = (s: string) => s.replace(/[\u00a0\u202f]/g, ' ')
@@ -69,5 +69,20 @@ describe('an unknown or missing language formats as English', () => {
 		expect(formatMoney('1', 'fr')).toBe('$1.00')
 		expect(formatDate('2026-01-02', null)).toBe('01/02/2026')
 		expect(formatNumber(1400, undefined)).toBe('1,400')
+	})
+})
+
+describe('formatTime', () => {
+	test('writes a time as each language does: 12-hour in English, 24-hour in Spanish and Portuguese', () => {
+		expect(['00:05', '09:30', '12:00', '13:45', '23:59'].map((t) => formatTime(t, 'en'))).toEqual([
+			'12:05 AM',
+			'9:30 AM',
+			'12:00 PM',
+			'1:45 PM',
+			'11:59 PM',
+		])
+		expect(['00:05', '13:45'].map((t) => formatTime(t, 'es'))).toEqual(['00:05', '13:45'])
+		expect(formatTime('13:45:00', 'pt-BR')).toBe('13:45')
+		expect(formatTime('soon', 'en')).toBe('soon')
 	})
 })

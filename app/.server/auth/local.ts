@@ -197,7 +197,7 @@ export async function listSessions(userId: string, currentToken: string | null):
 	const rows = await asSystem((trx) =>
 		trx
 			.selectFrom('auth.sessions')
-			.select(['id', 'user_agent', 'ip', 'updated_at', 'token_hash'])
+			.select(['id', 'user_agent', 'ip', 'created_at', 'updated_at', 'token_hash'])
 			.where('user_id', '=', userId)
 			.where('not_after', '>', new Date())
 			.orderBy('updated_at', 'desc')
@@ -208,6 +208,7 @@ export async function listSessions(userId: string, currentToken: string | null):
 			id: r.id,
 			userAgent: r.user_agent,
 			ip: r.ip,
+			signedInAt: new Date(r.created_at).toISOString(),
 			lastSeen: new Date(r.updated_at).toISOString(),
 			current: r.token_hash === currentHash,
 		}))

@@ -84,7 +84,14 @@ export interface AuthPort {
 }
 
 /** One session in the Security card: where it was used from and when last. */
-export type SessionInfo = { id: string; userAgent: string | null; ip: string | null; lastSeen: string; current: boolean }
+export type SessionInfo = {
+	id: string
+	userAgent: string | null
+	ip: string | null
+	signedInAt: string
+	lastSeen: string
+	current: boolean
+}
 
 /**
  * What "Sign out" beside a session did: `ended`; `current` for this browser's own session (the

@@ -77,8 +77,8 @@ async function connectGoogle(post: CardPost) {
 		redirectWithToast(post.back, integrationToast('error', 'connectFailed', description, { service: 'Gmail' }))
 	if (!post.mailUpgradeId) return failed('marketplace:integrations.toasts.saveFailed')
 	const started = await startGmailConnect({ organizationId: post.organizationId, upgradeId: post.mailUpgradeId, back: post.back })
-	// No Google client configured: no authorization URL, nothing stored.
-	if (!started) return failed('marketplace:integrations.toasts.noAuthUrl')
+	// No Google client configured (the card shows the button disabled; a forged post lands here): nothing stored.
+	if (!started) return failed('marketplace:integrations.gmailUnavailable')
 	return redirect(started.url, { headers: { 'set-cookie': started.cookie } })
 }
 

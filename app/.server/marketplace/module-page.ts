@@ -10,6 +10,7 @@ import { MAIL_UPGRADE_NAME, registryModule, registryUpgrade, unlockedScreens, ty
 import { isOwner } from '#app/lib/roles.ts'
 import { isUuid } from '#app/lib/uuid.ts'
 import type { CurrentMember } from '../organizations/current.ts'
+import { googleConfigured } from '../auth/google.ts'
 import { emailSyncView } from '../payments/email-sync/history.ts'
 import { memberClock } from '../query.ts'
 import { redirectWithToast } from '../toast.ts'
@@ -76,6 +77,7 @@ export async function modulePageView(
 		mailActive,
 		emailSync: mailActive ? await emailSyncView(member.user.userId, member.organization.id, timezone) : null,
 		canManage: isOwner(member.organization.role),
+		gmailAvailable: googleConfigured(),
 		gearsRemaining: member.organization.gearsRemaining,
 		dialogUpgrade: detail.upgrades.find((u) => u.id === search.get('upgrade') && !u.active) ?? null,
 		removing: detail.upgrades.find((u) => u.id === search.get('remove') && u.active) ?? null,

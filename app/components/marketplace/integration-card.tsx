@@ -5,6 +5,7 @@ import { useTranslation } from '#app/lib/use-translation.ts'
 
 import { AppForm } from '#app/components/forms/app-form.tsx'
 import { Field } from '#app/components/forms/field.tsx'
+import { Button } from '#app/components/ui/button.tsx'
 import { SubmitButton } from '#app/components/forms/submit-button.tsx'
 import { Alert, AlertDescription } from '#app/components/ui/alert.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
@@ -36,10 +37,13 @@ export function useIntegrationError() {
 export function IntegrationCard({
 	integration,
 	canManage,
+	gmailAvailable,
 	lastResult,
 }: {
 	integration: IntegrationView | null
 	canManage: boolean
+	/** Whether this server has a Google client (GOOGLE_CLIENT_ID and its secret): without one, Gmail cannot be connected. */
+	gmailAvailable: boolean
 	lastResult?: SubmissionResult<string[]> | null
 }) {
 	const fmt = useFormat()
@@ -113,10 +117,21 @@ export function IntegrationCard({
 					</div>
 				) : (
 					<>
-						<AppForm method="post">
-							<input type="hidden" name="intent" value="connectGoogle" />
-							<SubmitButton intent="connectGoogle" label={t('integrations.connectGmail')} pendingLabel={t('integrations.connecting')} />
-						</AppForm>
+						{gmailAvailable ? (
+							<AppForm method="post">
+								<input type="hidden" name="intent" value="connectGoogle" />
+								<SubmitButton intent="connectGoogle" label={t('integrations.connectGmail')} pendingLabel={t('integrations.connecting')} />
+							</AppForm>
+						) : (
+							<div className="grid justify-items-start gap-1">
+								<Button type="button" disabled aria-describedby="gmail-unavailable">
+									{t('integrations.connectGmail')}
+								</Button>
+								<p id="gmail-unavailable" className="text-sm text-muted-foreground">
+									{t('integrations.gmailUnavailable')}
+								</p>
+							</div>
+						)}
 						<ImapForm lastResult={lastResult} />
 					</>
 				)}

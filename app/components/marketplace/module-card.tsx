@@ -15,6 +15,7 @@ import type { MarketplaceModule } from '#app/.server/marketplace/modules.ts'
 import { VISIBLE_TAGS } from '#app/lib/modules.ts'
 import { useFormat } from '#app/lib/use-format.ts'
 import { useParamsHref } from '#app/lib/use-params-href.ts'
+import { NameSuffix } from '#app/components/ui/name-suffix.tsx'
 import { useTranslation } from '#app/lib/use-translation.ts'
 
 /** The modules the search found, as cards, or why there are none. */
@@ -113,23 +114,26 @@ function ModuleCard({ module: m, canManage }: { module: MarketplaceModule; canMa
 			</CardContent>
 			<CardFooter className="mt-auto flex flex-wrap gap-2">
 				<Button asChild size="sm" variant="outline">
-					<Link to={href({ module: m.id, confirm: null })} aria-label={t('card.detailsOf', { name: m.name })} preventScrollReset>
+					<Link to={href({ module: m.id, confirm: null })} preventScrollReset>
 						{t('card.details')}
+						<NameSuffix name={m.name} />
 					</Link>
 				</Button>
 				{m.active ? (
 					<>
 						<Button asChild size="sm" variant="outline">
-							<Link to={`/app/modules/${m.id}`} aria-label={t('card.configureOf', { name: m.name })}>
+							<Link to={`/app/modules/${m.id}`}>
 								{t('card.configure')}
+								<NameSuffix name={m.name} />
 							</Link>
 						</Button>
 					</>
 				) : null}
 				{m.upgrades.some((u) => u.available) ? (
 					<Button asChild size="sm" variant="outline">
-						<Link to={`/app/modules/${m.id}#upgrades`} aria-label={t('card.upgradeOf', { name: m.name })}>
+						<Link to={`/app/modules/${m.id}#upgrades`}>
 							{t('card.upgrade')}
+							<NameSuffix name={m.name} />
 						</Link>
 					</Button>
 				) : null}
@@ -176,12 +180,9 @@ export function ManageButton({ module: m }: { module: MarketplaceModule }) {
 	if (m.active) {
 		return (
 			<Button asChild size="sm" variant="destructive">
-				<Link
-					to={href({ module: m.id, confirm: 'deactivate' })}
-					aria-label={t('actions.deactivateOf', { name: m.name })}
-					preventScrollReset
-				>
+				<Link to={href({ module: m.id, confirm: 'deactivate' })} preventScrollReset>
 					{t('actions.deactivate')}
+					<NameSuffix name={m.name} />
 				</Link>
 			</Button>
 		)
@@ -191,14 +192,9 @@ export function ManageButton({ module: m }: { module: MarketplaceModule }) {
 			<input type="hidden" name="intent" value="activate" />
 			<input type="hidden" name="moduleId" value={m.id} />
 			{/* A long price ("Ativar por 1.000 engrenagens") wraps in a narrow card instead of overflowing it. */}
-			<Button
-				type="submit"
-				size="sm"
-				disabled={pending}
-				aria-label={t('actions.activateOf', { name: m.name })}
-				className="h-auto min-h-8 max-w-full py-1 whitespace-normal"
-			>
+			<Button type="submit" size="sm" disabled={pending} className="h-auto min-h-8 max-w-full py-1 whitespace-normal">
 				{m.baseGearCost > 0 ? t('actions.activateFor', { gears: fmt.number(m.baseGearCost) }) : t('actions.activate')}
+				<NameSuffix name={m.name} />
 			</Button>
 		</AppForm>
 	)

@@ -13,6 +13,7 @@ import type { ModulePageView } from '#app/.server/marketplace/module-page.ts'
 import { MAIL_UPGRADE_NAME } from '#app/lib/modules.ts'
 import { useFormat } from '#app/lib/use-format.ts'
 import { useParamsHref } from '#app/lib/use-params-href.ts'
+import { NameSuffix } from '#app/components/ui/name-suffix.tsx'
 import { useTranslation } from '#app/lib/use-translation.ts'
 
 /** What the module route's loader gives the screen (app/.server/marketplace/module-page.ts). */
@@ -57,12 +58,9 @@ export function ModuleUpgrades({ data: d }: { data: LoaderData }) {
 										</span>
 										{d.canManage ? (
 											<Button asChild size="sm" variant="outline">
-												<Link
-													to={href({ remove: u.id, upgrade: null })}
-													aria-label={t('detail.deactivateUpgradeOf', { name: u.name })}
-													preventScrollReset
-												>
+												<Link to={href({ remove: u.id, upgrade: null })} preventScrollReset>
 													{t('actions.deactivate')}
+													<NameSuffix name={u.name} />
 												</Link>
 											</Button>
 										) : null}
@@ -87,12 +85,9 @@ export function ModuleUpgrades({ data: d }: { data: LoaderData }) {
 											)}
 										</span>
 										<Button asChild size="sm" variant="outline">
-											<Link
-												to={href({ upgrade: u.id, remove: null })}
-												aria-label={t('detail.viewUpgradeOf', { name: u.name })}
-												preventScrollReset
-											>
+											<Link to={href({ upgrade: u.id, remove: null })} preventScrollReset>
 												{t('detail.viewUpgrade')}
+												<NameSuffix name={u.name} />
 											</Link>
 										</Button>
 									</li>

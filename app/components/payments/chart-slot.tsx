@@ -1,7 +1,7 @@
 import { lazy, Suspense, type ComponentProps } from 'react'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { Skeleton } from '#app/components/ui/skeleton.tsx'
 import { useHydrated } from '#app/lib/use-hydrated.ts'
+import { StaticMonthlyBars, StaticShareDonut } from './static-charts.tsx'
 
 // recharts is loaded after hydration, in its own chunk: the page renders (and works) without it.
 const MonthlyChart = lazy(() => import('./charts.tsx').then((m) => ({ default: m.MonthlyChart })))
@@ -9,10 +9,23 @@ const SmallMonthlyChart = lazy(() => import('./charts.tsx').then((m) => ({ defau
 const ShareChart = lazy(() => import('./charts.tsx').then((m) => ({ default: m.ShareChart })))
 
 /**
- * A chart drawn in the browser only, in a box of fixed height labelled for assistive
- * technology; the figures themselves are in a table next to it.
+ * A chart in a box of fixed height labelled for assistive technology: drawn as plain SVG on the
+ * server (`still`, what a page without JavaScript keeps), by recharts once the page is hydrated;
+ * the figures themselves are in a table next to it.
  */
-function ChartBox({ label, height, empty, children }: { label: string; height: number; empty: boolean; children: React.ReactNode }) {
+function ChartBox({
+	label,
+	height,
+	empty,
+	still,
+	children,
+}: {
+	label: string
+	height: number
+	empty: boolean
+	still: React.ReactNode
+	children: React.ReactNode
+}) {
 	const hydrated = useHydrated()
 	const { t } = useTranslation()
 	// Nothing to draw: say so, rather than axes from $0 to $4 around nothing.
@@ -28,18 +41,19 @@ function ChartBox({ label, height, empty, children }: { label: string; height: n
 	}
 	return (
 		<figure role="img" aria-label={label} className="m-0 w-full min-w-0" style={{ height }}>
-			{hydrated ? (
-				<Suspense fallback={<Skeleton className="size-full" />}>{children}</Suspense>
-			) : (
-				<div aria-hidden="true" className="size-full rounded-md bg-muted/40" />
-			)}
+			{hydrated ? <Suspense fallback={still}>{children}</Suspense> : still}
 		</figure>
 	)
 }
 
 export function MonthlyChartSlot({ label, ...props }: ComponentProps<typeof MonthlyChart> & { label: string }) {
 	return (
-		<ChartBox label={label} height={props.height} empty={props.data.every((p) => p.amount === 0 && p.count === 0)}>
+		<ChartBox
+			label={label}
+			height={props.height}
+			empty={props.data.every((p) => p.amount === 0 && p.count === 0)}
+			still={<StaticMonthlyBars data={props.data} />}
+		>
 			<MonthlyChart {...props} />
 		</ChartBox>
 	)
@@ -47,7 +61,12 @@ export function MonthlyChartSlot({ label, ...props }: ComponentProps<typeof Mont
 
 export function SmallMonthlyChartSlot({ label, ...props }: ComponentProps<typeof SmallMonthlyChart> & { label: string }) {
 	return (
-		<ChartBox label={label} height={props.height} empty={props.data.every((p) => p.amount === 0)}>
+		<ChartBox
+			label={label}
+			height={props.height}
+			empty={props.data.every((p) => p.amount === 0)}
+			still={<StaticMonthlyBars data={props.data} />}
+		>
 			<SmallMonthlyChart {...props} />
 		</ChartBox>
 	)
@@ -55,7 +74,12 @@ export function SmallMonthlyChartSlot({ label, ...props }: ComponentProps<typeof
 
 export function ShareChartSlot({ label, ...props }: ComponentProps<typeof ShareChart> & { label: string }) {
 	return (
-		<ChartBox label={label} height={props.height} empty={props.data.every((p) => p.amount === 0)}>
+		<ChartBox
+			label={label}
+			height={props.height}
+			empty={props.data.every((p) => p.amount === 0)}
+			still={<StaticShareDonut data={props.data} />}
+		>
 			<ShareChart {...props} />
 		</ChartBox>
 	)

@@ -1,4 +1,10 @@
 import type { SessionInfo } from '#app/.server/auth/types.ts'
+
+/** A session as the profile page shows it: its times already in the organization's timezone. */
+export type SessionShown = Omit<SessionInfo, 'signedInAt' | 'lastSeen'> & {
+	signedInAt: { date: string; time: string }
+	lastSeen: { date: string; time: string }
+}
 import { AppForm } from '#app/components/forms/app-form.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
@@ -12,7 +18,7 @@ const SESSIONS_SHOWN = 5
  * The security card of the profile tab: the sessions the auth adapter lists (none with Supabase
  * Auth), a "Sign out" beside each other one, "Sign out everywhere else" and this device's sign-out.
  */
-export function SecurityCard({ sessions }: { sessions: SessionInfo[] }) {
+export function SecurityCard({ sessions }: { sessions: SessionShown[] }) {
 	const fmt = useFormat()
 	const { t } = useTranslation('settings')
 	const others = sessions.filter((s) => !s.current).length
@@ -38,19 +44,18 @@ export function SecurityCard({ sessions }: { sessions: SessionInfo[] }) {
 											<span className="ml-2 rounded bg-primary/10 px-1.5 py-0.5 text-xs text-primary">{t('security.thisDevice')}</span>
 										) : null}
 									</p>
-									<p className="text-muted-foreground">{t('security.seen', { address: s.ip ?? '—', date: fmt.date(s.lastSeen) })}</p>
+									<p className="text-muted-foreground">
+										{t('security.seen', { address: s.ip ?? '—', when: fmt.dateTime(s.lastSeen), since: fmt.dateTime(s.signedInAt) })}
+									</p>
 								</div>
 								{s.current ? null : (
 									<AppForm method="post">
 										<input type="hidden" name="intent" value="sign-out-session" />
 										<input type="hidden" name="sessionId" value={s.id} />
-										<Button
-											type="submit"
-											variant="outline"
-											size="sm"
-											aria-label={t('security.endSession', { device, date: fmt.date(s.lastSeen) })}
-										>
+										<Button type="submit" variant="outline" size="sm">
 											{t('security.signOut')}
+											{/* Which session, after the words the button shows (WCAG 2.5.3). */}
+											<span className="sr-only">{t('security.endSessionSuffix', { device, when: fmt.dateTime(s.lastSeen) })}</span>
 										</Button>
 									</AppForm>
 								)}

@@ -46,9 +46,9 @@ export default function Categories({ loaderData }: Route.ComponentProps) {
 					<p className="text-sm text-muted-foreground">{t('subtitle')}</p>
 				</div>
 				<Button asChild>
-					<Link to="/app/transactions?edit=1&add=1" aria-label={t('addLabel')}>
+					<Link to="/app/transactions?edit=1&add=1">
 						<PlusIcon aria-hidden="true" />
-						{t('add')}
+						{t('addTransaction')}
 					</Link>
 				</Button>
 			</div>

@@ -165,6 +165,7 @@ export default function ModuleDetailScreen({ loaderData, actionData }: Route.Com
 				<IntegrationCard
 					integration={detail.integration}
 					canManage={loaderData.canManage}
+					gmailAvailable={loaderData.gmailAvailable}
 					lastResult={actionData && 'imap' in actionData ? actionData.imap : null}
 				/>
 			) : null}

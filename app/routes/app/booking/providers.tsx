@@ -95,12 +95,10 @@ function ReadTable({ rows }: { rows: LoaderData['rows'] }) {
 						<ActiveBadge active={row.isActive} />
 					</TableCell>
 					<TableCell>
-						<Link
-							to={`/app/booking/providers/${row.id}/hours`}
-							aria-label={t('providers.hours.edit', { name: row.displayName })}
-							className="text-sm underline-offset-4 hover:underline"
-						>
+						<Link to={`/app/booking/providers/${row.id}/hours`} className="text-sm underline-offset-4 hover:underline">
 							{t(row.ownHours ? 'providers.hours.own' : 'providers.hours.organization')}
+							{/* The name says whose hours the link edits, after the words it shows (WCAG 2.5.3). */}
+							<span className="sr-only">{t('providers.hours.editSuffix', { name: row.displayName })}</span>
 						</Link>
 					</TableCell>
 				</TableRow>

@@ -15,7 +15,7 @@ import { EmailChangeCard } from '#app/components/settings/email-change-card.tsx'
 import { PasswordCard } from '#app/components/settings/password-card.tsx'
 import { ProfileCard } from '#app/components/settings/profile-card.tsx'
 import { SecurityCard } from '#app/components/settings/security-card.tsx'
-import { dateIn } from '#app/lib/dates.ts'
+import { dateIn, dateTimeIn } from '#app/lib/dates.ts'
 import { errorResponse } from '#app/lib/errors.ts'
 import { emailChangeFormSchema, passwordSchema, profileSchema } from '#app/lib/schemas/settings.ts'
 import type { Route } from './+types/profile'
@@ -32,11 +32,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 		auth().listSessions(request, user),
 		auth().reauthentication(request, user),
 	])
-	// Days in the organization's timezone, as every date on the screens.
+	// Days and times in the organization's timezone, as every date on the screens.
 	const day = (instant: string) => dateIn(organization.timezone, new Date(instant))
+	const when = (instant: string) => dateTimeIn(organization.timezone, new Date(instant))
 	return {
 		profile: { ...profile, createdAt: day(profile.createdAt) },
-		sessions: sessions.map((s) => ({ ...s, lastSeen: day(s.lastSeen) })),
+		sessions: sessions.map((s) => ({ ...s, signedInAt: when(s.signedInAt), lastSeen: when(s.lastSeen) })),
 		reauthentication,
 	}
 }
