@@ -32,6 +32,7 @@ export default [
 		route('transactions/import/:batchId', 'routes/app/imports/preview.tsx'),
 		route('clients', 'routes/app/clients.tsx'),
 		route('clients/:clientId', 'routes/app/client-detail.tsx'),
+		route('owed', 'routes/app/owed.tsx'),
 		route('categories', 'routes/app/categories.tsx'),
 		route('reports', 'routes/app/reports.tsx'),
 		route('reports/export.csv', 'routes/app/reports-export.ts'),
@@ -45,6 +46,7 @@ export default [
 		route('booking', 'routes/app/booking/layout.tsx', [
 			index('routes/app/booking/index.ts'),
 			route('calendar', 'routes/app/booking/calendar.tsx'),
+			route('appointments/:appointmentId', 'routes/app/booking/appointment.tsx'),
 			route('services', 'routes/app/booking/services.tsx'),
 			route('providers', 'routes/app/booking/providers.tsx'),
 			route('providers/:providerId/hours', 'routes/app/booking/provider-hours.tsx'),

@@ -52,6 +52,10 @@ export const LIMITS = {
 	'picture-upload': { limit: 30, windowMinutes: 60 },
 	/** Mailbox connection checks, per organization: each makes the server log in somewhere. */
 	'integration-check': { limit: 20, windowMinutes: 15 },
+	/** Payment requests per amount owed ("Who still owes me"): a client is asked at most three times a day for one thing. */
+	'payment-request': { limit: 3, windowMinutes: 24 * 60 },
+	/** Payment requests per organization: each mails an address its members typed, so the server is not a mass mailer. */
+	'payment-request-organization': { limit: 100, windowMinutes: 60 },
 	/** Public booking posts per address (BOOK_POSTS_PER_HOUR). */
 	get book_post(): RateLimit {
 		return { limit: env().BOOK_POSTS_PER_HOUR, windowMinutes: 60 }

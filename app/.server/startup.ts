@@ -5,6 +5,8 @@ import { migrate } from './db/migrate.ts'
 import { seedDemo } from './db/seed-demo.ts'
 import { env, usesEmbeddedDatabase } from './env.ts'
 import { log } from './log.ts'
+import { deliverGuestNoticesSoon, depositsJob } from './booking/deposits.ts'
+import { registerBookingReminders } from './booking/reminders.ts'
 import { drainMail } from './mail/index.ts'
 import { registerEmailSyncJob } from './payments/email-sync/sync.ts'
 import { onImportCommitted } from './payments/imports/pipeline.ts'
@@ -39,11 +41,17 @@ export function ensureStarted() {
 		registerEmailSyncJob()
 		// The rate limits' counts of keys that never came back, daily.
 		registerJob(rateLimitPruningJob)
+		// Unpaid deposit holds released at their deadline, and the visitors' payment mails, every minute (docs/product.md, Deposits and prepayment).
+		registerJob(depositsJob)
+		// Reminder mails before each appointment, for organizations with the upgrade (docs/product.md, Booking reminders).
+		registerBookingReminders()
 		const { SCHEDULER_TICK_MS, SCHEDULER_NOW } = env()
 		const fixedNow = SCHEDULER_NOW ? new Date(SCHEDULER_NOW) : null
 		scheduler ??= startScheduler({ intervalMs: SCHEDULER_TICK_MS, now: fixedNow ? () => fixedNow : undefined })
 		// One transactions digest per committed import (docs/product.md, Settings › Notifications).
 		onImportCommitted(sendImportDigest)
+		// The payments of a sync run or an import may settle deposits: their visitors are told at once.
+		onImportCommitted(async (batch) => deliverGuestNoticesSoon(batch.organizationId))
 		return { demo, trustProxy: env().TRUST_PROXY, shutdownMs: env().SHUTDOWN_SECONDS * 1000 }
 	})()
 	return starting

@@ -20,7 +20,7 @@
  */
 import { tzOffset } from '@date-fns/tz'
 import { isActiveStatus } from './appointments.ts'
-import { parseIsoDate } from './dates.ts'
+import { addDays, parseIsoDate } from './dates.ts'
 
 export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const
 export type Weekday = (typeof WEEKDAYS)[number]
@@ -638,4 +638,18 @@ export function formatOffset(minutes: number): string {
 	const sign = minutes < 0 ? '-' : '+'
 	const abs = Math.abs(minutes)
 	return `${sign}${clock(abs)}`
+}
+
+/** The UTC offset at an instant in a zone, as the calendar and the new-appointment list write it: "-04:00". */
+export function offsetText(timezone: string, instant: number) {
+	return formatOffset(tzOffset(timezone, new Date(instant)))
+}
+
+/** Whether the clocks change during a local day in a zone (a wall time may then happen twice). */
+export function clocksChangeOn(day: string, timezone: string) {
+	const localMidnight = (date: string) => {
+		const utc = Date.parse(`${date}T00:00:00Z`)
+		return utc - tzOffset(timezone, new Date(utc)) * 60_000
+	}
+	return tzOffset(timezone, new Date(localMidnight(day))) !== tzOffset(timezone, new Date(localMidnight(addDays(day, 1)) - 1))
 }

@@ -18,6 +18,9 @@ async function appointment(orgId: string, serviceId: string, startsIn: string, s
 	)
 }
 
+/** A service row of the save that asks no deposit. */
+const NO_DEPOSIT = { depositKind: 'none' as const, depositAmount: null, depositAfterNoShows: null }
+
 describe('the services table', () => {
 	test('validates each value: no silent default for an unparsable one', () => {
 		const bad = parse(servicesSaveSchema, [
@@ -96,8 +99,28 @@ describe('the services table', () => {
 		await appointment(owner.orgId, haircut!.id, '-2 days', 'completed')
 		const meta = (r: typeof haircut) => ({ id: r!.id, version: r!.version, fingerprint: r!.fingerprint })
 		const refused = await saveServices(owner.userId, owner.orgId, [
-			{ ...meta(haircut), deleted: true, name: '', description: null, price: '0.00', durationMinutes: 0, color: '', isActive: true },
-			{ ...meta(colour), deleted: true, name: '', description: null, price: '0.00', durationMinutes: 0, color: '', isActive: true },
+			{
+				...meta(haircut),
+				deleted: true,
+				name: '',
+				description: null,
+				price: '0.00',
+				durationMinutes: 0,
+				color: '',
+				isActive: true,
+				...NO_DEPOSIT,
+			},
+			{
+				...meta(colour),
+				deleted: true,
+				name: '',
+				description: null,
+				price: '0.00',
+				durationMinutes: 0,
+				color: '',
+				isActive: true,
+				...NO_DEPOSIT,
+			},
 		])
 		expect(refused).toEqual({ ok: false, rowErrors: { 1: { row: 'serviceHasUpcoming' } }, conflicts: {} })
 		expect(await listServices(owner.userId, owner.orgId)).toHaveLength(2)
@@ -138,6 +161,7 @@ describe('the services table', () => {
 			durationMinutes: 5,
 			color: '#000000',
 			isActive: false,
+			...NO_DEPOSIT,
 		}
 		expect(await saveServices(intruder.userId, intruder.orgId, [{ ...forged, deleted: false }])).toEqual({
 			ok: false,
@@ -152,6 +176,96 @@ describe('the services table', () => {
 		// Even naming the victim's organization: RLS hides its rows from a non-member.
 		expect(await saveServices(intruder.userId, owner.orgId, [{ ...forged, deleted: false }])).toMatchObject({ ok: false })
 		expect(await listServices(owner.userId, owner.orgId)).toEqual([expect.objectContaining({ name: 'Consultation', isActive: true })])
+	})
+})
+
+describe("a service's deposit", () => {
+	test('a fixed amount above 0 and at most the price, "after N no-shows" from 1 to 20; each mistake said under its field', () => {
+		const row = (deposit: Record<string, string>) => ({ name: 'Cut', price: '40', duration: '30', color: '', active: 'active', ...deposit })
+		const refused = parse(servicesSaveSchema, [
+			row({ deposit: 'fixed' }),
+			row({ deposit: 'fixed', depositAmount: '0' }),
+			row({ deposit: 'fixed', depositAmount: '40.01' }),
+			row({ deposit: 'fixed', depositAmount: 'ten' }),
+			row({ deposit: 'full', depositAfterNoShows: '0' }),
+			row({ deposit: 'fixed', depositAmount: '10', depositAfterNoShows: '21' }),
+			row({ deposit: 'half' }),
+		])
+		expect(refused.error!.issues.map((i) => `${i.path.join('.')}:${i.message}`)).toEqual([
+			'rows.0.depositAmount:depositAmountRequired',
+			'rows.1.depositAmount:depositAmountInvalid',
+			'rows.2.depositAmount:depositAbovePrice',
+			'rows.3.depositAmount:depositAmountInvalid',
+			'rows.4.depositAfterNoShows:depositNoShowsInvalid',
+			'rows.5.depositAfterNoShows:depositNoShowsInvalid',
+			'rows.6.deposit:depositKindInvalid',
+		])
+		const accepted = parse(servicesSaveSchemaIn('es'), [
+			row({ deposit: 'fixed', depositAmount: '12,50', depositAfterNoShows: '2' }),
+			row({ deposit: 'full', depositAmount: '99' }),
+			row({ deposit: 'none', depositAmount: 'ignored', depositAfterNoShows: '3' }),
+			row({}),
+		])
+		expect(accepted.data!.rows.map((r) => [r.depositKind, r.depositAmount, r.depositAfterNoShows])).toEqual([
+			['fixed', '12.50', 2],
+			['full', null, null],
+			['none', null, null],
+			['none', null, null],
+		])
+	})
+
+	test('is saved with the service and read back; a row left alone is unchanged', async () => {
+		const owner = await createUser('Deposit Owner')
+		const added = parse(servicesSaveSchema, [
+			{
+				name: 'Colour',
+				price: '80',
+				duration: '90',
+				color: '',
+				active: 'active',
+				deposit: 'fixed',
+				depositAmount: '25',
+				depositAfterNoShows: '2',
+			},
+			{ name: 'Cut', price: '30', duration: '30', color: '', active: 'active', deposit: 'full' },
+		])
+		expect(await saveServices(owner.userId, owner.orgId, added.data!.rows)).toMatchObject({ ok: true, inserted: 2 })
+		const [colour, cut] = await listServices(owner.userId, owner.orgId)
+		expect(colour).toMatchObject({ depositKind: 'fixed', depositAmount: '25.00', depositAfterNoShows: 2 })
+		expect(cut).toMatchObject({ depositKind: 'full', depositAmount: null, depositAfterNoShows: null })
+		// The edit form posts the loaded values back: nothing counts as changed.
+		const again = parse(servicesSaveSchema, [
+			{
+				id: colour!.id,
+				version: colour!.version,
+				fingerprint: colour!.fingerprint,
+				name: 'Colour',
+				price: '80.00',
+				duration: '90',
+				color: colour!.color,
+				active: 'active',
+				deposit: 'fixed',
+				depositAmount: '25.00',
+				depositAfterNoShows: '2',
+			},
+		])
+		expect(await saveServices(owner.userId, owner.orgId, again.data!.rows)).toMatchObject({ ok: true, updated: 0 })
+		const none = parse(servicesSaveSchema, [
+			{
+				id: colour!.id,
+				version: colour!.version,
+				fingerprint: colour!.fingerprint,
+				name: 'Colour',
+				price: '80.00',
+				duration: '90',
+				color: colour!.color,
+				active: 'active',
+				deposit: 'none',
+				depositAmount: '25.00',
+			},
+		])
+		expect(await saveServices(owner.userId, owner.orgId, none.data!.rows)).toMatchObject({ ok: true, updated: 1 })
+		expect((await listServices(owner.userId, owner.orgId))[0]).toMatchObject({ depositKind: 'none', depositAmount: null })
 	})
 })
 

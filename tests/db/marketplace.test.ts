@@ -175,7 +175,7 @@ describe('what the marketplace and the module page read from the registry', () =
 			Invoicing: { offer: 'comingSoon', active: false },
 		})
 		const sold = catalogue.flatMap((m) => m.upgrades.filter((u) => u.available).map((u) => u.name))
-		expect(sold).toEqual(['P2P Tracking - Email'])
+		expect(sold.sort()).toEqual(['Booking Reminders', 'Deposits & Prepayment', 'P2P Tracking - Email'])
 	})
 
 	test('"What you get" links each screen a module and its upgrades unlock, the public page with the slug', async () => {

@@ -89,6 +89,26 @@ async function fullOrganization(name: string): Promise<TestUser & { memberId: st
 				payer_column: 'Payer',
 			})
 			.execute()
+		// Booked and paid: the handles, a balance of a demo appointment, and the payment its code matched.
+		await trx.insertInto('payment_handles').values({ organization_id: owner.orgId, venmo: 'doomed-studio' }).execute()
+		const appointment = await trx
+			.selectFrom('booking_appointments')
+			.select(['id', 'client_id'])
+			.where('organization_id', '=', owner.orgId)
+			.limit(1)
+			.executeTakeFirstOrThrow()
+		await trx
+			.insertInto('payment_expectations')
+			.values({
+				organization_id: owner.orgId,
+				kind: 'balance',
+				appointment_id: appointment.id,
+				client_id: appointment.client_id,
+				amount_due: 40,
+				memo_code: 'DEK234',
+			})
+			.execute()
+		await trx.insertInto('transactions').values({ organization_id: owner.orgId, amount: 40, description: 'for DEK234' }).execute()
 	})
 	// An import batch with its transactions, one of them deleted (a tombstone).
 	const payments = [1, 2].map((n) => ({

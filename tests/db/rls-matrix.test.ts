@@ -606,13 +606,17 @@ describe('the catalog', () => {
 			'cancel_booking',
 			'create_booking',
 			'get_public_booking',
+			'get_public_booking_deposit',
 			'get_public_booking_settings',
 			'get_public_busy_ranges',
 			'get_public_date_overrides',
+			'get_public_deposit_terms',
 			'get_public_organization',
 			'get_public_providers',
 			'get_public_services',
 			'remember_booking_attempt',
+			// Only for a public booking made in the caller's own transaction (its reminders' links: decision 041).
+			'remember_manage_token',
 			'reschedule_booking',
 			'resolve_old_slug',
 		])

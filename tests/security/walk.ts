@@ -15,6 +15,7 @@ export function concretePath(entry: RouteSecurity, org: Org, options: { token?: 
 		batchId: org.batchId,
 		moduleId: '', // filled below: the catalogue's, shared by all organizations
 		id: org.appointmentId,
+		appointmentId: org.appointmentId,
 		token: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
 		bucket: 'logos',
 	}

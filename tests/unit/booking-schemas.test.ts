@@ -9,6 +9,8 @@ function form(overrides: Record<string, string | null> = {}) {
 		maxAdvanceDays: '30',
 		bufferMinutes: '0',
 		cancellationHours: '24',
+		depositHold: '2',
+		depositHoldUnit: 'hours',
 		autoConfirm: 'on',
 		timezone: 'UTC',
 		...Object.fromEntries(
@@ -76,5 +78,21 @@ describe('booking settings form', () => {
 
 	test('only the nine timezones are accepted', () => {
 		expect(form({ timezone: 'Mars/Olympus' }).reply().error?.timezone).toEqual(['timezoneInvalid'])
+	})
+
+	test('an unpaid booking is held from 15 minutes to 7 days, in minutes or hours; "before the start" is optional, 0 to 168 hours', () => {
+		const held = (overrides: Record<string, string | null>) => form(overrides).reply().error ?? {}
+		expect(held({ depositHold: '14', depositHoldUnit: 'minutes' }).depositHold).toEqual(['holdOutOfRange'])
+		expect(held({ depositHold: '169', depositHoldUnit: 'hours' }).depositHold).toEqual(['holdOutOfRange'])
+		expect(held({ depositHold: '1.5' }).depositHold).toEqual(['notAWholeNumber'])
+		expect(held({ depositHold: null }).depositHold).toEqual(['required'])
+		expect(held({ depositHoldUnit: 'days' }).depositHoldUnit).toEqual(['holdUnitInvalid'])
+		expect(held({ depositHoldBeforeStartHours: '169' }).depositHoldBeforeStartHours).toEqual(['tooLarge'])
+		const ok = form({ depositHold: '90', depositHoldUnit: 'minutes', depositHoldBeforeStartHours: '0' })
+		expect(ok.status).toBe('success')
+		if (ok.status !== 'success') return
+		expect(ok.value).toMatchObject({ depositHold: 90, depositHoldUnit: 'minutes', depositHoldBeforeStartHours: 0 })
+		const noLimit = form({ depositHold: '168' })
+		expect(noLimit.status === 'success' && noLimit.value.depositHoldBeforeStartHours).toBeUndefined()
 	})
 })

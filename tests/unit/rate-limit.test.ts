@@ -26,6 +26,8 @@ describe('the table of rate limits', () => {
 				'login_failure',
 				'login_failure_ip',
 				'password-change',
+				'payment-request',
+				'payment-request-organization',
 				'picture-upload',
 				'signup',
 				'slot_lookup',

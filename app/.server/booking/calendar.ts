@@ -1,16 +1,19 @@
 /**
- * The staff calendar's screen (docs/product.md, Booking): what a day shows (its appointments,
- * its week, the appointment whose cancellation is being asked, the new-appointment form's
- * choices and free times), and booking from that form. The availability module
- * (app/lib/availability.ts) spares the database a start it would refuse; the database has the
- * last word (staff.ts, `staffCreateBooking`).
+ * The staff calendar's screen (docs/product.md, Booking): what a day or a week shows (the week's
+ * appointments, read at once, optionally of one provider; the day's list; the week's grid), the
+ * appointment whose cancellation is being asked, the new-appointment form's choices and free
+ * times, and booking from that form. The availability module (app/lib/availability.ts) spares
+ * the database a start it would refuse; the database has the last word (staff.ts,
+ * `staffCreateBooking`).
  */
 import { addDays, format, parseISO, startOfWeek } from 'date-fns'
-import { allowedChanges } from '#app/lib/appointments.ts'
-import { computeAvailability, isSlotAvailable } from '#app/lib/availability.ts'
+import { allowedChanges, COUNTED_STATUSES } from '#app/lib/appointments.ts'
+import { clocksChangeOn, computeAvailability, offsetText, isSlotAvailable, WEEKDAYS } from '#app/lib/availability.ts'
+import { blockSpan, gridRange, placeBlocks } from '#app/lib/calendar-week.ts'
 import { dateIn, parseIsoDate } from '#app/lib/dates.ts'
 import type { NewAppointmentValues } from '#app/lib/schemas/booking.ts'
-import { getBookingChoices, getBookingSettings, getCalendarDay, getStaffAvailabilityInput, staffCreateBooking } from './staff.ts'
+import { asUser, sql } from '../db/index.ts'
+import { getBookingChoices, getBookingSettings, getStaffAvailabilityInput, staffCreateBooking, type BookingSettings } from './staff.ts'
 
 /** The seven dates (Monday to Sunday) of the week of a date. */
 function weekOf(day: string) {
@@ -19,18 +22,143 @@ function weekOf(day: string) {
 }
 
 /**
+ * The organization's providers (for the filter, inactive ones too: their appointments stay in the
+ * calendar) and the week's appointments in time order, of the filtered provider when `provider`
+ * names one of them (anything else: everyone's). One transaction, one statement for the week's
+ * appointments whatever the view. On a day the clocks change, its times carry their UTC offset
+ * ("01:30 (UTC-04:00)"), as the new-appointment list does: the same wall time can happen twice,
+ * and an end can read earlier than its start.
+ */
+async function readWeek(userId: string, organizationId: string, timezone: string, week: string[], provider: string | null) {
+	const found = await asUser(userId, async (trx) => {
+		const providers = await trx
+			.selectFrom('booking_providers')
+			.select(['id', 'display_name as name'])
+			.where('organization_id', '=', organizationId)
+			.orderBy('display_name')
+			.orderBy('id')
+			.execute()
+		// Only an id read back from the organization's providers reaches the query.
+		const providerId = providers.find((p) => p.id === provider)?.id ?? null
+		const appointments = await trx
+			.selectFrom('booking_appointments as a')
+			.leftJoin('booking_services as s', 's.id', 'a.service_id')
+			.leftJoin('booking_providers as p', 'p.id', 'a.provider_id')
+			.select([
+				'a.id',
+				sql<string>`to_char(a.appointment_date, 'YYYY-MM-DD')`.as('date'),
+				sql<string>`to_char(a.start_time, 'HH24:MI')`.as('startTime'),
+				sql<string>`to_char(a.end_time, 'HH24:MI')`.as('endTime'),
+				'a.starts_at as startsAt',
+				'a.ends_at as endsAt',
+				'a.status',
+				// Completing or marking a no-show waits for the start (app/lib/appointments.ts).
+				sql<boolean>`a.starts_at <= now()`.as('started'),
+				'a.guest_name as clientName',
+				'a.guest_email as clientEmail',
+				'a.guest_phone as clientPhone',
+				'a.notes',
+				'a.total_price as price',
+				's.name as serviceName',
+				's.color as serviceColor',
+				'p.display_name as providerName',
+			])
+			.where('a.organization_id', '=', organizationId)
+			.where('a.appointment_date', '>=', week[0]!)
+			.where('a.appointment_date', '<=', week[6]!)
+			.$if(providerId !== null, (q) => q.where('a.provider_id', '=', providerId!))
+			.orderBy('a.starts_at')
+			.orderBy('a.id')
+			.execute()
+		return { providers, providerId, appointments }
+	})
+	const changing = new Set(week.filter((d) => clocksChangeOn(d, timezone)))
+	return {
+		providers: found.providers,
+		providerId: found.providerId,
+		appointments: found.appointments.map(({ startsAt, endsAt, date, ...a }) => {
+			const row = {
+				...a,
+				date,
+				minutes: Math.round((endsAt.getTime() - startsAt.getTime()) / 60_000),
+				clockStart: a.startTime,
+				clockEnd: a.endTime,
+			}
+			if (!changing.has(date)) return row
+			const start = offsetText(timezone, startsAt.getTime())
+			const end = offsetText(timezone, endsAt.getTime())
+			return { ...row, startTime: `${a.startTime} (UTC${start})`, endTime: end === start ? a.endTime : `${a.endTime} (UTC${end})` }
+		}),
+	}
+}
+
+type WeekAppointment = Awaited<ReturnType<typeof readWeek>>['appointments'][number]
+
+/**
+ * The week grid: its rows (the earliest opening of the week's open days to the latest closing,
+ * widened to hold every appointment) and, per day, the blocks of the appointments that were not
+ * cancelled (as the week strip counts them), placed by app/lib/calendar-week.ts.
+ */
+function weekGrid(week: string[], today: string, businessHours: BookingSettings['businessHours'], appointments: WeekAppointment[]) {
+	const shown = appointments
+		.filter((a) => a.status !== 'cancelled')
+		.map((a) => ({ a, span: blockSpan(a.clockStart, a.clockEnd, a.minutes) }))
+	const open = WEEKDAYS.map((d) => businessHours[d]).filter((h) => h.enabled)
+	const range = gridRange(
+		open,
+		shown.map((s) => s.span),
+	)
+	return {
+		from: range.from,
+		to: range.to,
+		days: week.map((date) => {
+			const ofDay = shown.filter((s) => s.a.date === date)
+			const placed = placeBlocks(
+				ofDay.map((s) => s.span),
+				range,
+			)
+			return {
+				date,
+				today: date === today,
+				blocks: ofDay.map(({ a }, i) => ({
+					id: a.id,
+					startTime: a.startTime,
+					endTime: a.endTime,
+					clientName: a.clientName,
+					serviceName: a.serviceName,
+					serviceColor: a.serviceColor,
+					providerName: a.providerName,
+					status: a.status,
+					...placed[i]!,
+				})),
+			}
+		}),
+	}
+}
+
+/**
  * Everything the calendar shows for the address's `day` (today in the organization's zone when
- * absent or unreadable): with `cancel`, the appointment to ask about, when it can still be
- * cancelled; with `new=1`, the form's services and providers and, once both are chosen, the
- * chosen provider's free starts on the chosen date. Null when the organization has no booking settings.
+ * absent or unreadable): with `view=week`, the grid of its week (Monday to Sunday), else its
+ * day; with `provider`, only that provider's appointments (an id that is not one of the
+ * organization's providers is ignored); with `cancel`, the appointment to ask about, when it can
+ * still be cancelled; with `new=1`, the form's services and providers and, once both are chosen,
+ * the chosen provider's free starts on the chosen date. The week view carries the day's list
+ * too: below the `md` breakpoint it shows that instead of the grid. Null when the organization
+ * has no booking settings.
  */
 export async function getCalendarView(userId: string, organizationId: string, params: URLSearchParams) {
 	const settings = await getBookingSettings(userId, organizationId)
 	if (!settings) return null
 	const today = dateIn(settings.timezone)
 	const day = parseIsoDate(params.get('day')) ?? today
+	const mode: 'day' | 'week' = params.get('view') === 'week' ? 'week' : 'day'
 	const week = weekOf(day)
-	const { appointments, counts } = await getCalendarDay(userId, organizationId, settings.timezone, day, { from: week[0]!, to: week[6]! })
+	const read = await readWeek(userId, organizationId, settings.timezone, week, params.get('provider'))
+	const counts: Record<string, number> = {}
+	for (const a of read.appointments) if ((COUNTED_STATUSES as string[]).includes(a.status)) counts[a.date] = (counts[a.date] ?? 0) + 1
+	const appointments = read.appointments
+		.filter((a) => a.date === day)
+		.map(({ date: _date, minutes: _minutes, clockStart: _start, clockEnd: _end, ...a }) => a)
 	const cancelId = params.get('cancel')
 	// The question is asked only of an appointment that can still be cancelled (not once it is, on Back).
 	const cancelling = cancelId
@@ -59,11 +187,26 @@ export async function getCalendarView(userId: string, organizationId: string, pa
 			past: date < today,
 		}
 	}
-	return { today, day, week, counts, appointments, cancelling, booking, timezone: settings.timezone }
+	return {
+		mode,
+		today,
+		day,
+		week,
+		counts,
+		appointments,
+		cancelling,
+		booking,
+		timezone: settings.timezone,
+		providers: read.providers,
+		provider: read.providerId,
+		grid: mode === 'week' ? weekGrid(week, today, settings.businessHours, read.appointments) : null,
+	}
 }
 
 export type CalendarView = NonNullable<Awaited<ReturnType<typeof getCalendarView>>>
 export type CalendarAppointment = CalendarView['appointments'][number]
+/** The week view's grid (`getCalendarView` with `view=week`). */
+export type CalendarWeekGrid = NonNullable<CalendarView['grid']>
 /** The new-appointment form's choices and free times (`getCalendarView` with `new=1`). */
 export type NewAppointmentView = NonNullable<CalendarView['booking']>
 

@@ -3,14 +3,19 @@
  * has it, the shareable link, and the booking settings. Every query names the organization
  * explicitly and runs as the signed-in user (RLS decides the rows).
  */
-import { tzOffset } from '@date-fns/tz'
 import { redirect, type RouterContextProvider } from 'react-router'
 import { ACTIVE_STATUSES, COUNTED_STATUSES, STATUS_CHANGES, type AppointmentStatus, type StatusChange } from '#app/lib/appointments.ts'
-import { DEFAULT_BUSINESS_HOURS, formatOffset, parseWeeklyHours, type AvailabilityInput, type WeeklyHours } from '#app/lib/availability.ts'
-import { addDays } from '#app/lib/dates.ts'
+import {
+	clocksChangeOn,
+	DEFAULT_BUSINESS_HOURS,
+	offsetText,
+	parseWeeklyHours,
+	type AvailabilityInput,
+	type WeeklyHours,
+} from '#app/lib/availability.ts'
 import { errorResponse } from '#app/lib/errors.ts'
 import { MODULES } from '#app/lib/modules.ts'
-import type { BookingSettingsValues, DateOverrideValues } from '#app/lib/schemas/booking.ts'
+import { holdMinutes, type BookingSettingsValues, type DateOverrideValues } from '#app/lib/schemas/booking.ts'
 import type { Role } from '#app/lib/roles.ts'
 import { requireMember } from '../auth/session.ts'
 import { notifyBookingChange } from './live-updates.ts'
@@ -65,8 +70,14 @@ export type BookingSettings = {
 	businessHours: WeeklyHours
 }
 
+/**
+ * How long an unpaid booking holds its slot (docs/product.md, Deposits and prepayment): staff
+ * settings only (the matching engine reads them in SQL; the public pages never do).
+ */
+export type DepositHoldSettings = { depositHoldMinutes: number; depositHoldBeforeStartMinutes: number | null }
+
 /** The organization's booking settings (one row, made with the organization). */
-export async function getBookingSettings(userId: string, organizationId: string): Promise<BookingSettings | null> {
+export async function getBookingSettings(userId: string, organizationId: string): Promise<(BookingSettings & DepositHoldSettings) | null> {
 	const row = await asUser(userId, (trx) =>
 		trx.selectFrom('booking_settings').selectAll().where('organization_id', '=', organizationId).executeTakeFirst(),
 	)
@@ -81,6 +92,8 @@ export async function getBookingSettings(userId: string, organizationId: string)
 		cancellationHours: row.cancellation_hours,
 		timezone: row.timezone,
 		businessHours: parseWeeklyHours(row.business_hours) ?? DEFAULT_BUSINESS_HOURS,
+		depositHoldMinutes: row.deposit_hold_minutes,
+		depositHoldBeforeStartMinutes: row.deposit_hold_before_start_minutes,
 	}
 }
 
@@ -102,6 +115,9 @@ export async function saveBookingSettings(userId: string, organizationId: string
 				cancellation_hours: values.cancellationHours,
 				timezone: values.timezone,
 				business_hours: JSON.stringify(values.hours),
+				deposit_hold_minutes: holdMinutes(values.depositHold, values.depositHoldUnit),
+				deposit_hold_before_start_minutes:
+					values.depositHoldBeforeStartHours === undefined ? null : values.depositHoldBeforeStartHours * 60,
 			})
 			.where('organization_id', '=', organizationId)
 			.executeTakeFirst(),
@@ -124,20 +140,6 @@ export async function requireBookingMember(context: Readonly<RouterContextProvid
 // ---------------------------------------------------------------------------------------------
 // Calendar
 // ---------------------------------------------------------------------------------------------
-
-/** The UTC offset at an instant in a zone, as the new-appointment list writes it: "-04:00". */
-function offsetText(timezone: string, instant: number) {
-	return formatOffset(tzOffset(timezone, new Date(instant)))
-}
-
-/** Whether the clocks change during a local day in a zone (a wall time may then happen twice). */
-function clocksChangeOn(day: string, timezone: string) {
-	const localMidnight = (date: string) => {
-		const utc = Date.parse(`${date}T00:00:00Z`)
-		return utc - tzOffset(timezone, new Date(utc)) * 60_000
-	}
-	return tzOffset(timezone, new Date(localMidnight(day))) !== tzOffset(timezone, new Date(localMidnight(addDays(day, 1)) - 1))
-}
 
 /**
  * One local day's appointments in time order, and how many each day of its week has. On a day
@@ -397,7 +399,8 @@ export async function staffCreateBooking(
 		providerId: string
 		start: string
 		clientName: string
-		clientEmail: string
+		/** None for a walk-in (stored as null). */
+		clientEmail?: string
 		clientPhone?: string
 		notes?: string
 	},
@@ -405,7 +408,7 @@ export async function staffCreateBooking(
 	try {
 		const id = await asUser(userId, (trx) =>
 			sql<{ id: string }>`select public.staff_create_booking(${organizationId}, ${input.serviceId}, ${input.providerId},
-				${input.start}::timestamptz, ${input.clientName}, ${input.clientEmail}, ${input.clientPhone ?? null}, ${input.notes ?? null}) as id`
+				${input.start}::timestamptz, ${input.clientName}, ${input.clientEmail ?? null}, ${input.clientPhone ?? null}, ${input.notes ?? null}) as id`
 				.execute(trx)
 				.then((r) => r.rows[0]!.id),
 		)

@@ -1,6 +1,6 @@
 import { ACTIVE_STATUSES } from '#app/lib/appointments.ts'
 import { type BatchResult, type SaveHow } from '#app/lib/editable-rows.ts'
-import { type ProviderRowInput, type ServiceRowInput } from '#app/lib/schemas/booking-tables.ts'
+import { type DepositKind, type ProviderRowInput, type ServiceRowInput } from '#app/lib/schemas/booking-tables.ts'
 import { fingerprint, saveBatch, versionOf, type BatchSpec } from '../data-table.ts'
 import { asUser, sql } from '../db/index.ts'
 
@@ -25,6 +25,10 @@ export type ServiceRow = {
 	durationMinutes: number
 	color: string
 	isActive: boolean
+	/** The deposit a public booking of it asks (docs/product.md, Deposits and prepayment). */
+	depositKind: DepositKind
+	depositAmount: string | null
+	depositAfterNoShows: number | null
 	version: string
 	fingerprint: string
 }
@@ -39,14 +43,28 @@ function serviceValues(row: {
 	durationMinutes: number
 	color: string
 	isActive: boolean
+	depositKind: DepositKind
+	depositAmount: string | null
+	depositAfterNoShows: number | null
 }) {
-	return [row.name, row.description, row.price, String(row.durationMinutes), row.color.toLowerCase(), row.isActive ? 'active' : 'inactive']
+	return [
+		row.name,
+		row.description,
+		row.price,
+		String(row.durationMinutes),
+		row.color.toLowerCase(),
+		row.isActive ? 'active' : 'inactive',
+		row.depositKind,
+		row.depositAmount,
+		row.depositAfterNoShows === null ? null : String(row.depositAfterNoShows),
+	]
 }
 
 const toService = (row: ServiceDbRow): ServiceRow => ({ ...row, fingerprint: fingerprint(serviceValues(row)) })
 
 const serviceColumns = sql`s.id, s.name, s.description, s.price::text as price, s.duration_minutes as "durationMinutes", s.color,
-	s.is_active as "isActive", ${versionOf('s.updated_at')} as version`
+	s.is_active as "isActive", s.deposit_kind as "depositKind", s.deposit_amount::text as "depositAmount",
+	s.deposit_after_no_shows as "depositAfterNoShows", ${versionOf('s.updated_at')} as version`
 
 export async function listServices(userId: string, organizationId: string): Promise<ServiceRow[]> {
 	return asUser(userId, async (trx) => {
@@ -91,6 +109,9 @@ function serviceSpec(organizationId: string, input: ServiceRowInput[]): BatchSpe
 						duration_minutes: row.durationMinutes,
 						color: row.color,
 						is_active: row.isActive,
+						deposit_kind: row.depositKind,
+						deposit_amount: row.depositAmount,
+						deposit_after_no_shows: row.depositAfterNoShows,
 					})
 					.where('organization_id', '=', organizationId)
 					.where('id', '=', row.id!)
@@ -108,6 +129,9 @@ function serviceSpec(organizationId: string, input: ServiceRowInput[]): BatchSpe
 							duration_minutes: row.durationMinutes,
 							color: row.color,
 							is_active: row.isActive,
+							deposit_kind: row.depositKind,
+							deposit_amount: row.depositAmount,
+							deposit_after_no_shows: row.depositAfterNoShows,
 						})),
 					)
 					.execute()

@@ -10,15 +10,26 @@ export type BookingNotice = { organizationId: string; appointmentId: string; kin
  * Mails the organization's staff about a booking made, cancelled or moved on the public pages
  * (the "Email notifications" preference; docs/product.md, Settings › Notifications): one mail
  * per member the booking module lets be told (its switch and visibility, then the member's
- * toggle: audience.ts), in the member's language, the time in the organization's timezone.
+ * toggle: audience.ts), in the member's language, the time in the organization's timezone, with
+ * the client's contact details (e-mail, phone, notes: what staff need to reach them) and the
+ * link to the appointment's page.
  * Each mail goes through the mail queue (app/.server/mail/index.ts, `onMailQueue`), and the
  * call resolves once every one was handed to the mail port; a failure is logged, never thrown, so
  * the booking itself never fails because of a notification. Returns how many were sent.
  */
 export async function notifyStaffOfBooking({ organizationId, appointmentId, kind }: BookingNotice): Promise<number> {
 	const { rows } = await asSystem((trx) =>
-		sql<{ starts_at: Date; guest_name: string; service: string | null; provider: string | null; timezone: string | null }>`
-			select a.starts_at, a.guest_name, s.name as service, p.display_name as provider, bs.timezone
+		sql<{
+			starts_at: Date
+			guest_name: string
+			guest_email: string | null
+			guest_phone: string | null
+			notes: string | null
+			service: string | null
+			provider: string | null
+			timezone: string | null
+		}>`
+			select a.starts_at, a.guest_name, a.guest_email, a.guest_phone, a.notes, s.name as service, p.display_name as provider, bs.timezone
 			from public.booking_appointments a
 			left join public.booking_services s on s.id = a.service_id
 			left join public.booking_providers p on p.id = a.provider_id
@@ -36,9 +47,16 @@ export async function notifyStaffOfBooking({ organizationId, appointmentId, kind
 			const time = new Intl.DateTimeFormat(recipient.language ?? 'en', { dateStyle: 'medium', timeStyle: 'short', timeZone })
 			const when = `${time.format(new Date(appointment.starts_at))} (${timeZone})`
 			const values = { client: appointment.guest_name, service: appointment.service ?? '—', provider: appointment.provider ?? '—', when }
+			// One line each; notes keep their lines, indented under their label.
+			const contact = [
+				t('notifications.booking.email', { email: appointment.guest_email ?? '—' }),
+				t('notifications.booking.phone', { phone: appointment.guest_phone ?? '—' }),
+				...(appointment.notes ? [t('notifications.booking.notes', { notes: appointment.notes.replace(/\r?\n/g, '\n  ') })] : []),
+			]
+			const link = `${publicOrigin()}/app/booking/appointments/${appointmentId}`
 			return {
 				subject: t(`notifications.booking.${kind}.subject`, values),
-				text: `${t(`notifications.booking.${kind}.body`, values)}\n\n${t('notifications.booking.open', { link: `${publicOrigin()}/app/booking/calendar` })}`,
+				text: `${t(`notifications.booking.${kind}.body`, values)}\n\n${contact.join('\n')}\n\n${t('notifications.booking.openAppointment', { link })}`,
 			}
 		},
 		{

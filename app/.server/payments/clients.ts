@@ -10,7 +10,7 @@ import {
 import { type BatchResult, type SaveWarning } from '#app/lib/editable-rows.ts'
 import { PHONE } from '#app/lib/schemas/fields.ts'
 import { batchSaver, fingerprint, versionOf, type BatchPlan } from '../data-table.ts'
-import { asUser, type Tx } from '../db/index.ts'
+import { asUser, dbErrorCode, type Tx } from '../db/index.ts'
 import { COUNT_CAP, likePattern, normalizeSearch, payerKey, readPaging, type PageOptions, type SortDirection } from '../query.ts'
 
 /**
@@ -270,4 +270,60 @@ export async function listClientChoices(userId: string, organizationId: string):
 		...r,
 		value: (count.get(r.name.toLowerCase()) ?? 0) > 1 && r.email ? `${r.name} <${r.email}>` : r.name,
 	}))
+}
+
+/** How many clients the "Merge into…" search lists at once. */
+export const MERGE_CHOICES = 20
+
+/**
+ * The clients of the organization a client may be merged into (docs/product.md, Clients from
+ * bookings): every one but that client, found by name (blind to case and accents, as the clients
+ * table searches), e-mail or phone, in name order, at most MERGE_CHOICES.
+ */
+export async function listMergeCandidates(userId: string, organizationId: string, clientId: string, query: string | null) {
+	const q = normalizeSearch(query)
+	const pattern = q ? likePattern(q) : null
+	return asUser(userId, async (trx) => {
+		const { rows } = await sql<{ id: string; name: string; email: string | null; phone: string | null }>`
+			select c.id, c.name, c.email, c.phone from public.clients c
+			where c.organization_id = ${organizationId} and c.id <> ${clientId}
+				${pattern ? sql`and (c.name_key like public.name_sort_key(${pattern}) or c.email ilike ${pattern} or c.phone ilike ${pattern})` : sql``}
+			order by public.name_sort_key(c.name), c.name, c.id
+			limit ${MERGE_CHOICES}`.execute(trx)
+		return rows
+	})
+}
+
+/** Why two clients were not merged: one is not of the organization (any more), or both are one. */
+export type MergeRefusal = 'not_found' | 'same_client'
+
+/**
+ * Merges client `mergeId` into client `keepId`, both of the organization (public.merge_clients):
+ * the first one's payments, appointments, expectations and payer names go to the second, whose
+ * empty e-mail, phone and company take the first one's; the first is deleted.
+ */
+export async function mergeClients(
+	userId: string,
+	organizationId: string,
+	keepId: string,
+	mergeId: string,
+): Promise<{ ok: true } | { ok: false; code: MergeRefusal }> {
+	try {
+		return await asUser(userId, async (trx) => {
+			// The function checks that both share an organization of the member's: here, this one.
+			const own = await trx
+				.selectFrom('clients')
+				.select('id')
+				.where('organization_id', '=', organizationId)
+				.where('id', 'in', [keepId, mergeId])
+				.execute()
+			if (own.length !== new Set([keepId, mergeId]).size) return { ok: false, code: 'not_found' } as const
+			await sql`select public.merge_clients(${keepId}, ${mergeId})`.execute(trx)
+			return { ok: true } as const
+		})
+	} catch (error) {
+		const code = dbErrorCode(error)
+		if (code === 'not_found' || code === 'same_client') return { ok: false, code }
+		throw error
+	}
 }

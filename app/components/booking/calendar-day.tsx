@@ -7,6 +7,7 @@ import { ArrowRightIcon, ChevronLeftIcon, ChevronRightIcon, PlusIcon, RefreshCwI
 import { parseISO } from 'date-fns'
 import { Form } from 'react-router'
 import type { CalendarAppointment } from '#app/.server/booking/calendar.ts'
+import { usePanelHref } from '#app/components/booking/appointment-panel.tsx'
 import { AppForm } from '#app/components/forms/app-form.tsx'
 import { ConfirmCard } from '#app/components/forms/confirm-card.tsx'
 import { Link } from '#app/components/link.tsx'
@@ -28,23 +29,29 @@ const STATUS_VARIANT: Record<AppointmentStatus, 'success' | 'warning' | 'destruc
 	no_show: 'outline',
 }
 
-/** The day's heading: the previous and next days, a date to go to, today, refresh, and the week with each day's count. */
+/**
+ * The day's heading: the previous and next days, a date to go to, today, refresh, and the week with
+ * each day's count. Every link and the date's form keep the provider filter (`provider`).
+ */
 export function CalendarDayNav({
 	day,
 	today,
 	week,
 	counts,
 	timezone,
+	provider = null,
 }: {
 	day: string
 	today: string
 	week: string[]
 	counts: Record<string, number>
 	timezone: string
+	provider?: string | null
 }) {
 	const fmt = useFormat()
 	const { t, i18n } = useTranslation('booking')
 	const weekday = new Intl.DateTimeFormat(i18n.language, { weekday: 'short', timeZone: 'UTC' })
+	const query = provider ? `&provider=${provider}` : ''
 	return (
 		<Card>
 			<CardHeader>
@@ -54,7 +61,7 @@ export function CalendarDayNav({
 				<CardDescription>{t('calendar.timezone', { timezone })}</CardDescription>
 				<CardAction>
 					<Button asChild>
-						<Link to={`?day=${day}&new=1`}>
+						<Link to={`?day=${day}&new=1${query}`}>
 							<PlusIcon aria-hidden="true" />
 							{t('calendar.new')}
 						</Link>
@@ -66,11 +73,12 @@ export function CalendarDayNav({
 					{/* The day and its previous and next buttons stay on one line, on a phone too. */}
 					<div className="flex w-full min-w-0 items-end gap-2 sm:w-auto">
 						<Button asChild variant="outline" size="icon">
-							<Link to={`?day=${addIsoDays(day, -1)}`} aria-label={t('calendar.previousDay')}>
+							<Link to={`?day=${addIsoDays(day, -1)}${query}`} aria-label={t('calendar.previousDay')}>
 								<ChevronLeftIcon aria-hidden="true" />
 							</Link>
 						</Button>
 						<Form method="get" className="flex min-w-0 flex-1 items-end gap-2">
+							{provider ? <input type="hidden" name="provider" value={provider} /> : null}
 							<div className="grid min-w-0 flex-1 gap-1">
 								<Label htmlFor="calendar-day">{t('calendar.day')}</Label>
 								<Input id="calendar-day" type="date" name="day" defaultValue={day} key={day} className="w-full sm:w-44" />
@@ -81,16 +89,16 @@ export function CalendarDayNav({
 							</Button>
 						</Form>
 						<Button asChild variant="outline" size="icon">
-							<Link to={`?day=${addIsoDays(day, 1)}`} aria-label={t('calendar.nextDay')}>
+							<Link to={`?day=${addIsoDays(day, 1)}${query}`} aria-label={t('calendar.nextDay')}>
 								<ChevronRightIcon aria-hidden="true" />
 							</Link>
 						</Button>
 					</div>
 					<Button asChild variant="ghost">
-						<Link to={`?day=${today}`}>{t('calendar.today')}</Link>
+						<Link to={`?day=${today}${query}`}>{t('calendar.today')}</Link>
 					</Button>
 					<Button asChild variant="ghost">
-						<Link to={`?day=${day}`} reloadDocument>
+						<Link to={`?day=${day}${query}`} reloadDocument>
 							<RefreshCwIcon aria-hidden="true" />
 							{t('calendar.refresh')}
 						</Link>
@@ -100,7 +108,7 @@ export function CalendarDayNav({
 					{week.map((d) => (
 						<Link
 							key={d}
-							to={`?day=${d}`}
+							to={`?day=${d}${query}`}
 							aria-current={d === day ? 'date' : undefined}
 							className="grid justify-items-center rounded-md border px-1 py-2 text-xs hover:bg-accent aria-[current=date]:border-primary aria-[current=date]:bg-primary/10"
 						>
@@ -124,6 +132,8 @@ export function CalendarDayNav({
 /** The day's appointments in time order, each with its status and the changes it allows; or the empty day's line. */
 export function AppointmentList({ day, appointments }: { day: string; appointments: CalendarAppointment[] }) {
 	const { t } = useTranslation('booking')
+	// The client's name opens the appointment in the calendar's side panel (appointment-panel.tsx).
+	const panelHref = usePanelHref()
 	return (
 		<section aria-label={t('calendar.listLabel')} className="grid gap-3">
 			{appointments.length === 0 ? (
@@ -152,7 +162,11 @@ export function AppointmentList({ day, appointments }: { day: string; appointmen
 									<span className="min-w-0 font-medium">{a.serviceName ?? t('calendar.noService')}</span>
 									<Badge variant={STATUS_VARIANT[a.status]}>{t(`status.${a.status}`)}</Badge>
 								</div>
-								<div>{a.clientName.trim() || t('calendar.unknownClient')}</div>
+								<div>
+									<Link to={panelHref(a.id)} className="font-medium underline underline-offset-4 hover:no-underline">
+										{a.clientName.trim() || t('calendar.unknownClient')}
+									</Link>
+								</div>
 								<div className="text-muted-foreground">{t('calendar.with', { provider: a.providerName ?? t('calendar.noProvider') })}</div>
 							</div>
 							<StatusActions day={day} id={a.id} status={a.status} started={a.started} />

@@ -11,6 +11,7 @@ import {
 	StoreIcon,
 	TagsIcon,
 	UsersIcon,
+	WalletIcon,
 	type IconComponent,
 } from '#app/components/icons.tsx'
 import { useTranslation } from '#app/lib/use-translation.ts'
@@ -20,6 +21,7 @@ import type { ActiveModule } from '#app/.server/marketplace/modules.ts'
 import { AppForm } from '#app/components/forms/app-form.tsx'
 import { ModuleIcon } from '#app/components/marketplace/module-icon.tsx'
 import type { Membership } from '#app/.server/organizations/current.ts'
+import { MODULES } from '#app/lib/modules.ts'
 import { cn } from '#app/lib/utils.ts'
 
 export type SidebarProps = {
@@ -29,13 +31,17 @@ export type SidebarProps = {
 	activeModules: ActiveModule[]
 }
 
-/** The nine items of the sidebar, in the order of docs/product.md (App shell and sidebar). */
-const items: Array<{ to: string; key: string; icon: IconComponent }> = [
+/**
+ * The items of the sidebar, in the order of docs/product.md (App shell and sidebar); an item with
+ * a `module` shows only while the organization has it active and the member may see it.
+ */
+const items: Array<{ to: string; key: string; icon: IconComponent; module?: string }> = [
 	{ to: '/app/dashboard', key: 'dashboard', icon: LayoutDashboardIcon },
 	{ to: '/app/module-marketplace', key: 'moduleMarketplace', icon: StoreIcon },
 	{ to: '/app/booking', key: 'booking', icon: CalendarDaysIcon },
 	{ to: '/app/transactions', key: 'transactions', icon: ArrowLeftRightIcon },
 	{ to: '/app/clients', key: 'clients', icon: UsersIcon },
+	{ to: '/app/owed', key: 'owed', icon: WalletIcon, module: MODULES.booking.id },
 	{ to: '/app/categories', key: 'categories', icon: TagsIcon },
 	{ to: '/app/reports', key: 'reports', icon: BarChart3Icon },
 	{ to: '/app/plans', key: 'plans', icon: GemIcon },
@@ -58,14 +64,16 @@ export function SidebarContent({ user, organization, memberships, activeModules,
 			</div>
 			<nav aria-label={t('sidebar.navigation')} className="flex-1 overflow-y-auto p-2">
 				<ul className="grid grid-cols-1 gap-1">
-					{items.map(({ to, key, icon: Icon }) => (
-						<li key={to}>
-							<NavLink to={to} className={linkClass} title={collapsed ? t(`nav.${key}`) : undefined}>
-								<Icon className="size-4 shrink-0" aria-hidden="true" />
-								<span className={labelClass}>{t(`nav.${key}`)}</span>
-							</NavLink>
-						</li>
-					))}
+					{items
+						.filter((item) => !item.module || activeModules.some((m) => m.moduleId === item.module))
+						.map(({ to, key, icon: Icon }) => (
+							<li key={to}>
+								<NavLink to={to} className={linkClass} title={collapsed ? t(`nav.${key}`) : undefined}>
+									<Icon className="size-4 shrink-0" aria-hidden="true" />
+									<span className={labelClass}>{t(`nav.${key}`)}</span>
+								</NavLink>
+							</li>
+						))}
 				</ul>
 				<section aria-labelledby="active-modules-heading" className="mt-6">
 					<h2

@@ -21,6 +21,16 @@ export const HTTP_URL_PATTERN = /^https?:\/\/[^\s]+$/
 
 export const ACTIVE_STATES = ['active', 'inactive'] as const
 
+/**
+ * The deposit a service asks of a visitor who books it on the public page (docs/product.md,
+ * Deposits and prepayment): none, a fixed amount (more than 0, at most the price), or the whole
+ * price; optionally only from clients with at least N no-shows (the database's checks:
+ * supabase/migrations/20261205000000_booked_and_paid.sql).
+ */
+export const DEPOSIT_KINDS = ['none', 'fixed', 'full'] as const
+export type DepositKind = (typeof DEPOSIT_KINDS)[number]
+export const DEPOSIT_NO_SHOWS = { min: 1, max: 20 } as const
+
 const text = z.string().trim().optional()
 
 /** A row of the services form, its price read as the page's language writes it (toDotDecimal). */
@@ -35,10 +45,15 @@ function serviceRowSchemaFor(dotGroups: boolean) {
 			duration: text,
 			color: text,
 			active: z.enum(ACTIVE_STATES, { error: 'activeInvalid' }),
+			// A form of before deposits (a page loaded earlier) asks none.
+			deposit: z.enum(DEPOSIT_KINDS, { error: 'depositKindInvalid' }).default('none'),
+			depositAmount: text.transform((value) => (value ? toDotDecimal(value.replace(/^(US)?\$\s*/, ''), { dotGroups }) : value)),
+			depositAfterNoShows: text,
 		})
 		.superRefine((row, ctx) => {
 			if (row.id && !row.version) ctx.addIssue({ code: 'custom', message: 'rowInvalid', path: ['id'] })
 			if (row.deleted) return
+			checkDeposit(row, ctx)
 			if (!row.name) ctx.addIssue({ code: 'custom', message: 'serviceNameRequired', path: ['name'] })
 			else if (row.name.length > 120) ctx.addIssue({ code: 'custom', message: 'nameTooLong', path: ['name'] })
 			else if (!isSingleLine(row.name)) ctx.addIssue({ code: 'custom', message: CONTROL_CHARACTERS, path: ['name'] })
@@ -62,7 +77,32 @@ function serviceRowSchemaFor(dotGroups: boolean) {
 			durationMinutes: Math.trunc(Number(row.duration ?? 0)),
 			color: (row.color || SERVICE_DEFAULT_COLOR).toLowerCase(),
 			isActive: row.active === 'active',
+			depositKind: row.deposit,
+			depositAmount: row.deposit === 'fixed' ? Number(row.depositAmount ?? 0).toFixed(2) : null,
+			depositAfterNoShows: row.deposit !== 'none' && row.depositAfterNoShows ? Number(row.depositAfterNoShows) : null,
 		}))
+}
+
+/**
+ * A fixed deposit needs an amount above 0 and at most the price; "only after N no-shows" is
+ * empty or a whole number from 1 to 20. A service asking none keeps neither (they are ignored).
+ */
+function checkDeposit(
+	row: { price?: string; deposit: DepositKind; depositAmount?: string; depositAfterNoShows?: string },
+	ctx: z.RefinementCtx,
+) {
+	if (row.deposit === 'none') return
+	if (row.deposit === 'fixed') {
+		const amount = row.depositAmount
+		if (!amount) ctx.addIssue({ code: 'custom', message: 'depositAmountRequired', path: ['depositAmount'] })
+		else if (!PRICE_PATTERN.test(amount) || Number(amount) <= 0)
+			ctx.addIssue({ code: 'custom', message: 'depositAmountInvalid', path: ['depositAmount'] })
+		else if (row.price && PRICE_PATTERN.test(row.price) && Number(amount) > Number(row.price))
+			ctx.addIssue({ code: 'custom', message: 'depositAbovePrice', path: ['depositAmount'] })
+	}
+	const noShows = row.depositAfterNoShows
+	if (noShows && (!/^\d{1,2}$/.test(noShows) || Number(noShows) < DEPOSIT_NO_SHOWS.min || Number(noShows) > DEPOSIT_NO_SHOWS.max))
+		ctx.addIssue({ code: 'custom', message: 'depositNoShowsInvalid', path: ['depositAfterNoShows'] })
 }
 
 const serviceSchemas = bothAmountWritings((dotGroups) => z.object({ rows: rowList(serviceRowSchemaFor(dotGroups)) }))
@@ -75,9 +115,19 @@ export const servicesSaveSchemaIn = serviceSchemas.in
 
 export type ServiceRowInput = z.output<typeof servicesSaveSchema>['rows'][number]
 
-/** A new service's values: active, 30 minutes, $0.00, the default colour. */
+/** A new service's values: active, 30 minutes, $0.00, the default colour, no deposit. */
 export function newServiceRow() {
-	return { name: '', description: '', price: '0.00', duration: '30', color: SERVICE_DEFAULT_COLOR, active: 'active' }
+	return {
+		name: '',
+		description: '',
+		price: '0.00',
+		duration: '30',
+		color: SERVICE_DEFAULT_COLOR,
+		active: 'active',
+		deposit: 'none',
+		depositAmount: '',
+		depositAfterNoShows: '',
+	}
 }
 
 export const providerRowSchema = z

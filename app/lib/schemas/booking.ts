@@ -62,17 +62,39 @@ const weeklyHoursSchema = z.object(
 	Object.fromEntries(WEEKDAYS.map((day) => [day, dayHoursSchema])) as Record<Weekday, typeof dayHoursSchema>,
 )
 
-export const bookingSettingsSchema = z.object({
-	minAdvanceHours: wholeNumber(SETTINGS_LIMITS.minAdvanceHours),
-	maxAdvanceDays: wholeNumber(SETTINGS_LIMITS.maxAdvanceDays),
-	bufferMinutes: wholeNumber(SETTINGS_LIMITS.bufferMinutes),
-	cancellationHours: wholeNumber(SETTINGS_LIMITS.cancellationHours),
-	autoConfirm: z.boolean().default(false),
-	allowGuestBooking: z.boolean().default(false),
-	requirePhone: z.boolean().default(false),
-	timezone: z.enum(ORGANIZATION_TIMEZONES, { error: 'timezoneInvalid' }),
-	hours: weeklyHoursSchema,
-})
+/**
+ * How long an unpaid booking holds its slot (docs/product.md, Deposits and prepayment): an amount
+ * in minutes or hours, from 15 minutes to 7 days (the database's check on deposit_hold_minutes),
+ * and optionally until at most N hours before the start (0 to 168).
+ */
+export const HOLD_UNITS = ['minutes', 'hours'] as const
+export const HOLD_LIMITS = { minMinutes: 15, maxMinutes: 10080, maxBeforeStartHours: 168 } as const
+
+/** The hold in minutes, as stored. */
+export function holdMinutes(amount: number, unit: (typeof HOLD_UNITS)[number]) {
+	return unit === 'hours' ? amount * 60 : amount
+}
+
+export const bookingSettingsSchema = z
+	.object({
+		depositHold: wholeNumber({ min: 1, max: HOLD_LIMITS.maxMinutes }),
+		depositHoldUnit: z.enum(HOLD_UNITS, { error: 'holdUnitInvalid' }).default('hours'),
+		depositHoldBeforeStartHours: wholeNumber({ min: 0, max: HOLD_LIMITS.maxBeforeStartHours }).optional(),
+		minAdvanceHours: wholeNumber(SETTINGS_LIMITS.minAdvanceHours),
+		maxAdvanceDays: wholeNumber(SETTINGS_LIMITS.maxAdvanceDays),
+		bufferMinutes: wholeNumber(SETTINGS_LIMITS.bufferMinutes),
+		cancellationHours: wholeNumber(SETTINGS_LIMITS.cancellationHours),
+		autoConfirm: z.boolean().default(false),
+		allowGuestBooking: z.boolean().default(false),
+		requirePhone: z.boolean().default(false),
+		timezone: z.enum(ORGANIZATION_TIMEZONES, { error: 'timezoneInvalid' }),
+		hours: weeklyHoursSchema,
+	})
+	.superRefine((value, ctx) => {
+		const minutes = holdMinutes(value.depositHold, value.depositHoldUnit)
+		if (minutes < HOLD_LIMITS.minMinutes || minutes > HOLD_LIMITS.maxMinutes)
+			ctx.addIssue({ code: 'custom', path: ['depositHold'], message: 'holdOutOfRange' })
+	})
 
 export type BookingSettingsValues = z.infer<typeof bookingSettingsSchema>
 
@@ -93,7 +115,8 @@ const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/
 
 /**
  * A new appointment from the staff calendar (docs/product.md, Booking). Keys under booking:errors.
- * Notes may span lines; the other texts are one line without control characters (fields.ts).
+ * Notes may span lines; the other texts are one line without control characters (fields.ts). The
+ * e-mail and the phone may be left empty (a walk-in); the name is required.
  */
 export const newAppointmentSchema = z.object({
 	service: z.uuid({ error: 'serviceRequired' }),
@@ -106,15 +129,32 @@ export const newAppointmentSchema = z.object({
 		.max(120, 'clientNameTooLong')
 		.regex(SINGLE_LINE, CONTROL_CHARACTERS),
 	clientEmail: z
-		.string({ error: 'clientEmailRequired' })
+		.string()
 		.trim()
 		.max(254, 'clientEmailInvalid')
 		.regex(EMAIL, 'clientEmailInvalid')
-		.regex(SINGLE_LINE, 'clientEmailInvalid'),
+		.regex(SINGLE_LINE, 'clientEmailInvalid')
+		.optional(),
 	clientPhone: z.string().trim().max(40, 'clientPhoneTooLong').regex(SINGLE_LINE, CONTROL_CHARACTERS).optional(),
 	notes: z.string().trim().max(2000, 'notesTooLong').regex(MULTI_LINE, CONTROL_CHARACTERS_IN_TEXT).optional(),
 })
 export type NewAppointmentValues = z.infer<typeof newAppointmentSchema>
+
+/**
+ * Moving an appointment from its page (docs/product.md, Booking › The appointment page): a local
+ * date and start time in the organization's timezone, and a provider. Keys under booking:errors.
+ */
+export const moveAppointmentSchema = z.object({
+	date: z.string({ error: 'dateRequired' }).refine(isValidDate, 'dateInvalid'),
+	time: z.string({ error: 'timeRequired' }).regex(CLOCK, 'timeInvalid'),
+	provider: z.uuid({ error: 'providerRequired' }),
+})
+export type MoveAppointmentValues = z.infer<typeof moveAppointmentSchema>
+
+/** Whether a text is a wall-clock time "HH:MM" (a start of the move form). */
+export function isClockTime(value: unknown): value is string {
+	return typeof value === 'string' && CLOCK.test(value)
+}
 
 /** A date override from the settings tab: a day off, or special hours, for everyone or one provider. */
 export const dateOverrideSchema = z

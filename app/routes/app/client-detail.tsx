@@ -3,9 +3,14 @@ import { useTranslation } from '#app/lib/use-translation.ts'
 import { Link } from '#app/components/link.tsx'
 import { requireMember } from '#app/.server/auth/session.ts'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
-import { invariantResponse } from '#app/lib/errors.ts'
+import { errorResponse, invariantResponse } from '#app/lib/errors.ts'
 import { pageMeta } from '#app/lib/meta.ts'
-import { getClient, shownClient } from '#app/.server/payments/clients.ts'
+import { getClient, listMergeCandidates, mergeClients, shownClient } from '#app/.server/payments/clients.ts'
+import { listClientAppointments } from '#app/.server/booking/appointments.ts'
+import { bookingAccess } from '#app/.server/booking/staff.ts'
+import { redirectWithToast } from '#app/.server/toast.ts'
+import { ClientAppointmentList } from '#app/components/booking/appointment-client-list.tsx'
+import { ClientMerge, MergeLink, type MergeStep } from '#app/components/payments/client-merge.tsx'
 import { DEFAULT_PAGE_SIZE, memberClock } from '#app/.server/query.ts'
 import { listTransactions, shownTransaction } from '#app/.server/payments/transactions.ts'
 import { ClientStatusBadge } from '#app/components/data-table/client-cells.tsx'
@@ -34,12 +39,19 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 		TRANSACTION_SORTS.filter((s) => s !== 'client'),
 		TRANSACTION_DEFAULT_SORT,
 	)
-	const [page, clock] = await Promise.all([
+	const [page, clock, appointments, merge] = await Promise.all([
 		listTransactions(user.userId, organization.id, { ...state, q: null, clientId: found.client.id, pageSize: DEFAULT_PAGE_SIZE }),
 		memberClock(organization),
+		// Their appointments, for a member who may open the booking module (its data stays there otherwise).
+		bookingAccess(user.userId, organization.id, organization.role).then((access) =>
+			access === 'usable' ? listClientAppointments(user.userId, organization.id, found.client.id) : null,
+		),
+		mergeStep(user.userId, organization.id, found.client.id, url.searchParams),
 	])
 	const client = shownClient(found.client)
 	return {
+		merge,
+		appointments,
 		client: { ...client, createdDate: dateIn(clock.timezone, new Date(client.createdAt)) },
 		totals: found.totals,
 		state: { ...state, q: '' },
@@ -48,6 +60,33 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 		totalCapped: page.totalCapped,
 		rows: page.rows.map(shownTransaction),
 	}
+}
+
+/** "Merge into…" (`?merge=1`): the clients found by `q`, and the one chosen (`into`) when it is one of the organization's. */
+async function mergeStep(userId: string, organizationId: string, clientId: string, params: URLSearchParams): Promise<MergeStep | null> {
+	if (params.get('merge') !== '1') return null
+	const into = params.get('into')
+	const chosen = isUuid(into) && into !== clientId ? await getClient(userId, organizationId, into) : null
+	const q = (params.get('q') ?? '').slice(0, 200)
+	return {
+		q,
+		candidates: chosen ? [] : await listMergeCandidates(userId, organizationId, clientId, q),
+		into: chosen && { id: chosen.client.id, name: chosen.client.name, email: chosen.client.email, phone: chosen.client.phone },
+	}
+}
+
+/** Merges this client into the one chosen (`into`), then shows the kept client, who now holds both histories. */
+export async function action({ request, params, context }: Route.ActionArgs) {
+	const { user, organization } = requireMember(context)
+	invariantResponse(isUuid(params.clientId) && (await getClient(user.userId, organization.id, params.clientId)), 404)
+	const form = await request.formData()
+	if (form.get('intent') !== 'merge') return errorResponse(400, 'badRequest')
+	const into = form.get('into')
+	invariantResponse(isUuid(into), 400)
+	const merged = await mergeClients(user.userId, organization.id, into, params.clientId)
+	if (!merged.ok)
+		return redirectWithToast(`/app/clients/${params.clientId}`, { type: 'error', title: `clients:merge.refusals.${merged.code}` })
+	return redirectWithToast(`/app/clients/${into}`, { type: 'success', title: 'clients:merge.done' })
 }
 
 export default function ClientDetailScreen({ loaderData }: Route.ComponentProps) {
@@ -75,7 +114,9 @@ export default function ClientDetailScreen({ loaderData }: Route.ComponentProps)
 			<div className="flex flex-wrap items-center gap-3">
 				<h1 className="text-2xl font-semibold tracking-tight">{client.name || t('unnamed')}</h1>
 				<ClientStatusBadge status={client.status} />
+				{loaderData.merge ? null : <MergeLink />}
 			</div>
+			{loaderData.merge ? <ClientMerge name={client.name || t('unnamed')} step={loaderData.merge} /> : null}
 			<dl className="grid gap-x-8 gap-y-2 text-sm sm:grid-cols-2 lg:grid-cols-4">
 				{details.map(([label, value]) => (
 					<div key={label} className="grid gap-0.5">
@@ -100,6 +141,7 @@ export default function ClientDetailScreen({ loaderData }: Route.ComponentProps)
 					))}
 				</div>
 			</section>
+			{loaderData.appointments ? <ClientAppointmentList appointments={loaderData.appointments} /> : null}
 			<section aria-labelledby="client-transactions" className="grid min-w-0 grid-cols-1 gap-3">
 				<h2 id="client-transactions" className="text-lg font-semibold">
 					{t('detail.transactions')}

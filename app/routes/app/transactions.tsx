@@ -13,6 +13,7 @@ import { readTableRequest, redirectPastLastPage, tableAction } from '#app/.serve
 import { DEFAULT_PAGE_SIZE, memberClock } from '#app/.server/query.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { syncMailbox, syncToast } from '#app/.server/payments/email-sync/sync.ts'
+import { deliverGuestNoticesSoon } from '#app/.server/booking/deposits.ts'
 import { editableTransaction, getTransactionsScreen, saveTransactions, shownTransaction } from '#app/.server/payments/transactions.ts'
 import { useCategoryLabel } from '#app/components/payments/category-badge.tsx'
 import { NativeSelect, TableLoadError, TableSearch } from '#app/components/data-table/data-table.tsx'
@@ -73,7 +74,12 @@ export async function action({ request, context }: Route.ActionArgs) {
 	const { user, organization } = requireMember(context)
 	return tableAction(request, {
 		schema: transactionsSaveSchemaIn(getLocale(context)),
-		save: (rows, how) => saveTransactions(user.userId, organization.id, rows, how),
+		save: async (rows, how) => {
+			const saved = await saveTransactions(user.userId, organization.id, rows, how)
+			// A typed payment may settle a deposit (the matching engine runs on insert): its visitor is told.
+			deliverGuestNoticesSoon(organization.id)
+			return saved
+		},
 		intents: { sync: (url) => sync(url, user.userId, organization.id) },
 	})
 }

@@ -6,7 +6,10 @@ import { getLocale } from '#app/.server/i18n.ts'
 import { cancelPublicBooking, getManagedBooking, isChangeable, refusedParam } from '#app/.server/booking/public/bookings.ts'
 import { bookedUrl, stepUrl } from '#app/.server/booking/public/choices.ts'
 import { organizationFor } from '#app/.server/booking/public/organization.ts'
-import { calendarOf, whenText } from '#app/.server/booking/public/mail.ts'
+import { calendarOf, depositView, whenText } from '#app/.server/booking/public/mail.ts'
+import { settleExpiredHold } from '#app/.server/booking/deposits.ts'
+import { getBookingDeposit } from '#app/.server/booking/public/deposit.ts'
+import { DepositNotice } from '#app/components/booking/deposit-notice.tsx'
 import { RefusedNotice, STEP_HEADING } from '#app/components/booking/book-wizard.tsx'
 import { SubmitButton } from '#app/components/forms/submit-button.tsx'
 import { isActiveStatus } from '#app/lib/appointments.ts'
@@ -22,13 +25,24 @@ async function bookingOf(request: Request, params: { orgSlug: string; id: string
 }
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-	const { token, booking } = await bookingOf(request, params)
+	const found = await bookingOf(request, params)
+	const token = found.token
+	let booking = found.booking
+	let deposit = await getBookingDeposit(token)
+	// Past its deadline and unpaid: released now, as the next minute's job would (docs/product.md, Deposits and prepayment).
+	if (await settleExpiredHold(deposit, booking.organizationId)) {
+		booking = (await bookingOf(request, params)).booking
+		deposit = await getBookingDeposit(token)
+	}
 	const language = getLocale(context)
 	const url = new URL(request.url)
 	const live = isActiveStatus(booking.status)
 	const changeable = isChangeable(booking)
 	return {
 		status: booking.status,
+		deposit: deposit ? depositView(deposit, language, booking.timezone) : null,
+		organization: booking.organizationName,
+		bookAgain: `/book/${encodeURIComponent(booking.organizationSlug)}`,
 		when: whenText(booking, language),
 		service: booking.serviceName,
 		durationMinutes: booking.durationMinutes,
@@ -66,12 +80,17 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 export default function Booked({ loaderData }: Route.ComponentProps) {
 	const { t } = useTranslation('book')
 	const d = loaderData
-	const heading =
-		d.status === 'cancelled'
+	const released = d.status === 'cancelled' && d.deposit?.status === 'released'
+	const awaiting = d.status === 'pending' && d.deposit?.status === 'open'
+	const heading = released
+		? t('booked.releasedHeading')
+		: d.status === 'cancelled'
 			? t('booked.cancelledHeading')
-			: d.done === 'rescheduled'
-				? t('booked.rescheduledHeading')
-				: t('booked.heading')
+			: awaiting
+				? t('deposit.heading')
+				: d.done === 'rescheduled'
+					? t('booked.rescheduledHeading')
+					: t('booked.heading')
 	return (
 		<>
 			<h1 className={STEP_HEADING}>{heading}</h1>
@@ -83,9 +102,18 @@ export default function Booked({ loaderData }: Route.ComponentProps) {
 					{d.durationMinutes ? ` · ${t('minutes', { count: d.durationMinutes })}` : ''}
 				</p>
 				{d.provider ? <p>{t('booked.with', { provider: d.provider })}</p> : null}
-				{d.status === 'pending' ? <p className="font-medium text-amber-700">{t('booked.pending')}</p> : null}
+				{d.status === 'pending' && !awaiting ? <p className="font-medium text-amber-700">{t('booked.pending')}</p> : null}
 				{d.live ? <p className="text-sm text-muted-foreground">{t('booked.emailSent', { email: d.email })}</p> : null}
 			</section>
+			{d.deposit && d.live ? <DepositNotice deposit={d.deposit} organization={d.organization} /> : null}
+			{released ? (
+				<section className="grid gap-2 rounded-lg border bg-background p-4">
+					<p>{d.deposit?.deadline ? t('booked.released', { deadline: d.deposit.deadline }) : t('booked.releasedNoDeadline')}</p>
+					<Link to={d.bookAgain} className="w-fit rounded-md border px-4 py-2 text-sm">
+						{t('booked.bookAgain')}
+					</Link>
+				</section>
+			) : null}
 			{d.live ? (
 				<section className="grid gap-2">
 					<h2 className="font-medium">{t('booked.addToCalendar')}</h2>

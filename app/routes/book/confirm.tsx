@@ -13,6 +13,7 @@ import {
 import { bookedHeaders, bookedUrl, bookingAtChoices, stepUrl } from '#app/.server/booking/public/choices.ts'
 import { chosenWhen, resolveWizard } from '#app/.server/booking/public/wizard.ts'
 import { whenText } from '#app/.server/booking/public/mail.ts'
+import { getDepositTerms } from '#app/.server/booking/public/deposit.ts'
 import { RefusedNotice, STEP_HEADING, WizardNav, WizardProgress } from '#app/components/booking/book-wizard.tsx'
 import { SubmitButton } from '#app/components/forms/submit-button.tsx'
 import { formatMoney } from '#app/lib/format.ts'
@@ -43,7 +44,14 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 		attempt: w.reschedule ? null : newBookingAttempt(),
 		// Said before it is too late: a time inside the cancellation notice cannot be changed online afterwards.
 		lockedHours: Date.parse(w.slot!.start) - Date.now() < cancellationHours * 3_600_000 ? cancellationHours : null,
+		// Said before booking: the deposit this service asks (a move keeps the booking's own).
+		deposit: w.reschedule ? null : await depositTerms(service.id, getLocale(context)),
 	}
+}
+
+async function depositTerms(serviceId: string, language: string) {
+	const terms = await getDepositTerms(serviceId)
+	return terms ? { kind: terms.kind, amount: formatMoney(terms.amount, language) } : null
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
@@ -69,7 +77,14 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 	}
 	const booked = await createPublicBooking(
 		w.org,
-		{ serviceId: w.service!.id, providerId: provider.id, start: slot.start, contact: w.contact!, attempt: formData.get('attempt') },
+		{
+			serviceId: w.service!.id,
+			providerId: provider.id,
+			start: slot.start,
+			contact: w.contact!,
+			attempt: formData.get('attempt'),
+			timezone: w.choices.tz,
+		},
 		language,
 	)
 	if (!booked.ok) {
@@ -84,7 +99,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 
 export default function ConfirmStep({ loaderData, actionData }: Route.ComponentProps) {
 	const { t } = useTranslation('book')
-	const { service, provider, when, contact, rescheduling, back, refused, attempt, lockedHours } = loaderData
+	const { service, provider, when, contact, rescheduling, back, refused, attempt, lockedHours, deposit } = loaderData
 	const row = (label: string, value: React.ReactNode) => (
 		<div className="grid gap-0.5 sm:grid-cols-[10rem_1fr]">
 			<dt className="text-sm text-muted-foreground">{label}</dt>
@@ -114,6 +129,11 @@ export default function ConfirmStep({ loaderData, actionData }: Route.ComponentP
 					{contact?.notes ? row(t('summary.notes'), <span className="whitespace-pre-wrap">{contact.notes}</span>) : null}
 				</dl>
 			</section>
+			{deposit ? (
+				<p role="note" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
+					{t(`deposit.terms.${deposit.kind}`, { amount: deposit.amount })}
+				</p>
+			) : null}
 			{lockedHours !== null ? (
 				<p role="note" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
 					{t('confirm.locked', { count: lockedHours })}

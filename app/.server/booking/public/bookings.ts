@@ -14,12 +14,30 @@ import { env } from '../../env.ts'
 import { logError } from '../../log.ts'
 import { notifyStaffOfBooking } from '../../notifications/index.ts'
 import { allowEvent } from '../../rate-limit.ts'
-import { open, seal } from '../../secrets.ts'
-import { sendBookingMail } from './mail.ts'
+import { open, seal, SecretsKeyMissing } from '../../secrets.ts'
+import { getBookingDeposit } from './deposit.ts'
+import { depositView, sendBookingMail } from './mail.ts'
 import type { PublicOrganization } from './organization.ts'
 
 /** A booking's manage token, as the booked page's and the reschedule's addresses carry it. */
 export const MANAGE_TOKEN = /^[0-9a-f]{64}$/
+
+/** What a booking's sealed manage token is bound to: opened for another booking's row, it fails. */
+export const manageTokenContext = (appointmentId: string) => `booking-manage-token:${appointmentId}`
+
+/**
+ * A new booking's manage token sealed by the server's key, as private.booking_manage_tokens keeps
+ * it for the reminders (docs/decisions/041-reminder-links.md); null on a server without the key
+ * (its reminders then go without the manage links, and the booking itself is not refused).
+ */
+function sealManageToken(appointmentId: string, token: string): string | null {
+	try {
+		return seal(token, manageTokenContext(appointmentId))
+	} catch (error) {
+		if (error instanceof SecretsKeyMissing) return null
+		throw error
+	}
+}
 
 /**
  * The refusals the wizard explains: the booking functions' shared codes (the same checks as the
@@ -99,22 +117,29 @@ export async function bookedByAttempt(attempt: unknown): Promise<{ id: string; t
 /**
  * Books a slot for a guest. With the confirm form's attempt key, the booking remembers it in
  * its own transaction, so the same form posted again finds this booking (`bookedByAttempt`).
+ * The booking records the page's language and the zone the visitor chose (`timezone`, if any),
+ * for the mails it may be owed later (supabase/migrations/20261205020000_deposits_visitor_side.sql).
  */
 export async function createPublicBooking(
 	org: PublicOrganization,
-	input: { serviceId: string; providerId: string; start: string; contact: ContactValues; attempt?: unknown },
+	input: { serviceId: string; providerId: string; start: string; contact: ContactValues; attempt?: unknown; timezone?: string },
 	language: string,
 ): Promise<{ ok: true; id: string; token: string } | { ok: false; code: PublicRefusal }> {
 	const attempt = typeof input.attempt === 'string' && ATTEMPT.test(input.attempt) ? input.attempt : null
 	try {
 		const row = await asAnon(async (trx) => {
-			await sql`select set_config('app.booking_max_upcoming', ${String(env().BOOK_MAX_UPCOMING_PER_EMAIL)}, true)`.execute(trx)
+			await sql`select set_config('app.booking_max_upcoming', ${String(env().BOOK_MAX_UPCOMING_PER_EMAIL)}, true),
+				set_config('app.booking_guest_language', ${language}, true),
+				set_config('app.booking_guest_timezone', ${input.timezone ?? ''}, true)`.execute(trx)
 			const r = await sql<{ id: string; manage_token: string }>`
 				select id, manage_token from public.create_booking(${org.id}, ${input.serviceId}, ${input.providerId},
 					${input.start}::timestamptz, ${input.contact.name}, ${input.contact.email}, ${input.contact.phone ?? null}, ${input.contact.notes ?? null})`.execute(
 				trx,
 			)
 			const booked = r.rows[0]!
+			// Kept sealed, so the booking's reminders can carry its manage link (docs/decisions/041-reminder-links.md).
+			const sealed = sealManageToken(booked.id, booked.manage_token)
+			if (sealed) await sql`select public.remember_manage_token(${booked.id}, ${sealed})`.execute(trx)
 			if (attempt) {
 				await sql`select public.remember_booking_attempt(${attempt}, ${booked.id}, ${seal(booked.manage_token, attemptContext(attempt))})`.execute(
 					trx,
@@ -226,13 +251,19 @@ export async function getManagedBooking(token: string): Promise<ManagedBooking |
 // mails (the settings' notification preference) belong here too.
 // ---------------------------------------------------------------------------------------------
 
-/** After a booking is made: the staff calendar's live refresh, the guest's mail, the staff's notice. */
+/** After a booking is made: the staff calendar's live refresh, the guest's mail (with the deposit it awaits, if any), the staff's notice. */
 export async function afterBooked(organizationId: string, token: string, language: string) {
 	notifyBookingChange(organizationId)
 	const booking = await getManagedBooking(token)
 	if (!booking) return
-	sendBookingMail('booked', booking, token, language)
+	sendBookingMail('booked', booking, token, language, await depositOf(booking, token, language))
 	notifyStaff(booking, 'booked')
+}
+
+/** The deposit a booking awaits, as its mails show it; null when it awaits none. */
+async function depositOf(booking: ManagedBooking, token: string, language: string) {
+	const deposit = await getBookingDeposit(token)
+	return deposit?.status === 'open' ? depositView(deposit, language, booking.timezone) : null
 }
 
 /** After a booking is cancelled: the same three, for the cancellation. */
@@ -249,7 +280,7 @@ export async function afterRescheduled(token: string, language: string) {
 	const booking = await getManagedBooking(token)
 	if (!booking) return
 	notifyBookingChange(booking.organizationId)
-	sendBookingMail('rescheduled', booking, token, language)
+	sendBookingMail('rescheduled', booking, token, language, await depositOf(booking, token, language))
 	notifyStaff(booking, 'rescheduled')
 }
 

@@ -1,14 +1,21 @@
 /**
  * The visitor's mails of a public booking, in the language they booked in: confirmation,
  * update (rescheduled) and cancellation, each with the booking's .ics (same UID throughout) and
- * the manage link. Sent through the mail port after the request has answered. Names go into the
- * .ics through its RFC 5545 escaping (booking-calendar.ts) and into the subject on one line.
+ * the manage link; while a deposit is awaited, how to pay it (docs/product.md, Deposits and
+ * prepayment); and the mails the matching engine owes later (payment received, hold released:
+ * app/.server/booking/deposits.ts sends them). Sent through the mail port after the request has
+ * answered. Names go into the .ics through its RFC 5545 escaping (booking-calendar.ts) and into
+ * the subject on one line.
  */
 import type { AppointmentStatus } from '#app/lib/appointments.ts'
+import { isTimeZone } from '#app/lib/dates.ts'
+import { formatMoney } from '#app/lib/format.ts'
 import { oneLine } from '#app/lib/schemas/fields.ts'
+import { hasHandle, type PaymentHandles } from '#app/lib/schemas/payment-handles.ts'
 import { bookingIcs, googleCalendarUrl } from '../ics.ts'
 import { tIn } from '../../i18n.ts'
-import { queueMail } from '../../mail/index.ts'
+import { queueMail, type Mail } from '../../mail/index.ts'
+import { payLinks, type PayLink } from '../../payments/handles.ts'
 import { publicOrigin } from '../../security.ts'
 
 export type BookingMailKind = 'booked' | 'rescheduled' | 'cancelled'
@@ -61,18 +68,28 @@ export function manageLink(b: Pick<MailedBooking, 'id' | 'organizationSlug'>, to
 	return `${publicOrigin()}/book/${encodeURIComponent(b.organizationSlug)}/booked/${b.id}?token=${token}`
 }
 
+/** The booking's service, provider and time, one line each: what every mail of it says first. */
+function summaryLines(b: MailedBooking, language: string, timeZone = b.timezone) {
+	const t = tIn(language, 'book')
+	return [
+		`${t('summary.service')}: ${b.serviceName ?? ''}${b.durationMinutes ? ` (${t('minutes', { count: b.durationMinutes })})` : ''}`,
+		`${t('summary.provider')}: ${b.providerName ?? ''}`,
+		`${t('summary.when')}: ${whenText(b, language, timeZone)}`,
+	]
+}
+
 /** Queues the guest's mail of a booking made, moved or cancelled (the mail queue: sent after the response). */
-export function sendBookingMail(kind: BookingMailKind, b: MailedBooking, token: string, language: string) {
+export function sendBookingMail(kind: BookingMailKind, b: MailedBooking, token: string, language: string, deposit?: DepositView | null) {
 	const t = tIn(language, 'book')
 	const manage = manageLink(b, token)
 	const event = calendarOf(b, language, manage)
+	const awaiting = kind !== 'cancelled' && deposit?.status === 'open'
 	const lines = [
 		t(`mail.${kind}.intro`, { name: b.guestName, organization: b.organizationName }),
 		'',
-		`${t('summary.service')}: ${b.serviceName ?? ''}${b.durationMinutes ? ` (${t('minutes', { count: b.durationMinutes })})` : ''}`,
-		`${t('summary.provider')}: ${b.providerName ?? ''}`,
-		`${t('summary.when')}: ${whenText(b, language)}`,
-		...(kind === 'booked' && b.status === 'pending' ? ['', t('booked.pending')] : []),
+		...summaryLines(b, language),
+		...(awaiting ? ['', ...depositLines(deposit, language, b.organizationName)] : []),
+		...(kind === 'booked' && b.status === 'pending' && !awaiting ? ['', t('booked.pending')] : []),
 		'',
 		...(kind === 'cancelled' ? [] : [t('mail.manage'), manage, '', t('mail.google'), googleCalendarUrl(event)]),
 	]
@@ -89,4 +106,124 @@ export function sendBookingMail(kind: BookingMailKind, b: MailedBooking, token: 
 			},
 		],
 	})
+}
+
+// ---------------------------------------------------------------------------------------------
+// Deposits (docs/product.md, Deposits and prepayment)
+// ---------------------------------------------------------------------------------------------
+
+/** A booking's deposit as get_public_booking_deposit returns it (app/.server/booking/deposits.ts reads it). */
+export type VisitorDeposit = {
+	status: 'open' | 'paid' | 'released' | 'void'
+	amount: string
+	code: string
+	dueAt: string | null
+	paidAt: string | null
+	/** The zone the visitor chose on the public page, if any. */
+	guestTimezone: string | null
+	handles: PaymentHandles
+}
+
+/** What the booked page and the mails show of a deposit, written in the visitor's language. */
+export type DepositView = {
+	status: VisitorDeposit['status']
+	amount: string
+	code: string
+	/** "Dec 1, 2026, 4:30 PM (America/New_York)": when the unpaid slot is released. */
+	deadline: string | null
+	/** The ways to pay, in a fixed order; none: "pay the organization directly". */
+	links: PayLink[]
+}
+
+/** The visitor's zone when they chose one the server knows, else the organization's. */
+export function visitorZone(guestTimezone: string | null | undefined, organizationZone: string) {
+	return guestTimezone && isTimeZone(guestTimezone) ? guestTimezone : organizationZone
+}
+
+/** An instant as a date and time in a zone and a language, the zone named: "Dec 1, 2026, 4:30 PM (UTC)". */
+export function instantText(instant: string, language: string, timeZone: string) {
+	return `${new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(new Date(instant))} (${timeZone})`
+}
+
+/** A deposit as the visitor reads it, in their language and zone (else the organization's). */
+export function depositView(deposit: VisitorDeposit, language: string, organizationZone: string): DepositView {
+	const zone = visitorZone(deposit.guestTimezone, organizationZone)
+	return {
+		status: deposit.status,
+		amount: formatMoney(deposit.amount, language),
+		code: deposit.code,
+		deadline: deposit.dueAt ? instantText(deposit.dueAt, language, zone) : null,
+		links: hasHandle(deposit.handles) ? payLinks(deposit.handles, deposit.amount) : [],
+	}
+}
+
+/** "Awaiting payment" in a mail: the amount, the code for the memo, the deadline, and each way to pay. */
+function depositLines(d: DepositView, language: string, organization: string) {
+	const t = tIn(language, 'book')
+	return [
+		t('deposit.awaiting'),
+		t('deposit.amount', { amount: d.amount }),
+		t('deposit.codeLine', { code: d.code }),
+		...(d.deadline ? [t('deposit.deadline', { deadline: d.deadline })] : []),
+		'',
+		...(d.links.length
+			? [
+					t('deposit.howToPay'),
+					...d.links.map((link) => `- ${t(`deposit.via.${link.kind}`, { handle: link.handle })}${link.href ? `: ${link.href}` : ''}`),
+				]
+			: [t('deposit.payDirectly', { organization })]),
+	]
+}
+
+/** What the owed mails read of their booking: the booking's own fields and the visitor's language and zone. */
+export type NoticeBooking = MailedBooking & { guestLanguage: string | null; guestTimezone: string | null }
+
+/**
+ * The mail the engine owes the visitor when their deposit is seen (matched, or marked paid by
+ * staff): the amount, the code, the booking, which is now confirmed, and its manage link when
+ * the server kept the booking's token (else where to find it).
+ */
+export function paymentReceivedMail(
+	b: NoticeBooking,
+	deposit: { amount: string | null; code: string | null },
+	manage: string | null,
+): Mail {
+	const language = b.guestLanguage ?? 'en'
+	const t = tIn(language, 'book')
+	const zone = visitorZone(b.guestTimezone, b.timezone)
+	return {
+		to: b.guestEmail,
+		subject: oneLine(t('mail.paymentReceived.subject', { organization: b.organizationName })),
+		text: [
+			t('mail.paymentReceived.intro', { name: b.guestName, organization: b.organizationName }),
+			...(deposit.amount ? [t('deposit.received', { amount: formatMoney(deposit.amount, language) })] : []),
+			...(deposit.code ? [t('deposit.reference', { code: deposit.code })] : []),
+			'',
+			...summaryLines(b, language, zone),
+			'',
+			...(manage ? [t('mail.manage'), manage] : [t('mail.paymentReceived.manage')]),
+		].join('\n'),
+	}
+}
+
+/** The mail the engine owes the visitor when an unpaid hold is released: the time is free again; how to book anew. */
+export function holdReleasedMail(b: NoticeBooking, dueAt: string | null): Mail {
+	const language = b.guestLanguage ?? 'en'
+	const t = tIn(language, 'book')
+	const zone = visitorZone(b.guestTimezone, b.timezone)
+	return {
+		to: b.guestEmail,
+		subject: oneLine(t('mail.holdReleased.subject', { organization: b.organizationName })),
+		text: [
+			t('mail.holdReleased.intro', { name: b.guestName, organization: b.organizationName }),
+			...(dueAt ? [t('mail.holdReleased.why', { deadline: instantText(dueAt, language, zone) })] : []),
+			'',
+			...summaryLines(b, language, zone),
+			'',
+			t('mail.holdReleased.again'),
+			`${publicOrigin()}/book/${encodeURIComponent(b.organizationSlug)}`,
+			'',
+			t('mail.holdReleased.paidAlready', { organization: b.organizationName }),
+		].join('\n'),
+	}
 }

@@ -1,12 +1,16 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data } from 'react-router'
+import { getAppointmentView } from '#app/.server/booking/appointments.ts'
 import { bookFromCalendar, getCalendarView } from '#app/.server/booking/calendar.ts'
 import { changeAppointmentStatus, requireBookingMember } from '#app/.server/booking/staff.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
+import { WithAppointmentPanel } from '#app/components/booking/appointment-panel.tsx'
 import { AppointmentList, CalendarDayNav, ConfirmCancel } from '#app/components/booking/calendar-day.tsx'
+import { CalendarViewBar, CalendarWeekNav, WeekGrid } from '#app/components/booking/calendar-week.tsx'
 import { NewAppointment } from '#app/components/booking/new-appointment.tsx'
 import { useLiveRefresh } from '#app/components/booking/use-live-refresh.ts'
 import { isStatusChange } from '#app/lib/appointments.ts'
+import { calendarQuery } from '#app/lib/calendar-week.ts'
 import { parseIsoDate } from '#app/lib/dates.ts'
 import { errorResponse, invariantResponse } from '#app/lib/errors.ts'
 import { newAppointmentSchema } from '#app/lib/schemas/booking.ts'
@@ -17,16 +21,21 @@ export { ErrorBoundary } from '#app/components/error-boundary.tsx'
 
 export async function loader({ request, context }: Route.LoaderArgs) {
 	const { user, organization } = await requireBookingMember(context)
-	const view = await getCalendarView(user.userId, organization.id, new URL(request.url).searchParams)
+	const params = new URL(request.url).searchParams
+	const view = await getCalendarView(user.userId, organization.id, params)
 	if (!view) return errorResponse(404, 'notFound')
-	return view
+	// The side panel of the appointment whose link was followed (`appointment={id}`; docs/product.md, Booking).
+	return { ...view, panel: await getAppointmentView(user.userId, organization.id, params.get('appointment'), params) }
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
 	const { user, organization } = await requireBookingMember(context)
 	const formData = await request.formData()
 	const day = parseIsoDate(formData.get('day')) ?? ''
-	const back = `/app/booking/calendar${day ? `?day=${day}` : ''}`
+	// Back to the view and the provider filter the form was posted from (its address carries them).
+	const params = new URL(request.url).searchParams
+	const provider = params.get('provider')
+	const back = `/app/booking/calendar${day ? calendarQuery({ week: params.get('view') === 'week', day, provider: isUuid(provider) ? provider : null }) : ''}`
 	const intent = formData.get('intent')
 	switch (intent) {
 		case 'change-status': {
@@ -54,14 +63,34 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Calendar({ loaderData, actionData }: Route.ComponentProps) {
-	const { day, today, week, counts, appointments, cancelling, booking, timezone } = loaderData
+	const { mode, day, today, week, counts, appointments, cancelling, booking, timezone, providers, provider, grid, panel } = loaderData
+	const place = { day, week: mode === 'week', provider }
 	useLiveRefresh()
+	const bar = <CalendarViewBar week={mode === 'week'} day={day} provider={provider} providers={providers} />
+	if (grid)
+		return (
+			<div className="grid gap-6">
+				{bar}
+				<CalendarWeekNav day={day} today={today} week={week} timezone={timezone} provider={provider} />
+				<WithAppointmentPanel panel={panel} place={place}>
+					<WeekGrid grid={grid} provider={provider} />
+					{/* Below md the week gives way to the day view of the chosen day, its week strip included. */}
+					<div className="grid gap-6 md:hidden">
+						<CalendarDayNav day={day} today={today} week={week} counts={counts} timezone={timezone} provider={provider} />
+						<AppointmentList day={day} appointments={appointments} />
+					</div>
+				</WithAppointmentPanel>
+			</div>
+		)
 	return (
 		<div className="grid gap-6">
-			<CalendarDayNav day={day} today={today} week={week} counts={counts} timezone={timezone} />
+			{bar}
+			<CalendarDayNav day={day} today={today} week={week} counts={counts} timezone={timezone} provider={provider} />
 			{booking ? <NewAppointment day={day} booking={booking} timezone={timezone} result={actionData?.result} /> : null}
 			{cancelling ? <ConfirmCancel day={day} appointment={cancelling} /> : null}
-			<AppointmentList day={day} appointments={appointments} />
+			<WithAppointmentPanel panel={panel} place={place}>
+				<AppointmentList day={day} appointments={appointments} />
+			</WithAppointmentPanel>
 		</div>
 	)
 }

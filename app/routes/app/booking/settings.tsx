@@ -25,6 +25,10 @@ import { useFormat } from '#app/lib/use-format.ts'
 import { bookingSettingsSchema, dateOverrideSchema, SETTINGS_LIMITS } from '#app/lib/schemas/booking.ts'
 import { Button } from '#app/components/ui/button.tsx'
 import { WeeklyHoursFieldset, weeklyHoursDefaults } from '#app/components/booking/weekly-hours-fieldset.tsx'
+import { DepositHoldFieldset, depositHoldDefaults } from '#app/components/booking/deposit-hold-fieldset.tsx'
+import { getReminderSettings, saveReminderOffsets } from '#app/.server/booking/reminders.ts'
+import { ReminderSettings } from '#app/components/booking/reminder-settings.tsx'
+import { reminderSettingsSchema } from '#app/lib/schemas/reminders.ts'
 import type { Route } from './+types/settings'
 
 export { ErrorBoundary } from '#app/components/error-boundary.tsx'
@@ -34,7 +38,11 @@ export async function loader({ context }: Route.LoaderArgs) {
 	const settings = await getBookingSettings(user.userId, organization.id)
 	if (!settings) return errorResponse(404, 'notFound')
 	const today = dateIn(settings.timezone)
-	return { settings, today, ...(await listDateOverrides(user.userId, organization.id, today)) }
+	const [reminders, overrides] = await Promise.all([
+		getReminderSettings(user.userId, organization.id),
+		listDateOverrides(user.userId, organization.id, today),
+	])
+	return { settings, today, reminders, ...overrides }
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -50,6 +58,12 @@ export async function action({ request, context }: Route.ActionArgs) {
 			const saved = await saveBookingSettings(user.userId, organization.id, submission.value)
 			if (!saved) errorResponse(404, 'notFound')
 			return redirectWithToast('/app/booking/settings', { type: 'success', title: 'booking:settings.saved' })
+		}
+		case 'save-reminders': {
+			const submission = parseWithZod(formData, { schema: reminderSettingsSchema })
+			if (submission.status !== 'success') return data({ reminderResult: submission.reply() }, { status: 400 })
+			if (!(await saveReminderOffsets(user.userId, organization.id, submission.value))) errorResponse(404, 'notFound')
+			return redirectWithToast('/app/booking/settings', { type: 'success', title: 'booking:reminders.saved' })
 		}
 		case 'add-override': {
 			const submission = parseWithZod(formData, { schema: dateOverrideSchema })
@@ -98,6 +112,7 @@ export default function BookingSettingsTab({ loaderData, actionData }: Route.Com
 			requirePhone: settings.requirePhone ? 'on' : undefined,
 			timezone: settings.timezone,
 			hours: weeklyHoursDefaults(settings.businessHours),
+			...depositHoldDefaults(settings),
 		},
 		onValidate: ({ formData }) => parseWithZod(formData, { schema: bookingSettingsSchema }),
 		shouldValidate: 'onSubmit',
@@ -163,10 +178,21 @@ export default function BookingSettingsTab({ loaderData, actionData }: Route.Com
 							<TimezoneSelect field={fields.timezone} />
 						</Field>
 						<WeeklyHoursFieldset hours={fields.hours} legend={t('settings.hours.title')} />
+						<DepositHoldFieldset
+							hold={fields.depositHold}
+							unit={fields.depositHoldUnit}
+							beforeStart={fields.depositHoldBeforeStartHours}
+							error={error}
+						/>
 						<SubmitButton label={t('settings.save')} pendingLabel={t('settings.saving')} intent="save-settings" className="w-fit" />
 					</AppForm>
 				</CardContent>
 			</Card>
+			<ReminderSettings
+				offsets={loaderData.reminders.offsets}
+				active={loaderData.reminders.active}
+				result={actionData && 'reminderResult' in actionData ? actionData.reminderResult : undefined}
+			/>
 			<DateOverrides
 				today={loaderData.today}
 				overrides={loaderData.overrides}

@@ -6,6 +6,7 @@ import { pictureRefusalKey } from '#app/.server/images.ts'
 import { logError } from '#app/.server/log.ts'
 import type { CurrentMember } from '#app/.server/organizations/current.ts'
 import { removeMember } from '#app/.server/organizations/members.ts'
+import { getPaymentHandles, mayEditHandles, savePaymentHandles } from '#app/.server/payments/handles.ts'
 import {
 	deleteOrganization,
 	getOrganizationSettings,
@@ -17,10 +18,12 @@ import {
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { BrandingCard } from '#app/components/settings/branding-card.tsx'
 import { DangerZone } from '#app/components/settings/danger-zone.tsx'
+import { GettingPaidCard } from '#app/components/settings/getting-paid-card.tsx'
 import { LeaveCard } from '#app/components/settings/leave-card.tsx'
 import { OrganizationCard } from '#app/components/settings/organization-card.tsx'
 import { errorResponse } from '#app/lib/errors.ts'
 import { isOwner } from '#app/lib/roles.ts'
+import { paymentHandlesSchema } from '#app/lib/schemas/payment-handles.ts'
 import { brandingSchema, organizationSchema } from '#app/lib/schemas/settings.ts'
 import type { Route } from './+types/organization'
 
@@ -30,10 +33,15 @@ const HERE = '/app/settings/organization'
 
 export async function loader({ context }: Route.LoaderArgs) {
 	const { user, organization } = requireMember(context)
-	const settings = await getOrganizationSettings(user.userId, organization.id)
+	const [settings, handles] = await Promise.all([
+		getOrganizationSettings(user.userId, organization.id),
+		getPaymentHandles(user.userId, organization.id),
+	])
 	if (!settings) return errorResponse(404, 'notFound')
 	return {
 		settings,
+		handles,
+		editHandles: mayEditHandles(organization.role),
 		role: organization.role,
 		gears: { owned: organization.gearsOwned, remaining: organization.gearsRemaining },
 		bookingUrl: publicBookingUrl(settings.slug),
@@ -58,6 +66,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 			return deleteLogo(intent)
 		case 'branding':
 			return saveBranding(intent)
+		case 'payment-handles':
+			return saveHandles(intent)
 		case 'delete':
 			return deleteEverything(intent)
 		default:
@@ -119,6 +129,14 @@ async function deleteLogo({ user, organization }: Intent) {
 	return redirectWithToast(HERE, { type: 'success', title: 'settings:branding.logoRemoved' })
 }
 
+/** The "Getting paid" card: the payment handles visitors send deposits to (docs/product.md, Deposits and prepayment). */
+async function saveHandles({ user, organization, formData }: Intent) {
+	const submission = parseWithZod(formData, { schema: paymentHandlesSchema })
+	if (submission.status !== 'success') return data({ handles: submission.reply() }, { status: 400 })
+	if (!(await savePaymentHandles(user.userId, organization.id, submission.value))) refuseNonOwner()
+	return redirectWithToast(`${HERE}#getting-paid`, { type: 'success', title: 'settings:gettingPaid.saved' })
+}
+
 async function saveBranding({ user, organization, formData }: Intent) {
 	const submission = parseWithZod(formData, { schema: brandingSchema })
 	if (submission.status !== 'success') return data({ branding: submission.reply() }, { status: 400 })
@@ -141,11 +159,20 @@ export default function OrganizationTab({ loaderData, actionData }: Route.Compon
 	const owner = isOwner(loaderData.role)
 	return (
 		<div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
-			<OrganizationCard
-				{...loaderData}
-				owner={owner}
-				lastResult={actionData && 'organization' in actionData ? actionData.organization : undefined}
-			/>
+			<div className="grid content-start gap-6">
+				<OrganizationCard
+					{...loaderData}
+					owner={owner}
+					lastResult={actionData && 'organization' in actionData ? actionData.organization : undefined}
+				/>
+				<GettingPaidCard
+					// Saved: the form shows the values as they were kept (normalised), not as typed.
+					key={Object.values(loaderData.handles).join('|')}
+					handles={loaderData.handles}
+					editable={loaderData.editHandles}
+					lastResult={actionData && 'handles' in actionData ? actionData.handles : undefined}
+				/>
+			</div>
 			<div className="grid content-start gap-6">
 				{owner ? (
 					<BrandingCard
