@@ -50,9 +50,14 @@ export async function sendMail(mail: Mail) {
 	const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' })
 	const info = await transport.sendMail(message)
 	const outbox = path.join(dataDir, 'outbox')
-	await mkdir(outbox, { recursive: true })
 	const safeTo = mail.to.replace(/[^a-zA-Z0-9@._-]/g, '_')
-	await writeFile(path.join(outbox, `${Date.now()}-${safeTo}.eml`), info.message as Buffer)
+	const file = path.join(outbox, `${Date.now()}-${safeTo}.eml`)
+	// The folder is made when a write finds it missing, not before every message (a reminders tick sends thousands).
+	await writeFile(file, info.message as Buffer).catch(async (error: NodeJS.ErrnoException) => {
+		if (error.code !== 'ENOENT') throw error
+		await mkdir(outbox, { recursive: true })
+		await writeFile(file, info.message as Buffer)
+	})
 }
 
 let queue: Promise<void> = Promise.resolve()
