@@ -198,9 +198,11 @@ export function WeekGrid({ grid, provider }: { grid: CalendarWeekGrid; provider:
 										data-status={b.status}
 										style={{ borderLeftColor: color, backgroundColor: `color-mix(in srgb, ${color} 18%, var(--background))` }}
 									>
-										<span className="block font-medium tabular-nums">{t('calendar.range', { start: b.startTime, end: b.endTime })}</span>
-										<span className="block">{client}</span>
-										<span className="block">{service}</span>
+										{/* Spaces between the lines, so the words read as the label says them (WCAG 2.5.3). */}
+										<span className="block font-medium tabular-nums">
+											{t('calendar.range', { start: b.startTime, end: b.endTime })}
+										</span>{' '}
+										<span className="block">{client}</span> <span className="block">{service}</span>
 									</Link>
 								</li>
 							)
