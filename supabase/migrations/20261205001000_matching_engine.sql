@@ -67,7 +67,7 @@ $$;
 
 -- After a match is added or removed: paid when the matches cover the amount (the appointment is
 -- confirmed if it waited, its client becomes active), open again when an undo leaves it short.
-create function private.settle_expectation(p_expectation_id uuid, p_actor uuid default null) returns void
+create function private.settle_expectation(p_expectation_id uuid, p_actor uuid default null, p_remaining numeric default null) returns void
 language plpgsql volatile security definer set search_path = ''
 as $$
 declare
@@ -78,7 +78,8 @@ begin
   if not found then
     return;
   end if;
-  remaining := private.expectation_remaining(e.id);
+  -- The caller that has just computed it passes it (one sum of the matches per payment, not three).
+  remaining := coalesce(p_remaining, private.expectation_remaining(e.id));
   if remaining <= 0 and e.status = 'open' then
     update public.payment_expectations set status = 'paid', paid_at = now() where id = e.id;
     if e.appointment_id is not null then
@@ -102,6 +103,7 @@ declare
   t public.transactions;
   e public.payment_expectations;
   inserted uuid;
+  remaining numeric;
 begin
   select * into t from public.transactions where id = p_transaction_id;
   select * into e from public.payment_expectations where id = p_expectation_id;
@@ -119,15 +121,16 @@ begin
       category = case when category in ('unmatched', 'review') then 'matched'::public.transaction_category else category end
     where id = t.id;
   end if;
+  remaining := private.expectation_remaining(e.id);
   -- The match that completes a deposit owes the visitor a "payment received" mail.
   if e.appointment_id is not null then
     insert into public.booking_appointment_events (organization_id, appointment_id, kind, detail, actor_id, guest_notice)
     values (e.organization_id, e.appointment_id, 'payment_matched', jsonb_build_object(
       'method', p_method, 'code', e.memo_code, 'transaction_id', t.id, 'amount', t.amount,
       'payment_method', t.payment_method, 'date', t.date_received, 'expectation', e.kind), p_actor,
-      case when e.kind = 'deposit' and e.status = 'open' and private.expectation_remaining(e.id) <= 0 then 'payment_received' end);
+      case when e.kind = 'deposit' and e.status = 'open' and remaining <= 0 then 'payment_received' end);
   end if;
-  perform private.settle_expectation(e.id, p_actor);
+  perform private.settle_expectation(e.id, p_actor, remaining);
   return true;
 end
 $$;
@@ -621,7 +624,7 @@ $$;
 -- Grants ---------------------------------------------------------------------------------------
 
 revoke execute on function private.new_memo_code(uuid), private.memo_words(text), private.payer_window_days(),
-  private.expectation_remaining(uuid), private.settle_expectation(uuid, uuid), private.record_match(uuid, uuid, text, uuid, boolean),
+  private.expectation_remaining(uuid), private.settle_expectation(uuid, uuid, numeric), private.record_match(uuid, uuid, text, uuid, boolean),
   private.match_payments(uuid, uuid[]), private.match_expectation(uuid), private.may_match(uuid, text, uuid), private.client_for_booking(uuid, text, text, text),
   private.owns_upgrade(uuid, uuid), private.deposit_for(uuid, uuid, numeric),
   private.deposit_deadline(uuid, timestamptz, timestamptz), private.release_expired_holds(timestamptz),
