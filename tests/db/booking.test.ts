@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto'
 import { describe, expect, expectTypeOf, test } from 'vitest'
 import { asAnon, asSystem, asUser, sql, type Tx } from '#app/.server/db/index.ts'
 import type { AppointmentStatus as DbAppointmentStatus } from '#app/.server/db/types.ts'
-import { addDateOverride, changeAppointmentStatus, getBookingAnalytics, getCalendarDay } from '#app/.server/booking/staff.ts'
+import { getCalendarView } from '#app/.server/booking/calendar.ts'
+import { addDateOverride, changeAppointmentStatus, getBookingAnalytics } from '#app/.server/booking/staff.ts'
 import { ACTIVE_STATUSES, APPOINTMENT_STATUSES, type AppointmentStatus } from '#app/lib/appointments.ts'
 import { addMember, at, createBookingSetup, createUser, refusal, upcomingWeekday, weekdayAfter } from './fixtures.ts'
 
@@ -595,9 +596,8 @@ describe('the calendar day', () => {
 		await insert('2026-11-01T05:30:00Z', '2026-11-01T06:00:00Z', 'Before the change')
 		await insert('2026-11-01T06:30:00Z', '2026-11-01T07:00:00Z', 'After the change')
 		await insert('2026-11-02T15:00:00Z', '2026-11-02T15:30:00Z', 'Next day')
-		const week = { from: '2026-10-26', to: '2026-11-01' }
 		const times = async (day: string) =>
-			(await getCalendarDay(w.owner.userId, w.org, 'America/New_York', day, week)).appointments.map((a) => [
+			(await getCalendarView(w.owner.userId, w.org, new URLSearchParams({ day })))!.appointments.map((a) => [
 				a.clientName,
 				a.startTime,
 				a.endTime,

@@ -4,7 +4,7 @@
  * explicitly and runs as the signed-in user (RLS decides the rows).
  */
 import { redirect, type RouterContextProvider } from 'react-router'
-import { ACTIVE_STATUSES, COUNTED_STATUSES, STATUS_CHANGES, type AppointmentStatus, type StatusChange } from '#app/lib/appointments.ts'
+import { ACTIVE_STATUSES, STATUS_CHANGES, type AppointmentStatus, type StatusChange } from '#app/lib/appointments.ts'
 import {
 	clocksChangeOn,
 	DEFAULT_BUSINESS_HOURS,
@@ -140,70 +140,6 @@ export async function requireBookingMember(context: Readonly<RouterContextProvid
 // ---------------------------------------------------------------------------------------------
 // Calendar
 // ---------------------------------------------------------------------------------------------
-
-/**
- * One local day's appointments in time order, and how many each day of its week has. On a day
- * the clocks change, every time carries its UTC offset ("01:30 (UTC-04:00)"), as the
- * new-appointment list does: the same wall time can happen twice, and an end can read earlier
- * than its start.
- */
-export async function getCalendarDay(
-	userId: string,
-	organizationId: string,
-	timezone: string,
-	day: string,
-	week: { from: string; to: string },
-) {
-	const found = await asUser(userId, async (trx) => {
-		const appointments = await trx
-			.selectFrom('booking_appointments as a')
-			.leftJoin('booking_services as s', 's.id', 'a.service_id')
-			.leftJoin('booking_providers as p', 'p.id', 'a.provider_id')
-			.select([
-				'a.id',
-				sql<string>`to_char(a.start_time, 'HH24:MI')`.as('startTime'),
-				sql<string>`to_char(a.end_time, 'HH24:MI')`.as('endTime'),
-				'a.starts_at as startsAt',
-				'a.ends_at as endsAt',
-				'a.status',
-				// Completing or marking a no-show waits for the start (app/lib/appointments.ts).
-				sql<boolean>`a.starts_at <= now()`.as('started'),
-				'a.guest_name as clientName',
-				'a.guest_email as clientEmail',
-				'a.guest_phone as clientPhone',
-				'a.notes',
-				'a.total_price as price',
-				's.name as serviceName',
-				's.color as serviceColor',
-				'p.display_name as providerName',
-			])
-			.where('a.organization_id', '=', organizationId)
-			.where('a.appointment_date', '=', day)
-			.orderBy('a.starts_at')
-			.orderBy('a.id')
-			.execute()
-		const counts = await trx
-			.selectFrom('booking_appointments')
-			.select([sql<string>`to_char(appointment_date, 'YYYY-MM-DD')`.as('date'), sql<number>`count(*)::int`.as('count')])
-			.where('organization_id', '=', organizationId)
-			.where('appointment_date', '>=', week.from)
-			.where('appointment_date', '<=', week.to)
-			.where('status', 'in', COUNTED_STATUSES)
-			.groupBy('appointment_date')
-			.execute()
-		return { appointments, counts: Object.fromEntries(counts.map((c) => [c.date, c.count])) as Record<string, number> }
-	})
-	const withOffsets = clocksChangeOn(day, timezone)
-	return {
-		counts: found.counts,
-		appointments: found.appointments.map(({ startsAt, endsAt, ...a }) => {
-			if (!withOffsets) return a
-			const start = offsetText(timezone, startsAt.getTime())
-			const end = offsetText(timezone, endsAt.getTime())
-			return { ...a, startTime: `${a.startTime} (UTC${start})`, endTime: end === start ? a.endTime : `${a.endTime} (UTC${end})` }
-		}),
-	}
-}
 
 /**
  * Moves an appointment's status: 'done'; 'refused' when it does not exist here or its status
@@ -605,7 +541,7 @@ export async function getBookingAnalytics(userId: string, organizationId: string
 			) events
 			order by at desc, kind desc
 			limit 8`.execute(trx)
-		// On a day the clocks change a time carries its offset, as in the calendar (getCalendarDay).
+		// On a day the clocks change a time carries its offset, as in the calendar (calendar.ts, getCalendarView).
 		const events = activity.rows.map(({ starts_at, ...e }) =>
 			clocksChangeOn(e.date, timezone) ? { ...e, time: `${e.time} (UTC${offsetText(timezone, new Date(starts_at).getTime())})` } : e,
 		)
