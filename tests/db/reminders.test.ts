@@ -138,7 +138,7 @@ describe('sending', () => {
 		expect(await tick(start, 60)).toBe(1)
 		const [, second] = await reminders(email)
 		// Inside the two hours' notice: the booking is linked, changing it is up to the organization.
-		expect(second!.text).toContain('Ela não pode mais ser alterada on-line: para alterá-la, fale com Studio Nine')
+		expect(second!.text).toContain('Ele não pode mais ser alterado online: para alterá-lo, fale com Studio Nine')
 		expect(second!.text).not.toContain('cancel=1')
 		expect(second!.text).not.toContain('reschedule=')
 		expect((await reminderEvents(booked.id)).map((e) => (e.detail as { offset_minutes: number }).offset_minutes)).toEqual([1440, 60])

@@ -57,7 +57,8 @@ test('a booking module configured for managers is not there for a plain member: 
 	await page.goto('/app/dashboard')
 	const sidebar = page.getByRole('navigation', { name: 'Main navigation' })
 	await expect(sidebar.getByRole('link', { name: 'Dashboard' })).toBeVisible()
-	await expect(sidebar.getByRole('link', { name: 'Appointment Booking' })).toHaveCount(0)
+	// The module's one sidebar link (Booking) stays; what only its members see (Who owes me) does not show.
+	await expect(sidebar.getByRole('link', { name: 'Who owes me' })).toHaveCount(0)
 	for (const path of ['/app/booking/calendar', '/app/booking/services', '/app/booking/settings', '/app/booking/events']) {
 		expect((await page.request.get(path)).status(), path).toBe(403)
 	}
@@ -73,7 +74,9 @@ test('a booking module configured for managers is not there for a plain member: 
 	await setRole('manager', 'manager')
 	await page.goto('/app/booking/calendar')
 	await expect(page.getByRole('heading', { name: 'Booking', level: 1 })).toBeVisible()
-	await expect(sidebar.getByRole('link', { name: 'Appointment Booking' })).toBeVisible()
+	await expect(sidebar.getByRole('link', { name: 'Who owes me' })).toBeVisible()
+	// One link per destination: the module's screens are under Booking, not a second "Appointment Booking".
+	await expect(sidebar.getByRole('link', { name: 'Appointment Booking' })).toHaveCount(0)
 })
 
 test('the five tabs are addresses of their own, the calendar first @nojs', async ({ page }) => {
@@ -754,7 +757,7 @@ test.describe('on a phone', () => {
 		const days = page.getByRole('navigation', { name: 'Semana' }).getByRole('link')
 		await expect(days).toHaveCount(7)
 		for (const link of await days.all()) expect(await link.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true)
-		await expect(page.getByRole('navigation', { name: 'Semana' }).locator('[aria-current="date"]')).toContainText('1 comp.')
+		await expect(page.getByRole('navigation', { name: 'Semana' }).locator('[aria-current="date"]')).toContainText('1 compromisso')
 		// Previous day, the date, Show and next day side by side.
 		const tops = await Promise.all(
 			[

@@ -134,7 +134,7 @@ test('es and pt-BR: the marketplace names and describes modules in the language,
 		[
 			'es',
 			'Reserva de citas',
-			'Una página pública de reservas con servicios, proveedores y horario comercial.',
+			'Una página pública de reservas con servicios, profesionales y horario comercial.',
 			'reserva',
 			'PAGINA publica de reservas',
 		],

@@ -73,7 +73,7 @@ test('who still owes me: a completed unpaid appointment, a payment request in th
 	// The walk-in has no address: its button is disabled and says why.
 	const walkIn = page.getByRole('region', { name: 'Walk In' })
 	await expect(walkIn.getByRole('button', { name: 'Send payment request' })).toBeDisabled()
-	await expect(walkIn).toContainText('No e-mail address: add one to the client to send a request.')
+	await expect(walkIn).toContainText('No email address: add one to the client to send a request.')
 	// Nothing sticks out of a phone's screen.
 	expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
 
