@@ -18,6 +18,7 @@ type Ctx = {
 	appointmentId: string
 	transactionId: string
 	expectationId: string
+	invoiceId: string
 }
 type Spec =
 	| { table: string; insert: (ctx: Ctx) => Row; control?: boolean; bad: [Row, string][] }
@@ -438,6 +439,47 @@ const SPECS: Spec[] = [
 			[{ expectation_id: randomUUID() }, '23503'],
 		],
 	},
+	{
+		table: 'invoices',
+		insert: (c) => ({ organization_id: c.owner.orgId, notes: 'constraint draft' }),
+		bad: [
+			[{ status: 'paid' }, CHECK],
+			[{ status: 'sent' }, CHECK],
+			[{ number: 3 }, CHECK],
+			[{ language: 'fr' }, CHECK],
+			[{ tax_rate: 100.01 }, CHECK],
+			[{ tax_rate: -1 }, CHECK],
+			[{ discount: -1 }, CHECK],
+			[{ discount: 5 }, CHECK],
+			[{ issue_date: '2031-01-02', due_date: '2031-01-01' }, CHECK],
+			[{ notes: long(2001) }, CHECK],
+			[{ bill_to_name: long(201) }, CHECK],
+			[{ public_token_hash: 'not-a-sha256' }, CHECK],
+			[{ voided_at: '2031-01-01T00:00:00Z' }, CHECK],
+			[{ client_id: randomUUID() }, '23503'],
+		],
+	},
+	{
+		table: 'invoice_lines',
+		insert: (c) => ({
+			organization_id: c.owner.orgId,
+			invoice_id: c.invoiceId,
+			position: 0,
+			description: 'Work',
+			quantity: 1,
+			unit_price: 5,
+		}),
+		bad: [
+			[{ position: -1 }, CHECK],
+			[{ position: 200 }, CHECK],
+			[{ description: '   ' }, CHECK],
+			[{ description: long(501) }, CHECK],
+			[{ quantity: 0 }, CHECK],
+			[{ quantity: 1000001 }, CHECK],
+			[{ unit_price: -0.01 }, CHECK],
+			[{ invoice_id: randomUUID() }, '23503'],
+		],
+	},
 ]
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- table-driven over every table name
@@ -507,7 +549,12 @@ beforeAll(async () => {
 			.returning('id')
 			.executeTakeFirstOrThrow()
 		await trx.insertInto('payment_handles').values({ organization_id: owner.orgId, venmo: 'constraint-studio' }).execute()
-		return { appointmentId: appointment.id, transactionId: transaction.id, expectationId: expectation.id }
+		const invoice = await anyDb(trx)
+			.insertInto('invoices')
+			.values({ organization_id: owner.orgId })
+			.returning('id')
+			.executeTakeFirstOrThrow()
+		return { appointmentId: appointment.id, transactionId: transaction.id, expectationId: expectation.id, invoiceId: invoice.id as string }
 	})
 	ctx = { owner, omuId: omu.id, omuModuleId: omu.organization_module_id, clientId: client.id, ...linked }
 })

@@ -368,11 +368,11 @@ const CASES: TableCase[] = [
 		row: (w) =>
 			systemInsert('payment_expectations', {
 				organization_id: w.a.orgId,
-				kind: 'invoice',
+				kind: 'balance',
 				amount_due: 10,
 				memo_code: `AB${next()}CDE`.slice(0, 6).replace(/[01]/g, '2'),
 			}),
-		insert: (w) => ({ organization_id: w.a.orgId, kind: 'invoice', amount_due: 10, memo_code: 'ZZZZZZ' }),
+		insert: (w) => ({ organization_id: w.a.orgId, kind: 'balance', amount_due: 10, memo_code: 'ZZZZZZ' }),
 		update: () => ({ amount_due: next() }),
 	},
 	{
@@ -381,7 +381,7 @@ const CASES: TableCase[] = [
 		row: async (w) => {
 			const expectation = await systemInsert('payment_expectations', {
 				organization_id: w.a.orgId,
-				kind: 'invoice',
+				kind: 'balance',
 				amount_due: 10,
 				memo_code: 'WXYZ23',
 				status: 'void',
@@ -398,7 +398,7 @@ const CASES: TableCase[] = [
 		insert: async (w) => {
 			const expectation = await systemInsert('payment_expectations', {
 				organization_id: w.a.orgId,
-				kind: 'invoice',
+				kind: 'balance',
 				amount_due: 10,
 				memo_code: 'WXYZ34',
 				status: 'void',
@@ -407,6 +407,34 @@ const CASES: TableCase[] = [
 			return { organization_id: w.a.orgId, transaction_id: transaction.id, expectation_id: expectation.id, amount: 10, method: 'manual' }
 		},
 		update: () => ({ amount: next() }),
+	},
+	{
+		// Members write drafts; sending, voiding and paying go through functions (tests/db/invoices.test.ts).
+		table: 'invoices',
+		allowed: { select: MEMBERS, insert: MEMBERS, update: MEMBERS, delete: MEMBERS },
+		row: (w) => systemInsert('invoices', { organization_id: w.a.orgId, notes: 'matrix draft' }),
+		insert: (w) => ({ organization_id: w.a.orgId, notes: 'inserted draft' }),
+		update: () => ({ notes: `edited ${next()}` }),
+	},
+	{
+		table: 'invoice_lines',
+		allowed: { select: MEMBERS, insert: MEMBERS, update: MEMBERS, delete: MEMBERS },
+		row: async (w) => {
+			const invoice = await systemInsert('invoices', { organization_id: w.a.orgId })
+			return systemInsert('invoice_lines', {
+				organization_id: w.a.orgId,
+				invoice_id: invoice.id,
+				position: 0,
+				description: 'Work',
+				quantity: 1,
+				unit_price: 5,
+			})
+		},
+		insert: async (w) => {
+			const invoice = await systemInsert('invoices', { organization_id: w.a.orgId })
+			return { organization_id: w.a.orgId, invoice_id: invoice.id, position: 1, description: 'More work', quantity: 2, unit_price: 5 }
+		},
+		update: () => ({ description: `Edited ${next()}` }),
 	},
 ]
 

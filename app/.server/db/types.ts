@@ -324,6 +324,72 @@ export interface IntegrationCredentials {
   upgrade_id: string;
 }
 
+export interface InvoiceLines {
+  amount: Generated<Numeric | null>;
+  description: string;
+  id: Generated<string>;
+  invoice_id: string;
+  organization_id: string;
+  position: number;
+  quantity: Numeric;
+  unit_price: Numeric;
+}
+
+export interface InvoiceOverview {
+  amount_paid: Numeric | null;
+  balance: Numeric | null;
+  bill_to_email: string | null;
+  bill_to_name: string | null;
+  client_id: string | null;
+  created_at: Timestamp | null;
+  created_by: string | null;
+  discount: Numeric | null;
+  due_date: string | null;
+  expectation_id: string | null;
+  id: string | null;
+  issue_date: string | null;
+  language: string | null;
+  memo_code: string | null;
+  notes: string | null;
+  number: number | null;
+  organization_id: string | null;
+  overpaid: Numeric | null;
+  public_token_hash: string | null;
+  sent_at: Timestamp | null;
+  state: string | null;
+  status: string | null;
+  subtotal: Numeric | null;
+  tax_rate: Numeric | null;
+  total: Numeric | null;
+  updated_at: Timestamp | null;
+  voided_at: Timestamp | null;
+}
+
+export interface Invoices {
+  bill_to_email: string | null;
+  bill_to_name: string | null;
+  client_id: string | null;
+  created_at: Generated<Timestamp>;
+  created_by: Generated<string | null>;
+  discount: Generated<Numeric>;
+  due_date: Generated<string>;
+  expectation_id: string | null;
+  id: Generated<string>;
+  issue_date: Generated<string>;
+  language: Generated<string>;
+  notes: string | null;
+  number: number | null;
+  organization_id: string;
+  public_token_hash: string | null;
+  sent_at: Timestamp | null;
+  status: Generated<string>;
+  subtotal: Generated<Numeric>;
+  tax_rate: Generated<Numeric>;
+  total: Generated<Numeric>;
+  updated_at: Generated<Timestamp>;
+  voided_at: Timestamp | null;
+}
+
 export interface ModuleFavorites {
   created_at: Generated<Timestamp>;
   module_id: string;
@@ -450,6 +516,7 @@ export interface PaymentExpectations {
   created_at: Generated<Timestamp>;
   due_at: Timestamp | null;
   id: Generated<string>;
+  invoice_id: string | null;
   kind: string;
   marked_paid_by: string | null;
   memo_code: string;
@@ -541,6 +608,9 @@ export interface DB {
   import_tombstones: ImportTombstones;
   integration_connections: IntegrationConnections;
   integration_credentials: IntegrationCredentials;
+  invoice_lines: InvoiceLines;
+  invoice_overview: InvoiceOverview;
+  invoices: Invoices;
   module_favorites: ModuleFavorites;
   module_sync_status: ModuleSyncStatus;
   module_upgrades: ModuleUpgrades;
