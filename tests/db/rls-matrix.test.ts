@@ -620,7 +620,7 @@ describe('the catalog', () => {
 		expect(grants).toEqual([])
 	})
 
-	test('anon may execute exactly the public booking functions', async () => {
+	test('anon may execute exactly the public booking and invoice page functions', async () => {
 		const names = await asSystem(async (trx) =>
 			(
 				await sql<{ name: string }>`
@@ -639,6 +639,8 @@ describe('the catalog', () => {
 			'get_public_busy_ranges',
 			'get_public_date_overrides',
 			'get_public_deposit_terms',
+			'get_public_invoice',
+			'get_public_invoice_lines',
 			'get_public_organization',
 			'get_public_providers',
 			'get_public_services',
