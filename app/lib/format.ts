@@ -1,4 +1,6 @@
+import { dateTimeIn } from './dates.ts'
 import { fallbackLanguage, isLanguage, type Language } from './i18n.ts'
+import { zoneLabel } from './timezones.ts'
 
 /**
  * Numbers, money and dates in the interface language (docs/decisions/022-formats-follow-the-language.md).
@@ -115,4 +117,91 @@ export function formatDate(value: string | Date | null | undefined, lng: string 
 	if (!match) return ''
 	const [, y, m, d] = match
 	return DATE_ORDER[formatLanguage(lng)] === 'dmy' ? `${d}/${m}/${y}` : `${m}/${d}/${y}`
+}
+
+/** How much of the day an instant's text carries: a weekday and month in words, the month abbreviated, digits, or none. */
+export type InstantDate = 'full' | 'medium' | 'numeric' | 'none'
+
+const dayFormats = new Map<string, Intl.DateTimeFormat>()
+
+/** The day of an instant in a zone as Intl writes it ('full', 'medium'); the zone falls back to UTC when Intl does not know it. */
+function dayInWords(instant: Date, zone: string, lng: Language, style: 'full' | 'medium') {
+	const key = `${lng}\u0000${zone}\u0000${style}`
+	let format = dayFormats.get(key)
+	if (!format) {
+		try {
+			format = new Intl.DateTimeFormat(intlLocale(lng), { dateStyle: style, timeZone: zone })
+		} catch {
+			format = new Intl.DateTimeFormat(intlLocale(lng), { dateStyle: style, timeZone: 'UTC' })
+		}
+		// Languages and zones come from a bounded set (settings, the visitor's choice); the cap guards against a flood.
+		if (dayFormats.size < 1000) dayFormats.set(key, format)
+	}
+	return format.format(instant)
+}
+
+function dayOf(instant: Date, zone: string, lng: Language, date: Exclude<InstantDate, 'none'>) {
+	return date === 'numeric' ? formatDate(dateTimeIn(zone, instant).date, lng) : dayInWords(instant, zone, lng, date)
+}
+
+const asDate = (instant: string | Date) => (instant instanceof Date ? instant : new Date(instant))
+
+/**
+ * An instant as a day and a wall-clock time in a zone, with THE time format of the language
+ * (formatTime: "2:05 PM" in en, "14:05" in es and pt-BR), on the server (mails, staff notices,
+ * reminders) and in the browser alike: "Saturday, December 5, 2026, 2:05 PM", "5 dic 2026, 14:05",
+ * "12/05/2026 2:05 PM", or the time alone (`date: 'none'`). An unknown zone reads as UTC.
+ */
+export function formatInstant(instant: string | Date, zone: string, lng: string | null | undefined, options: { date?: InstantDate } = {}) {
+	const language = formatLanguage(lng)
+	const at = asDate(instant)
+	const time = formatTime(dateTimeIn(zone, at).time, language)
+	const date = options.date ?? 'medium'
+	if (date === 'none') return time
+	return date === 'numeric' ? `${dayOf(at, zone, language, date)} ${time}` : `${dayOf(at, zone, language, date)}, ${time}`
+}
+
+/**
+ * A span of time in a zone, the day once: "Saturday, December 5, 2026, 7:00 AM–8:00 AM" (the end's
+ * day too when it ends on another one), in the language's one time format (`formatInstant`).
+ */
+export function formatInstantRange(
+	start: string | Date,
+	end: string | Date,
+	zone: string,
+	lng: string | null | undefined,
+	options: { date?: InstantDate } = {},
+) {
+	const date = options.date ?? 'full'
+	const sameDay = dateTimeIn(zone, asDate(start)).date === dateTimeIn(zone, asDate(end)).date
+	const last = formatInstant(end, zone, lng, { date: sameDay ? 'none' : date === 'none' ? 'medium' : date })
+	return `${formatInstant(start, zone, lng, { date })}–${last}`
+}
+
+const zoneNames = new Map<string, string>()
+
+/**
+ * A zone named in words in the language ("Pacific Time (Los Angeles)", zoneLabel of
+ * app/lib/timezones.ts), made once per zone and language: a reminders tick names zones thousands
+ * of times.
+ */
+export function zoneName(zone: string, lng: string | null | undefined) {
+	const language = formatLanguage(lng)
+	const key = `${language}\u0000${zone}`
+	let name = zoneNames.get(key)
+	if (name === undefined) {
+		name = zoneLabel(zone, language)
+		if (zoneNames.size < 1000) zoneNames.set(key, name)
+	}
+	return name
+}
+
+/** An instant with its zone named, as staff notices and labels write a booking time: "Dec 5, 2026, 10:00 AM Eastern Time (New York)". */
+export function formatZonedInstant(
+	instant: string | Date,
+	zone: string,
+	lng: string | null | undefined,
+	options: { date?: InstantDate } = {},
+) {
+	return `${formatInstant(instant, zone, lng, options)} ${zoneName(zone, lng)}`
 }

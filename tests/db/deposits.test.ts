@@ -18,6 +18,7 @@ import { drainMail } from '#app/.server/mail/index.ts'
 import { getPaymentHandles, savePaymentHandles, type PaymentHandles } from '#app/.server/payments/handles.ts'
 import { addMember, at, CATALOGUE, createBookingSetup, createUser, upcomingWeekday, type TestUser } from './fixtures.ts'
 import { mailsTo, useTemporaryDataDir } from './outbox.ts'
+import { zoneLabel } from '#app/lib/timezones.ts'
 
 const dataDir = useTemporaryDataDir()
 
@@ -91,8 +92,11 @@ describe('the booked page and the booking mail', () => {
 		expect(mail!.text).toContain('https://venmo.com/Studio-Nine')
 		expect(mail!.text).toContain('https://cash.app/$StudioNine/30')
 		expect(mail!.text).not.toContain('paypal.me')
-		// The deadline in the zone the visitor chose, named.
-		expect(mail!.text).toContain('(America/New_York)')
+		// The deadline and the time in the zone the visitor chose, named in words in their language, and
+		// the business's time beside (the organization works in Chicago).
+		expect(mail!.text).toContain(zoneLabel('America/New_York', 'es'))
+		expect(mail!.text).toContain(`en el horario del negocio, ${zoneLabel('America/Chicago', 'es')}`)
+		expect(mail!.text).not.toContain('America/New_York')
 	})
 
 	test('an unknown zone or language is left out, never refused; without handles the visitor is told to pay the organization', async () => {
@@ -110,7 +114,9 @@ describe('the booked page and the booking mail', () => {
 		const [mail] = await mailsTo(email)
 		expect(mail!.text).toContain('Awaiting payment')
 		expect(mail!.text).toContain('directly')
-		expect(mail!.text).toContain('(America/Chicago)')
+		// An unknown zone: the organization's, named, and no second time.
+		expect(mail!.text).toContain('Central Time (Chicago)')
+		expect(mail!.text).not.toContain('at the business,')
 	})
 
 	test('the confirm step announces a deposit asked of everyone (capped at the price), never one asked only after no-shows', async () => {
@@ -181,7 +187,8 @@ describe('the mails the engine owes the visitor', () => {
 			expect.stringContaining('agendamento'),
 			`Pagamento recebido: seu agendamento com ${await orgName(w)} está confirmado`,
 		])
-		expect(paidMails[1]!.text).toContain('(America/Sao_Paulo)')
+		expect(paidMails[1]!.text).toContain(zoneLabel('America/Sao_Paulo', 'pt-BR'))
+		expect(paidMails[1]!.text).toContain(`no horário do negócio, ${zoneLabel('America/Chicago', 'pt-BR')}`)
 		// Its manage link, as the booking mail had it.
 		expect(paidMails[1]!.text).toContain(`/book/${w.slug}/booked/${paid.id}?token=${paid.token}`)
 		expect(paidMails[1]!.text).toContain('30,00')
@@ -189,7 +196,8 @@ describe('the mails the engine owes the visitor', () => {
 		expect(lateMails.map((m) => m.subject)).toEqual([expect.any(String), `Tu reserva con ${await orgName(w)} se liberó`])
 		expect(lateMails[1]!.text).toContain(`/book/${w.slug}`)
 		// No zone chosen: the organization's.
-		expect(lateMails[1]!.text).toContain('(America/Chicago)')
+		expect(lateMails[1]!.text).toContain(zoneLabel('America/Chicago', 'es'))
+		expect(lateMails[1]!.text).not.toContain('horario del negocio')
 
 		// The visitor's page says so, and the slot is free: the same time can be booked again.
 		expect((await getBookingDeposit(late.token))!.status).toBe('released')

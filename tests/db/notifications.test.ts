@@ -107,7 +107,7 @@ describe('notifyStaffOfBooking', () => {
 		const [toManager] = await mailsTo(manager.email)
 		expect(await mailsTo(member.email)).toEqual([])
 		// The time in the organization's zone, labelled with it: 15:00 UTC is 10:00 in New York.
-		expect(toOwner!.subject).toMatch(/^New booking: Consultation on Dec 1, 2026, 10:00\sAM \(America\/New_York\)$/)
+		expect(toOwner!.subject).toMatch(/^New booking: Consultation on Dec 1, 2026, 10:00 AM Eastern Time \(New York\)$/)
 		expect(toOwner!.text).toContain('Ana Guest booked Consultation with Dr. Rivera')
 		expect(toManager!.subject).toMatch(/^Nueva reserva: Consultation el/)
 		expect(toManager!.headers['list-unsubscribe']).toMatch(/\/unsubscribe\?/)

@@ -18,6 +18,7 @@ import { savePreferences } from '#app/.server/notifications/index.ts'
 import { runDueJobs } from '#app/.server/scheduler.ts'
 import { addMember, at, CATALOGUE, createBookingSetup, createUser, type TestUser } from './fixtures.ts'
 import { mailsTo, useTemporaryDataDir } from './outbox.ts'
+import { zoneLabel } from '#app/lib/timezones.ts'
 
 useTemporaryDataDir()
 
@@ -123,8 +124,10 @@ describe('sending', () => {
 		expect(others).toEqual([])
 		expect(first!.subject).toMatch(/^Lembrete: Consultation com Studio Nine/)
 		expect(first!.text).toContain('Olá, Lucía Pérez')
-		// 15:00 UTC is 12:00 in São Paulo.
-		expect(first!.text).toMatch(/12:00–12:30 \(America\/Sao_Paulo\)/)
+		// 15:00 UTC is 12:00 in São Paulo (24-hour in pt-BR), named in words; 10:00 at the business (New York).
+		expect(first!.text).toContain(
+			`12:00–12:30 ${zoneLabel('America/Sao_Paulo', 'pt-BR')} — 10:00–10:30 no horário do negócio, ${zoneLabel('America/New_York', 'pt-BR')}`,
+		)
 		const manage = /https?:\/\/\S+\/book\/\S+\/booked\/\S+\?token=([0-9a-f]{64})(?=\s)/.exec(first!.text)
 		expect(manage, first!.text).not.toBeNull()
 		expect((await getManagedBooking(manage![1]!))?.id).toBe(booked.id)
@@ -208,10 +211,11 @@ describe('sending', () => {
 		expect(await tick(later, 1440)).toBe(1)
 		const sent = await reminders(email)
 		expect(sent).toHaveLength(2)
+		// 12-hour in English ("10:00 AM"), in the organization's zone (the booker chose none).
 		const local = (instant: string) =>
-			new Intl.DateTimeFormat('en', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'America/New_York' }).format(
-				new Date(instant),
-			)
+			new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit', hour12: true, timeZone: 'America/New_York' })
+				.format(new Date(instant))
+				.replace(/\s/g, ' ')
 		expect(sent[0]!.text).toContain(`${local(start)}–`)
 		expect(sent[1]!.text).toContain(`${local(later)}–`)
 	})

@@ -362,3 +362,57 @@ test('sign-in with the keyboard alone: Tab goes from the email to the password, 
 	await page.keyboard.press('Enter')
 	await expect(page).toHaveURL(/\/app\/dashboard$/)
 })
+
+test.describe("the new organization's zone (docs/product.md, Sign-up)", () => {
+	test.use({ timezoneId: 'America/Sao_Paulo' })
+
+	test('a browser in São Paulo signs up: the organization works in its zone, named in words in Settings', async ({ page }) => {
+		const account = newAccount('Zona Paulista')
+		await page.goto('/auth?mode=signup')
+		// Once the page's script ran, the zone is the browser's and nothing is asked.
+		await expect(page.getByLabel('Time zone of your business')).toHaveCount(0)
+		await expect(page.locator('input[type=hidden][name=timezone]')).toHaveValue('America/Sao_Paulo')
+		await page.getByLabel('Full Name').fill(account.fullName)
+		await page.getByLabel('Email').fill(account.email)
+		await page.getByLabel('Password', { exact: true }).fill(account.password)
+		await page.getByLabel('Confirm Password').fill(account.password)
+		await page.getByRole('button', { name: 'Create Account' }).click()
+		await expect(page).toHaveURL(/\/app\/dashboard$/)
+		await page.goto('/app/settings/organization')
+		const zone = page.getByLabel('Timezone')
+		await expect(zone).toHaveValue('America/Sao_Paulo')
+		await expect(zone.locator('option:checked')).toHaveText(/\(São Paulo\)$/)
+		await expect(zone.locator('option[value="America/Los_Angeles"]')).toHaveText('Pacific Time (Los Angeles)')
+	})
+})
+
+test('without JavaScript the sign-up asks the zone, the language’s guess preselected; a zone outside the list creates nothing @nojs', async ({
+	page,
+	request,
+}) => {
+	// With JavaScript on, the browser's zone is sent instead (the test above).
+	if (test.info().project.use.javaScriptEnabled === false) {
+		await page.goto('/auth?mode=signup')
+		const zone = page.getByLabel('Time zone of your business')
+		await expect(zone).toHaveValue('America/New_York')
+		await expect(zone.locator('option:checked')).toHaveText('Eastern Time (New York)')
+	}
+
+	const account = newAccount('Bad Zone')
+	const response = await request.post('/auth?mode=signup', {
+		form: {
+			intent: 'signup',
+			...{ fullName: account.fullName, email: account.email, password: account.password, confirmPassword: account.password },
+			timezone: 'Mars/Olympus',
+		},
+		maxRedirects: 0,
+	})
+	expect(response.status()).toBe(400)
+	expect(await response.text()).toMatch(/Choose your business(&#x27;|')s time zone from the list\./)
+	// Nothing was created: the address signs in to nothing.
+	const signIn = await request.post('/auth', {
+		form: { intent: 'login', email: account.email, password: account.password },
+		maxRedirects: 0,
+	})
+	expect(signIn.status()).toBe(400)
+})

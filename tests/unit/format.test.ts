@@ -1,5 +1,16 @@
 import { describe, expect, test } from 'vitest'
-import { formatCompactMoney, formatDate, formatMoney, formatNumber, formatPercent, formatTime, formatWholeMoney } from '#app/lib/format.ts'
+import {
+	formatCompactMoney,
+	formatDate,
+	formatInstant,
+	formatInstantRange,
+	formatMoney,
+	formatNumber,
+	formatPercent,
+	formatTime,
+	formatWholeMoney,
+	formatZonedInstant,
+} from '#app/lib/format.ts'
 
 // Intl separates "US$" and "%" from the number with a no-break space: compare with plain spaces.
 const plain = (s: string) => s.replace(/[\u00a0\u202f]/g, ' ')
@@ -84,5 +95,31 @@ describe('formatTime', () => {
 		expect(['00:05', '13:45'].map((t) => formatTime(t, 'es'))).toEqual(['00:05', '13:45'])
 		expect(formatTime('13:45:00', 'pt-BR')).toBe('13:45')
 		expect(formatTime('soon', 'en')).toBe('soon')
+	})
+})
+
+describe('an instant in a zone: one time format per language, in mails and screens alike', () => {
+	// 2026-12-05 15:05 UTC: 10:05 in New York, 7:05 in Los Angeles, 12:05 in São Paulo.
+	const instant = '2026-12-05T15:05:00Z'
+
+	test('12-hour in English, 24-hour in Spanish and Portuguese, in the zone asked', () => {
+		expect(formatInstant(instant, 'America/New_York', 'en', { date: 'none' })).toBe('10:05 AM')
+		expect(formatInstant(instant, 'America/Los_Angeles', 'en', { date: 'numeric' })).toBe('12/05/2026 7:05 AM')
+		expect(formatInstant(instant, 'America/Sao_Paulo', 'pt-BR', { date: 'numeric' })).toBe('05/12/2026 12:05')
+		expect(formatInstant('2026-12-05T21:30:00Z', 'UTC', 'es', { date: 'none' })).toBe('21:30')
+	})
+
+	test('a range names its day once, and both days when it crosses midnight in the zone', () => {
+		expect(formatInstantRange(instant, '2026-12-05T15:35:00Z', 'America/New_York', 'en', { date: 'numeric' })).toBe(
+			'12/05/2026 10:05 AM–10:35 AM',
+		)
+		expect(formatInstantRange('2026-12-06T04:30:00Z', '2026-12-06T05:30:00Z', 'America/New_York', 'es', { date: 'numeric' })).toBe(
+			'05/12/2026 23:30–06/12/2026 00:30',
+		)
+	})
+
+	test('the zone is named in words, and an unknown zone reads as UTC rather than failing', () => {
+		expect(formatZonedInstant(instant, 'America/Los_Angeles', 'en', { date: 'none' })).toBe('7:05 AM Pacific Time (Los Angeles)')
+		expect(formatInstant(instant, 'Mars/Olympus', 'en', { date: 'none' })).toBe('3:05 PM')
 	})
 })

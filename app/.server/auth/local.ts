@@ -48,6 +48,8 @@ export async function signUp(input: {
 	password: string
 	fullName: string
 	language?: Language
+	/** The new organization's zone (one of ORGANIZATION_TIMEZONES, checked by the form; the trigger ignores any other). */
+	timezone?: string
 	ip?: string
 }): Promise<SignUpResult> {
 	// `ip` is what a request came from; server-side callers (the demo seed) pass none.
@@ -57,7 +59,9 @@ export async function signUp(input: {
 	const email = normalizeEmail(input.email)
 	const passwordHash = await hashPassword(input.password)
 	try {
-		const id = await asSystem((trx) => insertUser(trx, { email, passwordHash, fullName: input.fullName, language: input.language }))
+		const id = await asSystem((trx) =>
+			insertUser(trx, { email, passwordHash, fullName: input.fullName, language: input.language, timezone: input.timezone }),
+		)
 		return { ok: true, user: { userId: id, email } }
 	} catch (error) {
 		if (dbErrorCode(error) === '23505') return { ok: false, code: 'email_taken' }
@@ -67,19 +71,24 @@ export async function signUp(input: {
 
 /**
  * Inserts a password user inside the caller's transaction; the auth.users trigger does the rest
- * (the profile, with `language` as its preferred language, and an organization). `verified`:
+ * (the profile, with `language` as its preferred language, and an organization, in `timezone`
+ * when it is one of the organizations' zones: supabase/migrations/20261206100000_zones_travel.sql). `verified`:
  * only when the server itself knows the address is the user's (the demo owner it made).
  */
 export async function insertUser(
 	trx: Tx,
-	input: { email: string; passwordHash: string; fullName: string; language?: Language; verified?: boolean },
+	input: { email: string; passwordHash: string; fullName: string; language?: Language; timezone?: string; verified?: boolean },
 ) {
 	const row = await trx
 		.insertInto('auth.users')
 		.values({
 			email: normalizeEmail(input.email),
 			encrypted_password: input.passwordHash,
-			raw_user_meta_data: JSON.stringify({ full_name: input.fullName.trim(), preferred_language: input.language }),
+			raw_user_meta_data: JSON.stringify({
+				full_name: input.fullName.trim(),
+				preferred_language: input.language,
+				timezone: input.timezone,
+			}),
 			raw_app_meta_data: JSON.stringify({ provider: 'email', providers: ['email'] }),
 			email_confirmed_at: input.verified ? new Date() : null,
 		})

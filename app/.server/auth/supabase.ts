@@ -173,7 +173,7 @@ export const supabaseAuth: AuthPort = {
 			email,
 			password: input.password,
 			options: {
-				data: { full_name: input.fullName.trim(), preferred_language: input.language },
+				data: { full_name: input.fullName.trim(), preferred_language: input.language, timezone: input.timezone },
 				emailRedirectTo: callbackUrl('/app/dashboard'),
 			},
 		})

@@ -32,12 +32,13 @@ export interface AuthPort {
 	getUser(request: Request): Promise<AuthUser | null>
 	signIn(request: Request, input: { email: string; password: string } & ClientMeta): Promise<SignInOutcome>
 	/**
-	 * Creates the user with `full_name` and `preferred_language` in its metadata: the auth.users
-	 * trigger makes profile (with that language), organization, membership and gears.
+	 * Creates the user with `full_name`, `preferred_language` and `timezone` in its metadata: the
+	 * auth.users trigger makes profile (with that language), organization (in that zone, when it is
+	 * one of ORGANIZATION_TIMEZONES), membership and gears.
 	 */
 	signUp(
 		request: Request,
-		input: { email: string; password: string; fullName: string; language?: Language } & ClientMeta,
+		input: { email: string; password: string; fullName: string; language?: Language; timezone?: string } & ClientMeta,
 	): Promise<SignUpOutcome>
 	/** Ends the request's session; the headers clear its cookies. */
 	signOut(request: Request): Promise<Headers>

@@ -30,6 +30,7 @@
  */
 import { MODULES } from '#app/lib/modules.ts'
 import { isTimeZone } from '#app/lib/dates.ts'
+import { formatInstant, formatZonedInstant } from '#app/lib/format.ts'
 import type { PaymentHandles } from '#app/lib/schemas/payment-handles.ts'
 import { oneLine } from '#app/lib/schemas/fields.ts'
 import type { ReminderOffsets } from '#app/lib/schemas/reminders.ts'
@@ -44,7 +45,7 @@ import { open } from '../secrets.ts'
 import { publicOrigin } from '../security.ts'
 import { manageTokenContext } from './public/bookings.ts'
 import { stepUrl } from './public/choices.ts'
-import { manageLink } from './public/mail.ts'
+import { manageLink, whenText } from './public/mail.ts'
 
 export const REMINDERS_JOB = 'booking-reminders'
 /** The upgrade that turns reminders on (app/lib/modules.ts). */
@@ -68,7 +69,10 @@ export type DueReminder = {
 	guestName: string
 	guestEmail: string
 	language: string
+	/** The booker's zone (the one they chose on the public page), else the organization's. */
 	timeZone: string
+	/** The organization's zone: its staff's copies say their time in it. */
+	businessZone: string
 	organizationName: string
 	organizationSlug: string
 	serviceId: string | null
@@ -135,6 +139,7 @@ function reminderOf(r: Row): DueReminder {
 		guestEmail: r.guest_email,
 		language,
 		timeZone: isTimeZone(zone) ? zone : 'UTC',
+		businessZone: isTimeZone(r.timezone) ? r.timezone : 'UTC',
 		organizationName: r.organization_name,
 		organizationSlug: r.organization_slug,
 		serviceId: r.service_id,
@@ -224,29 +229,6 @@ export async function dueReminders(now: Date, catchUpMinutes = REMINDER_CATCH_UP
 	return rows.map(reminderOf)
 }
 
-const formatters = new Map<string, Intl.DateTimeFormat>()
-
-/**
- * A date formatter of a language, zone and style, made once: Intl's formatters are costly to
- * make, and a tick writes thousands of mails in a few languages and zones (bench/reminders.ts).
- */
-function formatter(language: string, timeZone: string, style: 'day' | 'time' | 'short') {
-	const id = `${language}\u0000${timeZone}\u0000${style}`
-	let made = formatters.get(id)
-	if (!made) {
-		const options: Intl.DateTimeFormatOptions =
-			style === 'day'
-				? { dateStyle: 'full' }
-				: style === 'time'
-					? { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }
-					: { dateStyle: 'medium', timeStyle: 'short' }
-		made = new Intl.DateTimeFormat(language, { ...options, timeZone })
-		// Languages and zones come from saved settings, a bounded set; the cap guards against a flood.
-		if (formatters.size < 1000) formatters.set(id, made)
-	}
-	return made
-}
-
 const translators = new Map<string, Translate>()
 
 /**
@@ -274,10 +256,9 @@ function textsIn(language: string): Translate {
 	return made
 }
 
-/** The appointment's day and time range in the zone, named, as the booking mails write it (`whenText`, ./public/mail.ts). */
+/** The appointment's day and time range in the booker's zone, named, and the business's when it differs, as the booking mails write it (`whenText`, ./public/mail.ts). */
 function whenLine(r: DueReminder) {
-	const time = formatter(r.language, r.timeZone, 'time')
-	return `${formatter(r.language, r.timeZone, 'day').format(r.startsAt)}, ${time.format(r.startsAt)}–${time.format(r.endsAt)} (${r.timeZone})`
+	return whenText({ startsAt: r.startsAt.toISOString(), endsAt: r.endsAt.toISOString(), timezone: r.businessZone }, r.language, r.timeZone)
 }
 
 /** The booking's manage link, opened from its sealed token; null without one (a staff booking, an older one, another key). */
@@ -304,7 +285,7 @@ export function reminderMail(r: DueReminder, now: Date): Mail {
 	const manage = manageOf(r)
 	const token = manage ? new URL(manage).searchParams.get('token') : null
 	const changeable = r.cancellableUntil.getTime() > now.getTime()
-	const short = formatter(r.language, r.timeZone, 'short').format(r.startsAt)
+	const short = formatInstant(r.startsAt, r.timeZone, r.language)
 	const pending = r.status === 'pending'
 	const lines = [
 		t('reminder.intro', { name: r.guestName, organization: r.organizationName }),
@@ -462,7 +443,8 @@ async function sendProviderCopy(r: DueReminder) {
 		r.organizationId,
 		'emailNotifications',
 		(recipient, t) => {
-			const when = `${formatter(recipient.language ?? 'en', r.timeZone, 'short').format(r.startsAt)} (${r.timeZone})`
+			// The staff's time: the organization's zone, whatever zone the booker chose.
+			const when = formatZonedInstant(r.startsAt, r.businessZone, recipient.language)
 			return {
 				subject: t('notifications.booking.reminder.subject', { ...values, when }),
 				text: `${t('notifications.booking.reminder.body', { ...values, when })}\n\n${t('notifications.booking.openAppointment', { link })}`,

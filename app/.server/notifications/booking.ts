@@ -1,3 +1,4 @@
+import { formatZonedInstant } from '#app/lib/format.ts'
 import { asSystem, sql } from '../db/index.ts'
 import { logError } from '../log.ts'
 import { onMailQueue } from '../mail/index.ts'
@@ -42,10 +43,9 @@ export async function notifyStaffOfBooking({ organizationId, appointmentId, kind
 		organizationId,
 		'emailNotifications',
 		(recipient, t) => {
-			// Labelled with the zone, as every booking time is (docs/product.md, Limits and formats).
-			const timeZone = appointment.timezone ?? 'UTC'
-			const time = new Intl.DateTimeFormat(recipient.language ?? 'en', { dateStyle: 'medium', timeStyle: 'short', timeZone })
-			const when = `${time.format(new Date(appointment.starts_at))} (${timeZone})`
+			// Labelled with the organization's zone, as every staff booking time is (docs/product.md, Limits and formats).
+			// In the language's one time format (app/lib/format.ts), the zone named in words.
+			const when = formatZonedInstant(appointment.starts_at, appointment.timezone ?? 'UTC', recipient.language)
 			const values = { client: appointment.guest_name, service: appointment.service ?? '—', provider: appointment.provider ?? '—', when }
 			// One line each; notes keep their lines, indented under their label.
 			const contact = [

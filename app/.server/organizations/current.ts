@@ -4,6 +4,7 @@ import { asUser, dbErrorCode, sql, type Tx } from '../db/index.ts'
 import { secureCookies } from '../security.ts'
 import type { AuthUser } from '../auth/types.ts'
 import { isUuid } from '#app/lib/uuid.ts'
+import { ORGANIZATION_TIMEZONES } from '#app/lib/timezones.ts'
 
 export type Membership = {
 	id: string
@@ -130,13 +131,32 @@ export async function currentOrganizationCookie(orgId: string) {
 	return orgCookie.serialize(orgId, { secure: secureCookies() })
 }
 
+/**
+ * A new organization's zone as a sign-up or onboarding form posts it (docs/product.md, Sign-up):
+ * absent (a caller without the field: the organization starts in UTC), one of
+ * ORGANIZATION_TIMEZONES, or refused; the form then says so and creates nothing.
+ */
+export function newOrganizationZone(value: FormDataEntryValue | null): { ok: true; zone: string | undefined } | { ok: false } {
+	if (value === null || value === '') return { ok: true, zone: undefined }
+	return typeof value === 'string' && (ORGANIZATION_TIMEZONES as readonly string[]).includes(value)
+		? { ok: true, zone: value }
+		: { ok: false }
+}
+
 export type CreateOrganizationResult = { ok: true; id: string } | { ok: false; code: 'invalid_name' | 'already_member' }
 
-export async function createOrganization(userId: string, name: string): Promise<CreateOrganizationResult> {
+/**
+ * Creates the signed-in user's first organization (public.create_organization: only for a user
+ * without one) and, in the same transaction, sets its zone when the form gave one
+ * (`newOrganizationZone`), so it never starts a few hours off its owner's clock.
+ */
+export async function createOrganization(userId: string, name: string, timezone?: string): Promise<CreateOrganizationResult> {
 	try {
 		const id = await asUser(userId, async (trx) => {
 			const { rows } = await sql<{ id: string }>`select public.create_organization(${name}) as id`.execute(trx)
-			return rows[0]!.id
+			const created = rows[0]!.id
+			if (timezone) await trx.updateTable('booking_settings').set({ timezone }).where('organization_id', '=', created).execute()
+			return created
 		})
 		return { ok: true, id }
 	} catch (error) {

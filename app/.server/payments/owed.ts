@@ -16,6 +16,7 @@ import { queueMail } from '../mail/index.ts'
 import { MAX_PAGE } from '../query.ts'
 import { allowEvent } from '../rate-limit.ts'
 import { paymentInstructionLines } from './instructions.ts'
+import { whenText } from '../booking/public/mail.ts'
 
 /** Clients per page, and lines shown per client (the rest: "and N more", on the client's page). */
 export const OWED_CLIENTS_PER_PAGE = 20
@@ -188,7 +189,10 @@ type RequestDetails = {
 	appointment_id: string
 	email: string
 	language: string
+	/** The booker's zone, else the organization's (request_payment). */
 	time_zone: string
+	/** The organization's zone, read beside: the mail says the business's time too when it differs. */
+	business_zone?: string | null
 	guest_name: string
 	organization_name: string
 	service_name: string | null
@@ -229,7 +233,12 @@ export async function requestPayment(
 				.executeTakeFirst()
 			if (!owner) throw Object.assign(new Error('not_found'), { code: 'P0001' })
 			const { rows } = await sql<RequestDetails>`select * from public.request_payment(${expectationId})`.execute(trx)
-			return rows[0]!
+			const settings = await trx
+				.selectFrom('booking_settings')
+				.select('timezone')
+				.where('organization_id', '=', organizationId)
+				.executeTakeFirst()
+			return { ...rows[0]!, business_zone: settings?.timezone ?? null }
 		})
 	} catch (error) {
 		const code = dbErrorCode(error)
@@ -245,12 +254,15 @@ function sendPaymentRequestMail(d: RequestDetails) {
 	const t = tIn(d.language, 'book')
 	const timeZone = isTimeZone(d.time_zone) ? d.time_zone : 'UTC'
 	const amount = formatMoney(d.amount, d.language)
-	const when = new Intl.DateTimeFormat(d.language, { dateStyle: 'full', timeStyle: 'short', timeZone }).format(new Date(d.starts_at))
+	const business = d.business_zone && isTimeZone(d.business_zone) ? d.business_zone : timeZone
+	const iso = (v: Date | string) => new Date(v).toISOString()
+	// The booker's time and zone in words, and the business's when it differs (as every visitor mail: ../booking/public/mail.ts).
+	const when = whenText({ startsAt: iso(d.starts_at), endsAt: iso(d.ends_at), timezone: business }, d.language, timeZone)
 	const lines = [
 		t('paymentRequest.intro', { name: d.guest_name, organization: d.organization_name, amount }),
 		'',
 		`${t('summary.service')}: ${d.service_name ?? '—'}`,
-		`${t('summary.when')}: ${when} (${timeZone})`,
+		`${t('summary.when')}: ${when}`,
 		'',
 		t(`paymentRequest.${d.kind}`),
 		'',

@@ -51,7 +51,7 @@ function Group({ label, items }: { label: string; items: ClientAppointments['upc
 							to={`/app/booking/appointments/${a.id}`}
 							className="inline-flex min-h-11 items-center font-medium tabular-nums underline underline-offset-4 hover:no-underline sm:min-h-0"
 						>
-							{t('clientAppointments.when', { date: fmt.date(a.date), time: a.startTime })}
+							{t('clientAppointments.when', { date: fmt.date(a.date), time: fmt.time(a.startTime) })}
 						</Link>
 						<span className="flex min-w-0 flex-wrap items-center gap-2 wrap-anywhere">
 							<span>{a.serviceName ?? t('calendar.noService')}</span>

@@ -19,6 +19,7 @@ import { Label } from '#app/components/ui/label.tsx'
 import type { AppointmentPage, HistoryEntry, PaidWay } from '#app/.server/booking/appointments.ts'
 import type { AppointmentStatus } from '#app/lib/appointments.ts'
 import { useFormat } from '#app/lib/use-format.ts'
+import { zoneName } from '#app/lib/format.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
 
 const STATUS_VARIANT: Record<AppointmentStatus, 'success' | 'warning' | 'destructive' | 'secondary' | 'outline'> = {
@@ -98,7 +99,12 @@ function Summary({ appointment: a, view }: { appointment: AppointmentPage; view:
 					<Badge variant={STATUS_VARIANT[a.status]}>{t(`status.${a.status}`)}</Badge>
 				</CardTitle>
 				<CardDescription>
-					{t('appointment.when', { date: fmt.date(a.date), start: a.startTime, end: a.endTime, timezone: a.timezone })}
+					{t('appointment.when', {
+						date: fmt.date(a.date),
+						start: fmt.time(a.startTime),
+						end: fmt.time(a.endTime),
+						timezone: zoneName(a.timezone, fmt.lng),
+					})}
 				</CardDescription>
 			</CardHeader>
 			<CardContent className="grid gap-4">
@@ -179,13 +185,14 @@ function Detail({ label, children }: { label: string; children: React.ReactNode 
 }
 
 function CancelStep({ appointment: a, view }: { appointment: AppointmentPage; view: AppointmentView }) {
+	const fmt = useFormat()
 	const { t } = useTranslation('booking')
 	return (
 		<ConfirmCard
 			id="appointment-cancel-title"
 			title={t('calendar.cancel.title')}
 			description={t('calendar.cancel.description', {
-				time: t('calendar.range', { start: a.startTime, end: a.endTime }),
+				time: t('calendar.range', { start: fmt.time(a.startTime), end: fmt.time(a.endTime) }),
 				client: a.guest.name.trim() || t('calendar.unknownClient'),
 			})}
 			keep={{ to: view.here, label: t('calendar.cancel.keep') }}
@@ -202,6 +209,7 @@ function CancelStep({ appointment: a, view }: { appointment: AppointmentPage; vi
 }
 
 function MoveStep({ appointment: a, view }: { appointment: AppointmentPage; view: AppointmentView }) {
+	const fmt = useFormat()
 	const { t } = useTranslation('booking')
 	return (
 		<Card>
@@ -209,7 +217,7 @@ function MoveStep({ appointment: a, view }: { appointment: AppointmentPage; view
 				<CardTitle>
 					<h3>{t('appointment.move.title')}</h3>
 				</CardTitle>
-				<CardDescription>{t('appointment.move.description', { timezone: a.timezone })}</CardDescription>
+				<CardDescription>{t('appointment.move.description', { timezone: zoneName(a.timezone, fmt.lng) })}</CardDescription>
 			</CardHeader>
 			<CardContent>
 				<AppForm method="post" action={view.action} className="grid gap-4 sm:grid-cols-3">

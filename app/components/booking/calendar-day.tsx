@@ -131,6 +131,7 @@ export function CalendarDayNav({
 
 /** The day's appointments in time order, each with its status and the changes it allows; or the empty day's line. */
 export function AppointmentList({ day, appointments }: { day: string; appointments: CalendarAppointment[] }) {
+	const fmt = useFormat()
 	const { t } = useTranslation('booking')
 	// The client's name opens the appointment in the calendar's side panel (appointment-panel.tsx).
 	const panelHref = usePanelHref()
@@ -145,12 +146,14 @@ export function AppointmentList({ day, appointments }: { day: string; appointmen
 							key={a.id}
 							className="grid gap-2 rounded-md border p-4 sm:grid-cols-[8rem_1fr_auto] sm:items-center"
 							aria-label={t('calendar.itemLabel', {
-								start: a.startTime,
-								end: a.endTime,
+								start: fmt.time(a.startTime),
+								end: fmt.time(a.endTime),
 								client: a.clientName.trim() || t('calendar.unknownClient'),
 							})}
 						>
-							<div className="font-medium tabular-nums">{t('calendar.range', { start: a.startTime, end: a.endTime })}</div>
+							<div className="font-medium tabular-nums">
+								{t('calendar.range', { start: fmt.time(a.startTime), end: fmt.time(a.endTime) })}
+							</div>
 							{/* min-w-0 and wrap-anywhere: a name of one long word wraps instead of widening the page. */}
 							<div className="grid min-w-0 gap-0.5 text-sm wrap-anywhere">
 								<div className="flex flex-wrap items-center gap-2">
@@ -214,13 +217,14 @@ export function ConfirmCancel({
 	day: string
 	appointment: { id: string; startTime: string; endTime: string; clientName: string }
 }) {
+	const fmt = useFormat()
 	const { t } = useTranslation('booking')
 	return (
 		<ConfirmCard
 			id="cancel-title"
 			title={t('calendar.cancel.title')}
 			description={t('calendar.cancel.description', {
-				time: t('calendar.range', { start: appointment.startTime, end: appointment.endTime }),
+				time: t('calendar.range', { start: fmt.time(appointment.startTime), end: fmt.time(appointment.endTime) }),
 				client: appointment.clientName.trim() || t('calendar.unknownClient'),
 			})}
 			keep={{ to: `?day=${day}`, label: t('calendar.cancel.keep') }}

@@ -142,19 +142,20 @@ export function CalendarWeekNav({
  * its service. Days and their appointments come in time order, as Tab reaches them.
  */
 export function WeekGrid({ grid, provider }: { grid: CalendarWeekGrid; provider: string | null }) {
+	const fmt = useFormat()
 	const { t, i18n } = useTranslation('booking')
 	const heading = new Intl.DateTimeFormat(i18n.language, { weekday: 'short', month: 'numeric', day: 'numeric', timeZone: 'UTC' })
 	const hours = Array.from({ length: (grid.to - grid.from) / 60 }, (_, i) => grid.from / 60 + i)
 	const height = { height: `${hours.length * HOUR_REM}rem` }
 	const head = 'flex h-12 items-end justify-center border-b px-1 pb-1 text-center text-xs'
 	return (
-		<section aria-label={t('calendar.weekView.grid')} className="hidden grid-cols-[3rem_repeat(7,minmax(0,1fr))] rounded-md border md:grid">
+		<section aria-label={t('calendar.weekView.grid')} className="hidden grid-cols-[4rem_repeat(7,minmax(0,1fr))] rounded-md border md:grid">
 			<div aria-hidden="true">
 				<div className={head} />
 				<div className="relative text-right text-xs text-muted-foreground tabular-nums" style={height}>
 					{hours.map((h, i) => (
 						<span key={h} className="absolute right-1 -translate-y-1/2 first:translate-y-0" style={{ top: `${i * HOUR_REM}rem` }}>
-							{`${String(h).padStart(2, '0')}:00`}
+							{fmt.time(`${String(h).padStart(2, '0')}:00`)}
 						</span>
 					))}
 				</div>
@@ -188,7 +189,7 @@ export function WeekGrid({ grid, provider }: { grid: CalendarWeekGrid; provider:
 									<Link
 										to={calendarPanelAddress({ day: d.date, week: true, provider }, b.id)}
 										aria-label={t('calendar.weekView.block', {
-											time: t('calendar.range', { start: b.startTime, end: b.endTime }),
+											time: t('calendar.range', { start: fmt.time(b.startTime), end: fmt.time(b.endTime) }),
 											client,
 											service,
 											provider: b.providerName ?? t('calendar.noProvider'),
@@ -200,7 +201,7 @@ export function WeekGrid({ grid, provider }: { grid: CalendarWeekGrid; provider:
 									>
 										{/* Spaces between the lines, so the words read as the label says them (WCAG 2.5.3). */}
 										<span className="block font-medium tabular-nums">
-											{t('calendar.range', { start: b.startTime, end: b.endTime })}
+											{t('calendar.range', { start: fmt.time(b.startTime), end: fmt.time(b.endTime) })}
 										</span>{' '}
 										<span className="block">{client}</span> <span className="block">{service}</span>
 									</Link>

@@ -87,7 +87,7 @@ function OwedLineItem({ line, timezone }: { line: OwedLine; timezone: string }) 
 		<li aria-labelledby={titleId} className="grid gap-2 rounded-md border p-3 text-sm sm:grid-cols-[1fr_auto] sm:items-center">
 			<div className="grid min-w-0 gap-1">
 				<p id={titleId} className="font-medium break-words">
-					{t('owed.line', { date: fmt.date(line.date), time: line.time, zone: timezone, service: line.service ?? '—' })}
+					{t('owed.line', { date: fmt.date(line.date), time: fmt.time(line.time), zone: timezone, service: line.service ?? '—' })}
 				</p>
 				<div className="flex flex-wrap items-center gap-x-3 gap-y-1">
 					<Badge variant={line.kind === 'deposit' ? 'warning' : 'secondary'}>{t(`owed.kinds.${line.kind}`)}</Badge>
@@ -97,11 +97,13 @@ function OwedLineItem({ line, timezone }: { line: OwedLine; timezone: string }) 
 					</span>
 				</div>
 				{line.dueAt ? (
-					<p className="text-muted-foreground">{t('owed.holdUntil', { date: fmt.date(line.dueAt.date), time: line.dueAt.time })}</p>
+					<p className="text-muted-foreground">
+						{t('owed.holdUntil', { date: fmt.date(line.dueAt.date), time: fmt.time(line.dueAt.time) })}
+					</p>
 				) : null}
 				{line.requestedAt ? (
 					<p className="text-muted-foreground">
-						{t('owed.requested', { date: fmt.date(line.requestedAt.date), time: line.requestedAt.time })}
+						{t('owed.requested', { date: fmt.date(line.requestedAt.date), time: fmt.time(line.requestedAt.time) })}
 					</p>
 				) : null}
 				{line.email ? null : (

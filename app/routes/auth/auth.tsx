@@ -6,6 +6,7 @@ import { Link } from '#app/components/link.tsx'
 import { googleSignInAvailable } from '#app/.server/auth/google.ts'
 import { appendLanguage, auth } from '#app/.server/auth/port.ts'
 import { getLocale } from '#app/.server/i18n.ts'
+import { newOrganizationZone } from '#app/.server/organizations/current.ts'
 import { clientMeta, getOptionalUser } from '#app/.server/auth/session.ts'
 import { isVerified } from '#app/.server/auth/verification.ts'
 import { languageAtSignIn } from '#app/.server/account/profile.ts'
@@ -18,6 +19,7 @@ import { GoogleButton } from '#app/components/shell/google-button.tsx'
 import { PasswordInput } from '#app/components/forms/password-input.tsx'
 import { SubmitButton } from '#app/components/forms/submit-button.tsx'
 import { Input } from '#app/components/ui/input.tsx'
+import { NewOrganizationZone } from '#app/components/forms/timezone-select.tsx'
 import { loginSchema, signUpSchema } from '#app/lib/schemas/auth.ts'
 import { pageMeta } from '#app/lib/meta.ts'
 import type { Route } from './+types/auth'
@@ -75,12 +77,21 @@ async function handleSignUp(request: Request, context: Route.ActionArgs['context
 	if (submission.status !== 'success') {
 		return data({ result: submission.reply({ hideFields: ['password', 'confirmPassword'] }), formError: undefined }, { status: 400 })
 	}
+	// The new organization's zone: the browser's, or the one picked without JavaScript; one outside the list creates nothing.
+	const zone = newOrganizationZone(formData.get('timezone'))
+	if (!zone.ok) {
+		return data(
+			{ result: submission.reply({ hideFields: ['password', 'confirmPassword'] }), formError: 'timezoneInvalid' },
+			{ status: 400 },
+		)
+	}
 	const { email, password, fullName } = submission.value
 	const outcome = await auth().signUp(request, {
 		email,
 		password,
 		fullName: fullName ?? '',
 		language: getLocale(context),
+		timezone: zone.zone,
 		...clientMeta(request, context),
 	})
 	if (!outcome.ok) {
@@ -203,6 +214,10 @@ function SignUpForm({ lastResult, formError }: { lastResult: FormResult | undefi
 			<Field label={t('fields.confirmPassword')} htmlFor={fields.confirmPassword.id}>
 				<PasswordInput {...getInputProps(fields.confirmPassword, { type: 'password' })} autoComplete="new-password" />
 			</Field>
+			<NewOrganizationZone
+				label={t('fields.timezone')}
+				error={formError === 'timezoneInvalid' ? t('errors.timezoneInvalid.description') : undefined}
+			/>
 			<SubmitButton intent="signup" label={t('signup.submit')} pendingLabel={t('signup.submitting')} className="w-full" />
 		</Form>
 	)

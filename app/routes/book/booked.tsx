@@ -6,7 +6,7 @@ import { getLocale } from '#app/.server/i18n.ts'
 import { cancelPublicBooking, getManagedBooking, isChangeable, refusedParam } from '#app/.server/booking/public/bookings.ts'
 import { bookedUrl, stepUrl } from '#app/.server/booking/public/choices.ts'
 import { organizationFor } from '#app/.server/booking/public/organization.ts'
-import { calendarOf, depositView, whenText } from '#app/.server/booking/public/mail.ts'
+import { calendarOf, depositView, visitorZone, whenText } from '#app/.server/booking/public/mail.ts'
 import { settleExpiredHold } from '#app/.server/booking/deposits.ts'
 import { getBookingDeposit } from '#app/.server/booking/public/deposit.ts'
 import { DepositNotice } from '#app/components/booking/deposit-notice.tsx'
@@ -43,7 +43,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 		deposit: deposit ? depositView(deposit, language, booking.timezone) : null,
 		organization: booking.organizationName,
 		bookAgain: `/book/${encodeURIComponent(booking.organizationSlug)}`,
-		when: whenText(booking, language),
+		// In the zone the visitor chose (and the business's, when it differs): docs/product.md, Public booking.
+		when: whenText(booking, language, visitorZone(booking.guestTimezone, booking.timezone)),
 		service: booking.serviceName,
 		durationMinutes: booking.durationMinutes,
 		provider: booking.providerName,

@@ -212,6 +212,10 @@ export type ManagedBooking = {
 	providerId: string | null
 	cancellableUntil: string
 	revision: number
+	/** The zone the visitor chose when booking (a name the database knows), else null: their pages and mails show times in it. */
+	guestTimezone: string | null
+	/** The language the visitor booked in, else null. */
+	guestLanguage: string | null
 }
 
 /** The booking of a manage token, or null when the token is malformed or names none. */
@@ -243,6 +247,8 @@ export async function getManagedBooking(token: string): Promise<ManagedBooking |
 		providerId: (row.provider_id as string | null) ?? null,
 		cancellableUntil: iso(row.cancellable_until),
 		revision: Number(row.revision ?? 0),
+		guestTimezone: (row.guest_timezone as string | null) ?? null,
+		guestLanguage: (row.guest_language as string | null) ?? null,
 	}
 }
 

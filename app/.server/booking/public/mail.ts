@@ -8,8 +8,8 @@
  * the subject on one line.
  */
 import type { AppointmentStatus } from '#app/lib/appointments.ts'
-import { isTimeZone } from '#app/lib/dates.ts'
-import { formatMoney } from '#app/lib/format.ts'
+import { dateTimeIn, isTimeZone } from '#app/lib/dates.ts'
+import { formatInstantRange, formatMoney, formatZonedInstant, zoneName } from '#app/lib/format.ts'
 import { oneLine } from '#app/lib/schemas/fields.ts'
 import { hasHandle, type PaymentHandles } from '#app/lib/schemas/payment-handles.ts'
 import { bookingIcs, googleCalendarUrl } from '../ics.ts'
@@ -38,13 +38,25 @@ export type MailedBooking = {
 	revision: number
 	organizationName: string
 	organizationSlug: string
+	/** The zone the visitor chose on the public page, if any (their mails and pages show their time in it). */
+	guestTimezone?: string | null
 }
 
-/** The booking's date and time range in its organization's timezone, in the given language. */
+/**
+ * The booking's day and time range as its visitor reads it (docs/product.md, Public booking): in
+ * `timeZone` (the zone they chose, `visitorZone`; the organization's by default), named in words,
+ * and when that is not the organization's zone, the business's time too, named: "Saturday,
+ * December 5, 2026, 7:00 AM–7:30 AM Pacific Time (Los Angeles) — 10:00 AM–10:30 AM at the
+ * business, Eastern Time (New York)". Services have no in-person or online kind, so both are shown
+ * whenever the zones differ. Times in the language's one format (formatInstant, app/lib/format.ts).
+ */
 export function whenText(b: Pick<MailedBooking, 'startsAt' | 'endsAt' | 'timezone'>, language: string, timeZone = b.timezone) {
-	const day = new Intl.DateTimeFormat(language, { dateStyle: 'full', timeZone }).format(new Date(b.startsAt))
-	const time = new Intl.DateTimeFormat(language, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone })
-	return `${day}, ${time.format(new Date(b.startsAt))}–${time.format(new Date(b.endsAt))} (${timeZone})`
+	const own = `${formatInstantRange(b.startsAt, b.endsAt, timeZone, language)} ${zoneName(timeZone, language)}`
+	if (timeZone === b.timezone) return own
+	const start = new Date(b.startsAt)
+	const sameDay = dateTimeIn(timeZone, start).date === dateTimeIn(b.timezone, start).date
+	const business = formatInstantRange(b.startsAt, b.endsAt, b.timezone, language, { date: sameDay ? 'none' : 'medium' })
+	return `${own} — ${tIn(language, 'book')('when.atBusiness', { time: business, zone: zoneName(b.timezone, language) })}`
 }
 
 /** The booking as a calendar event (its .ics and Google Calendar link), in the guest's language. */
@@ -68,8 +80,8 @@ export function manageLink(b: Pick<MailedBooking, 'id' | 'organizationSlug'>, to
 	return `${publicOrigin()}/book/${encodeURIComponent(b.organizationSlug)}/booked/${b.id}?token=${token}`
 }
 
-/** The booking's service, provider and time, one line each: what every mail of it says first. */
-function summaryLines(b: MailedBooking, language: string, timeZone = b.timezone) {
+/** The booking's service, provider and time (in the visitor's zone, `whenText`), one line each: what every mail of it says first. */
+function summaryLines(b: MailedBooking, language: string, timeZone = visitorZone(b.guestTimezone, b.timezone)) {
 	const t = tIn(language, 'book')
 	return [
 		`${t('summary.service')}: ${b.serviceName ?? ''}${b.durationMinutes ? ` (${t('minutes', { count: b.durationMinutes })})` : ''}`,
@@ -129,7 +141,7 @@ export type DepositView = {
 	status: VisitorDeposit['status']
 	amount: string
 	code: string
-	/** "Dec 1, 2026, 4:30 PM (America/New_York)": when the unpaid slot is released. */
+	/** "Dec 1, 2026, 4:30 PM Eastern Time (New York)": when the unpaid slot is released. */
 	deadline: string | null
 	/** The ways to pay, in a fixed order; none: "pay the organization directly". */
 	links: PayLink[]
@@ -140,9 +152,9 @@ export function visitorZone(guestTimezone: string | null | undefined, organizati
 	return guestTimezone && isTimeZone(guestTimezone) ? guestTimezone : organizationZone
 }
 
-/** An instant as a date and time in a zone and a language, the zone named: "Dec 1, 2026, 4:30 PM (UTC)". */
+/** An instant as a date and time in a zone and a language, the zone named in words: "Dec 1, 2026, 4:30 PM Eastern Time (New York)". */
 export function instantText(instant: string, language: string, timeZone: string) {
-	return `${new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(new Date(instant))} (${timeZone})`
+	return formatZonedInstant(instant, timeZone, language)
 }
 
 /** A deposit as the visitor reads it, in their language and zone (else the organization's). */
