@@ -129,7 +129,7 @@ test('the public booking steps have no serious or critical accessibility violati
 	await expect(visitor).toHaveURL(/provider=/)
 	expect.soft(await audit(visitor, visitor.url()), 'slot step with a provider').toEqual([])
 	// The last day offered: far enough ahead to be cancelled online.
-	const lastDay = visitor.getByRole('navigation', { name: 'Days with free times' }).getByRole('link').last()
+	const lastDay = visitor.getByRole('navigation', { name: 'Days with free times' }).getByRole('list').getByRole('link').last()
 	const lastDate = new URL((await lastDay.getAttribute('href'))!, visitor.url()).searchParams.get('date')!
 	await lastDay.click()
 	await expect(visitor).toHaveURL(new RegExp(`date=${lastDate}`))

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { choiceQuery, readChoices } from '#app/.server/booking/public/choices.ts'
 import { brandingOf } from '#app/.server/booking/public/organization.ts'
+import { dayHeading, guessedZones } from '#app/.server/booking/public/slots.ts'
 import { contactFormSchema } from '#app/lib/schemas/book.ts'
 import { displayZones } from '#app/lib/timezones.ts'
 
@@ -94,5 +95,25 @@ describe('branding', () => {
 	})
 	test('the display zones include the organization zone and the chosen one first', () => {
 		expect(displayZones('America/Regina', 'UTC').slice(0, 2)).toEqual(['America/Regina', 'UTC'])
+	})
+})
+
+describe('the slot step in the visitor language and region', () => {
+	test('the zones offered first follow Accept-Language: its regions by preference, else its language; junk offers none', () => {
+		expect(guessedZones('es-MX,es;q=0.9,en;q=0.5')).toEqual(['America/Mexico_City', 'Europe/Madrid', 'America/Bogota'])
+		expect(guessedZones('en;q=0.3, pt-BR')).toEqual(['America/Sao_Paulo'])
+		expect(guessedZones('en-US')).toContain('America/Los_Angeles')
+		expect(guessedZones('en-US').length).toBeLessThanOrEqual(8)
+		for (const junk of [null, '', '*', ';;;', 'xx-__proto__', 'constructor', 'es-MX;q=0', 'a'.repeat(10_000)]) {
+			expect(() => guessedZones(junk)).not.toThrow()
+			expect(guessedZones(junk).every((z) => typeof z === 'string')).toBe(true)
+		}
+		expect(guessedZones('es-MX;q=0')).toEqual([])
+		expect(guessedZones('xx-__proto__')).toEqual([])
+	})
+	test('the heading over the times names the day in words, capitalized, in each language', () => {
+		expect(dayHeading('2026-12-08', 'en')).toBe('Tuesday, December 8')
+		expect(dayHeading('2026-12-08', 'es')).toBe('Martes, 8 de diciembre')
+		expect(dayHeading('2026-12-08', 'pt-BR')).toBe('Terça-feira, 8 de dezembro')
 	})
 })

@@ -155,7 +155,7 @@ export default function ConfirmStep({ loaderData, actionData }: Route.ComponentP
 					className="h-11 bg-[var(--brand)] text-base text-white"
 				/>
 			</Form>
-			<WizardNav step="confirm" back={back} next={null} />
+			<WizardNav back={back} />
 		</>
 	)
 }

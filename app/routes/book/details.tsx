@@ -2,7 +2,8 @@ import { getFormProps, getInputProps, getTextareaProps, useForm, type Submission
 import { parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form, redirect } from 'react-router'
-import { getLocale } from '#app/.server/i18n.ts'
+import { getLocale, languageCookie } from '#app/.server/i18n.ts'
+import { secureCookies } from '#app/.server/security.ts'
 import {
 	bookedUrl,
 	bookingAtChoices,
@@ -12,11 +13,12 @@ import {
 	takeRefusedForm,
 } from '#app/.server/booking/public/choices.ts'
 import { chosenWhen, resolveWizard } from '#app/.server/booking/public/wizard.ts'
-import { RefusedNotice, STEP_HEADING, WizardNav, WizardProgress } from '#app/components/booking/book-wizard.tsx'
+import { DETAILS_FORM_ID, RefusedNotice, STEP_HEADING, WizardNav, WizardProgress } from '#app/components/booking/book-wizard.tsx'
 import { Field } from '#app/components/forms/field.tsx'
 import { SubmitButton } from '#app/components/forms/submit-button.tsx'
 import { Input } from '#app/components/ui/input.tsx'
 import { Textarea } from '#app/components/ui/textarea.tsx'
+import { isLanguage } from '#app/lib/i18n.ts'
 import { contactFormSchema } from '#app/lib/schemas/book.ts'
 import type { Route } from './+types/details'
 
@@ -32,7 +34,6 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 		contact: w.contact,
 		requirePhone: w.catalogue.settings.requirePhone,
 		back: stepUrl(w.org.slug, 'slot', w.choices),
-		next: w.contact ? stepUrl(w.org.slug, 'confirm', w.choices) : null,
 		// The errors and what was typed, when the form was refused a moment ago.
 		result: refused?.result ?? null,
 	}
@@ -42,6 +43,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 export async function action({ request, params, context }: Route.ActionArgs) {
 	const w = await resolveWizard({ request, context, slug: params.orgSlug }, 'details')
 	const formData = await request.formData()
+	// The language menu posted this form: the step again in that language, with what was typed.
+	const language = formData.get('switchLanguage')
+	if (typeof language === 'string') return switchLanguage(w.org.slug, stepUrl(w.org.slug, 'details', w.choices), formData, language)
 	const schema = contactFormSchema(w.catalogue.settings.requirePhone)
 	const submission = parseWithZod(formData, { schema })
 	const honeypot = Boolean(formData.get('website'))
@@ -56,12 +60,33 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 	return redirect(stepUrl(w.org.slug, 'confirm', w.choices), { headers })
 }
 
+const TYPED = ['name', 'email', 'phone', 'notes'] as const
+
+/**
+ * The language menu's post of the details form: sets the language (as /preferences does) and
+ * shows the step again with what was typed, unchecked and saved nowhere but the five-minute
+ * cookie of a refused form (in place when too long for it). An unknown language changes nothing.
+ */
+async function switchLanguage(slug: string, step: string, formData: FormData, language: string) {
+	const headers = new Headers()
+	if (isLanguage(language)) headers.append('set-cookie', await languageCookie.serialize(language, { secure: secureCookies() }))
+	const typed = Object.fromEntries(
+		TYPED.map((k) => [k, formData.get(k)]).filter((e): e is [string, string] => typeof e[1] === 'string' && e[1].length <= 5000),
+	)
+	const result: SubmissionResult<string[]> = { initialValue: typed }
+	const carried = await refusedFormHeaders(slug, result)
+	if (!carried) return data({ result }, { headers })
+	for (const cookie of carried.getSetCookie()) headers.append('set-cookie', cookie)
+	return redirect(step, { headers })
+}
+
 export default function DetailsStep({ loaderData, actionData }: Route.ComponentProps) {
 	const { t } = useTranslation('book')
-	const { chosen, contact, requirePhone, back, next } = loaderData
+	const { chosen, contact, requirePhone, back } = loaderData
 	const [form, fields] = useForm({
+		id: DETAILS_FORM_ID,
 		lastResult: actionData?.result ?? loaderData.result,
-		defaultValue: contact ? { ...contact, createAccount: contact.createAccount ? 'on' : undefined } : undefined,
+		defaultValue: contact ?? undefined,
 		// Validated on the server only: the same messages, and no schema library in the page's JavaScript.
 	})
 	const err = (errors: string[] | undefined) => (errors?.[0] ? t(`errors.${errors[0]}`) : undefined)
@@ -93,11 +118,6 @@ export default function DetailsStep({ loaderData, actionData }: Route.ComponentP
 				<Field label={t('details.notes')} htmlFor={fields.notes.id} error={err(fields.notes.errors)} errorId={fields.notes.errorId}>
 					<Textarea {...getTextareaProps(fields.notes)} rows={3} />
 				</Field>
-				{/* Shown while the page takes bookings, which is whenever this step is reached (decision 007). */}
-				<label className="flex items-center gap-2 text-sm">
-					<input type="checkbox" name={fields.createAccount.name} defaultChecked={contact?.createAccount ?? false} className="size-4" />
-					{t('details.createAccount')}
-				</label>
 				<div aria-hidden="true" className="absolute -left-[9999px] h-px w-px overflow-hidden">
 					<label>
 						{t('details.website')}
@@ -107,10 +127,10 @@ export default function DetailsStep({ loaderData, actionData }: Route.ComponentP
 				<SubmitButton
 					label={t('details.continue')}
 					pendingLabel={t('details.saving')}
-					className="justify-self-end bg-[var(--brand)] text-white"
+					className="h-11 justify-self-end bg-[var(--brand)] text-white"
 				/>
 			</Form>
-			<WizardNav step="details" back={back} next={next} />
+			<WizardNav back={back} />
 		</>
 	)
 }

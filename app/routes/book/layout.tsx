@@ -1,9 +1,9 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { data, isRouteErrorResponse, Outlet, redirect, useNavigation, useRouteError, useRouteLoaderData } from 'react-router'
+import { data, isRouteErrorResponse, Outlet, redirect, useMatches, useNavigation, useRouteError, useRouteLoaderData } from 'react-router'
 import { resolveOldSlug } from '#app/.server/organizations/settings.ts'
 import { organizationFor } from '#app/.server/booking/public/organization.ts'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
-import { LanguageSwitcher } from '#app/components/shell/language-switcher.tsx'
+import { BookLanguageSwitcher, DETAILS_FORM_ID, useVisitorZone, WIZARD_ROOT } from '#app/components/booking/book-wizard.tsx'
 import { MAIN_ID } from '#app/components/shell/skip-link.tsx'
 import { Spinner } from '#app/components/ui/spinner.tsx'
 import { pageMeta } from '#app/lib/meta.ts'
@@ -24,20 +24,29 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 		}
 		throw data({ orgNotFound: true }, { status: 404 })
 	}
-	return { org: found.org }
+	return { org: found.org, timezone: found.catalogue.settings.timezone }
 }
 
 /** The public booking pages: the organization's header and colours around every step. */
 export default function BookLayout({ loaderData }: Route.ComponentProps) {
-	const { org } = loaderData
+	const { org, timezone } = loaderData
 	const { t } = useTranslation('book')
 	const loading = useNavigation().state !== 'idle'
+	useVisitorZone(timezone)
+	// On the details step the language menu posts the form, so that what was typed stays.
+	const onDetails = useMatches().some((m) => m.id === 'routes/book/details')
 	return (
-		<div style={{ '--brand': org.branding.primary } as React.CSSProperties} className="min-h-svh bg-muted/30">
+		<div style={{ '--brand': org.branding.primary } as React.CSSProperties} className={`${WIZARD_ROOT} min-h-svh bg-muted/30`}>
+			{/*
+			 * Enter in a field of the details form presses the form's first submit button in the page's
+			 * order, which would be the language menu's (in the header, posting that form): this one,
+			 * before them, is Continue's stand-in.
+			 */}
+			{onDetails ? <button type="submit" form={DETAILS_FORM_ID} hidden tabIndex={-1} /> : null}
 			<header className="border-b bg-background">
 				<div className="mx-auto flex max-w-2xl items-center gap-3 px-4 py-4">
 					{org.branding.logoUrl ? (
-						<img src={org.branding.logoUrl} alt="" width={40} height={40} className="size-10 rounded-md object-contain" />
+						<img src={org.branding.logoUrl} alt="" width={100} height={40} className="h-10 w-auto max-w-40 rounded-md object-contain" />
 					) : (
 						<span
 							aria-hidden="true"
@@ -51,7 +60,7 @@ export default function BookLayout({ loaderData }: Route.ComponentProps) {
 						<p className="text-sm text-muted-foreground">{t('subtitle')}</p>
 					</div>
 					{loading ? <Spinner aria-label={t('loading')} className="size-5 text-[var(--brand)]" /> : null}
-					<LanguageSwitcher />
+					<BookLanguageSwitcher formId={onDetails ? DETAILS_FORM_ID : undefined} />
 				</div>
 			</header>
 			{/* One column no wider than the screen: a wider child (the row of days) scrolls inside it. */}

@@ -3,7 +3,7 @@ import { Link } from '#app/components/link.tsx'
 import { refusedParam } from '#app/.server/booking/public/bookings.ts'
 import { stepUrl } from '#app/.server/booking/public/choices.ts'
 import { resolveWizard } from '#app/.server/booking/public/wizard.ts'
-import { RefusedNotice, STEP_HEADING, WizardNav, WizardProgress } from '#app/components/booking/book-wizard.tsx'
+import { RefusedNotice, STEP_HEADING, WizardProgress } from '#app/components/booking/book-wizard.tsx'
 import { useFormat } from '#app/lib/use-format.ts'
 import { cn } from '#app/lib/utils.ts'
 import type { Route } from './+types/service'
@@ -20,7 +20,6 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 				stepUrl(w.org.slug, 'slot', { tz: choices.tz, reschedule: choices.reschedule, service: s.id }),
 			]),
 		),
-		next: w.service ? stepUrl(w.org.slug, 'slot', choices) : null,
 		refused: refusedParam(request),
 	}
 }
@@ -28,7 +27,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 export default function ServiceStep({ loaderData }: Route.ComponentProps) {
 	const fmt = useFormat()
 	const { t } = useTranslation('book')
-	const { services, selected, linkOf, next, refused } = loaderData
+	const { services, selected, linkOf, refused } = loaderData
 	return (
 		<>
 			<WizardProgress step="service" />
@@ -62,7 +61,6 @@ export default function ServiceStep({ loaderData }: Route.ComponentProps) {
 					))}
 				</ul>
 			)}
-			<WizardNav step="service" back={null} next={next} />
 		</>
 	)
 }

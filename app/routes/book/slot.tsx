@@ -1,5 +1,5 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { data, Form, redirect, useSubmit } from 'react-router'
+import { data, redirect } from 'react-router'
 import { Link } from '#app/components/link.tsx'
 import { getLocale } from '#app/.server/i18n.ts'
 import { getClientAddress } from '#app/.server/auth/session.ts'
@@ -7,8 +7,7 @@ import { allowPublic, refusedParam } from '#app/.server/booking/public/bookings.
 import { stepUrl } from '#app/.server/booking/public/choices.ts'
 import { resolveWizard } from '#app/.server/booking/public/wizard.ts'
 import { slotView } from '#app/.server/booking/public/slots.ts'
-import { RefusedNotice, STEP_HEADING, WizardNav, WizardProgress } from '#app/components/booking/book-wizard.tsx'
-import { displayZones } from '#app/lib/timezones.ts'
+import { DayStrip, RefusedNotice, STEP_HEADING, WizardNav, WizardProgress, type StripDay } from '#app/components/booking/book-wizard.tsx'
 import { cn } from '#app/lib/utils.ts'
 import type { Route } from './+types/slot'
 
@@ -16,7 +15,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 	if (!(await allowPublic('slot_lookup', getClientAddress(request, context)))) throw data({ rateLimited: true }, { status: 429 })
 	const w = await resolveWizard({ request, context, slug: params.orgSlug }, 'slot')
 	const url = new URL(request.url)
-	const view = slotView(w, getLocale(context))
+	const view = slotView(w, getLocale(context), request.headers.get('accept-language'))
 	// A day asked for in the address (a shared or old link) that has no free time is said, rather
 	// than listing another day's times under that address.
 	const asked = url.searchParams.get('date')
@@ -25,9 +24,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 	}
 	return {
 		view,
-		hidden: [...url.searchParams.entries()].filter(([k]) => k !== 'tz' && k !== 'refused' && k !== 'more'),
 		back: stepUrl(w.org.slug, 'service', w.choices),
-		next: w.slot ? stepUrl(w.org.slug, 'details', w.choices) : null,
 		refused: refusedParam(request),
 	}
 }
@@ -69,37 +66,56 @@ function Avatar({ name, url }: { name: string; url: string | null }) {
 	)
 }
 
-function DayPicker({ days }: { days: { date: string; label: string; current: boolean; link: string }[] }) {
+const SLOT =
+	'block min-h-11 rounded-md border bg-background px-3 py-2 text-center text-sm font-medium tabular-nums hover:border-[var(--brand)]'
+/** A text link sized as a phone's target (44 px high). */
+const TEXT_LINK = 'inline-flex min-h-11 items-center text-sm underline underline-offset-4'
+
+type Zone = { zone: string; label: string; org: boolean; current: boolean; link: string }
+
+/**
+ * The zone the times are in, in words, and the others as one-tap links (no select, no "Show"
+ * button): the organization's, the one shown and those of the visitor's languages first, the
+ * rest folded.
+ */
+function ZonePicker({ zones }: { zones: { label: string; likely: Zone[]; others: Zone[] } }) {
 	const { t } = useTranslation('book')
+	const item = (z: Zone) => (
+		<li key={z.zone}>
+			<Link
+				to={z.link}
+				preventScrollReset
+				aria-current={z.current ? 'true' : undefined}
+				className={cn(
+					'flex min-h-11 items-center rounded-md border bg-background px-3 text-sm hover:border-[var(--brand)]',
+					z.current && 'border-[var(--brand)] font-medium ring-1 ring-[var(--brand)]',
+				)}
+			>
+				{z.org ? t('slot.orgZone', { zone: z.label }) : z.label}
+			</Link>
+		</li>
+	)
 	return (
-		<nav aria-label={t('slot.days')}>
-			<ul className="flex gap-2 overflow-x-auto pb-1">
-				{days.map((d) => (
-					<li key={d.date}>
-						<Link
-							to={d.link}
-							aria-current={d.current ? 'date' : undefined}
-							className={cn(
-								'block rounded-md border bg-background px-3 py-2 text-sm whitespace-nowrap',
-								d.current && 'border-[var(--brand)] bg-[var(--brand)] text-white',
-							)}
-						>
-							{d.label}
-						</Link>
-					</li>
-				))}
-			</ul>
-		</nav>
+		<div className="grid gap-2 text-sm">
+			<p className="font-medium">{t('slot.timesIn', { zone: zones.label })}</p>
+			<nav aria-label={t('slot.timezone')} className="grid gap-2">
+				<ul className="flex flex-wrap gap-2">{zones.likely.map(item)}</ul>
+				{zones.others.length > 0 ? (
+					<details>
+						<summary className="inline-flex min-h-11 cursor-pointer items-center underline underline-offset-4">
+							{t('slot.otherZones')}
+						</summary>
+						<ul className="mt-2 flex flex-wrap gap-2">{zones.others.map(item)}</ul>
+					</details>
+				) : null}
+			</nav>
+		</div>
 	)
 }
 
-const SLOT = 'block rounded-md border bg-background px-3 py-2 text-center text-sm font-medium tabular-nums hover:border-[var(--brand)]'
-
 export default function SlotStep({ loaderData }: Route.ComponentProps) {
 	const { t } = useTranslation('book')
-	const { view, hidden, back, next, refused } = loaderData
-	const zones = displayZones(view.orgTz, view.tz)
-	const submit = useSubmit()
+	const { view, back, refused } = loaderData
 	return (
 		<>
 			<WizardProgress step="slot" />
@@ -111,33 +127,16 @@ export default function SlotStep({ loaderData }: Route.ComponentProps) {
 						key={m}
 						to={view.tabs[m]}
 						aria-current={view.mode === m ? 'page' : undefined}
-						className={cn('rounded px-3 py-2 text-center text-sm font-medium', view.mode === m && 'bg-[var(--brand)] text-white')}
+						className={cn(
+							'flex min-h-11 items-center justify-center rounded px-3 text-center text-sm font-medium',
+							view.mode === m && 'bg-[var(--brand)] text-white',
+						)}
 					>
 						{t(`slot.by.${m}`)}
 					</Link>
 				))}
 			</nav>
-			<Form method="get" className="flex flex-wrap items-end gap-2 text-sm" onChange={(e) => submit(e.currentTarget)}>
-				{hidden.map(([k, v]) => (
-					<input key={k} type="hidden" name={k} value={v} />
-				))}
-				<div className="grid gap-1">
-					<label htmlFor="book-tz">{t('slot.timezone')}</label>
-					<select id="book-tz" name="tz" defaultValue={view.tz} className="h-9 rounded-md border bg-background px-2">
-						{zones.map((z) => (
-							<option key={z} value={z}>
-								{z === view.orgTz ? t('slot.orgZone', { zone: z }) : z}
-							</option>
-						))}
-					</select>
-				</div>
-				<noscript>
-					<button type="submit" className="h-9 rounded-md border bg-background px-3">
-						{t('slot.showZone')}
-					</button>
-				</noscript>
-			</Form>
-			<p className="text-sm text-muted-foreground">{t('slot.timesIn', { zone: view.tz })}</p>
+			<ZonePicker zones={view.zones} />
 
 			{'providers' in view && view.providers ? (
 				view.providers.length === 0 ? (
@@ -160,11 +159,11 @@ export default function SlotStep({ loaderData }: Route.ComponentProps) {
 							<Avatar name={view.chosen.name} url={view.chosen.avatarUrl} />
 							<span className="font-medium">{view.chosen.name}</span>
 						</span>
-						<Link to={view.chosen.change} className="text-sm underline underline-offset-4">
+						<Link to={view.chosen.change} className={TEXT_LINK}>
 							{t('slot.changeProvider')}
 						</Link>
 					</div>
-					<SlotList days={view.days} slots={view.slots} more={view.more} />
+					<SlotList strip={view.strip} slots={view.slots} more={view.more} />
 				</>
 			) : null}
 
@@ -172,7 +171,7 @@ export default function SlotStep({ loaderData }: Route.ComponentProps) {
 				view.noProviders ? (
 					<p className="rounded-md border bg-background p-6 text-center text-muted-foreground">{t('slot.noProviders')}</p>
 				) : (
-					<SlotList days={view.days} slots={view.times} more={view.more} />
+					<SlotList strip={view.strip} slots={view.times} more={view.more} />
 				)
 			) : null}
 
@@ -180,7 +179,7 @@ export default function SlotStep({ loaderData }: Route.ComponentProps) {
 				<>
 					<div className="flex items-center justify-between gap-3 rounded-lg border bg-background p-3">
 						<span className="font-medium">{view.chosenTime.label}</span>
-						<Link to={view.chosenTime.change} className="text-sm underline underline-offset-4">
+						<Link to={view.chosenTime.change} className={TEXT_LINK}>
 							{t('slot.changeTime')}
 						</Link>
 					</div>
@@ -189,6 +188,17 @@ export default function SlotStep({ loaderData }: Route.ComponentProps) {
 						<p className="rounded-md border bg-background p-6 text-center text-muted-foreground">{t('slot.noSlots')}</p>
 					) : (
 						<ul className="grid gap-3">
+							{view.firstAvailable ? (
+								<li>
+									<Link
+										to={view.firstAvailable}
+										className="grid gap-1 rounded-lg border-2 border-[var(--brand)] bg-background p-4 hover:bg-accent"
+									>
+										<span className="font-medium">{t('slot.firstAvailable')}</span>
+										<span className="text-sm text-muted-foreground">{t('slot.firstAvailableHint')}</span>
+									</Link>
+								</li>
+							) : null}
 							{view.free.map((p) => (
 								<li key={p.id}>
 									<PersonCard p={p} />
@@ -198,25 +208,27 @@ export default function SlotStep({ loaderData }: Route.ComponentProps) {
 					)}
 				</>
 			) : null}
-			<WizardNav step="slot" back={back} next={next} />
+			<WizardNav back={back} />
 		</>
 	)
 }
 
 function SlotList({
-	days,
+	strip,
 	slots,
 	more,
 }: {
-	days: { date: string; label: string; current: boolean; link: string }[]
+	strip: { days: StripDay[]; previous: string | null; next: string | null; heading: string | null }
 	slots: { start: string; label: string; day?: string; link: string; count?: number; selected?: boolean }[]
 	more: string | null
 }) {
 	const { t } = useTranslation('book')
-	if (days.length === 0) return <p className="rounded-md border bg-background p-6 text-center text-muted-foreground">{t('slot.noSlots')}</p>
+	if (strip.days.length === 0)
+		return <p className="rounded-md border bg-background p-6 text-center text-muted-foreground">{t('slot.noSlots')}</p>
 	return (
 		<>
-			<DayPicker days={days} />
+			<DayStrip days={strip.days} previous={strip.previous} next={strip.next} />
+			{strip.heading ? <h2 className="font-medium">{strip.heading}</h2> : null}
 			<ul className="grid grid-cols-3 gap-2 sm:grid-cols-4" aria-label={t('slot.times')}>
 				{slots.map((s) => (
 					<li key={s.start}>
@@ -236,7 +248,7 @@ function SlotList({
 				))}
 			</ul>
 			{more ? (
-				<Link to={more} className="justify-self-start text-sm underline underline-offset-4">
+				<Link to={more} className={cn(TEXT_LINK, 'justify-self-start')}>
 					{t('slot.more')}
 				</Link>
 			) : null}
