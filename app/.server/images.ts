@@ -2,7 +2,9 @@
  * Uploaded pictures (avatars and organization logos; docs/product.md, Settings). The server
  * trusts neither the file name nor the declared type: it reads the first bytes (JPEG, PNG or
  * GIF only, so an SVG or a renamed text file is refused), caps the size at 5 MB, then decodes
- * and re-encodes the picture with sharp to a square of at most 256 px. Re-encoding drops every
+ * and re-encodes the picture with sharp: an avatar to a square of at most 256 px (cropped to its
+ * centre), a logo fitted whole inside a LOGO_BOX, keeping its aspect ratio (a 300×120 wordmark
+ * stays 300×120, never cropped to "tudio·"). Re-encoding drops every
  * piece of metadata (EXIF, GPS location, comments); the EXIF orientation is applied first.
  *
  * Decoding is the expensive part: a 300 KB PNG can declare 6300×6300 16-bit pixels (docs/security.md,
@@ -26,6 +28,10 @@ import { storage, type Bucket } from './storage/index.ts'
 
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024
 export const IMAGE_SIDE = 256
+/** The box a logo is fitted inside, its aspect ratio kept; never enlarged. */
+export const LOGO_BOX = { width: 512, height: 256 } as const
+/** How a picture is shaped: `square` (the avatar: cropped to a centred square) or `box` (the logo: whole, inside LOGO_BOX). */
+export type ImageShape = 'square' | 'box'
 /** The most pixels a picture (its first frame) may have: 4096×4096, far more than a 256 px avatar needs. */
 export const MAX_IMAGE_PIXELS = 4096 * 4096
 /** The most its decoded samples may take (width × height × channels × bytes per sample): an 8-bit RGBA 4096×4096. */
@@ -101,13 +107,13 @@ export function imageDecodes() {
 
 /**
  * The picture, checked and re-encoded: a photo (JPEG) stays JPEG, PNG and GIF (its first frame)
- * become PNG, keeping transparency. Refusals (`ImageRefusal`) come before any pixel is decoded,
+ * become PNG, keeping transparency; `shape` says square (cropped) or box (whole, LOGO_BOX). Refusals (`ImageRefusal`) come before any pixel is decoded,
  * except `invalid_type` for a file whose pixels turn out broken. `waitMs`: how long to wait for
  * a decode slot (DECODE_WAIT_MS; tests shorten it).
  */
 export async function processImage(
 	file: Blob | Uint8Array,
-	{ waitMs = DECODE_WAIT_MS }: { waitMs?: number } = {},
+	{ waitMs = DECODE_WAIT_MS, shape = 'square' }: { waitMs?: number; shape?: ImageShape } = {},
 ): Promise<{ ok: true; image: ProcessedImage } | { ok: false; code: ImageRefusal }> {
 	const size = file instanceof Uint8Array ? file.byteLength : file.size
 	if (size > MAX_IMAGE_BYTES) return { ok: false, code: 'too_large' }
@@ -131,10 +137,13 @@ export async function processImage(
 		// One pipeline: the first frame only, read in order, oriented and shrunk while decoding;
 		// sharp's own pixel limit is a second guard behind the header check.
 		const side = Math.min(width, height, IMAGE_SIDE)
-		const square = sharp(input, { limitInputPixels: MAX_IMAGE_PIXELS, sequentialRead: true, pages: 1 })
+		const pipeline = sharp(input, { limitInputPixels: MAX_IMAGE_PIXELS, sequentialRead: true, pages: 1 })
 			.timeout({ seconds: DECODE_TIMEOUT_SECONDS })
 			.rotate()
-			.resize(side, side, { fit: 'cover', position: 'centre' })
+		const square =
+			shape === 'box'
+				? pipeline.resize(LOGO_BOX.width, LOGO_BOX.height, { fit: 'inside', withoutEnlargement: true })
+				: pipeline.resize(side, side, { fit: 'cover', position: 'centre' })
 		const bytes =
 			kind === 'jpeg' ? await square.jpeg({ quality: 85, mozjpeg: true }).toBuffer() : await square.png({ compressionLevel: 9 }).toBuffer()
 		const ext = kind === 'jpeg' ? 'jpg' : 'png'
@@ -213,7 +222,8 @@ export async function replacePicture(
 	target: PictureTarget,
 ): Promise<{ ok: true; url: string } | { ok: false; code: PictureRefusal }> {
 	if (!(await allowEvent('picture-upload', userId))) return { ok: false, code: 'too_many_uploads' }
-	const result = await processImage(file)
+	// The logo keeps its aspect ratio (fitted in LOGO_BOX); the avatar is a square.
+	const result = await processImage(file, { shape: target.name === 'logo' ? 'box' : 'square' })
 	if (!result.ok) return result
 	const { image } = result
 	const key = `${target.folder}/${target.name}.${image.ext}`

@@ -68,7 +68,9 @@ test('an owner activates a paid module: balance, ledger and sidebar change; deac
 	await reports.getByRole('button', { name: /^Activate .* — Appointment Booking$/ }).click()
 	await expect(page.getByText('Module Activated').first()).toBeVisible()
 	await expect(reports.getByText('Activated', { exact: true })).toBeVisible()
-	await expect(sidebar.getByRole('link', { name: 'Appointment Booking' })).toHaveAttribute('href', `/app/settings/modules/${BOOKING}`)
+	// Its screens are under Booking: no second link to it under Active modules (one link per destination).
+	await expect(sidebar.getByRole('link', { name: 'Who owes me' })).toBeVisible()
+	await expect(sidebar.getByRole('link', { name: 'Appointment Booking' })).toHaveCount(0)
 	expect(await gears(orgId)).toEqual({
 		remaining: 14000,
 		ledger: [{ delta: -1000, reason: 'module_activation', module_id: BOOKING }],

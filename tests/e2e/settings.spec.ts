@@ -935,3 +935,66 @@ test('a form left open in one tab saves into its own organization after another 
 	await expect(page).toHaveURL(/\/app\/clients$/)
 	await expect(page.getByTestId('current-organization')).toHaveText('Second Studio')
 })
+
+test('one picture picker for avatar and logo, in the app’s language: a 300×120 logo stays 300:120, stored and shown; initials agree @nojs', async ({
+	page,
+	javaScriptEnabled,
+}) => {
+	const { orgId } = await signedIn(page, 'Ana Beatriz Souza')
+	await page
+		.context()
+		.addCookies([{ name: 'lng', value: Buffer.from(JSON.stringify('pt-BR')).toString('base64'), url: test.info().project.use.baseURL! }])
+	await page.setViewportSize({ width: 390, height: 844 })
+	// The profile's initials are the sidebar's (the phone menu holds the sidebar).
+	await page.goto('/app/settings')
+	const profileInitials = await page
+		.getByRole('main')
+		.locator('span[aria-hidden="true"]', { hasText: /^[A-Z?]{1,2}$/ })
+		.first()
+		.textContent()
+	const sidebarInitials = await page
+		.locator('#app-sidebar span[aria-hidden="true"]', { hasText: /^[A-Z?]{1,2}$/ })
+		.first()
+		.textContent()
+	expect(profileInitials).toBe('AB')
+	expect(sidebarInitials).toBe(profileInitials)
+	// The avatar's picker: a button in Portuguese, never the browser's "Choose file"; the input itself is hidden.
+	const avatarInput = page.getByLabel('Escolha uma imagem')
+	await expect(avatarInput).toHaveAttribute('type', 'file')
+	await expect(page.getByText('Escolha uma imagem', { exact: true })).toBeVisible()
+	expect(await avatarInput.evaluate((el) => el.getBoundingClientRect().width)).toBeLessThanOrEqual(1)
+	const avatarPicker = await avatarInput.evaluate((el) => el.closest('label')!.className)
+
+	await page.goto('/app/settings/organization')
+	const logoInput = page.getByLabel('Escolha um logotipo')
+	await expect(page.getByText('Escolha um logotipo', { exact: true })).toBeVisible()
+	expect(await logoInput.evaluate((el) => el.getBoundingClientRect().width)).toBeLessThanOrEqual(1)
+	// Avatar and logo: the same component (the same markup around the same kind of input).
+	expect(await logoInput.evaluate((el) => el.closest('label')!.className)).toBe(avatarPicker)
+	const logo = await sharp({ create: { width: 300, height: 120, channels: 4, background: { r: 0, g: 80, b: 160, alpha: 1 } } })
+		.png()
+		.toBuffer()
+	await logoInput.setInputFiles({ name: 'wordmark.png', mimeType: 'image/png', buffer: logo })
+	if (javaScriptEnabled) {
+		// With JavaScript the chosen file is the preview before it is saved.
+		await expect(page.getByRole('img', { name: 'Prévia de wordmark.png (ainda não salva)' })).toBeVisible()
+		await expect(page.getByText('Escolhida: wordmark.png. Envie-a para salvá-la.')).toBeVisible()
+	} else {
+		await expect(page.getByText('Uma imagem foi escolhida: envie-a para salvá-la.')).toBeVisible()
+	}
+	await page.getByRole('button', { name: 'Enviar logotipo' }).click()
+	await expect(page.getByText('Logotipo atualizado')).toBeVisible()
+	// Stored whole: 300×120, not a 120×120 crop.
+	const stored = readFileSync(path.resolve(process.env.E2E_DATA_DIR!, 'storage', 'logos', orgId, 'logo.png'))
+	const meta = await sharp(stored).metadata()
+	expect([meta.width, meta.height]).toEqual([300, 120])
+	// Shown whole: the drawn picture inside its box keeps 300:120 (object-contain).
+	const shown = page.getByTestId('org-logo')
+	await expect(shown).toHaveAttribute('src', /\/storage\/logos\//)
+	const drawn = await shown.evaluate(async (img: HTMLImageElement) => {
+		await img.decode()
+		return { fit: getComputedStyle(img).objectFit, ratio: img.naturalWidth / img.naturalHeight }
+	})
+	// The whole picture drawn inside its box (never cropped to fill it), at the picture's own ratio.
+	expect(drawn).toEqual({ fit: 'contain', ratio: 2.5 })
+})

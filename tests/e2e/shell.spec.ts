@@ -513,3 +513,28 @@ test('every page has the skip link’s target, the public ones too @nojs', async
 		await expect(page.locator('main#main-content'), path).toHaveCount(1)
 	}
 })
+
+test('one sidebar link per destination: with Appointment Booking active, Booking is its link and no second one is listed @nojs', async ({
+	page,
+}) => {
+	const account = newAccount('Module Links')
+	await signUpByRequest(page.request, account)
+	await withDatabase((db) =>
+		db.query(
+			`insert into public.organization_modules (organization_id, module_id)
+			 select m.organization_id, 'b0000000-0000-4000-8000-000000000003' from public.organization_members m
+			 join auth.users u on u.id = m.user_id where u.email = $1`,
+			[account.email],
+		),
+	)
+	await page.goto('/app/dashboard')
+	const nav = page.getByRole('navigation', { name: 'Main navigation' })
+	await expect(nav.getByRole('link', { name: 'Who owes me' })).toBeVisible()
+	const hrefs = await nav.getByRole('link').evaluateAll((links) => links.map((a) => a.getAttribute('href')))
+	expect(hrefs.filter((h) => h?.startsWith('/app/booking'))).toEqual(['/app/booking'])
+	expect(hrefs.filter((h) => h?.includes('/modules/'))).toEqual([])
+	await expect(nav.getByRole('link', { name: 'Appointment Booking' })).toHaveCount(0)
+	// Nor an "Active modules" heading over nothing, or saying there are none.
+	await expect(nav.getByRole('heading', { name: 'Active modules' })).toHaveCount(0)
+	await expect(nav.getByText('No active modules yet')).toHaveCount(0)
+})

@@ -1,6 +1,6 @@
 import sharp from 'sharp'
 import { describe, expect, test } from 'vitest'
-import { MAX_IMAGE_BYTES, processImage, sniffImage } from '#app/.server/images.ts'
+import { LOGO_BOX, MAX_IMAGE_BYTES, processImage, sniffImage } from '#app/.server/images.ts'
 
 /** A photo with EXIF (camera, GPS position) as a camera writes it. */
 async function photoWithExif(width: number, height: number, format: 'jpeg' | 'png') {
@@ -29,6 +29,21 @@ describe('processImage', () => {
 		if (!result.ok) throw new Error(result.code)
 		const meta = await sharp(result.image.bytes).metadata()
 		expect([meta.format, meta.width, meta.height, meta.exif]).toEqual(['png', 90, 90, undefined])
+	})
+
+	test('a logo keeps its aspect ratio: a 300×120 wordmark stays 300×120, a wide one shrinks to fit the box, never cropped', async () => {
+		const wordmark = await processImage(new Uint8Array(await photoWithExif(300, 120, 'png')), { shape: 'box' })
+		if (!wordmark.ok) throw new Error(wordmark.code)
+		const small = await sharp(wordmark.image.bytes).metadata()
+		expect([small.format, small.width, small.height, small.exif]).toEqual(['png', 300, 120, undefined])
+		const banner = await processImage(new Uint8Array(await photoWithExif(2000, 400, 'jpeg')), { shape: 'box' })
+		if (!banner.ok) throw new Error(banner.code)
+		const wide = await sharp(banner.image.bytes).metadata()
+		expect([wide.format, wide.width, wide.height]).toEqual(['jpeg', LOGO_BOX.width, 102])
+		const tall = await processImage(new Uint8Array(await photoWithExif(100, 1000, 'png')), { shape: 'box' })
+		if (!tall.ok) throw new Error(tall.code)
+		const narrow = await sharp(tall.image.bytes).metadata()
+		expect([narrow.width, narrow.height]).toEqual([26, LOGO_BOX.height])
 	})
 
 	test('the version changes with the picture', async () => {

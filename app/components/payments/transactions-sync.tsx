@@ -1,3 +1,4 @@
+import type { MailboxSetup } from '#app/.server/payments/email-sync/setup.ts'
 import { InfoIcon, RefreshCwIcon, UploadIcon } from '#app/components/icons.tsx'
 import { useEffect, useState } from 'react'
 import { useTranslation } from '#app/lib/use-translation.ts'
@@ -21,6 +22,16 @@ export type SyncView = {
 	errorMessage: string | null
 	lastSynced: { date: string; time: string } | null
 	timezone: string
+	/** The next step towards an email sync, or the connected mailbox (null in the edit mode, which shows no status). */
+	setup: MailboxSetup | null
+}
+
+/** Where each step is taken: the marketplace, the upgrade's dialog on the module page, the module's mailbox card. */
+function stepLink(setup: Exclude<MailboxSetup, { step: 'connected' }>) {
+	const modulePage = `/app/modules/${P2P_MODULE_ID}`
+	if (setup.step === 'activate') return '/app/module-marketplace'
+	if (setup.step === 'upgrade') return setup.upgradeId ? `${modulePage}?upgrade=${setup.upgradeId}` : modulePage
+	return `${modulePage}#integrations`
 }
 
 export function SyncButton() {
@@ -61,8 +72,13 @@ export function ImportLink() {
 export function SyncStatus({ sync }: { sync: SyncView }) {
 	const fmt = useFormat()
 	const { t } = useTranslation('transactions')
+	const { setup } = sync
+	// "No source" said before a mailbox was connected is out of date once one is: the mailbox's state says more.
+	const outdated = sync.errorMessage === SYNC_NO_SOURCE && setup?.step === 'connected'
+	const status = outdated ? 'idle' : sync.status
 	const known = sync.errorMessage === SYNC_NO_SOURCE || sync.errorMessage === SYNC_UNAVAILABLE
 	const outcome = sync.errorMessage === SYNC_UNAVAILABLE ? 'unavailable' : 'noSource'
+	const nextStep = setup && setup.step !== 'connected' ? setup : null
 	// A failed email sync stores its failure's code: said in the user's language, with what to do.
 	const failure = (SYNC_FAILURES as readonly (string | null)[]).includes(sync.errorMessage) ? sync.errorMessage : null
 	return (
@@ -71,9 +87,17 @@ export function SyncStatus({ sync }: { sync: SyncView }) {
 				<div className="flex gap-1.5">
 					<dt className="text-muted-foreground">{t('sync.statusLabel')}</dt>
 					<dd className="font-medium" data-testid="sync-status">
-						{sync.status === 'error' && known ? t(`sync.outcome.${outcome}.status`) : t(`sync.status.${sync.status}`)}
+						{status === 'error' && known ? t(`sync.outcome.${outcome}.status`) : t(`sync.status.${status}`)}
 					</dd>
 				</div>
+				{setup?.step === 'connected' ? (
+					<div className="flex gap-1.5">
+						<dt className="text-muted-foreground">{t('sync.mailboxLabel')}</dt>
+						<dd className="font-medium" data-testid="sync-mailbox">
+							{t(`sync.mailbox.${setup.mailbox.status === 'error' ? 'error' : 'connected'}`, { account: setup.mailbox.account ?? '' })}
+						</dd>
+					</div>
+				) : null}
 				<div className="flex gap-1.5">
 					<dt className="text-muted-foreground">{t('sync.lastSyncLabel')}</dt>
 					<dd className="font-medium">
@@ -83,16 +107,26 @@ export function SyncStatus({ sync }: { sync: SyncView }) {
 					</dd>
 				</div>
 			</dl>
-			{sync.status === 'error' ? (
+			{status === 'error' ? (
 				<Alert>
 					<InfoIcon />
 					<AlertTitle>{known ? t(`sync.outcome.${outcome}.title`) : t('sync.failed')}</AlertTitle>
 					<AlertDescription>
 						<p>{known ? t(`sync.outcome.${outcome}.description`) : failure ? t(`sync.failure.${failure}`) : sync.errorMessage}</p>
+						{/* The one step still to take, never one already done (docs/product.md, Transactions). */}
+						{outcome === 'noSource' && known && nextStep ? (
+							<p data-testid="sync-next-step">{t(`sync.setup.${nextStep.step}.text`)}</p>
+						) : null}
 						<p className="flex flex-wrap gap-x-4">
-							<Link to={`/app/modules/${P2P_MODULE_ID}#email-sync`} className="text-primary underline-offset-4 hover:underline">
-								{t('sync.connectLink')}
-							</Link>
+							{outcome === 'noSource' && known && nextStep ? (
+								<Link to={stepLink(nextStep)} className="font-medium text-primary underline-offset-4 hover:underline">
+									{t(`sync.setup.${nextStep.step}.link`)}
+								</Link>
+							) : (
+								<Link to={`/app/modules/${P2P_MODULE_ID}#email-sync`} className="text-primary underline-offset-4 hover:underline">
+									{t('sync.connectLink')}
+								</Link>
+							)}
 							<Link to="/app/transactions/import" className="text-primary underline-offset-4 hover:underline">
 								{t('imports:links.import')}
 							</Link>

@@ -4,8 +4,8 @@ import { useState } from 'react'
 import type { OrganizationSettings } from '#app/.server/organizations/settings.ts'
 import { AppForm } from '#app/components/forms/app-form.tsx'
 import { Field } from '#app/components/forms/field.tsx'
+import { PicturePicker } from '#app/components/forms/picture-picker.tsx'
 import { SubmitButton } from '#app/components/forms/submit-button.tsx'
-import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { Input } from '#app/components/ui/input.tsx'
 import { brandContrastWarnings, brandingSchema, contrastRatio } from '#app/lib/schemas/settings.ts'
@@ -81,37 +81,20 @@ export function BrandingCard({
 				<CardDescription>{t('branding.description')}</CardDescription>
 			</CardHeader>
 			<CardContent className="grid gap-6">
-				<div className="flex flex-wrap items-center gap-4">
-					{settings.logoUrl ? (
-						<img
-							src={settings.logoUrl}
-							alt={t('branding.logoAlt')}
-							width={64}
-							height={64}
-							className="size-16 rounded-md border object-contain"
-							data-testid="org-logo"
-						/>
-					) : null}
-					<div className="grid gap-2">
-						<AppForm method="post" encType="multipart/form-data" className="flex flex-wrap items-center gap-2">
-							<input type="hidden" name="intent" value="logo-upload" />
-							<label className="sr-only" htmlFor="logo-file">
-								{t('branding.logoChoose')}
-							</label>
-							<input id="logo-file" name="logo" type="file" accept="image/jpeg,image/png,image/gif" required className="max-w-56 text-sm" />
-							<SubmitButton intent="logo-upload" label={t('branding.logoUpload')} pendingLabel={t('avatar.uploading')} />
-						</AppForm>
-						<p className="text-xs text-muted-foreground">{t('avatar.hint')}</p>
-						{settings.logoUrl ? (
-							<AppForm method="post">
-								<input type="hidden" name="intent" value="logo-remove" />
-								<Button type="submit" variant="outline" size="sm">
-									{t('branding.logoRemove')}
-								</Button>
-							</AppForm>
-						) : null}
-					</div>
-				</div>
+				<PicturePicker
+					name="logo"
+					uploadIntent="logo-upload"
+					removeIntent="logo-remove"
+					current={settings.logoUrl}
+					shape="box"
+					testId="org-logo"
+					labels={{
+						alt: t('branding.logoAlt'),
+						choose: t('branding.logoChoose'),
+						save: t('branding.logoUpload'),
+						remove: t('branding.logoRemove'),
+					}}
+				/>
 				<AppForm method="post" {...getFormProps(form)} noValidate className="grid gap-4">
 					<input type="hidden" name="intent" value="branding" />
 					<div className="grid gap-4 sm:grid-cols-2">

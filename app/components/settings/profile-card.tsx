@@ -3,11 +3,12 @@ import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import type { Profile } from '#app/.server/account/profile.ts'
 import { AppForm } from '#app/components/forms/app-form.tsx'
 import { Field } from '#app/components/forms/field.tsx'
+import { PicturePicker } from '#app/components/forms/picture-picker.tsx'
 import { SubmitButton } from '#app/components/forms/submit-button.tsx'
-import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { Input } from '#app/components/ui/input.tsx'
 import { languageNames, supportedLanguages } from '#app/lib/i18n.ts'
+import { initials } from '#app/lib/initials.ts'
 import { profileSchema } from '#app/lib/schemas/settings.ts'
 import { useFormat } from '#app/lib/use-format.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
@@ -38,7 +39,6 @@ export function ProfileCard({ profile, lastResult }: { profile: Profile; lastRes
 		const key = firstError(errors)
 		return key ? t(`errors.${key}`) : undefined
 	}
-	const initials = (profile.fullName || profile.email).slice(0, 1).toUpperCase()
 	return (
 		<Card>
 			<CardHeader>
@@ -48,51 +48,16 @@ export function ProfileCard({ profile, lastResult }: { profile: Profile; lastRes
 				<CardDescription>{t('profile.description')}</CardDescription>
 			</CardHeader>
 			<CardContent className="grid gap-6">
-				<div className="flex flex-wrap items-center gap-4">
-					{profile.avatarUrl ? (
-						<img
-							src={profile.avatarUrl}
-							alt={t('avatar.alt')}
-							width={64}
-							height={64}
-							className="size-16 rounded-full object-cover"
-							data-testid="settings-avatar"
-						/>
-					) : (
-						<span aria-hidden="true" className="flex size-16 items-center justify-center rounded-full bg-muted text-xl font-semibold">
-							{initials}
-						</span>
-					)}
-					<div className="grid gap-2">
-						<AppForm method="post" encType="multipart/form-data" className="flex flex-wrap items-center gap-2">
-							<input type="hidden" name="intent" value="avatar-upload" />
-							<label className="sr-only" htmlFor="avatar-file">
-								{t('avatar.choose')}
-							</label>
-							<input
-								id="avatar-file"
-								name="avatar"
-								type="file"
-								accept="image/jpeg,image/png,image/gif"
-								required
-								className="max-w-56 text-sm"
-								aria-describedby="avatar-hint"
-							/>
-							<SubmitButton intent="avatar-upload" label={t('avatar.upload')} pendingLabel={t('avatar.uploading')} />
-						</AppForm>
-						<p id="avatar-hint" className="text-xs text-muted-foreground">
-							{t('avatar.hint')}
-						</p>
-						{profile.avatarUrl ? (
-							<AppForm method="post">
-								<input type="hidden" name="intent" value="avatar-remove" />
-								<Button type="submit" variant="outline" size="sm">
-									{t('avatar.remove')}
-								</Button>
-							</AppForm>
-						) : null}
-					</div>
-				</div>
+				<PicturePicker
+					name="avatar"
+					uploadIntent="avatar-upload"
+					removeIntent="avatar-remove"
+					current={profile.avatarUrl}
+					shape="round"
+					fallback={initials(profile.fullName, profile.email)}
+					testId="settings-avatar"
+					labels={{ alt: t('avatar.alt'), choose: t('avatar.choose'), save: t('avatar.upload'), remove: t('avatar.remove') }}
+				/>
 				<AppForm method="post" {...getFormProps(form)} noValidate className="grid gap-4">
 					<input type="hidden" name="intent" value="profile" />
 					<Field

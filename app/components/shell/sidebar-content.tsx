@@ -21,7 +21,8 @@ import type { ActiveModule } from '#app/.server/marketplace/modules.ts'
 import { AppForm } from '#app/components/forms/app-form.tsx'
 import { ModuleIcon } from '#app/components/marketplace/module-icon.tsx'
 import type { Membership } from '#app/.server/organizations/current.ts'
-import { MODULES } from '#app/lib/modules.ts'
+import { initials } from '#app/lib/initials.ts'
+import { MODULES, registryModule } from '#app/lib/modules.ts'
 import { cn } from '#app/lib/utils.ts'
 
 export type SidebarProps = {
@@ -49,6 +50,20 @@ const items: Array<{ to: string; key: string; icon: IconComponent; module?: stri
 ]
 
 /**
+ * The active modules the sidebar links to under "Active modules": only those with a screen of
+ * their own, that is a screen no item above already leads to (Appointment Booking's screens sit
+ * under "Booking"), so that each destination has one link (docs/product.md, App shell and sidebar).
+ */
+export function modulesWithOwnLink(activeModules: ActiveModule[]) {
+	const covered = (to: string) => items.some((item) => to === item.to || to.startsWith(`${item.to}/`))
+	return activeModules.filter((m) => {
+		// The app's screens only: the public booking page is the visitors', not a sidebar destination.
+		const screens = (registryModule(m.moduleId)?.screens ?? []).filter((s) => s.to.startsWith('/app/'))
+		return screens.length === 0 || !screens.every((s) => covered(s.to))
+	})
+}
+
+/**
  * `collapsed` (icons only) applies from the md breakpoint up: under it the same sidebar is the
  * phone's menu (app-shell.tsx), always with its labels.
  */
@@ -57,6 +72,7 @@ export function SidebarContent({ user, organization, memberships, activeModules,
 	// `.nav-link` (app.css) is the look, the current page's included; the same for every link.
 	const linkClass = collapsed ? 'nav-link md:justify-center md:px-0' : 'nav-link'
 	const labelClass = collapsed ? 'md:sr-only' : undefined
+	const moduleLinks = modulesWithOwnLink(activeModules)
 	return (
 		<div className="flex h-full min-h-0 flex-col">
 			<div className={cn('border-b p-2', collapsed && 'md:px-1')}>
@@ -75,31 +91,34 @@ export function SidebarContent({ user, organization, memberships, activeModules,
 							</li>
 						))}
 				</ul>
-				<section aria-labelledby="active-modules-heading" className="mt-6">
-					<h2
-						id="active-modules-heading"
-						className={cn('px-2.5 pb-1 text-xs font-medium text-muted-foreground uppercase', collapsed && 'md:sr-only')}
-					>
-						{t('sidebar.activeModules')}
-					</h2>
-					{activeModules.length === 0 ? (
-						<p className={cn('px-2.5 text-xs text-muted-foreground', collapsed && 'md:sr-only')}>{t('sidebar.noActiveModules')}</p>
-					) : (
-						<ul className="grid grid-cols-1 gap-1">
-							{activeModules.map((m) => {
-								return (
-									<li key={m.moduleId}>
-										<NavLink to={`/app/settings/modules/${m.moduleId}`} className={linkClass} title={m.name}>
-											<ModuleIcon name={m.icon} className="size-4 shrink-0" />
-											{/* A name longer than the sidebar ends in an ellipsis; the link's title carries it whole. */}
-											<span className={collapsed ? 'min-w-0 truncate md:sr-only' : 'min-w-0 truncate'}>{m.name}</span>
-										</NavLink>
-									</li>
-								)
-							})}
-						</ul>
-					)}
-				</section>
+				{/* Active modules whose screens are all items above get no second link; with none left, no section. */}
+				{activeModules.length > 0 && moduleLinks.length === 0 ? null : (
+					<section aria-labelledby="active-modules-heading" className="mt-6">
+						<h2
+							id="active-modules-heading"
+							className={cn('px-2.5 pb-1 text-xs font-medium text-muted-foreground uppercase', collapsed && 'md:sr-only')}
+						>
+							{t('sidebar.activeModules')}
+						</h2>
+						{moduleLinks.length === 0 ? (
+							<p className={cn('px-2.5 text-xs text-muted-foreground', collapsed && 'md:sr-only')}>{t('sidebar.noActiveModules')}</p>
+						) : (
+							<ul className="grid grid-cols-1 gap-1">
+								{moduleLinks.map((m) => {
+									return (
+										<li key={m.moduleId}>
+											<NavLink to={`/app/settings/modules/${m.moduleId}`} className={linkClass} title={m.name}>
+												<ModuleIcon name={m.icon} className="size-4 shrink-0" />
+												{/* A name longer than the sidebar ends in an ellipsis; the link's title carries it whole. */}
+												<span className={collapsed ? 'min-w-0 truncate md:sr-only' : 'min-w-0 truncate'}>{m.name}</span>
+											</NavLink>
+										</li>
+									)
+								})}
+							</ul>
+						)}
+					</section>
+				)}
 			</nav>
 			<div className="border-t p-2">
 				<Link
@@ -121,7 +140,7 @@ export function SidebarContent({ user, organization, memberships, activeModules,
 							className="flex size-8 shrink-0 items-center justify-center rounded-full bg-primary text-xs font-semibold text-primary-foreground"
 							aria-hidden="true"
 						>
-							{initials(user.fullName ?? user.email)}
+							{initials(user.fullName, user.email)}
 						</span>
 					)}
 					<span className={cn('grid min-w-0 text-left text-sm leading-tight', collapsed && 'md:sr-only')}>
@@ -136,11 +155,6 @@ export function SidebarContent({ user, organization, memberships, activeModules,
 			</div>
 		</div>
 	)
-}
-
-function initials(name: string) {
-	const parts = name.trim().split(/\s+/).filter(Boolean)
-	return ((parts[0]?.[0] ?? '') + (parts[1]?.[0] ?? '')).toUpperCase() || '?'
 }
 
 function OrganizationSwitcher({

@@ -12,6 +12,7 @@ import { listClientChoices } from '#app/.server/payments/clients.ts'
 import { readTableRequest, redirectPastLastPage, tableAction } from '#app/.server/data-table.ts'
 import { DEFAULT_PAGE_SIZE, memberClock } from '#app/.server/query.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
+import { mailboxSetup } from '#app/.server/payments/email-sync/setup.ts'
 import { syncMailbox, syncToast } from '#app/.server/payments/email-sync/sync.ts'
 import { deliverGuestNoticesSoon } from '#app/.server/booking/deposits.ts'
 import { editableTransaction, getTransactionsScreen, saveTransactions, shownTransaction } from '#app/.server/payments/transactions.ts'
@@ -43,9 +44,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	const categoryParam = url.searchParams.get('category')
 	const category = isCategory(categoryParam) ? categoryParam : null
 	const clock = memberClock(organization)
-	const [{ page, sync }, clients] = await Promise.all([
+	const [{ page, sync }, clients, setup] = await Promise.all([
 		getTransactionsScreen(user.userId, organization.id, { ...state, category, language: getLocale(context), pageSize: DEFAULT_PAGE_SIZE }),
 		state.edit ? listClientChoices(user.userId, organization.id) : [],
+		state.edit ? null : mailboxSetup(user.userId, organization.id),
 	])
 	redirectPastLastPage(url, state.page, DEFAULT_PAGE_SIZE, page)
 	const lastSynced = sync.lastSyncedAt ? new TZDate(sync.lastSyncedAt, clock.timezone) : null
@@ -62,6 +64,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 			errorMessage: sync.errorMessage,
 			lastSynced: lastSynced ? { date: format(lastSynced, 'yyyy-MM-dd'), time: format(lastSynced, 'HH:mm') } : null,
 			timezone: clock.timezone,
+			setup,
 		},
 	}
 	// Only the edit form needs each row's version and fingerprint.
@@ -90,6 +93,17 @@ export const shouldRevalidate = keepDataAfterLostSave
 /** Sync: reads the connected mailbox now (docs/product.md, Email sync); a toast says what came of it. */
 async function sync(url: URL, userId: string, organizationId: string) {
 	const result = await syncMailbox(organizationId, { trigger: 'button', userId })
+	// No mailbox: the toast names the step still to take (activate, add the upgrade, or connect a mailbox).
+	if (!result.ok && result.code === 'no_connection') {
+		const { step } = await mailboxSetup(userId, organizationId)
+		if (step !== 'connected') {
+			return redirectWithToast(url.pathname + url.search, {
+				type: 'info',
+				title: 'transactions:sync.outcome.noSource.title',
+				description: `transactions:sync.setup.${step}.toast`,
+			})
+		}
+	}
 	return redirectWithToast(url.pathname + url.search, syncToast(result))
 }
 

@@ -351,3 +351,18 @@ export async function resolveReview(
 		return { ok: true, updated: Number(result.numUpdatedRows) }
 	})
 }
+
+/**
+ * The transactions of a batch that an undo keeps: those edited since the import (a client chosen
+ * in the review queue, a cell changed), as `undo_import_chunk` decides (updated_at past created_at).
+ * Said before the undo (how many will stay) and after it (how many stayed); RLS: the member's own
+ * organization only.
+ */
+export async function editedSinceImport(userId: string, batchId: string) {
+	return asUser(userId, async (trx) => {
+		const { rows } = await sql<{ n: number }>`
+			select count(*)::integer as n from public.transactions t
+			where t.import_batch_id = ${batchId} and t.updated_at <> t.created_at`.execute(trx)
+		return rows[0]?.n ?? 0
+	})
+}

@@ -2,7 +2,7 @@ import { useTranslation } from '#app/lib/use-translation.ts'
 import { Link } from '#app/components/link.tsx'
 import { requireMember } from '#app/.server/auth/session.ts'
 import { undoImport } from '#app/.server/payments/imports/pipeline.ts'
-import { listImportHistory } from '#app/.server/payments/imports/queries.ts'
+import { editedSinceImport, listImportHistory } from '#app/.server/payments/imports/queries.ts'
 import { memberClock } from '#app/.server/query.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { AppForm } from '#app/components/forms/app-form.tsx'
@@ -33,7 +33,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	}))
 	// Undo asks first, on a page of its own (`?undo={batch}`, works without JavaScript).
 	const undoId = new URL(request.url).searchParams.get('undo')
-	const undoing = rows.find((r) => r.id === undoId && (r.status === 'committed' || r.status === 'undoing') && r.created > 0) ?? null
+	const found = rows.find((r) => r.id === undoId && (r.status === 'committed' || r.status === 'undoing') && r.created > 0) ?? null
+	// The confirmation says how many payments stay (edited since, a client chosen in the review queue among them).
+	const undoing = found ? { ...found, kept: await editedSinceImport(user.userId, found.id) } : null
 	return { rows, undoing }
 }
 
@@ -46,11 +48,13 @@ export async function action({ request, context }: Route.ActionArgs) {
 	const result = await undoImport(user.userId, batchId)
 	const back = '/app/transactions/import/history'
 	if (result.ok) {
+		// What stayed: the batch's payments someone edited since (the undo removes the others).
+		const kept = await editedSinceImport(user.userId, batchId)
 		return redirectWithToast(back, {
 			type: 'success',
 			title: 'imports:toast.undone.title',
-			description: 'imports:toast.undone.description',
-			values: { count: result.removed },
+			description: kept > 0 ? 'imports:toast.undone.keptDescription' : 'imports:toast.undone.description',
+			values: { count: result.removed, kept },
 		})
 	}
 	if (result.code === 'already_undone') return redirectWithToast(back, { type: 'info', title: 'imports:toast.alreadyUndone' })
@@ -156,13 +160,17 @@ export default function ImportHistory({ loaderData }: Route.ComponentProps) {
 	)
 }
 
-function ConfirmUndo({ batch, when }: { batch: { id: string; created: number }; when: string }) {
+function ConfirmUndo({ batch, when }: { batch: { id: string; created: number; kept: number }; when: string }) {
 	const { t } = useTranslation('imports')
 	return (
 		<ConfirmCard
 			id="confirm-undo-title"
 			title={t('history.confirmUndo.title')}
-			description={t('history.confirmUndo.description', { count: batch.created, when })}
+			description={
+				batch.kept > 0
+					? t('history.confirmUndo.keptDescription', { count: batch.created, kept: batch.kept, when })
+					: t('history.confirmUndo.description', { count: batch.created, when })
+			}
 			keep={{ to: '/app/transactions/import/history', label: t('history.confirmUndo.keep') }}
 		>
 			<AppForm method="post">
