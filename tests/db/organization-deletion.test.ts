@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import { describe, expect, test } from 'vitest'
 import { seedDemoData } from '#app/.server/db/demo-data.ts'
 import { importPayments } from '#app/.server/payments/imports/pipeline.ts'
@@ -109,6 +110,30 @@ async function fullOrganization(name: string): Promise<TestUser & { memberId: st
 			})
 			.execute()
 		await trx.insertInto('transactions').values({ organization_id: owner.orgId, amount: 40, description: 'for DEK234' }).execute()
+	})
+	// A sent invoice with its lines (frozen once sent: the deletion still takes it).
+	await asSystem((trx) =>
+		sql`insert into public.organization_modules (organization_id, module_id) values (${owner.orgId}, 'b0000000-0000-4000-8000-000000000005')`.execute(
+			trx,
+		),
+	)
+	await asUser(owner.userId, async (trx) => {
+		const client = await trx
+			.selectFrom('clients')
+			.select('id')
+			.where('organization_id', '=', owner.orgId)
+			.limit(1)
+			.executeTakeFirstOrThrow()
+		const invoice = await trx
+			.insertInto('invoices')
+			.values({ organization_id: owner.orgId, client_id: client.id })
+			.returning('id')
+			.executeTakeFirstOrThrow()
+		await trx
+			.insertInto('invoice_lines')
+			.values({ organization_id: owner.orgId, invoice_id: invoice.id, position: 0, description: 'Work', quantity: 1, unit_price: 90 })
+			.execute()
+		await sql`select public.send_invoice(${invoice.id}, ${randomBytes(32).toString('hex')}, null)`.execute(trx)
 	})
 	// An import batch with its transactions, one of them deleted (a tombstone).
 	const payments = [1, 2].map((n) => ({
