@@ -97,13 +97,19 @@ export function formatPercent(fraction: number, lng: string | null | undefined) 
 	return numberFormat(lng, 'percent').format(fraction)
 }
 
-/** 'HH:MM' (24-hour) as each language writes a time: 2:05 PM in en, 14:05 in es and pt-BR. */
+/**
+ * 'HH:MM' (24-hour; seconds dropped) as each language writes a time: 2:05 PM in en, 14:05 in es
+ * and pt-BR. What follows the time is kept: on a day the clocks change the calendar writes
+ * "01:30 (UTC-04:00)", and the offset is what tells the two 1:30s apart.
+ */
 export function formatTime(hhmm: string, lng: string | null | undefined) {
-	const match = /^(\d{2}):(\d{2})/.exec(hhmm)
+	const match = /^(\d{2}):(\d{2})(?::\d{2})?(.*)$/s.exec(hhmm)
 	if (!match) return hhmm
-	if (formatLanguage(lng) !== 'en') return `${match[1]}:${match[2]}`
-	const hour = Number(match[1])
-	return `${hour % 12 === 0 ? 12 : hour % 12}:${match[2]} ${hour < 12 ? 'AM' : 'PM'}`
+	const rest = match[3] ?? ''
+	if (formatLanguage(lng) !== 'en') return `${match[1]}:${match[2]}${rest}`
+	// "24:00" (a day's end in business hours) is midnight: 12:00 AM.
+	const hour = Number(match[1]) % 24
+	return `${hour % 12 === 0 ? 12 : hour % 12}:${match[2]} ${hour < 12 ? 'AM' : 'PM'}${rest}`
 }
 
 /** The order of day, month and year in each language's numeric dates. */

@@ -116,7 +116,7 @@ test('an appointment opens from the calendar in its side panel; completed there,
 		notes: 'Prefers the window seat',
 	})
 	await page.goto(`/app/booking/calendar?day=${lastWeek}`)
-	await page.getByRole('listitem', { name: '09:00–09:30, Rita Walker' }).getByRole('link', { name: 'Rita Walker' }).click()
+	await page.getByRole('listitem', { name: '9:00 AM–9:30 AM, Rita Walker' }).getByRole('link', { name: 'Rita Walker' }).click()
 	await expect(page).toHaveURL(new RegExp(`/app/booking/calendar\\?day=${lastWeek}&appointment=${id}$`))
 	const panel = page.getByRole('complementary', { name: 'Appointment' })
 	await expect(panel.getByRole('heading', { name: 'Rita Walker' })).toBeVisible()
@@ -127,7 +127,7 @@ test('an appointment opens from the calendar in its side panel; completed there,
 	await expect(page.getByText('Appointment completed')).toBeVisible()
 	await expect(page).toHaveURL(new RegExp(`day=${lastWeek}&appointment=${id}$`))
 	await expect(panel).toContainText(/Owes \$40\.00 \(memo code [2-9A-Z]{6}\)\./)
-	await expect(page.getByRole('listitem', { name: '09:00–09:30, Rita Walker' })).toContainText('Completed')
+	await expect(page.getByRole('listitem', { name: '9:00 AM–9:30 AM, Rita Walker' })).toContainText('Completed')
 
 	await panel.getByRole('link', { name: 'Open its page' }).click()
 	await expect(page).toHaveURL(new RegExp(`/app/booking/appointments/${id}$`))
@@ -204,11 +204,11 @@ test('a walk-in is booked without an e-mail @nojs', async ({ page }) => {
 	await openAllDay(s)
 	const day = dayFromNow(3)
 	await page.goto(`/app/booking/calendar?day=${day}&new=1&service=${s.service}&provider=${s.provider}&date=${day}`)
-	await page.getByLabel('Start time').selectOption({ label: '10:00' })
+	await page.getByLabel('Start time').selectOption({ label: '10:00 AM' })
 	await page.getByLabel('Client name').fill('Walk-in Will')
 	await page.getByRole('button', { name: 'Book appointment' }).click()
 	await expect(page.getByText('Appointment booked')).toBeVisible()
-	await page.getByRole('listitem', { name: '10:00–10:30, Walk-in Will' }).getByRole('link', { name: 'Walk-in Will' }).click()
+	await page.getByRole('listitem', { name: '10:00 AM–10:30 AM, Walk-in Will' }).getByRole('link', { name: 'Walk-in Will' }).click()
 	const panel = page.getByRole('complementary', { name: 'Appointment' })
 	await expect(panel).toContainText('No email')
 	await expect(panel).toContainText('No phone')
@@ -228,13 +228,15 @@ test('an appointment moves from the calendar’s side panel; a taken time is ref
 	await panel.getByRole('button', { name: 'Move appointment' }).click()
 	await expect(page.getByText('This provider already has an appointment at that time')).toBeVisible()
 	await expect(panel.getByLabel('New start time')).toHaveValue('13:15')
-	await expect(page.getByRole('listitem', { name: '10:00–10:30, Moving Mia' })).toBeVisible()
+	await expect(page.getByRole('listitem', { name: '10:00 AM–10:30 AM, Moving Mia' })).toBeVisible()
 
 	await panel.getByLabel('New start time').fill('11:30')
 	await panel.getByRole('button', { name: 'Move appointment' }).click()
 	await expect(page.getByText('Appointment moved')).toBeVisible()
-	await expect(page.getByRole('listitem', { name: '11:30–12:00, Moving Mia' })).toBeVisible()
-	await expect(panel.getByRole('list', { name: 'History' })).toContainText(/Moved from \d\d\/\d\d\/\d{4} 10:00 to \d\d\/\d\d\/\d{4} 11:30/)
+	await expect(page.getByRole('listitem', { name: '11:30 AM–12:00 PM, Moving Mia' })).toBeVisible()
+	await expect(panel.getByRole('list', { name: 'History' })).toContainText(
+		/Moved from \d\d\/\d\d\/\d{4} 10:00 AM to \d\d\/\d\d\/\d{4} 11:30 AM/,
+	)
 })
 
 test('the client’s page lists their appointments; merging two clients keeps both histories on the one kept @nojs', async ({ page }) => {

@@ -80,16 +80,16 @@ test('the week shows each appointment in its day and at its time, and a provider
 	const grid = page.getByRole('region', { name: 'Appointments of the week' })
 	await expect(grid.getByRole('heading', { level: 3 })).toHaveCount(7)
 	const wednesdayColumn = grid.getByRole('region', { name: columnName('Wed', wednesday) })
-	const dana = wednesdayColumn.getByRole('link', { name: /^10:00–10:30, Dana Client, Haircut, with Alex Provider/ })
+	const dana = wednesdayColumn.getByRole('link', { name: /^10:00 AM–10:30 AM, Dana Client, Haircut, with Alex Provider/ })
 	// It leads to that appointment (its page, or the calendar's panel of it).
 	await expect(dana).toHaveAttribute('href', new RegExp(`[/=]${setup.dana}$`))
 	await expect(dana).toContainText('Dana Client')
 	await expect(
-		wednesdayColumn.getByRole('link', { name: /^14:00–15:00, Eli Client, Coloring, with Blake Provider \(Pending\)/ }),
+		wednesdayColumn.getByRole('link', { name: /^2:00 PM–3:00 PM, Eli Client, Coloring, with Blake Provider \(Pending\)/ }),
 	).toBeVisible()
 	// Its top at the 10:00 line of the hours beside the grid (09:00 to 17:00, the business hours), under Wednesday's heading.
 	const box = (await dana.boundingBox())!
-	const label = (await grid.getByText('10:00', { exact: true }).boundingBox())!
+	const label = (await grid.getByText('10:00 AM', { exact: true }).boundingBox())!
 	expect(Math.abs(box.y - (label.y + label.height / 2))).toBeLessThan(4)
 	const heading = (await wednesdayColumn.getByRole('heading').boundingBox())!
 	expect(box.x).toBeGreaterThanOrEqual(heading.x - 1)
@@ -124,7 +124,7 @@ test('the next week is a link away and keeps the provider filter @nojs', async (
 	await page.getByLabel('Appointments of', { exact: true }).selectOption({ label: 'All providers' })
 	await page.getByRole('button', { name: 'Apply' }).click()
 	await expect(
-		grid.getByRole('region', { name: columnName('Tue', plus(monday, 8)) }).getByRole('link', { name: /^09:00–09:30, Nora Client/ }),
+		grid.getByRole('region', { name: columnName('Tue', plus(monday, 8)) }).getByRole('link', { name: /^9:00 AM–9:30 AM, Nora Client/ }),
 	).toBeVisible()
 })
 
@@ -135,14 +135,14 @@ test('the day view keeps the provider filter from link to link, and its client n
 	await page.goto(`/app/booking/calendar?view=week&day=${wednesday}&provider=${setup.alex}`)
 	await page.getByRole('navigation', { name: 'Calendar view' }).getByRole('link', { name: 'Day' }).click()
 	await expect(page).toHaveURL(new RegExp(`\\?day=${wednesday}&provider=${setup.alex}$`))
-	const dana = page.getByRole('listitem', { name: '10:00–10:30, Dana Client' })
+	const dana = page.getByRole('listitem', { name: '10:00 AM–10:30 AM, Dana Client' })
 	await expect(dana).toBeVisible()
 	await expect(page.getByRole('listitem', { name: /Eli Client/ })).toHaveCount(0)
 	await expect(dana.getByRole('link', { name: 'Dana Client' })).toHaveAttribute('href', new RegExp(`[/=]${setup.dana}$`))
 	await page.getByRole('link', { name: 'Next day' }).click()
 	await expect(page).toHaveURL(new RegExp(`\\?day=${plus(wednesday, 1)}&provider=${setup.alex}$`))
 	// The day view lists every status: Thursday's cancelled appointment is there.
-	await expect(page.getByRole('listitem', { name: '11:00–11:30, Gone Client' })).toContainText('Cancelled')
+	await expect(page.getByRole('listitem', { name: '11:00 AM–11:30 AM, Gone Client' })).toContainText('Cancelled')
 })
 
 test('a provider that is not one of the organization’s, or not an id, is ignored rather than an error', async ({ page }) => {
@@ -176,8 +176,8 @@ test('Tab reaches the week’s appointments in time order, and the week has no s
 		columnName('Mon', monday),
 		columnName('Tue', plus(monday, 1)),
 		columnName('Wed', wednesday),
-		'10:00–10:30, Dana Client',
-		'14:00–15:00, Eli Client',
+		'10:00 AM–10:30 AM, Dana Client',
+		'2:00 PM–3:00 PM, Eli Client',
 		columnName('Thu', plus(monday, 3)),
 	])
 
@@ -205,7 +205,7 @@ test('in the week view, an appointment booked elsewhere appears without a reload
 	})
 	const live = grid
 		.getByRole('region', { name: columnName('Wed', wednesday) })
-		.getByRole('link', { name: /^16:00–16:30, Live Week Client/ })
+		.getByRole('link', { name: /^4:00 PM–4:30 PM, Live Week Client/ })
 	// The stream may still be subscribing on the server when the row goes in: a change of its note tells it again.
 	await expect(async () => {
 		try {
@@ -230,7 +230,7 @@ test.describe('on a phone', () => {
 		await expect(page.getByRole('region', { name: 'Appointments of the week' })).toBeHidden()
 		await expect(page.getByRole('heading', { name: /^Week of/ })).toBeHidden()
 		await expect(page.getByRole('heading', { name: `Appointments on ${mdy(wednesday)}` })).toBeVisible()
-		await expect(page.getByRole('listitem', { name: '10:00–10:30, Dana Client' })).toBeVisible()
+		await expect(page.getByRole('listitem', { name: '10:00 AM–10:30 AM, Dana Client' })).toBeVisible()
 		// The provider filter holds here too: Blake's Eli is not listed.
 		await expect(page.getByRole('listitem', { name: /Eli Client/ })).toHaveCount(0)
 		expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0)
@@ -238,7 +238,7 @@ test.describe('on a phone', () => {
 
 		// A status changed from here comes back to the same view and filter.
 		await page.goto(`/app/booking/calendar?view=week&day=${wednesday}&provider=${setup.blake}`)
-		const eli = page.getByRole('listitem', { name: '14:00–15:00, Eli Client' })
+		const eli = page.getByRole('listitem', { name: '2:00 PM–3:00 PM, Eli Client' })
 		await eli.getByRole('button', { name: 'Confirm' }).click()
 		await expect(page).toHaveURL(new RegExp(`\\?view=week&day=${wednesday}&provider=${setup.blake}$`))
 		await expect(eli).toContainText('Confirmed')

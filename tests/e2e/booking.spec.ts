@@ -264,20 +264,20 @@ test('a new appointment appears on its day; the same provider at the same time i
 	await openNewAppointment(page, day)
 	await openNewAppointment(second, day)
 
-	await page.getByLabel('Start time').selectOption({ label: '10:00' })
+	await page.getByLabel('Start time').selectOption({ label: '10:00 AM' })
 	await page.getByLabel('Client name').fill('Dana Client')
 	await page.getByLabel('Client email').fill('dana@example.com')
 	await page.getByLabel('Notes').fill('First visit')
 	await page.getByRole('button', { name: 'Book appointment' }).click()
 	await expect(page.getByText('Appointment booked')).toBeVisible()
 	await expect(page).toHaveURL(new RegExp(`day=${day}$`))
-	const item = page.getByRole('listitem', { name: '10:00–10:30, Dana Client' })
+	const item = page.getByRole('listitem', { name: '10:00 AM–10:30 AM, Dana Client' })
 	await expect(item).toContainText('Haircut')
 	await expect(item).toContainText('with Alex Provider')
 	await expect(item).toContainText('Confirmed')
 
 	// The second page still offers 10:00: the server refuses it and says what is in the way.
-	await second.getByLabel('Start time').selectOption({ label: '10:00' })
+	await second.getByLabel('Start time').selectOption({ label: '10:00 AM' })
 	await second.getByLabel('Client name').fill('Eli Client')
 	await second.getByLabel('Client email').fill('eli@example.com')
 	await second.getByRole('button', { name: 'Book appointment' }).click()
@@ -286,8 +286,8 @@ test('a new appointment appears on its day; the same provider at the same time i
 
 	// Offered again, 10:00 is gone from the free times.
 	await openNewAppointment(page, day)
-	await expect(page.getByLabel('Start time').locator('option', { hasText: '10:30' })).toHaveCount(1)
-	await expect(page.getByLabel('Start time').locator('option', { hasText: /^10:00$/ })).toHaveCount(0)
+	await expect(page.getByLabel('Start time').locator('option', { hasText: '10:30 AM' })).toHaveCount(1)
+	await expect(page.getByLabel('Start time').locator('option', { hasText: /^10:00 AM$/ })).toHaveCount(0)
 
 	// A day already gone is said to be gone, not to be full.
 	await openNewAppointment(page, '2020-01-06')
@@ -305,8 +305,8 @@ test('staff confirm, cancel (after a confirmation) and mark appointments @nojs',
 		),
 	)
 	await page.goto(`/app/booking/calendar?day=${day}`)
-	const pending = page.getByRole('listitem', { name: '09:00–09:30, Pat Pending' })
-	const confirmed = page.getByRole('listitem', { name: '11:00–11:30, Sam Client' })
+	const pending = page.getByRole('listitem', { name: '9:00 AM–9:30 AM, Pat Pending' })
+	const confirmed = page.getByRole('listitem', { name: '11:00 AM–11:30 AM, Sam Client' })
 	await expect(pending).toContainText('Pending')
 	await expect(confirmed).toContainText('Confirmed')
 
@@ -360,7 +360,7 @@ test('staff confirm, cancel (after a confirmation) and mark appointments @nojs',
 		),
 	)
 	await page.goto(`/app/booking/calendar?day=${lastWeek}`)
-	const past = page.getByRole('listitem', { name: '09:00–09:30, Past Client' })
+	const past = page.getByRole('listitem', { name: '9:00 AM–9:30 AM, Past Client' })
 	await expect(past.getByRole('button', { name: 'Complete' })).toBeVisible()
 	await past.getByRole('button', { name: 'No-show' }).click()
 	await expect(page.getByText('Appointment marked as no-show')).toBeVisible()
@@ -536,28 +536,28 @@ test('a start chosen in a window that refreshes by itself stays chosen when anot
 	const other = await context.newPage()
 	await openNewAppointment(page, day)
 	await openNewAppointment(other, day)
-	await page.getByLabel('Start time').selectOption({ label: '11:00' })
+	await page.getByLabel('Start time').selectOption({ label: '11:00 AM' })
 	await page.getByLabel('Client name').fill('Waiting Client')
 
-	await bookIn(other, '11:00', 'Quick Client', 'quick@example.com')
+	await bookIn(other, '11:00 AM', 'Quick Client', 'quick@example.com')
 	await expect(other.getByText('Appointment booked')).toBeVisible()
 
 	// The first window's list drops 11:00 by itself, but not the choice: it says so.
-	await expect(page.getByText('11:00 is no longer free: someone booked it meanwhile. Choose another time.')).toBeVisible({
+	await expect(page.getByText('11:00 AM is no longer free: someone booked it meanwhile. Choose another time.')).toBeVisible({
 		timeout: 15_000,
 	})
 	await expect(page.getByLabel('Start time')).toHaveValue(/T\d{2}:00:00/)
-	await expect(page.getByLabel('Start time').locator('option:checked')).toHaveText('11:00 (no longer free)')
+	await expect(page.getByLabel('Start time').locator('option:checked')).toHaveText('11:00 AM (no longer free)')
 	await expect(page.getByLabel('Client name')).toHaveValue('Waiting Client')
 	await page.getByLabel('Client email').fill('waiting@example.com')
 	await page.getByRole('button', { name: 'Book appointment' }).click()
 	await expect(page.getByRole('alert').filter({ hasText: 'This provider already has an appointment at that time' })).toBeVisible()
 	// Another time books.
-	await page.getByLabel('Start time').selectOption({ label: '11:30' })
+	await page.getByLabel('Start time').selectOption({ label: '11:30 AM' })
 	await page.getByRole('button', { name: 'Book appointment' }).click()
 	await expect(page.getByText('Appointment booked')).toBeVisible()
-	await expect(page.getByRole('listitem', { name: '11:30–12:00, Waiting Client' })).toBeVisible()
-	await expect(page.getByRole('listitem', { name: '11:00–11:30, Quick Client' })).toBeVisible()
+	await expect(page.getByRole('listitem', { name: '11:30 AM–12:00 PM, Waiting Client' })).toBeVisible()
+	await expect(page.getByRole('listitem', { name: '11:00 AM–11:30 AM, Quick Client' })).toBeVisible()
 })
 
 test('without JavaScript, a start booked meanwhile is refused with the reason and stays chosen, not the first time of the list @nojs', async ({
@@ -571,20 +571,20 @@ test('without JavaScript, a start booked meanwhile is refused with the reason an
 	const other = await context.newPage()
 	await openNewAppointment(page, day)
 	await openNewAppointment(other, day)
-	await bookIn(other, '11:00', 'Quick Client', 'quick@example.com')
+	await bookIn(other, '11:00 AM', 'Quick Client', 'quick@example.com')
 	await expect(other.getByText('Appointment booked')).toBeVisible()
 
-	await bookIn(page, '11:00', 'Waiting Client', 'waiting@example.com')
+	await bookIn(page, '11:00 AM', 'Waiting Client', 'waiting@example.com')
 	await expect(page.getByRole('alert').filter({ hasText: 'This provider already has an appointment at that time' })).toBeVisible()
-	await expect(page.getByLabel('Start time').locator('option:checked')).toHaveText('11:00 (no longer free)')
+	await expect(page.getByLabel('Start time').locator('option:checked')).toHaveText('11:00 AM (no longer free)')
 	await expect(page.getByLabel('Client name')).toHaveValue('Waiting Client')
 	// Book again as it is: refused again, nothing booked at another time.
 	await page.getByRole('button', { name: 'Book appointment' }).click()
 	await expect(page.getByRole('alert').filter({ hasText: 'This provider already has an appointment at that time' })).toBeVisible()
-	await page.getByLabel('Start time').selectOption({ label: '11:30' })
+	await page.getByLabel('Start time').selectOption({ label: '11:30 AM' })
 	await page.getByRole('button', { name: 'Book appointment' }).click()
 	await expect(page.getByText('Appointment booked')).toBeVisible()
-	await expect(page.getByRole('listitem', { name: '11:30–12:00, Waiting Client' })).toBeVisible()
+	await expect(page.getByRole('listitem', { name: '11:30 AM–12:00 PM, Waiting Client' })).toBeVisible()
 	await expect(page.getByRole('listitem', { name: /Waiting Client/ })).toHaveCount(1)
 })
 
@@ -599,14 +599,14 @@ test('a start picked while the page still loads is the one booked', async ({ pag
 		await route.continue()
 	})
 	await page.evaluate(() => window.location.reload())
-	await page.getByLabel('Start time').selectOption({ label: '10:30' })
+	await page.getByLabel('Start time').selectOption({ label: '10:30 AM' })
 	await page.locator('html[data-hydrated]').waitFor({ state: 'attached' })
 	await page.getByLabel('Client name').fill('Early Client')
 	await page.getByLabel('Client email').fill('early@example.com')
-	await expect(page.getByLabel('Start time').locator('option:checked')).toHaveText('10:30')
+	await expect(page.getByLabel('Start time').locator('option:checked')).toHaveText('10:30 AM')
 	await page.getByRole('button', { name: 'Book appointment' }).click()
 	await expect(page.getByText('Appointment booked')).toBeVisible()
-	await expect(page.getByRole('listitem', { name: '10:30–11:00, Early Client' })).toBeVisible()
+	await expect(page.getByRole('listitem', { name: '10:30 AM–11:00 AM, Early Client' })).toBeVisible()
 })
 
 test('a booking made in another window appears in the calendar without a reload; without JavaScript a Refresh link @nojs', async ({
@@ -622,13 +622,13 @@ test('a booking made in another window appears in the calendar without a reload;
 
 	const other = await context.newPage()
 	await openNewAppointment(other, day)
-	await other.getByLabel('Start time').selectOption({ label: '14:00' })
+	await other.getByLabel('Start time').selectOption({ label: '2:00 PM' })
 	await other.getByLabel('Client name').fill('Live Client')
 	await other.getByLabel('Client email').fill('live@example.com')
 	await other.getByRole('button', { name: 'Book appointment' }).click()
 	await expect(other.getByText('Appointment booked')).toBeVisible()
 
-	const item = page.getByRole('listitem', { name: '14:00–14:30, Live Client' })
+	const item = page.getByRole('listitem', { name: '2:00 PM–2:30 PM, Live Client' })
 	if (javaScriptEnabled) {
 		await expect(item).toBeVisible({ timeout: 15_000 })
 	} else {
@@ -637,7 +637,7 @@ test('a booking made in another window appears in the calendar without a reload;
 	}
 	// Cancelled elsewhere: the first window follows too.
 	await other.goto(`/app/booking/calendar?day=${day}`)
-	await other.getByRole('listitem', { name: '14:00–14:30, Live Client' }).getByRole('link', { name: 'Cancel' }).click()
+	await other.getByRole('listitem', { name: '2:00 PM–2:30 PM, Live Client' }).getByRole('link', { name: 'Cancel' }).click()
 	await other.getByRole('button', { name: 'Yes, cancel it' }).click()
 	await expect(other.getByText('Appointment cancelled')).toBeVisible()
 	if (!javaScriptEnabled) await page.getByRole('link', { name: 'Refresh' }).click()
@@ -697,7 +697,7 @@ test('a provider with hours of their own is offered only inside them; back to th
 
 	await openNewAppointment(page, day)
 	const starts = page.getByLabel('Start time').locator('option')
-	await expect(starts).toHaveText(['10:00', '10:30'])
+	await expect(starts).toHaveText(['10:00 AM', '10:30 AM'])
 
 	await page.goto('/app/booking/providers')
 	await page.getByRole('link', { name: /— Alex Provider \(edit\)$/ }).click()
@@ -707,7 +707,7 @@ test('a provider with hours of their own is offered only inside them; back to th
 	await page.getByRole('button', { name: 'Save hours' }).click()
 	await expect(page.getByRole('link', { name: "Organization's hours — Alex Provider (edit)" })).toBeVisible()
 	await openNewAppointment(page, day)
-	await expect(page.getByLabel('Start time').locator('option', { hasText: /^16:30$/ })).toHaveCount(1)
+	await expect(page.getByLabel('Start time').locator('option', { hasText: /^4:30 PM$/ })).toHaveCount(1)
 })
 
 test('the hours page of an unknown provider is a 404', async ({ page }) => {

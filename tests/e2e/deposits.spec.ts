@@ -100,10 +100,10 @@ test('the owner sets a Zelle handle and a fixed deposit; a visitor who books see
 	await page.getByRole('button', { name: 'Save payment details' }).click()
 	await expect(page.getByText('Enter a Venmo username: 5 to 30 letters, digits, - or _.')).toBeVisible()
 	await page.getByLabel('Venmo username').fill('')
-	await page.getByLabel('Zelle (e-mail or US phone number)').fill('+1 555 123 4567')
+	await page.getByLabel('Zelle (email or US phone number)').fill('+1 555 123 4567')
 	await page.getByRole('button', { name: 'Save payment details' }).click()
 	await expect(page.getByText('Payment details saved').first()).toBeVisible()
-	await expect(page.getByLabel('Zelle (e-mail or US phone number)')).toHaveValue('(555) 123-4567')
+	await expect(page.getByLabel('Zelle (email or US phone number)')).toHaveValue('(555) 123-4567')
 
 	// A fixed deposit on the service, more than its price refused first.
 	await page.goto('/app/booking/services?edit=1')
@@ -127,7 +127,7 @@ test('the owner sets a Zelle handle and a fixed deposit; a visitor who books see
 	const notice = page.getByRole('region', { name: 'Awaiting payment' })
 	await expect(notice).toContainText('Pay the deposit of $20.00 to keep this time.')
 	await expect(notice).toContainText('Zelle to (555) 123-4567')
-	await expect(notice).toContainText(/Pay by .+ \(UTC\), or the time is released\./)
+	await expect(notice).toContainText(/Pay by .+ Coordinated Universal Time, or the time is released\./)
 	const mail = await mailText(email, booked.code)
 	expect(mail).toContain('Awaiting payment')
 	expect(mail).toContain('Zelle to (555) 123-4567')

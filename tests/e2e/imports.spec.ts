@@ -244,22 +244,25 @@ test.describe('imports @nojs', () => {
 				year: 'numeric',
 				month: '2-digit',
 				day: '2-digit',
-				hour: '2-digit',
+				hour: 'numeric',
 				minute: '2-digit',
-				hourCycle: 'h23',
+				hourCycle: 'h12',
 			})
 				.formatToParts(ran)
 				.map((p) => [p.type, p.value]),
 		)
 		await page.reload()
+		// English writes 12-hour times (formatTime): 9:05 PM.
 		await expect(page.getByTestId('import-history').getByRole('row').nth(1)).toContainText(
-			`${tokyo.month}/${tokyo.day}/${tokyo.year} ${tokyo.hour}:${tokyo.minute}`,
+			`${tokyo.month}/${tokyo.day}/${tokyo.year} ${tokyo.hour}:${tokyo.minute} ${tokyo.dayPeriod}`,
 		)
 
 		// Undo asks first, with the count; keeping it changes nothing.
 		await page.getByRole('link', { name: /^Undo the import of / }).click()
 		const ask = page.getByRole('alertdialog', { name: 'Undo this import?' })
-		await expect(ask).toContainText('The 3 payments the import of')
+		await expect(ask).toContainText(
+			'added 3 payments. Those edited since stay, as they are: 1 of them (a client chosen in the review queue counts as an edit)',
+		)
 		await ask.getByRole('link', { name: 'Keep it' }).click()
 		await expect(page.getByRole('alertdialog')).toHaveCount(0)
 		expect(await transactions(orgId)).toHaveLength(3)

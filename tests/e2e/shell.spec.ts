@@ -245,8 +245,8 @@ test('the embedded install starts with a demo owner whose credentials it printed
 	await page.getByRole('button', { name: 'Sign In' }).click()
 	await expect(page).toHaveURL(/\/app\/dashboard$/)
 	await expect(page.getByTestId('current-organization')).toHaveText('Demo Studio')
-	// The demo organization has an activated module: the sidebar links to it.
-	await expect(page.locator('#app-sidebar section a[href^="/app/settings/modules/"]')).not.toHaveCount(0)
+	// The demo organization has Appointment Booking activated: the sidebar shows what only it brings (Who owes me).
+	await expect(page.locator('#app-sidebar').getByRole('link', { name: 'Who owes me' })).toHaveAttribute('href', '/app/owed')
 	await page.getByRole('button', { name: 'Sign out' }).click()
 	await expect(page).toHaveURL(/\/$/)
 	await signUpThroughUiOnEmbedded(page)

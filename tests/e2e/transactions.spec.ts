@@ -377,7 +377,7 @@ test('Sync says what it will sync and how to connect a source, without pretendin
 	if (javaScriptEnabled) await expect(page.getByRole('button', { name: 'Syncing...' })).toBeDisabled()
 	await expect(page.getByTestId('sync-status')).toHaveText('No source connected')
 	await expect(page.getByText('No transactions were fetched.').first()).toBeVisible()
-	await expect(page.getByRole('link', { name: 'Open the P2P Transaction Tracking module' })).toBeVisible()
+	await expect(page.getByRole('link', { name: 'Add the email upgrade' }).first()).toBeVisible()
 	await expect(page.getByText('Never')).toBeVisible()
 	if (javaScriptEnabled) {
 		// The syncing label lasts 5 seconds, then Sync can be pressed again.

@@ -68,5 +68,6 @@ test('50 logo uploads at once: every answer is a redirect with a message, never 
 	const served = await fetch(new URL(logoUrl!, base))
 	expect(served.status).toBe(200)
 	const meta = await sharp(Buffer.from(await served.arrayBuffer())).metadata()
-	expect([meta.format === 'png' || meta.format === 'jpeg', meta.width, meta.height]).toEqual([true, 256, 256])
+	// A 600×400 logo fitted whole inside the 512×256 box: 384×256, its 3:2 kept.
+	expect([meta.format === 'png' || meta.format === 'jpeg', meta.width, meta.height]).toEqual([true, 384, 256])
 })

@@ -96,6 +96,16 @@ describe('formatTime', () => {
 		expect(formatTime('13:45:00', 'pt-BR')).toBe('13:45')
 		expect(formatTime('soon', 'en')).toBe('soon')
 	})
+
+	test('a day that ends at 24:00 ends at midnight: 12:00 AM in English', () => {
+		expect(formatTime('24:00', 'en')).toBe('12:00 AM')
+		expect(formatTime('24:00', 'es')).toBe('24:00')
+	})
+
+	test('what follows the time stays: the offset that tells apart the two 1:30s of the day the clocks go back', () => {
+		expect(formatTime('01:30 (UTC-04:00)', 'en')).toBe('1:30 AM (UTC-04:00)')
+		expect(formatTime('01:30 (UTC-05:00)', 'pt-BR')).toBe('01:30 (UTC-05:00)')
+	})
 })
 
 describe('an instant in a zone: one time format per language, in mails and screens alike', () => {

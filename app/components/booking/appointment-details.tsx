@@ -375,7 +375,7 @@ function LinkPayment({ appointment: a, view }: { appointment: AppointmentPage; v
 function useHistorySentence() {
 	const fmt = useFormat()
 	const { t } = useTranslation('booking')
-	const when = (at: { date: string; time: string } | null) => (at ? `${fmt.date(at.date)} ${at.time}` : '—')
+	const when = (at: { date: string; time: string } | null) => (at ? fmt.dateTime(at) : '—')
 	return (h: HistoryEntry) => {
 		const amount = h.amount === null ? '' : fmt.money(h.amount)
 		switch (h.kind) {
@@ -428,9 +428,7 @@ function History({ appointment: a }: { appointment: AppointmentPage }) {
 							<li key={h.id} className="grid gap-0.5 border-l-2 pl-3">
 								<span className="font-medium">{sentence(h)}</span>
 								<span className="text-muted-foreground tabular-nums">
-									{h.actor
-										? t('appointment.history.atBy', { at: `${fmt.date(h.at.date)} ${h.at.time}`, name: h.actor })
-										: `${fmt.date(h.at.date)} ${h.at.time}`}
+									{h.actor ? t('appointment.history.atBy', { at: fmt.dateTime(h.at), name: h.actor }) : fmt.dateTime(h.at)}
 								</span>
 							</li>
 						))}

@@ -49,6 +49,7 @@ function StartSelect({
 	className: string
 }) {
 	const { t } = useTranslation('booking')
+	const fmt = useFormat()
 	const slotOf = (start: string | undefined) => slots.find((s) => s.start === start)
 	// The chosen start with its label, which stays known after the start leaves the list.
 	const [chosen, setChosen] = useState(() => slotOf(initial) ?? refusedStart(initial, timezone) ?? slots[0] ?? { start: '', label: '' })
@@ -72,16 +73,16 @@ function StartSelect({
 				className={className}
 				aria-describedby={gone && !explained ? `${id}-gone` : undefined}
 			>
-				{gone ? <option value={chosen.start}>{t('calendar.startGoneOption', { time: chosen.label })}</option> : null}
+				{gone ? <option value={chosen.start}>{t('calendar.startGoneOption', { time: fmt.time(chosen.label) })}</option> : null}
 				{slots.map((s) => (
 					<option key={s.start} value={s.start}>
-						{s.label}
+						{fmt.time(s.label)}
 					</option>
 				))}
 			</select>
 			{gone && !explained ? (
 				<p id={`${id}-gone`} role="alert" className="text-sm text-destructive">
-					{t('calendar.startGone', { time: chosen.label })}
+					{t('calendar.startGone', { time: fmt.time(chosen.label) })}
 				</p>
 			) : null}
 		</>

@@ -86,9 +86,7 @@ export function EmailSyncHistory({ sync, connected }: { sync: EmailSyncView; con
 							<TableBody>
 								{sync.runs.map((run) => (
 									<TableRow key={run.id}>
-										<TableCell className="whitespace-nowrap">
-											{fmt.date(run.started.date)} {run.started.time}
-										</TableCell>
+										<TableCell className="whitespace-nowrap">{fmt.dateTime(run.started)}</TableCell>
 										<TableCell>{t(`emailSync.trigger.${run.trigger}`)}</TableCell>
 										<TableCell>
 											{run.status === 'failed' ? (

@@ -83,7 +83,7 @@ export function IntegrationCard({
 						{integration.lastChecked && connected ? (
 							<>
 								<dt className="text-muted-foreground">{t('integrations.lastChecked')}</dt>
-								<dd>{`${fmt.date(integration.lastChecked.date)} ${integration.lastChecked.time}`}</dd>
+								<dd>{fmt.dateTime(integration.lastChecked)}</dd>
 							</>
 						) : null}
 					</dl>

@@ -167,7 +167,7 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
 										client: e.client.trim() || t('calendar.unknownClient'),
 										service: e.service ?? t('calendar.noService'),
 										date: fmt.date(e.date),
-										time: e.time,
+										time: fmt.time(e.time),
 										status: t(`status.${e.status}`),
 									})}
 								</li>

@@ -68,7 +68,7 @@ export default function ImportHistory({ loaderData }: Route.ComponentProps) {
 	const fmt = useFormat()
 	const { t } = useTranslation('imports')
 	const n = (value: number) => fmt.number(value)
-	const when = (ran: { date: string; time: string }) => `${fmt.date(ran.date)} ${ran.time}`
+	const when = (ran: { date: string; time: string }) => fmt.dateTime(ran)
 	return (
 		<div className="grid grid-cols-1 gap-6">
 			<ImportHeader title={t('history.title')} description={t('history.description')} current="history" />
