@@ -245,7 +245,9 @@ function DateOverrides({
 									{t('overrides.line', {
 										date: fmt.date(o.date),
 										who: o.providerName ?? t('overrides.everyone'),
-										what: o.closed ? t('overrides.closed') : t('overrides.hours', { start: fmt.time(o.start ?? ''), end: fmt.time(o.end ?? '') }),
+										what: o.closed
+											? t('overrides.closed')
+											: t('overrides.hours', { start: fmt.time(o.start ?? ''), end: fmt.time(o.end ?? '') }),
 									})}
 									{o.note ? <span className="text-muted-foreground">{t('overrides.note', { note: o.note })}</span> : null}
 								</span>
