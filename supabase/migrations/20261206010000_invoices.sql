@@ -268,8 +268,10 @@ begin
   if i.total <= 0 or not exists (select 1 from public.invoice_lines l where l.invoice_id = i.id) then
     raise exception 'invoice_empty' using errcode = 'P0001';
   end if;
-  if p_token_hash is null or p_token_hash !~ '^[0-9a-f]{64}$' or p_sealed_token is null
-    or char_length(p_sealed_token) not between 1 and 1000 then
+  -- The sealed copy is optional: a server without a secrets key still sends (staff then cannot
+  -- copy the link again).
+  if p_token_hash is null or p_token_hash !~ '^[0-9a-f]{64}$'
+    or (p_sealed_token is not null and char_length(p_sealed_token) not between 1 and 1000) then
     raise exception 'invalid_token' using errcode = 'P0001';
   end if;
   given := private.next_invoice_number(i.organization_id);
@@ -281,7 +283,9 @@ begin
   set status = 'sent', number = given, sent_at = now(), expectation_id = e_id, public_token_hash = p_token_hash,
     bill_to_name = c.name, bill_to_email = c.email
   where id = i.id;
-  insert into private.invoice_tokens (invoice_id, sealed) values (i.id, p_sealed_token);
+  if p_sealed_token is not null then
+    insert into private.invoice_tokens (invoice_id, sealed) values (i.id, p_sealed_token);
+  end if;
   perform private.match_expectation(e_id);
   return given;
 end

@@ -7,8 +7,6 @@
 --    notes, amounts, state, what was received, its memo code), its organization's name and logo,
 --    and where the organization is paid (its payment handles).
 -- 2. public.get_public_invoice_lines(token): its lines, in order.
--- 3. public.send_invoice: the sealed copy of the token is optional (a server without a secrets key
---    still sends; staff then cannot copy the link again).
 
 create function public.get_public_invoice(token text)
 returns table (number integer, state text, language text, bill_to_name text, issue_date date, due_date date, notes text,
@@ -41,51 +39,3 @@ $$;
 
 revoke execute on function public.get_public_invoice(text), public.get_public_invoice_lines(text) from public, anon, authenticated;
 grant execute on function public.get_public_invoice(text), public.get_public_invoice_lines(text) to anon, authenticated;
-
-create or replace function public.send_invoice(p_invoice_id uuid, p_token_hash text, p_sealed_token text) returns integer
-language plpgsql volatile security definer set search_path = ''
-as $$
-declare
-  i public.invoices;
-  c public.clients;
-  given integer;
-  e_id uuid;
-begin
-  select * into i from public.invoices where id = p_invoice_id for update;
-  if not found then
-    raise exception 'not_found' using errcode = 'P0001';
-  end if;
-  perform private.require_member(i.organization_id);
-  if not private.organization_has_module(i.organization_id, 'b0000000-0000-4000-8000-000000000005') then
-    raise exception 'module_inactive' using errcode = 'P0001';
-  end if;
-  if i.status <> 'draft' then
-    raise exception 'invoice_not_draft' using errcode = 'P0001';
-  end if;
-  select * into c from public.clients where id = i.client_id;
-  if c.id is null or btrim(coalesce(c.name, '')) = '' then
-    raise exception 'invoice_without_client' using errcode = 'P0001';
-  end if;
-  if i.total <= 0 or not exists (select 1 from public.invoice_lines l where l.invoice_id = i.id) then
-    raise exception 'invoice_empty' using errcode = 'P0001';
-  end if;
-  if p_token_hash is null or p_token_hash !~ '^[0-9a-f]{64}$'
-    or (p_sealed_token is not null and char_length(p_sealed_token) not between 1 and 1000) then
-    raise exception 'invalid_token' using errcode = 'P0001';
-  end if;
-  given := private.next_invoice_number(i.organization_id);
-  insert into public.payment_expectations (organization_id, kind, invoice_id, client_id, amount_due, memo_code, opens_at)
-  values (i.organization_id, 'invoice', i.id, i.client_id, i.total, private.new_memo_code(i.organization_id),
-    i.issue_date::timestamptz)
-  returning id into e_id;
-  update public.invoices
-  set status = 'sent', number = given, sent_at = now(), expectation_id = e_id, public_token_hash = p_token_hash,
-    bill_to_name = c.name, bill_to_email = c.email
-  where id = i.id;
-  if p_sealed_token is not null then
-    insert into private.invoice_tokens (invoice_id, sealed) values (i.id, p_sealed_token);
-  end if;
-  perform private.match_expectation(e_id);
-  return given;
-end
-$$;
