@@ -43,6 +43,7 @@ export default [
 		route('integrations/google/callback', 'routes/app/integrations-google-callback.ts'),
 		route('plans', 'routes/app/plans.tsx'),
 		route('gears', 'routes/app/gears.tsx'),
+		route('zone', 'routes/app/zone.ts'),
 		route('booking', 'routes/app/booking/layout.tsx', [
 			index('routes/app/booking/index.ts'),
 			route('calendar', 'routes/app/booking/calendar.tsx'),

@@ -22,6 +22,8 @@ export async function signUpByRequest(request: APIRequestContext, account: Accou
 		form: {
 			intent: 'signup',
 			...{ fullName: account.fullName, email: account.email, password: account.password, confirmPassword: account.password },
+			// As the form sends it: the browser's zone (the test machine's, UTC), so the shell does not ask for one.
+			timezone: 'UTC',
 		},
 		maxRedirects: 0,
 	})

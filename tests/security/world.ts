@@ -29,7 +29,7 @@ export async function signUp(baseURL: string, fullName: string) {
 	const password = 'correct-horse-1'
 	const response = await raw(baseURL, 'POST', '/auth?mode=signup', {
 		headers: FORM,
-		body: new URLSearchParams({ intent: 'signup', fullName, email, password, confirmPassword: password }).toString(),
+		body: new URLSearchParams({ intent: 'signup', fullName, email, password, confirmPassword: password, timezone: 'UTC' }).toString(),
 	})
 	if (response.status !== 302) throw new Error(`sign-up answered ${response.status}`)
 	return { email, password, cookie: mergeCookies('', response.headers) }

@@ -189,6 +189,7 @@ export interface BookingSettings {
   reminder_offsets_minutes: Generated<number[]>;
   require_phone: Generated<boolean>;
   timezone: Generated<string>;
+  timezone_confirmed: Generated<boolean>;
   updated_at: Generated<Timestamp>;
 }
 

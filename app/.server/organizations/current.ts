@@ -16,6 +16,8 @@ export type Membership = {
 	gearsRemaining: number
 	/** The organization's booking timezone (its clock: "today" on every screen), UTC when unset. */
 	timezone: string
+	/** Whether someone chose that zone (sign-up, onboarding, settings, the shell's question); else the owner is asked. */
+	timezoneConfirmed: boolean
 }
 
 /** A membership as the database gives it (membershipsIn's rows, private.signed_in_shell's JSON). */
@@ -28,6 +30,7 @@ export type MembershipRow = {
 	gears_owned: number
 	gears_remaining: number
 	timezone: string | null
+	timezone_confirmed: boolean | null
 }
 
 export function membershipOf(r: MembershipRow): Membership {
@@ -40,6 +43,7 @@ export function membershipOf(r: MembershipRow): Membership {
 		gearsOwned: Number(r.gears_owned),
 		gearsRemaining: Number(r.gears_remaining),
 		timezone: r.timezone || 'UTC',
+		timezoneConfirmed: r.timezone_confirmed ?? true,
 	}
 }
 
@@ -71,7 +75,17 @@ export async function membershipsIn(trx: Tx, userId: string) {
 		.selectFrom('organization_members as m')
 		.innerJoin('organizations as o', 'o.id', 'm.organization_id')
 		.leftJoin('booking_settings as b', 'b.organization_id', 'o.id')
-		.select(['o.id', 'o.name', 'o.slug', 'o.description', 'm.role', 'o.gears_owned', 'o.gears_remaining', 'b.timezone'])
+		.select([
+			'o.id',
+			'o.name',
+			'o.slug',
+			'o.description',
+			'm.role',
+			'o.gears_owned',
+			'o.gears_remaining',
+			'b.timezone',
+			'b.timezone_confirmed',
+		])
 		.where('m.user_id', '=', userId)
 		.orderBy('m.joined_at')
 		.orderBy('o.id')
@@ -155,7 +169,13 @@ export async function createOrganization(userId: string, name: string, timezone?
 		const id = await asUser(userId, async (trx) => {
 			const { rows } = await sql<{ id: string }>`select public.create_organization(${name}) as id`.execute(trx)
 			const created = rows[0]!.id
-			if (timezone) await trx.updateTable('booking_settings').set({ timezone }).where('organization_id', '=', created).execute()
+			if (timezone) {
+				await trx
+					.updateTable('booking_settings')
+					.set({ timezone, timezone_confirmed: true })
+					.where('organization_id', '=', created)
+					.execute()
+			}
 			return created
 		})
 		return { ok: true, id }

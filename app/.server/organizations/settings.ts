@@ -62,9 +62,10 @@ export async function updateOrganization(
 			await sql`select public.update_organization_slug(${organizationId}, ${values.slug})`.execute(trx)
 			await trx
 				.updateTable('booking_settings')
-				.set({ timezone: values.timezone })
+				.set({ timezone: values.timezone, timezone_confirmed: true })
 				.where('organization_id', '=', organizationId)
-				.where('timezone', '<>', values.timezone)
+				// Saved as shown, the zone is the owner's choice, UTC included (the shell stops asking).
+				.where((eb) => eb.or([eb('timezone', '<>', values.timezone), eb('timezone_confirmed', '=', false)]))
 				.execute()
 			return { ok: true } as const
 		})
@@ -151,4 +152,19 @@ export async function deleteOrganization(userId: string, organizationId: string,
 export async function resolveOldSlug(slug: string): Promise<string | null> {
 	const { rows } = await asAnon((trx) => sql<{ slug: string | null }>`select public.resolve_old_slug(${slug}) as slug`.execute(trx))
 	return rows[0]?.slug ?? null
+}
+
+/**
+ * The owner's answer to the shell's question about an organization still in UTC (docs/product.md,
+ * Time zones): a zone from the list, or null to keep the one it has. Either way the question is
+ * not asked again. The route asks for the owner first (requireOwner).
+ */
+export async function confirmZone(userId: string, organizationId: string, zone: string | null): Promise<void> {
+	await asUser(userId, (trx) =>
+		trx
+			.updateTable('booking_settings')
+			.set(zone ? { timezone: zone, timezone_confirmed: true } : { timezone_confirmed: true })
+			.where('organization_id', '=', organizationId)
+			.execute(),
+	)
 }

@@ -4,10 +4,10 @@ import { zoneName } from '#app/lib/format.ts'
 import { useFormat } from '#app/lib/use-format.ts'
 import { ORGANIZATION_TIMEZONES } from '#app/lib/timezones.ts'
 
-const SELECT_CLASS = 'h-11 w-full rounded-md border border-input bg-transparent px-3 text-sm shadow-xs sm:h-9 sm:w-72'
+export const SELECT_CLASS = 'h-11 w-full rounded-md border border-input bg-transparent px-3 text-sm shadow-xs sm:h-9 sm:w-72'
 
 /** The organization's zones, each named in words in the interface language ("Pacific Time (Los Angeles)"). */
-function ZoneOptions() {
+export function ZoneOptions() {
 	const { lng } = useFormat()
 	return ORGANIZATION_TIMEZONES.map((tz) => (
 		<option key={tz} value={tz}>
@@ -57,7 +57,7 @@ function ownZone() {
 const noSubscription = () => () => {}
 
 /** The browser's zone (`ownZone`) once the page's script runs; null on the server and while hydrating, so both render alike. */
-function useBrowserZone() {
+export function useBrowserZone() {
 	return useSyncExternalStore(noSubscription, ownZone, () => null)
 }
 

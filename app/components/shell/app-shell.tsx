@@ -9,10 +9,17 @@ import { MAIN_ID } from '#app/components/shell/skip-link.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Sheet, SheetContent, SheetDescription, SheetTitle, SheetTrigger } from '#app/components/ui/sheet.tsx'
 import { VerifyEmailBanner } from '#app/components/shell/verify-email-banner.tsx'
+import { ZoneQuestion } from '#app/components/shell/zone-question.tsx'
 import { useHydrated } from '#app/lib/use-hydrated.ts'
 import { cn } from '#app/lib/utils.ts'
 
-type AppShellProps = SidebarProps & { sidebarExpanded: boolean; unverifiedEmail?: string | null; children: React.ReactNode }
+type AppShellProps = SidebarProps & {
+	sidebarExpanded: boolean
+	unverifiedEmail?: string | null
+	/** The organization's zone while its owner has not confirmed it (ZoneQuestion). */
+	zoneToConfirm?: string | null
+	children: React.ReactNode
+}
 
 const SIDEBAR_COOKIE_MAX_AGE = 60 * 60 * 24 * 7
 const MENU_TOGGLE_ID = 'menu-toggle'
@@ -23,7 +30,7 @@ const MENU_TOGGLE_ID = 'menu-toggle'
  * JavaScript the toggle posts to /preferences, and on a phone a checkbox over the menu icon shows
  * the same sidebar as the menu (CSS only), so the server renders the sidebar once.
  */
-export function AppShell({ sidebarExpanded, unverifiedEmail, children, ...sidebar }: AppShellProps) {
+export function AppShell({ sidebarExpanded, unverifiedEmail, zoneToConfirm, children, ...sidebar }: AppShellProps) {
 	const { t } = useTranslation()
 	const hydrated = useHydrated()
 	const location = useLocation()
@@ -138,6 +145,7 @@ export function AppShell({ sidebarExpanded, unverifiedEmail, children, ...sideba
 					</div>
 				</header>
 				{unverifiedEmail ? <VerifyEmailBanner email={unverifiedEmail} here={here} /> : null}
+				{zoneToConfirm ? <ZoneQuestion zone={zoneToConfirm} here={here} /> : null}
 				<main id={MAIN_ID} tabIndex={-1} className="min-w-0 flex-1 p-4 md:p-6">
 					{children}
 				</main>

@@ -14,6 +14,7 @@ import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { MAIN_ID } from '#app/components/shell/skip-link.tsx'
 import type { Route } from './+types/layout'
 import type { AppLayoutData } from '#app/lib/app-layout.ts'
+import { isOwner } from '#app/lib/roles.ts'
 
 /**
  * Every /app route runs with a signed-in user and a current organization, or leaves; except
@@ -70,6 +71,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 		sidebarExpanded: readSidebarExpanded(request),
 		// The address to verify, while it is not (the shell's reminder, docs/decisions/037-verified-addresses.md).
 		unverifiedEmail: context.get(emailVerifiedContext) ? null : member.user.email,
+		// The zone to ask the owner about while nobody chose it (docs/product.md, Time zones).
+		zoneToConfirm: isOwner(member.organization.role) && !member.organization.timezoneConfirmed ? member.organization.timezone : null,
 		// A new one on every load: the save key of the edit forms on this page (SAVE_KEY_FIELD).
 		saveKey: randomBytes(18).toString('base64url'),
 	}
