@@ -66,6 +66,8 @@ export default defineConfig({
 				// Every public booking comes from 127.0.0.1; the limits are tested in tests/db/public-booking.test.ts.
 				BOOK_POSTS_PER_HOUR: '100000',
 				BOOK_LOOKUPS_PER_HOUR: '100000',
+				// Every wrong invoice token (the security walk's) comes from 127.0.0.1; the limit is tested in tests/db/invoice-delivery.test.ts.
+				INVOICE_PAGE_MISSES_PER_HOUR: '100000',
 				// The tests' dovecot (tests/support/imap-server.ts) listens on 127.0.0.1, refused by default.
 				IMAP_ALLOW_PRIVATE_HOSTS: 'true',
 				// The plans page's "Contact us" (tests/e2e/plans.spec.ts).

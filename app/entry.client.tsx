@@ -26,7 +26,12 @@ const lng = isLanguage(htmlLang) ? htmlLang : fallbackLanguage
  * every other page fetches them all. A namespace not fetched yet loads when a component asks
  * for it.
  */
-const firstNamespaces = location.pathname.startsWith('/book/') ? ['common', 'book'] : [...namespaces]
+const firstNamespaces = location.pathname.startsWith('/book/')
+	? ['common', 'book']
+	: // An invoice's public page comes written by the server (app/routes/invoice/page.tsx).
+		location.pathname.startsWith('/i/')
+		? ['common']
+		: [...namespaces]
 
 async function hydrate() {
 	await i18next

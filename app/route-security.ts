@@ -54,6 +54,43 @@ const MODULE_INTENTS = [
 	'syncNow',
 ]
 
+/** The invoice draft form's fields (its lines as `lines[].name`). */
+const INVOICE_FIELDS = [
+	'intent',
+	'version',
+	'clientId',
+	'client',
+	'language',
+	'issueDate',
+	'dueDate',
+	'discount',
+	'taxRate',
+	'notes',
+	'lines[].description',
+	'lines[].quantity',
+	'lines[].unitPrice',
+]
+
+/** The recurring invoice form's fields (app/components/invoices/recurring-form.tsx). */
+const SCHEDULE_FIELDS = [
+	'intent',
+	'clientId',
+	'client',
+	'language',
+	'cadence',
+	'startDate',
+	'ends',
+	'endDate',
+	'count',
+	'daysUntilDue',
+	'discount',
+	'taxRate',
+	'notes',
+	'lines[].description',
+	'lines[].quantity',
+	'lines[].unitPrice',
+]
+
 export const routeSecurity: RouteSecurity[] = [
 	{ id: 'routes/landing', path: '/', index: true, access: 'public', html: true, post: SHELL },
 	{
@@ -93,6 +130,14 @@ export const routeSecurity: RouteSecurity[] = [
 	},
 	{ id: 'routes/auth/revert-email', path: '/auth/revert-email', access: 'token', html: true, post: { intents: [], fields: ['token'] } },
 	{ id: 'routes/unsubscribe', path: '/unsubscribe', access: 'token', html: true, post: { intents: [], fields: ['token'] } },
+	// A client's unsubscribe from an organization's reminders (docs/product.md, Reminders & Messaging): signed link, GET asks, POST records.
+	{
+		id: 'routes/messaging/unsubscribe',
+		path: '/unsubscribe/client',
+		access: 'token',
+		html: true,
+		post: { intents: [], fields: ['o', 'e', 's'] },
+	},
 	{ id: 'routes/onboarding', path: '/onboarding', access: 'user', html: true, post: { intents: [], fields: ['name'] } },
 	{
 		id: 'routes/preferences',
@@ -213,6 +258,74 @@ export const routeSecurity: RouteSecurity[] = [
 		// No page for the hostile-text walk: its organization owes nothing, so the page has no form (tests/e2e/owed.spec.ts posts hostile ids).
 		post: { intents: ['request-payment'], fields: ['intent', 'expectationId'] },
 	},
+	// Reminders & Messaging (docs/product.md, Reminders & Messaging): any member who may use the module reads the templates and
+	// previews them; owners and administrators save templates and settings (the others get a 403).
+	{
+		id: 'routes/app/messaging/index',
+		path: '/app/messaging',
+		access: 'module',
+		html: true,
+		post: {
+			intents: ['preview', 'save-template', 'reset-template', 'save-settings'],
+			fields: ['intent', 'kind', 'language', 'subject', 'body', 'invoiceReminders', 'daysBefore', 'daysAfter'],
+			pages: ['/app/messaging'],
+		},
+	},
+	// Invoicing (docs/product.md, Invoicing): any member reads them; without the module the screens say how to activate it and
+	// their actions answer 403. Delete (a draft), void and mark paid act on the invoice the path names.
+	{ id: 'routes/app/invoices/list', path: '/app/invoices', access: 'member', html: true, post: null },
+	{
+		id: 'routes/app/invoices/new',
+		path: '/app/invoices/new',
+		access: 'member',
+		html: true,
+		post: { intents: ['save', 'send'], fields: INVOICE_FIELDS, pages: ['/app/invoices/new'] },
+	},
+	{
+		id: 'routes/app/invoices/invoice',
+		path: '/app/invoices/:invoiceId',
+		access: 'member',
+		html: true,
+		ids: ['invoiceId'],
+		post: {
+			intents: ['save', 'send', 'delete', 'void', 'mark-paid', 'link-payment', 'unlink'],
+			bare: ['delete', 'void', 'mark-paid'],
+			fields: [...INVOICE_FIELDS, 'transaction', 'match'],
+		},
+	},
+	// Recurring invoices (docs/product.md, Recurring invoices): any member while Invoicing is active (without it the
+	// screens say so and link to it); writing a schedule needs the Recurring Invoices upgrade too, which the walk's
+	// organization has, with one schedule (tests/security/world.ts).
+	{
+		id: 'routes/app/invoices/recurring',
+		path: '/app/invoices/recurring',
+		access: 'member',
+		html: true,
+		post: { intents: ['pause', 'resume', 'delete'], fields: ['intent', 'scheduleId'] },
+	},
+	{
+		id: 'routes/app/invoices/recurring-new',
+		path: '/app/invoices/recurring/new',
+		access: 'member',
+		html: true,
+		post: {
+			intents: ['save'],
+			fields: SCHEDULE_FIELDS,
+			pages: ['/app/invoices/recurring/new'],
+		},
+	},
+	{
+		id: 'routes/app/invoices/recurring-schedule',
+		path: '/app/invoices/recurring/:scheduleId',
+		access: 'member',
+		html: true,
+		ids: ['scheduleId'],
+		post: {
+			intents: ['save', 'pause', 'resume', 'delete'],
+			bare: ['pause', 'resume', 'delete'],
+			fields: SCHEDULE_FIELDS,
+		},
+	},
 	{ id: 'routes/app/categories', path: '/app/categories', access: 'member', html: true, post: null },
 	{ id: 'routes/app/reports', path: '/app/reports', access: 'member', html: true, post: null },
 	{ id: 'routes/app/reports-export', path: '/app/reports/export.csv', access: 'member', html: false, post: null },
@@ -266,6 +379,15 @@ export const routeSecurity: RouteSecurity[] = [
 	// No form: plans are not sold online, "Contact us" is a mail link (docs/product.md, Plans).
 	{ id: 'routes/app/plans', path: '/app/plans', access: 'member', html: true, post: null },
 	{ id: 'routes/app/gears', path: '/app/gears', access: 'member', html: true, post: null },
+	{
+		id: 'routes/app/zone',
+		path: '/app/zone',
+		access: 'member',
+		html: false,
+		redirects: ['redirectTo'],
+		// The shell's question about a zone nobody chose (ZoneQuestion): shown and answered by owners only.
+		post: { intents: ['use', 'keep'], fields: ['intent', 'timezone', 'redirectTo'], bare: ['keep'], owner: ['use', 'keep'] },
+	},
 	// Any member: without the module, the layout says how to activate it (its tabs answer 403); the index sends to the calendar.
 	{ id: 'routes/app/booking/layout', path: '/app/booking', access: 'member', html: false, post: null },
 	{ id: 'routes/app/booking/index', path: '/app/booking', index: true, access: 'member', html: false, post: null },
@@ -456,6 +578,9 @@ export const routeSecurity: RouteSecurity[] = [
 		post: { intents: [], fields: [] },
 	},
 	{ id: 'routes/book/booked-ics', path: '/book/:orgSlug/booked/:id/calendar.ics', access: 'token', html: false, ids: ['id'], post: null },
+	// An invoice's public page and PDF: the token is the whole key (no id beside it), checked by tests/security/invoice-page.spec.ts.
+	{ id: 'routes/invoice/page', path: '/i/:token', access: 'token', html: true, post: null },
+	{ id: 'routes/invoice/pdf', path: '/i/:token/invoice.pdf', access: 'token', html: false, post: null },
 
 	...['dashboard', 'transactions', 'clients', 'categories', 'reports', 'module-marketplace', 'booking', 'settings'].map(
 		(path): RouteSecurity => ({ id: `legacy-${path}`, path: `/${path}`, access: 'public', html: false, post: null }),

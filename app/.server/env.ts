@@ -49,6 +49,8 @@ const schema = z.object({
 	BOOK_POSTS_PER_HOUR: z.coerce.number().int().min(1).default(10),
 	BOOK_LOOKUPS_PER_HOUR: z.coerce.number().int().min(1).default(600),
 	BOOK_MAX_UPCOMING_PER_EMAIL: z.coerce.number().int().min(1).default(3),
+	// Invoice pages and PDFs asked for by a token of no invoice, per address and hour.
+	INVOICE_PAGE_MISSES_PER_HOUR: z.coerce.number().int().min(1).default(100),
 	LOG_LEVEL: z.enum(['silent', 'info']).default('info'),
 	// How long a stop (SIGTERM) may take in all: requests under way get half of it to finish.
 	SHUTDOWN_SECONDS: z.coerce.number().int().min(1).max(3600).default(20),

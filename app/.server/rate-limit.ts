@@ -60,6 +60,10 @@ export const LIMITS = {
 	get book_post(): RateLimit {
 		return { limit: env().BOOK_POSTS_PER_HOUR, windowMinutes: 60 }
 	},
+	/** Invoice pages and PDFs (/i/{token}) asked for by a token of no invoice, per address (INVOICE_PAGE_MISSES_PER_HOUR): a failure limit. */
+	get 'invoice-page-miss'(): RateLimit {
+		return { limit: env().INVOICE_PAGE_MISSES_PER_HOUR, windowMinutes: 60 }
+	},
 	/** Looks at a public booking page's free times per address (BOOK_LOOKUPS_PER_HOUR). */
 	get slot_lookup(): RateLimit {
 		return { limit: env().BOOK_LOOKUPS_PER_HOUR, windowMinutes: 60 }

@@ -7,6 +7,8 @@ import { env, usesEmbeddedDatabase } from './env.ts'
 import { log } from './log.ts'
 import { deliverGuestNoticesSoon, depositsJob } from './booking/deposits.ts'
 import { registerBookingReminders } from './booking/reminders.ts'
+import { registerInvoiceReminders } from './messaging/invoice-reminders.ts'
+import { registerRecurringInvoices } from './invoices/recurring.ts'
 import { drainMail } from './mail/index.ts'
 import { registerEmailSyncJob } from './payments/email-sync/sync.ts'
 import { onImportCommitted } from './payments/imports/pipeline.ts'
@@ -45,6 +47,10 @@ export function ensureStarted() {
 		registerJob(depositsJob)
 		// Reminder mails before each appointment, for organizations with the upgrade (docs/product.md, Booking reminders).
 		registerBookingReminders()
+		// Invoice reminders before and after the due date, for organizations with Reminders & Messaging (docs/product.md, Reminders & Messaging).
+		registerInvoiceReminders()
+		// Recurring invoices made and sent on their dates, for organizations with the upgrade (docs/product.md, Recurring invoices).
+		registerRecurringInvoices()
 		const { SCHEDULER_TICK_MS, SCHEDULER_NOW } = env()
 		const fixedNow = SCHEDULER_NOW ? new Date(SCHEDULER_NOW) : null
 		scheduler ??= startScheduler({ intervalMs: SCHEDULER_TICK_MS, now: fixedNow ? () => fixedNow : undefined })

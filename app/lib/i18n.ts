@@ -16,6 +16,10 @@ export const namespaces = [
 	'imports',
 	'settings',
 	'book',
+	'messaging',
+	'invoice-page',
+	'invoices',
+	'recurring',
 ] as const
 export const defaultNS = 'common'
 

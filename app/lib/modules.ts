@@ -137,16 +137,32 @@ export const MODULES = {
 		id: 'b0000000-0000-4000-8000-000000000005',
 		featureType: 'invoicing',
 		name: 'Invoicing',
-		offer: 'comingSoon',
-		screens: [],
-		upgrades: { recurring: comingSoon('c0000000-0000-4000-8000-000000000013', 'Recurring Invoices') },
+		/** Invoices with a payment code, marked paid by the matching engine (docs/product.md, Invoicing). */
+		offer: 'available',
+		screens: [
+			{ key: 'invoices', to: '/app/invoices' },
+			{ key: 'newInvoice', to: '/app/invoices/new' },
+		],
+		upgrades: {
+			/** Schedules that make and send invoices by themselves (docs/product.md, Recurring invoices). */
+			recurring: {
+				id: 'c0000000-0000-4000-8000-000000000013',
+				name: 'Recurring Invoices',
+				available: true,
+				screens: [{ key: 'recurringInvoices', to: '/app/invoices/recurring' }],
+			},
+		},
 	},
 	messaging: {
 		id: 'b0000000-0000-4000-8000-000000000006',
 		featureType: 'messaging',
 		name: 'Reminders & Messaging',
-		offer: 'comingSoon',
-		screens: [],
+		/** Invoice reminders, the templates of client mails, the client unsubscribe (docs/product.md, Reminders & Messaging). */
+		offer: 'available',
+		screens: [
+			{ key: 'messageTemplates', to: '/app/messaging' },
+			{ key: 'invoiceReminderSettings', to: '/app/messaging#reminders' },
+		],
 		upgrades: { sms: comingSoon('c0000000-0000-4000-8000-000000000014', 'SMS Pack') },
 	},
 	inventory: {

@@ -19,6 +19,7 @@ type Ctx = {
 	transactionId: string
 	expectationId: string
 	invoiceId: string
+	scheduleId: string
 }
 type Spec =
 	| { table: string; insert: (ctx: Ctx) => Row; control?: boolean; bad: [Row, string][] }
@@ -480,6 +481,112 @@ const SPECS: Spec[] = [
 			[{ invoice_id: randomUUID() }, '23503'],
 		],
 	},
+	{
+		// Paused: a running schedule needs the Recurring Invoices upgrade (tests/db/recurring-invoices.test.ts).
+		table: 'recurring_invoices',
+		insert: (c) => ({
+			organization_id: c.owner.orgId,
+			client_id: c.clientId,
+			cadence: 'monthly',
+			anchor_date: '2031-01-31',
+			active: false,
+		}),
+		bad: [
+			[{ cadence: 'daily' }, CHECK],
+			[{ language: 'fr' }, CHECK],
+			[{ tax_rate: 100.01 }, CHECK],
+			[{ discount: -1 }, CHECK],
+			[{ days_until_due: -1 }, CHECK],
+			[{ days_until_due: 366 }, CHECK],
+			[{ max_count: 0 }, CHECK],
+			[{ max_count: 1001 }, CHECK],
+			[{ end_date: '2031-06-30', max_count: 3 }, CHECK],
+			[{ end_date: '2031-01-30' }, CHECK],
+			[{ notes: long(2001) }, CHECK],
+			[{ paused_reason: long(41) }, CHECK],
+			[{ client_id: randomUUID() }, '23503'],
+		],
+	},
+	{
+		table: 'recurring_invoice_lines',
+		insert: (c) => ({
+			organization_id: c.owner.orgId,
+			recurring_invoice_id: c.scheduleId,
+			position: 0,
+			description: 'Retainer',
+			quantity: 1,
+			unit_price: 5,
+		}),
+		bad: [
+			[{ position: -1 }, CHECK],
+			[{ position: 200 }, CHECK],
+			[{ description: '   ' }, CHECK],
+			[{ description: long(501) }, CHECK],
+			[{ quantity: 0 }, CHECK],
+			[{ quantity: 1000001 }, CHECK],
+			[{ unit_price: -0.01 }, CHECK],
+			[{ recurring_invoice_id: randomUUID() }, '23503'],
+		],
+	},
+	{
+		table: 'recurring_invoice_runs',
+		insert: (c) => ({
+			organization_id: c.owner.orgId,
+			recurring_invoice_id: c.scheduleId,
+			period_date: '2031-01-31',
+			invoice_id: c.invoiceId,
+		}),
+		bad: [
+			[{ invoice_id: randomUUID() }, '23503'],
+			[{ recurring_invoice_id: randomUUID() }, '23503'],
+		],
+	},
+	{
+		table: 'message_templates',
+		insert: (c) => ({
+			organization_id: c.owner.orgId,
+			kind: 'invoice_before',
+			language: 'es',
+			subject: 'Factura {{invoice_number}}',
+			body: 'Hola {{ client_name }},\n\tpaga {{balance}}: {{pay_link}}',
+		}),
+		bad: [
+			[{ kind: 'sms' }, CHECK],
+			[{ language: 'fr' }, CHECK],
+			[{ subject: '  ' }, CHECK],
+			[{ subject: long(201) }, CHECK],
+			[{ subject: 'Two\nlines' }, CHECK],
+			[{ body: ' ' }, CHECK],
+			[{ body: long(5001) }, CHECK],
+			[{ body: 'Bell \u0007' }, CHECK],
+			[{ body: 'Total {{total}}' }, CHECK],
+			[{ subject: 'Hi {{client_name' }, CHECK],
+			[{ body: 'Hi {{CLIENT_NAME}}' }, CHECK],
+			[{ kind: 'appointment_reminder', body: 'Pay {{pay_link}}' }, CHECK],
+			[{ kind: 'invoice_after', subject: 'At {{start_time}}' }, CHECK],
+		],
+	},
+	{
+		table: 'messaging_settings',
+		insert: (c) => ({ organization_id: c.owner.orgId, days_before: [3], days_after: [1, 7, 14] }),
+		bad: [
+			[{ days_before: [0] }, CHECK],
+			[{ days_before: [61] }, CHECK],
+			[{ days_after: [121] }, CHECK],
+			[{ days_after: [1, 2, 3, 4, 5, 6] }, CHECK],
+			[{ days_after: [1, null] }, CHECK],
+		],
+	},
+	{
+		table: 'client_unsubscribes',
+		insert: (c) => ({ organization_id: c.owner.orgId, email: 'gone@client.example' }),
+		bad: [
+			[{ email: 'Gone@Client.example' }, CHECK],
+			[{ email: ' gone@client.example' }, CHECK],
+			[{ email: 'x' }, CHECK],
+			[{ email: `${long(320)}@x.example` }, CHECK],
+		],
+	},
 ]
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- table-driven over every table name
@@ -554,7 +661,18 @@ beforeAll(async () => {
 			.values({ organization_id: owner.orgId })
 			.returning('id')
 			.executeTakeFirstOrThrow()
-		return { appointmentId: appointment.id, transactionId: transaction.id, expectationId: expectation.id, invoiceId: invoice.id as string }
+		const schedule = await trx
+			.insertInto('recurring_invoices')
+			.values({ organization_id: owner.orgId, client_id: client.id, cadence: 'monthly', anchor_date: '2031-01-31', active: false })
+			.returning('id')
+			.executeTakeFirstOrThrow()
+		return {
+			appointmentId: appointment.id,
+			transactionId: transaction.id,
+			expectationId: expectation.id,
+			invoiceId: invoice.id as string,
+			scheduleId: schedule.id,
+		}
 	})
 	ctx = { owner, omuId: omu.id, omuModuleId: omu.organization_module_id, clientId: client.id, ...linked }
 })

@@ -247,9 +247,9 @@ describe('what the catalogue does not sell', () => {
 
 	test('an upgrade of a module that is coming soon is refused even when the upgrade itself is marked available', async () => {
 		const owner = await createUser('Forger')
-		const recurring = MODULES.invoicing.upgrades.recurring.id
-		const result = await withOpenCatalogue(owner.userId, { upgrades: [recurring] }, async ({ attempt, state: now }) => ({
-			code: await attempt((trx) => call.purchase(trx, owner.orgId, recurring)),
+		const unlimited = MODULES.automation.upgrades.unlimited.id
+		const result = await withOpenCatalogue(owner.userId, { upgrades: [unlimited] }, async ({ attempt, state: now }) => ({
+			code: await attempt((trx) => call.purchase(trx, owner.orgId, unlimited)),
 			after: await now(owner.orgId),
 		}))
 		expect(result).toEqual({ code: 'not_available', after: { modules: [], upgrades: [], remaining: 15000 } })

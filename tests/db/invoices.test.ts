@@ -9,6 +9,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { describe, expect, test } from 'vitest'
 import { asSystem, asUser, sql } from '#app/.server/db/index.ts'
+import { importPayments, undoImport } from '#app/.server/payments/imports/pipeline.ts'
 import { addMember, createUser, isDbTarget, refusal, type TestUser } from './fixtures.ts'
 
 const INVOICING = 'b0000000-0000-4000-8000-000000000005'
@@ -293,6 +294,135 @@ describe('paid by the inflow', () => {
 	})
 })
 
+/**
+ * What the invoice received as stored on it (invoices.amount_paid, kept by triggers:
+ * supabase/migrations/20261207500000_invoice_amount_received.sql), and the same recounted from its
+ * matches as the view once summed them (the whole total when its expectation is paid by hand).
+ */
+async function received(id: string) {
+	const { rows } = await asSystem((trx) =>
+		sql<{ stored: string; recounted: string }>`
+			select i.amount_paid::text as stored,
+				(case when e.status = 'paid' then greatest(i.total, m.amount) else m.amount end)::numeric(12, 2)::text as recounted
+			from public.invoices i
+			left join public.payment_expectations e on e.id = i.expectation_id
+			cross join lateral (select coalesce(sum(x.amount), 0) as amount from public.payment_matches x
+				where x.expectation_id = i.expectation_id) m
+			where i.id = ${id}`.execute(trx),
+	)
+	return rows[0]!
+}
+
+/** The stored amount is `amount`, as recounted, and the view reads `state` from it. */
+async function expectReceived(w: World, id: string, amount: string, state: string) {
+	expect(await received(id)).toEqual({ stored: amount, recounted: amount })
+	expect((await overview(id, w.owner.userId)).state).toBe(state)
+}
+
+async function sentInvoice(w: World, amount: number, client: string | null = w.clientId) {
+	const id = await draft(w, [['Work', 1, amount]], { client_id: client })
+	await send(id, w.owner.userId)
+	return { id, code: (await overview(id, w.owner.userId)).memo_code!, expectation: await expectationOf(id) }
+}
+
+async function expectationOf(id: string) {
+	const row = await asSystem((trx) => trx.selectFrom('invoices').select('expectation_id').where('id', '=', id).executeTakeFirstOrThrow())
+	return row.expectation_id!
+}
+
+async function matchOf(transactionId: string) {
+	const row = await asSystem((trx) =>
+		trx.selectFrom('payment_matches').select('id').where('transaction_id', '=', transactionId).executeTakeFirstOrThrow(),
+	)
+	return row.id
+}
+
+describe('what an invoice received, stored on it', () => {
+	test('follows the engine, parts and an overpayment, an undo, a link by hand, a changed match, a deleted payment and marked paid', async () => {
+		const w = await world()
+		const { id, code, expectation } = await sentInvoice(w, 200)
+		await expectReceived(w, id, '0.00', 'sent')
+		const part = await pay(w, 80, `invoice ${code}`)
+		await expectReceived(w, id, '80.00', 'partly_paid')
+		// A match's amount changed (as the database may): the invoice follows.
+		await asSystem((trx) => trx.updateTable('payment_matches').set({ amount: 60 }).where('transaction_id', '=', part.id).execute())
+		await expectReceived(w, id, '60.00', 'partly_paid')
+		await asSystem((trx) => trx.updateTable('payment_matches').set({ amount: 80 }).where('transaction_id', '=', part.id).execute())
+		await expectReceived(w, id, '80.00', 'partly_paid')
+		const rest = await pay(w, 150, code)
+		await expectReceived(w, id, '230.00', 'paid')
+		expect((await overview(id, w.owner.userId)).overpaid).toBe('30.00')
+		// Undone by a member: owed again; linked again by hand.
+		const restMatch = await matchOf(rest.id)
+		await asUser(w.owner.userId, (trx) => sql`select public.unmatch_payment(${restMatch})`.execute(trx))
+		await expectReceived(w, id, '80.00', 'partly_paid')
+		await asUser(w.owner.userId, (trx) => sql`select public.match_payment(${expectation}, ${rest.id})`.execute(trx))
+		await expectReceived(w, id, '230.00', 'paid')
+		// A payment's amount edited in the table: what the match counts stays as linked (the view's rule), and the stored amount with it.
+		await asUser(w.owner.userId, (trx) => trx.updateTable('transactions').set({ amount: 90 }).where('id', '=', part.id).execute())
+		await expectReceived(w, id, '230.00', 'paid')
+		// The payment deleted from the table: owed again.
+		await asUser(w.owner.userId, (trx) => trx.deleteFrom('transactions').where('id', '=', rest.id).execute())
+		await expectReceived(w, id, '80.00', 'partly_paid')
+		// Marked paid by hand: the whole total counts as received; nothing writes the column directly.
+		await asUser(w.owner.userId, (trx) => sql`select public.mark_invoice_paid(${id})`.execute(trx))
+		await expectReceived(w, id, '200.00', 'paid')
+		expect(
+			await refusal(asUser(w.owner.userId, (trx) => trx.updateTable('invoices').set({ amount_paid: 0 }).where('id', '=', id).execute())),
+		).toBe('42501')
+		await expectReceived(w, id, '200.00', 'paid')
+		// The marking member's account gone: the invoice stays paid and received.
+		await asSystem((trx) => sql`update public.payment_expectations set marked_paid_by = null where id = ${expectation}`.execute(trx))
+		await expectReceived(w, id, '200.00', 'paid')
+	})
+
+	test('an imported payment with the code pays it; the import undone leaves it owed again', async () => {
+		const w = await world()
+		const { id, code } = await sentInvoice(w, 120)
+		const file = [
+			'Account Statement - (@owner) ,,,,,,,,,,,',
+			'Account Activity,,,,,,,,,,,',
+			',ID,Datetime,Type,Status,Note,From,To,Amount (total),Amount (fee),Beginning Balance,Disclaimer',
+			`,3921234567890129001,${new Date().toISOString().slice(0, 19)},Payment,Complete,Invoice ${code},Marta Díaz,Owner,+ $45.00,,,`,
+			`,3921234567890129002,${new Date().toISOString().slice(0, 19)},Payment,Complete,Lessons,Someone Else,Owner,+ $12.00,,,`,
+		].join('\n')
+		const imported = await importPayments({ organizationId: w.owner.orgId, userId: w.owner.userId, file, label: 'venmo.csv' })
+		if (!imported.ok || imported.status !== 'committed') throw new Error('not committed')
+		await expectReceived(w, id, '45.00', 'partly_paid')
+		expect(await undoImport(w.owner.userId, imported.batch.batchId)).toEqual({ ok: true, removed: 2 })
+		await expectReceived(w, id, '0.00', 'sent')
+	})
+
+	test('the invoices of one statement that pays several are each counted; a voided one has received nothing', async () => {
+		const w = await world()
+		const a = await sentInvoice(w, 50)
+		const b = await sentInvoice(w, 70)
+		const c = await sentInvoice(w, 30)
+		await asUser(w.owner.userId, (trx) =>
+			trx
+				.insertInto('transactions')
+				.values(
+					[
+						[20, a.code],
+						[25, a.code],
+						[70, b.code],
+					].map(([amount, memo]) => ({
+						organization_id: w.owner.orgId,
+						amount: amount as number,
+						description: `paid ${memo as string}`,
+						date_received: new Date().toISOString().slice(0, 10),
+						payment_method: 'Zelle',
+					})),
+				)
+				.execute(),
+		)
+		await expectReceived(w, a.id, '45.00', 'partly_paid')
+		await expectReceived(w, b.id, '70.00', 'paid')
+		await asUser(w.owner.userId, (trx) => sql`select public.void_invoice(${c.id})`.execute(trx))
+		await expectReceived(w, c.id, '0.00', 'void')
+	})
+})
+
 describe.runIf(isDbTarget('pg'))('across instances', () => {
 	test('twelve invoices sent from twelve connections at once get the numbers 1 to 12, each once', async () => {
 		const w = await world()
@@ -300,6 +430,17 @@ describe.runIf(isDbTarget('pg'))('across instances', () => {
 		for (let i = 0; i < 12; i++) ids.push(await draft(w, [[`Job ${i}`, 1, 10 + i]]))
 		const numbers = await Promise.all(ids.map((id) => send(id, w.owner.userId)))
 		expect([...numbers].sort((a, b) => a - b)).toEqual(Array.from({ length: 12 }, (_, i) => i + 1))
+	})
+
+	test('payments with the code and deleted payments of one invoice at once leave what it received exact', async () => {
+		const w = await world()
+		const { id, code } = await sentInvoice(w, 1000)
+		const first = await Promise.all([10, 20, 30, 40].map((amount) => pay(w, amount, code)))
+		await Promise.all([
+			...first.map((t) => asUser(w.owner.userId, (trx) => trx.deleteFrom('transactions').where('id', '=', t.id).execute())),
+			...[5, 6, 7, 8].map((amount) => pay(w, amount, code)),
+		])
+		await expectReceived(w, id, '26.00', 'partly_paid')
 	})
 
 	test('one invoice sent twice at once is sent once, with one number', async () => {

@@ -171,6 +171,7 @@ describe('what the marketplace and the module page read from the registry', () =
 			'Clients CRM': { offer: 'included', active: true },
 			'Reports & Analytics': { offer: 'included', active: true },
 			'Appointment Booking': { offer: 'available', active: false },
+			'Reminders & Messaging': { offer: 'available', active: false },
 			Inventory: { offer: 'comingSoon', active: false },
 			Invoicing: { offer: 'comingSoon', active: false },
 		})

@@ -27,7 +27,7 @@ async function policies(trx: Tx): Promise<Policy[]> {
 }
 
 const UID = /\( SELECT auth\.uid\(\) AS uid\)/g
-const MEMBER = /\bIN \( SELECT public\.my_organization_ids\(('owner'::public\.org_role)?\) AS my_organization_ids\)/g
+const MEMBER = /\bIN \( SELECT public\.my_organization_ids\(('(?:owner|administrator)'::public\.org_role)?\) AS my_organization_ids\)/g
 
 /** What is wrong with each policy, if anything. */
 function offences(list: Policy[]) {

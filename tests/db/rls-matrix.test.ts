@@ -436,7 +436,145 @@ const CASES: TableCase[] = [
 		},
 		update: () => ({ description: `Edited ${next()}` }),
 	},
+	{
+		// Members write schedules while the organization owns the upgrade; the database keeps their dates (tests/db/recurring-invoices.test.ts).
+		table: 'recurring_invoices',
+		allowed: { select: MEMBERS, insert: MEMBERS, update: MEMBERS, delete: MEMBERS },
+		row: (w) => recurringSchedule(w),
+		insert: async (w) => ({
+			organization_id: w.a.orgId,
+			client_id: (await recurringClient(w)).id,
+			cadence: 'weekly',
+			anchor_date: '2030-01-07',
+		}),
+		update: () => ({ notes: `edited ${next()}` }),
+	},
+	{
+		table: 'recurring_invoice_lines',
+		allowed: { select: MEMBERS, insert: MEMBERS, update: MEMBERS, delete: MEMBERS },
+		row: async (w) => {
+			const schedule = await recurringSchedule(w)
+			return systemInsert('recurring_invoice_lines', {
+				organization_id: w.a.orgId,
+				recurring_invoice_id: schedule.id,
+				position: 0,
+				description: 'Retainer',
+				quantity: 1,
+				unit_price: 5,
+			})
+		},
+		insert: async (w) => {
+			const schedule = await recurringSchedule(w)
+			return {
+				organization_id: w.a.orgId,
+				recurring_invoice_id: schedule.id,
+				position: 1,
+				description: 'Hosting',
+				quantity: 1,
+				unit_price: 9,
+			}
+		},
+		update: () => ({ description: `Edited ${next()}` }),
+	},
+	{
+		// The history is written by public.make_recurring_invoice only.
+		table: 'recurring_invoice_runs',
+		allowed: { select: MEMBERS, insert: NOBODY, update: NOBODY, delete: NOBODY },
+		row: async (w) => {
+			const schedule = await recurringSchedule(w)
+			const invoice = await systemInsert('invoices', { organization_id: w.a.orgId })
+			return systemInsert('recurring_invoice_runs', {
+				organization_id: w.a.orgId,
+				recurring_invoice_id: schedule.id,
+				period_date: '2030-01-07',
+				invoice_id: invoice.id,
+			})
+		},
+		insert: async (w) => {
+			const schedule = await recurringSchedule(w)
+			const invoice = await systemInsert('invoices', { organization_id: w.a.orgId })
+			return { organization_id: w.a.orgId, recurring_invoice_id: schedule.id, period_date: '2030-01-14', invoice_id: invoice.id }
+		},
+		update: () => ({ period_date: `2031-01-${String((next() % 28) + 1).padStart(2, '0')}` }),
+	},
+	{
+		// Members read the templates; owners and administrators write them (tests/db/messaging.test.ts). One row per kind and
+		// language: each cell starts from A's templates cleared.
+		table: 'message_templates',
+		allowed: { select: MEMBERS, insert: ['owner of A'], update: ['owner of A'], delete: ['owner of A'] },
+		row: async (w) => {
+			await clearTemplates(w)
+			return systemInsert('message_templates', {
+				organization_id: w.a.orgId,
+				kind: 'invoice_after',
+				language: 'es',
+				subject: 'Aviso',
+				body: 'Hola',
+			})
+		},
+		insert: async (w) => {
+			await clearTemplates(w)
+			return { organization_id: w.a.orgId, kind: 'invoice_before', language: 'en', subject: 'Soon', body: 'Hi {{client_name}}' }
+		},
+		update: () => ({ subject: `Edited ${next()}` }),
+	},
+	{
+		// Made by the module's activation; owners and administrators change it.
+		table: 'messaging_settings',
+		allowed: { select: MEMBERS, insert: NOBODY, update: ['owner of A'], delete: NOBODY },
+		row: async (w) => {
+			await asSystem((trx) =>
+				sql`insert into public.messaging_settings (organization_id) values (${w.a.orgId}) on conflict do nothing`.execute(trx),
+			)
+			return { organization_id: w.a.orgId }
+		},
+		insert: (w) => ({ organization_id: w.a.orgId }),
+		update: () => ({ days_after: [(next() % 120) + 1] }),
+	},
+	{
+		// Written by the server after it checked the link's signature (app/.server/messaging/unsubscribe.ts); members read them.
+		table: 'client_unsubscribes',
+		allowed: { select: MEMBERS, insert: NOBODY, update: NOBODY, delete: NOBODY },
+		row: (w) =>
+			systemInsert('client_unsubscribes', { organization_id: w.a.orgId, email: `gone-${next()}@client.example` }, [
+				'organization_id',
+				'email',
+			]),
+		insert: (w) => ({ organization_id: w.a.orgId, email: `inserted-${next()}@client.example` }),
+		update: () => ({ email: `edited-${next()}@client.example` }),
+	},
 ]
+
+async function clearTemplates(w: World) {
+	await asSystem((trx) => trx.deleteFrom('message_templates').where('organization_id', '=', w.a.orgId).execute())
+}
+
+/** A's Invoicing module and its Recurring Invoices upgrade: a schedule is written only with them. */
+async function withRecurringUpgrade(w: World) {
+	await asSystem(async (trx) => {
+		await sql`insert into public.organization_modules (organization_id, module_id)
+			values (${w.a.orgId}, 'b0000000-0000-4000-8000-000000000005') on conflict do nothing`.execute(trx)
+		await sql`insert into public.organization_module_upgrades (organization_id, organization_module_id, upgrade_id)
+			select m.organization_id, m.id, 'c0000000-0000-4000-8000-000000000013' from public.organization_modules m
+			where m.organization_id = ${w.a.orgId} and m.module_id = 'b0000000-0000-4000-8000-000000000005'
+			on conflict do nothing`.execute(trx)
+	})
+}
+
+async function recurringClient(w: World) {
+	await withRecurringUpgrade(w)
+	return systemInsert('clients', { organization_id: w.a.orgId, name: `Retainer Client ${next()}` })
+}
+
+async function recurringSchedule(w: World) {
+	const client = await recurringClient(w)
+	return systemInsert('recurring_invoices', {
+		organization_id: w.a.orgId,
+		client_id: client.id,
+		cadence: 'monthly',
+		anchor_date: '2030-01-31',
+	})
+}
 
 function where(trx: Tx, table: string, key: Row) {
 	let q = anyDb(trx).selectFrom(table).selectAll()

@@ -10,7 +10,17 @@ import { expect, test } from './fixtures.ts'
  * (WCAG 2.5.3, Label in Name: off in axe by default); serious and critical violations fail the
  * test, every screen being audited before it fails; each screen's counts are printed for the record.
  */
-const PUBLIC_SCREENS = ['/', '/auth', '/auth?mode=signup', '/auth/forgot-password', '/no-such-page', '/book', '/book/no-such-organization']
+// An invoice's page is audited with an invoice in tests/e2e/invoice-page.spec.ts; here its 404.
+const PUBLIC_SCREENS = [
+	'/',
+	'/auth',
+	'/auth?mode=signup',
+	'/auth/forgot-password',
+	'/no-such-page',
+	'/book',
+	'/book/no-such-organization',
+	`/i/${'0'.repeat(64)}`,
+]
 
 /** Signed-in screens, in two halves audited side by side; `{appointment}` is a demo appointment's id. */
 const SIGNED_IN_SCREENS = [
@@ -28,6 +38,8 @@ const SIGNED_IN_SCREENS = [
 		'/app/plans',
 		'/app/gears',
 		'/app/owed',
+		'/app/invoices',
+		'/app/invoices/new',
 	],
 	[
 		'/app/booking/calendar',

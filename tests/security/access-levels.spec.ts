@@ -26,8 +26,8 @@ const LADDER: Record<Exclude<Access, 'token'>, { below: Who[]; at: Who[] }> = {
 
 /**
  * Links whose token only their own flow mints (a recovery, an email change, an invitation, a
- * verification, an unsubscribe, Google's callback): their tests make real ones (tests/e2e/auth.spec.ts,
- * settings.spec.ts, tests/db/verified-addresses.test.ts, notifications.test.ts); the bad-input walk
+ * verification, an unsubscribe, Google's callback, an invoice's page): their tests make real ones (tests/e2e/auth.spec.ts,
+ * settings.spec.ts, tests/db/verified-addresses.test.ts, notifications.test.ts, tests/security/invoice-page.spec.ts); the bad-input walk
  * posts to them with no token. The walk checks the booking's manage link, whose token the world holds.
  */
 const TOKENS_MINTED_ELSEWHERE = [
@@ -37,6 +37,9 @@ const TOKENS_MINTED_ELSEWHERE = [
 	'routes/auth/reset-password',
 	'routes/auth/revert-email',
 	'routes/auth/verify-email',
+	'routes/invoice/page',
+	'routes/invoice/pdf',
+	'routes/messaging/unsubscribe',
 	'routes/unsubscribe',
 ]
 

@@ -218,6 +218,8 @@ test.describe('bad bodies get a 4xx with a message', () => {
 		appointmentId: nobody,
 		appointmentToken: '',
 		batchId: nobody,
+		invoiceId: nobody,
+		scheduleId: nobody,
 	}
 	const actions = routeSecurity.filter((e) => e.post !== null).map((e) => concretePath(e, placeholder, { post: true }))
 

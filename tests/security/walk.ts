@@ -16,6 +16,8 @@ export function concretePath(entry: RouteSecurity, org: Org, options: { token?: 
 		moduleId: '', // filled below: the catalogue's, shared by all organizations
 		id: org.appointmentId,
 		appointmentId: org.appointmentId,
+		invoiceId: org.invoiceId,
+		scheduleId: org.scheduleId,
 		token: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
 		bucket: 'logos',
 	}

@@ -5,6 +5,9 @@ import type { Role } from '../../app/lib/roles.ts'
 import { FORM, mergeCookies, raw } from './http.ts'
 
 export const BOOKING_MODULE_ID = 'b0000000-0000-4000-8000-000000000003'
+export const INVOICING_MODULE_ID = 'b0000000-0000-4000-8000-000000000005'
+export const MESSAGING_MODULE_ID = 'b0000000-0000-4000-8000-000000000006'
+export const RECURRING_UPGRADE_ID = 'c0000000-0000-4000-8000-000000000013'
 
 /** Strings that appear nowhere but in organization B's private rows: none may reach anyone else. */
 export const MARKER = 'ZqxOrgBSecret'
@@ -22,6 +25,8 @@ export type Org = {
 	appointmentId: string
 	appointmentToken: string
 	batchId: string
+	invoiceId: string
+	scheduleId: string
 }
 
 export async function signUp(baseURL: string, fullName: string) {
@@ -44,8 +49,9 @@ export async function signIn(baseURL: string, email: string, password: string, c
 }
 
 /**
- * An organization with the booking module, one of each private row (a client, a payment, a
- * provider with a service, a booking with its manage token, a staged import), each carrying
+ * An organization with the booking and invoicing modules, one of each private row (a client, a
+ * payment, a provider with a service, a booking with its manage token, a staged import, a draft
+ * invoice), each carrying
  * `secret` in its private text so that a leak shows in a response body.
  */
 export async function makeOrg(baseURL: string, name: string, secret: string): Promise<Org> {
@@ -60,6 +66,12 @@ export async function makeOrg(baseURL: string, name: string, secret: string): Pr
 		const org = rows[0]!
 		await db.query('update public.profiles set full_name = $2, phone = $3 where user_id = $1', [org.user_id, `${secret}Owner`, '555 0100'])
 		await db.query('insert into public.organization_modules (organization_id, module_id) values ($1, $2)', [org.id, BOOKING_MODULE_ID])
+		// Reminders & Messaging, with a template of its own (its screen must not show it to another organization).
+		await db.query('insert into public.organization_modules (organization_id, module_id) values ($1, $2)', [org.id, MESSAGING_MODULE_ID])
+		await db.query(
+			`insert into public.message_templates (organization_id, kind, language, subject, body) values ($1, 'invoice_after', 'en', $2, $3)`,
+			[org.id, `${secret}Subject`, `${secret}Body {{client_name}}`],
+		)
 		const one = async (text: string, values: unknown[]) => (await db.query<{ id: string }>(text, values)).rows[0]!.id
 		const clientId = await one(`insert into public.clients (organization_id, name, email, company) values ($1, $2, $3, $4) returning id`, [
 			org.id,
@@ -100,7 +112,46 @@ export async function makeOrg(baseURL: string, name: string, secret: string): Pr
 			`insert into public.import_batches (organization_id, user_id, source, file_name, staged_rows) values ($1, $2, 'generic', $3, $4) returning id`,
 			[org.id, org.user_id, `${secret}File.csv`, JSON.stringify([])],
 		)
-		return { userId: org.user_id, orgId: org.id, slug: org.slug, clientId, providerId, serviceId, appointmentId, batchId }
+		// Invoicing, with a draft invoice of the client (its page is the draft form).
+		const invoicing = await one('insert into public.organization_modules (organization_id, module_id) values ($1, $2) returning id', [
+			org.id,
+			INVOICING_MODULE_ID,
+		])
+		const invoiceId = await one(
+			`insert into public.invoices (organization_id, client_id, notes, created_by) values ($1, $2, $3, $4) returning id`,
+			[org.id, clientId, `${secret}InvoiceNotes`, org.user_id],
+		)
+		await db.query(
+			`insert into public.invoice_lines (organization_id, invoice_id, position, description, quantity, unit_price) values ($1, $2, 0, $3, 1, 100)`,
+			[org.id, invoiceId, `${secret}InvoiceLine`],
+		)
+		// Recurring Invoices, with a monthly schedule of the client (its page is the schedule's form).
+		await db.query(
+			'insert into public.organization_module_upgrades (organization_id, organization_module_id, upgrade_id) values ($1, $2, $3)',
+			[org.id, invoicing, RECURRING_UPGRADE_ID],
+		)
+		const scheduleId = await one(
+			`insert into public.recurring_invoices (organization_id, client_id, notes, cadence, anchor_date, created_by)
+			 values ($1, $2, $3, 'monthly', current_date + 7, $4) returning id`,
+			[org.id, clientId, `${secret}ScheduleNotes`, org.user_id],
+		)
+		await db.query(
+			`insert into public.recurring_invoice_lines (organization_id, recurring_invoice_id, position, description, quantity, unit_price)
+			 values ($1, $2, 0, $3, 1, 100)`,
+			[org.id, scheduleId, `${secret}ScheduleLine`],
+		)
+		return {
+			userId: org.user_id,
+			orgId: org.id,
+			slug: org.slug,
+			clientId,
+			providerId,
+			serviceId,
+			appointmentId,
+			batchId,
+			invoiceId,
+			scheduleId,
+		}
 	})
 	return { ...account, ...ids, appointmentToken: token }
 }
@@ -149,6 +200,11 @@ const FINGERPRINTED = [
 	'import_batches',
 	'gear_ledger',
 	'module_favorites',
+	'invoices',
+	'invoice_lines',
+	'message_templates',
+	'messaging_settings',
+	'client_unsubscribes',
 ]
 
 /** One query that hashes every row of the organization's data and its members' profiles. */

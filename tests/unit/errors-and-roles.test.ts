@@ -22,7 +22,17 @@ function thrown(fn: () => unknown) {
 function contextAs(role: Role | null) {
 	const context = new RouterContextProvider()
 	if (role) {
-		const organization = { id: 'org', name: 'Org', slug: 'org', description: null, role, gearsOwned: 0, gearsRemaining: 0, timezone: 'UTC', timezoneConfirmed: true }
+		const organization = {
+			id: 'org',
+			name: 'Org',
+			slug: 'org',
+			description: null,
+			role,
+			gearsOwned: 0,
+			gearsRemaining: 0,
+			timezone: 'UTC',
+			timezoneConfirmed: true,
+		}
 		const member: CurrentMember = {
 			user: { userId: 'u', email: 'u@example.com', fullName: null, avatarUrl: null, preferredLanguage: null },
 			organization,

@@ -23,6 +23,7 @@ describe('the table of rate limits', () => {
 				'email-verification',
 				'integration-check',
 				'invite',
+				'invoice-page-miss',
 				'login_failure',
 				'login_failure_ip',
 				'password-change',

@@ -27,6 +27,12 @@
  * three for its `deliverOnce` (decision 036 foresaw it). Never for a cancelled, no-show or completed
  * appointment, one that has started, one booked after the reminder's time (its confirmation just
  * went), nor for an organization without the upgrade.
+ *
+ * With Reminders & Messaging active (docs/product.md, Reminders & Messaging), the booker's mail is
+ * the organization's appointment-reminder template (or the module's built-in one) in the
+ * booker's language, with the module's unsubscribe line and headers, and the deposit's payment
+ * instructions after it while one is awaited; without the module, the built-in mail below. An
+ * address that unsubscribed from the organization's reminders gets none, with or without it.
  */
 import { MODULES } from '#app/lib/modules.ts'
 import { isTimeZone } from '#app/lib/dates.ts'
@@ -38,6 +44,10 @@ import { asSystem, asUser, sql, systemStatement } from '../db/index.ts'
 import { tIn, type Translate } from '../i18n.ts'
 import { logError } from '../log.ts'
 import { sendMail, type Mail } from '../mail/index.ts'
+import { clientMail } from '../messaging/mail.ts'
+import { escapeHtml, renderMessage, type Template } from '../messaging/render.ts'
+import { MESSAGING_MODULE_ID } from '../messaging/settings.ts'
+import { organizationTemplates, templateFor } from '../messaging/templates.ts'
 import { notifyMembers } from '../notifications/send.ts'
 import { paymentInstructionLines } from '../payments/instructions.ts'
 import { deliverOnce, registerJob, STALE_MINUTES, type ScheduledJob } from '../scheduler.ts'
@@ -86,6 +96,8 @@ export type DueReminder = {
 	sealedToken: string | null
 	deposit: { remaining: string; code: string } | null
 	handles: PaymentHandles
+	/** Whether the organization has Reminders & Messaging: the mail is then its template. */
+	messaging: boolean
 }
 
 type Row = {
@@ -119,6 +131,7 @@ type Row = {
 	venmo: string | null
 	cashapp: string | null
 	paypal: string | null
+	messaging: boolean
 }
 
 const date = (v: Date | string) => (v instanceof Date ? v : new Date(v))
@@ -153,6 +166,7 @@ function reminderOf(r: Row): DueReminder {
 		sealedToken: r.sealed_token,
 		deposit: r.deposit_remaining !== null && r.deposit_code !== null ? { remaining: r.deposit_remaining, code: r.deposit_code } : null,
 		handles: { zelle: r.zelle, venmo: r.venmo, cashapp: r.cashapp, paypal: r.paypal },
+		messaging: r.messaging,
 	}
 }
 
@@ -168,7 +182,8 @@ const DETAILS = sql`
 		where m.organization_id = a.organization_id and m.role = 'owner' order by m.joined_at, m.user_id limit 1) as organization_language,
 	a.service_id, svc.name as service_name, svc.duration_minutes, a.provider_id, pr.display_name as provider_name, pr.user_id as provider_user_id,
 	t.sealed_token, dep.remaining::text as deposit_remaining, dep.memo_code as deposit_code,
-	h.zelle, h.venmo, h.cashapp, h.paypal`
+	h.zelle, h.venmo, h.cashapp, h.paypal,
+	exists (select 1 from public.organization_modules mm where mm.organization_id = a.organization_id and mm.module_id = ${MESSAGING_MODULE_ID}) as messaging`
 
 const JOINS = sql`
 	join public.organizations o on o.id = a.organization_id
@@ -222,6 +237,8 @@ export async function dueReminders(now: Date, catchUpMinutes = REMINDER_CATCH_UP
 			${JOINS}
 			where a.starts_at > ${now}::timestamptz
 				and a.created_at < a.starts_at - make_interval(mins => d.minutes)
+				and not exists (select 1 from public.client_unsubscribes cu
+					where cu.organization_id = a.organization_id and cu.email = lower(btrim(a.guest_email)))
 				and not exists (select 1 from private.job_runs r where r.job = ${REMINDERS_JOB} and r.run_key = ${KEY}
 					and (r.finished_at is not null or r.started_at > ${stale}::timestamptz))
 			order by a.starts_at, a.id, d.minutes`.execute(trx),
@@ -333,6 +350,51 @@ export function reminderMail(r: DueReminder, now: Date): Mail {
 	}
 }
 
+/**
+ * The reminder mail of an organization with Reminders & Messaging: its appointment-reminder
+ * `template` in the booker's language, whose time is the built-in mail's (the booker's zone,
+ * named, and the business's when it differs) and whose link is the booking's manage page (else
+ * the sentence that says to contact the organization); while a deposit is awaited, how to pay it
+ * follows; then the module's unsubscribe line and headers (app/.server/messaging/mail.ts).
+ */
+export function templatedReminderMail(r: DueReminder, template: Template): Mail {
+	const t = textsIn(r.language)
+	const message = renderMessage('appointment_reminder', template, {
+		client_name: r.guestName,
+		service: r.serviceName ?? '—',
+		start_time: whenLine(r),
+		manage_link: manageOf(r) ?? t('reminder.contact', { organization: r.organizationName }),
+		organization_name: r.organizationName,
+	})
+	if (r.status === 'pending' && r.deposit) {
+		const lines = [
+			t('reminder.pendingDeposit'),
+			...paymentInstructionLines(t, r.language, {
+				handles: r.handles,
+				amount: r.deposit.remaining,
+				code: r.deposit.code,
+				organization: r.organizationName,
+			}),
+		]
+		message.text = `${message.text.trimEnd()}\n\n${lines.join('\n')}`
+		message.html = `${message.html}\n<p style="margin:0 0 12px">${lines.map(escapeHtml).join('<br>')}</p>`
+	}
+	return clientMail({
+		organizationId: r.organizationId,
+		organizationName: r.organizationName,
+		to: r.guestEmail,
+		language: r.language,
+		message,
+	})
+}
+
+/** The booker's mail: the organization's template with Reminders & Messaging, else the built-in one. */
+function bookerMail(r: DueReminder, own: Map<string, Template>, now: Date): Mail {
+	return r.messaging
+		? templatedReminderMail(r, templateFor(own, r.organizationId, 'appointment_reminder', r.language))
+		: reminderMail(r, now)
+}
+
 /** Reminders sent at once within a tick (at most this many connections to an SMTP relay), recorded by one statement before (deliveries) and one after (events and claims). */
 const GROUP = 20
 
@@ -407,11 +469,15 @@ async function recordGroup(sent: DueReminder[], done: DueReminder[], claimedAt: 
  */
 async function sendGroup(group: DueReminder[], now: Date, claimedAt: Date, clock: () => Date): Promise<number> {
 	const recorded = await recordDeliveries(group)
+	const own = await organizationTemplates(
+		group.filter((r) => r.messaging).map((r) => r.organizationId),
+		'appointment_reminder',
+	)
 	const outcomes = await Promise.all(
 		group.map(async (r) => {
 			if (!recorded.has(r.key)) return { r, went: false, failed: false }
 			try {
-				await sendMail(reminderMail(r, now))
+				await sendMail(bookerMail(r, own, now))
 				return { r, went: true, failed: false }
 			} catch (error) {
 				logError(error, { event: 'reminder_failed', appointmentId: r.appointmentId })

@@ -208,6 +208,12 @@ export interface Clients {
   user_id: Generated<string | null>;
 }
 
+export interface ClientUnsubscribes {
+  created_at: Generated<Timestamp>;
+  email: string;
+  organization_id: string;
+}
+
 export interface EmailSyncRuns {
   created_count: Generated<number>;
   credential_id: string | null;
@@ -367,6 +373,7 @@ export interface InvoiceOverview {
 }
 
 export interface Invoices {
+  amount_paid: Generated<Numeric>;
   bill_to_email: string | null;
   bill_to_name: string | null;
   client_id: string | null;
@@ -389,6 +396,24 @@ export interface Invoices {
   total: Generated<Numeric>;
   updated_at: Generated<Timestamp>;
   voided_at: Timestamp | null;
+}
+
+export interface MessageTemplates {
+  body: string;
+  id: Generated<string>;
+  kind: string;
+  language: string;
+  organization_id: string;
+  subject: string;
+  updated_at: Generated<Timestamp>;
+}
+
+export interface MessagingSettings {
+  days_after: Generated<number[]>;
+  days_before: Generated<number[]>;
+  invoice_reminders: Generated<boolean>;
+  organization_id: string;
+  updated_at: Generated<Timestamp>;
 }
 
 export interface ModuleFavorites {
@@ -560,6 +585,48 @@ export interface Profiles {
   username: string | null;
 }
 
+export interface RecurringInvoiceLines {
+  description: string;
+  id: Generated<string>;
+  organization_id: string;
+  position: number;
+  quantity: Numeric;
+  recurring_invoice_id: string;
+  unit_price: Numeric;
+}
+
+export interface RecurringInvoiceRuns {
+  created_at: Generated<Timestamp>;
+  id: Generated<string>;
+  invoice_id: string;
+  organization_id: string;
+  period_date: string;
+  recurring_invoice_id: string;
+}
+
+export interface RecurringInvoices {
+  active: Generated<boolean>;
+  anchor_date: string;
+  cadence: string;
+  client_id: string | null;
+  created_at: Generated<Timestamp>;
+  created_by: Generated<string | null>;
+  days_until_due: Generated<number>;
+  discount: Generated<Numeric>;
+  end_date: string | null;
+  id: Generated<string>;
+  language: Generated<string>;
+  last_period: string | null;
+  made_count: Generated<number>;
+  max_count: number | null;
+  next_run: string | null;
+  notes: string | null;
+  organization_id: string;
+  paused_reason: string | null;
+  tax_rate: Generated<Numeric>;
+  updated_at: Generated<Timestamp>;
+}
+
 export interface TransactionMonthlyRollups {
   amount_sum: Generated<Numeric>;
   category: TransactionCategory;
@@ -601,6 +668,7 @@ export interface DB {
   booking_providers: BookingProviders;
   booking_services: BookingServices;
   booking_settings: BookingSettings;
+  client_unsubscribes: ClientUnsubscribes;
   clients: Clients;
   email_sync_runs: EmailSyncRuns;
   gear_ledger: GearLedger;
@@ -612,6 +680,8 @@ export interface DB {
   invoice_lines: InvoiceLines;
   invoice_overview: InvoiceOverview;
   invoices: Invoices;
+  message_templates: MessageTemplates;
+  messaging_settings: MessagingSettings;
   module_favorites: ModuleFavorites;
   module_sync_status: ModuleSyncStatus;
   module_upgrades: ModuleUpgrades;
@@ -627,6 +697,9 @@ export interface DB {
   payment_handles: PaymentHandles;
   payment_matches: PaymentMatches;
   profiles: Profiles;
+  recurring_invoice_lines: RecurringInvoiceLines;
+  recurring_invoice_runs: RecurringInvoiceRuns;
+  recurring_invoices: RecurringInvoices;
   transaction_monthly_rollups: TransactionMonthlyRollups;
   transactions: Transactions;
 }

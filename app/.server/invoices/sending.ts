@@ -28,6 +28,16 @@ function sealToken(invoiceId: string, token: string): string | null {
 }
 
 /**
+ * A new page token for the invoice `invoiceId` (one that may not exist yet: a recurring invoice is
+ * made and sent in one statement): the token, its SHA-256 and its sealed copy (null without the
+ * server's key), as public.send_invoice takes them.
+ */
+export function newPageToken(invoiceId: string): { token: string; hash: string; sealed: string | null } {
+	const token = randomBytes(32).toString('hex')
+	return { token, hash: createHash('sha256').update(token, 'utf8').digest('hex'), sealed: sealToken(invoiceId, token) }
+}
+
+/**
  * Sends a draft of the organization: its number and its page's token, or the refusal. An invoice
  * of another organization (even one the user belongs to) is not found: the screens act on the
  * current organization only.
@@ -64,6 +74,15 @@ export async function invoicePageToken(userId: string, organizationId: string, i
 		return rows[0]?.sealed ?? null
 	})
 	if (!sealed) return null
+	try {
+		return open(sealed, tokenContext(invoiceId))
+	} catch {
+		return null
+	}
+}
+
+/** A sealed page token opened on the server (the reminders' pay link); null when it does not open (another key, another invoice's row). */
+export function openPageToken(invoiceId: string, sealed: string): string | null {
 	try {
 		return open(sealed, tokenContext(invoiceId))
 	} catch {

@@ -10,6 +10,8 @@ import { listClientAppointments } from '#app/.server/booking/appointments.ts'
 import { bookingAccess } from '#app/.server/booking/staff.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { ClientAppointmentList } from '#app/components/booking/appointment-client-list.tsx'
+import { listClientInvoices } from '#app/.server/invoices/overview.ts'
+import { ClientInvoiceList } from '#app/components/invoices/client-invoices.tsx'
 import { ClientMerge, MergeLink, type MergeStep } from '#app/components/payments/client-merge.tsx'
 import { DEFAULT_PAGE_SIZE, memberClock } from '#app/.server/query.ts'
 import { listTransactions, shownTransaction } from '#app/.server/payments/transactions.ts'
@@ -39,19 +41,22 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 		TRANSACTION_SORTS.filter((s) => s !== 'client'),
 		TRANSACTION_DEFAULT_SORT,
 	)
-	const [page, clock, appointments, merge] = await Promise.all([
+	const [page, clock, appointments, invoices, merge] = await Promise.all([
 		listTransactions(user.userId, organization.id, { ...state, q: null, clientId: found.client.id, pageSize: DEFAULT_PAGE_SIZE }),
 		memberClock(organization),
 		// Their appointments, for a member who may open the booking module (its data stays there otherwise).
 		bookingAccess(user.userId, organization.id, organization.role).then((access) =>
 			access === 'usable' ? listClientAppointments(user.userId, organization.id, found.client.id) : null,
 		),
+		// Their invoices, for a member who may use Invoicing.
+		listClientInvoices(user.userId, organization.id, organization.role, found.client.id),
 		mergeStep(user.userId, organization.id, found.client.id, url.searchParams),
 	])
 	const client = shownClient(found.client)
 	return {
 		merge,
 		appointments,
+		invoices,
 		client: { ...client, createdDate: dateIn(clock.timezone, new Date(client.createdAt)) },
 		totals: found.totals,
 		state: { ...state, q: '' },
@@ -142,6 +147,7 @@ export default function ClientDetailScreen({ loaderData }: Route.ComponentProps)
 				</div>
 			</section>
 			{loaderData.appointments ? <ClientAppointmentList appointments={loaderData.appointments} /> : null}
+			{loaderData.invoices ? <ClientInvoiceList invoices={loaderData.invoices} clientName={client.name} /> : null}
 			<section aria-labelledby="client-transactions" className="grid min-w-0 grid-cols-1 gap-3">
 				<h2 id="client-transactions" className="text-lg font-semibold">
 					{t('detail.transactions')}

@@ -2,6 +2,8 @@ import { ArrowRightIcon, CheckCircle2Icon, DollarSignIcon, PlusIcon, ReceiptIcon
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { Link } from '#app/components/link.tsx'
 import { getDashboard } from '#app/.server/payments/analytics.ts'
+import { dashboardInvoiceTotals } from '#app/.server/invoices/overview.ts'
+import { InvoiceTotalsCards } from '#app/components/invoices/dashboard-totals.tsx'
 import { requireMember } from '#app/.server/auth/session.ts'
 import { CategoryBadge, useCategoryLabel } from '#app/components/payments/category-badge.tsx'
 import { SmallMonthlyChartSlot } from '#app/components/payments/chart-slot.tsx'
@@ -21,7 +23,12 @@ export const meta = titleMeta('dashboard')
 
 export async function loader({ context }: Route.LoaderArgs) {
 	const { user, organization } = requireMember(context)
-	return getDashboard(user.userId, organization.id, { latest: 8, timezone: organization.timezone })
+	const [dashboard, invoices] = await Promise.all([
+		getDashboard(user.userId, organization.id, { latest: 8, timezone: organization.timezone }),
+		// Open and overdue invoices, for a member who may use Invoicing (null otherwise).
+		dashboardInvoiceTotals(user.userId, organization.id, organization.role),
+	])
+	return { ...dashboard, invoices }
 }
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
@@ -61,6 +68,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
 					hint={t('cards.matchedHint', { percent: fmt.percent(totals.matchedShare) })}
 				/>
 			</section>
+			{loaderData.invoices ? <InvoiceTotalsCards totals={loaderData.invoices} /> : null}
 			{empty ? <EmptyState /> : null}
 			<div className="grid grid-cols-1 gap-6 xl:grid-cols-5">
 				<LatestTransactions latest={loaderData.latest} className="xl:col-span-3" />

@@ -5,6 +5,7 @@ import { newOrganizationZone } from '#app/.server/organizations/current.ts'
 import { confirmZone } from '#app/.server/organizations/settings.ts'
 import { safeRedirect } from '#app/.server/security.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
+import { errorResponse } from '#app/lib/errors.ts'
 import { zoneName } from '#app/lib/format.ts'
 import type { Route } from './+types/zone'
 
@@ -18,7 +19,9 @@ export async function action({ request, context }: Route.ActionArgs) {
 	const form = await request.formData()
 	const back = safeRedirect(form.get('redirectTo'), '/app/dashboard')
 	const organizationId = member.organization.id
-	if (form.get('intent') === 'keep') {
+	const intent = form.get('intent')
+	if (intent !== 'use' && intent !== 'keep') return errorResponse(400, 'badRequest')
+	if (intent === 'keep') {
 		await confirmZone(member.user.userId, organizationId, null)
 		const zone = zoneName(member.organization.timezone, getLocale(context))
 		return redirectWithToast(back, { type: 'success', title: 'common:zoneQuestion.kept', values: { zone } })
