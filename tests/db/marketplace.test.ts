@@ -173,10 +173,10 @@ describe('what the marketplace and the module page read from the registry', () =
 			'Appointment Booking': { offer: 'available', active: false },
 			'Reminders & Messaging': { offer: 'available', active: false },
 			Inventory: { offer: 'comingSoon', active: false },
-			Invoicing: { offer: 'comingSoon', active: false },
+			Invoicing: { offer: 'available', active: false },
 		})
 		const sold = catalogue.flatMap((m) => m.upgrades.filter((u) => u.available).map((u) => u.name))
-		expect(sold.sort()).toEqual(['Booking Reminders', 'Deposits & Prepayment', 'P2P Tracking - Email'])
+		expect(sold.sort()).toEqual(['Booking Reminders', 'Deposits & Prepayment', 'P2P Tracking - Email', 'Recurring Invoices'])
 	})
 
 	test('"What you get" links each screen a module and its upgrades unlock, the public page with the slug', async () => {

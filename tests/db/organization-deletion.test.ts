@@ -117,7 +117,7 @@ async function fullOrganization(name: string): Promise<TestUser & { memberId: st
 			trx,
 		),
 	)
-	await asUser(owner.userId, async (trx) => {
+	const invoiceId = await asUser(owner.userId, async (trx) => {
 		const client = await trx
 			.selectFrom('clients')
 			.select('id')
@@ -134,6 +134,29 @@ async function fullOrganization(name: string): Promise<TestUser & { memberId: st
 			.values({ organization_id: owner.orgId, invoice_id: invoice.id, position: 0, description: 'Work', quantity: 1, unit_price: 90 })
 			.execute()
 		await sql`select public.send_invoice(${invoice.id}, ${randomBytes(32).toString('hex')}, null)`.execute(trx)
+		return invoice.id
+	})
+	// Recurring Invoices: a schedule with its line and the run that made that invoice; Reminders &
+	// Messaging: a template, its settings and a client's unsubscribe.
+	await asSystem(async (trx) => {
+		await sql`insert into public.organization_module_upgrades (organization_id, organization_module_id, upgrade_id)
+			select ${owner.orgId}, om.id, 'c0000000-0000-4000-8000-000000000013' from public.organization_modules om
+			where om.organization_id = ${owner.orgId} and om.module_id = 'b0000000-0000-4000-8000-000000000005'`.execute(trx)
+		const schedule = await sql<{ id: string }>`
+			insert into public.recurring_invoices (organization_id, client_id, cadence, anchor_date)
+			select ${owner.orgId}, i.client_id, 'monthly', current_date + 7 from public.invoices i where i.id = ${invoiceId}
+			returning id`.execute(trx)
+		const scheduleId = schedule.rows[0]!.id
+		await sql`insert into public.recurring_invoice_lines (organization_id, recurring_invoice_id, position, description, quantity, unit_price)
+			values (${owner.orgId}, ${scheduleId}, 0, 'Monthly work', 1, 90)`.execute(trx)
+		await sql`insert into public.recurring_invoice_runs (organization_id, recurring_invoice_id, period_date, invoice_id)
+			values (${owner.orgId}, ${scheduleId}, current_date, ${invoiceId})`.execute(trx)
+		await sql`insert into public.organization_modules (organization_id, module_id)
+			values (${owner.orgId}, 'b0000000-0000-4000-8000-000000000006')`.execute(trx)
+		await sql`insert into public.message_templates (organization_id, kind, language, subject, body)
+			values (${owner.orgId}, 'invoice_after', 'en', 'Reminder', 'Hello {{client_name}}')`.execute(trx)
+		await sql`insert into public.messaging_settings (organization_id) values (${owner.orgId}) on conflict do nothing`.execute(trx)
+		await sql`insert into public.client_unsubscribes (organization_id, email) values (${owner.orgId}, 'gone@client.example')`.execute(trx)
 	})
 	// An import batch with its transactions, one of them deleted (a tombstone).
 	const payments = [1, 2].map((n) => ({
