@@ -58,6 +58,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 export async function action({ request, params, context }: Route.ActionArgs) {
 	const { user, organization } = await requireInvoicing(context)
 	invariantResponse(isUuid(params.scheduleId), 404)
+	// Another organization's schedule (or none) is not found, whatever the form holds.
+	invariantResponse(await getSchedule(user.userId, organization.id, params.scheduleId), 404)
 	const formData = await request.formData()
 	const intent = formData.get('intent')
 	const here = `/app/invoices/recurring/${params.scheduleId}`
