@@ -57,7 +57,8 @@ function parsePrice(input: string, dotGroups: boolean): Parsed {
 	return amount
 }
 
-const optionalText = (max: number, tooLong: string, { multiLine = false } = {}) =>
+/** Optional text of at most `max` characters, without control characters (line breaks only when multi-line). */
+export const optionalText = (max: number, tooLong: string, { multiLine = false } = {}) =>
 	z
 		.string()
 		.trim()
@@ -66,10 +67,10 @@ const optionalText = (max: number, tooLong: string, { multiLine = false } = {}) 
 		.optional()
 
 /** Whether a posted line holds anything but its quantity: a line without a description or a price is left out. */
-const filled = (line: { description?: string; unitPrice?: string }) => Boolean(line.description || line.unitPrice)
+export const filled = (line: { description?: string; unitPrice?: string }) => Boolean(line.description || line.unitPrice)
 
 /** A line as posted: every field may be missing (a blank line is left out; a half-filled one says what it lacks). */
-const lineSchema = z.object({
+export const lineSchema = z.object({
 	description: optionalText(500, 'descriptionTooLong'),
 	quantity: z.string().max(40, 'quantityInvalid').optional(),
 	unitPrice: z.string().max(40, 'amountInvalid').optional(),

@@ -2,8 +2,8 @@ import { z } from 'zod'
 import { isValidDate } from '#app/lib/dates.ts'
 import { supportedLanguages } from '#app/lib/i18n.ts'
 import { invoiceTotals, MAX_INVOICE_LINES } from '#app/lib/invoices.ts'
-import { bothAmountWritings, CONTROL_CHARACTERS, CONTROL_CHARACTERS_IN_TEXT, MULTI_LINE, SINGLE_LINE } from '#app/lib/schemas/fields.ts'
-import { MAX_UNIT_PRICE, parseQuantity, parseTaxRate } from '#app/lib/schemas/invoices.ts'
+import { bothAmountWritings } from '#app/lib/schemas/fields.ts'
+import { filled, lineSchema, MAX_UNIT_PRICE, optionalText, parseQuantity, parseTaxRate } from '#app/lib/schemas/invoices.ts'
 import { parseAmount } from '#app/lib/schemas/transactions.ts'
 
 /**
@@ -41,22 +41,6 @@ function wholeNumber(input: string | undefined, min: number, max: number): numbe
 	const value = Number(text)
 	return value >= min && value <= max ? value : null
 }
-
-const optionalText = (max: number, tooLong: string, { multiLine = false } = {}) =>
-	z
-		.string()
-		.trim()
-		.max(max, tooLong)
-		.regex(multiLine ? MULTI_LINE : SINGLE_LINE, multiLine ? CONTROL_CHARACTERS_IN_TEXT : CONTROL_CHARACTERS)
-		.optional()
-
-const filled = (line: { description?: string; unitPrice?: string }) => Boolean(line.description || line.unitPrice)
-
-const lineSchema = z.object({
-	description: optionalText(500, 'descriptionTooLong'),
-	quantity: z.string().max(40, 'quantityInvalid').optional(),
-	unitPrice: z.string().max(40, 'amountInvalid').optional(),
-})
 
 function recurringSchemaFor(dotGroups: boolean) {
 	return z
