@@ -321,13 +321,10 @@ const topLevelKeys = readdirSync('public/locales/en').flatMap((file) =>
 )
 const missingKey = new RegExp(`\\b(${topLevelKeys.join('|')})\\.[a-zA-Z]+|\\b(common|auth|notFound|table|transactions|clients):`)
 
-test('the clients screens render in es and pt-BR with no missing key @nojs', async ({ page, request }) => {
-	const account = await signUp(page, request, 'Polyglot Keeper')
-	const { ids } = await seed(account.email, clients)
-	for (const [lng, title] of [
-		['es', 'Clientes'],
-		['pt-BR', 'Clientes'],
-	] as const) {
+for (const lng of ['es', 'pt-BR'] as const) {
+	test(`the clients screens render in ${lng} with no missing key @nojs`, async ({ page, request }) => {
+		const account = await signUp(page, request, 'Polyglot Keeper')
+		const { ids } = await seed(account.email, clients)
 		await page
 			.context()
 			.addCookies([{ name: 'lng', value: Buffer.from(JSON.stringify(lng)).toString('base64'), url: test.info().project.use.baseURL! }])
@@ -340,7 +337,7 @@ test('the clients screens render in es and pt-BR with no missing key @nojs', asy
 		]) {
 			await page.goto(path)
 			await expect(page.locator('html')).toHaveAttribute('lang', lng)
-			if (path === '/app/clients') await expect(page.getByRole('heading', { name: title, level: 1 })).toBeVisible()
+			if (path === '/app/clients') await expect(page.getByRole('heading', { name: 'Clientes', level: 1 })).toBeVisible()
 			const text = await page.locator('main').innerText()
 			expect(text, `${lng} ${path}`).not.toMatch(missingKey)
 		}
@@ -349,8 +346,8 @@ test('the clients screens render in es and pt-BR with no missing key @nojs', asy
 		await page.getByRole('button', { name: lng === 'es' ? 'Guardar' : 'Salvar' }).click()
 		await expect(page.getByRole('row').nth(1).locator('.text-destructive').first()).toBeVisible()
 		expect(await page.locator('main').innerText()).not.toMatch(missingKey)
-	}
-})
+	})
+}
 
 test('saving a name another client already has asks first @nojs', async ({ page, request }) => {
 	const account = await signUp(page, request, 'Twin Keeper')

@@ -255,8 +255,8 @@ test('in Portuguese the modules are in the order of their Portuguese names, and 
 	}
 })
 
-test('a panel or dialog opened from the keyboard takes focus and closes with Escape, back to what opened it', async ({ page, request }) => {
-	const { orgId } = await owner(page, request, 'Keyboard User')
+test('a details panel opened from the keyboard takes focus and closes with Escape, back to what opened it', async ({ page, request }) => {
+	await owner(page, request, 'Keyboard User')
 	await page.goto('/app/module-marketplace')
 	const details = card(page, 'Invoicing').getByRole('link', { name: 'Details — Invoicing' })
 	await details.focus()
@@ -270,13 +270,16 @@ test('a panel or dialog opened from the keyboard takes focus and closes with Esc
 	await expect(panel).toHaveCount(0)
 	await expect(page).not.toHaveURL(/module=/)
 	await expect(details).toBeFocused()
+})
 
+test('in a panel, Escape closes a menu or a question first, then the panel, each back to what opened it', async ({ page, request }) => {
+	const { orgId } = await owner(page, request, 'Keyboard User')
 	// A question inside the panel: Escape closes the question, back to its button, then the panel,
 	// back to "Details". Escape in the search box is the search box's.
 	await withDatabase((db) =>
 		db.query(`insert into public.organization_modules (organization_id, module_id) values ($1, $2)`, [orgId, BOOKING]),
 	)
-	await page.reload()
+	await page.goto('/app/module-marketplace')
 	const reportsDetails = card(page, 'Appointment Booking').getByRole('link', { name: 'Details — Appointment Booking' })
 	await reportsDetails.focus()
 	await page.keyboard.press('Enter')
@@ -303,8 +306,16 @@ test('a panel or dialog opened from the keyboard takes focus and closes with Esc
 	await page.keyboard.press('Escape')
 	await expect(reportsPanel).toHaveCount(0)
 	await expect(reportsDetails).toBeFocused()
+})
 
-	// On the module page: the upgrade dialog the same way.
+test('the upgrade dialog opened from the keyboard takes focus and closes with Escape, back to what opened it', async ({
+	page,
+	request,
+}) => {
+	const { orgId } = await owner(page, request, 'Keyboard User')
+	await withDatabase((db) =>
+		db.query(`insert into public.organization_modules (organization_id, module_id) values ($1, $2)`, [orgId, BOOKING]),
+	)
 	await page.goto('/app/modules/b0000000-0000-4000-8000-000000000002')
 	const view = page.getByRole('link', { name: /^View / }).first()
 	await view.focus()
