@@ -46,7 +46,7 @@ export default defineConfig({
 	reporter: process.env.CI ? [['list']] : [['list']],
 	timeout: 30_000,
 	expect: { timeout: 7_000 },
-	// A trace records a screencast of every page: a third of the run's CPU on two cores. So only a
+	// A trace records a screencast of every page: about a quarter of the run's time on two cores. So only a
 	// retry (CI retries once) records one; run with --trace on to get one locally.
 	use: { baseURL: `http://localhost:${PORT}`, trace: 'on-first-retry', locale: 'en-US' },
 	projects: [
