@@ -417,6 +417,14 @@ const CASES: TableCase[] = [
 		update: () => ({ notes: `edited ${next()}` }),
 	},
 	{
+		// Money out: members type expenses; imported rows come through the importer's functions.
+		table: 'expenses',
+		allowed: { select: MEMBERS, insert: MEMBERS, update: MEMBERS, delete: MEMBERS },
+		row: (w) => systemInsert('expenses', { organization_id: w.a.orgId, spent_on: '2030-01-07', amount: 12, vendor: 'Matrix supplies' }),
+		insert: (w) => ({ organization_id: w.a.orgId, spent_on: '2030-01-08', amount: 3, vendor: 'Inserted vendor' }),
+		update: () => ({ note: `edited ${next()}` }),
+	},
+	{
 		table: 'invoice_lines',
 		allowed: { select: MEMBERS, insert: MEMBERS, update: MEMBERS, delete: MEMBERS },
 		row: async (w) => {

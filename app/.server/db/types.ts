@@ -236,6 +236,28 @@ export interface EmailSyncRuns {
   unreadable_count: Generated<number>;
 }
 
+export interface Expenses {
+  amount: Numeric;
+  category: Generated<string>;
+  created_at: Generated<Timestamp>;
+  created_by: Generated<string | null>;
+  external_id: string | null;
+  fee: Numeric | null;
+  id: Generated<string>;
+  import_batch_id: string | null;
+  import_key: string | null;
+  import_source: string | null;
+  kind: Generated<string>;
+  note: string | null;
+  organization_id: string;
+  payment_method: PaymentMethod | null;
+  receipt_key: string | null;
+  receipt_type: string | null;
+  spent_on: string;
+  updated_at: Generated<Timestamp>;
+  vendor: string;
+}
+
 export interface GearLedger {
   actor_id: string | null;
   balance_after: number;
@@ -671,6 +693,7 @@ export interface DB {
   client_unsubscribes: ClientUnsubscribes;
   clients: Clients;
   email_sync_runs: EmailSyncRuns;
+  expenses: Expenses;
   gear_ledger: GearLedger;
   import_batches: ImportBatches;
   import_mappings: ImportMappings;
