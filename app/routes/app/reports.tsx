@@ -16,6 +16,7 @@ import { Label } from '#app/components/ui/label.tsx'
 import { Table, TableBody, TableCaption, TableCell, TableFooter, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
 import { useFormat } from '#app/lib/use-format.ts'
 import { MonthlyFiguresTable } from '#app/components/payments/monthly-figures-table.tsx'
+import { ReportsTabs } from '#app/components/reports/reports-tabs.tsx'
 import { cn } from '#app/lib/utils.ts'
 import { titleMeta } from '#app/lib/meta.ts'
 import type { Route } from './+types/reports'
@@ -54,6 +55,7 @@ export default function Reports({ loaderData }: Route.ComponentProps) {
 					</Button>
 				) : null}
 			</div>
+			<ReportsTabs />
 			<RangePicker data={loaderData} />
 			{loaderData.ok ? <ReportBody report={loaderData} /> : <FormAlert ns="reports" code={loaderData.error} id="range-error" />}
 		</div>
