@@ -1,4 +1,4 @@
-import { describe, expect, test } from 'vitest'
+import { afterEach, describe, expect, test, vi } from 'vitest'
 import { asSystem, sql } from '#app/.server/db/index.ts'
 import { getOrganizationWithCatalogue } from '#app/.server/booking/public/organization.ts'
 import { forgetReadsOnWrite, forgetSharedReads, sharedReads } from '#app/.server/db/shared-reads.ts'
@@ -33,11 +33,29 @@ async function untilKept() {
 	throw new Error('shared reads never kept a value')
 }
 
+/** A read that starts, then waits until the test releases it: "under way" without guessing a duration. */
+function gated<V>(value: V) {
+	let release!: () => void
+	let started!: () => void
+	const begun = new Promise<void>((resolve) => (started = resolve))
+	const gate = new Promise<void>((resolve) => (release = resolve))
+	const read = async () => {
+		started()
+		await gate
+		return value
+	}
+	return { read, started: begun, release }
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+afterEach(() => {
+	vi.useRealTimers()
+})
 
 describe('shared reads', () => {
 	test('keep a value for their time to live, and concurrent callers share one read', async () => {
-		const cache = sharedReads<{ n: number }>({ ttlMs: 300, max: 10 })
+		const cache = sharedReads<{ n: number }>({ ttlMs: 10_000, max: 10 })
 		await untilKept()
 		let n = 0
 		const read = counted(() => ({ n: ++n }), 30)
@@ -48,7 +66,9 @@ describe('shared reads', () => {
 		expect(read.calls).toBe(1)
 		// Another key is another read.
 		expect(await cache.get('other', read)).toEqual({ n: 2 })
-		await sleep(350)
+		// The clock moves past the time to live (only Date: the reads' timers stay real).
+		vi.useFakeTimers({ toFake: ['Date'] })
+		vi.setSystemTime(Date.now() + 10_001)
 		expect(await cache.get('k', read)).toEqual({ n: 3 })
 		expect(read.calls).toBe(3)
 	})
@@ -71,12 +91,11 @@ describe('shared reads', () => {
 		expect(await cache.get('k', read)).toBe(2)
 		// Forgotten while the read is under way (it may have started before a write committed).
 		forgetSharedReads()
-		const underWay = cache.get(
-			'k',
-			counted(() => 100, 50),
-		)
-		await sleep(10)
+		const slow = gated(100)
+		const underWay = cache.get('k', slow.read)
+		await slow.started
 		forgetSharedReads()
+		slow.release()
 		expect(await underWay).toBe(100)
 		expect(await cache.get('k', read)).toBe(3)
 		expect(await cache.get('k', read)).toBe(3)
