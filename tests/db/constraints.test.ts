@@ -461,6 +461,24 @@ const SPECS: Spec[] = [
 		],
 	},
 	{
+		table: 'expenses',
+		insert: (c) => ({ organization_id: c.owner.orgId, spent_on: '2031-01-02', amount: 12.5, vendor: 'Supply store' }),
+		bad: [
+			[{ kind: 'transfer' }, CHECK],
+			[{ amount: 0 }, CHECK],
+			[{ amount: -3 }, CHECK],
+			[{ fee: -0.01 }, CHECK],
+			[{ vendor: '  ' }, CHECK],
+			[{ vendor: long(201) }, CHECK],
+			[{ category: 'gifts' }, CHECK],
+			[{ note: long(2001) }, CHECK],
+			[{ receipt_key: 'receipts/x.jpg' }, CHECK],
+			[{ receipt_key: 'receipts/x.gif', receipt_type: 'image/gif' }, CHECK],
+			[{ import_source: 'bank' }, CHECK],
+			[{ import_batch_id: randomUUID() }, '23503'],
+		],
+	},
+	{
 		table: 'invoice_lines',
 		insert: (c) => ({
 			organization_id: c.owner.orgId,

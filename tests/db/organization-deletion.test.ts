@@ -158,6 +158,10 @@ async function fullOrganization(name: string): Promise<TestUser & { memberId: st
 		await sql`insert into public.messaging_settings (organization_id) values (${owner.orgId}) on conflict do nothing`.execute(trx)
 		await sql`insert into public.client_unsubscribes (organization_id, email) values (${owner.orgId}, 'gone@client.example')`.execute(trx)
 	})
+	// Money out: an expense typed by the owner.
+	await asUser(owner.userId, (trx) =>
+		trx.insertInto('expenses').values({ organization_id: owner.orgId, spent_on: '2026-03-02', amount: 15, vendor: 'Supplies' }).execute(),
+	)
 	// An import batch with its transactions, one of them deleted (a tombstone).
 	const payments = [1, 2].map((n) => ({
 		date: '2026-03-01',
