@@ -326,9 +326,62 @@ export const routeSecurity: RouteSecurity[] = [
 			fields: SCHEDULE_FIELDS,
 		},
 	},
+	// Expense Tracking (docs/product.md, Expense Tracking): any member reads them; without the module the screens say how
+	// to activate it and their actions (and the receipt route) answer 403. Delete acts on the expense the path names.
+	{ id: 'routes/app/expenses/list', path: '/app/expenses', access: 'member', html: true, post: null },
+	{
+		id: 'routes/app/expenses/new',
+		path: '/app/expenses/new',
+		access: 'member',
+		html: true,
+		post: {
+			intents: ['save'],
+			fields: ['intent', 'rows[].spentOn', 'rows[].vendor', 'rows[].amount', 'rows[].category', 'rows[].paymentMethod', 'rows[].note'],
+			pages: ['/app/expenses/new'],
+		},
+	},
+	{
+		id: 'routes/app/expenses/expense',
+		path: '/app/expenses/:expenseId',
+		access: 'member',
+		html: true,
+		ids: ['expenseId'],
+		post: {
+			intents: ['save', 'delete'],
+			bare: ['delete'],
+			fields: ['intent', 'version', 'spentOn', 'vendor', 'amount', 'category', 'paymentMethod', 'note', 'removeReceipt'],
+		},
+	},
+	{
+		id: 'routes/app/expenses/receipt',
+		path: '/app/expenses/:expenseId/receipt',
+		access: 'member',
+		html: false,
+		ids: ['expenseId'],
+		post: null,
+	},
 	{ id: 'routes/app/categories', path: '/app/categories', access: 'member', html: true, post: null },
 	{ id: 'routes/app/reports', path: '/app/reports', access: 'member', html: true, post: null },
 	{ id: 'routes/app/reports-export', path: '/app/reports/export.csv', access: 'member', html: false, post: null },
+	// Report Export and Automation (docs/product.md, Reports): any member reads them; without the upgrade the PDF is a 403 page
+	// and the automation screen explains the upgrade; owners and administrators save the automation (others get a 403).
+	{ id: 'routes/app/reports/report-pdf', path: '/app/reports/report.pdf', access: 'member', html: false, post: null },
+	{
+		id: 'routes/app/reports/automation',
+		path: '/app/reports/automation',
+		access: 'member',
+		html: true,
+		post: {
+			intents: ['save'],
+			fields: ['intent', 'weeklyReport', 'monthlyReport', 'recipients', 'revenueThreshold', 'dormantWeeks'],
+			pages: ['/app/reports/automation'],
+		},
+	},
+	{ id: 'routes/app/reports/tax-year', path: '/app/reports/tax-year', access: 'member', html: true, post: null },
+	{ id: 'routes/app/reports/tax-year-export', path: '/app/reports/tax-year.csv', access: 'member', html: false, post: null },
+	{ id: 'routes/app/reports/tax-year-pdf', path: '/app/reports/tax-year.pdf', access: 'member', html: false, post: null },
+	{ id: 'routes/app/reports/analytics', path: '/app/reports/analytics', access: 'member', html: true, post: null },
+	{ id: 'routes/app/reports/analytics-pdf', path: '/app/reports/analytics.pdf', access: 'member', html: false, post: null },
 	{
 		id: 'routes/app/module-marketplace',
 		path: '/app/module-marketplace',
@@ -524,6 +577,7 @@ export const routeSecurity: RouteSecurity[] = [
 				'slug',
 				'description',
 				'timezone',
+				'state',
 				'primary',
 				'secondary',
 				'zelle',

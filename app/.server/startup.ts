@@ -9,6 +9,7 @@ import { deliverGuestNoticesSoon, depositsJob } from './booking/deposits.ts'
 import { registerBookingReminders } from './booking/reminders.ts'
 import { registerInvoiceReminders } from './messaging/invoice-reminders.ts'
 import { registerRecurringInvoices } from './invoices/recurring.ts'
+import { registerReportAutomation } from './reports/automation-job.ts'
 import { drainMail } from './mail/index.ts'
 import { registerEmailSyncJob } from './payments/email-sync/sync.ts'
 import { onImportCommitted } from './payments/imports/pipeline.ts'
@@ -51,6 +52,8 @@ export function ensureStarted() {
 		registerInvoiceReminders()
 		// Recurring invoices made and sent on their dates, for organizations with the upgrade (docs/product.md, Recurring invoices).
 		registerRecurringInvoices()
+		// Scheduled reports and threshold alerts, for organizations with the upgrade (docs/product.md, Reports › Automation).
+		registerReportAutomation()
 		const { SCHEDULER_TICK_MS, SCHEDULER_NOW } = env()
 		const fixedNow = SCHEDULER_NOW ? new Date(SCHEDULER_NOW) : null
 		scheduler ??= startScheduler({ intervalMs: SCHEDULER_TICK_MS, now: fixedNow ? () => fixedNow : undefined })

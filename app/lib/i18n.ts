@@ -20,6 +20,10 @@ export const namespaces = [
 	'invoice-page',
 	'invoices',
 	'recurring',
+	'expenses',
+	'tax-year',
+	'analytics',
+	'automation',
 ] as const
 export const defaultNS = 'common'
 

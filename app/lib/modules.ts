@@ -128,9 +128,27 @@ export const MODULES = {
 		offer: 'included',
 		screens: [{ key: 'reports', to: '/app/reports' }],
 		upgrades: {
-			advancedAnalytics: comingSoon('c0000000-0000-4000-8000-000000000010', 'Advanced Analytics'),
-			automation: comingSoon('c0000000-0000-4000-8000-000000000011', 'Automation'),
-			export: comingSoon('c0000000-0000-4000-8000-000000000012', 'Report Export'),
+			/** Cohorts, rail trends, year over year and top clients (docs/product.md, Reports: Advanced Analytics). */
+			advancedAnalytics: {
+				id: 'c0000000-0000-4000-8000-000000000010',
+				name: 'Advanced Analytics',
+				available: true,
+				screens: [{ key: 'advancedAnalytics', to: '/app/reports/analytics' }],
+			},
+			/** Weekly and monthly reports mailed as a PDF, and threshold alerts (docs/product.md, Reports › Automation). */
+			automation: {
+				id: 'c0000000-0000-4000-8000-000000000011',
+				name: 'Automation',
+				available: true,
+				screens: [{ key: 'reportAutomation', to: '/app/reports/automation' }],
+			},
+			/** Every report as a PDF and a print-friendly page (docs/product.md, Reports › Report Export). */
+			export: {
+				id: 'c0000000-0000-4000-8000-000000000012',
+				name: 'Report Export',
+				available: true,
+				screens: [{ key: 'reportPdf', to: '/app/reports' }],
+			},
 		},
 	},
 	invoicing: {
@@ -185,8 +203,12 @@ export const MODULES = {
 		id: 'b0000000-0000-4000-8000-000000000009',
 		featureType: 'finance',
 		name: 'Expense Tracking',
-		offer: 'comingSoon',
-		screens: [],
+		/** Expenses with receipts, outgoing rows of imports, and monthly profit (docs/product.md, Expense Tracking). */
+		offer: 'available',
+		screens: [
+			{ key: 'expenses', to: '/app/expenses' },
+			{ key: 'newExpenses', to: '/app/expenses/new' },
+		],
 		upgrades: {},
 	},
 	automation: {

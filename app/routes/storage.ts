@@ -1,15 +1,16 @@
-import { isBucket, isSafeKey, storage } from '#app/.server/storage/index.ts'
+import { isPublicBucket, isSafeKey, storage } from '#app/.server/storage/index.ts'
 import type { Route } from './+types/storage'
 
 /**
  * Serves stored files (the local storage adapter; docs/product.md, Settings) without sign-in:
  * logos appear on the public booking pages. Only the stored picture types are ever served, with
  * their own content type, `nosniff` and a sandboxing CSP. A URL carries `?v=` with the file's
- * hash, which changes with every upload, so a versioned answer is cached for a year.
+ * hash, which changes with every upload, so a versioned answer is cached for a year. The private
+ * bucket of receipts is never served here (docs/security.md, Receipts).
  */
 export async function loader({ params, request }: Route.LoaderArgs) {
 	const key = params['*'] ?? ''
-	const file = isBucket(params.bucket) && isSafeKey(key) ? await storage().get(params.bucket, key) : null
+	const file = isPublicBucket(params.bucket) && isSafeKey(key) ? await storage().get(params.bucket, key) : null
 	if (!file || !file.contentType.startsWith('image/')) {
 		return new Response('Not found', {
 			status: 404,

@@ -304,6 +304,83 @@ const SPECS: Spec[] = [
 		],
 	},
 	{
+		table: 'expense_monthly_rollups',
+		insert: (c) => ({ organization_id: c.owner.orgId, month: '2001-01-01', kind: 'expense', category: 'other', payment_method: 'Zelle' }),
+		control: false,
+		bad: [[{ month: '2001-01-15' }, CHECK]],
+	},
+	{
+		table: 'client_payment_months',
+		insert: (c) => ({ organization_id: c.owner.orgId, client_id: c.clientId, month: '2001-01-01', transaction_count: 1, amount_sum: 5 }),
+		bad: [[{ month: '2001-01-15' }, CHECK]],
+	},
+	{
+		table: 'client_payment_years',
+		insert: (c) => ({ organization_id: c.owner.orgId, client_id: c.clientId, year: '2001-01-01', transaction_count: 1, amount_sum: 5 }),
+		bad: [
+			[{ year: '2001-02-01' }, CHECK],
+			[{ year: '2001-01-02' }, CHECK],
+		],
+	},
+	{
+		table: 'client_payment_totals',
+		insert: (c) => ({
+			organization_id: c.owner.orgId,
+			client_id: c.clientId,
+			first_month: '2001-01-01',
+			transaction_count: 1,
+			amount_sum: 5,
+		}),
+		control: false,
+		bad: [
+			[{ first_month: '2001-01-15' }, CHECK],
+			[{ transaction_count: 0 }, CHECK],
+		],
+	},
+	{
+		table: 'client_cohort_rollups',
+		insert: (c) => ({ organization_id: c.owner.orgId, cohort_month: '2001-01-01', month_offset: 0, client_count: 1 }),
+		bad: [
+			[{ cohort_month: '2001-01-15' }, CHECK],
+			[{ month_offset: 13 }, CHECK],
+			[{ month_offset: -1 }, CHECK],
+		],
+	},
+	{
+		// Reference data: the Form 1099-K thresholds the tax-year view compares with (tests/db/tax-year.test.ts).
+		table: 'form_1099k_thresholds',
+		insert: () => ({
+			jurisdiction: 'ZZ',
+			first_year: 2090,
+			min_amount: 600,
+			amount_inclusive: true,
+			source_name: 'Constraint test',
+			source_url: 'https://revenue.example/1099k',
+			verified_on: '2026-11-29',
+		}),
+		bad: [
+			[{ jurisdiction: 'Massachusetts' }, CHECK],
+			[{ jurisdiction: 'ma' }, CHECK],
+			[{ first_year: 1999 }, CHECK],
+			[{ last_year: 2089 }, CHECK],
+			[{ min_amount: -1 }, CHECK],
+			[{ min_count: -1 }, CHECK],
+			[{ source_name: '' }, CHECK],
+			[{ source_url: 'http://revenue.example/1099k' }, CHECK],
+		],
+	},
+	{
+		// Needs the Automation upgrade (given below) and recipients who are members (tests/db/report-automation.test.ts).
+		table: 'report_automations',
+		insert: (c) => ({ organization_id: c.owner.orgId, weekly_report: true, recipients: [c.owner.userId] }),
+		bad: [
+			[{ revenue_threshold: 0 }, CHECK],
+			[{ revenue_threshold: -5 }, CHECK],
+			[{ dormant_weeks: 0 }, CHECK],
+			[{ dormant_weeks: 53 }, CHECK],
+		],
+	},
+	{
 		table: 'organization_transaction_totals',
 		update: (c) => ({ organization_id: c.owner.orgId }),
 		bad: [
@@ -644,6 +721,14 @@ beforeAll(async () => {
 	const client = await asUser(owner.userId, (trx) =>
 		trx.insertInto('clients').values({ organization_id: owner.orgId, name: 'Constraint Client' }).returning('id').executeTakeFirstOrThrow(),
 	)
+	// Report automation is written only with its upgrade (on the included Reports module).
+	await asSystem(async (trx) => {
+		await sql`insert into public.organization_modules (organization_id, module_id)
+			values (${owner.orgId}, 'b0000000-0000-4000-8000-000000000004') on conflict do nothing`.execute(trx)
+		await sql`insert into public.organization_module_upgrades (organization_id, organization_module_id, upgrade_id)
+			select ${owner.orgId}, om.id, 'c0000000-0000-4000-8000-000000000011' from public.organization_modules om
+			where om.organization_id = ${owner.orgId} and om.module_id = 'b0000000-0000-4000-8000-000000000004'`.execute(trx)
+	})
 	const omu = await asSystem((trx) =>
 		trx
 			.selectFrom('organization_module_upgrades')

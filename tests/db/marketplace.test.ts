@@ -176,7 +176,15 @@ describe('what the marketplace and the module page read from the registry', () =
 			Invoicing: { offer: 'available', active: false },
 		})
 		const sold = catalogue.flatMap((m) => m.upgrades.filter((u) => u.available).map((u) => u.name))
-		expect(sold.sort()).toEqual(['Booking Reminders', 'Deposits & Prepayment', 'P2P Tracking - Email', 'Recurring Invoices'])
+		expect(sold.sort()).toEqual([
+			'Advanced Analytics',
+			'Automation',
+			'Booking Reminders',
+			'Deposits & Prepayment',
+			'P2P Tracking - Email',
+			'Recurring Invoices',
+			'Report Export',
+		])
 	})
 
 	test('"What you get" links each screen a module and its upgrades unlock, the public page with the slug', async () => {

@@ -157,6 +157,14 @@ async function fullOrganization(name: string): Promise<TestUser & { memberId: st
 			values (${owner.orgId}, 'invoice_after', 'en', 'Reminder', 'Hello {{client_name}}')`.execute(trx)
 		await sql`insert into public.messaging_settings (organization_id) values (${owner.orgId}) on conflict do nothing`.execute(trx)
 		await sql`insert into public.client_unsubscribes (organization_id, email) values (${owner.orgId}, 'gone@client.example')`.execute(trx)
+		// Report automation, with its upgrade on the included Reports module.
+		await sql`insert into public.organization_modules (organization_id, module_id)
+			values (${owner.orgId}, 'b0000000-0000-4000-8000-000000000004') on conflict do nothing`.execute(trx)
+		await sql`insert into public.organization_module_upgrades (organization_id, organization_module_id, upgrade_id)
+			select ${owner.orgId}, om.id, 'c0000000-0000-4000-8000-000000000011' from public.organization_modules om
+			where om.organization_id = ${owner.orgId} and om.module_id = 'b0000000-0000-4000-8000-000000000004'`.execute(trx)
+		await sql`insert into public.report_automations (organization_id, weekly_report, recipients)
+			values (${owner.orgId}, true, array[${owner.userId}::uuid])`.execute(trx)
 	})
 	// Money out: an expense typed by the owner.
 	await asUser(owner.userId, (trx) =>

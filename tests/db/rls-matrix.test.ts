@@ -183,6 +183,40 @@ const CASES: TableCase[] = [
 		update: () => ({ transaction_count: 999 }),
 	},
 	{
+		table: 'client_payment_months',
+		allowed: { select: MEMBERS, insert: NOBODY, update: NOBODY, delete: NOBODY },
+		row: async (w) => ({ organization_id: w.a.orgId }),
+		insert: (w) => ({ organization_id: w.a.orgId, client_id: w.newcomer.orgId, month: '2020-01-01', transaction_count: 5, amount_sum: 5 }),
+		update: () => ({ amount_sum: 999_999 }),
+	},
+	{
+		table: 'client_payment_years',
+		allowed: { select: MEMBERS, insert: NOBODY, update: NOBODY, delete: NOBODY },
+		row: async (w) => ({ organization_id: w.a.orgId }),
+		insert: (w) => ({ organization_id: w.a.orgId, year: '2020-01-01', client_id: w.newcomer.orgId, transaction_count: 5, amount_sum: 5 }),
+		update: () => ({ amount_sum: 999_999 }),
+	},
+	{
+		table: 'client_payment_totals',
+		allowed: { select: MEMBERS, insert: NOBODY, update: NOBODY, delete: NOBODY },
+		row: async (w) => ({ organization_id: w.a.orgId }),
+		insert: (w) => ({
+			organization_id: w.a.orgId,
+			client_id: w.newcomer.orgId,
+			first_month: '2020-01-01',
+			transaction_count: 5,
+			amount_sum: 5,
+		}),
+		update: () => ({ amount_sum: 999_999 }),
+	},
+	{
+		table: 'client_cohort_rollups',
+		allowed: { select: MEMBERS, insert: NOBODY, update: NOBODY, delete: NOBODY },
+		row: async (w) => ({ organization_id: w.a.orgId }),
+		insert: (w) => ({ organization_id: w.a.orgId, cohort_month: '2020-01-01', month_offset: 0, client_count: 5 }),
+		update: () => ({ client_count: 999 }),
+	},
+	{
 		table: 'modules',
 		allowed: { select: SIGNED_IN, insert: NOBODY, update: NOBODY, delete: NOBODY },
 		row: async (w) => ({ id: w.moduleId }),
@@ -425,6 +459,40 @@ const CASES: TableCase[] = [
 		update: () => ({ note: `edited ${next()}` }),
 	},
 	{
+		// The tax year's expense sums: read by members, written only by the expenses triggers.
+		table: 'expense_monthly_rollups',
+		allowed: { select: MEMBERS, insert: NOBODY, update: NOBODY, delete: NOBODY },
+		row: async (w) => {
+			await systemInsert('expenses', { organization_id: w.a.orgId, spent_on: '2030-02-07', amount: 12, vendor: 'Matrix rollup' })
+			return { organization_id: w.a.orgId }
+		},
+		insert: (w) => ({
+			organization_id: w.a.orgId,
+			month: '2020-01-01',
+			kind: 'expense',
+			category: 'rent',
+			payment_method: '',
+			expense_count: 5,
+		}),
+		update: () => ({ expense_count: 999_999 }),
+	},
+	{
+		// The Form 1099-K thresholds (the tax year): global, read by anyone signed in, written only by migrations.
+		table: 'form_1099k_thresholds',
+		allowed: { select: SIGNED_IN, insert: NOBODY, update: NOBODY, delete: NOBODY },
+		row: async () => ({ jurisdiction: 'US' }),
+		insert: () => ({
+			jurisdiction: 'ZZ',
+			first_year: 2020,
+			min_amount: 1,
+			amount_inclusive: true,
+			source_name: 'Rogue',
+			source_url: 'https://rogue.example',
+			verified_on: '2026-01-01',
+		}),
+		update: () => ({ min_amount: 999_999 }),
+	},
+	{
 		table: 'invoice_lines',
 		allowed: { select: MEMBERS, insert: MEMBERS, update: MEMBERS, delete: MEMBERS },
 		row: async (w) => {
@@ -551,7 +619,35 @@ const CASES: TableCase[] = [
 		insert: (w) => ({ organization_id: w.a.orgId, email: `inserted-${next()}@client.example` }),
 		update: () => ({ email: `edited-${next()}@client.example` }),
 	},
+	{
+		// Members read the report automation; owners and administrators write it while A owns the upgrade
+		// (tests/db/report-automation.test.ts). One row per organization: each cell starts from A's row cleared.
+		table: 'report_automations',
+		allowed: { select: MEMBERS, insert: ['owner of A'], update: ['owner of A'], delete: NOBODY },
+		row: async (w) => {
+			await clearReportAutomation(w)
+			return systemInsert('report_automations', { organization_id: w.a.orgId, recipients: [w.a.userId] }, ['organization_id'])
+		},
+		insert: async (w) => {
+			await clearReportAutomation(w)
+			return { organization_id: w.a.orgId, weekly_report: true, recipients: [w.a.userId] }
+		},
+		update: () => ({ dormant_weeks: (next() % 52) + 1 }),
+	},
 ]
+
+/** A's row of report automation removed, and A given the Automation upgrade (a row is written only with it). */
+async function clearReportAutomation(w: World) {
+	await asSystem(async (trx) => {
+		await trx.deleteFrom('report_automations').where('organization_id', '=', w.a.orgId).execute()
+		await sql`insert into public.organization_modules (organization_id, module_id)
+			values (${w.a.orgId}, 'b0000000-0000-4000-8000-000000000004') on conflict do nothing`.execute(trx)
+		await sql`insert into public.organization_module_upgrades (organization_id, organization_module_id, upgrade_id)
+			select m.organization_id, m.id, 'c0000000-0000-4000-8000-000000000011' from public.organization_modules m
+			where m.organization_id = ${w.a.orgId} and m.module_id = 'b0000000-0000-4000-8000-000000000004'
+			on conflict do nothing`.execute(trx)
+	})
+}
 
 async function clearTemplates(w: World) {
 	await asSystem((trx) => trx.deleteFrom('message_templates').where('organization_id', '=', w.a.orgId).execute())

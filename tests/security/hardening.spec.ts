@@ -220,6 +220,7 @@ test.describe('bad bodies get a 4xx with a message', () => {
 		batchId: nobody,
 		invoiceId: nobody,
 		scheduleId: nobody,
+		expenseId: nobody,
 	}
 	const actions = routeSecurity.filter((e) => e.post !== null).map((e) => concretePath(e, placeholder, { post: true }))
 

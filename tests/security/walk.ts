@@ -18,6 +18,7 @@ export function concretePath(entry: RouteSecurity, org: Org, options: { token?: 
 		appointmentId: org.appointmentId,
 		invoiceId: org.invoiceId,
 		scheduleId: org.scheduleId,
+		expenseId: org.expenseId,
 		token: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
 		bucket: 'logos',
 	}

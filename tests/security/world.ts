@@ -1,13 +1,23 @@
 import pg from 'pg'
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
 import { withDatabase } from '../e2e/db.ts'
 import type { Role } from '../../app/lib/roles.ts'
 import { FORM, mergeCookies, raw } from './http.ts'
 
 export const BOOKING_MODULE_ID = 'b0000000-0000-4000-8000-000000000003'
 export const INVOICING_MODULE_ID = 'b0000000-0000-4000-8000-000000000005'
+export const EXPENSES_MODULE_ID = 'b0000000-0000-4000-8000-000000000009'
 export const MESSAGING_MODULE_ID = 'b0000000-0000-4000-8000-000000000006'
 export const RECURRING_UPGRADE_ID = 'c0000000-0000-4000-8000-000000000013'
+export const REPORTS_MODULE_ID = 'b0000000-0000-4000-8000-000000000004'
+/** Advanced Analytics, Automation (which needs it) and Report Export. */
+export const REPORTS_UPGRADE_IDS = [
+	'c0000000-0000-4000-8000-000000000010',
+	'c0000000-0000-4000-8000-000000000011',
+	'c0000000-0000-4000-8000-000000000012',
+]
 
 /** Strings that appear nowhere but in organization B's private rows: none may reach anyone else. */
 export const MARKER = 'ZqxOrgBSecret'
@@ -27,6 +37,7 @@ export type Org = {
 	batchId: string
 	invoiceId: string
 	scheduleId: string
+	expenseId: string
 }
 
 export async function signUp(baseURL: string, fullName: string) {
@@ -140,6 +151,31 @@ export async function makeOrg(baseURL: string, name: string, secret: string): Pr
 			 values ($1, $2, 0, $3, 1, 100)`,
 			[org.id, scheduleId, `${secret}ScheduleLine`],
 		)
+		// Reports & Analytics with its upgrades (Advanced Analytics, Automation, Report Export): the reports' PDFs and the
+		// automation form are there to walk.
+		await db.query(
+			`insert into public.organization_modules (organization_id, module_id) select $1, $2
+			 where not exists (select 1 from public.organization_modules where organization_id = $1 and module_id = $2)`,
+			[org.id, REPORTS_MODULE_ID],
+		)
+		for (const upgrade of REPORTS_UPGRADE_IDS)
+			await db.query(
+				`insert into public.organization_module_upgrades (organization_id, organization_module_id, upgrade_id)
+				 select $1, id, $3 from public.organization_modules where organization_id = $1 and module_id = $2`,
+				[org.id, REPORTS_MODULE_ID, upgrade],
+			)
+		// Expense Tracking, with an expense and its receipt (a file of the private bucket, served only to members).
+		await db.query('insert into public.organization_modules (organization_id, module_id) values ($1, $2)', [org.id, EXPENSES_MODULE_ID])
+		const expenseId = randomUUID()
+		const receiptKey = `${org.id}/${expenseId}-walk.png`
+		await db.query(
+			`insert into public.expenses (id, organization_id, spent_on, amount, vendor, note, receipt_key, receipt_type, created_by)
+			 values ($1, $2, current_date, 12, $3, $4, $5, 'image/png', $6)`,
+			[expenseId, org.id, `${secret}Vendor`, `${secret}ExpenseNote`, receiptKey, org.user_id],
+		)
+		const receiptFile = path.resolve(process.env.E2E_DATA_DIR!, 'storage', 'receipts', ...receiptKey.split('/'))
+		mkdirSync(path.dirname(receiptFile), { recursive: true })
+		writeFileSync(receiptFile, Buffer.from(`\x89PNG\r\n\x1a\n${secret}Receipt`, 'latin1'))
 		return {
 			userId: org.user_id,
 			orgId: org.id,
@@ -151,6 +187,7 @@ export async function makeOrg(baseURL: string, name: string, secret: string): Pr
 			batchId,
 			invoiceId,
 			scheduleId,
+			expenseId,
 		}
 	})
 	return { ...account, ...ids, appointmentToken: token }
@@ -205,6 +242,7 @@ const FINGERPRINTED = [
 	'message_templates',
 	'messaging_settings',
 	'client_unsubscribes',
+	'expenses',
 ]
 
 /** One query that hashes every row of the organization's data and its members' profiles. */

@@ -193,6 +193,37 @@ export interface BookingSettings {
   updated_at: Generated<Timestamp>;
 }
 
+export interface ClientCohortRollups {
+  client_count: number;
+  cohort_month: string;
+  month_offset: number;
+  organization_id: string;
+}
+
+export interface ClientPaymentMonths {
+  amount_sum: Numeric;
+  client_id: string;
+  month: string;
+  organization_id: string;
+  transaction_count: number;
+}
+
+export interface ClientPaymentTotals {
+  amount_sum: Numeric;
+  client_id: string;
+  first_month: string;
+  organization_id: string;
+  transaction_count: number;
+}
+
+export interface ClientPaymentYears {
+  amount_sum: Numeric;
+  client_id: string;
+  organization_id: string;
+  transaction_count: number;
+  year: string;
+}
+
 export interface Clients {
   company: string | null;
   company_key: Generated<string | null>;
@@ -236,6 +267,16 @@ export interface EmailSyncRuns {
   unreadable_count: Generated<number>;
 }
 
+export interface ExpenseMonthlyRollups {
+  amount_sum: Generated<Numeric>;
+  category: string;
+  expense_count: Generated<number>;
+  kind: string;
+  month: string;
+  organization_id: string;
+  payment_method: string;
+}
+
 export interface Expenses {
   amount: Numeric;
   category: Generated<string>;
@@ -256,6 +297,20 @@ export interface Expenses {
   spent_on: string;
   updated_at: Generated<Timestamp>;
   vendor: string;
+}
+
+export interface Form1099kThresholds {
+  amount_inclusive: boolean;
+  count_inclusive: Generated<boolean>;
+  first_year: number;
+  id: Generated<number>;
+  jurisdiction: string;
+  last_year: number | null;
+  min_amount: Numeric;
+  min_count: number | null;
+  source_name: string;
+  source_url: string;
+  verified_on: string;
 }
 
 export interface GearLedger {
@@ -532,6 +587,7 @@ export interface Organizations {
   name: string;
   plan: Generated<string>;
   slug: string;
+  state: string | null;
   updated_at: Generated<Timestamp>;
 }
 
@@ -649,12 +705,24 @@ export interface RecurringInvoices {
   updated_at: Generated<Timestamp>;
 }
 
+export interface ReportAutomations {
+  dormant_weeks: number | null;
+  monthly_report: Generated<boolean>;
+  organization_id: string;
+  recipients: Generated<string[]>;
+  revenue_threshold: Numeric | null;
+  updated_at: Generated<Timestamp>;
+  weekly_report: Generated<boolean>;
+}
+
 export interface TransactionMonthlyRollups {
   amount_sum: Generated<Numeric>;
   category: TransactionCategory;
+  fee_sum: Generated<Numeric>;
   month: string;
   organization_id: string;
   payment_method: PaymentMethod;
+  tip_sum: Generated<Numeric>;
   transaction_count: Generated<number>;
 }
 
@@ -675,6 +743,7 @@ export interface Transactions {
   organization_id: string;
   payment_method: Generated<PaymentMethod>;
   raw_payer: string | null;
+  tip: Numeric | null;
   updated_at: Generated<Timestamp>;
   user_id: Generated<string | null>;
 }
@@ -690,10 +759,16 @@ export interface DB {
   booking_providers: BookingProviders;
   booking_services: BookingServices;
   booking_settings: BookingSettings;
+  client_cohort_rollups: ClientCohortRollups;
+  client_payment_months: ClientPaymentMonths;
+  client_payment_totals: ClientPaymentTotals;
+  client_payment_years: ClientPaymentYears;
   client_unsubscribes: ClientUnsubscribes;
   clients: Clients;
   email_sync_runs: EmailSyncRuns;
+  expense_monthly_rollups: ExpenseMonthlyRollups;
   expenses: Expenses;
+  form_1099k_thresholds: Form1099kThresholds;
   gear_ledger: GearLedger;
   import_batches: ImportBatches;
   import_mappings: ImportMappings;
@@ -723,6 +798,7 @@ export interface DB {
   recurring_invoice_lines: RecurringInvoiceLines;
   recurring_invoice_runs: RecurringInvoiceRuns;
   recurring_invoices: RecurringInvoices;
+  report_automations: ReportAutomations;
   transaction_monthly_rollups: TransactionMonthlyRollups;
   transactions: Transactions;
 }

@@ -6,65 +6,16 @@
  * aligned, the table's header repeated on every page), the totals, the notes, and how to pay with
  * the memo code; a footer with the page's number on every page.
  *
- * Text is set in DejaVu Sans (the `dejavu-fonts-ttf` package: Bitstream Vera licence, free to
- * embed), a subset of the glyphs used embedded in each file, which covers every character of
- * English, Spanish and Portuguese. These languages need no shaping once text is NFC (accents
- * precomposed), so each character is drawn with its own glyph (`unshaped`): fontkit's OpenType
- * layout, which pdf-lib runs for every text it measures or draws, was most of a render's time
- * (bench/README.md, invoice-pdf.ts). The fonts are read and parsed once per process.
+ * Text is set in DejaVu Sans, drawn unshaped, the fonts read and parsed once per process
+ * (../pdf/fonts.ts).
  */
-import { readFile } from 'node:fs/promises'
-import { createRequire } from 'node:module'
-import * as fontkitModule from '@pdf-lib/fontkit'
 import { PDFDocument, rgb, type PDFFont, type PDFImage, type PDFPage } from 'pdf-lib'
+import { cleanPdfText as clean, pdfWithFonts } from '../pdf/fonts.ts'
 import { sniffImage } from '../images.ts'
 import { logError } from '../log.ts'
 import { storage } from '../storage/index.ts'
 import { tIn } from '../i18n.ts'
 import type { InvoiceView } from './view.ts'
-
-type Fontkit = Parameters<PDFDocument['registerFontkit']>[0]
-type FontkitFont = ReturnType<Fontkit['create']>
-
-// The package is a UMD bundle: Node's import gives its exports as `default`, a bundler as the namespace.
-const fontkit = (fontkitModule as unknown as { default?: Fontkit }).default ?? (fontkitModule as unknown as Fontkit)
-
-const FONT_FILES = { regular: 'dejavu-fonts-ttf/ttf/DejaVuSans.ttf', bold: 'dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf' } as const
-
-/**
- * The font as pdf-lib reads it, but laid out one glyph per character (no ligature, no kerning, no
- * mark positioning): pdf-lib takes only the glyphs of a layout, to measure text and to draw it.
- */
-function unshaped(font: FontkitFont): FontkitFont {
-	const glyphs = new Map<number, ReturnType<FontkitFont['glyphForCodePoint']>>()
-	const glyph = (c: string) => {
-		const point = c.codePointAt(0)!
-		let found = glyphs.get(point)
-		if (!found) {
-			// Bounded: a text of rare characters makes new entries, the three languages use a few hundred.
-			if (glyphs.size >= 5000) glyphs.clear()
-			glyphs.set(point, (found = font.glyphForCodePoint(point)))
-		}
-		return found
-	}
-	const layout = (text: string) => ({ glyphs: Array.from(text, glyph) })
-	return new Proxy(font, { get: (target, key) => (key === 'layout' ? layout : Reflect.get(target, key, target)) })
-}
-
-let fonts: Promise<{ regular: Uint8Array; bold: Uint8Array; parsed: Map<Uint8Array, FontkitFont> }> | null = null
-
-/** The two font files, read once; their parsed fonts, made once (a parse of DejaVu Sans takes tens of milliseconds). */
-function loadFonts() {
-	fonts ??= (async () => {
-		const require = createRequire(import.meta.url)
-		const [regular, bold] = await Promise.all([readFile(require.resolve(FONT_FILES.regular)), readFile(require.resolve(FONT_FILES.bold))])
-		return { regular: new Uint8Array(regular), bold: new Uint8Array(bold), parsed: new Map<Uint8Array, FontkitFont>() }
-	})().catch((error: unknown) => {
-		fonts = null
-		throw error
-	})
-	return fonts
-}
 
 /** A logo the PDF can show: PNG or JPEG bytes (what the logos bucket holds: app/.server/images.ts). */
 export type PdfLogo = { bytes: Uint8Array; kind: 'png' | 'jpeg' }
@@ -104,9 +55,6 @@ const MUTED = rgb(0.38, 0.38, 0.42)
 const RULE = rgb(0.8, 0.8, 0.82)
 /** The space between two columns of the table. */
 const GUTTER = 16
-
-/** Text as the font draws it: NFC (precomposed accents), control characters and tabs as spaces. */
-const clean = (text: string) => text.normalize('NFC').replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ')
 
 /** Writes the pages of one invoice, keeping the cursor and starting a new page when a block does not fit. */
 class Writer {
@@ -216,20 +164,7 @@ function tableHeader(w: Writer, view: InvoiceView, columns: Columns) {
  * A 30-line invoice renders in tens of milliseconds (bench/invoice-pdf.ts; budget 300 ms).
  */
 export async function invoicePdf(view: InvoiceView, logo: PdfLogo | null = null): Promise<Uint8Array> {
-	const files = await loadFonts()
-	const doc = await PDFDocument.create()
-	// The parsed fonts are kept across documents: each document still embeds its own subset.
-	doc.registerFontkit({
-		create(bytes) {
-			let font = files.parsed.get(bytes)
-			if (!font) {
-				font = unshaped(fontkit.create(bytes))
-				files.parsed.set(bytes, font)
-			}
-			return font
-		},
-	})
-	const [regular, bold] = await Promise.all([doc.embedFont(files.regular, { subset: true }), doc.embedFont(files.bold, { subset: true })])
+	const { doc, regular, bold } = await pdfWithFonts()
 	const t = tIn(view.language, 'invoice-page')
 	doc.setTitle(`${view.title} · ${clean(view.organization.name)}`)
 	doc.setAuthor(clean(view.organization.name))

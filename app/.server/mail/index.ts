@@ -5,8 +5,9 @@ import { env } from '../env.ts'
 import { logError } from '../log.ts'
 import { OUTBOUND } from '../outbound.ts'
 
-export type MailAttachment = { filename: string; content: string; contentType: string }
-/** `headers`: extra headers (List-Unsubscribe on notification mails); `attachments`: files such as a calendar invitation. */
+/** A file sent with a mail: text (a calendar invitation) or bytes (a report's PDF); every adapter sends both (nodemailer). */
+export type MailAttachment = { filename: string; content: string | Buffer; contentType: string }
+/** `headers`: extra headers (List-Unsubscribe on notification mails); `attachments`: files such as a calendar invitation or a PDF. */
 export type Mail = {
 	to: string
 	subject: string

@@ -17,6 +17,8 @@ export type OrganizationSettings = {
 	brandColors: { primary: string; secondary: string }
 	/** The organization's clock ("today", report ranges, booking times), kept in its booking settings. */
 	timezone: string
+	/** The US state (or DC) for the tax year's Form 1099-K check, or null. */
+	state: string | null
 }
 
 export async function getOrganizationSettings(userId: string, organizationId: string): Promise<OrganizationSettings | null> {
@@ -24,7 +26,7 @@ export async function getOrganizationSettings(userId: string, organizationId: st
 		trx
 			.selectFrom('organizations as o')
 			.leftJoin('booking_settings as b', 'b.organization_id', 'o.id')
-			.select(['o.name', 'o.slug', 'o.description', 'o.logo_url', 'o.brand_colors', 'b.timezone'])
+			.select(['o.name', 'o.slug', 'o.description', 'o.logo_url', 'o.brand_colors', 'o.state', 'b.timezone'])
 			.where('o.id', '=', organizationId)
 			.executeTakeFirst(),
 	)
@@ -37,6 +39,7 @@ export async function getOrganizationSettings(userId: string, organizationId: st
 		logoUrl: row.logo_url,
 		brandColors: { primary: colors.primary ?? DEFAULT_BRAND_COLORS.primary, secondary: colors.secondary ?? DEFAULT_BRAND_COLORS.secondary },
 		timezone: row.timezone ?? 'UTC',
+		state: row.state,
 	}
 }
 
@@ -49,13 +52,13 @@ export type OrganizationUpdate = { ok: true } | { ok: false; code: 'slug_taken' 
 export async function updateOrganization(
 	userId: string,
 	organizationId: string,
-	values: { name: string; description: string | null; slug: string; timezone: string },
+	values: { name: string; description: string | null; slug: string; timezone: string; state?: string | null },
 ): Promise<OrganizationUpdate> {
 	try {
 		return await asUser(userId, async (trx) => {
 			const updated = await trx
 				.updateTable('organizations')
-				.set({ name: values.name, description: values.description })
+				.set({ name: values.name, description: values.description, ...(values.state === undefined ? {} : { state: values.state }) })
 				.where('id', '=', organizationId)
 				.executeTakeFirst()
 			if (Number(updated.numUpdatedRows) === 0) return { ok: false, code: 'not_found' } as const

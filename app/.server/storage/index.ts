@@ -14,7 +14,7 @@ import { localStorageAdapter } from './local.ts'
 import type { StoragePort } from './port.ts'
 import { supabaseStorageAdapter } from './supabase.ts'
 
-export { BUCKETS, isBucket, isSafeKey, type Bucket, type StoragePort, type StoredFile } from './port.ts'
+export { BUCKETS, isBucket, isPublicBucket, isSafeKey, type Bucket, type StoragePort, type StoredFile } from './port.ts'
 
 let adapter: StoragePort | undefined
 

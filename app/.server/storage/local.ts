@@ -10,6 +10,7 @@ const TYPES: Record<string, string> = {
 	jpeg: 'image/jpeg',
 	gif: 'image/gif',
 	webp: 'image/webp',
+	pdf: 'application/pdf',
 }
 
 /** The content type a stored file is served with, from its extension (the server chose it). */

@@ -3,8 +3,13 @@
  * the four calls each adapter implements, apart from the choice so that the adapters name them
  * without importing the module that imports them.
  */
-export const BUCKETS = ['avatars', 'logos'] as const
+export const BUCKETS = ['avatars', 'logos', 'receipts'] as const
 export type Bucket = (typeof BUCKETS)[number]
+/**
+ * The buckets the public route `/storage/{bucket}/{key}` serves. `receipts` (expense receipts,
+ * docs/security.md, Receipts) is private: only app/routes/app/expenses/receipt.ts serves it, to members.
+ */
+export const PUBLIC_BUCKETS: readonly Bucket[] = ['avatars', 'logos']
 
 export type StoredFile = { bytes: Buffer; contentType: string }
 
@@ -21,6 +26,11 @@ export interface StoragePort {
 
 export function isBucket(value: string): value is Bucket {
 	return (BUCKETS as readonly string[]).includes(value)
+}
+
+/** Whether a bucket's files may be served to anyone (PUBLIC_BUCKETS). */
+export function isPublicBucket(value: string): value is Bucket {
+	return (PUBLIC_BUCKETS as readonly string[]).includes(value)
 }
 
 /** A key is one or more segments of letters, digits, `-`, `_` and one inner dot: no `..`, no absolute paths. */

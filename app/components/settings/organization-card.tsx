@@ -1,9 +1,10 @@
-import { getFormProps, getInputProps, getTextareaProps, useForm } from '@conform-to/react'
+import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import type { OrganizationSettings } from '#app/.server/organizations/settings.ts'
 import { AppForm } from '#app/components/forms/app-form.tsx'
 import { Field } from '#app/components/forms/field.tsx'
 import { SubmitButton } from '#app/components/forms/submit-button.tsx'
+import { NativeSelect } from '#app/components/data-table/data-table.tsx'
 import { TimezoneSelect } from '#app/components/forms/timezone-select.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
@@ -11,6 +12,7 @@ import { Input } from '#app/components/ui/input.tsx'
 import { Textarea } from '#app/components/ui/textarea.tsx'
 import type { Role } from '#app/lib/roles.ts'
 import { organizationSchema } from '#app/lib/schemas/settings.ts'
+import { US_STATES } from '#app/lib/tax-year.ts'
 import { useFormat } from '#app/lib/use-format.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { firstError } from './field-error.ts'
@@ -30,11 +32,18 @@ export function OrganizationCard({ settings, role, gears, bookingUrl, owner, las
 	const fmt = useFormat()
 	const { t } = useTranslation('settings')
 	const { t: tc } = useTranslation()
+	const { t: tt } = useTranslation('tax-year')
 	const [form, fields] = useForm({
 		id: 'organization',
 		lastResult,
 		constraint: getZodConstraint(organizationSchema),
-		defaultValue: { name: settings.name, description: settings.description ?? '', slug: settings.slug, timezone: settings.timezone },
+		defaultValue: {
+			name: settings.name,
+			description: settings.description ?? '',
+			slug: settings.slug,
+			timezone: settings.timezone,
+			state: settings.state ?? '',
+		},
 		onValidate: ({ formData }) => parseWithZod(formData, { schema: organizationSchema }),
 		shouldValidate: 'onSubmit',
 		shouldRevalidate: 'onInput',
@@ -97,6 +106,19 @@ export function OrganizationCard({ settings, role, gears, bookingUrl, owner, las
 							<TimezoneSelect field={fields.timezone} hintId={`${fields.timezone.id}-hint`} />
 							<p id={`${fields.timezone.id}-hint`} className="text-xs text-muted-foreground">
 								{t('organization.timezoneHint')}
+							</p>
+						</Field>
+						<Field label={tt('settings.state')} htmlFor={fields.state.id} errorId={fields.state.errorId} error={error(fields.state.errors)}>
+							<NativeSelect {...getSelectProps(fields.state)} aria-describedby={`${fields.state.id}-hint`} className="w-full sm:w-72">
+								<option value="">{tt('settings.stateNone')}</option>
+								{US_STATES.map((code) => (
+									<option key={code} value={code}>
+										{tt(`states.${code}`)}
+									</option>
+								))}
+							</NativeSelect>
+							<p id={`${fields.state.id}-hint`} className="text-xs text-muted-foreground">
+								{tt('settings.stateHint')}
 							</p>
 						</Field>
 						<SubmitButton intent="organization" label={t('organization.save')} pendingLabel={t('organization.saving')} className="w-fit" />

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { supportedLanguages } from '#app/lib/i18n.ts'
+import { US_STATES } from '#app/lib/tax-year.ts'
 import { MIN_PASSWORD_LENGTH, type Reauthentication } from '#app/lib/schemas/auth.ts'
 import { CONTROL_CHARACTERS, CONTROL_CHARACTERS_IN_TEXT, MULTI_LINE, PHONE, SINGLE_LINE } from '#app/lib/schemas/fields.ts'
 import { ROLES } from '#app/lib/roles.ts'
@@ -70,6 +71,11 @@ export const organizationSchema = z.object({
 	description: optionalText(2000),
 	slug: z.string({ error: 'required' }).trim().toLowerCase().min(1, 'required').max(63, 'tooLong63').regex(SLUG, 'slugInvalid'),
 	timezone: z.enum(ORGANIZATION_TIMEZONES, { error: 'timezoneInvalid' }),
+	/** The US state (or DC) for the tax year's Form 1099-K check; none selected: not in the US / not set. */
+	state: z
+		.enum(US_STATES, { error: 'stateInvalid' })
+		.optional()
+		.transform((v) => v ?? null),
 })
 
 const HEX = /^#[0-9a-fA-F]{6}$/

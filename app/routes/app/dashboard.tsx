@@ -4,6 +4,8 @@ import { Link } from '#app/components/link.tsx'
 import { getDashboard } from '#app/.server/payments/analytics.ts'
 import { dashboardInvoiceTotals } from '#app/.server/invoices/overview.ts'
 import { InvoiceTotalsCards } from '#app/components/invoices/dashboard-totals.tsx'
+import { profitForScreen } from '#app/.server/expenses/profit.ts'
+import { ProfitSection } from '#app/components/expenses/profit-section.tsx'
 import { requireMember } from '#app/.server/auth/session.ts'
 import { CategoryBadge, useCategoryLabel } from '#app/components/payments/category-badge.tsx'
 import { SmallMonthlyChartSlot } from '#app/components/payments/chart-slot.tsx'
@@ -23,12 +25,14 @@ export const meta = titleMeta('dashboard')
 
 export async function loader({ context }: Route.LoaderArgs) {
 	const { user, organization } = requireMember(context)
-	const [dashboard, invoices] = await Promise.all([
+	const [dashboard, invoices, profit] = await Promise.all([
 		getDashboard(user.userId, organization.id, { latest: 8, timezone: organization.timezone }),
 		// Open and overdue invoices, for a member who may use Invoicing (null otherwise).
 		dashboardInvoiceTotals(user.userId, organization.id, organization.role),
+		// Monthly profit, while Expense Tracking is usable by the member (null otherwise).
+		profitForScreen(user.userId, organization),
 	])
-	return { ...dashboard, invoices }
+	return { ...dashboard, invoices, profit }
 }
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
@@ -69,6 +73,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
 				/>
 			</section>
 			{loaderData.invoices ? <InvoiceTotalsCards totals={loaderData.invoices} /> : null}
+			{loaderData.profit ? <ProfitSection profit={loaderData.profit} compact /> : null}
 			{empty ? <EmptyState /> : null}
 			<div className="grid grid-cols-1 gap-6 xl:grid-cols-5">
 				<LatestTransactions latest={loaderData.latest} className="xl:col-span-3" />

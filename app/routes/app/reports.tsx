@@ -4,6 +4,7 @@ import { data, Form } from 'react-router'
 import { Link } from '#app/components/link.tsx'
 import { getReport, RANGE_PRESETS, rangeSearchParams, type DateRange, type RangeFigures } from '#app/.server/payments/analytics.ts'
 import { requireMember } from '#app/.server/auth/session.ts'
+import { reportPdfLink } from '#app/.server/reports/overview-document.ts'
 import { categoryColors } from '#app/components/payments/category-badge.tsx'
 import { MonthlyChartSlot, ShareChartSlot } from '#app/components/payments/chart-slot.tsx'
 import { FormAlert } from '#app/components/forms/form-alert.tsx'
@@ -17,6 +18,9 @@ import { Table, TableBody, TableCaption, TableCell, TableFooter, TableHead, Tabl
 import { useFormat } from '#app/lib/use-format.ts'
 import { MonthlyFiguresTable } from '#app/components/payments/monthly-figures-table.tsx'
 import { ReportsTabs } from '#app/components/reports/reports-tabs.tsx'
+import { ReportPdfButton, ReportPrintStyle } from '#app/components/reports/report-export.tsx'
+import { profitForScreen } from '#app/.server/expenses/profit.ts'
+import { ProfitSection } from '#app/components/expenses/profit-section.tsx'
 import { cn } from '#app/lib/utils.ts'
 import { titleMeta } from '#app/lib/meta.ts'
 import type { Route } from './+types/reports'
@@ -30,9 +34,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	const report = await getReport(user.userId, organization.id, new URL(request.url).searchParams, { timezone: organization.timezone })
 	if (!report.ok) {
 		// A malformed custom range: the form again, with what was typed and why it was refused.
-		return data({ ...report, presets: RANGE_PRESETS, exportHref: null }, { status: 400 })
+		return data({ ...report, presets: RANGE_PRESETS, exportHref: null, pdf: null }, { status: 400 })
 	}
-	return { ...report, presets: RANGE_PRESETS, exportHref: `/app/reports/export.csv?${rangeSearchParams(report.range)}` }
+	// Monthly profit, while Expense Tracking is usable by the member (null otherwise).
+	const profit = await profitForScreen(user.userId, organization)
+	// The PDF of the same range, or the way to the Report Export upgrade (docs/product.md, Report Export).
+	const pdf = await reportPdfLink(user.userId, organization.id, rangeSearchParams(report.range))
+	return { ...report, presets: RANGE_PRESETS, exportHref: `/app/reports/export.csv?${rangeSearchParams(report.range)}`, profit, pdf }
 }
 
 type LoaderData = Route.ComponentProps['loaderData']
@@ -41,23 +49,30 @@ export default function Reports({ loaderData }: Route.ComponentProps) {
 	const { t } = useTranslation(['reports', 'common'])
 	return (
 		<div className="grid grid-cols-1 gap-6">
+			<ReportPrintStyle />
 			<div className="flex flex-wrap items-end justify-between gap-4">
 				<div className="grid gap-1">
 					<h1 className="text-2xl font-semibold tracking-tight">{t('common:nav.reports')}</h1>
 					<p className="text-sm text-muted-foreground">{t('subtitle')}</p>
 				</div>
-				{loaderData.exportHref ? (
-					<Button asChild variant="outline">
-						<a href={loaderData.exportHref} download title={t('export.hint')}>
-							<DownloadIcon aria-hidden="true" />
-							{t('export.button')}
-						</a>
-					</Button>
-				) : null}
+				<div className="flex flex-wrap gap-2 print:hidden">
+					{loaderData.pdf ? <ReportPdfButton pdf={loaderData.pdf} /> : null}
+					{loaderData.exportHref ? (
+						<Button asChild variant="outline">
+							<a href={loaderData.exportHref} download title={t('export.hint')}>
+								<DownloadIcon aria-hidden="true" />
+								{t('export.button')}
+							</a>
+						</Button>
+					) : null}
+				</div>
 			</div>
-			<ReportsTabs />
+			<div className="print:hidden">
+				<ReportsTabs />
+			</div>
 			<RangePicker data={loaderData} />
 			{loaderData.ok ? <ReportBody report={loaderData} /> : <FormAlert ns="reports" code={loaderData.error} id="range-error" />}
+			{loaderData.ok && loaderData.profit ? <ProfitSection profit={loaderData.profit} /> : null}
 		</div>
 	)
 }
@@ -68,9 +83,9 @@ function RangePicker({ data }: { data: LoaderData }) {
 	const from = data.ok ? (data.range.from ?? '') : data.from
 	const to = data.ok ? (data.range.to ?? '') : data.to
 	return (
-		<Card className="gap-4 py-4">
-			<CardContent className="grid gap-4 px-4">
-				<nav aria-label={t('range.label')} className="flex flex-wrap gap-2">
+		<Card className="gap-4 py-4 print:border-0 print:py-0 print:shadow-none">
+			<CardContent className="grid gap-4 px-4 print:px-0">
+				<nav aria-label={t('range.label')} className="flex flex-wrap gap-2 print:hidden">
 					{data.presets.map((preset) => (
 						<Button key={preset} asChild size="sm" variant={active === preset ? 'default' : 'outline'}>
 							<Link to={`?range=${preset}`} aria-current={active === preset ? 'page' : undefined} preventScrollReset>
@@ -81,7 +96,7 @@ function RangePicker({ data }: { data: LoaderData }) {
 				</nav>
 				<Form
 					method="get"
-					className="flex flex-wrap items-end gap-3"
+					className="flex flex-wrap items-end gap-3 print:hidden"
 					aria-label={t('range.customTitle')}
 					aria-describedby={data.ok ? undefined : 'range-error'}
 					preventScrollReset
@@ -256,7 +271,7 @@ function MonthlyTrends({ report }: { report: RangeFigures }) {
 				<div
 					className={cn(
 						report.months.length > 12 &&
-							'max-h-96 overflow-y-auto focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none',
+							'max-h-96 overflow-y-auto focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none print:max-h-none print:overflow-visible',
 					)}
 					{...(report.months.length > 12 ? { role: 'region', 'aria-label': t('trends.title'), tabIndex: 0 } : {})}
 				>

@@ -3,6 +3,7 @@ import { parseIsoDate } from '#app/lib/dates.ts'
 import { MAX_IMPORT_ROWS } from '#app/lib/imports.ts'
 import { PAYMENT_METHODS } from '#app/lib/schemas/transactions.ts'
 import { asUser, dbErrorCode } from '../../db/index.ts'
+import { commitImportExpenses, undoImportExpenses } from '../../expenses/imports.ts'
 import { logError } from '../../log.ts'
 import {
 	checkCsvBounds,
@@ -150,6 +151,8 @@ function checkPayment(p: NormalizedPayment, line: number): ParsedRow {
 		return { line, kind: 'failed', reason: 'amountInvalid', value: String(p.amount).slice(0, 40) }
 	if (p.fee !== null && !/^\d{1,10}\.\d{2}$/.test(p.fee))
 		return { line, kind: 'failed', reason: 'amountInvalid', value: String(p.fee).slice(0, 40) }
+	if (p.tip != null && !/^\d{1,10}\.\d{2}$/.test(p.tip))
+		return { line, kind: 'failed', reason: 'amountInvalid', value: String(p.tip).slice(0, 40) }
 	if (!p.payer?.trim()) return { line, kind: 'failed', reason: 'payerMissing', value: '' }
 	if (p.payer.length > 200 || (p.externalId?.length ?? 0) > 200 || p.provider.length > 40)
 		return { line, kind: 'failed', reason: 'tooLong', value: p.payer.slice(0, 40) }
@@ -191,6 +194,8 @@ export async function commitImport(userId: string, batchId: string, onProgress?:
 			)
 			onProgress?.(chunk.total > 0 ? chunk.committed / chunk.total : 1)
 		} while (!chunk.done)
+		// Its outgoing rows, as expenses, while the organization has Expense Tracking (once: deduped by key).
+		await commitImportExpenses(userId, batchId)
 		const row = await asUser(userId, (trx) =>
 			trx.selectFrom('import_batches').selectAll().where('id', '=', batchId).executeTakeFirstOrThrow(),
 		)
@@ -288,6 +293,8 @@ export async function undoImport(userId: string, batchId: string): Promise<UndoR
 				),
 			)
 		} while (!chunk.done)
+		// The expenses it added go too (those nobody edited since).
+		await undoImportExpenses(userId, batchId)
 		return { ok: true, removed: chunk.removed }
 	} catch (error) {
 		const code = dbErrorCode(error)

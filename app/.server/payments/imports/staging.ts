@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import { performance } from 'node:perf_hooks'
 import { sql } from 'kysely'
 import { asSystem, asUser, systemStatement } from '../../db/index.ts'
+import { stageImportExpenses, type StagedOutgoing } from '../../expenses/imports.ts'
 import type { FailReason, ImportSource, NormalizedPayment, ParsedRow } from './parsers/index.ts'
 
 /** Failing rows kept with a batch for its preview. */
@@ -122,6 +123,8 @@ export class Stager {
 	#ignored = 0
 	#failed = 0
 	#failures: RowFailure[] = []
+	#outgoing: StagedOutgoing[] = []
+	#outgoingKeys = new ImportKeys()
 
 	constructor(
 		private readonly organizationId: string,
@@ -135,8 +138,12 @@ export class Stager {
 
 	row(row: ParsedRow) {
 		this.#rowsRead++
-		if (row.kind === 'ignored') this.#ignored++
-		else if (row.kind === 'failed') {
+		if (row.kind === 'ignored') {
+			this.#ignored++
+			// Money out: an expense or a refund, staged at the end if the organization has Expense Tracking.
+			if (row.outgoing)
+				this.#outgoing.push({ ...row.outgoing, ord: this.#outgoing.length + 1, importKey: this.#outgoingKeys.next(row.outgoing.payment) })
+		} else if (row.kind === 'failed') {
 			this.#failed++
 			if (this.#failures.length < MAX_KEPT_FAILURES)
 				this.#failures.push({ line: row.line, reason: row.reason, value: row.value.slice(0, 80) })
@@ -150,6 +157,7 @@ export class Stager {
 					external_id: p.externalId,
 					amount: p.amount,
 					fee: p.fee,
+					tip: p.tip ?? null,
 					date_received: p.date,
 					payment_method: p.method,
 					raw_payer: p.payer,
@@ -184,6 +192,7 @@ export class Stager {
 		const batchId = await this.#batch()
 		await this.#written()
 		while (this.#pending.length > 0) await this.#flush()
+		if (this.#outgoing.length > 0) await stageImportExpenses(this.userId, batchId, this.#outgoing)
 		await asUser(this.userId, (trx) =>
 			sql`select public.finish_import_stage(${batchId}, ${this.#rowsRead}::int, ${this.#ignored}::int, ${this.#failed}::int,
 				${JSON.stringify(this.#failures)}::jsonb)`.execute(trx),

@@ -17,6 +17,8 @@ import { useFormat } from '#app/lib/use-format.ts'
 import { titleMeta } from '#app/lib/meta.ts'
 import type { Route } from './+types/history'
 import { ConfirmCard } from '#app/components/forms/confirm-card.tsx'
+import { importExpenseCounts } from '#app/.server/expenses/imports.ts'
+import { ImportExpensesNote } from '#app/components/expenses/import-note.tsx'
 import { isUuid } from '#app/lib/uuid.ts'
 
 export { ErrorBoundary } from '#app/components/error-boundary.tsx'
@@ -36,7 +38,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	const found = rows.find((r) => r.id === undoId && (r.status === 'committed' || r.status === 'undoing') && r.created > 0) ?? null
 	// The confirmation says how many payments stay (edited since, a client chosen in the review queue among them).
 	const undoing = found ? { ...found, kept: await editedSinceImport(user.userId, found.id) } : null
-	return { rows, undoing }
+	// What each import added to Expenses (Expense Tracking), by batch.
+	const batchIds = rows.map((r) => r.id)
+	const expenses = Object.fromEntries(await importExpenseCounts(user.userId, batchIds))
+	return { rows, undoing, expenses }
 }
 
 /** Undo of one batch: removes what it created that nobody has edited since. */
@@ -126,6 +131,7 @@ export default function ImportHistory({ loaderData }: Route.ComponentProps) {
 										<TableCell className="text-right">{n(r.ignored)}</TableCell>
 										<TableCell className="text-right">{n(r.failed)}</TableCell>
 										<TableCell className="card-wide">
+											<ImportExpensesNote counts={loaderData.expenses[r.id]} when="history" />
 											{r.status === 'undone' ? (
 												t('history.status.undone', { count: r.undone })
 											) : r.status === 'committing' ? (

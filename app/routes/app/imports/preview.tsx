@@ -15,6 +15,8 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#
 import { errorResponse, invariantResponse } from '#app/lib/errors.ts'
 import { useFormat } from '#app/lib/use-format.ts'
 import { titleMeta } from '#app/lib/meta.ts'
+import { importExpenseCounts } from '#app/.server/expenses/imports.ts'
+import { ImportExpensesNote } from '#app/components/expenses/import-note.tsx'
 import type { Route } from './+types/preview'
 import { isUuid } from '#app/lib/uuid.ts'
 
@@ -29,7 +31,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 	const page = Number(new URL(request.url).searchParams.get('page'))
 	const preview = await getStagedPreview(user.userId, organization.id, params.batchId, Number.isSafeInteger(page) && page > 0 ? page : 1)
 	invariantResponse(preview, 404)
-	return { ...preview, previewRows: PREVIEW_ROWS }
+	// Its outgoing rows found as expenses (Expense Tracking), if any.
+	const expenses = (await importExpenseCounts(user.userId, [params.batchId])).get(params.batchId) ?? null
+	return { ...preview, previewRows: PREVIEW_ROWS, expenses }
 }
 
 /**
@@ -135,6 +139,7 @@ export default function ImportPreview({ loaderData }: Route.ComponentProps) {
 							</div>
 						))}
 					</dl>
+					<ImportExpensesNote counts={loaderData.expenses} when="preview" />
 					{batch.source === 'venmo' && rows.some((r) => !r.externalId) ? (
 						// A Venmo file re-saved by a spreadsheet: its rounded ids were not used (parsers/venmo.ts).
 						<p role="note" className="text-sm">

@@ -1,4 +1,4 @@
-import { hasColumns, paymentRow, rowReader, type ParsedRow, type Rec } from './common.ts'
+import { hasColumns, outgoingRow, paymentRow, rowReader, type ParsedRow, type Rec } from './common.ts'
 
 /**
  * Bank exports, for the Zelle payments (and incoming wires) among a checking account's lines. Each
@@ -114,7 +114,14 @@ export function bankRow(line: number, raw: BankLine, provider: string): ParsedRo
 	const negative = /^\s*[-(]/.test(raw.amount)
 	const z = readZelle(raw.description)
 	if (z) {
-		if (z.direction === 'out' || negative || raw.credit === false) return { line, kind: 'ignored', reason: 'outgoing' }
+		// A Zelle payment sent (docs/product.md, Expense Tracking): an expense to the person named.
+		if (z.direction === 'out' || negative || raw.credit === false)
+			return outgoingRow(
+				line,
+				'expense',
+				{ date: raw.date, amount: raw.amount, payee: z.payer, description: z.memo || raw.description, externalId: z.id || raw.id },
+				{ method: 'Zelle', provider },
+			)
 		return paymentRow(
 			line,
 			{ date: raw.date, amount: raw.amount, payer: z.payer, description: z.memo || raw.description, externalId: z.id || raw.id },

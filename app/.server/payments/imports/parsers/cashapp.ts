@@ -1,4 +1,4 @@
-import { hasColumns, paymentRow, rowReader, type ParsedRow, type Rec } from './common.ts'
+import { hasColumns, outgoingRow, paymentRow, rowReader, type ParsedRow, type Rec } from './common.ts'
 
 /**
  * Cash App report: amounts `$250` and `-$2.90`, dates `2026-03-01 14:22:05 EST` (or EDT; the
@@ -23,7 +23,7 @@ export function parseCashapp(header: string[], records: Rec[]): ParsedRow[] {
 	for (const { fields, line } of records) {
 		const type = get(fields, 'transaction type').toLowerCase()
 		if (type !== 'received p2p') {
-			rows.push({ line, kind: 'ignored', reason: type.startsWith('sent') ? 'outgoing' : 'notReceived' })
+			rows.push(cashappOther(line, type, fields, get))
 			continue
 		}
 		const status = get(fields, 'status').toLowerCase()
@@ -47,4 +47,31 @@ export function parseCashapp(header: string[], records: Rec[]): ParsedRow[] {
 		)
 	}
 	return rows
+}
+
+/**
+ * A row other than a received payment (docs/product.md, Expense Tracking): a payment sent to
+ * someone is an expense, a refund sent back (`Refund`, `Refunded P2P`, a refund of a received
+ * payment) is a refund, a cash out to the user's bank is passed over; any other row is not received.
+ */
+function cashappOther(line: number, type: string, fields: string[], get: ReturnType<typeof rowReader>): ParsedRow {
+	const amount = get(fields, 'amount')
+	const sent = type.startsWith('sent')
+	const refund = type.includes('refund') && amount.trim().startsWith('-')
+	if (!sent && !refund) return { line, kind: 'ignored', reason: 'notReceived' }
+	const status = get(fields, 'status').toLowerCase()
+	if (status && !['complete', 'completed'].includes(status)) return { line, kind: 'ignored', reason: 'outgoing' }
+	return outgoingRow(
+		line,
+		refund ? 'refund' : 'expense',
+		{
+			date: get(fields, 'date'),
+			amount,
+			fee: get(fields, 'fee'),
+			payee: get(fields, 'name of sender/receiver'),
+			description: get(fields, 'notes'),
+			externalId: get(fields, 'transaction id'),
+		},
+		{ method: 'CashApp', provider: 'cashapp' },
+	)
 }

@@ -42,6 +42,8 @@ export type NormalizedPayment = {
 	amount: string
 	/** The fee the source charged, positive 'digits.dd', or null. */
 	fee: string | null
+	/** The tip the payer added (Venmo's "Amount (tip)"), part of `amount`, positive 'digits.dd'; null or absent: none. */
+	tip?: string | null
 	/** The payer's name as the source wrote it. */
 	payer: string
 	/** The payer's email when the source gives one (PayPal): matched to a client's email. */
@@ -77,9 +79,17 @@ export type FailReason =
 	/** A line even the tolerant reading could not split into the file's columns (`readLoose`). */
 	| 'unreadable'
 
+/**
+ * Money that left the account, read from an outgoing row (docs/product.md, Expense Tracking): an
+ * expense (a payment to someone: `payment.payer` is the payee) or a refund sent back to a payer.
+ * Transfers to the user's own bank are neither and carry none. The row stays `ignored` for the
+ * transactions; the pipeline makes it an expense only while the organization has the module.
+ */
+export type OutgoingPayment = { kind: 'expense' | 'refund'; payment: NormalizedPayment }
+
 export type ParsedRow =
 	| { line: number; kind: 'payment'; payment: NormalizedPayment }
-	| { line: number; kind: 'ignored'; reason: IgnoreReason }
+	| { line: number; kind: 'ignored'; reason: IgnoreReason; outgoing?: OutgoingPayment }
 	| { line: number; kind: 'failed'; reason: FailReason; value: string }
 
 /** A file over one of the bounds of app/lib/imports.ts (its size in bytes is checked before it is read). */
@@ -540,7 +550,16 @@ export function cleanText(value: string): string | null {
 /** The checks every received payment passes before it is a payment row. */
 export function paymentRow(
 	line: number,
-	raw: { date: string; amount: string; payer: string; fee?: string; description?: string; externalId?: string; payerEmail?: string },
+	raw: {
+		date: string
+		amount: string
+		payer: string
+		fee?: string
+		tip?: string
+		description?: string
+		externalId?: string
+		payerEmail?: string
+	},
 	fixed: { method: PaymentMethod; provider: string; requireId?: boolean; dateOrder?: DateOrder },
 ): ParsedRow {
 	const date = parseLooseDate(raw.date, fixed.dateOrder)
@@ -561,6 +580,13 @@ export function paymentRow(
 		if (!parsed) return { line, kind: 'failed', reason: 'amountInvalid', value: raw.fee }
 		fee = parsed.value === '0.00' ? null : parsed.value
 	}
+	let tip: string | null = null
+	if (raw.tip?.trim()) {
+		const parsed = parseSignedAmount(raw.tip)
+		if (!parsed) return { line, kind: 'failed', reason: 'amountInvalid', value: raw.tip }
+		// A tip is part of the amount received; none or more than the amount is no tip the file means.
+		tip = parsed.value === '0.00' || Number(parsed.value) > Number(amount.value) ? null : parsed.value
+	}
 	return {
 		line,
 		kind: 'payment',
@@ -568,12 +594,51 @@ export function paymentRow(
 			date,
 			amount: amount.value,
 			fee,
+			// Only when there is one, so that rows of sources without tips read as before.
+			...(tip ? { tip } : {}),
 			payer,
 			payerEmail: cleanText(raw.payerEmail ?? '')?.toLowerCase() ?? null,
 			description: cleanText(raw.description ?? ''),
 			externalId,
 			method: fixed.method,
 			provider: fixed.provider,
+		},
+	}
+}
+
+/**
+ * An outgoing row (`ignored`, reason `outgoing`), with what it paid out when the row reads whole:
+ * its date, its amount (positive), the payee, the fee and the id. A row that does not read stays a
+ * plain outgoing row: an expense is never made of half a line.
+ */
+export function outgoingRow(
+	line: number,
+	kind: OutgoingPayment['kind'],
+	raw: { date: string; amount: string; payee: string; fee?: string; description?: string; externalId?: string },
+	fixed: { method: PaymentMethod; provider: string; dateOrder?: DateOrder },
+): ParsedRow {
+	const plain: ParsedRow = { line, kind: 'ignored', reason: 'outgoing' }
+	const date = parseLooseDate(raw.date, fixed.dateOrder)
+	const amount = parseSignedAmount(raw.amount)
+	const payee = cleanText(raw.payee)
+	if (!date || !amount || amount.value === '0.00' || Number(amount.value) > 99_999_999.99 || !payee || payee.length > 200) return plain
+	const externalId = raw.externalId?.trim() || null
+	if (externalId && externalId.length > 200) return plain
+	const fee = raw.fee?.trim() ? parseSignedAmount(raw.fee) : null
+	return {
+		...plain,
+		outgoing: {
+			kind,
+			payment: {
+				date,
+				amount: amount.value,
+				fee: fee && fee.value !== '0.00' ? fee.value : null,
+				payer: payee,
+				description: cleanText(raw.description ?? ''),
+				externalId,
+				method: fixed.method,
+				provider: fixed.provider,
+			},
 		},
 	}
 }

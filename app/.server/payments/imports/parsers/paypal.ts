@@ -1,4 +1,4 @@
-import { hasAnyColumns, headerIndex, paymentRow, pickColumn, rowReader, type ParsedRow, type Rec } from './common.ts'
+import { hasAnyColumns, headerIndex, outgoingRow, paymentRow, pickColumn, rowReader, type ParsedRow, type Rec } from './common.ts'
 
 /**
  * PayPal activity download: an optional byte-order mark, every column quoted, `Gross`, `Fee`
@@ -98,7 +98,7 @@ export function parsePaypal(header: string[], records: Rec[]): ParsedRow[] {
 		}
 		const gross = get(fields, cols.gross).trim()
 		if (DEBIT.has(impact) || gross.startsWith('-') || gross.startsWith('(')) {
-			rows.push({ line, kind: 'ignored', reason: 'outgoing' })
+			rows.push(paypalOutgoing(line, gross, fields, get, cols))
 			continue
 		}
 		if (NOT_PAYMENT.test(get(fields, cols.type))) {
@@ -133,4 +133,33 @@ export function parsePaypal(header: string[], records: Rec[]): ParsedRow[] {
 		)
 	}
 	return rows
+}
+
+/**
+ * A debit row (docs/product.md, Expense Tracking): a withdrawal or transfer to the user's own bank
+ * (and a currency conversion) is passed over; a refund (`Payment Refund`, `Refund`, `Reembolso`,
+ * `Remboursement`) is a refund; any other completed payment in dollars is an expense to `Name`.
+ */
+function paypalOutgoing(line: number, gross: string, fields: string[], get: ReturnType<typeof rowReader>, cols: Columns): ParsedRow {
+	const plain: ParsedRow = { line, kind: 'ignored', reason: 'outgoing' }
+	const type = get(fields, cols.type)
+	const refund = /refund|reembolso|rembours/i.test(type)
+	if (!refund && NOT_PAYMENT.test(type)) return plain
+	const status = get(fields, cols.status).toLowerCase()
+	if (status && !COMPLETED.has(status)) return plain
+	const currency = get(fields, cols.currency).toUpperCase()
+	if (currency && currency !== 'USD') return plain
+	return outgoingRow(
+		line,
+		refund ? 'refund' : 'expense',
+		{
+			date: get(fields, cols.date),
+			amount: gross,
+			fee: get(fields, cols.fee),
+			payee: get(fields, cols.name) || get(fields, cols.email),
+			description: cols.notes.map((n) => get(fields, n)).find(Boolean) ?? '',
+			externalId: get(fields, cols.id),
+		},
+		{ method: 'PayPal', provider: 'paypal', dateOrder: cols.dayFirst ? 'dmy' : 'mdy' },
+	)
 }

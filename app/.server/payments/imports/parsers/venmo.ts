@@ -1,4 +1,4 @@
-import { hasAnyColumns, isRoundedNumber, paymentRow, pickColumn, rowReader, type ParsedRow, type Rec } from './common.ts'
+import { hasAnyColumns, isRoundedNumber, outgoingRow, paymentRow, pickColumn, rowReader, type ParsedRow, type Rec } from './common.ts'
 
 /**
  * Venmo statement: two preamble lines ("Account Statement - (@user)", "Account Activity"), a
@@ -41,7 +41,9 @@ export function parseVenmo(header: string[], records: Rec[]): ParsedRow[] {
 		const amount = get(fields, cols.amount).trim()
 		// Venmo signs every amount; a spreadsheet drops the `+` of a received one, never the `-`.
 		if (!amount || amount.startsWith('-') || amount.startsWith('(')) {
-			rows.push({ line, kind: 'ignored', reason: amount ? 'outgoing' : 'notReceived' })
+			rows.push(
+				amount ? venmoOutgoing(line, type, id, amount, fields, get, cols.datetime) : { line, kind: 'ignored', reason: 'notReceived' },
+			)
 			continue
 		}
 		if (type !== 'payment' && type !== 'charge') {
@@ -61,6 +63,7 @@ export function parseVenmo(header: string[], records: Rec[]): ParsedRow[] {
 					date: get(fields, cols.datetime),
 					amount,
 					fee: get(fields, 'amount (fee)'),
+					tip: get(fields, 'amount (tip)'),
 					payer: type === 'charge' ? get(fields, 'to') : get(fields, 'from'),
 					description: get(fields, 'note'),
 					externalId: rounded ? '' : id,
@@ -70,4 +73,39 @@ export function parseVenmo(header: string[], records: Rec[]): ParsedRow[] {
 		)
 	}
 	return rows
+}
+
+/** Venmo's transfers of the balance to the user's own bank: money out, but neither an expense nor a refund. */
+const OWN_TRANSFERS = new Set(['standard transfer', 'instant transfer'])
+
+/**
+ * A sent row (docs/product.md, Expense Tracking): a refund, a transfer to the user's own bank
+ * (passed over), or a payment: to `To` on a Payment, to `From` on a Charge (a request the user paid).
+ */
+function venmoOutgoing(
+	line: number,
+	type: string,
+	id: string,
+	amount: string,
+	fields: string[],
+	get: ReturnType<typeof rowReader>,
+	datetime: string,
+): ParsedRow {
+	if (OWN_TRANSFERS.has(type)) return { line, kind: 'ignored', reason: 'outgoing' }
+	const status = get(fields, 'status').toLowerCase()
+	if (status && status !== 'complete' && status !== 'completed') return { line, kind: 'ignored', reason: 'outgoing' }
+	const refund = type.includes('refund')
+	return outgoingRow(
+		line,
+		refund ? 'refund' : 'expense',
+		{
+			date: get(fields, datetime),
+			amount,
+			fee: get(fields, 'amount (fee)'),
+			payee: type === 'charge' ? get(fields, 'from') : get(fields, 'to') || get(fields, 'from'),
+			description: get(fields, 'note'),
+			externalId: isRoundedNumber(id) ? '' : id,
+		},
+		{ method: 'Venmo', provider: 'venmo' },
+	)
 }
