@@ -126,7 +126,10 @@ export const MODULES = {
 		featureType: 'reports',
 		name: 'Reports & Analytics',
 		offer: 'included',
-		screens: [{ key: 'reports', to: '/app/reports' }],
+		screens: [
+			{ key: 'reports', to: '/app/reports' },
+			{ key: 'taxYear', to: '/app/reports/tax-year' },
+		],
 		upgrades: {
 			/** Cohorts, rail trends, year over year and top clients (docs/product.md, Reports: Advanced Analytics). */
 			advancedAnalytics: {

@@ -18,8 +18,7 @@
  * read when the run goes: a member who left the organization is not mailed.
  */
 import { addDays, addMonths, dateIn, monthStart } from '#app/lib/dates.ts'
-import { formatDate, formatMoney } from '#app/lib/format.ts'
-import { formatLanguage } from '#app/lib/format.ts'
+import { formatDate, formatLanguage, formatMoney } from '#app/lib/format.ts'
 import type { Language } from '#app/lib/i18n.ts'
 import { getReport } from '../payments/analytics.ts'
 import { asSystem, sql } from '../db/index.ts'
