@@ -60,11 +60,11 @@ test('the automation form is saved without JavaScript, in Spanish, and a bad amo
 	await expect(page.getByRole('heading', { name: 'Automatización', level: 1 })).toBeVisible()
 	await page.getByLabel('Informe semanal, cada lunes, de la semana anterior').check()
 	await page.getByLabel(/Dueña Automática/).check()
-	await page.getByLabel('Recibido más de este importe en una semana').fill('abc')
+	await page.getByLabel('Recibido más de este monto en una semana').fill('abc')
 	await page.getByRole('button', { name: 'Guardar automatización' }).click()
-	await expect(page.getByText('Escribe un importe mayor que cero, como 5.000,00.')).toBeVisible()
+	await expect(page.getByText('Escribe un monto mayor que cero, como 5.000,00.')).toBeVisible()
 
-	await page.getByLabel('Recibido más de este importe en una semana').fill('1.500,25')
+	await page.getByLabel('Recibido más de este monto en una semana').fill('1.500,25')
 	await page.getByLabel('Un cliente lleva estas semanas sin pagar').fill('6')
 	await page.getByRole('button', { name: 'Guardar automatización' }).click()
 	await expect(page.getByText('Automatización guardada')).toBeVisible()
@@ -72,7 +72,7 @@ test('the automation form is saved without JavaScript, in Spanish, and a bad amo
 	await expect(page.getByLabel('Informe semanal, cada lunes, de la semana anterior')).toBeChecked()
 	await expect(page.getByLabel('Informe mensual, el día 1, del mes anterior')).not.toBeChecked()
 	await expect(page.getByLabel(/Dueña Automática/)).toBeChecked()
-	await expect(page.getByLabel('Recibido más de este importe en una semana')).toHaveValue('1500,25')
+	await expect(page.getByLabel('Recibido más de este monto en una semana')).toHaveValue('1500,25')
 	await expect(page.getByLabel('Un cliente lleva estas semanas sin pagar')).toHaveValue('6')
 })
 

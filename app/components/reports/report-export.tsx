@@ -18,7 +18,8 @@ export function ReportPdfButton({ pdf }: { pdf: { allowed: boolean; href: string
 			</a>
 		</Button>
 	) : (
-		<Button asChild variant="outline">
+		// Its sentence is long in every language: it wraps rather than widen a phone's page.
+		<Button asChild variant="outline" className="h-auto min-h-9 max-w-full py-2 text-left whitespace-normal">
 			<Link to={pdf.href} title={t('pdf.lockedHint')} data-testid="report-pdf-locked">
 				<StoreIcon aria-hidden="true" />
 				{t('pdf.locked')}
