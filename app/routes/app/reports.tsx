@@ -1,8 +1,7 @@
 import { CalculatorIcon, DollarSignIcon, DownloadIcon, ReceiptIcon } from '#app/components/icons.tsx'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { data, Form } from 'react-router'
-import { Link } from '#app/components/link.tsx'
-import { getReport, RANGE_PRESETS, rangeSearchParams, type DateRange, type RangeFigures } from '#app/.server/payments/analytics.ts'
+import { data } from 'react-router'
+import { getReport, RANGE_PRESETS, rangeSearchParams, type RangeFigures } from '#app/.server/payments/analytics.ts'
 import { requireMember } from '#app/.server/auth/session.ts'
 import { reportPdfLink } from '#app/.server/reports/overview-document.ts'
 import { categoryColors } from '#app/components/payments/category-badge.tsx'
@@ -12,11 +11,10 @@ import { useMonthLabel } from '#app/components/payments/month-label.ts'
 import { StatCard } from '#app/components/stat-card.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
-import { Input } from '#app/components/ui/input.tsx'
-import { Label } from '#app/components/ui/label.tsx'
 import { Table, TableBody, TableCaption, TableCell, TableFooter, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
 import { useFormat } from '#app/lib/use-format.ts'
 import { MonthlyFiguresTable } from '#app/components/payments/monthly-figures-table.tsx'
+import { RangePicker } from '#app/components/reports/range-picker.tsx'
 import { ReportsTabs } from '#app/components/reports/reports-tabs.tsx'
 import { ReportPdfButton, ReportPrintStyle } from '#app/components/reports/report-export.tsx'
 import { profitForScreen } from '#app/.server/expenses/profit.ts'
@@ -43,8 +41,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	return { ...report, presets: RANGE_PRESETS, exportHref: `/app/reports/export.csv?${rangeSearchParams(report.range)}`, profit, pdf }
 }
 
-type LoaderData = Route.ComponentProps['loaderData']
-
 export default function Reports({ loaderData }: Route.ComponentProps) {
 	const { t } = useTranslation(['reports', 'common'])
 	return (
@@ -70,82 +66,10 @@ export default function Reports({ loaderData }: Route.ComponentProps) {
 			<div className="print:hidden">
 				<ReportsTabs />
 			</div>
-			<RangePicker data={loaderData} />
+			<RangePicker data={loaderData} presets={loaderData.presets} />
 			{loaderData.ok ? <ReportBody report={loaderData} /> : <FormAlert ns="reports" code={loaderData.error} id="range-error" />}
 			{loaderData.ok && loaderData.profit ? <ProfitSection profit={loaderData.profit} /> : null}
 		</div>
-	)
-}
-
-function RangePicker({ data }: { data: LoaderData }) {
-	const { t } = useTranslation('reports')
-	const active = data.ok ? data.range.preset : 'custom'
-	const from = data.ok ? (data.range.from ?? '') : data.from
-	const to = data.ok ? (data.range.to ?? '') : data.to
-	return (
-		<Card className="gap-4 py-4 print:border-0 print:py-0 print:shadow-none">
-			<CardContent className="grid gap-4 px-4 print:px-0">
-				<nav aria-label={t('range.label')} className="flex flex-wrap gap-2 print:hidden">
-					{data.presets.map((preset) => (
-						<Button key={preset} asChild size="sm" variant={active === preset ? 'default' : 'outline'}>
-							<Link to={`?range=${preset}`} aria-current={active === preset ? 'page' : undefined} preventScrollReset>
-								{t(`range.presets.${preset}`)}
-							</Link>
-						</Button>
-					))}
-				</nav>
-				<Form
-					method="get"
-					className="flex flex-wrap items-end gap-3 print:hidden"
-					aria-label={t('range.customTitle')}
-					aria-describedby={data.ok ? undefined : 'range-error'}
-					preventScrollReset
-				>
-					<input type="hidden" name="range" value="custom" />
-					<div className="grid gap-1.5">
-						<Label htmlFor="range-from">{t('range.from')}</Label>
-						<Input
-							id="range-from"
-							name="from"
-							type="date"
-							// Keyed on the value: a new range from a preset link refills the field.
-							key={`from-${from}`}
-							defaultValue={from}
-							required
-							aria-invalid={!data.ok && ['invalidFrom', 'missingDates', 'fromAfterTo'].includes(data.error) ? true : undefined}
-							className="w-44"
-						/>
-					</div>
-					<div className="grid gap-1.5">
-						<Label htmlFor="range-to">{t('range.to')}</Label>
-						<Input
-							id="range-to"
-							name="to"
-							type="date"
-							key={`to-${to}`}
-							defaultValue={to}
-							required
-							aria-invalid={!data.ok && ['invalidTo', 'missingDates', 'fromAfterTo'].includes(data.error) ? true : undefined}
-							className="w-44"
-						/>
-					</div>
-					<Button type="submit" variant={active === 'custom' ? 'default' : 'secondary'}>
-						{t('range.apply')}
-					</Button>
-				</Form>
-				{data.ok ? <RangeCaption range={data.range} /> : null}
-			</CardContent>
-		</Card>
-	)
-}
-
-function RangeCaption({ range }: { range: DateRange }) {
-	const fmt = useFormat()
-	const { t } = useTranslation('reports')
-	return (
-		<p className="text-sm text-muted-foreground" data-testid="range-caption">
-			{range.from && range.to ? t('range.showing', { from: fmt.date(range.from), to: fmt.date(range.to) }) : t('range.showingAll')}
-		</p>
 	)
 }
 

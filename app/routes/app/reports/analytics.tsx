@@ -6,7 +6,7 @@ import { FormAlert } from '#app/components/forms/form-alert.tsx'
 import { DownloadIcon } from '#app/components/icons.tsx'
 import { Link } from '#app/components/link.tsx'
 import { AnalyticsNotActive } from '#app/components/reports/analytics-not-active.tsx'
-import { AnalyticsRange } from '#app/components/reports/analytics-range.tsx'
+import { RangePicker } from '#app/components/reports/range-picker.tsx'
 import { CohortsSection, MethodTrendsSection, TopClientsSection, YearOverYearSection } from '#app/components/reports/analytics-sections.tsx'
 import { ReportsTabs } from '#app/components/reports/reports-tabs.tsx'
 import { Button } from '#app/components/ui/button.tsx'
@@ -64,7 +64,7 @@ export default function AnalyticsScreen({ loaderData }: Route.ComponentProps) {
 				<AnalyticsNotActive />
 			) : (
 				<>
-					<AnalyticsRange data={loaderData} presets={loaderData.presets} />
+					<RangePicker data={loaderData} presets={loaderData.presets} />
 					{loaderData.ok ? <AnalyticsBody analytics={loaderData} /> : <FormAlert ns="reports" code={loaderData.error} id="range-error" />}
 				</>
 			)}

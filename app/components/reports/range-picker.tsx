@@ -11,11 +11,11 @@ type RangeState =
 	{ ok: true; range: { preset: string; from: string | null; to: string | null } } | { ok: false; error: string; from: string; to: string }
 
 /**
- * The range of the analytics: the presets of the Reports overview as links, and a custom range
- * as a GET form (works without JavaScript; a bad range comes back with what was typed). Words
- * from reports.json (`range`), so both screens say the same.
+ * The range of a Reports screen (the overview, the analytics): the presets as links, and a custom
+ * range as a GET form (works without JavaScript; a bad range comes back with what was typed).
+ * Words from reports.json (`range`), so every screen says the same. Printed, only the caption stays.
  */
-export function AnalyticsRange({ data, presets }: { data: RangeState; presets: readonly string[] }) {
+export function RangePicker({ data, presets }: { data: RangeState; presets: readonly string[] }) {
 	const { t } = useTranslation('reports')
 	const fmt = useFormat()
 	const active = data.ok ? data.range.preset : 'custom'
@@ -23,9 +23,9 @@ export function AnalyticsRange({ data, presets }: { data: RangeState; presets: r
 	const to = data.ok ? (data.range.to ?? '') : data.to
 	const invalid = (fields: string[]) => (!data.ok && fields.includes(data.error) ? true : undefined)
 	return (
-		<Card className="gap-4 py-4">
-			<CardContent className="grid gap-4 px-4">
-				<nav aria-label={t('range.label')} className="flex flex-wrap gap-2">
+		<Card className="gap-4 py-4 print:border-0 print:py-0 print:shadow-none">
+			<CardContent className="grid gap-4 px-4 print:px-0">
+				<nav aria-label={t('range.label')} className="flex flex-wrap gap-2 print:hidden">
 					{presets.map((preset) => (
 						<Button key={preset} asChild size="sm" variant={active === preset ? 'default' : 'outline'}>
 							<Link to={`?range=${preset}`} aria-current={active === preset ? 'page' : undefined} preventScrollReset>
@@ -36,7 +36,7 @@ export function AnalyticsRange({ data, presets }: { data: RangeState; presets: r
 				</nav>
 				<Form
 					method="get"
-					className="flex flex-wrap items-end gap-3"
+					className="flex flex-wrap items-end gap-3 print:hidden"
 					aria-label={t('range.customTitle')}
 					aria-describedby={data.ok ? undefined : 'range-error'}
 					preventScrollReset
