@@ -100,6 +100,9 @@ export async function startCluster(extraEnv: Record<string, string> = {}): Promi
 				headers: { ...req.headers, 'x-forwarded-for': forwardedFor, 'x-forwarded-proto': 'http', 'x-served-by': backend },
 			},
 			(answer) => {
+				// A visitor who leaves mid-answer destroys the upstream request, and the answer then
+				// fails with "aborted": a stream error with no listener would be an uncaught error.
+				answer.on('error', () => res.destroy())
 				res.writeHead(answer.statusCode ?? 502, { ...answer.headers, 'x-served-by': backend })
 				answer.pipe(res)
 			},
@@ -108,12 +111,16 @@ export async function startCluster(extraEnv: Record<string, string> = {}): Promi
 			if (!res.headersSent) res.writeHead(502)
 			res.end()
 		})
+		req.on('error', () => upstream.destroy())
+		res.on('error', () => upstream.destroy())
 		req.pipe(upstream)
 		res.on('close', () => upstream.destroy())
 	})
 	await new Promise<void>((resolve) => proxy.listen(proxyPort, '127.0.0.1', resolve))
 
 	const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 })
+	// An idle client the server drops would otherwise be an uncaught error of the test run.
+	pool.on('error', (error) => (output += `[pool] ${error.message}\n`))
 	return {
 		origin,
 		databaseUrl,
