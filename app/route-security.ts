@@ -171,6 +171,7 @@ export const routeSecurity: RouteSecurity[] = [
 				'rows[].client',
 				'rows[].externalId',
 				'rows[].amount',
+				'rows[].tip',
 				'rows[].description',
 				'rows[].id',
 				'rows[].version',

@@ -116,6 +116,7 @@ function asInput(row: LoadedTransaction, changes: Partial<TransactionRowInput> =
 		client: row.clientName ?? '',
 		externalId: row.externalId ?? '',
 		amount: row.amount,
+		tip: row.tip,
 		dateReceived: row.dateReceived,
 		category: row.category,
 		paymentMethod: row.paymentMethod,
@@ -134,6 +135,7 @@ function newRow(changes: Partial<TransactionRowInput> = {}): TransactionRowInput
 		client: '',
 		externalId: '',
 		amount: '0.00',
+		tip: null,
 		dateReceived: '2026-04-01',
 		category: 'unmatched',
 		paymentMethod: 'Zelle',
@@ -417,6 +419,39 @@ describe('saving a batch of transactions', () => {
 			sql<{ user_id: string }>`select user_id from public.transactions where id = ${added!.id}`.execute(trx),
 		)
 		expect(owner.rows[0]?.user_id).toBe(org.userId)
+	})
+
+	test('a tip is saved with its row, changed and cleared, and the monthly rollup follows it', async () => {
+		const org = await orgWithTransactions('Tips')
+		const tipSum = async () =>
+			(
+				await asSystem((trx) =>
+					sql<{ tips: string }>`select coalesce(sum(tip_sum), 0)::text as tips from public.transaction_monthly_rollups
+					where organization_id = ${org.orgId}`.execute(trx),
+				)
+			).rows[0]!.tips
+		expect(await saveTransactions(org.userId, org.orgId, [newRow({ amount: '60.00', tip: '7.50', externalId: 'TIP-1' })])).toMatchObject({
+			ok: true,
+			inserted: 1,
+		})
+		const added = (await allRows(org.userId, org.orgId)).find((r) => r.externalId === 'TIP-1')!
+		expect(added.tip).toBe('7.50')
+		expect(Number(await tipSum())).toBe(7.5)
+		// Left alone: the tip is part of what the row's fingerprint hashes, so nothing is written.
+		expect(await saveTransactions(org.userId, org.orgId, [asInput(added)])).toMatchObject({ ok: true, updated: 0 })
+		expect(await saveTransactions(org.userId, org.orgId, [asInput(added, { tip: '10.00' })])).toMatchObject({ ok: true, updated: 1 })
+		expect(Number(await tipSum())).toBe(10)
+		const changed = (await allRows(org.userId, org.orgId)).find((r) => r.id === added.id)!
+		expect(await saveTransactions(org.userId, org.orgId, [asInput(changed, { tip: null })])).toMatchObject({ ok: true, updated: 1 })
+		expect((await allRows(org.userId, org.orgId)).find((r) => r.id === added.id)!.tip).toBeNull()
+		expect(Number(await tipSum())).toBe(0)
+	})
+
+	test('a tip larger than its amount is refused by the database too', async () => {
+		const org = await orgWithTransactions('Tip check')
+		await expect(
+			asSystem((trx) => sql`insert into public.transactions (organization_id, amount, tip) values (${org.orgId}, 10, 12)`.execute(trx)),
+		).rejects.toThrow(/transactions_tip_within_amount/)
 	})
 
 	test('one refused row refuses the whole batch, with every row’s errors, and writes nothing', async () => {

@@ -86,6 +86,31 @@ test('the year shows each rail with its fees and tips and flags the federal thre
 	await expect(page.getByTestId('rails-table')).toHaveCount(0)
 })
 
+test('a tip typed on a payment in the transactions table counts in the year; a tip over the amount is refused @nojs', async ({
+	page,
+	request,
+}) => {
+	await signUpFresh(page, request, 'Tip Typist')
+	await page.goto('/app/transactions?edit=1&add=1')
+	const row = page.getByRole('row').nth(1)
+	await expect(row.getByRole('textbox', { name: 'Tip' })).toHaveValue('')
+	await row.getByLabel('Date received').fill(`${YEAR}-07-04`)
+	await row.getByRole('textbox', { name: 'Amount' }).fill('80.00')
+	await row.getByRole('textbox', { name: 'Tip' }).fill('95.00')
+	await row.getByRole('combobox', { name: 'Payment method' }).selectOption('Venmo')
+	await page.getByRole('button', { name: 'Save' }).click()
+	await expect(page.getByText('The tip is part of the amount, so it cannot be more than the amount.')).toBeVisible()
+
+	await page.getByRole('row').nth(1).getByRole('textbox', { name: 'Tip' }).fill('12.50')
+	await page.getByRole('button', { name: 'Save' }).click()
+	await expect(page.getByText('Changes saved successfully')).toBeVisible()
+	await expect(page.getByRole('row').filter({ hasText: '$80.00' })).toContainText('incl. $12.50 tip')
+
+	await page.goto(`/app/reports/tax-year?year=${YEAR}`)
+	const rails = await cells(page.getByTestId('rails-table'))
+	expect(rails.find((r) => r[0] === 'Venmo')).toEqual(['Venmo', '1', '$80.00', '$0.00', '$12.50', '$0.00 (0)'])
+})
+
 test("the accountant's CSV and PDF carry the year's figures", async ({ page, request }) => {
 	const account = await signUpFresh(page, request, 'Export Owner')
 	await seedYear(account.email)

@@ -52,12 +52,13 @@ function editableValues(row: {
 	clientName: string | null
 	externalId: string | null
 	amount: string
+	tip: string | null
 	dateReceived: string
 	category: string
 	paymentMethod: string
 	description: string | null
 }) {
-	return [row.clientName, row.externalId, row.amount, row.dateReceived, row.category, row.paymentMethod, row.description]
+	return [row.clientName, row.externalId, row.amount, row.tip, row.dateReceived, row.category, row.paymentMethod, row.description]
 }
 
 /** A loaded row as the edit form needs it: with the fingerprint of its values. */
@@ -71,7 +72,7 @@ export function shownTransaction({ version: _version, ...row }: LoadedTransactio
 }
 
 const columns = sql`t.id, t.date_received as "dateReceived", t.client_id as "clientId", c.name as "clientName",
-	t.external_id as "externalId", t.amount, t.category, t.payment_method as "paymentMethod", t.description,
+	t.external_id as "externalId", t.amount, t.tip, t.category, t.payment_method as "paymentMethod", t.description,
 	${versionOf('t.updated_at')} as version`
 
 const clientJoin = sql`left join public.clients c on c.organization_id = t.organization_id and c.id = t.client_id`
@@ -490,6 +491,7 @@ export type TransactionValues = {
 	clientName: string | null
 	externalId: string | null
 	amount: string
+	tip: string | null
 	dateReceived: string
 	category: TransactionCategory
 	paymentMethod: PaymentMethod
@@ -522,14 +524,14 @@ export const saveTransactions = batchSaver<TransactionRowInput, LoadedTransactio
 				const values = sql.join(
 					plan.updates.map(
 						({ index, row }) => sql`(${row.id}::uuid, ${clientIds.get(index) ?? null}::uuid, ${row.externalId || null},
-					${row.amount}::numeric, ${row.dateReceived}::date, ${row.category}::public.transaction_category,
+					${row.amount}::numeric, ${row.tip}::numeric, ${row.dateReceived}::date, ${row.category}::public.transaction_category,
 					${row.paymentMethod}::public.payment_method, ${row.description || null})`,
 					),
 				)
 				await sql`update public.transactions t set client_id = v.client_id, external_id = v.external_id,
-				amount = v.amount, date_received = v.date_received, category = v.category,
+				amount = v.amount, tip = v.tip, date_received = v.date_received, category = v.category,
 				payment_method = v.payment_method, description = v.description
-				from (values ${values}) as v(id, client_id, external_id, amount, date_received, category, payment_method, description)
+				from (values ${values}) as v(id, client_id, external_id, amount, tip, date_received, category, payment_method, description)
 				where t.organization_id = ${organizationId} and t.id = v.id`.execute(trx)
 			}
 			if (plan.inserts.length > 0) {
@@ -542,6 +544,7 @@ export const saveTransactions = batchSaver<TransactionRowInput, LoadedTransactio
 							client_id: clientIds.get(index) ?? null,
 							external_id: row.externalId || null,
 							amount: row.amount,
+							tip: row.tip,
 							date_received: row.dateReceived,
 							category: row.category,
 							payment_method: row.paymentMethod,
@@ -559,6 +562,7 @@ function valuesOf(row: TransactionRow): TransactionValues {
 		clientName: row.clientName,
 		externalId: row.externalId,
 		amount: row.amount,
+		tip: row.tip,
 		dateReceived: row.dateReceived,
 		category: row.category,
 		paymentMethod: row.paymentMethod,

@@ -3,7 +3,7 @@ import { useTranslation } from '#app/lib/use-translation.ts'
 import { Link } from '#app/components/link.tsx'
 import { CategoryBadge, useCategoryLabel } from '#app/components/payments/category-badge.tsx'
 import { Input } from '#app/components/ui/input.tsx'
-import { Table, TableBody, TableCell, TableHeader, TableRow } from '#app/components/ui/table.tsx'
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
 import { useFormat } from '#app/lib/use-format.ts'
 import type { ClientChoice } from '#app/lib/schemas/clients.ts'
 import type { TransactionRow, TransactionSort } from '#app/lib/schemas/transactions.ts'
@@ -28,6 +28,8 @@ export function TransactionHeadCells({
 			{hideClient ? null : <SortableHead column="client" label={t('columns.client')} state={state} />}
 			<SortableHead column="external_id" label={t('columns.externalId')} state={state} />
 			<SortableHead column="amount" label={t('columns.amount')} state={state} className={editing ? undefined : 'text-right'} />
+			{/* The tip has a column of its own in the edit mode; the read mode shows it under the amount. */}
+			{editing ? <TableHead>{t('columns.tip')}</TableHead> : null}
 			<SortableHead column="category" label={t('columns.category')} state={state} />
 			<SortableHead column="payment_method" label={t('columns.method')} state={state} />
 			<SortableHead column="description" label={t('columns.description')} state={state} />
@@ -166,7 +168,10 @@ export function TransactionsReadTable({
 									</TableCell>
 								)}
 								<TableCell className="font-mono text-xs">{row.externalId}</TableCell>
-								<TableCell className="text-right tabular-nums card-title">{fmt.money(row.amount)}</TableCell>
+								<TableCell className="text-right tabular-nums card-title">
+									{fmt.money(row.amount)}
+									{row.tip ? <div className="text-xs text-muted-foreground">{t('tipIncluded', { tip: fmt.money(row.tip) })}</div> : null}
+								</TableCell>
 								<TableCell className="card-meta">
 									<CategoryBadge category={row.category} label={categoryLabel(row.category)} />
 								</TableCell>

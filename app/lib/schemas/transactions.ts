@@ -32,6 +32,8 @@ export type TransactionRow = {
 	clientName: string | null
 	externalId: string | null
 	amount: string
+	/** The tip the payer added, part of `amount` (typed, or Venmo's "Amount (tip)"); null: none. */
+	tip: string | null
 	category: TransactionCategory
 	paymentMethod: PaymentMethod
 	description: string | null
@@ -75,6 +77,20 @@ export function parseAmount(input: string, { dotGroups = false } = {}): { ok: tr
 	return { ok: true, value }
 }
 
+/** Tip errors in the tip's own words; a tip too large for the column is more than any amount. */
+const TIP_ERRORS: Record<string, string> = { amountInvalid: 'tipInvalid', amountNegative: 'tipNegative', amountTooLarge: 'tipOverAmount' }
+
+/** A tip as typed (see parseAmount): empty, or 0, is no tip (null). */
+export function parseTip(
+	input: string | undefined,
+	options: { dotGroups?: boolean } = {},
+): { ok: true; value: string | null } | { ok: false; error: string } {
+	if (!input?.trim()) return { ok: true, value: null }
+	const tip = parseAmount(input, options)
+	if (!tip.ok) return { ok: false, error: TIP_ERRORS[tip.error] ?? tip.error }
+	return { ok: true, value: tip.value === '0.00' ? null : tip.value }
+}
+
 /** A text of one line, or of several (`multiLine`: the description), without control characters (fields.ts). */
 const optionalText = (max: number, tooLong: string, { multiLine = false } = {}) =>
 	z
@@ -95,6 +111,8 @@ function transactionRowSchemaFor(dotGroups: boolean) {
 			newClient: z.boolean().optional(),
 			externalId: optionalText(200, 'externalIdTooLong'),
 			amount: z.string({ error: 'amountRequired' }).max(40, 'amountInvalid'),
+			/** Part of the amount; empty or 0: no tip. */
+			tip: z.string().max(40, 'tipInvalid').optional(),
 			dateReceived: z.string({ error: 'dateRequired' }).trim().refine(isValidDate, 'dateInvalid'),
 			category: z.enum(TRANSACTION_CATEGORIES, { error: 'categoryInvalid' }),
 			paymentMethod: z.enum(PAYMENT_METHODS, { error: 'methodInvalid' }),
@@ -105,6 +123,11 @@ function transactionRowSchemaFor(dotGroups: boolean) {
 			if (row.deleted || typeof row.amount !== 'string') return
 			const amount = parseAmount(row.amount, { dotGroups })
 			if (!amount.ok) ctx.addIssue({ code: 'custom', message: amount.error, path: ['amount'] })
+			const tip = parseTip(row.tip, { dotGroups })
+			if (!tip.ok) ctx.addIssue({ code: 'custom', message: tip.error, path: ['tip'] })
+			else if (amount.ok && tip.value !== null && Number(tip.value) > Number(amount.value)) {
+				ctx.addIssue({ code: 'custom', message: 'tipOverAmount', path: ['tip'] })
+			}
 		}, EVERY_ROW_ERROR)
 		.transform((row) => ({
 			...metaOf(row),
@@ -112,6 +135,7 @@ function transactionRowSchemaFor(dotGroups: boolean) {
 			client: row.client ?? '',
 			externalId: row.externalId ?? '',
 			amount: row.deleted ? '0.00' : (parseAmount(row.amount, { dotGroups }) as { ok: true; value: string }).value,
+			tip: row.deleted ? null : (parseTip(row.tip, { dotGroups }) as { ok: true; value: string | null }).value,
 			dateReceived: row.dateReceived,
 			category: row.category,
 			paymentMethod: row.paymentMethod,
@@ -130,9 +154,18 @@ export const transactionsSaveSchemaIn = saveSchemas.in
 
 export type TransactionRowInput = Omit<z.output<typeof transactionsSaveSchema>['rows'][number], 'newClient'> & { newClient?: boolean }
 
-/** A new row's values: no client, external id or description, 0, today, unmatched, Zelle. */
+/** A new row's values: no client, external id, tip or description, 0, today, unmatched, Zelle. */
 export function newTransactionRow(today: string) {
-	return { client: '', externalId: '', amount: '0', dateReceived: today, category: 'unmatched', paymentMethod: 'Zelle', description: '' }
+	return {
+		client: '',
+		externalId: '',
+		amount: '0',
+		tip: '',
+		dateReceived: today,
+		category: 'unmatched',
+		paymentMethod: 'Zelle',
+		description: '',
+	}
 }
 
 /** Codes a sync ends with, kept as the status row's error message and translated on display. */

@@ -184,6 +184,7 @@ function EditTransactions({
 				client: row.clientName ?? '',
 				externalId: row.externalId ?? '',
 				amount: fmt.editableAmount(row.amount),
+				tip: row.tip ? fmt.editableAmount(row.tip) : '',
 				dateReceived: row.dateReceived,
 				category: row.category,
 				paymentMethod: row.paymentMethod,
@@ -197,6 +198,7 @@ function EditTransactions({
 				t('columns.client'),
 				t('columns.externalId'),
 				t('columns.amount'),
+				t('columns.tip'),
 				t('columns.category'),
 				t('columns.method'),
 				t('columns.description'),
@@ -223,6 +225,7 @@ function EditTransactions({
 						card="title"
 						className="min-w-20 text-right"
 					/>
+					<TextCell field={f.tip} label={t('columns.tip')} errorText={errorText} inputMode="decimal" className="min-w-16 text-right" />
 					<SelectCell
 						field={f.category}
 						label={t('columns.category')}
@@ -246,6 +249,7 @@ function EditTransactions({
 				[t('columns.client'), values.clientName ?? t('noClient')],
 				[t('columns.externalId'), values.externalId ?? ''],
 				[t('columns.amount'), fmt.money(values.amount)],
+				[t('columns.tip'), values.tip ? fmt.money(values.tip) : ''],
 				[t('columns.category'), categoryLabel(values.category)],
 				[t('columns.method'), t(`methods.${values.paymentMethod}`)],
 				[t('columns.description'), values.description ?? ''],
