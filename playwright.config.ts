@@ -81,6 +81,8 @@ export default defineConfig({
 				INVOICE_PAGE_MISSES_PER_HOUR: '100000',
 				// The tests' dovecot (tests/support/imap-server.ts) listens on 127.0.0.1, refused by default.
 				IMAP_ALLOW_PRIVATE_HOSTS: 'true',
+				// The webhook receiver of tests/e2e/webhooks.spec.ts listens on 127.0.0.1, refused by default.
+				WEBHOOKS_ALLOW_PRIVATE_HOSTS: 'true',
 				// The plans page's "Contact us" (tests/e2e/plans.spec.ts).
 				CONTACT_EMAIL: 'owner@p2p.example',
 				LOG_LEVEL: 'silent',

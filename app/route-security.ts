@@ -152,6 +152,9 @@ export const routeSecurity: RouteSecurity[] = [
 		},
 	},
 	{ id: 'routes/healthz', path: '/healthz', access: 'public', html: false, post: null },
+	// The JSON API lets in whoever holds a personal API token (tests/e2e/api-tokens.spec.ts, docs/api.md).
+	{ id: 'routes/api/v1/payments', path: '/api/v1/payments', access: 'token', html: false, post: null },
+	{ id: 'routes/api/v1/clients', path: '/api/v1/clients', access: 'token', html: false, post: null },
 	{ id: 'routes/storage', path: '/storage/:bucket/*', access: 'public', html: false, post: null },
 
 	{ id: 'routes/app/layout', path: '/app', access: 'member', html: false, post: null },
@@ -182,6 +185,19 @@ export const routeSecurity: RouteSecurity[] = [
 				'rows[].newClient',
 			],
 			pages: ['/app/transactions?edit=1&add=1'],
+		},
+	},
+	// Bank reconciliation (docs/product.md, Bank feed): any member reads it; without the upgrade every post is a 403.
+	{
+		id: 'routes/app/bank-feed/reconciliation',
+		path: '/app/transactions/reconciliation',
+		access: 'member',
+		html: true,
+		post: {
+			intents: ['upload', 'remove', 'reconcile'],
+			fields: ['intent', 'statementId'],
+			pages: ['/app/transactions/reconciliation'],
+			bare: ['reconcile'],
 		},
 	},
 	{
@@ -242,13 +258,60 @@ export const routeSecurity: RouteSecurity[] = [
 		},
 	},
 	// Merging a client into another: the path names the merged client, `into` the kept one (docs/product.md, Clients from bookings).
+	// With CRM Basic Fields and Pipelines: tags, notes (a note's id), adding the client to a pipeline.
 	{
 		id: 'routes/app/client-detail',
 		path: '/app/clients/:clientId',
 		access: 'member',
 		html: true,
 		ids: ['clientId'],
-		post: { intents: ['merge'], fields: ['intent', 'into'] },
+		post: {
+			intents: ['merge', 'tags', 'addNote', 'deleteNote', 'addToPipeline'],
+			fields: ['intent', 'into', 'tags', 'body', 'noteId', 'pipelineId'],
+		},
+	},
+	// Client CSV import (CRM Basic Fields): a file previewed, then its text committed; without the upgrade, the offer.
+	{
+		id: 'routes/app/clients/import',
+		path: '/app/clients/import',
+		access: 'member',
+		html: true,
+		post: { intents: ['preview', 'commit'], fields: ['intent', 'csv'] },
+	},
+	// The clients list as filtered, as CSV (CRM Basic Fields; otherwise a redirect to the module's page).
+	{ id: 'routes/app/clients/export', path: '/app/clients/export.csv', access: 'member', html: false, post: null },
+	// CRM Pipelines: owners and administrators create pipelines (the SQL function refuses others with not_manager).
+	{
+		id: 'routes/app/clients/pipelines',
+		path: '/app/clients/pipelines',
+		access: 'member',
+		html: true,
+		post: { intents: ['create'], fields: ['intent', 'name', 'stages'] },
+	},
+	// A board: members add, move, follow up and remove cards; owners and administrators save and delete the pipeline.
+	{
+		id: 'routes/app/clients/pipeline',
+		path: '/app/clients/pipelines/:pipelineId',
+		access: 'member',
+		html: true,
+		ids: ['pipelineId'],
+		post: {
+			intents: ['save', 'delete', 'add', 'move', 'followUp', 'remove'],
+			bare: ['delete'],
+			fields: [
+				'intent',
+				'name',
+				'stages[].id',
+				'stages[].name',
+				'stages[].position',
+				'newStage',
+				'clientId',
+				'cardId',
+				'stageId',
+				'followUpOn',
+				'ownerId',
+			],
+		},
 	},
 	// Who still owes me: the booking module's deposits and balances; any member who may use the module asks for a payment.
 	{
@@ -383,6 +446,49 @@ export const routeSecurity: RouteSecurity[] = [
 	{ id: 'routes/app/reports/tax-year-pdf', path: '/app/reports/tax-year.pdf', access: 'member', html: false, post: null },
 	{ id: 'routes/app/reports/analytics', path: '/app/reports/analytics', access: 'member', html: true, post: null },
 	{ id: 'routes/app/reports/analytics-pdf', path: '/app/reports/analytics.pdf', access: 'member', html: false, post: null },
+	// Rules (docs/product.md, Rules): any member reads them and clears a payment's hold; owners and administrators
+	// add, test, move, turn off and delete rules (others get a 403). Without the module the screen says how to activate it.
+	{
+		id: 'routes/app/rules/index',
+		path: '/app/rules',
+		access: 'member',
+		html: true,
+		post: {
+			intents: ['create', 'preview', 'move', 'toggle', 'delete', 'clearHold'],
+			fields: [
+				'intent',
+				'name',
+				'payer',
+				'amountMin',
+				'amountMax',
+				'paymentMethod',
+				'memoContains',
+				'source',
+				'setCategory',
+				'setClientId',
+				'addTag',
+				'notifyUserId',
+				'hold',
+				'ruleId',
+				'direction',
+				'enabled',
+				'transactionId',
+			],
+			pages: ['/app/rules'],
+		},
+	},
+	// Webhooks (docs/product.md, Webhooks): owners and administrators add and remove endpoints and resend deliveries.
+	{
+		id: 'routes/app/webhooks/index',
+		path: '/app/webhooks',
+		access: 'administrator',
+		html: true,
+		post: {
+			intents: ['create', 'delete', 'resend'],
+			fields: ['intent', 'url', 'description', 'events', 'endpointId', 'deliveryId'],
+			pages: ['/app/webhooks'],
+		},
+	},
 	{
 		id: 'routes/app/module-marketplace',
 		path: '/app/module-marketplace',
@@ -608,6 +714,14 @@ export const routeSecurity: RouteSecurity[] = [
 		access: 'member',
 		html: true,
 		post: { intents: ['notifications'], fields: ['intent'], pages: ['/app/settings/notifications'] },
+	},
+	{
+		// A member's own API tokens; made only where the organization has CRM Enterprise (docs/api.md).
+		id: 'routes/app/settings/api-tokens',
+		path: '/app/settings/api-tokens',
+		access: 'member',
+		html: true,
+		post: { intents: ['create', 'revoke'], fields: ['intent', 'name', 'scopes', 'id'], pages: ['/app/settings/api-tokens'] },
 	},
 	{ id: 'routes/app/not-found', path: '/app/*', access: 'member', html: true, post: null },
 

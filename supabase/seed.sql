@@ -47,7 +47,7 @@ values
   ('b0000000-0000-4000-8000-000000000010', 'Workflow Automation',
    'Rules that categorize payments and notify your team.',
    'Build if-this-then-that rules: categorize incoming payments, assign clients, notify a teammate, or tag a transaction for review, without writing code.',
-   'Zap', 'automation', array['Services', 'Real Estate', 'Healthcare', 'E-commerce'], 2000, '0.9.0', '2026-11-15', false, false)
+   'Zap', 'automation', array['Services', 'Real Estate', 'Healthcare', 'E-commerce'], 2000, '1.0.0', '2026-12-09', true, false)
 on conflict (id) do update set
   name = excluded.name, short_description = excluded.short_description,
   description = excluded.description, icon = excluded.icon, feature_type = excluded.feature_type,
@@ -69,17 +69,17 @@ values
    2900, 'pro', '{c0000000-0000-4000-8000-000000000001}', false),
   ('c0000000-0000-4000-8000-000000000003', 'b0000000-0000-4000-8000-000000000001', 'Bank Feed Reconciliation',
    'Reconcile P2P payments with your bank statements.',
-   array['Bank statement import (CSV, OFX)', 'Automatic reconciliation', 'Discrepancy alerts', 'Audit-ready exports'],
-   5000, 'enterprise', '{c0000000-0000-4000-8000-000000000001}', false),
+   array['Bank statement import (OFX, QFX)', 'Automatic reconciliation', 'Cash-outs and own transfers never counted as income', 'Discrepancy alerts'],
+   5000, 'enterprise', '{}', true),
   -- Clients CRM
   ('c0000000-0000-4000-8000-000000000004', 'b0000000-0000-4000-8000-000000000002', 'CRM Basic Fields',
    'Tags and notes on every client.',
    array['Client tags', 'Notes timeline', 'CSV import and export'],
-   400, 'basic', '{}', false),
+   400, 'basic', '{}', true),
   ('c0000000-0000-4000-8000-000000000005', 'b0000000-0000-4000-8000-000000000002', 'CRM Pipelines',
    'Move leads through stages until they pay.',
-   array['Custom pipeline stages', 'Drag-and-drop board', 'Stage conversion report', 'Follow-up reminders'],
-   1800, 'pro', '{c0000000-0000-4000-8000-000000000004}', false),
+   array['Custom pipeline stages', 'Drag-and-drop board', 'Follow-ups on the dashboard', 'Follow-up reminders'],
+   1800, 'pro', '{c0000000-0000-4000-8000-000000000004}', true),
   ('c0000000-0000-4000-8000-000000000006', 'b0000000-0000-4000-8000-000000000002', 'CRM Enterprise',
    'Everything a growing team needs to manage clients together.',
    array['Unlimited custom fields', 'Team assignment and permissions', 'Duplicate merging', 'Activity audit log', 'API access', 'Dedicated onboarding'],
@@ -124,7 +124,7 @@ values
   ('c0000000-0000-4000-8000-000000000015', 'b0000000-0000-4000-8000-000000000010', 'Automation Unlimited',
    'No limit on rules or runs.',
    array['Unlimited rules', 'Unlimited runs', 'Webhooks', 'Run history for 1 year'],
-   6000, 'enterprise', '{}', false)
+   6000, 'enterprise', '{}', true)
 on conflict (id) do update set
   module_id = excluded.module_id, name = excluded.name, description = excluded.description,
   features = excluded.features, gear_cost = excluded.gear_cost, tier = excluded.tier,

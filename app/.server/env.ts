@@ -36,6 +36,9 @@ const schema = z.object({
 	// IMAP hosts on loopback, private or link-local addresses are refused (app/.server/outbound.ts);
 	// 'true' allows them, for a self-hosted mail server on the same network (and the tests' dovecot).
 	IMAP_ALLOW_PRIVATE_HOSTS: z.enum(['true', 'false']).default('false'),
+	// Webhook addresses on loopback, private or link-local addresses are refused the same way (app/.server/webhooks/);
+	// 'true' allows them, for a receiver on the same network (and the tests' receiver on 127.0.0.1).
+	WEBHOOKS_ALLOW_PRIVATE_HOSTS: z.enum(['true', 'false']).default('false'),
 	GOOGLE_CLIENT_ID: z.string().optional(),
 	GOOGLE_CLIENT_SECRET: z.string().optional(),
 	LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(10),

@@ -64,6 +64,10 @@ export const LIMITS = {
 	get 'invoice-page-miss'(): RateLimit {
 		return { limit: env().INVOICE_PAGE_MISSES_PER_HOUR, windowMinutes: 60 }
 	},
+	/** Calls of the JSON API per token (docs/api.md). */
+	'api-request': { limit: 1_000, windowMinutes: 60 },
+	/** Refused API tokens per address: a failure limit (docs/api.md). */
+	'api-token-failure': { limit: 30, windowMinutes: 15 },
 	/** Looks at a public booking page's free times per address (BOOK_LOOKUPS_PER_HOUR). */
 	get slot_lookup(): RateLimit {
 		return { limit: env().BOOK_LOOKUPS_PER_HOUR, windowMinutes: 60 }

@@ -10,6 +10,10 @@ import { registerBookingReminders } from './booking/reminders.ts'
 import { registerInvoiceReminders } from './messaging/invoice-reminders.ts'
 import { registerRecurringInvoices } from './invoices/recurring.ts'
 import { registerReportAutomation } from './reports/automation-job.ts'
+import { registerRuleNotices } from './rules/notices.ts'
+import { reconcileAfterImport, registerBankFeedJob } from './bank-feed/index.ts'
+import { registerCrmFollowUps } from './crm/follow-up-job.ts'
+import { registerWebhookDeliveries } from './webhooks/delivery.ts'
 import { drainMail } from './mail/index.ts'
 import { registerEmailSyncJob } from './payments/email-sync/sync.ts'
 import { onImportCommitted } from './payments/imports/pipeline.ts'
@@ -54,6 +58,13 @@ export function ensureStarted() {
 		registerRecurringInvoices()
 		// Scheduled reports and threshold alerts, for organizations with the upgrade (docs/product.md, Reports › Automation).
 		registerReportAutomation()
+		// The members that rules ask to notify, mailed once each, every minute (docs/product.md, Rules).
+		registerRuleNotices()
+		// Bank feed discrepancies mailed once each to owners and administrators (docs/product.md, Bank feed).
+		registerBankFeedJob()
+		registerCrmFollowUps()
+		// Signed webhook deliveries and their retries, for organizations with Automation Unlimited (docs/product.md, Webhooks).
+		registerWebhookDeliveries()
 		const { SCHEDULER_TICK_MS, SCHEDULER_NOW } = env()
 		const fixedNow = SCHEDULER_NOW ? new Date(SCHEDULER_NOW) : null
 		scheduler ??= startScheduler({ intervalMs: SCHEDULER_TICK_MS, now: fixedNow ? () => fixedNow : undefined })
@@ -61,6 +72,8 @@ export function ensureStarted() {
 		onImportCommitted(sendImportDigest)
 		// The payments of a sync run or an import may settle deposits: their visitors are told at once.
 		onImportCommitted(async (batch) => deliverGuestNoticesSoon(batch.organizationId))
+		// Payments imported after a bank statement are matched to the cash-outs that carried them (docs/product.md, Bank feed).
+		onImportCommitted(reconcileAfterImport)
 		return { demo, trustProxy: env().TRUST_PROXY, shutdownMs: env().SHUTDOWN_SECONDS * 1000 }
 	})()
 	return starting

@@ -24,6 +24,8 @@ export const namespaces = [
 	'tax-year',
 	'analytics',
 	'automation',
+	'rules',
+	'webhooks',
 ] as const
 export const defaultNS = 'common'
 

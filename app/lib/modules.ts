@@ -71,7 +71,13 @@ export const MODULES = {
 				],
 			},
 			emailPro: comingSoon('c0000000-0000-4000-8000-000000000002', 'Email Pro'),
-			bankFeed: comingSoon('c0000000-0000-4000-8000-000000000003', 'Bank Feed Reconciliation'),
+			/** OFX/QFX statements reconciled with the app payments, discrepancies mailed (docs/product.md, Bank feed). */
+			bankFeed: {
+				id: 'c0000000-0000-4000-8000-000000000003',
+				name: 'Bank Feed Reconciliation',
+				available: true,
+				screens: [{ key: 'bankReconciliation', to: '/app/transactions/reconciliation' }],
+			},
 		},
 	},
 	crm: {
@@ -81,8 +87,26 @@ export const MODULES = {
 		offer: 'included',
 		screens: [{ key: 'clients', to: '/app/clients' }],
 		upgrades: {
-			basicFields: comingSoon('c0000000-0000-4000-8000-000000000004', 'CRM Basic Fields'),
-			pipelines: comingSoon('c0000000-0000-4000-8000-000000000005', 'CRM Pipelines'),
+			/** Client tags, a notes timeline, client CSV import and export (docs/product.md, Clients › Tags and notes). */
+			basicFields: {
+				id: 'c0000000-0000-4000-8000-000000000004',
+				name: 'CRM Basic Fields',
+				available: true,
+				screens: [
+					{ key: 'clientTags', to: '/app/clients' },
+					{ key: 'clientImport', to: '/app/clients/import' },
+				],
+			},
+			/** Pipelines with named stages, a board, follow-ups on the dashboard and by mail (docs/product.md, Clients › Pipelines). */
+			pipelines: {
+				id: 'c0000000-0000-4000-8000-000000000005',
+				name: 'CRM Pipelines',
+				available: true,
+				screens: [
+					{ key: 'pipelines', to: '/app/clients/pipelines' },
+					{ key: 'followUps', to: '/app/dashboard' },
+				],
+			},
 			enterprise: comingSoon('c0000000-0000-4000-8000-000000000006', 'CRM Enterprise'),
 		},
 	},
@@ -218,9 +242,21 @@ export const MODULES = {
 		id: 'b0000000-0000-4000-8000-000000000010',
 		featureType: 'automation',
 		name: 'Workflow Automation',
-		offer: 'comingSoon',
-		screens: [],
-		upgrades: { unlimited: comingSoon('c0000000-0000-4000-8000-000000000015', 'Automation Unlimited') },
+		/** Rules run on every payment as it arrives, with their run history (docs/product.md, Rules). */
+		offer: 'available',
+		screens: [
+			{ key: 'rules', to: '/app/rules' },
+			{ key: 'ruleHistory', to: '/app/rules#history' },
+		],
+		upgrades: {
+			/** No limit on rules, and signed webhooks with their delivery log (docs/product.md, Rules; Webhooks). */
+			unlimited: {
+				id: 'c0000000-0000-4000-8000-000000000015',
+				name: 'Automation Unlimited',
+				available: true,
+				screens: [{ key: 'webhooks', to: '/app/webhooks' }],
+			},
+		},
 	},
 } as const satisfies Record<string, CatalogueModuleIdentity>
 

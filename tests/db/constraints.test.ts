@@ -194,6 +194,8 @@ const SPECS: Spec[] = [
 			[{ name: long(201) }, CHECK],
 			[{ phone: long(41) }, CHECK],
 			[{ company: long(201) }, CHECK],
+			[{ tags: ['vip', ''] }, CHECK],
+			[{ tags: Array.from({ length: 21 }, (_, i) => `t${i}`) }, CHECK],
 		],
 	},
 	{
@@ -370,6 +372,28 @@ const SPECS: Spec[] = [
 		],
 	},
 	{
+		// Personal API tokens (tests/db/api-tokens.test.ts): a SHA-256 in hex, a short prefix, known scopes.
+		table: 'api_tokens',
+		insert: (c) => ({
+			organization_id: c.owner.orgId,
+			user_id: c.owner.userId,
+			name: 'Bookkeeping',
+			token_hash: 'ab'.repeat(32),
+			prefix: 'p2p_abcdefgh',
+			scopes: ['payments:read'],
+		}),
+		bad: [
+			[{ name: ' ' }, CHECK],
+			[{ name: long(101) }, CHECK],
+			[{ token_hash: 'AB'.repeat(32) }, CHECK],
+			[{ token_hash: 'ab'.repeat(31) }, CHECK],
+			[{ prefix: 'p2p_' }, CHECK],
+			[{ scopes: [] }, CHECK],
+			[{ scopes: ['payments:write'] }, CHECK],
+			[{ scopes: ['payments:read', 'clients:read', 'payments:read'] }, CHECK],
+		],
+	},
+	{
 		// Needs the Automation upgrade (given below) and recipients who are members (tests/db/report-automation.test.ts).
 		table: 'report_automations',
 		insert: (c) => ({ organization_id: c.owner.orgId, weekly_report: true, recipients: [c.owner.userId] }),
@@ -378,6 +402,40 @@ const SPECS: Spec[] = [
 			[{ revenue_threshold: -5 }, CHECK],
 			[{ dormant_weeks: 0 }, CHECK],
 			[{ dormant_weeks: 53 }, CHECK],
+		],
+	},
+	{
+		// Webhooks (tests/db/webhooks.test.ts): endpoints, the outbox, deliveries (an endpoint and an event made below).
+		table: 'webhook_endpoints',
+		insert: (c) => ({ organization_id: c.owner.orgId, url: 'https://example.com/hooks', events: ['invoice.paid'] }),
+		bad: [
+			[{ url: 'ftp://example.com/hooks' }, CHECK],
+			[{ url: `https://${long(2000)}` }, CHECK],
+			[{ description: long(201) }, CHECK],
+			[{ events: [] }, CHECK],
+			[{ events: ['payment.sent'] }, CHECK],
+		],
+	},
+	{
+		table: 'webhook_events',
+		insert: (c) => ({ organization_id: c.owner.orgId, type: 'invoice.paid', subject_id: randomUUID(), data: '{}' }),
+		bad: [[{ type: 'invoice.lost' }, CHECK]],
+	},
+	{
+		table: 'webhook_deliveries',
+		insert: (c) => ({
+			organization_id: c.owner.orgId,
+			event_id: hooks.eventId,
+			endpoint_id: hooks.endpointId,
+			next_attempt_at: new Date(),
+		}),
+		bad: [
+			[{ status: 'lost' }, CHECK],
+			[{ attempts: -1 }, CHECK],
+			[{ response_status: 99 }, CHECK],
+			[{ error: 'nope' }, CHECK],
+			[{ next_attempt_at: null }, CHECK],
+			[{ status: 'delivered', next_attempt_at: null }, CHECK],
 		],
 	},
 	{
@@ -538,6 +596,54 @@ const SPECS: Spec[] = [
 		],
 	},
 	{
+		table: 'bank_statements',
+		insert: (c) => ({ organization_id: c.owner.orgId, accounts: '••1234' }),
+		bad: [
+			[{ accounts: '' }, CHECK],
+			[{ accounts: long(201) }, CHECK],
+			[{ file_name: long(256) }, CHECK],
+			[{ line_count: -1 }, CHECK],
+		],
+	},
+	{
+		table: 'bank_statement_lines',
+		insert: (c) => ({
+			organization_id: c.owner.orgId,
+			statement_id: bank.statementId,
+			account_key: 'constraints',
+			account_label: '••1234',
+			fit_id: `F-${randomUUID()}`,
+			posted_on: '2031-01-02',
+			amount: 25,
+			kind: 'deposit',
+		}),
+		bad: [
+			[{ amount: 0 }, CHECK],
+			[{ kind: 'income' }, CHECK],
+			[{ kind: 'cashout' }, CHECK],
+			[{ kind: 'cashout', rail: 'Venmo', status: 'open', amount: -5 }, CHECK],
+			[{ kind: 'cashout', rail: 'Zelle', status: 'open' }, CHECK],
+			[{ rail: 'Venmo' }, CHECK],
+			[{ status: 'done' }, CHECK],
+			[{ fit_id: '' }, CHECK],
+			[{ account_key: '' }, CHECK],
+			[{ account_label: long(21) }, CHECK],
+			[{ name: long(256) }, CHECK],
+			[{ memo: long(256) }, CHECK],
+			[{ trn_type: long(21) }, CHECK],
+			[{ rail: 'Bitcoin' }, ENUM],
+			[{ statement_id: randomUUID() }, '23503'],
+		],
+	},
+	{
+		table: 'bank_deposit_payments',
+		insert: (c) => ({ organization_id: c.owner.orgId, line_id: bank.lineId, transaction_id: c.transactionId }),
+		bad: [
+			[{ line_id: randomUUID() }, '23503'],
+			[{ transaction_id: randomUUID() }, '23503'],
+		],
+	},
+	{
 		table: 'expenses',
 		insert: (c) => ({ organization_id: c.owner.orgId, spent_on: '2031-01-02', amount: 12.5, vendor: 'Supply store' }),
 		bad: [
@@ -673,6 +779,70 @@ const SPECS: Spec[] = [
 		],
 	},
 	{
+		// Workflow Automation (tests/db/rules.test.ts); the module is activated below.
+		table: 'rules',
+		insert: (c) => ({ organization_id: c.owner.orgId, name: 'Constraint rule', amount_min: 1, add_tag: 'ok' }),
+		bad: [
+			[{ name: ' ' }, CHECK],
+			[{ name: long(101) }, CHECK],
+			[{ amount_min: -1 }, CHECK],
+			[{ source: 'fax' }, CHECK],
+			[{ add_tag: 'a,b' }, CHECK],
+			[{ add_tag: long(41) }, CHECK],
+			[{ memo_contains: long(201) }, CHECK],
+			[{ set_category: 'lost' }, ENUM],
+			[{ amount_min: 5, amount_max: 1 }, 'bad_amount_range'],
+			[{ set_client_id: randomUUID() }, '23503'],
+		],
+	},
+	{
+		table: 'rule_runs',
+		insert: (c) => ({ organization_id: c.owner.orgId, rule_name: 'Constraint run' }),
+		bad: [
+			[{ actions: JSON.stringify([]) }, CHECK],
+			[{ rule_id: randomUUID() }, '23503'],
+			[{ transaction_id: randomUUID() }, '23503'],
+		],
+	},
+	{
+		// CRM Basic Fields and Pipelines (tests/db/crm.test.ts); a pipeline and a stage made below.
+		table: 'client_notes',
+		insert: (c) => ({ organization_id: c.owner.orgId, client_id: c.clientId, body: 'Called back' }),
+		bad: [
+			[{ body: '   ' }, CHECK],
+			[{ body: long(5001) }, CHECK],
+			[{ client_id: randomUUID() }, '23503'],
+		],
+	},
+	{
+		table: 'crm_pipelines',
+		insert: (c) => ({ organization_id: c.owner.orgId, name: 'Sales' }),
+		bad: [
+			[{ name: ' ' }, CHECK],
+			[{ name: long(101) }, CHECK],
+		],
+	},
+	{
+		table: 'crm_stages',
+		insert: (c) => ({ organization_id: c.owner.orgId, pipeline_id: crm.pipelineId, name: 'Won', position: 5 }),
+		bad: [
+			[{ name: '' }, CHECK],
+			[{ name: long(61) }, CHECK],
+			[{ position: -1 }, CHECK],
+			[{ position: 20 }, CHECK],
+			[{ pipeline_id: randomUUID() }, '23503'],
+		],
+	},
+	{
+		table: 'crm_cards',
+		insert: (c) => ({ organization_id: c.owner.orgId, pipeline_id: crm.pipelineId, stage_id: crm.stageId, client_id: c.clientId }),
+		bad: [
+			[{ follow_up_on: '1999-12-31' }, CHECK],
+			[{ stage_id: randomUUID() }, '23503'],
+			[{ client_id: randomUUID() }, '23503'],
+		],
+	},
+	{
 		table: 'client_unsubscribes',
 		insert: (c) => ({ organization_id: c.owner.orgId, email: 'gone@client.example' }),
 		bad: [
@@ -711,6 +881,10 @@ async function attempt(spec: Spec, ctx: Ctx, values: Row) {
 }
 
 let ctx: Ctx
+/** A bank statement and one of its lines (Bank Feed Reconciliation), for the rows that name them. */
+const bank = { statementId: '', lineId: '' }
+const hooks = { endpointId: '', eventId: '' }
+const crm = { pipelineId: '', stageId: '' }
 
 beforeAll(async () => {
 	const owner = await createUser('Constraint Owner')
@@ -778,6 +952,39 @@ beforeAll(async () => {
 		}
 	})
 	ctx = { owner, omuId: omu.id, omuModuleId: omu.organization_module_id, clientId: client.id, ...linked }
+})
+
+beforeAll(async () => {
+	await asSystem(async (trx) => {
+		const { rows } = await sql<{ id: string }>`insert into public.bank_statements (organization_id, accounts)
+			values (${ctx.owner.orgId}, '••1234') returning id`.execute(trx)
+		bank.statementId = rows[0]!.id
+		const line = await sql<{ id: string }>`insert into public.bank_statement_lines
+			(organization_id, statement_id, account_key, account_label, fit_id, posted_on, amount, kind, rail, status)
+			values (${ctx.owner.orgId}, ${bank.statementId}, 'constraints', '••1234', 'line', '2031-01-02', 25, 'cashout', 'Venmo', 'open')
+			returning id`.execute(trx)
+		bank.lineId = line.rows[0]!.id
+		const endpoint = await sql<{ id: string }>`insert into public.webhook_endpoints (organization_id, url, events)
+			values (${ctx.owner.orgId}, 'https://example.com/hooks', '{invoice.paid}') returning id`.execute(trx)
+		hooks.endpointId = endpoint.rows[0]!.id
+		const event = await sql<{ id: string }>`insert into public.webhook_events (organization_id, type, subject_id, data)
+			values (${ctx.owner.orgId}, 'invoice.paid', gen_random_uuid(), '{}') returning id`.execute(trx)
+		hooks.eventId = event.rows[0]!.id
+		const pipeline = await sql<{ id: string }>`insert into public.crm_pipelines (organization_id, name)
+			values (${ctx.owner.orgId}, 'Constraints') returning id`.execute(trx)
+		crm.pipelineId = pipeline.rows[0]!.id
+		const stage = await sql<{ id: string }>`insert into public.crm_stages (organization_id, pipeline_id, name, position)
+			values (${ctx.owner.orgId}, ${crm.pipelineId}, 'Lead', 0) returning id`.execute(trx)
+		crm.stageId = stage.rows[0]!.id
+	})
+})
+
+// Rules are written only while Workflow Automation is active.
+beforeAll(async () => {
+	await asSystem((trx) =>
+		sql`insert into public.organization_modules (organization_id, module_id)
+			values (${ctx.owner.orgId}, 'b0000000-0000-4000-8000-000000000010') on conflict do nothing`.execute(trx),
+	)
 })
 
 describe('every check and enum constraint rejects a bad value', () => {

@@ -248,7 +248,9 @@ describe('what the catalogue does not sell', () => {
 	test('an upgrade of a module that is coming soon is refused even when the upgrade itself is marked available', async () => {
 		const owner = await createUser('Forger')
 		const unlimited = MODULES.automation.upgrades.unlimited.id
-		const result = await withOpenCatalogue(owner.userId, { upgrades: [unlimited] }, async ({ attempt, state: now }) => ({
+		// Workflow Automation is sold today: closed again for this test, its upgrade opened.
+		const closed = [MODULES.automation.id]
+		const result = await withOpenCatalogue(owner.userId, { upgrades: [unlimited], closed }, async ({ attempt, state: now }) => ({
 			code: await attempt((trx) => call.purchase(trx, owner.orgId, unlimited)),
 			after: await now(owner.orgId),
 		}))

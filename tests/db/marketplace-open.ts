@@ -26,12 +26,13 @@ export type Opened = {
  */
 export async function withOpenCatalogue<T>(
 	userId: string,
-	items: { modules?: string[]; upgrades?: string[] },
+	items: { modules?: string[]; upgrades?: string[]; /** Modules made coming soon for the test. */ closed?: string[] },
 	fn: (opened: Opened) => Promise<T>,
 ): Promise<T> {
 	try {
 		await asSystem(async (trx) => {
 			if (items.modules?.length) await trx.updateTable('modules').set({ available: true }).where('id', 'in', items.modules).execute()
+			if (items.closed?.length) await trx.updateTable('modules').set({ available: false }).where('id', 'in', items.closed).execute()
 			if (items.upgrades?.length)
 				await trx.updateTable('module_upgrades').set({ available: true }).where('id', 'in', items.upgrades).execute()
 			const claims = JSON.stringify({ sub: userId, role: 'authenticated' })

@@ -174,12 +174,17 @@ describe('what the marketplace and the module page read from the registry', () =
 			'Reminders & Messaging': { offer: 'available', active: false },
 			Inventory: { offer: 'comingSoon', active: false },
 			Invoicing: { offer: 'available', active: false },
+			'Workflow Automation': { offer: 'available', active: false },
 		})
 		const sold = catalogue.flatMap((m) => m.upgrades.filter((u) => u.available).map((u) => u.name))
 		expect(sold.sort()).toEqual([
 			'Advanced Analytics',
 			'Automation',
+			'Automation Unlimited',
+			'Bank Feed Reconciliation',
 			'Booking Reminders',
+			'CRM Basic Fields',
+			'CRM Pipelines',
 			'Deposits & Prepayment',
 			'P2P Tracking - Email',
 			'Recurring Invoices',
@@ -208,6 +213,12 @@ describe('what the marketplace and the module page read from the registry', () =
 					{ key: 'mailboxConnection', to: `/app/modules/${modules.p2p}#integrations` },
 					{ key: 'syncHistory', to: `/app/modules/${modules.p2p}#email-sync` },
 				],
+			},
+			{
+				id: MODULES.p2p.upgrades.bankFeed.id,
+				name: 'Bank Feed Reconciliation',
+				active: false,
+				screens: [{ key: 'bankReconciliation', to: '/app/transactions/reconciliation' }],
 			},
 		])
 		const inventory = await getModuleDetail(owner.userId, owner.orgId, MODULES.inventory.id)

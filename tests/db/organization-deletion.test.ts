@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto'
 import { describe, expect, test } from 'vitest'
 import { seedDemoData } from '#app/.server/db/demo-data.ts'
+import { recordStatement } from '#app/.server/bank-feed/statements.ts'
 import { importPayments } from '#app/.server/payments/imports/pipeline.ts'
 import { asAnon, asSystem, asUser, sql } from '#app/.server/db/index.ts'
 import { addMember, CATALOGUE, createUser, refusal, type TestUser } from './fixtures.ts'
+import { ofxSgml } from '../fixtures/bank-feed.ts'
 
 const PHRASE = 'DELETE MY ORGANIZATION'
 
@@ -166,9 +168,55 @@ async function fullOrganization(name: string): Promise<TestUser & { memberId: st
 		await sql`insert into public.report_automations (organization_id, weekly_report, recipients)
 			values (${owner.orgId}, true, array[${owner.userId}::uuid])`.execute(trx)
 	})
+	// A personal API token, with CRM Enterprise on the included Clients CRM.
+	await asSystem(async (trx) => {
+		await sql`insert into public.organization_module_upgrades (organization_id, organization_module_id, upgrade_id)
+			select ${owner.orgId}, om.id, 'c0000000-0000-4000-8000-000000000006' from public.organization_modules om
+			where om.organization_id = ${owner.orgId} and om.module_id = 'b0000000-0000-4000-8000-000000000002'`.execute(trx)
+		await sql`insert into public.api_tokens (organization_id, user_id, name, token_hash, prefix, scopes)
+			values (${owner.orgId}, ${owner.userId}, 'Sync', md5(random()::text) || md5(random()::text), 'p2p_abcdefgh', array['clients:read'])`.execute(
+			trx,
+		)
+	})
+	// Webhooks: Workflow Automation with Automation Unlimited, an endpoint (its secret sealed apart),
+	// and the event and delivery of the payments imported below.
+	await asSystem(async (trx) => {
+		await sql`insert into public.organization_modules (organization_id, module_id)
+			values (${owner.orgId}, 'b0000000-0000-4000-8000-000000000010') on conflict do nothing`.execute(trx)
+		await sql`insert into public.organization_module_upgrades (organization_id, organization_module_id, upgrade_id)
+			select ${owner.orgId}, om.id, 'c0000000-0000-4000-8000-000000000015' from public.organization_modules om
+			where om.organization_id = ${owner.orgId} and om.module_id = 'b0000000-0000-4000-8000-000000000010'`.execute(trx)
+	})
+	await asUser(owner.userId, (trx) =>
+		sql`select public.add_webhook_endpoint(${owner.orgId}, gen_random_uuid(), 'https://example.com/hooks', null,
+			'{payment.received}', 'v1.sealed-for-the-test')`.execute(trx),
+	)
+	// CRM Basic Fields and Pipelines: a note, a pipeline with a stage and a card with a follow-up.
+	await asSystem((trx) =>
+		sql`insert into public.organization_module_upgrades (organization_id, organization_module_id, upgrade_id)
+			select ${owner.orgId}, om.id, u.id from public.organization_modules om
+			cross join (values ('c0000000-0000-4000-8000-000000000004'::uuid), ('c0000000-0000-4000-8000-000000000005'::uuid)) u (id)
+			where om.organization_id = ${owner.orgId} and om.module_id = 'b0000000-0000-4000-8000-000000000002'`.execute(trx),
+	)
+	await asUser(owner.userId, async (trx) => {
+		const { rows } = await sql<{ id: string }>`insert into public.clients (organization_id, name)
+			values (${owner.orgId}, 'CRM Client') returning id`.execute(trx)
+		const clientId = rows[0]!.id
+		await sql`select public.add_client_note(${clientId}, 'Called back')`.execute(trx)
+		const pipeline = await sql<{ id: string }>`select public.save_crm_pipeline(${owner.orgId}, null, 'Sales',
+			'[{"id": null, "name": "Lead"}]'::jsonb) as id`.execute(trx)
+		const card = await sql<{ id: string }>`select public.add_crm_card(${pipeline.rows[0]!.id}, ${clientId}) as id`.execute(trx)
+		await sql`select public.set_crm_follow_up(${card.rows[0]!.id}, '2026-03-03', null)`.execute(trx)
+	})
 	// Money out: an expense typed by the owner.
 	await asUser(owner.userId, (trx) =>
 		trx.insertInto('expenses').values({ organization_id: owner.orgId, spent_on: '2026-03-02', amount: 15, vendor: 'Supplies' }).execute(),
+	)
+	// Workflow Automation (active above): a rule, which runs on the payments imported below (its history).
+	await asUser(owner.userId, (trx) =>
+		sql`insert into public.rules (organization_id, name, amount_min, add_tag) values (${owner.orgId}, 'Every payment', 0.01, 'seen')`.execute(
+			trx,
+		),
 	)
 	// An import batch with its transactions, one of them deleted (a tombstone).
 	const payments = [1, 2].map((n) => ({
@@ -187,6 +235,18 @@ async function fullOrganization(name: string): Promise<TestUser & { memberId: st
 	)
 	await asSystem((trx) =>
 		trx.insertInto('email_sync_runs').values({ organization_id: owner.orgId, trigger: 'schedule', status: 'succeeded' }).execute(),
+	)
+	// A bank statement whose Venmo cash-out carried the payment left (Bank Feed Reconciliation).
+	await asSystem((trx) =>
+		sql`insert into public.organization_module_upgrades (organization_id, organization_module_id, upgrade_id)
+			select ${owner.orgId}, om.id, 'c0000000-0000-4000-8000-000000000003' from public.organization_modules om
+			where om.organization_id = ${owner.orgId} and om.module_id = 'b0000000-0000-4000-8000-000000000001'`.execute(trx),
+	)
+	await recordStatement(
+		owner.userId,
+		owner.orgId,
+		ofxSgml([{ id: 'D', date: '2026-03-02', amount: '2.00', name: 'VENMO CASHOUT' }]),
+		'd.ofx',
 	)
 	return { ...owner, memberId: member.userId }
 }

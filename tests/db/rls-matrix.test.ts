@@ -5,6 +5,7 @@
  * against a fresh row where the operation could change it, and judged by what the database
  * holds afterwards (read on the owner connection), not only by the error.
  */
+import { createHash } from 'node:crypto'
 import { Kysely, sql } from 'kysely'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { asAnon, asSystem, asUser, dbErrorCode, type Tx } from '#app/.server/db/index.ts'
@@ -61,6 +62,20 @@ const NOBODY: Actor[] = []
 const SIGNED_IN: Actor[] = ['member of B', 'non-owner member of A', 'owner of A']
 
 const MAPPING = { date_column: 'Date', amount_column: 'Amount', payer_column: 'Payer' }
+
+/** A bank statement line of organization A (Bank Feed Reconciliation), unique by its FITID. */
+const bankLine = (orgId: string, statementId: string) => ({
+	organization_id: orgId,
+	statement_id: statementId,
+	account_key: 'matrix',
+	account_label: '••1234',
+	fit_id: `matrix-${next()}`,
+	posted_on: '2030-01-07',
+	amount: 25,
+	kind: 'cashout',
+	rail: 'Venmo',
+	status: 'open',
+})
 
 const CASES: TableCase[] = [
 	{
@@ -451,6 +466,46 @@ const CASES: TableCase[] = [
 		update: () => ({ notes: `edited ${next()}` }),
 	},
 	{
+		// Bank Feed Reconciliation: members read statements; only its functions write them (tests/db/bank-feed.test.ts).
+		table: 'bank_statements',
+		allowed: { select: MEMBERS, insert: NOBODY, update: NOBODY, delete: NOBODY },
+		row: (w) => systemInsert('bank_statements', { organization_id: w.a.orgId, accounts: '••1234' }),
+		insert: (w) => ({ organization_id: w.a.orgId, accounts: '••9999' }),
+		update: () => ({ line_count: next() }),
+	},
+	{
+		table: 'bank_statement_lines',
+		allowed: { select: MEMBERS, insert: NOBODY, update: NOBODY, delete: NOBODY },
+		row: async (w) => {
+			const statement = await systemInsert('bank_statements', { organization_id: w.a.orgId, accounts: '••1234' })
+			return systemInsert('bank_statement_lines', bankLine(w.a.orgId, statement.id as string))
+		},
+		insert: async (w) => {
+			const statement = await systemInsert('bank_statements', { organization_id: w.a.orgId, accounts: '••1234' })
+			return bankLine(w.a.orgId, statement.id as string)
+		},
+		update: () => ({ name: `edited ${next()}` }),
+	},
+	{
+		table: 'bank_deposit_payments',
+		allowed: { select: MEMBERS, insert: NOBODY, update: NOBODY, delete: NOBODY },
+		row: async (w) => {
+			const statement = await systemInsert('bank_statements', { organization_id: w.a.orgId, accounts: '••1234' })
+			const line = await systemInsert('bank_statement_lines', bankLine(w.a.orgId, statement.id as string))
+			const transaction = await systemInsert('transactions', { organization_id: w.a.orgId, amount: 10, payment_method: 'Venmo' })
+			return systemInsert('bank_deposit_payments', { organization_id: w.a.orgId, line_id: line.id, transaction_id: transaction.id }, [
+				'transaction_id',
+			])
+		},
+		insert: async (w) => {
+			const statement = await systemInsert('bank_statements', { organization_id: w.a.orgId, accounts: '••1234' })
+			const line = await systemInsert('bank_statement_lines', bankLine(w.a.orgId, statement.id as string))
+			const transaction = await systemInsert('transactions', { organization_id: w.a.orgId, amount: 10, payment_method: 'Venmo' })
+			return { organization_id: w.a.orgId, line_id: line.id, transaction_id: transaction.id }
+		},
+		update: () => ({ line_id: '00000000-0000-4000-8000-000000000000' }),
+	},
+	{
 		// Money out: members type expenses; imported rows come through the importer's functions.
 		table: 'expenses',
 		allowed: { select: MEMBERS, insert: MEMBERS, update: MEMBERS, delete: MEMBERS },
@@ -634,7 +689,149 @@ const CASES: TableCase[] = [
 		},
 		update: () => ({ dormant_weeks: (next() % 52) + 1 }),
 	},
+	{
+		// Personal API tokens (tests/db/api-tokens.test.ts): each member reads and revokes only their own,
+		// and makes them only where A has CRM Enterprise (given to A below). The row is the owner's.
+		table: 'api_tokens',
+		allowed: { select: ['owner of A'], insert: ['owner of A'], update: ['owner of A'], delete: NOBODY },
+		row: async (w) => {
+			await withCrmEnterprise(w)
+			return systemInsert('api_tokens', apiToken(w))
+		},
+		insert: async (w) => {
+			await withCrmEnterprise(w)
+			return apiToken(w)
+		},
+		update: () => ({ revoked_at: new Date() }),
+	},
+	{
+		// Owners and administrators read and remove A's endpoints and turn them off; an endpoint is
+		// added only through public.add_webhook_endpoint, with its sealed secret (tests/db/webhooks.test.ts).
+		table: 'webhook_endpoints',
+		allowed: { select: ['owner of A'], insert: NOBODY, update: ['owner of A'], delete: ['owner of A'] },
+		row: (w) =>
+			systemInsert('webhook_endpoints', { organization_id: w.a.orgId, url: 'https://example.com/hooks', events: ['invoice.paid'] }),
+		insert: (w) => ({ organization_id: w.a.orgId, url: 'https://example.com/other', events: ['invoice.paid'] }),
+		update: () => ({ enabled: false }),
+	},
+	{
+		// The outbox and the deliveries: read by owners and administrators, written by triggers and the delivery job only.
+		table: 'webhook_events',
+		allowed: { select: ['owner of A'], insert: NOBODY, update: NOBODY, delete: NOBODY },
+		row: (w) => systemInsert('webhook_events', webhookEvent(w)),
+		insert: (w) => webhookEvent(w),
+		update: () => ({ type: 'invoice.sent' }),
+	},
+	{
+		table: 'webhook_deliveries',
+		allowed: { select: ['owner of A'], insert: NOBODY, update: NOBODY, delete: NOBODY },
+		row: async (w) => systemInsert('webhook_deliveries', await webhookDelivery(w)),
+		insert: (w) => webhookDelivery(w),
+		update: () => ({ attempts: next() }),
+	},
+	{
+		// Workflow Automation: members read A's rules; owners and administrators write them (tests/db/rules.test.ts).
+		table: 'rules',
+		allowed: { select: MEMBERS, insert: ['owner of A'], update: ['owner of A'], delete: ['owner of A'] },
+		row: async (w) => {
+			await clearRules(w)
+			return systemInsert('rules', { organization_id: w.a.orgId, name: 'Matrix rule', amount_min: 1, add_tag: 'matrix' })
+		},
+		insert: async (w) => {
+			await clearRules(w)
+			return { organization_id: w.a.orgId, name: 'Inserted rule', amount_min: 1, add_tag: 'inserted' }
+		},
+		update: () => ({ name: `Renamed ${next()}` }),
+	},
+	{
+		// The run history: read by members, written only by the rules' trigger on transactions.
+		table: 'rule_runs',
+		allowed: { select: MEMBERS, insert: NOBODY, update: NOBODY, delete: NOBODY },
+		row: (w) => systemInsert('rule_runs', { organization_id: w.a.orgId, rule_name: 'Matrix run' }),
+		insert: (w) => ({ organization_id: w.a.orgId, rule_name: 'Forged run' }),
+		update: () => ({ rule_name: `Renamed ${next()}` }),
+	},
+	{
+		// CRM Basic Fields: members read a client's notes; they are written and deleted only through
+		// public.add_client_note and public.delete_client_note (tests/db/crm.test.ts).
+		table: 'client_notes',
+		allowed: { select: MEMBERS, insert: NOBODY, update: NOBODY, delete: NOBODY },
+		row: (w) => systemInsert('client_notes', { organization_id: w.a.orgId, client_id: w.aliasClientId, body: 'Matrix note' }),
+		insert: (w) => ({ organization_id: w.a.orgId, client_id: w.aliasClientId, body: 'Inserted note' }),
+		update: () => ({ body: `Edited ${next()}` }),
+	},
+	{
+		// CRM Pipelines: read by members, written only through the pipeline functions (tests/db/crm.test.ts).
+		table: 'crm_pipelines',
+		allowed: { select: MEMBERS, insert: NOBODY, update: NOBODY, delete: NOBODY },
+		row: (w) => systemInsert('crm_pipelines', { organization_id: w.a.orgId, name: 'Matrix pipeline' }),
+		insert: (w) => ({ organization_id: w.a.orgId, name: 'Inserted pipeline' }),
+		update: () => ({ name: `Renamed ${next()}` }),
+	},
+	{
+		table: 'crm_stages',
+		allowed: { select: MEMBERS, insert: NOBODY, update: NOBODY, delete: NOBODY },
+		row: async (w) => (await crmStage(w)).row,
+		insert: async (w) => {
+			const pipeline = await systemInsert('crm_pipelines', { organization_id: w.a.orgId, name: 'Matrix stage insert' })
+			return { organization_id: w.a.orgId, pipeline_id: pipeline.id, name: 'Inserted', position: 1 }
+		},
+		update: () => ({ name: `Renamed ${next()}` }),
+	},
+	{
+		table: 'crm_cards',
+		allowed: { select: MEMBERS, insert: NOBODY, update: NOBODY, delete: NOBODY },
+		row: async (w) => {
+			const { pipeline, stage } = await crmStage(w)
+			return systemInsert('crm_cards', { organization_id: w.a.orgId, pipeline_id: pipeline, stage_id: stage, client_id: w.aliasClientId })
+		},
+		insert: async (w) => {
+			const { pipeline, stage } = await crmStage(w)
+			return { organization_id: w.a.orgId, pipeline_id: pipeline, stage_id: stage, client_id: w.aliasClientId }
+		},
+		update: () => ({ follow_up_on: `2030-01-${String((next() % 28) + 1).padStart(2, '0')}` }),
+	},
 ]
+
+/** A fresh pipeline of A with one stage (a card is one per pipeline and client). */
+async function crmStage(w: World) {
+	const pipeline = await systemInsert('crm_pipelines', { organization_id: w.a.orgId, name: `Matrix cards ${next()}` })
+	const stage = await systemInsert('crm_stages', { organization_id: w.a.orgId, pipeline_id: pipeline.id, name: 'Lead', position: 0 })
+	return { pipeline: pipeline.id as string, stage: stage.id as string, row: stage }
+}
+
+const webhookEvent = (w: World) => ({ organization_id: w.a.orgId, type: 'invoice.paid', subject_id: w.a.orgId, data: '{}' })
+
+/** A delivery of a new event of A to a new endpoint of A. */
+async function webhookDelivery(w: World) {
+	const endpoint = await systemInsert('webhook_endpoints', {
+		organization_id: w.a.orgId,
+		url: 'https://example.com/hooks',
+		events: ['invoice.paid'],
+	})
+	const event = await systemInsert('webhook_events', webhookEvent(w))
+	return { organization_id: w.a.orgId, endpoint_id: endpoint.id, event_id: event.id, next_attempt_at: new Date() }
+}
+
+/** A token of A's owner, with a hash of its own. */
+const apiToken = (w: World) => ({
+	organization_id: w.a.orgId,
+	user_id: w.a.userId,
+	name: `Matrix ${next()}`,
+	token_hash: createHash('sha256').update(`matrix-${next()}-${Math.random()}`).digest('hex'),
+	prefix: 'p2p_matrixab',
+	scopes: ['payments:read'],
+})
+
+/** A given CRM Enterprise on the included Clients CRM (a token is made only with it). */
+async function withCrmEnterprise(w: World) {
+	await asSystem((trx) =>
+		sql`insert into public.organization_module_upgrades (organization_id, organization_module_id, upgrade_id)
+			select m.organization_id, m.id, 'c0000000-0000-4000-8000-000000000006' from public.organization_modules m
+			where m.organization_id = ${w.a.orgId} and m.module_id = 'b0000000-0000-4000-8000-000000000002'
+			on conflict do nothing`.execute(trx),
+	)
+}
 
 /** A's row of report automation removed, and A given the Automation upgrade (a row is written only with it). */
 async function clearReportAutomation(w: World) {
@@ -646,6 +843,15 @@ async function clearReportAutomation(w: World) {
 			select m.organization_id, m.id, 'c0000000-0000-4000-8000-000000000011' from public.organization_modules m
 			where m.organization_id = ${w.a.orgId} and m.module_id = 'b0000000-0000-4000-8000-000000000004'
 			on conflict do nothing`.execute(trx)
+	})
+}
+
+/** Workflow Automation active for A (rules are written only with it), and none of A's rules left (the plan allows 10). */
+async function clearRules(w: World) {
+	await asSystem(async (trx) => {
+		await sql`insert into public.organization_modules (organization_id, module_id)
+			values (${w.a.orgId}, 'b0000000-0000-4000-8000-000000000010') on conflict do nothing`.execute(trx)
+		await sql`delete from public.rules where organization_id = ${w.a.orgId}`.execute(trx)
 	})
 }
 

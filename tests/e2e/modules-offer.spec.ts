@@ -54,7 +54,7 @@ test('what is coming soon has no purchase button, and a forged activation or pur
 }) => {
 	const { orgId } = await owner(page, request, 'Soon Owner')
 	await page.goto('/app/module-marketplace')
-	for (const name of ['Inventory', 'Loyalty & Rewards', 'Workflow Automation']) {
+	for (const name of ['Inventory', 'Loyalty & Rewards']) {
 		const c = card(page, name)
 		await expect(c.getByText('Coming soon', { exact: true })).toBeVisible()
 		await expect(c.getByRole('button', { name: /^Activate / })).toHaveCount(0)

@@ -31,6 +31,8 @@ const LADDER: Record<Exclude<Access, 'token'>, { below: Who[]; at: Who[] }> = {
  * posts to them with no token. The walk checks the booking's manage link, whose token the world holds.
  */
 const TOKENS_MINTED_ELSEWHERE = [
+	'routes/api/v1/clients',
+	'routes/api/v1/payments',
 	'routes/auth/callback',
 	'routes/auth/confirm-email',
 	'routes/auth/invitation',

@@ -221,6 +221,7 @@ test.describe('bad bodies get a 4xx with a message', () => {
 		invoiceId: nobody,
 		scheduleId: nobody,
 		expenseId: nobody,
+		pipelineId: nobody,
 	}
 	const actions = routeSecurity.filter((e) => e.post !== null).map((e) => concretePath(e, placeholder, { post: true }))
 

@@ -19,6 +19,7 @@ export function concretePath(entry: RouteSecurity, org: Org, options: { token?: 
 		invoiceId: org.invoiceId,
 		scheduleId: org.scheduleId,
 		expenseId: org.expenseId,
+		pipelineId: org.pipelineId,
 		token: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
 		bucket: 'logos',
 	}

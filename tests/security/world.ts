@@ -38,6 +38,7 @@ export type Org = {
 	invoiceId: string
 	scheduleId: string
 	expenseId: string
+	pipelineId: string
 }
 
 export async function signUp(baseURL: string, fullName: string) {
@@ -164,6 +165,38 @@ export async function makeOrg(baseURL: string, name: string, secret: string): Pr
 				 select $1, id, $3 from public.organization_modules where organization_id = $1 and module_id = $2`,
 				[org.id, REPORTS_MODULE_ID, upgrade],
 			)
+		// Workflow Automation with Automation Unlimited, a webhook endpoint and a failed delivery of an event
+		// (the webhooks screen's forms are there to walk; a failed delivery is never posted by the scheduler).
+		await db.query(
+			`insert into public.organization_modules (organization_id, module_id) select $1, 'b0000000-0000-4000-8000-000000000010'
+			 where not exists (select 1 from public.organization_modules where organization_id = $1 and module_id = 'b0000000-0000-4000-8000-000000000010')`,
+			[org.id],
+		)
+		await db.query(
+			`insert into public.organization_module_upgrades (organization_id, organization_module_id, upgrade_id)
+			 select $1, om.id, 'c0000000-0000-4000-8000-000000000015' from public.organization_modules om
+			 where om.organization_id = $1 and om.module_id = 'b0000000-0000-4000-8000-000000000010'
+			   and not exists (select 1 from public.organization_module_upgrades u
+			     where u.organization_id = $1 and u.upgrade_id = 'c0000000-0000-4000-8000-000000000015')`,
+			[org.id],
+		)
+		const endpointId = await one(
+			`insert into public.webhook_endpoints (organization_id, url, description, events, enabled)
+			 values ($1, 'https://example.com/hooks', $2, '{payment.received}', false) returning id`,
+			[org.id, `${secret}Webhook`],
+		)
+		await db.query(`insert into private.webhook_secrets (endpoint_id, secret_sealed) values ($1, 'v1.not-a-real-sealed-secret')`, [
+			endpointId,
+		])
+		const eventId = await one(
+			`insert into public.webhook_events (organization_id, type, subject_id, data) values ($1, 'payment.received', $1, '{}') returning id`,
+			[org.id],
+		)
+		await db.query(
+			`insert into public.webhook_deliveries (organization_id, event_id, endpoint_id, status, attempts, response_status, error)
+			 values ($1, $2, $3, 'failed', 6, 500, 'status')`,
+			[org.id, eventId, endpointId],
+		)
 		// Expense Tracking, with an expense and its receipt (a file of the private bucket, served only to members).
 		await db.query('insert into public.organization_modules (organization_id, module_id) values ($1, $2)', [org.id, EXPENSES_MODULE_ID])
 		const expenseId = randomUUID()
@@ -173,6 +206,62 @@ export async function makeOrg(baseURL: string, name: string, secret: string): Pr
 			 values ($1, $2, current_date, 12, $3, $4, $5, 'image/png', $6)`,
 			[expenseId, org.id, `${secret}Vendor`, `${secret}ExpenseNote`, receiptKey, org.user_id],
 		)
+		// Bank Feed Reconciliation, with a statement and its line (the reconciliation screen's forms are there to walk).
+		await db.query(
+			`insert into public.organization_module_upgrades (organization_id, organization_module_id, upgrade_id)
+			 select $1, om.id, 'c0000000-0000-4000-8000-000000000003' from public.organization_modules om
+			 where om.organization_id = $1 and om.module_id = 'b0000000-0000-4000-8000-000000000001'`,
+			[org.id],
+		)
+		const statementId = await one(
+			`insert into public.bank_statements (organization_id, accounts, file_name, line_count) values ($1, '••1234', $2, 1) returning id`,
+			[org.id, `${secret}Statement.ofx`],
+		)
+		await db.query(
+			`insert into public.bank_statement_lines (organization_id, statement_id, account_key, account_label, fit_id, posted_on, amount, name, kind)
+			 values ($1, $2, 'walk', '••1234', 'walk-1', current_date, 10, $3, 'deposit')`,
+			[org.id, statementId, `${secret}BankLine`],
+		)
+		// CRM Enterprise, with a personal API token of the owner (the API tokens screen's forms are there to walk).
+		await db.query(
+			`insert into public.organization_module_upgrades (organization_id, organization_module_id, upgrade_id)
+			 select $1, om.id, 'c0000000-0000-4000-8000-000000000006' from public.organization_modules om
+			 where om.organization_id = $1 and om.module_id = 'b0000000-0000-4000-8000-000000000002'`,
+			[org.id],
+		)
+		await db.query(
+			`insert into public.api_tokens (organization_id, user_id, name, token_hash, prefix, scopes)
+			 values ($1, $2, $3, md5(random()::text) || md5(random()::text), 'p2p_walkwalk', '{payments:read}')`,
+			[org.id, org.user_id, `${secret}ApiToken`],
+		)
+		// CRM Basic Fields and Pipelines, with a note on the client and a pipeline holding it.
+		await db.query(
+			`insert into public.organization_module_upgrades (organization_id, organization_module_id, upgrade_id)
+			 select $1, om.id, u from public.organization_modules om,
+			   unnest(array['c0000000-0000-4000-8000-000000000004', 'c0000000-0000-4000-8000-000000000005']::uuid[]) u
+			 where om.organization_id = $1 and om.module_id = 'b0000000-0000-4000-8000-000000000002'`,
+			[org.id],
+		)
+		await db.query('insert into public.client_notes (organization_id, client_id, author_id, body) values ($1, $2, $3, $4)', [
+			org.id,
+			clientId,
+			org.user_id,
+			`${secret}Note`,
+		])
+		const pipelineId = await one('insert into public.crm_pipelines (organization_id, name) values ($1, $2) returning id', [
+			org.id,
+			`${secret}Pipeline`,
+		])
+		const stageId = await one(
+			'insert into public.crm_stages (organization_id, pipeline_id, name, position) values ($1, $2, $3, 0) returning id',
+			[org.id, pipelineId, `${secret}Stage`],
+		)
+		await db.query('insert into public.crm_cards (organization_id, pipeline_id, stage_id, client_id) values ($1, $2, $3, $4)', [
+			org.id,
+			pipelineId,
+			stageId,
+			clientId,
+		])
 		const receiptFile = path.resolve(process.env.E2E_DATA_DIR!, 'storage', 'receipts', ...receiptKey.split('/'))
 		mkdirSync(path.dirname(receiptFile), { recursive: true })
 		writeFileSync(receiptFile, Buffer.from(`\x89PNG\r\n\x1a\n${secret}Receipt`, 'latin1'))
@@ -188,6 +277,7 @@ export async function makeOrg(baseURL: string, name: string, secret: string): Pr
 			invoiceId,
 			scheduleId,
 			expenseId,
+			pipelineId,
 		}
 	})
 	return { ...account, ...ids, appointmentToken: token }
@@ -243,6 +333,9 @@ const FINGERPRINTED = [
 	'messaging_settings',
 	'client_unsubscribes',
 	'expenses',
+	'bank_statements',
+	'bank_statement_lines',
+	'api_tokens',
 ]
 
 /** One query that hashes every row of the organization's data and its members' profiles. */

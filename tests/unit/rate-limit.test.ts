@@ -18,6 +18,8 @@ describe('the table of rate limits', () => {
 	it('lists every limit of the product, each a positive count in a window the counts are kept for', () => {
 		expect(Object.keys(LIMITS).sort()).toEqual(
 			[
+				'api-request',
+				'api-token-failure',
 				'book_post',
 				'email-change',
 				'email-verification',

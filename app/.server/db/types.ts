@@ -47,6 +47,19 @@ export type TransactionCategory = "matched" | "pending" | "review" | "unmatched"
 
 export type UpgradeTier = "basic" | "enterprise" | "pro";
 
+export interface ApiTokens {
+  created_at: Generated<Timestamp>;
+  id: Generated<string>;
+  last_used_at: Timestamp | null;
+  name: string;
+  organization_id: string;
+  prefix: string;
+  revoked_at: Timestamp | null;
+  scopes: string[];
+  token_hash: string;
+  user_id: Generated<string>;
+}
+
 export interface AuthIdentities {
   created_at: Generated<Timestamp | null>;
   id: Generated<string>;
@@ -93,6 +106,42 @@ export interface AuthUsers {
   recovery_token: string | null;
   role: Generated<string | null>;
   updated_at: Generated<Timestamp | null>;
+}
+
+export interface BankDepositPayments {
+  line_id: string;
+  organization_id: string;
+  transaction_id: string;
+}
+
+export interface BankStatementLines {
+  account_key: string;
+  account_label: string;
+  amount: Numeric;
+  expected_amount: Numeric | null;
+  fit_id: string;
+  id: Generated<string>;
+  kind: string;
+  memo: string | null;
+  name: string | null;
+  organization_id: string;
+  posted_on: string;
+  rail: PaymentMethod | null;
+  statement_id: string;
+  status: string | null;
+  trn_type: Generated<string>;
+}
+
+export interface BankStatements {
+  accounts: string;
+  created_at: Generated<Timestamp>;
+  created_by: Generated<string | null>;
+  file_name: string | null;
+  id: Generated<string>;
+  line_count: Generated<number>;
+  organization_id: string;
+  period_end: string | null;
+  period_start: string | null;
 }
 
 export interface BookingAppointmentEvents {
@@ -200,6 +249,15 @@ export interface ClientCohortRollups {
   organization_id: string;
 }
 
+export interface ClientNotes {
+  author_id: string | null;
+  body: string;
+  client_id: string;
+  created_at: Generated<Timestamp>;
+  id: Generated<string>;
+  organization_id: string;
+}
+
 export interface ClientPaymentMonths {
   amount_sum: Numeric;
   client_id: string;
@@ -235,6 +293,7 @@ export interface Clients {
   organization_id: string;
   phone: string | null;
   status: Generated<ClientStatus>;
+  tags: Generated<string[]>;
   updated_at: Generated<Timestamp>;
   user_id: Generated<string | null>;
 }
@@ -243,6 +302,33 @@ export interface ClientUnsubscribes {
   created_at: Generated<Timestamp>;
   email: string;
   organization_id: string;
+}
+
+export interface CrmCards {
+  client_id: string;
+  created_at: Generated<Timestamp>;
+  follow_up_on: string | null;
+  id: Generated<string>;
+  organization_id: string;
+  owner_id: string | null;
+  pipeline_id: string;
+  stage_id: string;
+  updated_at: Generated<Timestamp>;
+}
+
+export interface CrmPipelines {
+  created_at: Generated<Timestamp>;
+  id: Generated<string>;
+  name: string;
+  organization_id: string;
+}
+
+export interface CrmStages {
+  id: Generated<string>;
+  name: string;
+  organization_id: string;
+  pipeline_id: string;
+  position: number;
 }
 
 export interface EmailSyncRuns {
@@ -715,6 +801,40 @@ export interface ReportAutomations {
   weekly_report: Generated<boolean>;
 }
 
+export interface RuleRuns {
+  actions: Generated<Json>;
+  id: Generated<number>;
+  notified_at: Timestamp | null;
+  notify_user_id: string | null;
+  organization_id: string;
+  ran_at: Generated<Timestamp>;
+  rule_id: string | null;
+  rule_name: string;
+  transaction_id: string | null;
+}
+
+export interface Rules {
+  add_tag: string | null;
+  amount_max: Numeric | null;
+  amount_min: Numeric | null;
+  created_at: Generated<Timestamp>;
+  created_by: Generated<string | null>;
+  enabled: Generated<boolean>;
+  hold_for_review: Generated<boolean>;
+  id: Generated<string>;
+  memo_contains: string | null;
+  name: string;
+  notify_user_id: string | null;
+  organization_id: string;
+  payer: string | null;
+  payment_method: PaymentMethod | null;
+  position: Generated<number>;
+  set_category: TransactionCategory | null;
+  set_client_id: string | null;
+  source: string | null;
+  updated_at: Generated<Timestamp>;
+}
+
 export interface TransactionMonthlyRollups {
   amount_sum: Generated<Numeric>;
   category: TransactionCategory;
@@ -736,6 +856,7 @@ export interface Transactions {
   description_key: Generated<string | null>;
   external_id: string | null;
   fee: Numeric | null;
+  held_for_review: Generated<boolean>;
   id: Generated<string>;
   import_batch_id: string | null;
   import_key: string | null;
@@ -743,16 +864,56 @@ export interface Transactions {
   organization_id: string;
   payment_method: Generated<PaymentMethod>;
   raw_payer: string | null;
+  tags: Generated<string[]>;
   tip: Numeric | null;
   updated_at: Generated<Timestamp>;
   user_id: Generated<string | null>;
 }
 
+export interface WebhookDeliveries {
+  attempts: Generated<number>;
+  created_at: Generated<Timestamp>;
+  delivered_at: Timestamp | null;
+  endpoint_id: string;
+  error: string | null;
+  event_id: string;
+  id: Generated<string>;
+  last_attempt_at: Timestamp | null;
+  next_attempt_at: Timestamp | null;
+  organization_id: string;
+  response_status: number | null;
+  status: Generated<string>;
+}
+
+export interface WebhookEndpoints {
+  created_at: Generated<Timestamp>;
+  created_by: Generated<string | null>;
+  description: string | null;
+  enabled: Generated<boolean>;
+  events: string[];
+  id: Generated<string>;
+  organization_id: string;
+  url: string;
+}
+
+export interface WebhookEvents {
+  created_at: Generated<Timestamp>;
+  data: Json;
+  id: Generated<string>;
+  organization_id: string;
+  subject_id: string;
+  type: string;
+}
+
 export interface DB {
+  api_tokens: ApiTokens;
   "auth.identities": AuthIdentities;
   "auth.login_attempts": AuthLoginAttempts;
   "auth.sessions": AuthSessions;
   "auth.users": AuthUsers;
+  bank_deposit_payments: BankDepositPayments;
+  bank_statement_lines: BankStatementLines;
+  bank_statements: BankStatements;
   booking_appointment_events: BookingAppointmentEvents;
   booking_appointments: BookingAppointments;
   booking_date_overrides: BookingDateOverrides;
@@ -760,11 +921,15 @@ export interface DB {
   booking_services: BookingServices;
   booking_settings: BookingSettings;
   client_cohort_rollups: ClientCohortRollups;
+  client_notes: ClientNotes;
   client_payment_months: ClientPaymentMonths;
   client_payment_totals: ClientPaymentTotals;
   client_payment_years: ClientPaymentYears;
   client_unsubscribes: ClientUnsubscribes;
   clients: Clients;
+  crm_cards: CrmCards;
+  crm_pipelines: CrmPipelines;
+  crm_stages: CrmStages;
   email_sync_runs: EmailSyncRuns;
   expense_monthly_rollups: ExpenseMonthlyRollups;
   expenses: Expenses;
@@ -799,6 +964,11 @@ export interface DB {
   recurring_invoice_runs: RecurringInvoiceRuns;
   recurring_invoices: RecurringInvoices;
   report_automations: ReportAutomations;
+  rule_runs: RuleRuns;
+  rules: Rules;
   transaction_monthly_rollups: TransactionMonthlyRollups;
   transactions: Transactions;
+  webhook_deliveries: WebhookDeliveries;
+  webhook_endpoints: WebhookEndpoints;
+  webhook_events: WebhookEvents;
 }

@@ -20,7 +20,7 @@ import { COUNT_CAP, likePattern, normalizeSearch, payerKey, readPaging, type Pag
  * Every query names the organization explicitly: RLS lets a user see all of theirs.
  */
 
-export type ListClientsOptions = PageOptions<ClientSort> & { q?: string | null }
+export type ListClientsOptions = PageOptions<ClientSort> & { q?: string | null; tag?: string | null }
 
 /** A client as the tables show it. */
 export type ClientRow = {
@@ -30,6 +30,8 @@ export type ClientRow = {
 	phone: string | null
 	company: string | null
 	status: ClientStatus
+	/** CRM Basic Fields' tags (docs/product.md, Clients › Tags and notes); shown only with the upgrade. */
+	tags: string[]
 	createdAt: string
 }
 
@@ -63,7 +65,7 @@ export function shownClient({ version: _version, ...row }: LoadedClient): Client
 	return row
 }
 
-const columns = sql`c.id, c.name, c.email, c.phone, c.company, c.status, c.created_at as "createdAt", ${versionOf('c.updated_at')} as version`
+const columns = sql`c.id, c.name, c.email, c.phone, c.company, c.status, c.tags, c.created_at as "createdAt", ${versionOf('c.updated_at')} as version`
 
 /** Each sort's ORDER BY, with a unique tie-break (clients without an email, phone or company last). */
 function orderBy(sort: ClientSort, dir: SortDirection): RawBuilder<unknown> {
@@ -80,14 +82,28 @@ function orderBy(sort: ClientSort, dir: SortDirection): RawBuilder<unknown> {
 	return orders[sort]
 }
 
-export async function listClients(userId: string, organizationId: string, options: ListClientsOptions = {}) {
-	const { sort, dir, pageSize, offset } = readPaging(options, CLIENT_SORTS, CLIENT_DEFAULT_SORT)
+/**
+ * The clients list's filter: the organization's clients found by `q` (name, email, phone or
+ * company) and, with CRM Basic Fields, holding `tag` (the GIN index on tags: 20261209100000_crm.sql).
+ */
+export function clientFilter(organizationId: string, options: { q?: string | null; tag?: string | null }): RawBuilder<unknown> {
 	const q = normalizeSearch(options.q)
 	const pattern = q ? likePattern(q) : null
-	const where = pattern
-		? sql`c.organization_id = ${organizationId} and (c.name_key like public.name_sort_key(${pattern})
-			or c.email ilike ${pattern} or c.phone ilike ${pattern} or c.company_key like public.name_sort_key(${pattern}))`
-		: sql`c.organization_id = ${organizationId}`
+	const tag = options.tag?.trim().toLowerCase()
+	return sql`c.organization_id = ${organizationId}
+		${pattern ? sql`and (c.name_key like public.name_sort_key(${pattern}) or c.email ilike ${pattern} or c.phone ilike ${pattern} or c.company_key like public.name_sort_key(${pattern}))` : sql``}
+		${tag ? sql`and c.tags @> array[${tag}]::text[]` : sql``}`
+}
+
+/** The clients' order for a sort and direction (the list's, and its CSV export's). */
+export function clientOrder(options: Pick<ListClientsOptions, 'sort' | 'dir'>): RawBuilder<unknown> {
+	const { sort, dir } = readPaging(options, CLIENT_SORTS, CLIENT_DEFAULT_SORT)
+	return orderBy(sort, dir)
+}
+
+export async function listClients(userId: string, organizationId: string, options: ListClientsOptions = {}) {
+	const { sort, dir, pageSize, offset } = readPaging(options, CLIENT_SORTS, CLIENT_DEFAULT_SORT)
+	const where = clientFilter(organizationId, options)
 	return asUser(userId, async (trx) => {
 		const { rows } = await sql<DbRow>`select ${columns} from public.clients c where ${where}
 			order by ${orderBy(sort, dir)} offset ${offset} limit ${pageSize}`.execute(trx)

@@ -72,6 +72,7 @@ export function shownTransaction({ version: _version, ...row }: LoadedTransactio
 }
 
 const columns = sql`t.id, t.date_received as "dateReceived", t.client_id as "clientId", c.name as "clientName",
+	t.tags, t.held_for_review as "heldForReview",
 	t.external_id as "externalId", t.amount, t.tip, t.category, t.payment_method as "paymentMethod", t.description,
 	${versionOf('t.updated_at')} as version`
 

@@ -2,6 +2,7 @@ import { getInputProps } from '@conform-to/react'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { Link } from '#app/components/link.tsx'
 import { CategoryBadge, useCategoryLabel } from '#app/components/payments/category-badge.tsx'
+import { TransactionMarks } from '#app/components/rules/transaction-marks.tsx'
 import { Input } from '#app/components/ui/input.tsx'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
 import { useFormat } from '#app/lib/use-format.ts'
@@ -179,6 +180,7 @@ export function TransactionsReadTable({
 								<TableCell title={row.description ?? undefined} className={row.description ? 'card-wide' : 'card-hidden'}>
 									{/* Two lines at most. A table cell's own max-width does not hold back its column: the block inside does. */}
 									<div className="line-clamp-2 max-w-80 min-w-40 whitespace-normal wrap-anywhere">{row.description}</div>
+									<TransactionMarks id={row.id} tags={row.tags} held={row.heldForReview} />
 								</TableCell>
 							</TableRow>
 						))

@@ -37,6 +37,10 @@ export type TransactionRow = {
 	category: TransactionCategory
 	paymentMethod: PaymentMethod
 	description: string | null
+	/** Tags the organization's rules added (docs/product.md, Rules (Workflow Automation)). */
+	tags?: string[]
+	/** Held for review by a rule, until a member clears it. */
+	heldForReview?: boolean
 }
 
 /**

@@ -25,6 +25,9 @@ import { useFormat } from '#app/lib/use-format.ts'
 import { TRANSACTION_DEFAULT_SORT, TRANSACTION_SORTS } from '#app/lib/schemas/transactions.ts'
 import type { Route } from './+types/client-detail'
 import { isUuid } from '#app/lib/uuid.ts'
+import { clientCrm, clientCrmAction } from '#app/.server/crm/client-page.ts'
+import { ClientNotes, ClientPipelines, ClientTags, CrmOffer } from '#app/components/crm/client-crm.tsx'
+import { dateTimeIn } from '#app/lib/dates.ts'
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, 'clientDetail', args.loaderData?.client.name)
 
@@ -41,7 +44,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 		TRANSACTION_SORTS.filter((s) => s !== 'client'),
 		TRANSACTION_DEFAULT_SORT,
 	)
-	const [page, clock, appointments, invoices, merge] = await Promise.all([
+	const [page, clock, appointments, invoices, merge, crm] = await Promise.all([
 		listTransactions(user.userId, organization.id, { ...state, q: null, clientId: found.client.id, pageSize: DEFAULT_PAGE_SIZE }),
 		memberClock(organization),
 		// Their appointments, for a member who may open the booking module (its data stays there otherwise).
@@ -51,9 +54,15 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 		// Their invoices, for a member who may use Invoicing.
 		listClientInvoices(user.userId, organization.id, organization.role, found.client.id),
 		mergeStep(user.userId, organization.id, found.client.id, url.searchParams),
+		// Tags, notes and pipelines, with the CRM upgrades (docs/product.md, Clients).
+		clientCrm({ user, organization }, found.client.id),
 	])
 	const client = shownClient(found.client)
 	return {
+		crm: {
+			...crm,
+			notes: crm.notes?.map((n) => ({ ...n, when: dateTimeIn(clock.timezone, new Date(n.createdAt)) })) ?? null,
+		},
 		merge,
 		appointments,
 		invoices,
@@ -85,6 +94,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 	const { user, organization } = requireMember(context)
 	invariantResponse(isUuid(params.clientId) && (await getClient(user.userId, organization.id, params.clientId)), 404)
 	const form = await request.formData()
+	const crm = await clientCrmAction({ user, organization }, params.clientId, form)
+	if (crm) return crm
 	if (form.get('intent') !== 'merge') return errorResponse(400, 'badRequest')
 	const into = form.get('into')
 	invariantResponse(isUuid(into), 400)
@@ -146,6 +157,12 @@ export default function ClientDetailScreen({ loaderData }: Route.ComponentProps)
 					))}
 				</div>
 			</section>
+			{loaderData.crm.access.basicFields ? <ClientTags tags={client.tags} /> : null}
+			{loaderData.crm.cards && loaderData.crm.pipelines ? (
+				<ClientPipelines cards={loaderData.crm.cards} pipelines={loaderData.crm.pipelines} />
+			) : null}
+			{loaderData.crm.notes ? <ClientNotes notes={loaderData.crm.notes} /> : null}
+			<CrmOffer {...loaderData.crm.access} />
 			{loaderData.appointments ? <ClientAppointmentList appointments={loaderData.appointments} /> : null}
 			{loaderData.invoices ? <ClientInvoiceList invoices={loaderData.invoices} clientName={client.name} /> : null}
 			<section aria-labelledby="client-transactions" className="grid min-w-0 grid-cols-1 gap-3">

@@ -24,17 +24,31 @@ import {
 import { type TableState } from '#app/lib/table-params.ts'
 import type { Route } from './+types/clients'
 import { keepDataAfterLostSave, keepEditsWhenSaveFails } from '#app/components/data-table/keep-edits.ts'
+import { crmAccess } from '#app/.server/crm/access.ts'
+import { ClientsCrmActions, TagFilterField, TagFilterNotice } from '#app/components/crm/clients-list.tsx'
+import { CrmOffer, TagList } from '#app/components/crm/client-crm.tsx'
 
 export const meta = titleMeta('clients')
 
 export async function loader({ request, context }: Route.LoaderArgs) {
 	const { user, organization, url, state } = readTableRequest(request, context, CLIENT_SORTS, CLIENT_DEFAULT_SORT)
-	const [page, clock] = await Promise.all([
-		listClients(user.userId, organization.id, { ...state, pageSize: DEFAULT_PAGE_SIZE }),
+	// The tag filter (docs/product.md, Clients › Tags and notes): only CRM Basic Fields writes tags, so
+	// it is read from the URL alongside the upgrade rather than after it (one round trip).
+	const tag = (url.searchParams.get('tag') ?? '').trim().toLowerCase().slice(0, 40)
+	const [page, clock, crm] = await Promise.all([
+		listClients(user.userId, organization.id, { ...state, tag, pageSize: DEFAULT_PAGE_SIZE }),
 		memberClock(organization),
+		crmAccess(user.userId, organization.id),
 	])
 	redirectPastLastPage(url, state.page, DEFAULT_PAGE_SIZE, page)
-	const screen = { state, pageSize: DEFAULT_PAGE_SIZE, total: page.total, totalCapped: page.totalCapped }
+	const exportParams = new URLSearchParams(Object.entries({ q: state.q, tag, sort: state.sort, dir: state.dir }).filter(([, v]) => v))
+	const screen = {
+		state,
+		pageSize: DEFAULT_PAGE_SIZE,
+		total: page.total,
+		totalCapped: page.totalCapped,
+		crm: { ...crm, tag, exportHref: `/app/clients/export.csv?${exportParams}` },
+	}
 	// The day a client was added, in the organization's timezone.
 	const createdDate = (row: LoadedClient) => dateIn(clock.timezone, new Date(row.createdAt))
 	// Only the edit form needs each row's version and fingerprint.
@@ -58,16 +72,21 @@ type LoaderData = Route.ComponentProps['loaderData']
 
 export default function ClientsScreen({ loaderData, actionData }: Route.ComponentProps) {
 	const { t } = useTranslation('clients')
-	const { state } = loaderData
+	const { state, crm } = loaderData
 	return (
 		<TableScreen
 			ns="clients"
 			data={loaderData}
 			formError={actionData?.formError}
-			readTable={<ReadTable rows={loaderData.rows} state={state} />}
+			actions={<ClientsCrmActions {...crm} />}
+			readTable={<ReadTable rows={loaderData.rows} state={state} tags={crm.basicFields} filtered={Boolean(state.q || crm.tag)} />}
 			editTable={loaderData.editing ? <EditClients loaderData={loaderData} actionData={actionData} /> : null}
 		>
-			<TableSearch q={state.q} placeholder={t('searchPlaceholder')} keep={['sort', 'dir', 'edit']} />
+			<TableSearch q={state.q} placeholder={t('searchPlaceholder')} keep={['sort', 'dir', 'edit']}>
+				{crm.basicFields ? <TagFilterField tag={crm.tag} /> : null}
+			</TableSearch>
+			<TagFilterNotice tag={crm.tag} />
+			<CrmOffer {...crm} />
 		</TableScreen>
 	)
 }
@@ -89,7 +108,17 @@ function HeadCells({ state }: { state: TableState<ClientSort> }) {
 /** The columns, in order: their names are the phone cards' labels. */
 const COLUMNS = ['name', 'email', 'phone', 'company', 'status', 'created'] as const
 
-function ReadTable({ rows, state }: { rows: LoaderData['rows']; state: TableState<ClientSort> }) {
+function ReadTable({
+	rows,
+	state,
+	tags,
+	filtered,
+}: {
+	rows: LoaderData['rows']
+	state: TableState<ClientSort>
+	tags: boolean
+	filtered: boolean
+}) {
 	const fmt = useFormat()
 	const { t } = useTranslation('clients')
 	const labels = COLUMNS.map((c) => t(`columns.${c}`))
@@ -106,7 +135,7 @@ function ReadTable({ rows, state }: { rows: LoaderData['rows']; state: TableStat
 					{rows.length === 0 ? (
 						<TableRow>
 							<TableCell colSpan={COLUMNS.length} className="h-24 text-center text-muted-foreground">
-								{state.q ? t('empty.search') : t('empty.none')}
+								{filtered ? t('empty.search') : t('empty.none')}
 							</TableCell>
 						</TableRow>
 					) : (
@@ -116,6 +145,7 @@ function ReadTable({ rows, state }: { rows: LoaderData['rows']; state: TableStat
 									<Link to={`/app/clients/${row.id}`} className="font-medium text-primary underline-offset-4 hover:underline">
 										{row.name || t('unnamed')}
 									</Link>
+									{tags ? <TagList tags={row.tags} /> : null}
 								</TableCell>
 								<TableCell className={`max-w-64 whitespace-normal wrap-anywhere ${row.email ? 'card-wide' : 'card-hidden'}`}>
 									{row.email}

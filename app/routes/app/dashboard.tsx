@@ -17,6 +17,8 @@ import { Card, CardAction, CardContent, CardDescription, CardHeader, CardTitle }
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
 import { useFormat } from '#app/lib/use-format.ts'
 import { titleMeta } from '#app/lib/meta.ts'
+import { followUpsForScreen } from '#app/.server/crm/pipelines.ts'
+import { FollowUpsToday } from '#app/components/crm/pipelines.tsx'
 import type { Route } from './+types/dashboard'
 
 export { ErrorBoundary } from '#app/components/error-boundary.tsx'
@@ -25,14 +27,16 @@ export const meta = titleMeta('dashboard')
 
 export async function loader({ context }: Route.LoaderArgs) {
 	const { user, organization } = requireMember(context)
-	const [dashboard, invoices, profit] = await Promise.all([
+	const [dashboard, invoices, profit, followUps] = await Promise.all([
 		getDashboard(user.userId, organization.id, { latest: 8, timezone: organization.timezone }),
 		// Open and overdue invoices, for a member who may use Invoicing (null otherwise).
 		dashboardInvoiceTotals(user.userId, organization.id, organization.role),
 		// Monthly profit, while Expense Tracking is usable by the member (null otherwise).
 		profitForScreen(user.userId, organization),
+		// Follow-ups due today, with CRM Pipelines (null otherwise).
+		followUpsForScreen(user.userId, organization),
 	])
-	return { ...dashboard, invoices, profit }
+	return { ...dashboard, invoices, profit, followUps }
 }
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
@@ -74,6 +78,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
 			</section>
 			{loaderData.invoices ? <InvoiceTotalsCards totals={loaderData.invoices} /> : null}
 			{loaderData.profit ? <ProfitSection profit={loaderData.profit} compact /> : null}
+			{loaderData.followUps ? <FollowUpsToday {...loaderData.followUps} /> : null}
 			{empty ? <EmptyState /> : null}
 			<div className="grid grid-cols-1 gap-6 xl:grid-cols-5">
 				<LatestTransactions latest={loaderData.latest} className="xl:col-span-3" />

@@ -3,6 +3,8 @@ import { useTranslation } from '#app/lib/use-translation.ts'
 import { requireMember } from '#app/.server/auth/session.ts'
 import { listReviewQueue, resolveReview } from '#app/.server/payments/imports/queries.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
+import { ruleOfferFor, rulesActive } from '#app/.server/rules/rules.ts'
+import { RuleOffer } from '#app/components/rules/rule-offer.tsx'
 import { AppForm } from '#app/components/forms/app-form.tsx'
 import { listClientChoices } from '#app/.server/payments/clients.ts'
 import { ClientOptions } from '#app/components/data-table/transaction-cells.tsx'
@@ -40,9 +42,15 @@ function clientNamed(text: string, payer: string, choices: ClientChoice[]) {
 	return { error: 'clientUnknown' as const }
 }
 
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
 	const { user, organization } = requireMember(context)
-	return listReviewQueue(user.userId, organization.id)
+	// After a payer was assigned with "Remember", Workflow Automation offers the alias as a rule.
+	const offered = new URL(request.url).searchParams.get('ruleFor')
+	const [queue, offer] = await Promise.all([
+		listReviewQueue(user.userId, organization.id),
+		ruleOfferFor(user.userId, organization.id, offered),
+	])
+	return { ...queue, offer }
 }
 
 /** One payment's client, optionally remembered as the payer's alias. */
@@ -69,8 +77,10 @@ export async function action({ request, context }: Route.ActionArgs) {
 			title: result.error === 'notFound' ? 'imports:toast.transactionNotFound' : 'imports:toast.clientNotFound',
 		})
 	}
-	if (saveAlias)
-		return redirectWithToast(back, { type: 'success', title: 'imports:toast.resolvedAlias', values: { count: result.updated } })
+	if (saveAlias) {
+		const offer = (await rulesActive(user.userId, organization.id)) ? `${back}?ruleFor=${transactionId}` : back
+		return redirectWithToast(offer, { type: 'success', title: 'imports:toast.resolvedAlias', values: { count: result.updated } })
+	}
 	return redirectWithToast(back, { type: 'success', title: 'imports:toast.resolved' })
 }
 
@@ -92,6 +102,7 @@ export default function ReviewQueue({ loaderData, actionData }: Route.ComponentP
 	return (
 		<div className="grid grid-cols-1 gap-6">
 			<ImportHeader title={t('review.title')} description={t('review.description')} current="review" />
+			{loaderData.offer ? <RuleOffer offer={loaderData.offer} /> : null}
 			<Card>
 				<CardContent>
 					{rows.length === 0 ? (

@@ -1,5 +1,6 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { Outlet } from 'react-router'
+import { ownsApiUpgrade } from '#app/.server/api/tokens.ts'
 import { requireMember } from '#app/.server/auth/session.ts'
 import { TabNav } from '#app/components/tab-nav.tsx'
 import { titleMeta } from '#app/lib/meta.ts'
@@ -10,15 +11,24 @@ export { ErrorBoundary } from '#app/components/error-boundary.tsx'
 
 export const meta = titleMeta('settings')
 
-/** Settings' tabs, each a nested route; the profile is the index (docs/product.md, Settings). Members: owners and administrators. */
-export function loader({ context }: Route.LoaderArgs) {
-	const { organization } = requireMember(context)
-	return { canManageMembers: canManageMembers(organization.role) }
+/**
+ * Settings' tabs, each a nested route; the profile is the index (docs/product.md, Settings).
+ * Members: owners and administrators. API tokens: where the organization has CRM Enterprise.
+ */
+export async function loader({ context }: Route.LoaderArgs) {
+	const { user, organization } = requireMember(context)
+	return { canManageMembers: canManageMembers(organization.role), apiTokens: await ownsApiUpgrade(user.userId, organization.id) }
 }
 
 export default function SettingsLayout({ loaderData }: Route.ComponentProps) {
 	const { t } = useTranslation('settings')
-	const tabs = ['profile', 'organization', ...(loaderData.canManageMembers ? ['members'] : []), 'notifications']
+	const tabs = [
+		'profile',
+		'organization',
+		...(loaderData.canManageMembers ? ['members'] : []),
+		'notifications',
+		...(loaderData.apiTokens ? ['api-tokens'] : []),
+	]
 	return (
 		<div className="grid grid-cols-1 gap-6">
 			<div className="grid gap-1">
