@@ -17,6 +17,8 @@ import { checkWebhookUrl } from '#app/.server/webhooks/post.ts'
 import { signatureHeader, verifySignature } from '#app/.server/webhooks/signature.ts'
 import { MODULES } from '#app/lib/modules.ts'
 import { startReceiver } from '../support/webhook-receiver.ts'
+import { createRule } from '#app/.server/rules/rules.ts'
+import { BLANK_RULE } from '#app/lib/schemas/rules.ts'
 import { addMember, createBookingSetup, createUser, refusal, type TestUser } from './fixtures.ts'
 import { useTemporaryDataDir } from './outbox.ts'
 
@@ -91,6 +93,22 @@ async function deliveries(orgId: string) {
 const future = (minutes: number) => new Date(Date.now() + minutes * 60_000)
 
 describe('events', () => {
+	test("a payment's event carries what the organization's rules made of it in the same statement", async () => {
+		const user = await owner()
+		await endpoint(user)
+		const made = await createRule(user.userId, user.orgId, {
+			...BLANK_RULE,
+			name: 'Ana to review',
+			memoContains: 'Ana Ruiz',
+			setCategory: 'review',
+			addTag: 'vip',
+		})
+		expect(made.kind).toBe('saved')
+		await pay(user, [55])
+		const [event] = await events(user.orgId)
+		expect(event!.data).toMatchObject({ amount: '55.00', category: 'review', tags: ['vip'], held_for_review: false })
+	})
+
 	test('a payment statement writes one event per payment and one delivery per endpoint that wants it', async () => {
 		const user = await owner()
 		await endpoint(user)
