@@ -1,7 +1,6 @@
-import { StoreIcon } from '#app/components/icons.tsx'
-import { Link } from '#app/components/link.tsx'
 import { AppForm } from '#app/components/forms/app-form.tsx'
 import { SubmitButton } from '#app/components/forms/submit-button.tsx'
+import { ModuleOffer } from '#app/components/module-offer.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { Input } from '#app/components/ui/input.tsx'
@@ -36,26 +35,8 @@ export type CreateState = {
 
 /** The API tokens tab (docs/product.md, API tokens): the token just made, the form, and the member's tokens. */
 export function ApiTokensScreen({ active, tokens, state }: { active: boolean; tokens: TokenRow[]; state: CreateState | null }) {
-	const { t } = useTranslation('settings')
 	if (!active) {
-		return (
-			<Card data-testid="api-tokens-inactive">
-				<CardHeader>
-					<CardTitle>
-						<h2>{t('apiTokens.inactive.title')}</h2>
-					</CardTitle>
-					<CardDescription>{t('apiTokens.inactive.description')}</CardDescription>
-				</CardHeader>
-				<CardContent>
-					<Button asChild>
-						<Link to={`/app/modules/${MODULES.crm.id}`}>
-							<StoreIcon aria-hidden="true" />
-							{t('apiTokens.inactive.action')}
-						</Link>
-					</Button>
-				</CardContent>
-			</Card>
-		)
+		return <ModuleOffer ns="settings" prefix="apiTokens.inactive" moduleId={MODULES.crm.id} testId="api-tokens-inactive" />
 	}
 	return (
 		<div className="grid gap-6">

@@ -4,8 +4,6 @@ import { AppForm } from '#app/components/forms/app-form.tsx'
 import { Field } from '#app/components/forms/field.tsx'
 import { FormAlert } from '#app/components/forms/form-alert.tsx'
 import { SubmitButton } from '#app/components/forms/submit-button.tsx'
-import { StoreIcon } from '#app/components/icons.tsx'
-import { Link } from '#app/components/link.tsx'
 import { Alert, AlertDescription, AlertTitle } from '#app/components/ui/alert.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Button } from '#app/components/ui/button.tsx'
@@ -13,7 +11,6 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/
 import { Input } from '#app/components/ui/input.tsx'
 import { Label } from '#app/components/ui/label.tsx'
 import { formatInstant } from '#app/lib/format.ts'
-import { MODULES } from '#app/lib/modules.ts'
 import { createEndpointSchema, WEBHOOK_EVENTS } from '#app/lib/schemas/webhooks.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
 
@@ -29,29 +26,6 @@ export type DeliveryView = {
 	lastAttemptAt: string | null
 	nextAttemptAt: string | null
 	createdAt: string
-}
-
-/** Without Automation Unlimited: what webhooks do, and where to get them. */
-export function WebhooksNotActive() {
-	const { t } = useTranslation('webhooks')
-	return (
-		<Card data-testid="webhooks-inactive">
-			<CardHeader>
-				<CardTitle>
-					<h2>{t('inactive.title')}</h2>
-				</CardTitle>
-				<CardDescription>{t('inactive.description')}</CardDescription>
-			</CardHeader>
-			<CardContent>
-				<Button asChild>
-					<Link to={`/app/modules/${MODULES.automation.id}`}>
-						<StoreIcon aria-hidden="true" />
-						{t('inactive.action')}
-					</Link>
-				</Button>
-			</CardContent>
-		</Card>
-	)
 }
 
 /** The secret of the endpoint just added: shown this once. */

@@ -4,11 +4,12 @@ import { deleteExpense, getExpense, submitEditForm } from '#app/.server/expenses
 import { getLocale } from '#app/.server/i18n.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { DeleteExpense, ExpenseForm } from '#app/components/expenses/expense-form.tsx'
-import { ExpensesNotActive } from '#app/components/expenses/not-active.tsx'
 import { ArrowLeftIcon } from '#app/components/icons.tsx'
 import { Link } from '#app/components/link.tsx'
+import { ModuleOffer } from '#app/components/module-offer.tsx'
 import { errorResponse } from '#app/lib/errors.ts'
 import { titleMeta } from '#app/lib/meta.ts'
+import { MODULES } from '#app/lib/modules.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import type { Route } from './+types/expense'
 
@@ -85,7 +86,7 @@ export default function ExpenseScreen({ loaderData, actionData }: Route.Componen
 					<DeleteExpense />
 				</>
 			) : (
-				<ExpensesNotActive />
+				<ModuleOffer ns="expenses" moduleId={MODULES.expenses.id} />
 			)}
 		</div>
 	)

@@ -2,11 +2,12 @@ import { expensesMember } from '#app/.server/expenses/access.ts'
 import { listExpenses } from '#app/.server/expenses/expenses.ts'
 import { TablePagination } from '#app/components/data-table/data-table.tsx'
 import { ExpenseFilters, ExpensesEmpty, ExpenseTable, KindTabs } from '#app/components/expenses/expense-list.tsx'
-import { ExpensesNotActive } from '#app/components/expenses/not-active.tsx'
 import { PlusIcon } from '#app/components/icons.tsx'
 import { Link } from '#app/components/link.tsx'
+import { ModuleOffer } from '#app/components/module-offer.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { titleMeta } from '#app/lib/meta.ts'
+import { MODULES } from '#app/lib/modules.ts'
 import { readPage } from '#app/lib/table-params.ts'
 import { useFormat } from '#app/lib/use-format.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
@@ -47,7 +48,7 @@ export default function ExpensesScreen({ loaderData }: Route.ComponentProps) {
 					</Button>
 				) : null}
 			</div>
-			{loaderData.active ? <ExpenseList data={loaderData} /> : <ExpensesNotActive />}
+			{loaderData.active ? <ExpenseList data={loaderData} /> : <ModuleOffer ns="expenses" moduleId={MODULES.expenses.id} />}
 		</div>
 	)
 }

@@ -5,11 +5,12 @@ import { getLocale } from '#app/.server/i18n.ts'
 import { memberClock } from '#app/.server/query.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { ExpenseRowsForm } from '#app/components/expenses/expense-rows-form.tsx'
-import { ExpensesNotActive } from '#app/components/expenses/not-active.tsx'
 import { ArrowLeftIcon } from '#app/components/icons.tsx'
 import { Link } from '#app/components/link.tsx'
+import { ModuleOffer } from '#app/components/module-offer.tsx'
 import { errorResponse } from '#app/lib/errors.ts'
 import { titleMeta } from '#app/lib/meta.ts'
+import { MODULES } from '#app/lib/modules.ts'
 import { blankExpenseRow } from '#app/lib/schemas/expenses.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import type { Route } from './+types/new'
@@ -54,7 +55,7 @@ export default function NewExpensesScreen({ loaderData, actionData }: Route.Comp
 			{loaderData.active ? (
 				<ExpenseRowsForm start={loaderData.start} blank={loaderData.blank} result={actionData?.result} />
 			) : (
-				<ExpensesNotActive />
+				<ModuleOffer ns="expenses" moduleId={MODULES.expenses.id} />
 			)}
 		</div>
 	)

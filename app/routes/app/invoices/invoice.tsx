@@ -34,12 +34,13 @@ import {
 	LinkPayment,
 	PublicLink,
 } from '#app/components/invoices/invoice-view.tsx'
-import { InvoicingNotActive } from '#app/components/invoices/not-active.tsx'
 import { InvoiceStateBadge } from '#app/components/invoices/state-badge.tsx'
 import { Link } from '#app/components/link.tsx'
+import { ModuleOffer } from '#app/components/module-offer.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { errorResponse, invariantResponse } from '#app/lib/errors.ts'
 import { pageMeta } from '#app/lib/meta.ts'
+import { MODULES } from '#app/lib/modules.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { isUuid } from '#app/lib/uuid.ts'
 import type { Route } from './+types/invoice'
@@ -132,7 +133,7 @@ export default function InvoiceScreen({ loaderData, actionData }: Route.Componen
 			{loaderData.kind === 'inactive' ? (
 				<>
 					<h1 className="text-2xl font-semibold tracking-tight">{t('title')}</h1>
-					<InvoicingNotActive />
+					<ModuleOffer ns="invoices" moduleId={MODULES.invoicing.id} />
 				</>
 			) : loaderData.kind === 'draft' ? (
 				<Draft data={loaderData} actionData={actionData} />

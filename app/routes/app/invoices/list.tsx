@@ -2,10 +2,11 @@ import { invoicingMember, listInvoices } from '#app/.server/invoices/list.ts'
 import { TablePagination } from '#app/components/data-table/data-table.tsx'
 import { PlusIcon } from '#app/components/icons.tsx'
 import { InvoiceFilters, InvoicesEmpty, InvoiceTable } from '#app/components/invoices/invoice-list.tsx'
-import { InvoicingNotActive } from '#app/components/invoices/not-active.tsx'
 import { Link } from '#app/components/link.tsx'
+import { ModuleOffer } from '#app/components/module-offer.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { titleMeta } from '#app/lib/meta.ts'
+import { MODULES } from '#app/lib/modules.ts'
 import { readPage } from '#app/lib/table-params.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import type { Route } from './+types/list'
@@ -44,7 +45,7 @@ export default function InvoicesScreen({ loaderData }: Route.ComponentProps) {
 					</Button>
 				) : null}
 			</div>
-			{loaderData.active ? <InvoiceList data={loaderData} /> : <InvoicingNotActive />}
+			{loaderData.active ? <InvoiceList data={loaderData} /> : <ModuleOffer ns="invoices" moduleId={MODULES.invoicing.id} />}
 		</div>
 	)
 }

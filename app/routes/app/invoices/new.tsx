@@ -5,10 +5,11 @@ import { listClientChoices } from '#app/.server/payments/clients.ts'
 import { memberClock } from '#app/.server/query.ts'
 import { ArrowLeftIcon } from '#app/components/icons.tsx'
 import { InvoiceForm } from '#app/components/invoices/invoice-form.tsx'
-import { InvoicingNotActive } from '#app/components/invoices/not-active.tsx'
 import { Link } from '#app/components/link.tsx'
+import { ModuleOffer } from '#app/components/module-offer.tsx'
 import { errorResponse } from '#app/lib/errors.ts'
 import { titleMeta } from '#app/lib/meta.ts'
+import { MODULES } from '#app/lib/modules.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import type { Route } from './+types/new'
 
@@ -50,7 +51,7 @@ export default function NewInvoiceScreen({ loaderData, actionData }: Route.Compo
 			{loaderData.active ? (
 				<InvoiceForm start={loaderData.start} choices={loaderData.choices} result={actionData?.result} refusal={actionData?.refusal} />
 			) : (
-				<InvoicingNotActive />
+				<ModuleOffer ns="invoices" moduleId={MODULES.invoicing.id} />
 			)}
 		</div>
 	)

@@ -4,12 +4,13 @@ import { answerScheduleSubmission, newScheduleValues, ownsRecurringUpgrade, subm
 import { listClientChoices } from '#app/.server/payments/clients.ts'
 import { memberClock } from '#app/.server/query.ts'
 import { ArrowLeftIcon } from '#app/components/icons.tsx'
-import { InvoicingNotActive } from '#app/components/invoices/not-active.tsx'
 import { RecurringForm } from '#app/components/invoices/recurring-form.tsx'
 import { RecurringUpgradeNotice } from '#app/components/invoices/recurring-list.tsx'
 import { Link } from '#app/components/link.tsx'
+import { ModuleOffer } from '#app/components/module-offer.tsx'
 import { errorResponse } from '#app/lib/errors.ts'
 import { titleMeta } from '#app/lib/meta.ts'
+import { MODULES } from '#app/lib/modules.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import type { Route } from './+types/recurring-new'
 
@@ -50,7 +51,7 @@ export default function NewRecurringInvoiceScreen({ loaderData, actionData }: Ro
 			</Link>
 			<h1 className="text-2xl font-semibold tracking-tight">{t('newTitle')}</h1>
 			{!loaderData.active ? (
-				<InvoicingNotActive />
+				<ModuleOffer ns="invoices" moduleId={MODULES.invoicing.id} />
 			) : !loaderData.upgrade ? (
 				<RecurringUpgradeNotice hasSchedules={false} />
 			) : (

@@ -11,7 +11,6 @@ import {
 import { listClientChoices } from '#app/.server/payments/clients.ts'
 import { memberClock } from '#app/.server/query.ts'
 import { ArrowLeftIcon } from '#app/components/icons.tsx'
-import { InvoicingNotActive } from '#app/components/invoices/not-active.tsx'
 import { RecurringForm } from '#app/components/invoices/recurring-form.tsx'
 import {
 	ConfirmDelete,
@@ -21,8 +20,10 @@ import {
 	ScheduleSummary,
 } from '#app/components/invoices/recurring-list.tsx'
 import { Link } from '#app/components/link.tsx'
+import { ModuleOffer } from '#app/components/module-offer.tsx'
 import { errorResponse, invariantResponse } from '#app/lib/errors.ts'
 import { pageMeta } from '#app/lib/meta.ts'
+import { MODULES } from '#app/lib/modules.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { isUuid } from '#app/lib/uuid.ts'
 import type { Route } from './+types/recurring-schedule'
@@ -86,7 +87,11 @@ export default function RecurringScheduleScreen({ loaderData, actionData }: Rout
 				<ArrowLeftIcon className="size-4" aria-hidden="true" />
 				{t('back')}
 			</Link>
-			{loaderData.active ? <Schedule data={loaderData} actionData={actionData} /> : <InvoicingNotActive />}
+			{loaderData.active ? (
+				<Schedule data={loaderData} actionData={actionData} />
+			) : (
+				<ModuleOffer ns="invoices" moduleId={MODULES.invoicing.id} />
+			)}
 		</div>
 	)
 }

@@ -2,11 +2,12 @@ import { invoicingMember, requireInvoicing } from '#app/.server/invoices/list.ts
 import { listSchedules, ownsRecurringUpgrade, scheduleAction } from '#app/.server/invoices/recurring.ts'
 import { TablePagination } from '#app/components/data-table/data-table.tsx'
 import { ArrowLeftIcon, PlusIcon } from '#app/components/icons.tsx'
-import { InvoicingNotActive } from '#app/components/invoices/not-active.tsx'
 import { ConfirmDelete, RecurringEmpty, RecurringUpgradeNotice, ScheduleTable } from '#app/components/invoices/recurring-list.tsx'
 import { Link } from '#app/components/link.tsx'
+import { ModuleOffer } from '#app/components/module-offer.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { titleMeta } from '#app/lib/meta.ts'
+import { MODULES } from '#app/lib/modules.ts'
 import { readPage } from '#app/lib/table-params.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { isUuid } from '#app/lib/uuid.ts'
@@ -66,7 +67,7 @@ export default function RecurringInvoicesScreen({ loaderData }: Route.ComponentP
 					</Button>
 				) : null}
 			</div>
-			{loaderData.active ? <Schedules data={loaderData} /> : <InvoicingNotActive />}
+			{loaderData.active ? <Schedules data={loaderData} /> : <ModuleOffer ns="invoices" moduleId={MODULES.invoicing.id} />}
 		</div>
 	)
 }

@@ -5,13 +5,14 @@ import { EXPORT_UPGRADE_ID, ownsReportUpgrade, REPORTS_MODULE_PAGE } from '#app/
 import { FormAlert } from '#app/components/forms/form-alert.tsx'
 import { DownloadIcon } from '#app/components/icons.tsx'
 import { Link } from '#app/components/link.tsx'
-import { AnalyticsNotActive } from '#app/components/reports/analytics-not-active.tsx'
+import { ModuleOffer } from '#app/components/module-offer.tsx'
 import { RangePicker } from '#app/components/reports/range-picker.tsx'
 import { CohortsSection, MethodTrendsSection, TopClientsSection, YearOverYearSection } from '#app/components/reports/analytics-sections.tsx'
 import { ReportsTabs } from '#app/components/reports/reports-tabs.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { titleMeta } from '#app/lib/meta.ts'
+import { MODULES } from '#app/lib/modules.ts'
 import { useFormat } from '#app/lib/use-format.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import type { Route } from './+types/analytics'
@@ -61,7 +62,7 @@ export default function AnalyticsScreen({ loaderData }: Route.ComponentProps) {
 			</div>
 			<ReportsTabs />
 			{!loaderData.active ? (
-				<AnalyticsNotActive />
+				<ModuleOffer ns="analytics" moduleId={MODULES.reports.id} testId="analytics-inactive" />
 			) : (
 				<>
 					<RangePicker data={loaderData} presets={loaderData.presets} />

@@ -13,12 +13,13 @@ import {
 	setRuleEnabled,
 } from '#app/.server/rules/rules.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
-import { RulesNotActive } from '#app/components/rules/not-active.tsx'
+import { ModuleOffer } from '#app/components/module-offer.tsx'
 import { RuleForm } from '#app/components/rules/rule-form.tsx'
 import { RuleLimitsNote, RuleList } from '#app/components/rules/rule-list.tsx'
 import { RunHistory } from '#app/components/rules/run-history.tsx'
 import { errorResponse } from '#app/lib/errors.ts'
 import { titleMeta } from '#app/lib/meta.ts'
+import { MODULES } from '#app/lib/modules.ts'
 import { BLANK_RULE, ruleFormText } from '#app/lib/schemas/rules.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { isUuid } from '#app/lib/uuid.ts'
@@ -111,7 +112,7 @@ export default function RulesScreen({ loaderData, actionData }: Route.ComponentP
 					<RunHistory runs={loaderData.runs} />
 				</>
 			) : (
-				<RulesNotActive />
+				<ModuleOffer ns="rules" moduleId={MODULES.automation.id} />
 			)}
 		</div>
 	)

@@ -3,9 +3,11 @@ import { data } from 'react-router'
 import { requireRole } from '#app/.server/auth/session.ts'
 import { createEndpoint, deleteEndpoint, getWebhooks, resendDelivery } from '#app/.server/webhooks/endpoints.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
-import { DeliveryLog, EndpointList, NewEndpointForm, SecretOnce, WebhooksNotActive } from '#app/components/webhooks/webhooks-screen.tsx'
+import { ModuleOffer } from '#app/components/module-offer.tsx'
+import { DeliveryLog, EndpointList, NewEndpointForm, SecretOnce } from '#app/components/webhooks/webhooks-screen.tsx'
 import { errorResponse } from '#app/lib/errors.ts'
 import { titleMeta } from '#app/lib/meta.ts'
+import { MODULES } from '#app/lib/modules.ts'
 import { createEndpointSchema } from '#app/lib/schemas/webhooks.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { isUuid } from '#app/lib/uuid.ts'
@@ -83,7 +85,7 @@ export default function Webhooks({ loaderData, actionData }: Route.ComponentProp
 					<DeliveryLog deliveries={loaderData.deliveries} timezone={loaderData.timezone} />
 				</>
 			) : (
-				<WebhooksNotActive />
+				<ModuleOffer ns="webhooks" moduleId={MODULES.automation.id} testId="webhooks-inactive" />
 			)}
 		</div>
 	)
