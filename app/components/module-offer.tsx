@@ -22,7 +22,7 @@ export function ModuleOffer({
 }) {
 	const { t } = useTranslation(ns)
 	return (
-		<Card data-testid={testId}>
+		<Card data-testid={testId} data-module-offer="">
 			<CardHeader>
 				<CardTitle>
 					<h2>{t(`${prefix}.title`)}</h2>

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright'
 import type { Locator, Page } from '@playwright/test'
-import { withDatabase } from './db.ts'
+import { grantCatalogue, withDatabase } from './db.ts'
 import { expect, test } from './fixtures.ts'
 import { seedPayments, signUpFresh, useLanguage, utcToday } from './reports-data.ts'
 
@@ -305,3 +305,37 @@ test('the cards have no serious or critical accessibility violation, and a scrol
 	await region.focus()
 	await expect(region).toBeFocused()
 })
+
+/** The screens of the upgrades (rules, webhooks, reconciliation, pipelines, client import, API tokens). */
+const UPGRADE_SCREENS = [
+	'/app/rules',
+	'/app/webhooks',
+	'/app/transactions/reconciliation',
+	'/app/clients/pipelines',
+	'/app/clients/import',
+	'/app/settings/api-tokens',
+]
+
+for (const lng of ['en', 'es', 'pt-BR'] as const) {
+	test(`on a phone the screens of the upgrades do not scroll sideways (${lng})`, async ({ page, request }) => {
+		const account = await signUpFresh(page, request, 'Phone Upgrades')
+		await grantCatalogue(account.email, {
+			modules: ['b0000000-0000-4000-8000-000000000010'],
+			upgrades: [
+				'c0000000-0000-4000-8000-000000000015',
+				'c0000000-0000-4000-8000-000000000003',
+				'c0000000-0000-4000-8000-000000000004',
+				'c0000000-0000-4000-8000-000000000005',
+				'c0000000-0000-4000-8000-000000000006',
+			],
+		})
+		await useLanguage(page, lng)
+		for (const path of UPGRADE_SCREENS) {
+			await page.goto(path)
+			// The screen itself, not the offer of a missing upgrade.
+			await expect(page.locator('[data-module-offer], [data-testid="crm-offer"]')).toHaveCount(0)
+			await expect(page.locator('main h1').first()).toBeVisible()
+			await expectNoSidewaysScroll(page)
+		}
+	})
+}

@@ -2,14 +2,11 @@ import type { BankFeedView, BankLine, Discrepancy, Statement, UploadError } from
 import { AppForm } from '#app/components/forms/app-form.tsx'
 import { Field } from '#app/components/forms/field.tsx'
 import { SubmitButton } from '#app/components/forms/submit-button.tsx'
-import { StoreIcon } from '#app/components/icons.tsx'
-import { Link } from '#app/components/link.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { Input } from '#app/components/ui/input.tsx'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
 import { MAX_OFX_BYTES, MAX_OFX_TRANSACTIONS, PENDING_DAYS } from '#app/lib/bank-feed.ts'
-import { MODULES } from '#app/lib/modules.ts'
 import { useFormat } from '#app/lib/use-format.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
 
@@ -18,29 +15,6 @@ import { useTranslation } from '#app/lib/use-translation.ts'
  * totals that are not income, the discrepancies, the statement lines with the app payments each
  * cash-out carried, and the uploaded statements with their Remove. Every form is a plain post.
  */
-
-/** What the screen shows while the organization has not bought Bank Feed Reconciliation. */
-export function BankFeedNotActive() {
-	const { t } = useTranslation('imports')
-	return (
-		<Card data-testid="bank-feed-inactive">
-			<CardHeader>
-				<CardTitle>
-					<h2>{t('bankFeed.inactive.title')}</h2>
-				</CardTitle>
-				<CardDescription>{t('bankFeed.inactive.description')}</CardDescription>
-			</CardHeader>
-			<CardContent>
-				<Button asChild>
-					<Link to={`/app/modules/${MODULES.p2p.id}`}>
-						<StoreIcon aria-hidden="true" />
-						{t('bankFeed.inactive.action')}
-					</Link>
-				</Button>
-			</CardContent>
-		</Card>
-	)
-}
 
 export function StatementUpload({ error }: { error: UploadError | null }) {
 	const { t } = useTranslation('imports')

@@ -2,15 +2,16 @@ import { requireMember } from '#app/.server/auth/session.ts'
 import { getBankFeed, reconcile, removeStatement, uploadStatement } from '#app/.server/bank-feed/statements.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import {
-	BankFeedNotActive,
 	DiscrepancyList,
 	NotIncomeTotals,
 	StatementLines,
 	StatementList,
 	StatementUpload,
 } from '#app/components/bank-feed/reconciliation.tsx'
+import { ModuleOffer } from '#app/components/module-offer.tsx'
 import { errorResponse } from '#app/lib/errors.ts'
 import { titleMeta } from '#app/lib/meta.ts'
+import { MODULES } from '#app/lib/modules.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { isUuid } from '#app/lib/uuid.ts'
 import type { Route } from './+types/reconciliation'
@@ -97,7 +98,7 @@ export default function Reconciliation({ loaderData, actionData }: Route.Compone
 					<StatementList statements={loaderData.statements} />
 				</>
 			) : (
-				<BankFeedNotActive />
+				<ModuleOffer ns="imports" prefix="bankFeed.inactive" moduleId={MODULES.p2p.id} testId="bank-feed-inactive" />
 			)}
 		</div>
 	)
