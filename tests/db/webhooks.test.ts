@@ -11,8 +11,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { asSystem, asUser, sql } from '#app/.server/db/index.ts'
 import { OutboundError } from '#app/.server/outbound.ts'
 import { runDueJobs } from '#app/.server/scheduler.ts'
-import { attemptDelivery, webhookJob } from '#app/.server/webhooks/delivery.ts'
-import { createEndpoint, deleteEndpoint, getWebhooks, resendDelivery } from '#app/.server/webhooks/endpoints.ts'
+import { attemptDelivery, pruneWebhookEvents, WEBHOOK_RETENTION_DAYS, webhookJob } from '#app/.server/webhooks/delivery.ts'
+import { createEndpoint, deleteEndpoint, getWebhooks, resendDelivery, setEndpointEnabled } from '#app/.server/webhooks/endpoints.ts'
 import { checkWebhookUrl } from '#app/.server/webhooks/post.ts'
 import { signatureHeader, verifySignature } from '#app/.server/webhooks/signature.ts'
 import { MODULES } from '#app/lib/modules.ts'
@@ -331,6 +331,9 @@ describe('who sees and changes what', () => {
 			code: 'forbidden',
 		})
 		const { id } = (await getWebhooks(a.userId, a.orgId)).endpoints[0]!
+		expect(await setEndpointEnabled(stranger.userId, a.orgId, id, false)).toBe(false)
+		expect(await setEndpointEnabled(member.userId, a.orgId, id, false)).toBe(false)
+		expect((await getWebhooks(a.userId, a.orgId)).endpoints[0]!.enabled).toBe(true)
 		expect(await deleteEndpoint(stranger.userId, a.orgId, id)).toBe(false)
 		expect(await deleteEndpoint(member.userId, a.orgId, id)).toBe(false)
 		expect((await getWebhooks(a.userId, a.orgId)).endpoints).toHaveLength(1)
@@ -376,5 +379,39 @@ describe('who sees and changes what', () => {
 			ok: false,
 			code: 'endpoint_limit',
 		})
+	})
+})
+
+describe('pausing and keeping', () => {
+	test('a paused endpoint gets no new delivery and its pending one is not resent; resumed, it gets the next payment', async () => {
+		const user = await owner()
+		const { id } = await endpoint(user)
+		await pay(user, [10])
+		const [pending] = await deliveries(user.orgId)
+		expect(await setEndpointEnabled(user.userId, user.orgId, id, false)).toBe(true)
+		expect((await getWebhooks(user.userId, user.orgId)).endpoints[0]!.enabled).toBe(false)
+		await pay(user, [20])
+		expect(await events(user.orgId)).toHaveLength(1)
+		expect(await resendDelivery(user.userId, user.orgId, pending!.id)).toEqual({ ok: false, code: 'endpoint_disabled' })
+		expect(await setEndpointEnabled(user.userId, user.orgId, id, true)).toBe(true)
+		await pay(user, [30])
+		expect((await events(user.orgId)).map((e) => e.data.amount)).toEqual(['10.00', '30.00'])
+		expect(await deliveries(user.orgId)).toHaveLength(2)
+	})
+
+	test(`events and their deliveries older than ${WEBHOOK_RETENTION_DAYS} days are pruned, newer ones kept`, async () => {
+		const user = await owner()
+		await endpoint(user)
+		await pay(user, [1, 2])
+		const [old] = await events(user.orgId)
+		await asSystem((trx) =>
+			sql`update public.webhook_events set created_at = now() - make_interval(days => ${WEBHOOK_RETENTION_DAYS + 1})
+				where organization_id = ${user.orgId} and subject_id = ${old!.subject_id}`.execute(trx),
+		)
+		expect(await pruneWebhookEvents()).toBeGreaterThanOrEqual(1)
+		const kept = await events(user.orgId)
+		expect(kept).toHaveLength(1)
+		expect(kept[0]!.subject_id).not.toBe(old!.subject_id)
+		expect(await deliveries(user.orgId)).toHaveLength(1)
 	})
 })

@@ -116,3 +116,32 @@ test('without the upgrade, the screen explains it, in Portuguese', async ({ page
 	await expect(page.getByTestId('webhooks-inactive')).toContainText('Os webhooks vêm com a Automação ilimitada')
 	await expect(page.getByRole('link', { name: 'Obter a Automação ilimitada na loja de módulos' })).toBeVisible()
 })
+
+test('an endpoint is paused, resumed, and removed only after a confirmation, in Portuguese @nojs', async ({ page, request }) => {
+	const account = await signUpFresh(page, request, 'Dona Pausa')
+	const { orgId } = await seedPayments(account.email, [], [])
+	await grant(orgId)
+	await useLanguage(page, 'pt-BR')
+	await page.goto('/app/webhooks')
+	await page.getByLabel('Endereço (URL)').fill('http://127.0.0.1:9/hooks')
+	await page.getByRole('button', { name: 'Adicionar endpoint' }).click()
+	const endpoint = page.getByTestId('webhook-endpoint')
+	await expect(endpoint).toHaveCount(1)
+
+	await endpoint.getByRole('button', { name: 'Pausar o endpoint http://127.0.0.1:9/hooks' }).click()
+	await expect(endpoint).toContainText('Pausado')
+	await endpoint.getByRole('button', { name: 'Retomar o endpoint http://127.0.0.1:9/hooks' }).click()
+	await expect(endpoint).not.toContainText('Pausado')
+
+	// Remove asks first; keeping it changes nothing.
+	await endpoint.getByRole('link', { name: 'Remover o endpoint http://127.0.0.1:9/hooks' }).click()
+	const confirm = page.getByRole('alertdialog', { name: 'Remover este endpoint?' })
+	await expect(confirm).toContainText('não receberá mais eventos')
+	await confirm.getByRole('link', { name: 'Manter' }).click()
+	await expect(page.getByRole('alertdialog')).toHaveCount(0)
+	await expect(endpoint).toHaveCount(1)
+	await endpoint.getByRole('link', { name: 'Remover o endpoint http://127.0.0.1:9/hooks' }).click()
+	await page.getByRole('alertdialog').getByRole('button', { name: 'Remover endpoint' }).click()
+	await expect(page.getByText('Endpoint removido')).toBeVisible()
+	await expect(endpoint).toHaveCount(0)
+})

@@ -131,7 +131,28 @@ export async function attemptNow(deliveryId: string, attempt: number): Promise<v
 	await runDueJobs(new Date(), [{ ...webhookJob, due: () => [`${deliveryId}:${attempt}`] }])
 }
 
-/** Adds the job to the scheduler (app/.server/startup.ts). */
+/** How long events and their deliveries are kept (docs/webhooks.md): the log shows the latest 50. */
+export const WEBHOOK_RETENTION_DAYS = 90
+
+/** Once a day, the events older than the retention, with their deliveries (their retries ended long before). */
+export const webhookPruningJob: ScheduledJob = {
+	name: 'webhook-pruning',
+	due: (now) => [now.toISOString().slice(0, 10)],
+	run: () => pruneWebhookEvents(),
+}
+
+export async function pruneWebhookEvents(now = new Date()): Promise<number> {
+	const before = new Date(now.getTime() - WEBHOOK_RETENTION_DAYS * 86_400_000)
+	const { rows } = await asSystem((trx) =>
+		sql<{ n: number }>`
+			with gone as (delete from public.webhook_events where created_at < ${before} returning 1)
+			select count(*)::int as n from gone`.execute(trx),
+	)
+	return rows[0]?.n ?? 0
+}
+
+/** Adds the jobs to the scheduler (app/.server/startup.ts). */
 export function registerWebhookDeliveries() {
 	registerJob(webhookJob)
+	registerJob(webhookPruningJob)
 }

@@ -148,6 +148,20 @@ export async function deleteEndpoint(userId: string, organizationId: string, end
 	return rows.length > 0
 }
 
+/**
+ * Pauses or resumes an endpoint as the member: a paused endpoint gets no new deliveries and its
+ * pending ones are not attempted (nor resent) until it is resumed. False when there is none of
+ * the organization's.
+ */
+export async function setEndpointEnabled(userId: string, organizationId: string, endpointId: string, enabled: boolean): Promise<boolean> {
+	const { rows } = await asUser(userId, (trx) =>
+		sql<{ id: string }>`
+			update public.webhook_endpoints set enabled = ${enabled}
+			where id = ${endpointId} and organization_id = ${organizationId} returning id`.execute(trx),
+	)
+	return rows.length > 0
+}
+
 export type ResendResult = { ok: true } | { ok: false; code: 'not_found' | 'upgrade_inactive' | 'endpoint_disabled' }
 
 /** Resends a delivery now, as the member: the next attempt is made before this returns. */

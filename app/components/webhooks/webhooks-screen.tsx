@@ -4,6 +4,7 @@ import { AppForm } from '#app/components/forms/app-form.tsx'
 import { Field } from '#app/components/forms/field.tsx'
 import { FormAlert } from '#app/components/forms/form-alert.tsx'
 import { SubmitButton } from '#app/components/forms/submit-button.tsx'
+import { Link } from '#app/components/link.tsx'
 import { Alert, AlertDescription, AlertTitle } from '#app/components/ui/alert.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Button } from '#app/components/ui/button.tsx'
@@ -115,7 +116,7 @@ export function NewEndpointForm({ result, formError }: { result: SubmissionResul
 }
 
 /** The organization's endpoints, each with a button that removes it. */
-export function EndpointList({ endpoints }: { endpoints: EndpointView[] }) {
+export function EndpointList({ endpoints, removing }: { endpoints: EndpointView[]; removing: string | null }) {
 	const { t } = useTranslation('webhooks')
 	return (
 		<Card>
@@ -131,35 +132,75 @@ export function EndpointList({ endpoints }: { endpoints: EndpointView[] }) {
 				) : (
 					<ul className="grid gap-3">
 						{endpoints.map((endpoint) => (
-							<li
-								key={endpoint.id}
-								className="flex flex-wrap items-start justify-between gap-3 rounded-md border p-3"
-								data-testid="webhook-endpoint"
-							>
-								<div className="grid min-w-0 gap-1">
-									<span className="font-mono text-sm break-all">{endpoint.url}</span>
-									{endpoint.description ? <span className="text-sm text-muted-foreground">{endpoint.description}</span> : null}
-									<span className="flex flex-wrap gap-1">
-										{endpoint.events.map((event) => (
-											<Badge key={event} variant="secondary" className="font-mono">
-												{event}
-											</Badge>
-										))}
-									</span>
+							<li key={endpoint.id} className="grid gap-3 rounded-md border p-3" data-testid="webhook-endpoint">
+								<div className="flex flex-wrap items-start justify-between gap-3">
+									<div className="grid min-w-0 gap-1">
+										<span className="font-mono text-sm break-all">{endpoint.url}</span>
+										{endpoint.description ? <span className="text-sm text-muted-foreground">{endpoint.description}</span> : null}
+										<span className="flex flex-wrap gap-1">
+											{endpoint.enabled ? null : <Badge variant="outline">{t('endpoints.paused')}</Badge>}
+											{endpoint.events.map((event) => (
+												<Badge key={event} variant="secondary" className="font-mono">
+													{event}
+												</Badge>
+											))}
+										</span>
+									</div>
+									<div className="flex flex-wrap gap-2">
+										<AppForm method="post">
+											<input type="hidden" name="endpointId" value={endpoint.id} />
+											<Button
+												type="submit"
+												name="intent"
+												value={endpoint.enabled ? 'pause' : 'resume'}
+												variant="outline"
+												size="sm"
+												aria-label={t(endpoint.enabled ? 'endpoints.pauseLabel' : 'endpoints.resumeLabel', { url: endpoint.url })}
+											>
+												{t(endpoint.enabled ? 'endpoints.pause' : 'endpoints.resume')}
+											</Button>
+										</AppForm>
+										<Button asChild variant="outline" size="sm">
+											<Link to={`?remove=${endpoint.id}`} preventScrollReset aria-label={t('endpoints.deleteLabel', { url: endpoint.url })}>
+												{t('endpoints.delete')}
+											</Link>
+										</Button>
+									</div>
 								</div>
-								<AppForm method="post">
-									<input type="hidden" name="intent" value="delete" />
-									<input type="hidden" name="endpointId" value={endpoint.id} />
-									<Button type="submit" variant="outline" size="sm" aria-label={t('endpoints.deleteLabel', { url: endpoint.url })}>
-										{t('endpoints.delete')}
-									</Button>
-								</AppForm>
+								{removing === endpoint.id ? <ConfirmRemove endpoint={endpoint} /> : null}
 							</li>
 						))}
 					</ul>
 				)}
 			</CardContent>
 		</Card>
+	)
+}
+
+/** The confirmation a removal asks for: the endpoint and its delivery log go, and its secret with it. */
+function ConfirmRemove({ endpoint }: { endpoint: EndpointView }) {
+	const { t } = useTranslation('webhooks')
+	const titleId = `remove-endpoint-${endpoint.id}`
+	return (
+		<Alert variant="destructive" role="alertdialog" aria-labelledby={titleId}>
+			<AlertTitle id={titleId}>{t('endpoints.confirm.title')}</AlertTitle>
+			<AlertDescription>
+				<p>{t('endpoints.confirm.description', { url: endpoint.url })}</p>
+				<div className="mt-3 flex flex-wrap gap-2">
+					<AppForm method="post">
+						<input type="hidden" name="endpointId" value={endpoint.id} />
+						<Button type="submit" name="intent" value="delete" variant="destructive" size="sm">
+							{t('endpoints.confirm.remove')}
+						</Button>
+					</AppForm>
+					<Button asChild variant="outline" size="sm">
+						<Link to="/app/webhooks" preventScrollReset>
+							{t('endpoints.confirm.cancel')}
+						</Link>
+					</Button>
+				</div>
+			</AlertDescription>
+		</Alert>
 	)
 }
 

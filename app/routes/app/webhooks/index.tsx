@@ -1,7 +1,7 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data } from 'react-router'
 import { requireRole } from '#app/.server/auth/session.ts'
-import { createEndpoint, deleteEndpoint, getWebhooks, resendDelivery } from '#app/.server/webhooks/endpoints.ts'
+import { createEndpoint, deleteEndpoint, getWebhooks, resendDelivery, setEndpointEnabled } from '#app/.server/webhooks/endpoints.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { ModuleOffer } from '#app/components/module-offer.tsx'
 import { DeliveryLog, EndpointList, NewEndpointForm, SecretOnce } from '#app/components/webhooks/webhooks-screen.tsx'
@@ -21,13 +21,16 @@ const PATH = '/app/webhooks'
 
 /**
  * Webhooks (docs/product.md, Webhooks; docs/webhooks.md): the addresses that receive signed
- * events, and the delivery log with a resend button. Owners and administrators only; without
- * Automation Unlimited the screen says what it would do and links to the marketplace.
+ * events, each paused, resumed or removed (after a confirmation, `?remove=<id>`), and the
+ * delivery log with a resend button. Owners and administrators only; without Automation
+ * Unlimited the screen says what it would do and links to the marketplace.
  */
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
 	const { user, organization } = requireRole(context, 'owner', 'administrator')
 	const webhooks = await getWebhooks(user.userId, organization.id)
-	return { ...webhooks, timezone: organization.timezone }
+	const remove = new URL(request.url).searchParams.get('remove')
+	const removing = webhooks.endpoints.find((e) => e.id === remove)?.id ?? null
+	return { ...webhooks, removing, timezone: organization.timezone }
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -51,6 +54,11 @@ export async function action({ request, context }: Route.ActionArgs) {
 		const id = formData.get('endpointId')
 		if (!isUuid(id) || !(await deleteEndpoint(user.userId, organization.id, id))) errorResponse(404, 'notFound')
 		return redirectWithToast(PATH, { type: 'success', title: 'webhooks:toast.deleted' })
+	}
+	if (intent === 'pause' || intent === 'resume') {
+		const id = formData.get('endpointId')
+		if (!isUuid(id) || !(await setEndpointEnabled(user.userId, organization.id, id, intent === 'resume'))) errorResponse(404, 'notFound')
+		return redirectWithToast(PATH, { type: 'success', title: `webhooks:toast.${intent === 'pause' ? 'paused' : 'resumed'}` })
 	}
 	if (intent === 'resend') {
 		const id = formData.get('deliveryId')
@@ -81,7 +89,7 @@ export default function Webhooks({ loaderData, actionData }: Route.ComponentProp
 						result={actionData?.result}
 						formError={actionData && 'formError' in actionData ? actionData.formError : undefined}
 					/>
-					<EndpointList endpoints={loaderData.endpoints} />
+					<EndpointList endpoints={loaderData.endpoints} removing={loaderData.removing} />
 					<DeliveryLog deliveries={loaderData.deliveries} timezone={loaderData.timezone} />
 				</>
 			) : (
