@@ -138,7 +138,9 @@ export const WEBHOOK_RETENTION_DAYS = 90
 export const webhookPruningJob: ScheduledJob = {
 	name: 'webhook-pruning',
 	due: (now) => [now.toISOString().slice(0, 10)],
-	run: () => pruneWebhookEvents(),
+	run: async () => {
+		await pruneWebhookEvents()
+	},
 }
 
 export async function pruneWebhookEvents(now = new Date()): Promise<number> {
