@@ -280,6 +280,18 @@ export const routeSecurity: RouteSecurity[] = [
 	},
 	// The clients list as filtered, as CSV (CRM Basic Fields; otherwise a redirect to the module's page).
 	{ id: 'routes/app/clients/export', path: '/app/clients/export.csv', access: 'member', html: false, post: null },
+	// CRM Enterprise: possible duplicates merged (`keep`, `merge`) or dismissed (`a`, `b`), recent merges undone (`mergeId`).
+	{
+		id: 'routes/app/clients/duplicates',
+		path: '/app/clients/duplicates',
+		access: 'member',
+		html: true,
+		post: {
+			intents: ['merge', 'dismiss', 'undo'],
+			fields: ['intent', 'keep', 'merge', 'a', 'b', 'mergeId'],
+			pages: ['/app/clients/duplicates'],
+		},
+	},
 	// CRM Pipelines: owners and administrators create pipelines (the SQL function refuses others with not_manager).
 	{
 		id: 'routes/app/clients/pipelines',
@@ -535,6 +547,32 @@ export const routeSecurity: RouteSecurity[] = [
 			bare: ['resetSettings', 'activate', 'deactivate', 'syncNow'],
 		},
 	},
+	// Custom parsing rules (docs/product.md, Email sync › Custom parsing rules): owners and administrators, with Email Pro.
+	{
+		id: 'routes/app/email/parsing-rules',
+		path: '/app/modules/b0000000-0000-4000-8000-000000000001/parsing-rules',
+		access: 'administrator',
+		html: true,
+		post: {
+			intents: ['test', 'save', 'delete'],
+			fields: [
+				'intent',
+				'ruleId',
+				'name',
+				'sender',
+				'subjectContains',
+				'amountLabel',
+				'payerLabel',
+				'idLabel',
+				'paymentMethod',
+				'defaultCategory',
+				'sampleFrom',
+				'sampleSubject',
+				'sample',
+			],
+			pages: ['/app/modules/b0000000-0000-4000-8000-000000000001/parsing-rules'],
+		},
+	},
 	{ id: 'routes/app/integrations-google-callback', path: '/app/integrations/google/callback', access: 'member', html: false, post: null },
 	// No form: plans are not sold online, "Contact us" is a mail link (docs/product.md, Plans).
 	{ id: 'routes/app/plans', path: '/app/plans', access: 'member', html: true, post: null },
@@ -723,6 +761,8 @@ export const routeSecurity: RouteSecurity[] = [
 		html: true,
 		post: { intents: ['create', 'revoke'], fields: ['intent', 'name', 'scopes', 'id'], pages: ['/app/settings/api-tokens'] },
 	},
+	// The activity audit log: owners only, with CRM Enterprise; filtered by a GET form (tests/e2e/audit-log.spec.ts).
+	{ id: 'routes/app/settings/audit-log', path: '/app/settings/audit-log', access: 'owner', html: true, post: null },
 	{ id: 'routes/app/not-found', path: '/app/*', access: 'member', html: true, post: null },
 
 	{ id: 'routes/book/invalid', path: '/book', access: 'public', html: true, post: null },

@@ -13,12 +13,15 @@ import { registerReportAutomation } from './reports/automation-job.ts'
 import { registerRuleNotices } from './rules/notices.ts'
 import { reconcileAfterImport, registerBankFeedJob } from './bank-feed/index.ts'
 import { registerCrmFollowUps } from './crm/follow-up-job.ts'
+import { clientMergePruningJob } from './crm/merges.ts'
 import { registerWebhookDeliveries } from './webhooks/delivery.ts'
 import { drainMail } from './mail/index.ts'
 import { registerEmailSyncJob } from './payments/email-sync/sync.ts'
 import { onImportCommitted } from './payments/imports/pipeline.ts'
+import { applyDefaultCategories } from './payments/email-sync/custom-rules.ts'
 import { registerNotificationJobs, sendImportDigest } from './notifications/index.ts'
 import { rateLimitPruningJob } from './rate-limit.ts'
+import { auditPruningJob } from './organizations/audit-log.ts'
 import { registerJob, startScheduler, type Scheduler } from './scheduler.ts'
 
 export { onDatabaseStopped } from './db/index.ts'
@@ -48,6 +51,8 @@ export function ensureStarted() {
 		registerEmailSyncJob()
 		// The rate limits' counts of keys that never came back, daily.
 		registerJob(rateLimitPruningJob)
+		// The audit log's events past two years, daily (docs/product.md, Audit log).
+		registerJob(auditPruningJob)
 		// Unpaid deposit holds released at their deadline, and the visitors' payment mails, every minute (docs/product.md, Deposits and prepayment).
 		registerJob(depositsJob)
 		// Reminder mails before each appointment, for organizations with the upgrade (docs/product.md, Booking reminders).
@@ -63,6 +68,8 @@ export function ensureStarted() {
 		// Bank feed discrepancies mailed once each to owners and administrators (docs/product.md, Bank feed).
 		registerBankFeedJob()
 		registerCrmFollowUps()
+		// Client merges older than their 30 days of undo, pruned daily (docs/product.md, Clients › Duplicates and merges).
+		registerJob(clientMergePruningJob)
 		// Signed webhook deliveries and their retries, for organizations with Automation Unlimited (docs/product.md, Webhooks).
 		registerWebhookDeliveries()
 		const { SCHEDULER_TICK_MS, SCHEDULER_NOW } = env()
@@ -74,6 +81,8 @@ export function ensureStarted() {
 		onImportCommitted(async (batch) => deliverGuestNoticesSoon(batch.organizationId))
 		// Payments imported after a bank statement are matched to the cash-outs that carried them (docs/product.md, Bank feed).
 		onImportCommitted(reconcileAfterImport)
+		// Payments a custom parsing rule read take its default category (docs/product.md, Email sync › Custom parsing rules).
+		onImportCommitted(applyDefaultCategories)
 		return { demo, trustProxy: env().TRUST_PROXY, shutdownMs: env().SHUTDOWN_SECONDS * 1000 }
 	})()
 	return starting

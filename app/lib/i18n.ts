@@ -26,6 +26,7 @@ export const namespaces = [
 	'automation',
 	'rules',
 	'webhooks',
+	'parsing-rules',
 ] as const
 export const defaultNS = 'common'
 

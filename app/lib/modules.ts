@@ -70,7 +70,16 @@ export const MODULES = {
 					{ key: 'syncHistory', to: '/app/modules/b0000000-0000-4000-8000-000000000001#email-sync' },
 				],
 			},
-			emailPro: comingSoon('c0000000-0000-4000-8000-000000000002', 'Email Pro'),
+			/** Up to 5 mailboxes read every 15 minutes, and parsing rules for unknown senders (docs/product.md, Email sync). */
+			emailPro: {
+				id: 'c0000000-0000-4000-8000-000000000002',
+				name: 'Email Pro',
+				available: true,
+				screens: [
+					{ key: 'mailboxes', to: '/app/modules/b0000000-0000-4000-8000-000000000001#integrations' },
+					{ key: 'parsingRules', to: '/app/modules/b0000000-0000-4000-8000-000000000001/parsing-rules' },
+				],
+			},
 			/** OFX/QFX statements reconciled with the app payments, discrepancies mailed (docs/product.md, Bank feed). */
 			bankFeed: {
 				id: 'c0000000-0000-4000-8000-000000000003',
@@ -107,7 +116,17 @@ export const MODULES = {
 					{ key: 'followUps', to: '/app/dashboard' },
 				],
 			},
-			enterprise: comingSoon('c0000000-0000-4000-8000-000000000006', 'CRM Enterprise'),
+			/** Duplicates merged with a 30-day undo, the audit log, API tokens (docs/product.md, Clients › Duplicates; Settings). */
+			enterprise: {
+				id: 'c0000000-0000-4000-8000-000000000006',
+				name: 'CRM Enterprise',
+				available: true,
+				screens: [
+					{ key: 'clientDuplicates', to: '/app/clients/duplicates' },
+					{ key: 'auditLog', to: '/app/settings/audit-log' },
+					{ key: 'apiTokens', to: '/app/settings/api-tokens' },
+				],
+			},
 		},
 	},
 	booking: {

@@ -417,6 +417,50 @@ const SPECS: Spec[] = [
 		],
 	},
 	{
+		// Email Pro's custom parsing rules (tests/db/parsing-rules.test.ts).
+		table: 'email_parsing_rules',
+		insert: (c) => ({
+			organization_id: c.owner.orgId,
+			name: `Rule ${randomUUID()}`,
+			sender: '@cu.example',
+			amount_label: 'Amount:',
+			payer_label: 'From:',
+		}),
+		bad: [
+			[{ name: ' ' }, CHECK],
+			[{ name: long(101) }, CHECK],
+			[{ sender: 'cu.example' }, CHECK],
+			[{ sender: '@cu' }, CHECK],
+			[{ sender: 'a b@cu.example' }, CHECK],
+			[{ subject_contains: long(201) }, CHECK],
+			[{ amount_label: ' ' }, CHECK],
+			[{ payer_label: long(101) }, CHECK],
+			[{ id_label: long(101) }, CHECK],
+		],
+	},
+	{
+		// The activity audit log (tests/db/audit-log.test.ts): known kinds and actions, a summary has no entity.
+		table: 'audit_events',
+		insert: (c) => ({
+			organization_id: c.owner.orgId,
+			actor_label: 'system',
+			entity_type: 'client',
+			entity_id: c.clientId,
+			action: 'created',
+			changes: '{}',
+		}),
+		bad: [
+			[{ actor_label: '' }, CHECK],
+			[{ entity_type: 'gear' }, CHECK],
+			[{ action: 'viewed' }, CHECK],
+			[{ changes: '[]' }, CHECK],
+			[{ label: long(201) }, CHECK],
+			[{ row_count: 0 }, CHECK],
+			[{ row_count: 5 }, CHECK],
+			[{ entity_id: null }, CHECK],
+		],
+	},
+	{
 		table: 'webhook_events',
 		insert: (c) => ({ organization_id: c.owner.orgId, type: 'invoice.paid', subject_id: randomUUID(), data: '{}' }),
 		bad: [[{ type: 'invoice.lost' }, CHECK]],
@@ -852,6 +896,36 @@ const SPECS: Spec[] = [
 			[{ email: `${long(320)}@x.example` }, CHECK],
 		],
 	},
+	{
+		// Client merges and pairs said not to be duplicates (tests/db/client-merge.test.ts); a second client made below.
+		table: 'client_merges',
+		insert: (c) => ({
+			organization_id: c.owner.orgId,
+			kept_client_id: c.clientId,
+			merged_client_id: randomUUID(),
+			merged_client: '{}',
+			kept_before: '{}',
+			kept_after: '{}',
+		}),
+		bad: [
+			[{ merged_client: '[]' }, CHECK],
+			[{ moved: '"x"' }, CHECK],
+			[{ dropped: '[]' }, CHECK],
+			[{ kept_before: 'null' }, CHECK],
+			[{ kept_after: '1' }, CHECK],
+			[{ merged_client_id: '00000000-0000-4000-8000-000000000000', kept_client_id: '00000000-0000-4000-8000-000000000000' }, CHECK],
+			[{ merged_at: '2031-01-02T00:00:00Z', undone_at: '2031-01-01T00:00:00Z' }, CHECK],
+			[{ merged_by: randomUUID() }, '23503'],
+		],
+	},
+	{
+		table: 'client_duplicate_dismissals',
+		insert: (c) => ({ organization_id: c.owner.orgId, ...twinPair(c.clientId) }),
+		bad: [
+			[{ client_a: 'ffffffff-ffff-4fff-bfff-ffffffffffff' }, CHECK],
+			[{ client_a: '00000000-0000-4000-8000-000000000000' }, '23503'],
+		],
+	},
 ]
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- table-driven over every table name
@@ -1009,4 +1083,22 @@ describe('every check and enum constraint rejects a bad value', () => {
 			expect(results.filter((r) => r.got !== r.expected)).toEqual([])
 		})
 	}
+})
+
+/** A second client, for a pair said not to be duplicates (client_a < client_b). */
+const dismissals = { twin: '' }
+const twinPair = (clientId: string) => {
+	const [client_a, client_b] = [clientId, dismissals.twin].sort()
+	return { client_a, client_b }
+}
+
+beforeAll(async () => {
+	const twin = await asSystem((trx) =>
+		trx
+			.insertInto('clients')
+			.values({ organization_id: ctx.owner.orgId, name: 'Constraint Twin' })
+			.returning('id')
+			.executeTakeFirstOrThrow(),
+	)
+	dismissals.twin = twin.id
 })

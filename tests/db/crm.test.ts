@@ -116,7 +116,7 @@ describe('tags', () => {
 		expect(await setClientTags(outsider.userId, ana, ['vip'])).toEqual({ ok: false, code: 'not_found' })
 		expect(await setClientTags(owner.userId, ana, ['vip'])).toEqual({ ok: false, code: 'upgrade_inactive' })
 		expect(await setClientTags(owner.userId, 'not-a-uuid', ['vip'])).toEqual({ ok: false, code: 'not_found' })
-		expect(await crmAccess(owner.userId, owner.orgId)).toEqual({ basicFields: false, pipelines: false })
+		expect(await crmAccess(owner.userId, owner.orgId)).toEqual({ basicFields: false, pipelines: false, enterprise: false })
 		// Members have no direct write to the column.
 		expect(await refusal(asUser(owner.userId, (trx) => sql`update public.clients set tags = '{vip}' where id = ${ana}`.execute(trx)))).toBe(
 			'42501',

@@ -237,18 +237,17 @@ describe('syncing the connected mailbox', () => {
 		expect(await transactions(owner.orgId)).toHaveLength(2)
 		expect(await listSyncRuns(owner.userId, owner.orgId)).toHaveLength(1)
 
-		// Pending for longer than the stale timeout: the next sync takes over.
-		// (set without the touch trigger, which would make updated_at now)
-		await asSystem(async (trx) => {
-			await sql`alter table public.module_sync_status disable trigger module_sync_status_touch`.execute(trx)
-			await sql`update public.module_sync_status set sync_status = 'pending', updated_at = now() - interval '1 hour'
-				where organization_id = ${owner.orgId}`.execute(trx)
-			await sql`alter table public.module_sync_status enable trigger module_sync_status_touch`.execute(trx)
-		})
-		expect(await syncMailbox(owner.orgId, { trigger: 'button', userId: owner.userId, mailbox: owner.mailbox })).toMatchObject({ ok: true })
-		// A fresh pending claim is respected.
+		// The mailbox's claim left for longer than the stale timeout (a dead server): the next sync takes over.
 		await asSystem((trx) =>
-			sql`update public.module_sync_status set sync_status = 'pending' where organization_id = ${owner.orgId}`.execute(trx),
+			sql`update public.integration_credentials set sync_claimed_at = now() - interval '1 hour' where organization_id = ${owner.orgId}`.execute(
+				trx,
+			),
+		)
+		expect(await syncMailbox(owner.orgId, { trigger: 'button', userId: owner.userId, mailbox: owner.mailbox })).toMatchObject({ ok: true })
+		expect((await syncState(owner.orgId)).status).toMatchObject({ sync_status: 'idle' })
+		// A fresh claim is respected.
+		await asSystem((trx) =>
+			sql`update public.integration_credentials set sync_claimed_at = now() where organization_id = ${owner.orgId}`.execute(trx),
 		)
 		expect(await syncMailbox(owner.orgId, { trigger: 'button', userId: owner.userId, mailbox: owner.mailbox })).toEqual({
 			ok: false,
@@ -256,10 +255,11 @@ describe('syncing the connected mailbox', () => {
 		})
 	})
 
-	test('the schedule runs each organization once per interval, whichever instance ticks', async () => {
+	test('the schedule runs each mailbox once per interval (an hour without Email Pro), whichever instance ticks', async () => {
 		const owner = await connectedOwner([])
 		await imap.appendMessage(fixture('13-wellsfargo-zelle.eml'))
-		const now = new Date(Date.now() + 30 * 60_000)
+		expect((await dueSyncKeys(new Date(Date.now() + 30 * 60_000))).filter((k) => k.startsWith(owner.orgId))).toEqual([])
+		const now = new Date(Date.now() + 61 * 60_000)
 		const job = { ...emailSyncJob, due: async (at: Date) => (await dueSyncKeys(at)).filter((k) => k.startsWith(owner.orgId)) }
 		const [a, b] = await Promise.all([runDueJobs(now, [job]), runDueJobs(now, [job])])
 		expect([...a, ...b]).toHaveLength(1)

@@ -184,8 +184,10 @@ describe('what the marketplace and the module page read from the registry', () =
 			'Bank Feed Reconciliation',
 			'Booking Reminders',
 			'CRM Basic Fields',
+			'CRM Enterprise',
 			'CRM Pipelines',
 			'Deposits & Prepayment',
+			'Email Pro',
 			'P2P Tracking - Email',
 			'Recurring Invoices',
 			'Report Export',
@@ -212,6 +214,15 @@ describe('what the marketplace and the module page read from the registry', () =
 				screens: [
 					{ key: 'mailboxConnection', to: `/app/modules/${modules.p2p}#integrations` },
 					{ key: 'syncHistory', to: `/app/modules/${modules.p2p}#email-sync` },
+				],
+			},
+			{
+				id: MODULES.p2p.upgrades.emailPro.id,
+				name: 'Email Pro',
+				active: false,
+				screens: [
+					{ key: 'mailboxes', to: `/app/modules/${modules.p2p}#integrations` },
+					{ key: 'parsingRules', to: `/app/modules/${modules.p2p}/parsing-rules` },
 				],
 			},
 			{

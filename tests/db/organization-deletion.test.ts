@@ -187,6 +187,14 @@ async function fullOrganization(name: string): Promise<TestUser & { memberId: st
 			select ${owner.orgId}, om.id, 'c0000000-0000-4000-8000-000000000015' from public.organization_modules om
 			where om.organization_id = ${owner.orgId} and om.module_id = 'b0000000-0000-4000-8000-000000000010'`.execute(trx)
 	})
+	// Email Pro with a custom parsing rule.
+	await asSystem(async (trx) => {
+		await sql`insert into public.organization_module_upgrades (organization_id, organization_module_id, upgrade_id)
+			select ${owner.orgId}, om.id, 'c0000000-0000-4000-8000-000000000002' from public.organization_modules om
+			where om.organization_id = ${owner.orgId} and om.module_id = 'b0000000-0000-4000-8000-000000000001'`.execute(trx)
+		await sql`insert into public.email_parsing_rules (organization_id, name, sender, amount_label, payer_label)
+			values (${owner.orgId}, 'Credit union', '@cu.example', 'Amount:', 'From:')`.execute(trx)
+	})
 	await asUser(owner.userId, (trx) =>
 		sql`select public.add_webhook_endpoint(${owner.orgId}, gen_random_uuid(), 'https://example.com/hooks', null,
 			'{payment.received}', 'v1.sealed-for-the-test')`.execute(trx),
@@ -208,6 +216,20 @@ async function fullOrganization(name: string): Promise<TestUser & { memberId: st
 		const card = await sql<{ id: string }>`select public.add_crm_card(${pipeline.rows[0]!.id}, ${clientId}) as id`.execute(trx)
 		await sql`select public.set_crm_follow_up(${card.rows[0]!.id}, '2026-03-03', null)`.execute(trx)
 	})
+	// Two clients merged (a merge record), and a pair said not to be duplicates (CRM Enterprise).
+	const twins = await asUser(owner.userId, async (trx) => {
+		const { rows } = await sql<{ id: string }>`insert into public.clients (organization_id, name)
+			values (${owner.orgId}, 'Twin One'), (${owner.orgId}, 'Twin Two'), (${owner.orgId}, 'Twin Three') returning id`.execute(trx)
+		const [one, two, three] = rows.map((r) => r.id).sort()
+		await sql`select public.merge_clients(${one}, ${two})`.execute(trx)
+		return [one!, three!]
+	})
+	await asSystem((trx) =>
+		trx
+			.insertInto('client_duplicate_dismissals')
+			.values({ organization_id: owner.orgId, client_a: twins[0]!, client_b: twins[1]! })
+			.execute(),
+	)
 	// Money out: an expense typed by the owner.
 	await asUser(owner.userId, (trx) =>
 		trx.insertInto('expenses').values({ organization_id: owner.orgId, spent_on: '2026-03-02', amount: 15, vendor: 'Supplies' }).execute(),

@@ -5,7 +5,7 @@
  * against a fresh row where the operation could change it, and judged by what the database
  * holds afterwards (read on the owner connection), not only by the error.
  */
-import { createHash } from 'node:crypto'
+import { createHash, randomUUID } from 'node:crypto'
 import { Kysely, sql } from 'kysely'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { asAnon, asSystem, asUser, dbErrorCode, type Tx } from '#app/.server/db/index.ts'
@@ -419,7 +419,8 @@ const CASES: TableCase[] = [
 				organization_id: w.a.orgId,
 				kind: 'balance',
 				amount_due: 10,
-				memo_code: `AB${next()}CDE`.slice(0, 6).replace(/[01]/g, '2'),
+				// One code per row (digits spelled in the code's letters): open codes are unique.
+				memo_code: `AB${[...String(next()).padStart(4, '0')].map((d) => 'CDEFGHJKMN'[Number(d)]).join('')}`,
 			}),
 		insert: (w) => ({ organization_id: w.a.orgId, kind: 'balance', amount_due: 10, memo_code: 'ZZZZZZ' }),
 		update: () => ({ amount_due: next() }),
@@ -705,6 +706,15 @@ const CASES: TableCase[] = [
 		update: () => ({ revoked_at: new Date() }),
 	},
 	{
+		// The activity audit log (tests/db/audit-log.test.ts): read by owners only; written only by the
+		// triggers, never updated or deleted by anyone.
+		table: 'audit_events',
+		allowed: { select: ['owner of A'], insert: NOBODY, update: NOBODY, delete: NOBODY },
+		row: (w) => systemInsert('audit_events', auditEvent(w)),
+		insert: (w) => auditEvent(w),
+		update: () => ({ label: 'Forged label' }),
+	},
+	{
 		// Owners and administrators read and remove A's endpoints and turn them off; an endpoint is
 		// added only through public.add_webhook_endpoint, with its sealed secret (tests/db/webhooks.test.ts).
 		table: 'webhook_endpoints',
@@ -713,6 +723,21 @@ const CASES: TableCase[] = [
 			systemInsert('webhook_endpoints', { organization_id: w.a.orgId, url: 'https://example.com/hooks', events: ['invoice.paid'] }),
 		insert: (w) => ({ organization_id: w.a.orgId, url: 'https://example.com/other', events: ['invoice.paid'] }),
 		update: () => ({ enabled: false }),
+	},
+	{
+		// Email Pro's custom parsing rules: owners and administrators read and write A's, while A has
+		// Email Pro (given to A below), at most 20 (tests/db/parsing-rules.test.ts).
+		table: 'email_parsing_rules',
+		allowed: { select: ['owner of A'], insert: ['owner of A'], update: ['owner of A'], delete: ['owner of A'] },
+		row: async (w) => {
+			await withEmailPro(w)
+			return systemInsert('email_parsing_rules', parsingRule(w))
+		},
+		insert: async (w) => {
+			await withEmailPro(w)
+			return parsingRule(w)
+		},
+		update: () => ({ name: `Renamed ${next()}` }),
 	},
 	{
 		// The outbox and the deliveries: read by owners and administrators, written by triggers and the delivery job only.
@@ -791,7 +816,40 @@ const CASES: TableCase[] = [
 		},
 		update: () => ({ follow_up_on: `2030-01-${String((next() % 28) + 1).padStart(2, '0')}` }),
 	},
+	{
+		// Client merges: read by members, written only by merge_clients and undo_client_merge (tests/db/client-merge.test.ts).
+		table: 'client_merges',
+		allowed: { select: MEMBERS, insert: NOBODY, update: NOBODY, delete: NOBODY },
+		row: (w) => systemInsert('client_merges', clientMerge(w)),
+		insert: (w) => clientMerge(w),
+		update: () => ({ undone_at: new Date().toISOString() }),
+	},
+	{
+		// Pairs said not to be duplicates: read by members, written only by dismiss_client_duplicates.
+		table: 'client_duplicate_dismissals',
+		allowed: { select: MEMBERS, insert: NOBODY, update: NOBODY, delete: NOBODY },
+		row: async (w) => systemInsert('client_duplicate_dismissals', await dismissal(w), ['organization_id', 'client_a', 'client_b']),
+		insert: (w) => dismissal(w),
+		update: () => ({ created_at: new Date(Date.now() - next() * 1000).toISOString() }),
+	},
 ]
+
+/** A merge record of A (its kept client is A's alias client; the merged one is gone). */
+const clientMerge = (w: World) => ({
+	organization_id: w.a.orgId,
+	kept_client_id: w.aliasClientId,
+	merged_client_id: randomUUID(),
+	merged_client: JSON.stringify({ name: 'Merged away' }),
+	kept_before: '{}',
+	kept_after: '{}',
+})
+
+/** A pair of A's clients said not to be duplicates (a fresh one each time, in id order). */
+async function dismissal(w: World) {
+	const other = await systemInsert('clients', { organization_id: w.a.orgId, name: `Matrix twin ${next()}` })
+	const [client_a, client_b] = [w.aliasClientId, other.id as string].sort()
+	return { organization_id: w.a.orgId, client_a, client_b }
+}
 
 /** A fresh pipeline of A with one stage (a card is one per pipeline and client). */
 async function crmStage(w: World) {
@@ -799,6 +857,16 @@ async function crmStage(w: World) {
 	const stage = await systemInsert('crm_stages', { organization_id: w.a.orgId, pipeline_id: pipeline.id, name: 'Lead', position: 0 })
 	return { pipeline: pipeline.id as string, stage: stage.id as string, row: stage }
 }
+
+const auditEvent = (w: World) => ({
+	organization_id: w.a.orgId,
+	actor_label: 'system',
+	entity_type: 'client',
+	entity_id: w.aliasClientId,
+	action: 'updated',
+	changes: JSON.stringify({ name: ['Old', 'New'] }),
+	label: 'Matrix client',
+})
 
 const webhookEvent = (w: World) => ({ organization_id: w.a.orgId, type: 'invoice.paid', subject_id: w.a.orgId, data: '{}' })
 
@@ -824,6 +892,25 @@ const apiToken = (w: World) => ({
 })
 
 /** A given CRM Enterprise on the included Clients CRM (a token is made only with it). */
+/** A's Email Pro (coming soon in the catalogue, given directly), and no more than a few of its parsing rules (the limit is 20). */
+async function withEmailPro(w: World) {
+	await asSystem(async (trx) => {
+		await sql`insert into public.organization_module_upgrades (organization_id, organization_module_id, upgrade_id)
+			select m.organization_id, m.id, 'c0000000-0000-4000-8000-000000000002' from public.organization_modules m
+			where m.organization_id = ${w.a.orgId} and m.module_id = 'b0000000-0000-4000-8000-000000000001'
+			on conflict do nothing`.execute(trx)
+		await sql`delete from public.email_parsing_rules where organization_id = ${w.a.orgId}`.execute(trx)
+	})
+}
+
+const parsingRule = (w: World) => ({
+	organization_id: w.a.orgId,
+	name: `Matrix rule ${next()}`,
+	sender: '@matrix.example',
+	amount_label: 'Amount:',
+	payer_label: 'From:',
+})
+
 async function withCrmEnterprise(w: World) {
 	await asSystem((trx) =>
 		sql`insert into public.organization_module_upgrades (organization_id, organization_module_id, upgrade_id)

@@ -11,7 +11,7 @@ import { signUpFresh, useLanguage } from './reports-data.ts'
 const P2P = 'b0000000-0000-4000-8000-000000000001'
 const BOOKING = 'b0000000-0000-4000-8000-000000000003'
 const INVENTORY = 'b0000000-0000-4000-8000-000000000007'
-const EMAIL_PRO = 'c0000000-0000-4000-8000-000000000002'
+const MULTI_LOCATION = 'c0000000-0000-4000-8000-000000000009'
 
 async function owner(page: Page, request: APIRequestContext, name: string) {
 	const account = await signUpFresh(page, request, name)
@@ -73,7 +73,7 @@ test('what is coming soon has no purchase button, and a forged activation or pur
 	expect((await post(page, '/app/module-marketplace', { intent: 'activate', moduleId: INVENTORY })).status()).toBe(302)
 	await page.goto('/app/module-marketplace')
 	await expect(page.getByText('It is coming soon: it cannot be bought yet. Nothing was charged.').first()).toBeVisible()
-	expect((await post(page, `/app/modules/${P2P}`, { intent: 'purchaseUpgrade', upgradeId: EMAIL_PRO })).status()).toBe(302)
+	expect((await post(page, `/app/modules/${BOOKING}`, { intent: 'purchaseUpgrade', upgradeId: MULTI_LOCATION })).status()).toBe(302)
 	expect((await post(page, `/app/modules/${P2P}`, { intent: 'deactivate' })).status()).toBe(302)
 	await page.goto(`/app/modules/${P2P}`)
 	await expect(page.getByText('It is included for every organization and cannot be deactivated.').first()).toBeVisible()
@@ -85,8 +85,8 @@ test('what is coming soon has no purchase button, and a forged activation or pur
 	await expect(page.getByRole('button', { name: /^Activate/ })).toHaveCount(0)
 	await expect(page.getByRole('region', { name: 'What you get' })).toContainText('Nothing yet: it is coming soon.')
 	// An upgrade that is coming soon: its dialog says so, without a button.
-	await page.goto(`/app/modules/${P2P}?upgrade=${EMAIL_PRO}`)
-	const dialog = page.getByRole('dialog', { name: /Email Pro/ })
+	await page.goto(`/app/modules/${BOOKING}?upgrade=${MULTI_LOCATION}`)
+	const dialog = page.getByRole('dialog', { name: /Multi-location Booking/ })
 	await expect(dialog).toContainText('Coming soon: this upgrade cannot be bought yet.')
 	await expect(dialog.getByRole('button')).toHaveCount(0)
 	await expect(page.getByText(/gears per use|Gears to Maintain/)).toHaveCount(0)

@@ -197,6 +197,20 @@ export async function makeOrg(baseURL: string, name: string, secret: string): Pr
 			 values ($1, $2, $3, 'failed', 6, 500, 'status')`,
 			[org.id, eventId, endpointId],
 		)
+		// Email Pro with a custom parsing rule: the parsing rules screen's forms are there to walk.
+		await db.query(
+			`insert into public.organization_module_upgrades (organization_id, organization_module_id, upgrade_id)
+			 select $1, om.id, 'c0000000-0000-4000-8000-000000000002' from public.organization_modules om
+			 where om.organization_id = $1 and om.module_id = 'b0000000-0000-4000-8000-000000000001'
+			   and not exists (select 1 from public.organization_module_upgrades u
+			     where u.organization_id = $1 and u.upgrade_id = 'c0000000-0000-4000-8000-000000000002')`,
+			[org.id],
+		)
+		await db.query(
+			`insert into public.email_parsing_rules (organization_id, name, sender, amount_label, payer_label)
+			 values ($1, $2, '@cu.example', 'Amount:', 'From:')`,
+			[org.id, `${secret}ParsingRule`],
+		)
 		// Expense Tracking, with an expense and its receipt (a file of the private bucket, served only to members).
 		await db.query('insert into public.organization_modules (organization_id, module_id) values ($1, $2)', [org.id, EXPENSES_MODULE_ID])
 		const expenseId = randomUUID()
@@ -233,6 +247,12 @@ export async function makeOrg(baseURL: string, name: string, secret: string): Pr
 			`insert into public.api_tokens (organization_id, user_id, name, token_hash, prefix, scopes)
 			 values ($1, $2, $3, md5(random()::text) || md5(random()::text), 'p2p_walkwalk', '{payments:read}')`,
 			[org.id, org.user_id, `${secret}ApiToken`],
+		)
+		// A recent merge into the client (the duplicates screen's Undo form is there to walk).
+		await db.query(
+			`insert into public.client_merges (organization_id, kept_client_id, merged_client_id, merged_client, kept_before, kept_after, merged_by)
+			 values ($1, $2, gen_random_uuid(), $3, '{}', '{}', $4)`,
+			[org.id, clientId, JSON.stringify({ name: `${secret}MergedClient`, email: `${secret.toLowerCase()}@merged.example` }), org.user_id],
 		)
 		// CRM Basic Fields and Pipelines, with a note on the client and a pipeline holding it.
 		await db.query(
@@ -336,6 +356,9 @@ const FINGERPRINTED = [
 	'bank_statements',
 	'bank_statement_lines',
 	'api_tokens',
+	'email_parsing_rules',
+	'client_merges',
+	'client_duplicate_dismissals',
 ]
 
 /** One query that hashes every row of the organization's data and its members' profiles. */

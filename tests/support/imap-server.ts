@@ -1,8 +1,9 @@
 /**
  * A throwaway IMAP server for tests: Debian's dovecot (package dovecot-imapd, installed by
  * scripts/setup-test-env.sh) started as the current user on a free loopback port, plain login
- * without TLS allowed (loopback only), one test user from a passwd-file, maildirs under
- * tests/.tmp. `appendMessage` puts a raw message into the mailbox over IMAP.
+ * without TLS allowed (loopback only), one test user from a passwd-file (and any `others`, for
+ * several mailboxes on one server), maildirs under tests/.tmp. `appendMessage` puts a raw
+ * message into the mailbox over IMAP (the first user's unless told `user`).
  * Works as root and as any other user: every dovecot process runs as whoever starts it.
  * It listens on 127.0.0.1, which the app refuses as a mailbox host by default: a test that makes
  * the app connect to it sets IMAP_ALLOW_PRIVATE_HOSTS=true (app/.server/outbound.ts).
@@ -21,15 +22,20 @@ export type ImapServer = {
 	port: number
 	user: string
 	password: string
-	/** Appends a raw RFC 5322 message (to INBOX unless told otherwise); returns its UID. */
-	appendMessage: (raw: string | Buffer, options?: { mailbox?: string; date?: Date; flags?: string[] }) => Promise<number | undefined>
+	/** The other users given to startImapServer (`others`), each with its own mailbox. */
+	others: Array<{ user: string; password: string }>
+	/** Appends a raw RFC 5322 message (to INBOX of the first user unless told otherwise); returns its UID. */
+	appendMessage: (
+		raw: string | Buffer,
+		options?: { mailbox?: string; date?: Date; flags?: string[]; user?: string },
+	) => Promise<number | undefined>
 	/**
 	 * Drops raw messages straight into the user's INBOX maildir (fast, for large mailboxes);
 	 * dovecot picks them up at the next SELECT. `date` becomes their internal date.
 	 */
 	deliverToMaildir: (raws: Array<string | Buffer>, date?: Date) => void
-	/** A logged-in client for assertions (close it with logout()). */
-	client: () => Promise<ImapFlow>
+	/** A logged-in client for assertions (close it with logout()); the first user's unless told another. */
+	client: (user?: string) => Promise<ImapFlow>
 	stop: () => Promise<void>
 }
 
@@ -62,7 +68,9 @@ function canConnect(port: number): Promise<boolean> {
 	})
 }
 
-export async function startImapServer(options: { user?: string; password?: string } = {}): Promise<ImapServer> {
+export async function startImapServer(
+	options: { user?: string; password?: string; others?: Array<{ user: string; password: string }> } = {},
+): Promise<ImapServer> {
 	if (!existsSync(DOVECOT)) throw new Error(`${DOVECOT} is missing: run scripts/setup-test-env.sh (installs dovecot-imapd)`)
 	const user = options.user ?? 'owner@example.test'
 	const password = options.password ?? 'right-app-password'
@@ -84,7 +92,13 @@ export async function startImapServer(options: { user?: string; password?: strin
 			.split('\n')
 			.map((line) => line.split(':'))
 			.find((f) => f[2] === String(gid))?.[0] ?? username
-	writeFileSync(path.join(root, 'users'), `${user}:{PLAIN}${password}:${uid}:${gid}::${path.join(root, 'home', user)}\n`, { mode: 0o600 })
+	const others = options.others ?? []
+	const passwords = new Map([[user, password], ...others.map((o) => [o.user, o.password] as const)])
+	writeFileSync(
+		path.join(root, 'users'),
+		[...passwords].map(([u, p]) => `${u}:{PLAIN}${p}:${uid}:${gid}::${path.join(root, 'home', u)}\n`).join(''),
+		{ mode: 0o600 },
+	)
 	if (asRoot) for (const f of ['home', 'users']) chownSync(path.join(root, f), uid, gid)
 	const config = `
 base_dir = ${root}/run
@@ -171,8 +185,10 @@ service stats {
 		await new Promise((r) => setTimeout(r, 100))
 	}
 
-	const client = async () => {
-		const c = new ImapFlow({ host: '127.0.0.1', port, secure: false, auth: { user, pass: password }, logger: false })
+	const client = async (as = user) => {
+		const pass = passwords.get(as)
+		if (pass === undefined) throw new Error(`no such test user: ${as}`)
+		const c = new ImapFlow({ host: '127.0.0.1', port, secure: false, auth: { user: as, pass }, logger: false })
 		await c.connect()
 		return c
 	}
@@ -181,6 +197,7 @@ service stats {
 		port,
 		user,
 		password,
+		others,
 		client,
 		deliverToMaildir: (raws, date = new Date()) => {
 			const maildir = path.join(root, 'home', user, 'Maildir')
@@ -200,8 +217,8 @@ service stats {
 				if (asRoot) chownSync(file, uid, gid)
 			})
 		},
-		appendMessage: async (raw, { mailbox = 'INBOX', date, flags } = {}) => {
-			const c = await client()
+		appendMessage: async (raw, { mailbox = 'INBOX', date, flags, user: as } = {}) => {
+			const c = await client(as)
 			try {
 				const result = await c.append(mailbox, raw, flags, date)
 				return result ? result.uid : undefined

@@ -7,20 +7,28 @@ import { asUser, sql } from '../db/index.ts'
  * screens show a feature with its upgrade and offer it otherwise; the SQL functions refuse a
  * write without it (`upgrade_inactive`).
  */
-export type CrmAccess = { basicFields: boolean; pipelines: boolean }
+export type CrmAccess = { basicFields: boolean; pipelines: boolean; enterprise: boolean }
 
 export const BASIC_FIELDS_UPGRADE_ID = MODULES.crm.upgrades.basicFields.id
 export const PIPELINES_UPGRADE_ID = MODULES.crm.upgrades.pipelines.id
+/** CRM Enterprise: possible duplicates and undoing a merge (app/.server/crm/merges.ts), API tokens, the audit log. */
+export const ENTERPRISE_UPGRADE_ID = MODULES.crm.upgrades.enterprise.id
 /** Where a member buys them: the Clients CRM module's page. */
 export const CRM_MODULE_PAGE = `/app/modules/${MODULES.crm.id}`
 
 export async function crmAccess(userId: string, organizationId: string): Promise<CrmAccess> {
 	const { rows } = await asUser(userId, (trx) =>
 		sql<{ upgrade_id: string }>`select u.upgrade_id from public.organization_module_upgrades u
-			where u.organization_id = ${organizationId} and u.upgrade_id in (${BASIC_FIELDS_UPGRADE_ID}, ${PIPELINES_UPGRADE_ID})`.execute(trx),
+			where u.organization_id = ${organizationId} and u.upgrade_id in (${BASIC_FIELDS_UPGRADE_ID}, ${PIPELINES_UPGRADE_ID}, ${ENTERPRISE_UPGRADE_ID})`.execute(
+			trx,
+		),
 	)
 	const owned = new Set(rows.map((r) => r.upgrade_id))
-	return { basicFields: owned.has(BASIC_FIELDS_UPGRADE_ID), pipelines: owned.has(PIPELINES_UPGRADE_ID) }
+	return {
+		basicFields: owned.has(BASIC_FIELDS_UPGRADE_ID),
+		pipelines: owned.has(PIPELINES_UPGRADE_ID),
+		enterprise: owned.has(ENTERPRISE_UPGRADE_ID),
+	}
 }
 
 /** The stable codes the CRM's SQL functions refuse with (translated as clients:crm.errors.*). */

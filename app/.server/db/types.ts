@@ -60,6 +60,21 @@ export interface ApiTokens {
   user_id: Generated<string>;
 }
 
+export interface AuditEvents {
+  action: string;
+  actor_id: string | null;
+  actor_label: string;
+  amount: Numeric | null;
+  changes: Generated<Json>;
+  entity_id: string | null;
+  entity_type: string;
+  id: Generated<string>;
+  label: string | null;
+  occurred_at: Generated<Timestamp>;
+  organization_id: string;
+  row_count: Generated<number>;
+}
+
 export interface AuthIdentities {
   created_at: Generated<Timestamp | null>;
   id: Generated<string>;
@@ -249,6 +264,30 @@ export interface ClientCohortRollups {
   organization_id: string;
 }
 
+export interface ClientDuplicateDismissals {
+  client_a: string;
+  client_b: string;
+  created_at: Generated<Timestamp>;
+  dismissed_by: string | null;
+  organization_id: string;
+}
+
+export interface ClientMerges {
+  dropped: Generated<Json>;
+  id: Generated<string>;
+  kept_after: Json;
+  kept_before: Json;
+  kept_client_id: string;
+  merged_at: Generated<Timestamp>;
+  merged_by: string | null;
+  merged_client: Json;
+  merged_client_id: string;
+  moved: Generated<Json>;
+  organization_id: string;
+  undone_at: Timestamp | null;
+  undone_by: string | null;
+}
+
 export interface ClientNotes {
   author_id: string | null;
   body: string;
@@ -331,9 +370,26 @@ export interface CrmStages {
   position: number;
 }
 
+export interface EmailParsingRules {
+  amount_label: string;
+  created_at: Generated<Timestamp>;
+  created_by: Generated<string | null>;
+  default_category: TransactionCategory | null;
+  id: Generated<string>;
+  id_label: string | null;
+  name: string;
+  organization_id: string;
+  payer_label: string;
+  payment_method: Generated<PaymentMethod>;
+  sender: string;
+  subject_contains: string | null;
+  updated_at: Generated<Timestamp>;
+}
+
 export interface EmailSyncRuns {
   created_count: Generated<number>;
   credential_id: string | null;
+  custom_rule_count: Generated<number>;
   duplicate_count: Generated<number>;
   error_code: string | null;
   error_count: Generated<number>;
@@ -481,6 +537,7 @@ export interface IntegrationConnections {
 
 export interface IntegrationCredentials {
   account: string | null;
+  connected_by: string | null;
   created_at: Generated<Timestamp>;
   error_message: string | null;
   id: Generated<string>;
@@ -490,6 +547,7 @@ export interface IntegrationCredentials {
   provider: string;
   scope: string;
   status: Generated<IntegrationCredentialStatus>;
+  sync_claimed_at: Timestamp | null;
   updated_at: Generated<Timestamp>;
   upgrade_id: string;
 }
@@ -907,6 +965,7 @@ export interface WebhookEvents {
 
 export interface DB {
   api_tokens: ApiTokens;
+  audit_events: AuditEvents;
   "auth.identities": AuthIdentities;
   "auth.login_attempts": AuthLoginAttempts;
   "auth.sessions": AuthSessions;
@@ -921,6 +980,8 @@ export interface DB {
   booking_services: BookingServices;
   booking_settings: BookingSettings;
   client_cohort_rollups: ClientCohortRollups;
+  client_duplicate_dismissals: ClientDuplicateDismissals;
+  client_merges: ClientMerges;
   client_notes: ClientNotes;
   client_payment_months: ClientPaymentMonths;
   client_payment_totals: ClientPaymentTotals;
@@ -930,6 +991,7 @@ export interface DB {
   crm_cards: CrmCards;
   crm_pipelines: CrmPipelines;
   crm_stages: CrmStages;
+  email_parsing_rules: EmailParsingRules;
   email_sync_runs: EmailSyncRuns;
   expense_monthly_rollups: ExpenseMonthlyRollups;
   expenses: Expenses;

@@ -67,7 +67,8 @@ async function connectImapMailbox(post: CardPost, formData: FormData) {
 	const { host, port, tls, user, password } = submission.value
 	const result = await connectImap(post.userId, post.organizationId, post.mailUpgradeId, { host, port, tls: tls ?? false, user, password })
 	if ('failure' in result) return reply([`integrations.failures.${result.failure}`])
-	if (!result.ok) return reply(['integrations.toasts.saveFailed'])
+	// A 6th mailbox with Email Pro is refused by connect_integration (without it a new mailbox replaces the old one).
+	if (!result.ok) return reply([result.code === 'mailbox_limit' ? 'integrations.errors.mailboxLimit' : 'integrations.toasts.saveFailed'])
 	return redirectWithToast(post.back, integrationToast('success', 'connected', undefined, { provider: user }))
 }
 
@@ -94,7 +95,8 @@ async function checkConnection(post: CardPost, credentialId: string) {
 
 /** Disconnects a mailbox; the toast names it ('Gmail' and the account for a Gmail connection). */
 async function disconnect(post: CardPost, found: FoundModule, credentialId: string) {
-	const name = found.integration?.id === credentialId ? (found.integration.account ?? found.integration.provider) : ''
+	const mailbox = found.mailboxes.find((m) => m.id === credentialId)
+	const name = mailbox ? (mailbox.account ?? mailbox.provider) : ''
 	const result = await disconnectIntegration(post.userId, post.organizationId, credentialId)
 	if (!result.ok)
 		return redirectWithToast(post.back, integrationToast('error', 'disconnectFailed', 'marketplace:integrations.toasts.notFound'))

@@ -6,7 +6,7 @@
 import type { RouterContextProvider } from 'react-router'
 import { dateTimeIn } from '#app/lib/dates.ts'
 import { errorResponse } from '#app/lib/errors.ts'
-import { MAIL_UPGRADE_NAME, registryModule, registryUpgrade, unlockedScreens, type UnlockedScreen } from '#app/lib/modules.ts'
+import { MAIL_UPGRADE_NAME, MODULES, registryModule, registryUpgrade, unlockedScreens, type UnlockedScreen } from '#app/lib/modules.ts'
 import { isOwner } from '#app/lib/roles.ts'
 import { isUuid } from '#app/lib/uuid.ts'
 import type { CurrentMember } from '../organizations/current.ts'
@@ -31,7 +31,12 @@ export type IntegrationView = {
 	lastSync: string | null
 	lastChecked: { date: string; time: string } | null
 	errorMessage: string | null
+	/** Beyond the one mailbox without Email Pro: not synced (docs/decisions/051-several-mailboxes.md). */
+	paused?: boolean
 }
+
+/** How many mailboxes the organization may connect: 5 with Email Pro, 1 without (connecting then replaces it). */
+export const MAILBOX_LIMIT_PRO = 5
 
 /**
  * The module of the address, for the member: the marketplace with a 'module not found' message
@@ -69,10 +74,14 @@ export async function modulePageView(
 		module: localizeModule(t, found.module),
 		upgrades: found.upgrades.map((u) => localizeUpgrade(t, u)),
 		integration: integrationView(found.integration, timezone),
+		mailboxes: found.mailboxes.map((m) => integrationView(m, timezone)!),
 	}
 	const mailActive = activeMailUpgrade(detail.upgrades) !== undefined
+	const emailPro = found.upgrades.some((u) => u.id === MODULES.p2p.upgrades.emailPro.id && u.active)
 	return {
 		detail,
+		emailPro,
+		mailboxLimit: emailPro ? MAILBOX_LIMIT_PRO : 1,
 		whatYouGet: whatYouGet(detail, member.organization.slug),
 		mailActive,
 		emailSync: mailActive ? await emailSyncView(member.user.userId, member.organization.id, timezone) : null,
@@ -105,7 +114,10 @@ export function whatYouGet(
 }
 
 /** The mailbox connection with its moments in the organization's timezone. */
-function integrationView(integration: FoundModule['integration'], timeZone: string): IntegrationView | null {
+function integrationView(
+	integration: FoundModule['integration'] | FoundModule['mailboxes'][number],
+	timeZone: string,
+): IntegrationView | null {
 	if (!integration) return null
 	const { lastSync, lastCheckedAt, ...rest } = integration
 	return {

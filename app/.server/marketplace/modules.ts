@@ -347,10 +347,34 @@ export async function getModuleDetail(userId: string, organizationId: string, mo
 			.select(['c.id', 'c.upgrade_id', 'c.provider', 'c.status', 'c.account', 'c.last_sync', 'c.last_checked_at', 'c.error_message'])
 			.where('c.organization_id', '=', organizationId)
 			.where('u.module_id', '=', moduleId)
-			.orderBy('c.updated_at', 'desc')
+			.orderBy('c.created_at', 'desc')
+			.orderBy('c.id', 'desc')
 			.execute()
 		const list = upgrades.map((u) => ({ ...u, active: active.has(u.id) }))
-		const integration = credentials[0]
+		// The connected mailboxes, oldest first, and which are paused (docs/decisions/051-several-mailboxes.md).
+		const states =
+			credentials.length > 0
+				? (await sql<{ credential_id: string; paused: boolean }>`select * from public.email_mailbox_states(${organizationId})`.execute(trx))
+						.rows
+				: []
+		const credentialView = (c: (typeof credentials)[number]) => ({
+			id: c.id,
+			upgradeId: c.upgrade_id,
+			provider: c.provider,
+			// docs/product.md, Integrations: a connected mailbox whose last check failed shows 'error'.
+			status: (c.status === 'disconnected' ? 'disconnected' : c.error_message ? 'error' : 'connected') as
+				'connected' | 'error' | 'disconnected',
+			account: c.account,
+			lastSync: c.last_sync ? new Date(c.last_sync).toISOString() : null,
+			lastCheckedAt: c.last_checked_at ? new Date(c.last_checked_at).toISOString() : null,
+			errorMessage: c.error_message,
+		})
+		const mailboxes = states.flatMap((s) => {
+			const c = credentials.find((r) => r.id === s.credential_id)
+			return c ? [{ ...credentialView(c), paused: s.paused }] : []
+		})
+		// The card's summary: the oldest connected mailbox, else the latest one (disconnected).
+		const integration = mailboxes[0] ?? (credentials[0] ? credentialView(credentials[0]) : undefined)
 		return {
 			module: {
 				id: module.id,
@@ -371,20 +395,8 @@ export async function getModuleDetail(userId: string, organizationId: string, mo
 					}
 				: null,
 			upgrades: list,
-			integration: integration
-				? {
-						id: integration.id,
-						upgradeId: integration.upgrade_id,
-						provider: integration.provider,
-						// docs/product.md, Integrations: a connected mailbox whose last check failed shows 'error'.
-						status: (integration.status === 'disconnected' ? 'disconnected' : integration.error_message ? 'error' : 'connected') as
-							'connected' | 'error' | 'disconnected',
-						account: integration.account,
-						lastSync: integration.last_sync ? new Date(integration.last_sync).toISOString() : null,
-						lastCheckedAt: integration.last_checked_at ? new Date(integration.last_checked_at).toISOString() : null,
-						errorMessage: integration.error_message,
-					}
-				: null,
+			integration: integration ?? null,
+			mailboxes,
 		}
 	})
 }

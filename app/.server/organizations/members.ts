@@ -9,6 +9,7 @@ import { hashPassword } from '../auth/password.ts'
 import { normalizeEmail } from '../auth/local.ts'
 import { hashToken, newToken } from '../auth/tokens.ts'
 import { asSystem, asUser, dbErrorCode, sql, type Tx } from '../db/index.ts'
+import { auditActor } from '../db/audit.ts'
 import { queueMail } from '../mail/index.ts'
 import { tIn } from '../i18n.ts'
 import { publicOrigin } from '../security.ts'
@@ -105,6 +106,8 @@ export async function changeRole(actor: Actor, organizationId: string, targetUse
 		if (!mayHandle(actorRole, current.role) || !mayHandle(actorRole, role)) return { ok: false, code: 'not_owner' } as const
 		if (current.role === 'owner' && role !== 'owner' && (await ownerCount(trx, organizationId)) <= 1)
 			return { ok: false, code: 'last_owner' } as const
+		// The audit log names who changed the role (docs/decisions/053-audit-log.md).
+		await auditActor(trx, actor.userId)
 		await trx
 			.updateTable('organization_members')
 			.set({ role })
@@ -129,6 +132,7 @@ export async function removeMember(actor: Actor, organizationId: string, targetU
 		if (!mayRemove({ userId: actor.userId, role: actorRole }, { userId: targetUserId, role: current.role }))
 			return { ok: false, code: 'not_owner' } as const
 		if (current.role === 'owner' && (await ownerCount(trx, organizationId)) <= 1) return { ok: false, code: 'last_owner' } as const
+		await auditActor(trx, actor.userId)
 		await trx.deleteFrom('organization_members').where('organization_id', '=', organizationId).where('user_id', '=', targetUserId).execute()
 		await sql`delete from private.notification_preferences where organization_id = ${organizationId} and user_id = ${targetUserId}`.execute(
 			trx,
@@ -267,6 +271,7 @@ export async function acceptInvitation(
 			})
 			.returning('id')
 			.executeTakeFirstOrThrow()
+		await auditActor(trx, user.id)
 		await trx
 			.insertInto('organization_members')
 			.values({ organization_id: invitation.organization_id, user_id: user.id, role: invitation.role })

@@ -41,15 +41,23 @@ export function TagFilterNotice({ tag }: { tag: string }) {
 export function ClientsCrmActions({
 	basicFields,
 	pipelines,
+	enterprise,
 	exportHref,
 }: {
 	basicFields: boolean
 	pipelines: boolean
+	/** CRM Enterprise: the possible duplicates and recent merges (docs/product.md, Clients › Duplicates and merges). */
+	enterprise?: boolean
 	exportHref: string
 }) {
 	const { t } = useTranslation('clients')
 	return (
 		<>
+			{enterprise ? (
+				<Button variant="outline" asChild>
+					<Link to="/app/clients/duplicates">{t('duplicates.link')}</Link>
+				</Button>
+			) : null}
 			{pipelines ? (
 				<Button variant="outline" asChild>
 					<Link to="/app/clients/pipelines">{t('crm.pipelines.link')}</Link>

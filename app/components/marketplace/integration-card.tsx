@@ -30,27 +30,35 @@ export function useIntegrationError() {
 }
 
 /**
- * The integration card of the email upgrade (docs/product.md, Integrations): the mailbox, its
- * status, last sync and error; Refresh Status and Disconnect when connected; otherwise Connect
- * Gmail and the IMAP form. Every button is a plain form post (works without JavaScript).
+ * The integration card of the email upgrade (docs/product.md, Integrations): the mailboxes, each
+ * with its status, account, last sync and error, Refresh Status and Disconnect; with none
+ * connected, Connect Gmail and the IMAP form; with Email Pro, "Connect another mailbox" up to its
+ * limit (docs/decisions/051-several-mailboxes.md). Every button is a plain form post (works
+ * without JavaScript).
  */
 export function IntegrationCard({
 	integration,
+	mailboxes,
+	emailPro,
+	mailboxLimit,
 	canManage,
 	gmailAvailable,
 	lastResult,
 }: {
+	/** The latest connection when no mailbox is connected (shown as Disconnected), else the first mailbox. */
 	integration: IntegrationView | null
+	/** The connected mailboxes, oldest first. */
+	mailboxes: IntegrationView[]
+	emailPro: boolean
+	mailboxLimit: number
 	canManage: boolean
 	/** Whether this server has a Google client (GOOGLE_CLIENT_ID and its secret): without one, Gmail cannot be connected. */
 	gmailAvailable: boolean
 	lastResult?: SubmissionResult<string[]> | null
 }) {
-	const fmt = useFormat()
 	const { t } = useTranslation('marketplace')
-	const providerName = useProviderName()
-	const errorText = useIntegrationError()
-	const connected = integration !== null && integration.status !== 'disconnected'
+	const connected = mailboxes.length > 0
+	const connect = <ConnectOptions gmailAvailable={gmailAvailable} lastResult={lastResult} />
 	return (
 		<Card id="integrations" role="region" aria-labelledby="integrations-title">
 			<CardHeader>
@@ -60,83 +68,132 @@ export function IntegrationCard({
 				<CardDescription>{t('integrations.description')}</CardDescription>
 			</CardHeader>
 			<CardContent className="grid gap-4">
-				{integration ? (
-					<dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm" aria-label={t('integrations.title')}>
-						<dt className="text-muted-foreground">{t('integrations.status.label')}</dt>
-						<dd className="flex items-center gap-2">
-							<MailIcon className="size-4" aria-hidden="true" />
-							<span>{providerName(integration.provider)}</span>
-							<Badge
-								variant={integration.status === 'connected' ? 'default' : integration.status === 'error' ? 'destructive' : 'secondary'}
-							>
-								{t(`integrations.status.${integration.status}`)}
-							</Badge>
-						</dd>
-						{integration.account ? (
-							<>
-								<dt className="text-muted-foreground">{t('integrations.account')}</dt>
-								<dd>{integration.account}</dd>
-							</>
-						) : null}
-						<dt className="text-muted-foreground">{t('integrations.lastSync')}</dt>
-						<dd>{integration.lastSync ? fmt.date(integration.lastSync) : t('integrations.never')}</dd>
-						{integration.lastChecked && connected ? (
-							<>
-								<dt className="text-muted-foreground">{t('integrations.lastChecked')}</dt>
-								<dd>{fmt.dateTime(integration.lastChecked)}</dd>
-							</>
-						) : null}
-					</dl>
+				{connected ? (
+					<ul className="grid gap-4" aria-label={t('integrations.mailboxes.label')}>
+						{mailboxes.map((mailbox) => (
+							<li key={mailbox.id} className="grid gap-3 border-b pb-4 last:border-b-0 last:pb-0">
+								<MailboxDetails mailbox={mailbox} connected />
+								{canManage ? <MailboxButtons mailbox={mailbox} /> : null}
+							</li>
+						))}
+					</ul>
+				) : integration ? (
+					<MailboxDetails mailbox={integration} connected={false} />
 				) : (
 					<p className="text-sm text-muted-foreground">{t('integrations.notConnected')}</p>
 				)}
-				{integration?.errorMessage && connected ? (
-					<Alert variant="destructive">
-						<AlertCircleIcon />
-						<AlertDescription>{errorText(integration.errorMessage)}</AlertDescription>
-					</Alert>
-				) : null}
 				{!canManage ? (
 					<p className="text-sm text-muted-foreground">{t('integrations.ownerOnly')}</p>
-				) : connected ? (
-					<div className="flex flex-wrap gap-2">
-						<AppForm method="post">
-							<input type="hidden" name="intent" value="refreshIntegration" />
-							<input type="hidden" name="credentialId" value={integration.id} />
-							<SubmitButton intent="refreshIntegration" label={t('integrations.refresh')} pendingLabel={t('integrations.refresh')} />
-						</AppForm>
-						<AppForm method="post">
-							<input type="hidden" name="intent" value="disconnectIntegration" />
-							<input type="hidden" name="credentialId" value={integration.id} />
-							<SubmitButton
-								intent="disconnectIntegration"
-								label={t('integrations.disconnect')}
-								pendingLabel={t('integrations.disconnect')}
-							/>
-						</AppForm>
-					</div>
+				) : !connected ? (
+					connect
+				) : !emailPro ? null : mailboxes.length < mailboxLimit ? (
+					<section aria-labelledby="connect-another-title" className="grid gap-3 border-t pt-4">
+						<h3 id="connect-another-title" className="font-semibold">
+							{t('integrations.mailboxes.connectAnother')}
+						</h3>
+						<p className="text-sm text-muted-foreground">
+							{t('integrations.mailboxes.count', { count: mailboxes.length, limit: mailboxLimit })}
+						</p>
+						{connect}
+					</section>
 				) : (
-					<>
-						{gmailAvailable ? (
-							<AppForm method="post">
-								<input type="hidden" name="intent" value="connectGoogle" />
-								<SubmitButton intent="connectGoogle" label={t('integrations.connectGmail')} pendingLabel={t('integrations.connecting')} />
-							</AppForm>
-						) : (
-							<div className="grid justify-items-start gap-1">
-								<Button type="button" disabled aria-describedby="gmail-unavailable">
-									{t('integrations.connectGmail')}
-								</Button>
-								<p id="gmail-unavailable" className="text-sm text-muted-foreground">
-									{t('integrations.gmailUnavailable')}
-								</p>
-							</div>
-						)}
-						<ImapForm lastResult={lastResult} />
-					</>
+					<p className="text-sm text-muted-foreground">{t('integrations.mailboxes.limitReached', { limit: mailboxLimit })}</p>
 				)}
 			</CardContent>
 		</Card>
+	)
+}
+
+/** One mailbox: provider and status, account, last sync, last check, and its error or why it is paused. */
+function MailboxDetails({ mailbox, connected }: { mailbox: IntegrationView; connected: boolean }) {
+	const fmt = useFormat()
+	const { t } = useTranslation('marketplace')
+	const providerName = useProviderName()
+	const errorText = useIntegrationError()
+	const status = mailbox.paused ? 'paused' : mailbox.status
+	return (
+		<>
+			<dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm" aria-label={mailbox.account ?? t('integrations.title')}>
+				<dt className="text-muted-foreground">{t('integrations.status.label')}</dt>
+				<dd className="flex items-center gap-2">
+					<MailIcon className="size-4" aria-hidden="true" />
+					<span>{providerName(mailbox.provider)}</span>
+					<Badge variant={status === 'connected' ? 'default' : status === 'error' ? 'destructive' : 'secondary'}>
+						{t(`integrations.status.${status}`)}
+					</Badge>
+				</dd>
+				{mailbox.account ? (
+					<>
+						<dt className="text-muted-foreground">{t('integrations.account')}</dt>
+						<dd>{mailbox.account}</dd>
+					</>
+				) : null}
+				<dt className="text-muted-foreground">{t('integrations.lastSync')}</dt>
+				<dd>{mailbox.lastSync ? fmt.date(mailbox.lastSync) : t('integrations.never')}</dd>
+				{mailbox.lastChecked && connected ? (
+					<>
+						<dt className="text-muted-foreground">{t('integrations.lastChecked')}</dt>
+						<dd>{fmt.dateTime(mailbox.lastChecked)}</dd>
+					</>
+				) : null}
+			</dl>
+			{mailbox.paused ? <p className="text-sm text-muted-foreground">{t('integrations.mailboxes.paused')}</p> : null}
+			{mailbox.errorMessage && connected ? (
+				<Alert variant="destructive">
+					<AlertCircleIcon />
+					<AlertDescription>{errorText(mailbox.errorMessage)}</AlertDescription>
+				</Alert>
+			) : null}
+		</>
+	)
+}
+
+/** Refresh Status and Disconnect of one mailbox, named with its account when there are several. */
+function MailboxButtons({ mailbox }: { mailbox: IntegrationView }) {
+	const { t } = useTranslation('marketplace')
+	const named = (label: string) => (mailbox.account ? `${label} ${mailbox.account}` : undefined)
+	return (
+		<div className="flex flex-wrap gap-2">
+			<AppForm method="post">
+				<input type="hidden" name="intent" value="refreshIntegration" />
+				<input type="hidden" name="credentialId" value={mailbox.id} />
+				<Button type="submit" aria-label={named(t('integrations.refresh'))}>
+					{t('integrations.refresh')}
+				</Button>
+			</AppForm>
+			<AppForm method="post">
+				<input type="hidden" name="intent" value="disconnectIntegration" />
+				<input type="hidden" name="credentialId" value={mailbox.id} />
+				<Button type="submit" aria-label={named(t('integrations.disconnect'))}>
+					{t('integrations.disconnect')}
+				</Button>
+			</AppForm>
+		</div>
+	)
+}
+
+/** Connect Gmail (disabled, with the reason, without a Google client) and the IMAP form. */
+function ConnectOptions({ gmailAvailable, lastResult }: { gmailAvailable: boolean; lastResult?: SubmissionResult<string[]> | null }) {
+	const { t } = useTranslation('marketplace')
+	return (
+		<>
+			{gmailAvailable ? (
+				<AppForm method="post">
+					<input type="hidden" name="intent" value="connectGoogle" />
+					<SubmitButton intent="connectGoogle" label={t('integrations.connectGmail')} pendingLabel={t('integrations.connecting')} />
+				</AppForm>
+			) : (
+				<div className="grid justify-items-start gap-1">
+					<Button type="button" disabled aria-describedby="gmail-unavailable">
+						{t('integrations.connectGmail')}
+					</Button>
+					<p id="gmail-unavailable" className="text-sm text-muted-foreground">
+						{t('integrations.gmailUnavailable')}
+					</p>
+				</div>
+			)}
+			<ImapForm lastResult={lastResult} />
+		</>
 	)
 }
 

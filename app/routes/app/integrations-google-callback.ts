@@ -36,6 +36,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 		refreshToken: grant.refreshToken,
 		expiresAt: grant.expiresAt,
 	})
-	if (!saved.ok) return fail(back, 'marketplace:integrations.toasts.saveFailed')
+	if (!saved.ok)
+		return fail(
+			back,
+			saved.code === 'mailbox_limit' ? 'marketplace:integrations.errors.mailboxLimit' : 'marketplace:integrations.toasts.saveFailed',
+		)
 	return redirectWithToast(back, integrationToast('success', 'connected', undefined, { provider: 'Gmail' }), { headers })
 }

@@ -164,6 +164,9 @@ export default function ModuleDetailScreen({ loaderData, actionData }: Route.Com
 			{loaderData.mailActive ? (
 				<IntegrationCard
 					integration={detail.integration}
+					mailboxes={detail.mailboxes}
+					emailPro={loaderData.emailPro}
+					mailboxLimit={loaderData.mailboxLimit}
 					canManage={loaderData.canManage}
 					gmailAvailable={loaderData.gmailAvailable}
 					lastResult={actionData && 'imap' in actionData ? actionData.imap : null}

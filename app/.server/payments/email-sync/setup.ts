@@ -43,7 +43,9 @@ export async function mailboxSetup(userId: string, organizationId: string): Prom
 			.where('organization_id', '=', organizationId)
 			.where('upgrade_id', '=', upgrade.id)
 			.where('status', '<>', 'disconnected')
-			.orderBy('updated_at', 'desc')
+			// With several mailboxes (Email Pro), the oldest: the one that syncs without it too.
+			.orderBy('created_at')
+			.orderBy('id')
 			.executeTakeFirst()
 		if (!credential) return { step: 'connect' }
 		return {

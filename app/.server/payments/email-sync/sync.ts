@@ -1,8 +1,9 @@
 /**
  * The email sync (docs/product.md, Email sync; docs/decisions/017-email-sync-runs.md): one
- * entry point, `syncMailbox`, for the Sync button and the schedule alike. A run claims the
- * organization's sync status (pending = syncing; a second claim gets nothing), reads the new
- * messages of the email upgrade's mailbox (IMAP, or Gmail through its API with a refreshed
+ * entry point, `syncMailbox`, for the Sync button and the schedule alike. The organization may
+ * have several mailboxes with Email Pro (docs/decisions/051-several-mailboxes.md); each has its
+ * own run. A run claims its mailbox (the module's sync status says Syncing; a second claim gets
+ * nothing), reads the new messages of the mailbox (IMAP, or Gmail through its API with a refreshed
  * token), parses them into payments, feeds them to the one import pipeline as ONE batch of
  * source 'email' (undo from the import history), and only after that batch is committed moves
  * the mailbox cursor on. Each run is recorded with its counts and the notices that could not be
@@ -29,15 +30,18 @@ import {
 	type MailboxCursor,
 	type SyncLimits,
 } from './mailbox.ts'
-import type { NoticePayment } from './parsers/index.ts'
+import type { NoticePayment, ParseOptions } from './parsers/index.ts'
+import { customRulesFor } from './custom-rules.ts'
 import type { SyncFailure } from '#app/lib/integrations.ts'
-import { MAIL_UPGRADE_NAME, P2P_MODULE_ID } from '#app/lib/modules.ts'
+import { MODULES, P2P_MODULE_ID } from '#app/lib/modules.ts'
 import { SYNC_NO_SOURCE } from '#app/lib/schemas/transactions.ts'
 
 /** A claim left pending this long (its server died mid-run) may be taken over. */
 export const SYNC_STALE_MINUTES = 15
-/** The schedule's default: every 15 minutes per organization with a connected mailbox. */
+/** The schedule with Email Pro: every 15 minutes per mailbox (docs/decisions/051-several-mailboxes.md). */
 export const SYNC_INTERVAL_MINUTES = 15
+/** The schedule without Email Pro: every 60 minutes (the email upgrade promises manual sync at any time). */
+export const SYNC_BASE_INTERVAL_MINUTES = 60
 /** Notices kept per run in the 'could not read' list. */
 export const MAX_UNREADABLE = 100
 
@@ -46,7 +50,16 @@ export type SyncTrigger = 'button' | 'schedule'
 export type RunCounts = { read: number; created: number; duplicates: number; ignored: number; unreadable: number; errors: number }
 
 export type SyncOutcome =
-	| { ok: true; runId: string; batchId: string | null; counts: RunCounts; more: boolean }
+	| {
+			ok: true
+			runId: string
+			batchId: string | null
+			counts: RunCounts
+			more: boolean
+			/** A sync of several mailboxes: how many synced, and those that failed (the others' counts are added up). */
+			mailboxes?: number
+			failed?: Array<{ account: string | null; code: SyncFailure }>
+	  }
 	| { ok: false; code: 'in_progress' | 'no_connection' | 'not_member'; runId?: undefined }
 	| { ok: false; code: SyncFailure; runId: string }
 
@@ -59,6 +72,8 @@ export type SyncOptions = {
 	 * closes the connection, and the next run goes on from there.
 	 */
 	signal?: AbortSignal
+	/** Only this mailbox (the schedule's run key names one). */
+	credentialId?: string
 	/** Tests: another folder than INBOX, another look-back, another clock, a stand-in for the Gmail API, other budgets. */
 	mailbox?: string
 	lookbackDays?: number
@@ -73,28 +88,27 @@ type Connection = {
 	provider: string
 	account: string | null
 	connectedBy: string | null
+	/** Beyond the organization's limit without Email Pro: not synced until Email Pro is active again (decision 051). */
+	paused: boolean
 }
 
-/** The email upgrade's connected mailbox of the organization, if any. */
-async function findConnection(organizationId: string): Promise<Connection | null> {
-	const row = await asSystem((trx) =>
-		trx
-			.selectFrom('integration_credentials as c')
-			.innerJoin('module_upgrades as u', 'u.id', 'c.upgrade_id')
-			.leftJoin('organization_module_upgrades as omu', (join) =>
-				join.onRef('omu.organization_id', '=', 'c.organization_id').onRef('omu.upgrade_id', '=', 'c.upgrade_id'),
-			)
-			.leftJoin('integration_connections as ic', (join) =>
-				join.onRef('ic.user_module_upgrade_id', '=', 'omu.id').onRef('ic.provider', '=', 'c.provider').onRef('ic.scope', '=', 'c.scope'),
-			)
-			.select(['c.id', 'c.provider', 'c.account', 'ic.connected_by'])
-			.where('c.organization_id', '=', organizationId)
-			.where('u.name', '=', MAIL_UPGRADE_NAME)
-			.where('c.status', '=', 'connected')
-			.orderBy('c.updated_at', 'desc')
-			.executeTakeFirst(),
-	)
-	return row ? { organizationId, credentialId: row.id, provider: row.provider, account: row.account, connectedBy: row.connected_by } : null
+/** The email upgrade's connected mailboxes of the organization, oldest first, each with whether it is paused. */
+async function findConnections(organizationId: string): Promise<Connection[]> {
+	const rows = await asSystem(async (trx) => {
+		const { rows } = await sql<{ id: string; provider: string; account: string | null; connected_by: string | null; paused: boolean }>`
+			select c.id, c.provider, c.account, c.connected_by, s.paused
+			from private.mailbox_states(${organizationId}) s
+			join public.integration_credentials c on c.id = s.credential_id`.execute(trx)
+		return rows
+	})
+	return rows.map((row) => ({
+		organizationId,
+		credentialId: row.id,
+		provider: row.provider,
+		account: row.account,
+		connectedBy: row.connected_by,
+		paused: row.paused,
+	}))
 }
 
 /** Whose name the import batch carries: the clicking member, else the connecting owner (if still one), else an owner. */
@@ -160,6 +174,7 @@ async function saveCursor(connection: Connection, cursor: StoredCursor) {
 	)
 }
 
+/** The organization's claim, when it has no mailbox to sync: a click still says why nothing happened. */
 async function claim(organizationId: string) {
 	const { rows } = await asSystem((trx) =>
 		sql<{ claimed: boolean }>`select private.claim_email_sync(${organizationId}, ${P2P_MODULE_ID},
@@ -170,6 +185,23 @@ async function claim(organizationId: string) {
 
 async function finish(organizationId: string, error: string | null) {
 	await asSystem((trx) => sql`select private.finish_email_sync(${organizationId}, ${P2P_MODULE_ID}, ${error})`.execute(trx))
+}
+
+/** Claims the sync of one mailbox (none of it under way): two clicks, a click and the schedule, or two servers never read it twice. */
+async function claimMailbox(connection: Connection) {
+	const { rows } = await asSystem((trx) =>
+		sql<{ claimed: boolean }>`select private.claim_mailbox_sync(${connection.credentialId}, ${P2P_MODULE_ID},
+			make_interval(mins => ${SYNC_STALE_MINUTES})) as claimed`.execute(trx),
+	)
+	return rows[0]?.claimed === true
+}
+
+/** Ends a mailbox's claimed sync; the module's status then says what the mailboxes' latest runs say. */
+async function finishMailbox(connection: Connection, succeeded: boolean) {
+	await asSystem((trx) =>
+		sql`select private.finish_mailbox_sync(${connection.organizationId}, ${connection.credentialId}, ${P2P_MODULE_ID},
+			make_interval(mins => ${SYNC_STALE_MINUTES}), ${succeeded})`.execute(trx),
+	)
 }
 
 /** The pipeline's payment of a notice: its id is the notice's own id; an id-less one is keyed by its message. */
@@ -202,7 +234,7 @@ async function readMailbox(
 	connection: Connection,
 	cursor: StoredCursor | null,
 	options: SyncOptions,
-	parse: { ownAddresses: string[]; timeZone: string },
+	parse: ParseOptions & { ownAddresses: string[]; timeZone: string },
 ): Promise<Read> {
 	const secrets = await readSecrets(connection.organizationId, connection.credentialId)
 	if (!secrets) throw new MailboxError('auth')
@@ -250,18 +282,66 @@ async function readMailbox(
 }
 
 /**
- * Runs one sync of the organization's mailbox now. Never throws for a mailbox's trouble: the
- * outcome says what happened, the run's record and the sync status keep it.
+ * Runs a sync of the organization's mailboxes now: every mailbox that is not paused, side by
+ * side (or only `options.credentialId`, the schedule's key), one run each; a mailbox already
+ * being synced is left to that sync, and one mailbox's failure stops no other. Never throws for
+ * a mailbox's trouble: the outcome says what happened, the runs' records and the sync status
+ * keep it. With one mailbox the outcome is that mailbox's; with several, `syncOutcomeOf`.
  */
 export async function syncMailbox(organizationId: string, options: SyncOptions): Promise<SyncOutcome> {
 	if (options.userId && !(await isMember(options.userId, organizationId))) return { ok: false, code: 'not_member' }
-	if (!(await claim(organizationId))) return { ok: false, code: 'in_progress' }
-	const connection = await findConnection(organizationId)
-	if (!connection) {
+	const connections = await findConnections(organizationId)
+	if (connections.length === 0) {
+		if (!(await claim(organizationId))) return { ok: false, code: 'in_progress' }
 		// The status says why nothing happened (docs/product.md, Transactions: no source connected).
 		await finish(organizationId, SYNC_NO_SOURCE)
 		return { ok: false, code: 'no_connection' }
 	}
+	const targets = connections.filter((c) => !c.paused && (!options.credentialId || c.credentialId === options.credentialId))
+	if (targets.length === 0) return { ok: false, code: options.credentialId ? 'no_connection' : 'in_progress' }
+	const outcomes = await Promise.all(targets.map((connection) => syncOne(connection, options)))
+	if (outcomes.length === 1) return outcomes[0]!
+	return syncOutcomeOf(targets.map((c, i) => ({ credentialId: c.credentialId, account: c.account, outcome: outcomes[i]! })))
+}
+
+/** One mailbox's result within a sync of several. */
+export type MailboxOutcome = { credentialId: string; account: string | null; outcome: SyncOutcome }
+
+/**
+ * The outcome of a sync of several mailboxes: a success when any mailbox synced (counts added
+ * up, `failed` naming the mailboxes that did not), else the first failure; 'in_progress' when
+ * every mailbox was being synced already.
+ */
+export function syncOutcomeOf(mailboxes: MailboxOutcome[]): SyncOutcome {
+	const done = mailboxes.filter((m) => m.outcome.ok)
+	const failed = mailboxes.filter((m) => !m.outcome.ok && m.outcome.runId !== undefined)
+	if (done.length === 0) {
+		const first = failed[0]?.outcome
+		return first ?? { ok: false, code: 'in_progress' }
+	}
+	const counts: RunCounts = { read: 0, created: 0, duplicates: 0, ignored: 0, unreadable: 0, errors: 0 }
+	let more = false
+	for (const { outcome } of done) {
+		if (!outcome.ok) continue
+		for (const key of Object.keys(counts) as Array<keyof RunCounts>) counts[key] += outcome.counts[key]
+		more ||= outcome.more
+	}
+	const first = done[0]!.outcome as Extract<SyncOutcome, { ok: true }>
+	return {
+		ok: true,
+		runId: first.runId,
+		batchId: first.batchId,
+		counts,
+		more,
+		mailboxes: done.length,
+		failed: failed.map((m) => ({ account: m.account, code: (m.outcome as { code: SyncFailure }).code })),
+	}
+}
+
+/** One mailbox's run: claimed, read, imported as one batch, recorded. */
+async function syncOne(connection: Connection, options: SyncOptions): Promise<SyncOutcome> {
+	const organizationId = connection.organizationId
+	if (!(await claimMailbox(connection))) return { ok: false, code: 'in_progress' }
 	let runId: string
 	try {
 		runId = await asSystem(async (trx) => {
@@ -279,14 +359,16 @@ export async function syncMailbox(organizationId: string, options: SyncOptions):
 			return row.id
 		})
 	} catch (error) {
-		await finish(organizationId, 'internal')
+		await finishMailbox(connection, false)
 		throw error
 	}
 	try {
 		const user = await importUser(organizationId, connection, options.userId)
 		if (!user) throw new Error('no owner to import as')
 		const clock = await asSystem((trx) => organizationClock(trx, organizationId, options.now))
-		const parse = { ownAddresses: await ownAddresses(organizationId, connection.account), timeZone: clock.timezone }
+		// Email Pro's custom parsing rules read the notices of senders no parser knows (custom-rules.ts).
+		const custom = await customRulesFor(organizationId)
+		const parse = { ownAddresses: await ownAddresses(organizationId, connection.account), timeZone: clock.timezone, custom }
 		const { collected, cursor, reread } = await readMailbox(connection, await loadCursor(connection), options, parse)
 		const ignored = Object.values(collected.ignored).reduce((a, b) => a + b, 0)
 		let batchId: string | null = null
@@ -332,6 +414,7 @@ export async function syncMailbox(organizationId: string, options: SyncOptions):
 					created_count: counts.created,
 					duplicate_count: counts.duplicates,
 					ignored_count: counts.ignored,
+					custom_rule_count: custom?.read ?? 0,
 					unreadable_count: counts.unreadable,
 					error_count: counts.errors,
 					reread,
@@ -347,7 +430,7 @@ export async function syncMailbox(organizationId: string, options: SyncOptions):
 				.execute()
 		})
 		await recordSyncHealth(connection.credentialId, failure).catch(() => undefined)
-		await finish(organizationId, failure)
+		await finishMailbox(connection, !failure)
 		if (failure) return { ok: false, code: failure, runId }
 		return { ok: true, runId, batchId, counts, more: collected.more }
 	} catch (error) {
@@ -362,7 +445,7 @@ export async function syncMailbox(organizationId: string, options: SyncOptions):
 		).catch((e: unknown) => logError(e, { where: 'email sync run record', runId }))
 		// The card shows the mailbox's trouble; 'auth' also keeps the schedule away until a reconnect.
 		if (code !== 'internal') await recordSyncHealth(connection.credentialId, code).catch(() => undefined)
-		await finish(organizationId, code)
+		await finishMailbox(connection, false)
 		return { ok: false, code, runId }
 	}
 }
@@ -371,6 +454,15 @@ export async function syncMailbox(organizationId: string, options: SyncOptions):
 export function syncToast(result: SyncOutcome): ToastInput {
 	if (result.ok) {
 		const { created, duplicates, read } = result.counts
+		// Several mailboxes of which some failed: the payments of the others, and which failed (their reasons are on the module page).
+		if (result.failed?.length) {
+			return {
+				type: 'error',
+				title: 'transactions:sync.toast.done',
+				description: 'transactions:sync.toast.someFailedDescription',
+				values: { count: created, duplicates, read, failed: result.failed.map((f) => f.account ?? '?').join(', ') },
+			}
+		}
 		return {
 			type: 'success',
 			title: 'transactions:sync.toast.done',
@@ -400,38 +492,42 @@ export function syncToast(result: SyncOutcome): ToastInput {
 // ---------------------------------------------------------------------------------------------
 
 /**
- * The run keys due at `now`: one per organization with a connected mailbox of the email
- * upgrade that is not waiting for its owner (a failed login) and was not read in the last
- * interval, per interval slot (so instances agree on the key and run it once).
+ * The run keys due at `now`: one per connected mailbox of the email upgrade that is not paused
+ * (decision 051), not waiting for its owner (a failed login) and not read in the last interval —
+ * 15 minutes with Email Pro, 60 without — per interval slot, so that instances agree on the key
+ * and run it once, and one mailbox's slow run holds up no other's. Key: `{org}/{credential}@{slot}`.
  */
-export async function dueSyncKeys(now: Date, intervalMinutes = SYNC_INTERVAL_MINUTES): Promise<string[]> {
-	const slot = new Date(Math.floor(now.getTime() / (intervalMinutes * 60_000)) * intervalMinutes * 60_000).toISOString()
-	const rows = await asSystem((trx) =>
-		trx
-			.selectFrom('integration_credentials as c')
-			.innerJoin('module_upgrades as u', 'u.id', 'c.upgrade_id')
-			.select('c.organization_id')
-			.distinct()
-			.where('u.name', '=', MAIL_UPGRADE_NAME)
-			.where('c.status', '=', 'connected')
-			.where((eb) => eb.or([eb('c.error_message', 'is', null), eb('c.error_message', '<>', 'auth')]))
-			// An interval after the last run (or check, or connecting): a Sync click resets the clock.
-			.where(
-				sql<boolean>`coalesce(greatest(c.last_sync, c.last_checked_at), c.created_at) <= ${new Date(now.getTime() - (intervalMinutes - 1) * 60_000)}`,
-			)
-			.execute(),
-	)
-	return rows.map((r) => `${r.organization_id}@${slot}`)
+export async function dueSyncKeys(now: Date): Promise<string[]> {
+	const rows = await asSystem(async (trx) => {
+		const { rows } = await sql<{ organization_id: string; id: string; pro: boolean }>`
+			select c.organization_id, c.id, private.mailbox_limit(c.organization_id) > 1 as pro
+			from public.integration_credentials c
+			join lateral private.mailbox_states(c.organization_id) s on s.credential_id = c.id
+			where c.upgrade_id = ${MODULES.p2p.upgrades.email.id} and c.status = 'connected' and not s.paused
+				and (c.error_message is null or c.error_message <> 'auth')
+				-- An interval after the last run (or check, or connecting): a Sync click resets the clock.
+				and coalesce(greatest(c.last_sync, c.last_checked_at), c.created_at) <= ${now}::timestamptz
+					- make_interval(mins => case when private.mailbox_limit(c.organization_id) > 1 then ${SYNC_INTERVAL_MINUTES - 1}::int
+						else ${SYNC_BASE_INTERVAL_MINUTES - 1}::int end)`.execute(trx)
+		return rows
+	})
+	return rows.map((r) => {
+		const minutes = r.pro ? SYNC_INTERVAL_MINUTES : SYNC_BASE_INTERVAL_MINUTES
+		const slot = new Date(Math.floor(now.getTime() / (minutes * 60_000)) * minutes * 60_000).toISOString()
+		return `${r.organization_id}/${r.id}@${slot}`
+	})
 }
 
 /**
- * Runs the scheduled sync of a run key made by `dueSyncKeys`. `context.signal` (the scheduler's
- * deadline) stops the run cleanly: what was read is committed, the connection closed, and the
- * next run goes on from the cursor. The run's own time budget (OUTBOUND.imapSync) ends it first.
+ * Runs the scheduled sync of a run key made by `dueSyncKeys` (one mailbox; a key without a
+ * mailbox, `{org}@{slot}`, syncs them all). `context.signal` (the scheduler's deadline) stops
+ * the run cleanly: what was read is committed, the connection closed, and the next run goes on
+ * from the cursor. The run's own time budget (OUTBOUND.imapSync) ends it first.
  */
 export async function runScheduledSync(runKey: string, context: { signal?: AbortSignal } = {}) {
-	const organizationId = runKey.slice(0, runKey.indexOf('@'))
-	await syncMailbox(organizationId, { trigger: 'schedule', signal: context.signal })
+	const [target = ''] = runKey.split('@')
+	const [organizationId = '', credentialId] = target.split('/')
+	await syncMailbox(organizationId, { trigger: 'schedule', signal: context.signal, ...(credentialId ? { credentialId } : {}) })
 }
 
 /** The scheduler's deadline for one run: the schedule's time budget plus a margin to commit what was read. */

@@ -4,7 +4,7 @@ import { ownsApiUpgrade } from '#app/.server/api/tokens.ts'
 import { requireMember } from '#app/.server/auth/session.ts'
 import { TabNav } from '#app/components/tab-nav.tsx'
 import { titleMeta } from '#app/lib/meta.ts'
-import { canManageMembers } from '#app/lib/roles.ts'
+import { canManageMembers, isOwner } from '#app/lib/roles.ts'
 import type { Route } from './+types/layout'
 
 export { ErrorBoundary } from '#app/components/error-boundary.tsx'
@@ -14,10 +14,12 @@ export const meta = titleMeta('settings')
 /**
  * Settings' tabs, each a nested route; the profile is the index (docs/product.md, Settings).
  * Members: owners and administrators. API tokens: where the organization has CRM Enterprise.
+ * Audit log: owners, where the organization has CRM Enterprise.
  */
 export async function loader({ context }: Route.LoaderArgs) {
 	const { user, organization } = requireMember(context)
-	return { canManageMembers: canManageMembers(organization.role), apiTokens: await ownsApiUpgrade(user.userId, organization.id) }
+	const apiTokens = await ownsApiUpgrade(user.userId, organization.id)
+	return { canManageMembers: canManageMembers(organization.role), apiTokens, auditLog: apiTokens && isOwner(organization.role) }
 }
 
 export default function SettingsLayout({ loaderData }: Route.ComponentProps) {
@@ -28,6 +30,7 @@ export default function SettingsLayout({ loaderData }: Route.ComponentProps) {
 		...(loaderData.canManageMembers ? ['members'] : []),
 		'notifications',
 		...(loaderData.apiTokens ? ['api-tokens'] : []),
+		...(loaderData.auditLog ? ['audit-log'] : []),
 	]
 	return (
 		<div className="grid grid-cols-1 gap-6">

@@ -10,6 +10,7 @@ import { dateIn } from '#app/lib/dates.ts'
 import type { Notice } from '../notice.ts'
 import { cashApp } from './cashapp.ts'
 import { paypal } from './paypal.ts'
+import type { CustomReading } from './custom.ts'
 import type { NoticeOutcome, NoticeParser } from './types.ts'
 import { venmo } from './venmo.ts'
 import { zelleBanks } from './zelle.ts'
@@ -23,6 +24,8 @@ export type ParseOptions = {
 	ownAddresses?: string[]
 	/** The organization's timezone, for the day a payment was received. Default UTC. */
 	timeZone?: string
+	/** Email Pro's custom parsing rules, for a sender no parser knows (parsers/custom.ts). */
+	custom?: { matches: (notice: Notice) => boolean; take: (notice: Notice) => CustomReading | null }
 }
 
 function domainOf(address: string) {
@@ -108,7 +111,7 @@ export function parseNotice(input: Notice, options: ParseOptions = {}): NoticeOu
 		notice = inner
 	}
 	const parser = parserFor(notice.from)
-	if (!parser) return { kind: 'ignored', reason: 'unknown_sender' }
+	if (!parser) return readByRule(input, notice, options)
 	if (failsAuthentication(notice.authResults)) return { kind: 'ignored', reason: 'spoofed' }
 	const result = parser.parse(notice)
 	if (result === 'unreadable') return { kind: 'unreadable', subject: input.subject, sender: notice.from }
@@ -123,6 +126,34 @@ export function parseNotice(input: Notice, options: ParseOptions = {}): NoticeOu
 			source: 'email',
 			method: parser.method,
 			issuer: parser.issuer,
+			noticeId: input.messageId,
+		},
+	}
+}
+
+/**
+ * A notice of a sender no parser knows: read by the organization's custom parsing rules (Email
+ * Pro), if one takes it; built-in senders never reach here, so they always win.
+ */
+function readByRule(input: Notice, notice: Notice, options: ParseOptions): NoticeOutcome {
+	const custom = options.custom
+	if (!custom || !custom.matches(notice)) return { kind: 'ignored', reason: 'unknown_sender' }
+	if (failsAuthentication(notice.authResults)) return { kind: 'ignored', reason: 'spoofed' }
+	const reading = custom.take(notice)
+	const when = notice.date ?? input.date
+	if (!reading?.ok || !when) return { kind: 'unreadable', subject: input.subject, sender: notice.from }
+	const { amount, payer, memo, externalId, method, issuer } = reading
+	return {
+		kind: 'payment',
+		payment: {
+			amount,
+			payer,
+			memo,
+			externalId,
+			date: dateIn(options.timeZone ?? 'UTC', when),
+			source: 'email',
+			method,
+			issuer,
 			noticeId: input.messageId,
 		},
 	}

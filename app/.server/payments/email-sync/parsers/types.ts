@@ -1,4 +1,5 @@
 import type { Notice } from '../notice.ts'
+import type { PaymentMethod } from '#app/lib/schemas/transactions.ts'
 
 /** A received payment read from a notice, before the import pipeline (normalise → dedupe → …). */
 export type NoticePayment = {
@@ -11,7 +12,8 @@ export type NoticePayment = {
 	/** The notice's own id (transaction, confirmation or identifier number), or null. */
 	externalId: string | null
 	source: 'email'
-	method: 'Zelle' | 'Venmo' | 'CashApp' | 'PayPal'
+	/** The built-in parsers' Zelle, Venmo, CashApp or PayPal; a custom rule's own (parsers/custom.ts). */
+	method: PaymentMethod
 	/** Who sent the notice: venmo, cashapp, paypal, chase, bofa, capitalone, td, wellsfargo (the Zelle banks whose template is unknown never give a payment). */
 	issuer: string
 	/** The message's Message-ID: two id-less notices alike in all else stay two payments. */
