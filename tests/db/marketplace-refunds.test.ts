@@ -28,17 +28,27 @@ async function boughtBefore(orgId: string, userId: string) {
 			.where('organization_id', '=', orgId)
 			.where('module_id', '=', MODULES.p2p.id)
 			.executeTakeFirstOrThrow()
+		const booking = await trx
+			.insertInto('organization_modules')
+			.values({ organization_id: orgId, module_id: MODULES.booking.id, activated_by: userId })
+			.returning('id')
+			.executeTakeFirstOrThrow()
 		await trx
 			.insertInto('organization_module_upgrades')
 			.values([
 				{ organization_id: orgId, organization_module_id: p2p.id, upgrade_id: MODULES.p2p.upgrades.email.id, purchased_by: userId },
-				{ organization_id: orgId, organization_module_id: p2p.id, upgrade_id: MODULES.p2p.upgrades.emailPro.id, purchased_by: userId },
+				{
+					organization_id: orgId,
+					organization_module_id: booking.id,
+					upgrade_id: MODULES.booking.upgrades.multiLocation.id,
+					purchased_by: userId,
+				},
 			])
 			.execute()
 		await sql`select private.spend_gears(${orgId}, 1000, 'upgrade_purchase', ${userId}, ${MODULES.p2p.id}, ${MODULES.p2p.upgrades.email.id})`.execute(
 			trx,
 		)
-		await sql`select private.spend_gears(${orgId}, 2900, 'upgrade_purchase', ${userId}, ${MODULES.p2p.id}, ${MODULES.p2p.upgrades.emailPro.id})`.execute(
+		await sql`select private.spend_gears(${orgId}, 4000, 'upgrade_purchase', ${userId}, ${MODULES.booking.id}, ${MODULES.booking.upgrades.multiLocation.id})`.execute(
 			trx,
 		)
 		// Clients CRM was sold for 500 gears; it is now part of what every organization has.
@@ -64,25 +74,25 @@ describe('refunds of what the catalogue does not sell', () => {
 	test('give back each unsold spend once, naming it, keep the rows, and leave what is sold alone', async () => {
 		const owner = await createUser('Early Buyer')
 		await boughtBefore(owner.orgId, owner.userId)
-		expect(await gearBalance(owner.orgId)).toMatchObject({ remaining: 15000 - 1500 - 1000 - 2900 - 500 })
+		expect(await gearBalance(owner.orgId)).toMatchObject({ remaining: 15000 - 1500 - 1000 - 4000 - 500 })
 		await refund()
 		const rows = await ledgerOf(owner.orgId)
 		const spends = rows.filter((r) => r.delta < 0)
 		const refunds = rows.filter((r) => r.refund_of !== null)
-		// Inventory (coming soon), Email Pro (coming soon), Clients CRM (included now): given back; the email upgrade (sold) is not.
+		// Inventory and Multi-location Booking (coming soon), Clients CRM (included now): given back; the email upgrade (sold) is not.
 		expect(refunds.map((r) => ({ delta: r.delta, reason: r.reason, module_id: r.module_id, upgrade_id: r.upgrade_id }))).toEqual([
 			{ delta: 1500, reason: 'adjustment', module_id: MODULES.inventory.id, upgrade_id: null },
-			{ delta: 2900, reason: 'adjustment', module_id: MODULES.p2p.id, upgrade_id: MODULES.p2p.upgrades.emailPro.id },
+			{ delta: 4000, reason: 'adjustment', module_id: MODULES.booking.id, upgrade_id: MODULES.booking.upgrades.multiLocation.id },
 			{ delta: 500, reason: 'adjustment', module_id: MODULES.crm.id, upgrade_id: null },
 		])
 		expect(refunds.map((r) => r.refund_of)).toEqual([spends[0]!.id, spends[2]!.id, spends[3]!.id])
-		expect(refunds.map((r) => r.balance_after)).toEqual([10600, 13500, 14000])
+		expect(refunds.map((r) => r.balance_after)).toEqual([9500, 13500, 14000])
 		expect(await gearBalance(owner.orgId)).toMatchObject({ owned: 15000, remaining: 15000 - 1000, ledger: 14000 })
 		// The rows stay: the organization keeps what it had, marked coming soon on its screens.
 		const kept = await asSystem((trx) =>
 			trx.selectFrom('organization_module_upgrades').select('upgrade_id').where('organization_id', '=', owner.orgId).execute(),
 		)
-		expect(kept.map((r) => r.upgrade_id).sort()).toEqual([MODULES.p2p.upgrades.email.id, MODULES.p2p.upgrades.emailPro.id].sort())
+		expect(kept.map((r) => r.upgrade_id).sort()).toEqual([MODULES.p2p.upgrades.email.id, MODULES.booking.upgrades.multiLocation.id].sort())
 		const modules = await asSystem((trx) =>
 			trx.selectFrom('organization_modules').select('module_id').where('organization_id', '=', owner.orgId).execute(),
 		)
@@ -117,7 +127,7 @@ describe('refunds of what the catalogue does not sell', () => {
 		const refunds = history.rows.filter((r) => r.reason === 'refund')
 		expect(refunds.map((r) => ({ delta: r.delta, moduleName: r.moduleName, upgradeName: r.upgradeName }))).toEqual([
 			{ delta: 500, moduleName: 'Clients CRM', upgradeName: null },
-			{ delta: 2900, moduleName: 'P2P Transaction Tracking', upgradeName: 'Email Pro' },
+			{ delta: 4000, moduleName: 'Appointment Booking', upgradeName: 'Multi-location Booking' },
 			{ delta: 1500, moduleName: 'Inventory', upgradeName: null },
 		])
 	})
