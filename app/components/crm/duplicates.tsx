@@ -1,11 +1,8 @@
 import { AppForm } from '#app/components/forms/app-form.tsx'
 import { ConfirmCard } from '#app/components/forms/confirm-card.tsx'
-import { StoreIcon } from '#app/components/icons.tsx'
 import { Link } from '#app/components/link.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Button } from '#app/components/ui/button.tsx'
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
-import { MODULES } from '#app/lib/modules.ts'
 import { useFormat } from '#app/lib/use-format.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
 
@@ -33,29 +30,6 @@ function useLabel() {
 	const { t } = useTranslation('clients')
 	return (c: { name: string; email?: string | null; phone?: string | null }) =>
 		[c.name || t('unnamed'), c.email, c.phone].filter(Boolean).join(' · ')
-}
-
-/** The offer when the organization lacks CRM Enterprise. */
-export function DuplicatesOffer() {
-	const { t } = useTranslation('clients')
-	return (
-		<Card data-testid="crm-enterprise-offer">
-			<CardHeader>
-				<CardTitle>
-					<h2>{t('duplicates.offer.title')}</h2>
-				</CardTitle>
-				<CardDescription>{t('duplicates.offer.description')}</CardDescription>
-			</CardHeader>
-			<CardContent>
-				<Button asChild variant="outline">
-					<Link to={`/app/modules/${MODULES.crm.id}`}>
-						<StoreIcon aria-hidden="true" />
-						{t('crm.offer.action')}
-					</Link>
-				</Button>
-			</CardContent>
-		</Card>
-	)
 }
 
 /** "Merge … into …?" once a client to keep is chosen (`?keep=…&merge=…`). */

@@ -1,6 +1,6 @@
 import { Form } from 'react-router'
-import { StoreIcon } from '#app/components/icons.tsx'
 import { Link } from '#app/components/link.tsx'
+import { ModuleOffer } from '#app/components/module-offer.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { Input } from '#app/components/ui/input.tsx'
@@ -48,24 +48,7 @@ export function AuditLogScreen({ view }: { view: AuditLogView }) {
 	const { t } = useTranslation('settings')
 	const format = useFormat()
 	if (!view.active) {
-		return (
-			<Card data-testid="audit-log-inactive">
-				<CardHeader>
-					<CardTitle>
-						<h2>{t('auditLog.inactive.title')}</h2>
-					</CardTitle>
-					<CardDescription>{t('auditLog.inactive.description')}</CardDescription>
-				</CardHeader>
-				<CardContent>
-					<Button asChild>
-						<Link to={`/app/modules/${MODULES.crm.id}`}>
-							<StoreIcon aria-hidden="true" />
-							{t('auditLog.inactive.action')}
-						</Link>
-					</Button>
-				</CardContent>
-			</Card>
-		)
+		return <ModuleOffer ns="settings" prefix="auditLog.inactive" moduleId={MODULES.crm.id} testId="audit-log-inactive" />
 	}
 	return (
 		<Card>

@@ -4,10 +4,12 @@ import { getClient, mergeClients } from '#app/.server/payments/clients.ts'
 import { memberClock } from '#app/.server/query.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { PipelinesHeader } from '#app/components/crm/pipelines.tsx'
-import { ConfirmMerge, DuplicatePairs, DuplicatesOffer, RecentMerges, type ConfirmStep } from '#app/components/crm/duplicates.tsx'
+import { ConfirmMerge, DuplicatePairs, RecentMerges, type ConfirmStep } from '#app/components/crm/duplicates.tsx'
+import { ModuleOffer } from '#app/components/module-offer.tsx'
 import { dateIn } from '#app/lib/dates.ts'
 import { errorResponse } from '#app/lib/errors.ts'
 import { titleMeta } from '#app/lib/meta.ts'
+import { MODULES } from '#app/lib/modules.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { isUuid } from '#app/lib/uuid.ts'
 import type { Route } from './+types/duplicates'
@@ -104,7 +106,7 @@ export default function DuplicatesScreen({ loaderData }: Route.ComponentProps) {
 					<RecentMerges merges={loaderData.merges} />
 				</>
 			) : (
-				<DuplicatesOffer />
+				<ModuleOffer ns="clients" prefix="duplicates.offer" moduleId={MODULES.crm.id} testId="crm-enterprise-offer" />
 			)}
 		</div>
 	)
